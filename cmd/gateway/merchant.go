@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-url URL] ...
+
+  create --name NAME [--callback URL] [--sandbox]
+  list
+  show APPID
+  disable APPID
+  enable APPID
+  set-callback APPID URL          (an empty URL clears it)
+  rotate-key APPID [--grace DURATION]
+  credit APPID --currency CUR --amount AMOUNT
+`
+
+// merchantCmd runs one account subcommand against Redis.
+func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, merchantUsage)
+		return fmt.Errorf("merchant: no subcommand given")
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("merchant "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	name := fs.String("name", "", "merchant name (create)")
+	callback := fs.String("callback", "", "default webhook URL (create)")
+	sandbox := fs.Bool("sandbox", false, "sandbox account (create)")
+	grace := fs.Duration("grace", 0, "how long the old API key keeps verifying (rotate-key)")
+	currency := fs.String("currency", "", "currency (credit)")
+	amount := fs.String("amount", "", "amount, e.g. 100.00 (credit)")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	out := output{w: stdout, json: *asJSON}
+	st := merchant.NewStore(rdb)
+	need := func(n int) error {
+		if len(pos) != n {
+			return fmt.Errorf("merchant %s: want %d argument(s), got %d\n%s", sub, n, len(pos), merchantUsage)
+		}
+		return nil
+	}
+	switch sub {
+	case "create":
+		if err := need(0); err != nil {
+			return err
+		}
+		a, err := st.Create(ctx, merchant.NewAccount{Name: *name, Callback: *callback, Sandbox: *sandbox})
+		if err != nil {
+			return err
+		}
+		return out.account(a)
+	case "list":
+		if err := need(0); err != nil {
+			return err
+		}
+		all, err := st.List(ctx)
+		if err != nil {
+			return err
+		}
+		return out.list(all)
+	case "show", "disable", "enable", "set-callback", "rotate-key":
+		argsWanted := 1
+		if sub == "set-callback" {
+			argsWanted = 2
+		}
+		if err := need(argsWanted); err != nil {
+			return err
+		}
+		a, err := accountChange(ctx, st, sub, pos, *grace)
+		if err != nil {
+			return err
+		}
+		return out.account(a)
+	case "credit":
+		if err := need(1); err != nil {
+			return err
+		}
+		amt, err := schema.ParseAmount(*amount)
+		if err != nil {
+			return fmt.Errorf("amount: %w", err)
+		}
+		bal, err := st.Credit(ctx, pos[0], strings.ToUpper(*currency), amt)
+		if err != nil {
+			return err
+		}
+		return out.value(map[string]string{"appid": pos[0], "currency": strings.ToUpper(*currency), "credited": amt.String(), "balance": bal.String()})
+	}
+	fmt.Fprint(stderr, merchantUsage)
+	return fmt.Errorf("merchant: unknown subcommand %q", sub)
+}
+
+func accountChange(ctx context.Context, st *merchant.Store, sub string, pos []string, grace time.Duration) (*merchant.Account, error) {
+	switch sub {
+	case "disable":
+		return st.SetDisabled(ctx, pos[0], true)
+	case "enable":
+		return st.SetDisabled(ctx, pos[0], false)
+	case "set-callback":
+		return st.SetCallback(ctx, pos[0], pos[1])
+	case "rotate-key":
+		return st.RotateKey(ctx, pos[0], grace)
+	}
+	return st.Get(ctx, pos[0])
+}
+
+// parseInterleaved lets flags come before or after the positional
+// arguments ("show 1001 --json"), as operators type them.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+type output struct {
+	w    io.Writer
+	json bool
+}
+
+func (o output) value(v any) error {
+	if o.json {
+		enc := json.NewEncoder(o.w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	m, _ := json.Marshal(v)
+	var flat map[string]any
+	if json.Unmarshal(m, &flat) != nil {
+		_, err := fmt.Fprintln(o.w, string(m))
+		return err
+	}
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(o.w, "%-18s %v\n", k+":", flat[k])
+	}
+	return nil
+}
+
+func (o output) account(a *merchant.Account) error { return o.value(a) }
+
+func (o output) list(all []*merchant.Account) error {
+	if o.json {
+		return o.value(all)
+	}
+	fmt.Fprintf(o.w, "%-8s %-8s %-9s %-24s %s\n", "APPID", "MODE", "STATE", "NAME", "CALLBACK")
+	for _, a := range all {
+		mode, state := "live", "enabled"
+		if a.Sandbox {
+			mode = "sandbox"
+		}
+		if a.Disabled {
+			state = "disabled"
+		}
+		fmt.Fprintf(o.w, "%-8s %-8s %-9s %-24s %s\n", a.AppID, mode, state, a.Name, a.Callback)
+	}
+	return nil
+}

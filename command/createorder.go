@@ -1,0 +1,219 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/command/provider"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// CreateOrder serves POST and GET /api/createorder: one code path from
+// parameters to a stored order, two ways of answering.
+type CreateOrder struct {
+	cfg       Config
+	accounts  Accounts
+	store     *Store
+	providers *provider.Registry
+	usdt      *USDT
+	clientIP  *platform.ClientIP
+	log       *slog.Logger
+	m         *metrics
+	now       func() time.Time
+}
+
+// CreateDeps are the collaborators of CreateOrder.
+type CreateDeps struct {
+	Accounts  Accounts
+	Store     *Store
+	Providers *provider.Registry
+	USDT      *USDT
+	ClientIP  *platform.ClientIP
+}
+
+// NewCreateOrder wires the create use case.
+func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *slog.Logger) (*CreateOrder, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, fmt.Errorf("register command metrics: %w", err)
+	}
+	return &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
+		usdt: d.USDT, clientIP: d.ClientIP, log: log, m: m, now: time.Now}, nil
+}
+
+// createData is the create response's data (SPEC.md).
+type createData struct {
+	PaymentID       string  `json:"paymentId"`
+	OrderID         string  `json:"orderId"`
+	RedirectURL     *string `json:"redirectUrl"`
+	SelectURL       string  `json:"selectUrl,omitempty"`
+	NextAction      string  `json:"nextAction,omitempty"`
+	PayableAmount   string  `json:"payableAmount,omitempty"`
+	QRImageURL      *string `json:"qrImageUrl"`
+	Status          int     `json:"status"`
+	StatusString    string  `json:"statusString"`
+	PaidWithBalance bool    `json:"paidWithBalance"`
+	Idempotent      bool    `json:"idempotent"`
+	Amount          string  `json:"amount"`
+	Currency        string  `json:"currency"`
+	PaymentMethod   string  `json:"paymentMethod"`
+	ClientOrderID   string  `json:"clientOrderId,omitempty"`
+	CreatedAt       string  `json:"createdAt"`
+}
+
+// Post answers JSON.
+func (h *CreateOrder) Post(c *fiber.Ctx) error {
+	p, err := ParseJSONParams(c.Body())
+	if err != nil {
+		return h.reject(err)
+	}
+	o, replay, err := h.create(c.UserContext(), p, h.requestIP(c))
+	if err != nil {
+		return h.reject(err)
+	}
+	return platform.OK(c, h.data(o, replay))
+}
+
+// Get answers the hosted flow: errors as a page, success as a redirect to
+// where the merchant would send the payer (the hosted page is served there).
+func (h *CreateOrder) Get(c *fiber.Ctx) error {
+	platform.WantHTMLErrors(c)
+	p, err := ParseQueryParams(c.Context().QueryArgs())
+	if err != nil {
+		return h.reject(err)
+	}
+	o, _, err := h.create(c.UserContext(), p, h.requestIP(c))
+	if err != nil {
+		return h.reject(err)
+	}
+	l := schema.OrderLinks(o, h.cfg.PublicURL)
+	return c.Redirect(l.MerchantRedirect(h.cfg.PublicURL, o.ID), fiber.StatusFound)
+}
+
+func (h *CreateOrder) requestIP(c *fiber.Ctx) netip.Addr {
+	peer, _ := netip.AddrFromSlice(c.Context().RemoteIP())
+	var xff []string
+	for _, v := range c.Request().Header.PeekAll(fiber.HeaderXForwardedFor) {
+		xff = append(xff, string(v))
+	}
+	return h.clientIP.Resolve(peer, xff)
+}
+
+func (h *CreateOrder) reject(err error) error {
+	var de *platform.Error
+	if errors.As(err, &de) {
+		h.m.rejected.WithLabelValues(string(de.Kind)).Inc()
+	}
+	return err
+}
+
+func (h *CreateOrder) data(o *schema.Order, replay bool) createData {
+	l := schema.OrderLinks(o, h.cfg.PublicURL)
+	d := createData{
+		PaymentID: o.ID, OrderID: o.ID, SelectURL: l.SelectURL, NextAction: o.NextAction,
+		PayableAmount: o.PayableAmount, Status: int(o.Status), StatusString: o.Status.String(),
+		PaidWithBalance: o.PaidWithBalance, Idempotent: replay, Amount: o.Amount.String(),
+		Currency: o.Currency, PaymentMethod: string(o.Method), ClientOrderID: o.ClientOrderID,
+		CreatedAt: schema.WireTime(o.CreatedAt),
+	}
+	if l.RedirectURL != "" {
+		d.RedirectURL = &l.RedirectURL
+	}
+	if l.QRImageURL != "" {
+		d.QRImageURL = &l.QRImageURL
+	}
+	return d
+}
+
+// create runs DESIGN.md's check order, then stores the order. It returns the
+// order as the merchant should see it, and whether it is a replay.
+func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr) (*schema.Order, bool, error) {
+	if err := checkRequired(p); err != nil {
+		return nil, false, err
+	}
+	acct, err := h.authenticate(ctx, p)
+	if err != nil {
+		return nil, false, err
+	}
+	if !platform.SameIP(p["clientip"], ip) {
+		return nil, false, platform.Errorf(platform.KindClientIPMismatch, "Request IP does not match clientip")
+	}
+	req, err := parseCreate(p)
+	if err != nil {
+		return nil, false, err
+	}
+	prov, ok := h.providers.For(req.method, acct.Sandbox)
+	if !ok && req.method != schema.MethodBalance {
+		return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available for this merchant", req.method)
+	}
+	o := h.newOrder(acct, req)
+	if req.method == schema.MethodBalance {
+		return h.payFromBalance(ctx, o)
+	}
+	return h.place(ctx, o, prov)
+}
+
+// authenticate is the appid, enabled and signature steps.
+func (h *CreateOrder) authenticate(ctx context.Context, p schema.Params) (*merchant.Account, error) {
+	acct, err := h.accounts.Lookup(ctx, p["appid"])
+	if errors.Is(err, merchant.ErrNotFound) {
+		return nil, platform.Errorf(platform.KindInvalidAppID, "appid is not valid")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up merchant: %w", err)
+	}
+	if acct.Disabled {
+		return nil, platform.Errorf(platform.KindMerchantDisabled, "merchant account is disabled")
+	}
+	if st, given := p["sign_type"]; given && st != "MD5" {
+		return nil, platform.Errorf(platform.KindInvalidSignType, "sign_type must be MD5")
+	}
+	for _, key := range acct.SignKeys(h.now()) {
+		if schema.VerifySign(p, key, p["sign"]) {
+			return acct, nil
+		}
+	}
+	return nil, platform.Errorf(platform.KindInvalidSign, "sign does not match the parameters")
+}
+
+func (h *CreateOrder) newOrder(acct *merchant.Account, r *createRequest) *schema.Order {
+	now := h.now().UTC()
+	shard := schema.RandomShard()
+	switch {
+	case r.method == schema.MethodBalance:
+		shard = schema.HomeShard(acct.AppID)
+	case r.clientOrderID != "":
+		shard = schema.ShardFor(acct.AppID, r.clientOrderID)
+	}
+	notify := r.notifyURL
+	if notify == "" {
+		notify = acct.Callback
+	}
+	allowed := ""
+	for i, m := range r.allowed {
+		if i > 0 {
+			allowed += ","
+		}
+		allowed += string(m)
+	}
+	return &schema.Order{
+		ID: schema.NewOrderID(now, shard), AppID: acct.AppID, Sandbox: acct.Sandbox,
+		ClientOrderID: r.clientOrderID, Amount: r.amount, Currency: r.currency, Method: r.method,
+		Status: schema.StatusPending, Description: r.description, CustomerName: r.customerName,
+		CustomerEmail: r.customerEmail, CustomerPhone: r.customerPhone, NotifyURL: notify,
+		ReturnURL: r.returnURL, Lang: r.lang, AllowedMethods: allowed, FiatpspSystemID: r.fiatpspSystemID,
+		ClientIP: r.clientIP, CreatedAt: now, UpdatedAt: now, Version: 1,
+	}
+}

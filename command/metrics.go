@@ -1,0 +1,47 @@
+package command
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// metrics are the command side's counters. Labels stay bounded: kinds,
+// methods and currencies, never ids or appids.
+type metrics struct {
+	created    *prometheus.CounterVec
+	replays    prometheus.Counter
+	rejected   *prometheus.CounterVec
+	moves      *prometheus.CounterVec
+	scriptTime *prometheus.HistogramVec
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		created: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_orders_created_total", Help: "Orders created, by method, currency and sandbox or live.",
+		}, []string{"method", "currency", "mode"}),
+		replays: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gateway_order_idempotent_replays_total", Help: "Creates answered with the live order holding their clientOrderId.",
+		}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_create_rejections_total", Help: "Create requests refused, by error kind.",
+		}, []string{"kind"}),
+		moves: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_order_transitions_total", Help: "Order status changes, by target status.",
+		}, []string{"to"}),
+		scriptTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "gateway_redis_script_duration_seconds", Help: "Latency of the order scripts.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25},
+		}, []string{"script"}),
+	}
+	for _, c := range []prometheus.Collector{m.created, m.replays, m.rejected, m.moves, m.scriptTime} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func mode(sandbox bool) string {
+	if sandbox {
+		return "sandbox"
+	}
+	return "live"
+}

@@ -1,0 +1,86 @@
+package command
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// maxBody is DESIGN.md's bound on a create request.
+const maxBody = 64 << 10
+
+// ParseJSONParams reads a create body: one JSON object of flat values. A
+// number keeps its literal (the signature signs it as sent), null means
+// absent, and nested values are refused because SPEC.md signs a flat set.
+// Duplicate names are refused too: which one was signed would be a guess.
+func ParseJSONParams(body []byte) (schema.Params, error) {
+	if len(body) > maxBody {
+		return nil, platform.Errorf(platform.KindBadRequest, "request body is larger than 64 KiB")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, platform.Errorf(platform.KindBadRequest, "request body must be a JSON object")
+	}
+	p := make(schema.Params, 16)
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, badJSON(err)
+		}
+		name, _ := kt.(string)
+		vt, err := dec.Token()
+		if err != nil {
+			return nil, badJSON(err)
+		}
+		if _, dup := p[name]; dup {
+			return nil, platform.Errorf(platform.KindBadRequest, "parameter %s is given twice", name)
+		}
+		switch v := vt.(type) {
+		case nil:
+		case string:
+			p[name] = v
+		case json.Number:
+			p[name] = v.String()
+		case bool:
+			p[name] = fmt.Sprint(v)
+		default:
+			return nil, platform.Errorf(platform.KindBadRequest, "parameter %s must be a string, number or boolean, not an object or array", name)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, badJSON(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, platform.Errorf(platform.KindBadRequest, "request body must hold one JSON object and nothing after it")
+	}
+	return p, nil
+}
+
+func badJSON(err error) error {
+	return &platform.Error{Kind: platform.KindBadRequest, Msg: "request body is not valid JSON", Err: err}
+}
+
+// ParseQueryParams reads the same parameters from a GET query string.
+func ParseQueryParams(args *fasthttp.Args) (schema.Params, error) {
+	p := make(schema.Params, 16)
+	var err error
+	args.VisitAll(func(k, v []byte) {
+		name := string(k)
+		if _, dup := p[name]; dup && err == nil {
+			err = platform.Errorf(platform.KindBadRequest, "parameter %s is given twice", name)
+		}
+		p[name] = string(v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}

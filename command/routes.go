@@ -1,0 +1,22 @@
+package command
+
+import "github.com/gofiber/fiber/v2"
+
+// Handlers are the command side's endpoints.
+type Handlers struct {
+	Create   *CreateOrder
+	Sandbox  *SandboxOrders
+	Checkout *SandboxCheckout
+	QR       *QRImage
+}
+
+// Register mounts the command routes.
+func (h *Handlers) Register(r fiber.Router) {
+	r.Post("/api/createorder", h.Create.Post)
+	r.Get("/api/createorder", h.Create.Get)
+	r.Post("/sandbox/orders/:paymentId/pay", h.Sandbox.Pay)
+	r.Post("/sandbox/orders/:paymentId/fail", h.Sandbox.Fail)
+	r.Get("/sandbox/checkout/:paymentId", h.Checkout.Page)
+	r.Post("/sandbox/checkout/:paymentId", h.Checkout.Submit)
+	r.Get("/payment/:paymentId/qr.png", h.QR.Serve)
+}

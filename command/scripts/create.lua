@@ -1,0 +1,26 @@
+-- Create an order and emit its event, honouring clientOrderId idempotency.
+-- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] clientOrderId key or
+--   absent. All three share the shard's hash tag.
+-- ARGV[1] order key prefix of the shard, ARGV[2] order id, ARGV[3] event type,
+--   ARGV[4] event time (ms), ARGV[5..] the order's hash fields and values.
+-- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
+local coid = KEYS[3]
+if coid then
+  local cur = redis.call('GET', coid)
+  if cur then
+    local st = redis.call('HGET', ARGV[1] .. cur, 'st')
+    if st == '0' or st == '1' then
+      return {0, cur}
+    end
+  end
+end
+local snap = {}
+for i = 5, #ARGV, 2 do
+  snap[ARGV[i]] = ARGV[i + 1]
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+if coid then
+  redis.call('SET', coid, ARGV[2])
+end
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'v', snap['v'], 'at', ARGV[4], 'order', cjson.encode(snap))
+return {1, ARGV[2]}

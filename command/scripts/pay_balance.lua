@@ -1,0 +1,21 @@
+-- Create an order paid from the merchant's balance: debit, ledger entry,
+-- order and its event in one step, or nothing at all.
+-- KEYS[1] order hash, KEYS[2] event stream, KEYS[3] balance hash, KEYS[4]
+--   ledger stream (all on the merchant's home shard).
+-- ARGV[1] currency, ARGV[2] amount (minor units), ARGV[3] time (ms),
+--   ARGV[4] order id, ARGV[5] retention (s), ARGV[6..] order fields.
+-- Returns {1, balance after} or {0, balance} when it does not cover the amount.
+local have = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
+if have < tonumber(ARGV[2]) then
+  return {0, have}
+end
+local bal = redis.call('HINCRBY', KEYS[3], ARGV[1], -tonumber(ARGV[2]))
+redis.call('XADD', KEYS[4], '*', 'type', 'debit', 'cur', ARGV[1], 'amt', ARGV[2], 'bal', bal, 'ref', ARGV[4], 'at', ARGV[3])
+local snap = {}
+for i = 6, #ARGV, 2 do
+  snap[ARGV[i]] = ARGV[i + 1]
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('XADD', KEYS[2], '*', 'type', 'paid', 'v', snap['v'], 'at', ARGV[3], 'order', cjson.encode(snap))
+return {1, bal}

@@ -1,0 +1,40 @@
+-- Move an order to another status and emit the event, or do nothing.
+-- KEYS[1] order hash, KEYS[2] shard event stream.
+-- ARGV[1] target status, ARGV[2] statuses it may come from (digits),
+--   ARGV[3] event type, ARGV[4] time (ms), ARGV[5] retention (s) once final
+--   or 0, ARGV[6] clientOrderId key prefix of the shard, ARGV[7..] extra fields.
+-- Returns {-1} when there is no such order, {0, status} when the move does
+-- not apply (a repeat or a forbidden move), {1, version} when done.
+local st = redis.call('HGET', KEYS[1], 'st')
+if not st then
+  return {-1}
+end
+if not string.find(ARGV[2], st, 1, true) then
+  return {0, tonumber(st)}
+end
+local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 'st', ARGV[1], 'ut', ARGV[4])
+if ARGV[1] == '2' then
+  redis.call('HSET', KEYS[1], 'dt', ARGV[4])
+end
+if #ARGV > 6 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+end
+if ARGV[5] ~= '0' then
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  -- A finished order frees its clientOrderId, unless a newer order holds it.
+  local fields = redis.call('HMGET', KEYS[1], 'appid', 'coid', 'id')
+  if fields[2] then
+    local ck = ARGV[6] .. fields[1] .. ':' .. fields[2]
+    if redis.call('GET', ck) == fields[3] then
+      redis.call('DEL', ck)
+    end
+  end
+end
+local h = redis.call('HGETALL', KEYS[1])
+local snap = {}
+for i = 1, #h, 2 do
+  snap[h[i]] = h[i + 1]
+end
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'v', v, 'at', ARGV[4], 'order', cjson.encode(snap))
+return {1, v}

@@ -1,0 +1,167 @@
+package command
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
+)
+
+var (
+	//go:embed scripts/create.lua
+	createLua string
+	//go:embed scripts/pay_balance.lua
+	payBalanceLua string
+	//go:embed scripts/transition.lua
+	transitionLua string
+)
+
+// Store changes orders in Redis. Each method is one script that changes the
+// order and appends its event together (DESIGN.md): no change without its
+// event, no event without its change.
+type Store struct {
+	rdb        *redis.Client
+	retention  time.Duration
+	create     *redis.Script
+	payBalance *redis.Script
+	transition *redis.Script
+}
+
+// NewStore prepares the scripts; retention is how long finished orders stay.
+func NewStore(rdb *redis.Client, retention time.Duration) *Store {
+	return &Store{
+		rdb: rdb, retention: retention,
+		create:     redis.NewScript(createLua),
+		payBalance: redis.NewScript(payBalanceLua),
+		transition: redis.NewScript(transitionLua),
+	}
+}
+
+// ErrInsufficientBalance is a balance payment the balance does not cover.
+var ErrInsufficientBalance = errors.New("insufficient balance")
+
+// ErrOrderNotFound is a transition of an order Redis does not hold.
+var ErrOrderNotFound = errors.New("order not found")
+
+// Create stores a new order and its created event. When the order has a
+// clientOrderId held by a live order, nothing is written and the live
+// order's id is returned with created=false.
+func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created bool, err error) {
+	shard, _ := schema.ParseOrderID(o.ID)
+	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard)}
+	if o.ClientOrderID != "" {
+		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
+	}
+	fields := o.Fields()
+	args := make([]any, 0, 4+len(fields))
+	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli())
+	for _, f := range fields {
+		args = append(args, f)
+	}
+	res, err := s.create.Run(ctx, s.rdb, keys, args...).Slice()
+	if err != nil {
+		return "", false, fmt.Errorf("create order %s: %w", o.ID, err)
+	}
+	flag, _ := res[0].(int64)
+	id, _ = res[1].(string)
+	return id, flag == 1, nil
+}
+
+// CreatePaidFromBalance debits the merchant's balance and stores the order
+// paid, with its ledger entry and paid event, all or nothing.
+func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (schema.Amount, error) {
+	shard, _ := schema.ParseOrderID(o.ID)
+	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard),
+		schema.BalanceKey(o.AppID), schema.LedgerKey(o.AppID)}
+	fields := o.Fields()
+	args := make([]any, 0, 5+len(fields))
+	args = append(args, o.Currency, int64(o.Amount), o.CreatedAt.UnixMilli(), o.ID, int64(s.retention/time.Second))
+	for _, f := range fields {
+		args = append(args, f)
+	}
+	res, err := s.payBalance.Run(ctx, s.rdb, keys, args...).Int64Slice()
+	if err != nil {
+		return 0, fmt.Errorf("pay order %s from balance: %w", o.ID, err)
+	}
+	if res[0] == 0 {
+		return schema.Amount(res[1]), ErrInsufficientBalance
+	}
+	return schema.Amount(res[1]), nil
+}
+
+// Transition moves an order to status to, if DESIGN.md's table allows it
+// from where the order is. A move that does not apply (a repeat, or from a
+// final status) changes nothing, emits nothing and reports moved=false.
+func (s *Store) Transition(ctx context.Context, id string, to schema.Status, at time.Time, extra ...string) (moved bool, err error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return false, ErrOrderNotFound
+	}
+	from := make([]byte, 0, 5)
+	for st := schema.StatusPending; st <= schema.StatusCancelled; st++ {
+		if st.CanMoveTo(to) {
+			from = strconv.AppendInt(from, int64(st), 10)
+		}
+	}
+	keep := int64(0)
+	if to.Final() {
+		keep = int64(s.retention / time.Second)
+	}
+	args := []any{int(to), string(from), string(schema.EventFor(to)), at.UnixMilli(), keep,
+		schema.ClientOrderKeyPrefix(shard)}
+	for _, e := range extra {
+		args = append(args, e)
+	}
+	res, err := s.transition.Run(ctx, s.rdb, []string{schema.OrderKey(shard, id), schema.EventsKey(shard)}, args...).Int64Slice()
+	if err != nil {
+		return false, fmt.Errorf("move order %s to %s: %w", id, to, err)
+	}
+	if res[0] == -1 {
+		return false, ErrOrderNotFound
+	}
+	return res[0] == 1, nil
+}
+
+// Get reads an order, or ErrOrderNotFound.
+func (s *Store) Get(ctx context.Context, id string) (*schema.Order, error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return nil, ErrOrderNotFound
+	}
+	h, err := s.rdb.HGetAll(ctx, schema.OrderKey(shard, id)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read order %s: %w", id, err)
+	}
+	if len(h) == 0 {
+		return nil, ErrOrderNotFound
+	}
+	o, err := schema.OrderFromFields(h)
+	if err != nil {
+		return nil, err
+	}
+	return &o, nil
+}
+
+// LiveByClientOrder finds the live order holding (appid, clientOrderId), for
+// the balance path, whose order lives on the merchant's home shard instead.
+func (s *Store) LiveByClientOrder(ctx context.Context, appid, clientOrderID string) (*schema.Order, error) {
+	shard := schema.ShardFor(appid, clientOrderID)
+	id, err := s.rdb.Get(ctx, schema.ClientOrderKey(shard, appid, clientOrderID)).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read clientOrderId %s: %w", clientOrderID, err)
+	}
+	o, err := s.Get(ctx, id)
+	if errors.Is(err, ErrOrderNotFound) || (err == nil && !o.Status.Live()) {
+		return nil, nil
+	}
+	return o, err
+}

@@ -1,0 +1,87 @@
+package merchant
+
+import (
+	"crypto/subtle"
+	"strconv"
+	"time"
+)
+
+// Account is a merchant account.
+type Account struct {
+	AppID       string    `json:"appid"`
+	Name        string    `json:"name"`
+	APIKey      string    `json:"apiKey,omitempty"`
+	PrevAPIKey  string    `json:"-"`
+	PrevKeyTill time.Time `json:"prevKeyValidUntil,omitzero"`
+	QueryKey    string    `json:"queryKey,omitempty"`
+	Callback    string    `json:"callback"`
+	Sandbox     bool      `json:"sandbox"`
+	Disabled    bool      `json:"disabled"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// SignKeys are the API keys a signature may be made with now: the current
+// one, and during a rotation's grace period the previous one too.
+func (a *Account) SignKeys(now time.Time) []string {
+	if a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
+		return []string{a.APIKey, a.PrevAPIKey}
+	}
+	return []string{a.APIKey}
+}
+
+// QueryKeyMatches compares in constant time.
+func (a *Account) QueryKeyMatches(k string) bool {
+	return k != "" && subtle.ConstantTimeCompare([]byte(a.QueryKey), []byte(k)) == 1
+}
+
+// Hash field names of an account.
+const (
+	fAppID    = "appid"
+	fName     = "name"
+	fAPIKey   = "apiKey"
+	fPrevKey  = "prevApiKey"
+	fPrevTill = "prevApiKeyUntil"
+	fQueryKey = "queryKey"
+	fCallback = "callback"
+	fSandbox  = "sandbox"
+	fDisabled = "disabled"
+	fCreated  = "createdAt"
+)
+
+func (a *Account) fields() map[string]any {
+	return map[string]any{
+		fAppID: a.AppID, fName: a.Name, fAPIKey: a.APIKey, fPrevKey: a.PrevAPIKey,
+		fPrevTill: ms(a.PrevKeyTill), fQueryKey: a.QueryKey, fCallback: a.Callback,
+		fSandbox: flag(a.Sandbox), fDisabled: flag(a.Disabled), fCreated: ms(a.CreatedAt),
+	}
+}
+
+func accountFrom(h map[string]string) *Account {
+	return &Account{
+		AppID: h[fAppID], Name: h[fName], APIKey: h[fAPIKey], PrevAPIKey: h[fPrevKey],
+		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
+		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
+	}
+}
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func ms(t time.Time) string {
+	if t.IsZero() {
+		return "0"
+	}
+	return strconv.FormatInt(t.UnixMilli(), 10)
+}
+
+func fromMS(s string) time.Time {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(n).UTC()
+}

@@ -1,0 +1,165 @@
+package merchant
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// ErrNotFound is returned for an appid that has no account.
+var ErrNotFound = errors.New("merchant not found")
+
+// firstAppID keeps appids at four digits or more, like the ones merchants know.
+const firstAppID = 1000
+
+// Store reads and changes accounts in Redis. Every change bumps the shared
+// version key so that every process's Directory drops its cache.
+type Store struct {
+	rdb *redis.Client
+	now func() time.Time
+}
+
+// NewStore wraps a Redis client.
+func NewStore(rdb *redis.Client) *Store { return &Store{rdb: rdb, now: time.Now} }
+
+// NewAccount describes an account to create.
+type NewAccount struct {
+	Name     string
+	Callback string
+	Sandbox  bool
+}
+
+// Create makes an account with fresh credentials.
+func (s *Store) Create(ctx context.Context, na NewAccount) (*Account, error) {
+	if na.Name == "" {
+		return nil, errors.New("merchant name is empty")
+	}
+	if err := CheckCallback(na.Callback); err != nil {
+		return nil, err
+	}
+	seq, err := s.rdb.Incr(ctx, schema.MerchantSeqKey).Result()
+	if err != nil {
+		return nil, fmt.Errorf("number new merchant: %w", err)
+	}
+	a := &Account{
+		AppID: strconv.FormatInt(firstAppID+seq, 10), Name: na.Name, APIKey: newAPIKey(),
+		QueryKey: uuid.NewString(), Callback: na.Callback, Sandbox: na.Sandbox, CreatedAt: s.now().UTC(),
+	}
+	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, schema.MerchantKey(a.AppID), a.fields())
+		p.SAdd(ctx, schema.MerchantsKey, a.AppID)
+		p.Incr(ctx, schema.MerchantsVersionKey)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("save merchant %s: %w", a.AppID, err)
+	}
+	return a, nil
+}
+
+// newAPIKey is 52 base32 characters, 256 random bits: SPEC.md asks for a
+// secret that signs, and one that cannot be guessed or searched.
+func newAPIKey() string { return rand.Text() + rand.Text() }
+
+// Get reads one account.
+func (s *Store) Get(ctx context.Context, appid string) (*Account, error) {
+	h, err := s.rdb.HGetAll(ctx, schema.MerchantKey(appid)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read merchant %s: %w", appid, err)
+	}
+	if len(h) == 0 {
+		return nil, ErrNotFound
+	}
+	return accountFrom(h), nil
+}
+
+// List reads every account, ordered by appid.
+func (s *Store) List(ctx context.Context) ([]*Account, error) {
+	ids, err := s.rdb.SMembers(ctx, schema.MerchantsKey).Result()
+	if err != nil {
+		return nil, fmt.Errorf("list merchants: %w", err)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if len(ids[i]) != len(ids[j]) {
+			return len(ids[i]) < len(ids[j])
+		}
+		return ids[i] < ids[j]
+	})
+	out := make([]*Account, 0, len(ids))
+	for _, id := range ids {
+		a, err := s.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// update changes fields of an existing account and announces the change.
+func (s *Store) update(ctx context.Context, appid string, fields map[string]any) (*Account, error) {
+	n, err := s.rdb.Exists(ctx, schema.MerchantKey(appid)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read merchant %s: %w", appid, err)
+	}
+	if n == 0 {
+		return nil, ErrNotFound
+	}
+	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, schema.MerchantKey(appid), fields)
+		p.Incr(ctx, schema.MerchantsVersionKey)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("update merchant %s: %w", appid, err)
+	}
+	return s.Get(ctx, appid)
+}
+
+// SetDisabled disables or enables an account.
+func (s *Store) SetDisabled(ctx context.Context, appid string, disabled bool) (*Account, error) {
+	return s.update(ctx, appid, map[string]any{fDisabled: flag(disabled)})
+}
+
+// SetCallback sets the default webhook URL; empty clears it.
+func (s *Store) SetCallback(ctx context.Context, appid, callback string) (*Account, error) {
+	if err := CheckCallback(callback); err != nil {
+		return nil, err
+	}
+	return s.update(ctx, appid, map[string]any{fCallback: callback})
+}
+
+// RotateKey issues a new API key; the old one keeps verifying for grace so
+// that a merchant can roll its servers over without failed creates.
+func (s *Store) RotateKey(ctx context.Context, appid string, grace time.Duration) (*Account, error) {
+	old, err := s.Get(ctx, appid)
+	if err != nil {
+		return nil, err
+	}
+	f := map[string]any{fAPIKey: newAPIKey(), fPrevKey: "", fPrevTill: "0"}
+	if grace > 0 {
+		f[fPrevKey] = old.APIKey
+		f[fPrevTill] = ms(s.now().Add(grace))
+	}
+	return s.update(ctx, appid, f)
+}
+
+// CheckCallback accepts an empty URL or an absolute http(s) URL.
+func CheckCallback(u string) error {
+	if u == "" {
+		return nil
+	}
+	if err := schema.CheckURL(u); err != nil {
+		return fmt.Errorf("callback: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package platform
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Roles a gateway process can run (DESIGN.md).
+const (
+	RoleCommand    = "command"
+	RoleQuery      = "query"
+	RoleProjector  = "projector"
+	RoleDispatcher = "dispatcher"
+)
+
+// AllRoles is the default: one process doing everything.
+var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher}
+
+// Config is the process-wide configuration. Every field is a flag with a
+// GATEWAY_* environment equivalent; the names are part of the interface.
+type Config struct {
+	HTTPAddr        string
+	PublicURL       string
+	RedisURL        string
+	ClickHouseDSN   string
+	Roles           []string
+	TrustedProxies  []string
+	USDTRates       string
+	USDTNetworks    []string
+	OrderTTL        time.Duration
+	OrderRetention  time.Duration
+	ShutdownTimeout time.Duration
+	LogLevel        string
+}
+
+// Defaults are what a fresh `gateway serve` uses.
+func Defaults() Config {
+	return Config{
+		HTTPAddr:        ":8080",
+		RedisURL:        "redis://127.0.0.1:6379/0",
+		ClickHouseDSN:   "clickhouse://127.0.0.1:9000/gateway",
+		Roles:           slices.Clone(AllRoles),
+		USDTRates:       "USD=1,CNY=7.2,BDT=120",
+		USDTNetworks:    []string{"TRC20", "BEP20"},
+		OrderTTL:        30 * time.Minute,
+		OrderRetention:  7 * 24 * time.Hour,
+		ShutdownTimeout: 20 * time.Second,
+		LogLevel:        "info",
+	}
+}
+
+// Bind registers the flags on fs, each defaulting to its environment
+// variable when set, else to the value already in c.
+func (c *Config) Bind(fs *flag.FlagSet) {
+	str := func(p *string, name, env, usage string) {
+		fs.StringVar(p, name, envOr(env, *p), usage+" ("+env+")")
+	}
+	list := func(p *[]string, name, env, usage string) {
+		fs.Func(name, usage+" ("+env+", comma-separated)", func(v string) error { *p = splitList(v); return nil })
+		if v, ok := os.LookupEnv(env); ok {
+			*p = splitList(v)
+		}
+	}
+	dur := func(p *time.Duration, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			if d, err := time.ParseDuration(v); err == nil {
+				*p = d
+			}
+		}
+		fs.DurationVar(p, name, *p, usage+" ("+env+")")
+	}
+	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
+	str(&c.PublicURL, "public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>")
+	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL")
+	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")
+	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher")
+	list(&c.TrustedProxies, "trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "CIDRs whose X-Forwarded-For is believed")
+	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "units of each currency per 1 USDT, e.g. USD=1,CNY=7.2")
+	list(&c.USDTNetworks, "usdt-networks", "GATEWAY_USDT_NETWORKS", "USDT networks offered")
+	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
+	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
+	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")
+	str(&c.LogLevel, "log-level", "GATEWAY_LOG_LEVEL", "debug, info, warn or error")
+}
+
+// Validate checks the configuration. An empty PublicURL is allowed: serve
+// derives it from the address it actually listens on.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.HTTPAddr == "" {
+		errs = append(errs, errors.New("http-addr is empty"))
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if u, err := url.Parse(c.PublicURL); c.PublicURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		errs = append(errs, fmt.Errorf("public-url %q is not an http(s) URL", c.PublicURL))
+	}
+	if len(c.Roles) == 0 {
+		errs = append(errs, errors.New("roles is empty"))
+	}
+	for _, r := range c.Roles {
+		if !slices.Contains(AllRoles, r) {
+			errs = append(errs, fmt.Errorf("unknown role %q", r))
+		}
+	}
+	if _, err := NewClientIP(c.TrustedProxies); err != nil {
+		errs = append(errs, err)
+	}
+	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 {
+		errs = append(errs, errors.New("order-ttl, order-retention and shutdown-timeout must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// Has reports whether the process runs role.
+func (c *Config) Has(role string) bool { return slices.Contains(c.Roles, role) }
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

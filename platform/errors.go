@@ -1,0 +1,153 @@
+package platform
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Kind is a domain error's kind: the snake_case word merchants see in the
+// "error" member and the key of the one table that picks the HTTP status.
+type Kind string
+
+const (
+	KindBadRequest        Kind = "invalid_request"
+	KindMissingParameter  Kind = "missing_parameter"
+	KindInvalidParameter  Kind = "invalid_parameter"
+	KindInvalidSignType   Kind = "invalid_sign_type"
+	KindUnsupportedMethod Kind = "unsupported_method"
+	KindMethodUnavailable Kind = "method_unavailable"
+	KindInsufficientFunds Kind = "insufficient_balance"
+	KindInvalidAppID      Kind = "invalid_appid"
+	KindInvalidSign       Kind = "invalid_sign"
+	KindInvalidKey        Kind = "invalid_key"
+	KindMerchantDisabled  Kind = "merchant_disabled"
+	KindClientIPMismatch  Kind = "clientip_mismatch"
+	KindForbidden         Kind = "forbidden"
+	KindNotFound          Kind = "order_not_found"
+	KindRouteNotFound     Kind = "not_found"
+	KindConflict          Kind = "conflict"
+	KindRateLimited       Kind = "rate_limited"
+	KindUnavailable       Kind = "unavailable"
+	KindInternal          Kind = "internal_error"
+)
+
+// statusOf is the one table from error kinds to HTTP status.
+var statusOf = map[Kind]int{
+	KindBadRequest:        http.StatusBadRequest,
+	KindMissingParameter:  http.StatusBadRequest,
+	KindInvalidParameter:  http.StatusBadRequest,
+	KindInvalidSignType:   http.StatusBadRequest,
+	KindUnsupportedMethod: http.StatusBadRequest,
+	KindMethodUnavailable: http.StatusBadRequest,
+	KindInsufficientFunds: http.StatusBadRequest,
+	KindInvalidAppID:      http.StatusUnauthorized,
+	KindInvalidSign:       http.StatusUnauthorized,
+	KindInvalidKey:        http.StatusUnauthorized,
+	KindMerchantDisabled:  http.StatusForbidden,
+	KindClientIPMismatch:  http.StatusForbidden,
+	KindForbidden:         http.StatusForbidden,
+	KindNotFound:          http.StatusNotFound,
+	KindRouteNotFound:     http.StatusNotFound,
+	KindConflict:          http.StatusConflict,
+	KindRateLimited:       http.StatusTooManyRequests,
+	KindUnavailable:       http.StatusServiceUnavailable,
+	KindInternal:          http.StatusInternalServerError,
+}
+
+// Error is a domain error: its message is written for the merchant and is
+// safe to show, unlike the wrapped cause.
+type Error struct {
+	Kind Kind
+	Msg  string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return string(e.Kind) + ": " + e.Msg + ": " + e.Err.Error()
+	}
+	return string(e.Kind) + ": " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf makes a domain error of kind with a merchant-facing message.
+func Errorf(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Status is the HTTP status for kind.
+func Status(kind Kind) int {
+	if s, ok := statusOf[kind]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// ErrorBody is DESIGN.md's error response.
+type ErrorBody struct {
+	Code  int    `json:"code"`
+	Error string `json:"error"`
+	Msg   string `json:"msg"`
+}
+
+// HTMLErrors marks a request whose errors are shown as a page, not JSON (the
+// hosted GET /api/createorder).
+const htmlErrorsLocal = "gw.htmlErrors"
+
+// WantHTMLErrors makes the error handler answer this request with a page.
+func WantHTMLErrors(c *fiber.Ctx) { c.Locals(htmlErrorsLocal, true) }
+
+// Classify turns any error into what the caller may see; anything that is
+// not a domain error or a fiber error is internal and its text stays in logs.
+func Classify(err error) ErrorBody {
+	var de *Error
+	if errors.As(err, &de) {
+		return ErrorBody{Code: Status(de.Kind), Error: string(de.Kind), Msg: de.Msg}
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		kind := KindBadRequest
+		switch {
+		case fe.Code == http.StatusNotFound:
+			kind = KindRouteNotFound
+		case fe.Code == http.StatusMethodNotAllowed:
+			kind = "method_not_allowed"
+		case fe.Code == http.StatusRequestEntityTooLarge:
+			kind = "request_too_large"
+		case fe.Code >= 500:
+			kind = KindInternal
+		}
+		return ErrorBody{Code: fe.Code, Error: string(kind), Msg: fe.Message}
+	}
+	return ErrorBody{Code: http.StatusInternalServerError, Error: string(KindInternal), Msg: "internal error"}
+}
+
+// ErrorHandler is fiber's ErrorHandler for every role.
+func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
+	return func(c *fiber.Ctx, err error) error {
+		body := Classify(err)
+		if body.Code >= 500 {
+			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+		}
+		if html, _ := c.Locals(htmlErrorsLocal).(bool); html {
+			c.Status(body.Code).Type("html", "utf-8")
+			return errorPage.Execute(c.Response().BodyWriter(), body)
+		}
+		return c.Status(body.Code).JSON(body)
+	}
+}
+
+var errorPage = template.Must(template.New("error").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Payment error</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}
+h1{font-size:1.3rem}code{background:#f3f3f3;padding:.1rem .3rem}</style></head>
+<body><h1>The payment could not be started</h1><p>{{.Msg}}</p>
+<p>Error <code>{{.Error}}</code> (HTTP {{.Code}}).</p></body></html>
+`))

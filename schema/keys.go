@@ -1,0 +1,57 @@
+package schema
+
+// The Redis key layout. Every key an order script touches carries its shard's
+// hash tag, so each script runs on Redis Cluster too (DESIGN.md).
+
+// OrderKey is the hash holding an order's current state.
+func OrderKey(s Shard, id string) string { return "gw:" + s.Tag() + ":order:" + id }
+
+// OrderKeyPrefix lets a script build the key of another order on its shard
+// (the order a clientOrderId points at).
+func OrderKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":order:" }
+
+// ClientOrderKey maps (appid, clientOrderId) to the order that holds it.
+func ClientOrderKey(s Shard, appid, clientOrderID string) string {
+	return ClientOrderKeyPrefix(s) + appid + ":" + clientOrderID
+}
+
+// ClientOrderKeyPrefix lets a script rebuild an order's clientOrderId key.
+func ClientOrderKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":coid:" }
+
+// EventsKey is the shard's event stream, read by the projector and the
+// dispatcher consumer groups.
+func EventsKey(s Shard) string { return "gw:" + s.Tag() + ":events" }
+
+// BalanceKey is the hash of a merchant's balances by currency (minor units),
+// on the merchant's home shard.
+func BalanceKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":balance:" + appid }
+
+// LedgerKey is the merchant's balance ledger stream: every credit and debit.
+func LedgerKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":ledger:" + appid }
+
+// MerchantKey is a merchant account's hash.
+func MerchantKey(appid string) string { return "gw:merchant:" + appid }
+
+// MerchantsKey is the set of every appid, for listing accounts.
+const MerchantsKey = "gw:merchants"
+
+// MerchantSeqKey numbers new accounts.
+const MerchantSeqKey = "gw:merchant:seq"
+
+// MerchantsVersionKey is bumped on every account change; gateway processes
+// poll it to drop cached accounts within a second.
+const MerchantsVersionKey = "gw:merchants:version"
+
+// USDTAmountKey reserves a payable USDT amount while an order that uses it is
+// live, so a deposit of that amount names one order. The payer picks the
+// network later, so the amount is kept unique across all networks.
+func USDTAmountKey(amount string) string { return "gw:usdt:amount:" + amount }
+
+// AllShards lists every shard, for readers that consume all streams.
+func AllShards() []Shard {
+	out := make([]Shard, NumShards)
+	for i := range out {
+		out[i] = Shard(i)
+	}
+	return out
+}

@@ -1,0 +1,173 @@
+package schema
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Order is the order record as every side stores and reads it.
+type Order struct {
+	ID              string
+	AppID           string
+	Sandbox         bool
+	ClientOrderID   string
+	Amount          Amount
+	Currency        string
+	Method          Method
+	Status          Status
+	Description     string
+	CustomerName    string
+	CustomerEmail   string
+	CustomerPhone   string
+	NotifyURL       string
+	ReturnURL       string
+	Lang            string
+	AllowedMethods  string // comma-separated, only for select
+	FiatpspSystemID string
+	ProviderURL     string // where the provider sends the payer, when it does
+	NextAction      string // the choice the payer must make first, if any
+	QRPayload       string // what the QR image encodes, for QR methods
+	PayableAmount   string // exact USDT amount for usdt_direct
+	PaidWithBalance bool
+	ClientIP        string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	CompletedAt     time.Time // zero until paid
+	Version         int64
+}
+
+// Hash field names. They are short because a live order is a Redis hash and
+// its size is most of Redis's memory per order; they are also the keys of the
+// JSON snapshot in stream events, so renaming one is a schema change.
+const (
+	FID          = "id"
+	FAppID       = "appid"
+	FSandbox     = "sb"
+	FClientOrder = "coid"
+	FAmount      = "amt"
+	FCurrency    = "cur"
+	FMethod      = "m"
+	FStatus      = "st"
+	FDescription = "desc"
+	FCustName    = "cn"
+	FCustEmail   = "ce"
+	FCustPhone   = "cp"
+	FNotifyURL   = "nu"
+	FReturnURL   = "ru"
+	FLang        = "lang"
+	FAllowed     = "allow"
+	FFiatpspSys  = "fsys"
+	FProviderURL = "purl"
+	FNextAction  = "next"
+	FQRPayload   = "qr"
+	FPayable     = "pay"
+	FPaidBalance = "pwb"
+	FClientIP    = "ip"
+	FCreatedAt   = "ct"
+	FUpdatedAt   = "ut"
+	FCompletedAt = "dt"
+	FVersion     = "v"
+)
+
+// Fields renders the order as hash fields, leaving empty values out so a small
+// order stays small; a missing field reads back as the zero value.
+func (o *Order) Fields() []string {
+	f := make([]string, 0, 2*27)
+	add := func(k, v string) {
+		if v != "" {
+			f = append(f, k, v)
+		}
+	}
+	add(FID, o.ID)
+	add(FAppID, o.AppID)
+	add(FSandbox, boolField(o.Sandbox))
+	add(FClientOrder, o.ClientOrderID)
+	add(FAmount, strconv.FormatInt(int64(o.Amount), 10))
+	add(FCurrency, o.Currency)
+	add(FMethod, string(o.Method))
+	add(FStatus, strconv.Itoa(int(o.Status)))
+	add(FDescription, o.Description)
+	add(FCustName, o.CustomerName)
+	add(FCustEmail, o.CustomerEmail)
+	add(FCustPhone, o.CustomerPhone)
+	add(FNotifyURL, o.NotifyURL)
+	add(FReturnURL, o.ReturnURL)
+	add(FLang, o.Lang)
+	add(FAllowed, o.AllowedMethods)
+	add(FFiatpspSys, o.FiatpspSystemID)
+	add(FProviderURL, o.ProviderURL)
+	add(FNextAction, o.NextAction)
+	add(FQRPayload, o.QRPayload)
+	add(FPayable, o.PayableAmount)
+	add(FPaidBalance, boolField(o.PaidWithBalance))
+	add(FClientIP, o.ClientIP)
+	add(FCreatedAt, msField(o.CreatedAt))
+	add(FUpdatedAt, msField(o.UpdatedAt))
+	add(FCompletedAt, msField(o.CompletedAt))
+	add(FVersion, strconv.FormatInt(o.Version, 10))
+	return f
+}
+
+// OrderFromFields reads an order back from its hash (or an event snapshot).
+func OrderFromFields(h map[string]string) (Order, error) {
+	if h[FID] == "" {
+		return Order{}, fmt.Errorf("order record has no id")
+	}
+	var errs []error
+	num := func(k string) int64 {
+		v := h[k]
+		if v == "" {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("field %s=%q: %w", k, v, err))
+		}
+		return n
+	}
+	o := Order{
+		ID: h[FID], AppID: h[FAppID], Sandbox: h[FSandbox] == "1", ClientOrderID: h[FClientOrder],
+		Amount: Amount(num(FAmount)), Currency: h[FCurrency], Method: Method(h[FMethod]),
+		Status: Status(num(FStatus)), Description: h[FDescription],
+		CustomerName: h[FCustName], CustomerEmail: h[FCustEmail], CustomerPhone: h[FCustPhone],
+		NotifyURL: h[FNotifyURL], ReturnURL: h[FReturnURL], Lang: h[FLang], AllowedMethods: h[FAllowed],
+		FiatpspSystemID: h[FFiatpspSys], ProviderURL: h[FProviderURL], NextAction: h[FNextAction],
+		QRPayload: h[FQRPayload], PayableAmount: h[FPayable], PaidWithBalance: h[FPaidBalance] == "1",
+		ClientIP: h[FClientIP], CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
+		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
+	}
+	if len(errs) > 0 {
+		return Order{}, fmt.Errorf("order %s: %v", o.ID, errs)
+	}
+	return o, nil
+}
+
+func boolField(b bool) string {
+	if b {
+		return "1"
+	}
+	return ""
+}
+
+func msField(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return strconv.FormatInt(t.UnixMilli(), 10)
+}
+
+func msTime(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// WireTime is DESIGN.md's time on the wire: RFC 3339, UTC, seconds.
+func WireTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
