@@ -22,7 +22,7 @@ const maxBody = 64 << 10
 // Duplicate names are refused too: which one was signed would be a guess.
 func ParseJSONParams(body []byte) (schema.Params, error) {
 	if len(body) > maxBody {
-		return nil, platform.Errorf(platform.KindBadRequest, "request body is larger than 64 KiB")
+		return nil, platform.Errorf(platform.KindTooLarge, "request body is larger than 64 KiB")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()

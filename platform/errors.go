@@ -31,6 +31,7 @@ const (
 	KindNotFound          Kind = "order_not_found"
 	KindRouteNotFound     Kind = "not_found"
 	KindConflict          Kind = "conflict"
+	KindTooLarge          Kind = "request_too_large"
 	KindRateLimited       Kind = "rate_limited"
 	KindUnavailable       Kind = "unavailable"
 	KindInternal          Kind = "internal_error"
@@ -54,6 +55,7 @@ var statusOf = map[Kind]int{
 	KindNotFound:          http.StatusNotFound,
 	KindRouteNotFound:     http.StatusNotFound,
 	KindConflict:          http.StatusConflict,
+	KindTooLarge:          http.StatusRequestEntityTooLarge,
 	KindRateLimited:       http.StatusTooManyRequests,
 	KindUnavailable:       http.StatusServiceUnavailable,
 	KindInternal:          http.StatusInternalServerError,
@@ -119,7 +121,7 @@ func Classify(err error) ErrorBody {
 		case fe.Code == http.StatusMethodNotAllowed:
 			kind = "method_not_allowed"
 		case fe.Code == http.StatusRequestEntityTooLarge:
-			kind = "request_too_large"
+			kind = KindTooLarge
 		case fe.Code >= 500:
 			kind = KindInternal
 		}

@@ -14,8 +14,10 @@ import (
 // error mapping and bounds.
 func NewApp(log *slog.Logger, gatherer prometheus.Gatherer) *fiber.App {
 	app := fiber.New(fiber.Config{
-		AppName:               "gateway",
-		BodyLimit:             64 << 10,
+		AppName: "gateway",
+		// Handlers bound their own bodies (createorder at 64 KiB) so that an
+		// oversized one still gets the JSON error body; this is the backstop.
+		BodyLimit:             1 << 20,
 		ReadTimeout:           15 * time.Second,
 		WriteTimeout:          15 * time.Second,
 		IdleTimeout:           120 * time.Second,

@@ -1,0 +1,290 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/paygate/gateway/schema"
+)
+
+func TestCreateValidation(t *testing.T) {
+	h := newMiniHarness(t)
+	disabled, err := h.accounts.Create(context.Background(), newAccount("off", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.accounts.SetDisabled(context.Background(), disabled.AppID, true); err != nil {
+		t.Fatal(err)
+	}
+	key := h.acct.APIKey
+	type edit func(p schema.Params)
+	set := func(kv ...string) edit {
+		return func(p schema.Params) {
+			for i := 0; i < len(kv); i += 2 {
+				p[kv[i]] = kv[i+1]
+			}
+		}
+	}
+	del := func(name string) edit { return func(p schema.Params) { delete(p, name) } }
+	tests := []struct {
+		name    string
+		edit    edit
+		key     string // signing key; "" means the merchant's
+		unsign  bool   // send without sign
+		status  int
+		kind    string
+		msgPart string
+	}{
+		{"valid", set(), "", false, 200, "", ""},
+		{"missing appid", del("appid"), "", false, 400, "missing_parameter", "appid"},
+		{"missing clientip", del("clientip"), "", false, 400, "missing_parameter", "clientip"},
+		{"missing action", del("action"), "", false, 400, "missing_parameter", "action"},
+		{"missing amount", del("amount"), "", false, 400, "missing_parameter", "amount"},
+		{"empty currency", set("currency", ""), "", false, 400, "missing_parameter", "currency"},
+		{"missing paymentMethod", del("paymentMethod"), "", false, 400, "missing_parameter", "paymentMethod"},
+		{"missing sign", set(), "", true, 400, "missing_parameter", "sign"},
+		{"missing field reported before unknown appid", func(p schema.Params) { p["appid"] = "999999"; delete(p, "amount") }, "", false, 400, "missing_parameter", "amount"},
+		{"unknown appid", set("appid", "999999"), "", false, 401, "invalid_appid", ""},
+		{"disabled merchant", set("appid", disabled.AppID), disabled.APIKey, false, 403, "merchant_disabled", ""},
+		{"disabled before bad sign", set("appid", disabled.AppID), "wrong", false, 403, "merchant_disabled", ""},
+		{"wrong key", set(), "not-the-key", false, 401, "invalid_sign", ""},
+		{"sign_type not MD5", set("sign_type", "SHA256"), "", false, 400, "invalid_sign_type", "MD5"},
+		{"sign_type MD5 is not signed", set("sign_type", "MD5"), "", false, 200, "", ""},
+		{"bad sign before clientip", set("clientip", "203.0.113.9"), "wrong", false, 401, "invalid_sign", ""},
+		{"clientip mismatch", set("clientip", "203.0.113.9"), "", false, 403, "clientip_mismatch", "Request IP does not match clientip"},
+		{"clientip not an IP", set("clientip", "localhost"), "", false, 403, "clientip_mismatch", ""},
+		{"clientip before business rules", set("clientip", "203.0.113.9", "amount", "-1"), "", false, 403, "clientip_mismatch", ""},
+		{"action not createorder", set("action", "create"), "", false, 400, "invalid_parameter", "action"},
+		{"zero amount", set("amount", "0"), "", false, 400, "invalid_parameter", "amount"},
+		{"negative amount", set("amount", "-5"), "", false, 400, "invalid_parameter", "amount"},
+		{"three decimals", set("amount", "1.005"), "", false, 400, "invalid_parameter", "amount"},
+		{"exponent amount", set("amount", "1e3"), "", false, 400, "invalid_parameter", "amount"},
+		{"amount over the ceiling", set("amount", "1000000000.01"), "", false, 400, "invalid_parameter", "amount"},
+		{"lower-case currency", set("currency", "cny"), "", false, 400, "invalid_parameter", "currency"},
+		{"unknown currency", set("currency", "XYZ"), "", false, 400, "invalid_parameter", "currency"},
+		{"unknown method", set("paymentMethod", "paypal"), "", false, 400, "invalid_parameter", "paymentMethod"},
+		{"method and currency mismatch", set("currency", "EUR"), "", false, 400, "unsupported_method", "wallet_a does not support currency EUR"},
+		{"bdt with wallet", set("currency", "BDT"), "", false, 400, "unsupported_method", "BDT"},
+		{"fiatpspSystemId without fiatpsp", set("fiatpspSystemId", "12"), "", false, 400, "invalid_parameter", "fiatpspSystemId"},
+		{"fiatpspSystemId not an integer", set("paymentMethod", "fiatpsp", "currency", "RUB", "fiatpspSystemId", "abc"), "", false, 400, "invalid_parameter", "fiatpspSystemId"},
+		{"fiatpspSystemId zero", set("paymentMethod", "fiatpsp", "currency", "RUB", "fiatpspSystemId", "0"), "", false, 400, "invalid_parameter", "fiatpspSystemId"},
+		{"fiatpspSystemId leading zero", set("paymentMethod", "fiatpsp", "currency", "RUB", "fiatpspSystemId", "012"), "", false, 400, "invalid_parameter", "fiatpspSystemId"},
+		{"allowedPaymentMethods without select", set("allowedPaymentMethods", "wallet_a"), "", false, 400, "invalid_parameter", "allowedPaymentMethods"},
+		{"allowed unknown code", set("paymentMethod", "select", "allowedPaymentMethods", "wallet_a,nope"), "", false, 400, "invalid_parameter", "nope"},
+		{"allowed select itself", set("paymentMethod", "select", "allowedPaymentMethods", "select"), "", false, 400, "invalid_parameter", "select"},
+		{"allowed code off the currency", set("paymentMethod", "select", "allowedPaymentMethods", "bdcard"), "", false, 400, "invalid_parameter", "bdcard does not support currency CNY"},
+		{"allowed balance only for USD", set("paymentMethod", "select", "allowedPaymentMethods", "balance"), "", false, 400, "invalid_parameter", "balance"},
+		{"allowed twice", set("paymentMethod", "select", "allowedPaymentMethods", "wallet_a,wallet_a"), "", false, 400, "invalid_parameter", "twice"},
+		{"allowed empty", set("paymentMethod", "select", "allowedPaymentMethods", ""), "", false, 400, "invalid_parameter", "allowedPaymentMethods"},
+		{"allowed valid", set("paymentMethod", "select", "allowedPaymentMethods", "wallet_a,usdt_direct"), "", false, 200, "", ""},
+		{"unknown lang", set("lang", "fr"), "", false, 400, "invalid_parameter", "lang"},
+		{"clientOrderId too long", set("clientOrderId", strings.Repeat("a", 65)), "", false, 400, "invalid_parameter", "clientOrderId"},
+		{"clientOrderId with space", set("clientOrderId", "a b"), "", false, 400, "invalid_parameter", "clientOrderId"},
+		{"clientOrderId empty", set("clientOrderId", ""), "", false, 400, "invalid_parameter", "clientOrderId"},
+		{"clientOrderId longest", set("clientOrderId", strings.Repeat("a", 64)), "", false, 200, "", ""},
+		{"description 256 runes", set("description", strings.Repeat("订", 256)), "", false, 200, "", ""},
+		{"description 257 runes", set("description", strings.Repeat("订", 257)), "", false, 400, "invalid_parameter", "description"},
+		{"customerName too long", set("customerName", strings.Repeat("n", 129)), "", false, 400, "invalid_parameter", "customerName"},
+		{"customerEmail without @", set("customerEmail", "nobody"), "", false, 400, "invalid_parameter", "customerEmail"},
+		{"return_url not http", set("return_url", "ftp://shop.test/x"), "", false, 400, "invalid_parameter", "return_url"},
+		{"notify_url relative", set("notify_url", "/hook"), "", false, 400, "invalid_parameter", "notify_url"},
+		{"notify_url too long", set("notify_url", "https://shop.test/"+strings.Repeat("x", 2048)), "", false, 400, "invalid_parameter", "notify_url"},
+		{"return_url placeholder", set("return_url", "https://shop.test/done?id={paymentId}&x=1"), "", false, 200, "", ""},
+		{"unknown parameter is signed and ignored", set("extra", "1"), "", false, 200, "", ""},
+		{"live merchant without provider", set("appid", h.live.AppID), h.live.APIKey, false, 400, "method_unavailable", "wallet_a"},
+		{"live merchant select", set("appid", h.live.AppID, "paymentMethod", "select"), h.live.APIKey, false, 200, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := h.baseParams()
+			tt.edit(p)
+			k := key
+			if tt.key != "" {
+				k = tt.key
+			}
+			if !tt.unsign {
+				p = signed(p, k)
+			}
+			r := h.post(p)
+			if r.Status != tt.status || r.Body.Error != tt.kind || !strings.Contains(r.Body.Msg, tt.msgPart) {
+				t.Fatalf("got %d %s, want %d %s containing %q", r.Status, r.Raw, tt.status, tt.kind, tt.msgPart)
+			}
+			if tt.status != 200 && r.Body.Code != tt.status {
+				t.Fatalf("error body code %d, want %d", r.Body.Code, tt.status)
+			}
+		})
+	}
+}
+
+func TestCreateBodyParsing(t *testing.T) {
+	h := newMiniHarness(t)
+	good := signed(h.baseParams(), h.acct.APIKey)
+	goodJSON, _ := json.Marshal(good)
+	numeric := h.baseParams()
+	numeric["amount"] = "100.50"
+	numeric = signed(numeric, h.acct.APIKey)
+	numericBody := strings.Replace(mustJSON(t, numeric), `"amount":"100.50"`, `"amount":100.50`, 1)
+	tests := []struct {
+		name   string
+		body   string
+		status int
+		kind   string
+	}{
+		{"valid", string(goodJSON), 200, ""},
+		{"number amount signed as written", numericBody, 200, ""},
+		{"not JSON", "{", 400, "invalid_request"},
+		{"array", "[]", 400, "invalid_request"},
+		{"empty", "", 400, "invalid_request"},
+		{"nested object", `{"appid":{"a":1}}`, 400, "invalid_request"},
+		{"nested array", `{"appid":["1"]}`, 400, "invalid_request"},
+		{"duplicate name", `{"appid":"1","appid":"2"}`, 400, "invalid_request"},
+		{"trailing data", string(goodJSON) + "{}", 400, "invalid_request"},
+		{"null is absent", strings.Replace(string(goodJSON), "{", `{"description":null,`, 1), 200, ""},
+		{"too large", `{"description":"` + strings.Repeat("x", 70<<10) + `"}`, 413, "request_too_large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := h.postJSON(tt.body)
+			if r.Status != tt.status || r.Body.Error != tt.kind {
+				t.Fatalf("got %d %.300s, want %d %s", r.Status, r.Raw, tt.status, tt.kind)
+			}
+		})
+	}
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestCreateResponseByMethod(t *testing.T) {
+	h := newMiniHarness(t)
+	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 1_000_00); err != nil {
+		t.Fatal(err)
+	}
+	page := func(id string) string { return testBase + "/payment/" + id }
+	checkout := func(id string) string { return testBase + "/sandbox/checkout/" + id }
+	tests := []struct {
+		method, currency string
+		extra            []string
+		status           float64
+		redirect         func(id string) string // nil: null
+		sel              func(id string) string // nil: absent
+		next             string
+		qr               bool
+		payable          bool
+		balance          bool
+	}{
+		{"wallet_a", "CNY", nil, 1, page, nil, "", true, false, false},
+		{"wallet_b", "USD", nil, 1, page, nil, "", true, false, false},
+		{"cryptohost", "USD", nil, 1, checkout, nil, "", false, false, false},
+		{"bdcard", "BDT", nil, 1, checkout, nil, "", false, false, false},
+		{"bdpsp_a", "USD", nil, 1, checkout, nil, "", false, false, false},
+		{"bdpsp_b", "BDT", nil, 1, checkout, nil, "", false, false, false},
+		{"fiatpsp", "RUB", nil, 1, func(id string) string { return page(id) + "?step=fiatpsp_select" },
+			func(id string) string { return page(id) + "?step=fiatpsp_select" }, "fiatpsp_select", false, false, false},
+		{"fiatpsp", "EUR", []string{"fiatpspSystemId", "12"}, 1, checkout, nil, "", false, false, false},
+		{"cryptopsp", "GBP", nil, 1, func(id string) string { return page(id) + "?step=cryptopsp_select" },
+			func(id string) string { return page(id) + "?step=cryptopsp_select" }, "cryptopsp_select", false, false, false},
+		{"usdt_direct", "CNY", nil, 1, func(id string) string { return page(id) + "/usdt-direct" },
+			func(id string) string { return page(id) + "/usdt-direct" }, "usdt_direct_pay", false, true, false},
+		{"select", "NZD", nil, 1, func(id string) string { return page(id) + "?step=select" },
+			func(id string) string { return page(id) + "?step=select" }, "payment_method_select", false, false, false},
+		{"select", "USD", []string{"lang", "es"}, 1, func(id string) string { return testBase + "/es/payment/" + id + "?step=select" },
+			func(id string) string { return testBase + "/es/payment/" + id + "?step=select" }, "payment_method_select", false, false, false},
+		{"balance", "USD", nil, 2, nil, nil, "", false, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.method, "/", tt.currency, tt.extra), func(t *testing.T) {
+			p := h.baseParams()
+			p["paymentMethod"], p["currency"] = tt.method, tt.currency
+			for i := 0; i < len(tt.extra); i += 2 {
+				p[tt.extra[i]] = tt.extra[i+1]
+			}
+			d := h.createOK(p)
+			id, _ := d["paymentId"].(string)
+			if _, ok := schema.ParseOrderID(id); !ok || d["orderId"] != id {
+				t.Fatalf("ids: %v", d)
+			}
+			if d["status"] != tt.status || d["statusString"] != schema.Status(tt.status).String() {
+				t.Errorf("status %v %v, want %v", d["status"], d["statusString"], tt.status)
+			}
+			wantURL(t, d, "redirectUrl", tt.redirect, id, true)
+			wantURL(t, d, "selectUrl", tt.sel, id, false)
+			if got, _ := d["nextAction"].(string); got != tt.next {
+				t.Errorf("nextAction %q, want %q", got, tt.next)
+			}
+			if qr, _ := d["qrImageUrl"].(string); (qr != "") != tt.qr || (tt.qr && qr != page(id)+"/qr.png") {
+				t.Errorf("qrImageUrl %v, want one: %v", d["qrImageUrl"], tt.qr)
+			}
+			if _, ok := d["qrImageUrl"]; !ok {
+				t.Error("qrImageUrl must be present (null when not applicable)")
+			}
+			if pa, _ := d["payableAmount"].(string); (pa != "") != tt.payable {
+				t.Errorf("payableAmount %q, want one: %v", pa, tt.payable)
+			}
+			if d["paidWithBalance"] != tt.balance || d["idempotent"] != false {
+				t.Errorf("paidWithBalance %v idempotent %v", d["paidWithBalance"], d["idempotent"])
+			}
+		})
+	}
+}
+
+func wantURL(t *testing.T, d map[string]any, name string, want func(string) string, id string, nullable bool) {
+	t.Helper()
+	v, present := d[name]
+	if want == nil {
+		if (nullable && (!present || v != nil)) || (!nullable && present) {
+			t.Errorf("%s = %v, want %s", name, v, map[bool]string{true: "null", false: "absent"}[nullable])
+		}
+		return
+	}
+	if v != want(id) {
+		t.Errorf("%s = %v, want %s", name, v, want(id))
+	}
+}
+
+func TestCreateGet(t *testing.T) {
+	h := newMiniHarness(t)
+	q := url.Values{}
+	for k, v := range signed(h.baseParams(), h.acct.APIKey) {
+		q.Set(k, v)
+	}
+	r := h.get("/api/createorder", q)
+	if r.Status != 302 || !strings.HasPrefix(r.Header.Get("Location"), testBase+"/payment/P") {
+		t.Fatalf("valid GET: %d %v", r.Status, r.Header)
+	}
+	q.Set("amount", "5")
+	r = h.get("/api/createorder", q)
+	if r.Status != 401 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") || !strings.Contains(r.Raw, "invalid_sign") {
+		t.Fatalf("bad GET: %d %s %s", r.Status, r.Header.Get("Content-Type"), r.Raw)
+	}
+	q.Set("clientip", "203.0.113.1")
+	q.Set("sign", schema.Sign(paramsOf(q), h.acct.APIKey))
+	r = h.get("/api/createorder", q)
+	if r.Status != 403 || !strings.Contains(r.Raw, "Request IP does not match clientip") {
+		t.Fatalf("clientip GET: %d %s", r.Status, r.Raw)
+	}
+	r = h.get("/api/createorder", url.Values{})
+	if r.Status != 400 || !strings.Contains(r.Raw, "appid") {
+		t.Fatalf("empty GET: %d %s", r.Status, r.Raw)
+	}
+}
+
+func paramsOf(q url.Values) schema.Params {
+	p := schema.Params{}
+	for k := range q {
+		if k != "sign" {
+			p[k] = q.Get(k)
+		}
+	}
+	return p
+}

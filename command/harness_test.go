@@ -1,0 +1,201 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/command/provider"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// testBase is the public URL handlers under test put in their addresses.
+const testBase = "https://pay.test"
+
+// testIP is the peer address fiber's app.Test gives every request.
+const testIP = "0.0.0.0"
+
+type harness struct {
+	t        testing.TB
+	rdb      *redis.Client
+	app      *fiber.App
+	accounts *merchant.Store
+	acct     *merchant.Account // a sandbox merchant
+	live     *merchant.Account // a live merchant
+	create   *CreateOrder
+	store    *Store
+}
+
+type harnessOpt func(*harnessConf)
+
+type harnessConf struct{ trusted []string }
+
+func withTrustedProxies(cidrs ...string) harnessOpt {
+	return func(c *harnessConf) { c.trusted = cidrs }
+}
+
+// newMiniHarness runs the command side over an in-memory Redis.
+func newMiniHarness(t testing.TB, opts ...harnessOpt) *harness {
+	t.Helper()
+	mr := miniredis.RunT(t)
+	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	t.Cleanup(func() { _ = rdb.Close() })
+	return newHarness(t, rdb, opts...)
+}
+
+func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
+	t.Helper()
+	var conf harnessConf
+	for _, o := range opts {
+		o(&conf)
+	}
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	accounts := merchant.NewStore(rdb)
+	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "sandbox shop", Sandbox: true, Callback: "https://shop.test/hook"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := accounts.Create(ctx, merchant.NewAccount{Name: "live shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := merchant.NewDirectory(accounts, log, 10*time.Millisecond)
+	rates, _ := ParseUSDTRates("CNY=7.2,BDT=120")
+	usdt, err := NewUSDT(rdb, rates, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ips, err := platform.NewClientIP(conf.trusted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := NewStore(rdb, time.Hour)
+	providers := provider.NewRegistry(provider.Sandbox{BaseURL: testBase},
+		map[schema.Method]provider.Provider{schema.MethodSelect: provider.Own{}})
+	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour},
+		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, ClientIP: ips},
+		prometheus.NewRegistry(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle := create.NewSettle()
+	app := platform.NewApp(log, prometheus.NewRegistry())
+	(&Handlers{Create: create, Sandbox: NewSandboxOrders(dir, settle),
+		Checkout: NewSandboxCheckout(store, settle), QR: NewQRImage(store)}).Register(app)
+	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: create, store: store}
+}
+
+// baseParams is a valid wallet_a create of the sandbox merchant.
+func (h *harness) baseParams() schema.Params {
+	return schema.Params{
+		"appid": h.acct.AppID, "clientip": testIP, "action": "createorder", "amount": "100",
+		"currency": "CNY", "paymentMethod": "wallet_a",
+	}
+}
+
+func signed(p schema.Params, key string) schema.Params {
+	out := schema.Params{}
+	for k, v := range p {
+		out[k] = v
+	}
+	out["sign"] = schema.Sign(out, key)
+	return out
+}
+
+// response is a decoded JSON answer.
+type response struct {
+	Status int
+	Header http.Header
+	Body   struct {
+		Code  int             `json:"code"`
+		Error string          `json:"error"`
+		Msg   string          `json:"msg"`
+		Data  json.RawMessage `json:"data"`
+	}
+	Raw string
+}
+
+func (r *response) data(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body.Data, &m); err != nil {
+		t.Fatalf("data of %s: %v", r.Raw, err)
+	}
+	return m
+}
+
+func (h *harness) do(req *http.Request) *response {
+	h.t.Helper()
+	res, err := h.app.Test(req, 5000)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := &response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &r.Body); err != nil {
+			h.t.Fatalf("decode %s: %v", raw, err)
+		}
+	}
+	return r
+}
+
+// postJSON sends body as is.
+func (h *harness) postJSON(body string, header ...string) *response {
+	h.t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/api/createorder", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Add(header[i], header[i+1])
+	}
+	return h.do(req)
+}
+
+// post signs nothing: p must already carry its sign when it should.
+func (h *harness) post(p schema.Params, header ...string) *response {
+	h.t.Helper()
+	b, _ := json.Marshal(p)
+	return h.postJSON(string(b), header...)
+}
+
+func (h *harness) get(path string, q url.Values) *response {
+	h.t.Helper()
+	return h.do(httptest.NewRequest(http.MethodGet, path+"?"+q.Encode(), nil))
+}
+
+func (h *harness) createOK(p schema.Params) map[string]any {
+	h.t.Helper()
+	r := h.post(signed(p, h.acct.APIKey))
+	if r.Status != 200 {
+		h.t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	return r.data(h.t)
+}
+
+func newAccount(name string, sandbox bool) merchant.NewAccount {
+	return merchant.NewAccount{Name: name, Sandbox: sandbox}
+}
+
+func newPost(target, form string) *http.Request {
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(form))
+	if form != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	return req
+}

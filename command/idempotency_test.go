@@ -1,0 +1,157 @@
+package command
+
+import (
+	"context"
+	"net/url"
+	"sync"
+	"testing"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/schema"
+)
+
+func TestClientOrderIDIdempotency(t *testing.T) {
+	h := newMiniHarness(t)
+	p := h.baseParams()
+	p["clientOrderId"] = "A-77"
+	first := h.createOK(p)
+	id := first["paymentId"].(string)
+
+	p["amount"] = "999" // different fields: the live order still wins (DESIGN.md)
+	again := h.createOK(p)
+	if again["paymentId"] != id || again["idempotent"] != true || again["amount"] != "100.00" {
+		t.Fatalf("replay of a ready order: %v", again)
+	}
+	other := h.baseParams()
+	other["clientOrderId"] = "B-1"
+	if d := h.createOK(other); d["paymentId"] == id {
+		t.Fatal("another clientOrderId got the same order")
+	}
+	sandboxMove(t, h, id, "pay")
+	after := h.createOK(p)
+	if after["paymentId"] == id || after["idempotent"] != false {
+		t.Fatalf("a paid order must free its clientOrderId: %v", after)
+	}
+	id2 := after["paymentId"].(string)
+	sandboxMove(t, h, id2, "fail")
+	if d := h.createOK(p); d["paymentId"] == id2 || d["idempotent"] != false {
+		t.Fatalf("a failed order must free its clientOrderId: %v", d)
+	}
+	// The same clientOrderId of another merchant is another order.
+	lp := h.baseParams()
+	lp["appid"], lp["paymentMethod"], lp["clientOrderId"] = h.live.AppID, "select", "A-77"
+	r := h.post(signed(lp, h.live.APIKey))
+	if r.Status != 200 || r.data(t)["idempotent"] != false {
+		t.Fatalf("other merchant: %s", r.Raw)
+	}
+}
+
+func TestBalanceCreateReplaysLiveOrder(t *testing.T) {
+	h := newMiniHarness(t)
+	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 10_000); err != nil {
+		t.Fatal(err)
+	}
+	p := h.baseParams()
+	p["clientOrderId"], p["currency"] = "C-1", "USD"
+	live := h.createOK(p)
+	p["paymentMethod"] = "balance"
+	d := h.createOK(p)
+	if d["paymentId"] != live["paymentId"] || d["idempotent"] != true {
+		t.Fatalf("balance create with a live clientOrderId: %v", d)
+	}
+	bal, _ := h.accounts.Balances(context.Background(), h.acct.AppID)
+	if bal["USD"] != 10_000 {
+		t.Fatalf("a replay debited the balance: %v", bal)
+	}
+}
+
+// TestClientOrderIDConcurrency fires 50 identical creates at once against
+// the real Redis: one order, one created event, 49 replays.
+func TestClientOrderIDConcurrency(t *testing.T) {
+	h := newHarness(t, testenv.Redis(t))
+	for _, method := range []string{"wallet_a", "usdt_direct"} {
+		t.Run(method, func(t *testing.T) {
+			p := h.baseParams()
+			p["clientOrderId"], p["paymentMethod"] = "race-"+method, method
+			body := signed(p, h.acct.APIKey)
+			const n = 50
+			ids := make([]string, n)
+			replays := make([]bool, n)
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					r := h.post(body)
+					if r.Status != 200 {
+						t.Errorf("create %d: %s", i, r.Raw)
+						return
+					}
+					d := r.data(t)
+					ids[i], replays[i] = d["paymentId"].(string), d["idempotent"].(bool)
+				}()
+			}
+			close(start)
+			wg.Wait()
+			fresh := 0
+			for i := range n {
+				if ids[i] != ids[0] {
+					t.Fatalf("two orders for one clientOrderId: %s and %s", ids[0], ids[i])
+				}
+				if !replays[i] {
+					fresh++
+				}
+			}
+			if fresh != 1 {
+				t.Fatalf("%d creates report a new order, want 1", fresh)
+			}
+			shard := schema.ShardFor(h.acct.AppID, p["clientOrderId"])
+			if got := countEvents(t, h, shard, ids[0]); got != 1 {
+				t.Fatalf("%d events for the order, want 1", got)
+			}
+			if method == "usdt_direct" {
+				keys, _ := h.rdb.Keys(context.Background(), "gw:usdt:amount:*").Result()
+				held := 0
+				for _, k := range keys {
+					if v, _ := h.rdb.Get(context.Background(), k).Result(); v != "" {
+						held++
+					}
+				}
+				if held != 1 {
+					t.Fatalf("%d usdt amounts reserved after 50 identical creates, want 1", held)
+				}
+			}
+		})
+	}
+}
+
+func countEvents(t *testing.T, h *harness, shard schema.Shard, id string) int {
+	t.Helper()
+	msgs, err := h.rdb.XRange(context.Background(), schema.EventsKey(shard), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		ev, err := schema.DecodeEvent(m.ID, m.Values)
+		if err != nil {
+			t.Fatalf("undecodable event: %v", err)
+		}
+		if ev.Order.ID == id {
+			n++
+		}
+	}
+	return n
+}
+
+func sandboxMove(t *testing.T, h *harness, id, action string) *response {
+	t.Helper()
+	q := url.Values{"appid": {h.acct.AppID}, "key": {h.acct.QueryKey}}
+	r := h.do(newPost("/sandbox/orders/"+id+"/"+action+"?"+q.Encode(), ""))
+	if r.Status != 200 {
+		t.Fatalf("sandbox %s %s: %s", action, id, r.Raw)
+	}
+	return r
+}
