@@ -199,3 +199,5 @@ func newPost(target, form string) *http.Request {
 	}
 	return req
 }
+
+func newGet(target string) *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }

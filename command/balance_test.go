@@ -1,0 +1,102 @@
+package command
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
+)
+
+func TestBalancePayment(t *testing.T) {
+	h := newMiniHarness(t)
+	ctx := context.Background()
+	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 150_00); err != nil {
+		t.Fatal(err)
+	}
+	p := h.baseParams()
+	p["paymentMethod"], p["currency"] = "balance", "USD"
+	d := h.createOK(p)
+	if d["status"] != 2.0 || d["paidWithBalance"] != true || d["redirectUrl"] != nil || d["qrImageUrl"] != nil {
+		t.Fatalf("balance create: %v", d)
+	}
+	id := d["paymentId"].(string)
+	if shard, _ := schema.ParseOrderID(id); shard != schema.HomeShard(h.acct.AppID) {
+		t.Fatal("a balance order must live on the merchant's home shard, beside the balance")
+	}
+	o, err := h.store.Get(ctx, id)
+	if err != nil || o.Status != schema.StatusPaid || o.CompletedAt.IsZero() || !o.PaidWithBalance {
+		t.Fatalf("stored order %+v, %v", o, err)
+	}
+	if ttl := h.rdb.TTL(ctx, schema.OrderKey(schema.HomeShard(h.acct.AppID), id)).Val(); ttl <= 0 {
+		t.Fatalf("a paid order must expire after the retention, ttl %v", ttl)
+	}
+	wantBalance(t, h, "USD", 50_00)
+	msgs, _ := h.rdb.XRange(ctx, schema.EventsKey(schema.HomeShard(h.acct.AppID)), "-", "+").Result()
+	if len(msgs) != 1 || msgs[0].Values["type"] != "paid" || msgs[0].Values["v"] != "1" {
+		t.Fatalf("events: %v", msgs)
+	}
+	ledger, _ := h.rdb.XRange(ctx, schema.LedgerKey(h.acct.AppID), "-", "+").Result()
+	if len(ledger) != 2 || ledger[1].Values[merchant.LedgerType] != "debit" || ledger[1].Values[merchant.LedgerRef] != id ||
+		ledger[1].Values[merchant.LedgerAmount] != "10000" || ledger[1].Values[merchant.LedgerBalance] != "5000" {
+		t.Fatalf("ledger: %v", ledger)
+	}
+
+	// Not enough left: 400, and nothing changes.
+	r := h.post(signed(p, h.acct.APIKey))
+	if r.Status != 400 || r.Body.Error != "insufficient_balance" {
+		t.Fatalf("overdraft: %s", r.Raw)
+	}
+	wantBalance(t, h, "USD", 50_00)
+	if n := h.rdb.XLen(ctx, schema.EventsKey(schema.HomeShard(h.acct.AppID))).Val(); n != 1 {
+		t.Fatalf("a refused balance payment emitted an event (%d events)", n)
+	}
+	if n := h.rdb.XLen(ctx, schema.LedgerKey(h.acct.AppID)).Val(); n != 2 {
+		t.Fatalf("a refused balance payment wrote the ledger (%d entries)", n)
+	}
+	// Another currency's balance is its own.
+	p["currency"], p["amount"] = "CNY", "1"
+	if r := h.post(signed(p, h.acct.APIKey)); r.Status != 400 || r.Body.Error != "insufficient_balance" {
+		t.Fatalf("CNY from a USD balance: %s", r.Raw)
+	}
+}
+
+func wantBalance(t *testing.T, h *harness, cur string, want schema.Amount) {
+	t.Helper()
+	bal, err := h.accounts.Balances(context.Background(), h.acct.AppID)
+	if err != nil || bal[cur] != want {
+		t.Fatalf("balance %s = %v (%v), want %v", cur, bal[cur], err, want)
+	}
+}
+
+// TestBalanceNeverOverdraws spends a 10.00 balance with 40 concurrent 1.00
+// payments on the real Redis: exactly 10 succeed.
+func TestBalanceNeverOverdraws(t *testing.T) {
+	h := newHarness(t, testenv.Redis(t))
+	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 10_00); err != nil {
+		t.Fatal(err)
+	}
+	p := h.baseParams()
+	p["paymentMethod"], p["currency"], p["amount"] = "balance", "USD", "1"
+	body := signed(p, h.acct.APIKey)
+	var mu sync.Mutex
+	status := map[int]int{}
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := h.post(body)
+			mu.Lock()
+			status[r.Status]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if status[200] != 10 || status[400] != 30 {
+		t.Fatalf("statuses %v, want 10 paid and 30 refused", status)
+	}
+	wantBalance(t, h, "USD", 0)
+}
