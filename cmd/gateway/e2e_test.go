@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/schema"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// gatewayBinary builds the real binary once per test run.
+func gatewayBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gateway-e2e-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "gateway")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			binPath = string(out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build gateway: %v\n%s", buildErr, binPath)
+	}
+	return binPath
+}
+
+type e2e struct {
+	t        *testing.T
+	bin      string
+	redisURL string
+}
+
+// cli runs a gateway subcommand and decodes its --json output into v.
+func (e *e2e) cli(v any, args ...string) {
+	e.t.Helper()
+	cmd := exec.Command(e.bin, args...)
+	cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		e.t.Fatalf("gateway %v: %v\n%s", args, err, stderr.String())
+	}
+	if v != nil {
+		if err := json.Unmarshal(out, v); err != nil {
+			e.t.Fatalf("gateway %v printed %s: %v", args, out, err)
+		}
+	}
+}
+
+type server struct {
+	cmd  *exec.Cmd
+	base string
+	done chan error
+	logs *bytes.Buffer
+}
+
+// serve starts `gateway serve` on 127.0.0.1:0 and learns its address from
+// the log line it prints when it serves.
+func (e *e2e) serve(env ...string) *server {
+	e.t.Helper()
+	cmd := exec.Command(e.bin, "serve")
+	cmd.Env = append(os.Environ(), append([]string{"GATEWAY_REDIS_URL=" + e.redisURL,
+		"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_ROLES=command,query"}, env...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	s := &server{cmd: cmd, done: make(chan error, 1), logs: &bytes.Buffer{}}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			line := sc.Text()
+			s.logs.WriteString(line + "\n")
+			var rec struct {
+				Msg  string `json:"msg"`
+				Addr string `json:"addr"`
+			}
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "gateway serving" {
+				addr <- rec.Addr
+			}
+		}
+	}()
+	go func() { s.done <- cmd.Wait() }()
+	e.t.Cleanup(func() { _ = cmd.Process.Kill() })
+	select {
+	case a := <-addr:
+		s.base = "http://" + a
+	case err := <-s.done:
+		e.t.Fatalf("gateway serve exited: %v\n%s", err, s.logs)
+	case <-time.After(15 * time.Second):
+		e.t.Fatalf("gateway serve did not start\n%s", s.logs)
+	}
+	return s
+}
+
+type apiResponse struct {
+	Status int
+	Code   int            `json:"code"`
+	Error  string         `json:"error"`
+	Msg    string         `json:"msg"`
+	Data   map[string]any `json:"data"`
+}
+
+func call(t *testing.T, req *http.Request) apiResponse {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := apiResponse{Status: res.StatusCode}
+	if strings.Contains(res.Header.Get("Content-Type"), "json") {
+		if err := json.Unmarshal(raw, &r); err != nil {
+			t.Fatalf("decode %s: %v", raw, err)
+		}
+	}
+	return r
+}
+
+func (s *server) create(t *testing.T, p schema.Params, key string) apiResponse {
+	t.Helper()
+	p["sign"] = schema.Sign(p, key)
+	body, _ := json.Marshal(p)
+	req, _ := http.NewRequest(http.MethodPost, s.base+"/api/createorder", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	return call(t, req)
+}
+
+func (s *server) order(t *testing.T, appid, key, id string) apiResponse {
+	t.Helper()
+	q := url.Values{"appid": {appid}, "key": {key}, "action": {"order"}, "paymentId": {id}}
+	req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
+	return call(t, req)
+}
+
+func (s *server) sandbox(t *testing.T, appid, key, id, action string) apiResponse {
+	t.Helper()
+	form := url.Values{"appid": {appid}, "key": {key}}.Encode()
+	req, _ := http.NewRequest(http.MethodPost, s.base+"/sandbox/orders/"+id+"/"+action, strings.NewReader(form))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return call(t, req)
+}
+
+type account struct {
+	AppID    string `json:"appid"`
+	APIKey   string `json:"apiKey"`
+	QueryKey string `json:"queryKey"`
+	Callback string `json:"callback"`
+	Sandbox  bool   `json:"sandbox"`
+	Disabled bool   `json:"disabled"`
+}
+
+func createParams(appid string) schema.Params {
+	return schema.Params{"appid": appid, "clientip": "127.0.0.1", "action": "createorder",
+		"amount": "100.50", "currency": "CNY", "paymentMethod": "wallet_a"}
+}
+
+// TestEndToEnd drives the real binary against the real Redis: accounts by
+// the CLI, creates, queries and sandbox payments over HTTP, account changes
+// seen by a running server, and a clean stop on SIGTERM.
+func TestEndToEnd(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	var shop, live account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--callback", "https://shop.test/hook", "--sandbox", "--json")
+	e.cli(&live, "merchant", "create", "--name", "live shop", "--json")
+	if !shop.Sandbox || live.Sandbox || shop.Callback != "https://shop.test/hook" || len(shop.APIKey) < 32 {
+		t.Fatalf("accounts: %+v %+v", shop, live)
+	}
+	var credited map[string]string
+	e.cli(&credited, "merchant", "credit", shop.AppID, "--currency", "USD", "--amount", "20.00", "--json")
+	if credited["balance"] != "20.00" {
+		t.Fatalf("credit: %v", credited)
+	}
+	s := e.serve()
+
+	p := createParams(shop.AppID)
+	p["clientOrderId"] = "E2E-1"
+	r := s.create(t, p, shop.APIKey)
+	if r.Status != 200 || r.Data["status"] != 1.0 || r.Data["qrImageUrl"] == nil {
+		t.Fatalf("create: %+v", r)
+	}
+	id := r.Data["paymentId"].(string)
+	if again := s.create(t, createParams(shop.AppID), shop.APIKey); again.Data["paymentId"] == id {
+		t.Fatal("create without clientOrderId replayed an order")
+	}
+	p2 := createParams(shop.AppID)
+	p2["clientOrderId"] = "E2E-1"
+	if again := s.create(t, p2, shop.APIKey); again.Data["paymentId"] != id || again.Data["idempotent"] != true {
+		t.Fatalf("replay: %+v", again)
+	}
+	q := s.order(t, shop.AppID, shop.QueryKey, id)
+	if q.Status != 200 || q.Data["status_str"] != "ready" || q.Data["notify_url"] != "https://shop.test/hook" {
+		t.Fatalf("query: %+v", q)
+	}
+	if q := s.order(t, live.AppID, live.QueryKey, id); q.Status != 404 {
+		t.Fatalf("another merchant's order: %+v", q)
+	}
+	if r := s.sandbox(t, live.AppID, live.QueryKey, id, "pay"); r.Status != 403 {
+		t.Fatalf("live merchant on the sandbox: %+v", r)
+	}
+	if r := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay"); r.Status != 200 || r.Data["status"] != 2.0 {
+		t.Fatalf("sandbox pay: %+v", r)
+	}
+	q = s.order(t, shop.AppID, shop.QueryKey, id)
+	if q.Data["status"] != 2.0 || q.Data["completedTime"] == nil {
+		t.Fatalf("query after pay: %+v", q)
+	}
+
+	bp := createParams(shop.AppID)
+	bp["paymentMethod"], bp["currency"], bp["amount"] = "balance", "USD", "15"
+	if r := s.create(t, bp, shop.APIKey); r.Status != 200 || r.Data["paidWithBalance"] != true {
+		t.Fatalf("balance: %+v", r)
+	}
+	if r := s.create(t, bp, shop.APIKey); r.Status != 400 || r.Error != "insufficient_balance" {
+		t.Fatalf("overdraft: %+v", r)
+	}
+	if r := s.create(t, createParams(live.AppID), live.APIKey); r.Status != 400 || r.Error != "method_unavailable" {
+		t.Fatalf("live without provider: %+v", r)
+	}
+
+	// Account changes reach the running server within a second.
+	e.cli(nil, "merchant", "disable", shop.AppID, "--json")
+	eventually(t, func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 403 })
+	e.cli(nil, "merchant", "enable", shop.AppID, "--json")
+	eventually(t, func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 200 })
+	var rotated account
+	e.cli(&rotated, "merchant", "rotate-key", shop.AppID, "--grace", "1h", "--json")
+	eventually(t, func() bool { return s.create(t, createParams(shop.AppID), rotated.APIKey).Status == 200 })
+	if r := s.create(t, createParams(shop.AppID), shop.APIKey); r.Status != 200 {
+		t.Fatalf("old key within grace: %+v", r)
+	}
+	e.cli(&rotated, "merchant", "rotate-key", shop.AppID, "--json")
+	eventually(t, func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 401 })
+	var shown account
+	e.cli(&shown, "merchant", "show", shop.AppID, "--json")
+	if shown.APIKey != rotated.APIKey {
+		t.Fatal("show does not print the current key")
+	}
+	var all []account
+	e.cli(&all, "merchant", "list", "--json")
+	if len(all) != 2 {
+		t.Fatalf("list: %+v", all)
+	}
+	e.cli(&shown, "merchant", "set-callback", shop.AppID, "", "--json")
+	if shown.Callback != "" {
+		t.Fatal("set-callback with an empty URL must clear it")
+	}
+
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, s.logs)
+		}
+	case <-time.After(25 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+}
+
+func eventually(t *testing.T, ok func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for !ok() {
+		select {
+		case <-ctx.Done():
+			t.Fatal("condition not met within 2s (account changes must be seen within 1s)")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
