@@ -30,20 +30,38 @@ type Config struct {
 	PublicURL string
 }
 
+// Archive is the read model for orders Redis no longer keeps.
+type Archive interface {
+	Archived(ctx context.Context, appid, id string) (*schema.Order, error)
+}
+
+// Sources are the read models behind GET /api/order. Archive and Lister
+// may be nil on a node without ClickHouse; what needs them then answers 503.
+type Sources struct {
+	Live    OrderReader
+	Archive Archive
+	Lister  Lister
+}
+
 // Orders serves GET /api/order.
 type Orders struct {
 	cfg      Config
 	accounts Accounts
 	live     OrderReader
+	archive  Archive
+	lister   Lister
 	log      *slog.Logger
 }
 
-// NewOrders wires the query handler over the live (Redis) read model.
-func NewOrders(cfg Config, accounts Accounts, live OrderReader, log *slog.Logger) (*Orders, error) {
+// NewOrders wires the query handler.
+func NewOrders(cfg Config, accounts Accounts, src Sources, log *slog.Logger) (*Orders, error) {
 	if cfg.PublicURL == "" {
 		return nil, errors.New("query: public URL is empty")
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: live, log: log}, nil
+	if src.Live == nil {
+		return nil, errors.New("query: no live read model")
+	}
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, log: log}, nil
 }
 
 // Serve dispatches on action.
@@ -55,10 +73,12 @@ func (q *Orders) Serve(c *fiber.Ctx) error {
 	switch action := c.Query("action"); action {
 	case "order":
 		return q.one(c, acct)
+	case "orders":
+		return q.list(c, acct)
 	case "":
 		return platform.Errorf(platform.KindMissingParameter, "parameter action is required")
 	default:
-		return platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order)", action)
+		return platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order or orders)", action)
 	}
 }
 
@@ -67,7 +87,7 @@ func (q *Orders) one(c *fiber.Ctx, acct *merchant.Account) error {
 	if id == "" {
 		return platform.Errorf(platform.KindMissingParameter, "parameter paymentId is required")
 	}
-	o, err := q.live.Order(c.UserContext(), id)
+	o, err := q.find(c.UserContext(), acct.AppID, id)
 	// Another merchant's order is answered exactly like a missing one, so
 	// ids of other merchants cannot be probed.
 	if errors.Is(err, ErrNotFound) || (err == nil && o.AppID != acct.AppID) {
@@ -77,4 +97,14 @@ func (q *Orders) one(c *fiber.Ctx, acct *merchant.Account) error {
 		return err
 	}
 	return platform.OK(c, schema.View(o, q.cfg.PublicURL))
+}
+
+// find reads Redis first; an order Redis no longer keeps (past retention)
+// comes from ClickHouse, answered the same way.
+func (q *Orders) find(ctx context.Context, appid, id string) (*schema.Order, error) {
+	o, err := q.live.Order(ctx, id)
+	if !errors.Is(err, ErrNotFound) || q.archive == nil {
+		return o, err
+	}
+	return q.archive.Archived(ctx, appid, id)
 }

@@ -18,6 +18,7 @@ const usage = `usage: gateway <command> [flags]
 
 commands:
   serve      run the gateway roles (GATEWAY_ROLES, default all)
+  migrate    apply the ClickHouse migrations (GATEWAY_CLICKHOUSE_DSN)
   merchant   manage merchant accounts: create, list, show, disable, enable,
              set-callback, rotate-key, credit
   help       show this text
@@ -44,6 +45,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return serve(ctx, args[1:], stderr)
 	case "merchant":
 		return merchantCmd(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

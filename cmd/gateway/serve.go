@@ -8,6 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -17,20 +20,15 @@ import (
 	"github.com/paygate/gateway/command/provider"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	cfg := platform.Defaults()
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg.Bind(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseConfig(&cfg, "serve", args, stderr); err != nil {
 		return err
-	}
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("configuration: %w", err)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL)
@@ -58,17 +56,36 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		h.Register(app)
 	}
+	var ch driver.Conn
+	if cfg.Has(platform.RoleQuery) || cfg.Has(platform.RoleProjector) {
+		if ch, err = platform.OpenClickHouse(cfg.ClickHouseDSN); err != nil {
+			return err
+		}
+		defer ch.Close()
+	}
 	if cfg.Has(platform.RoleQuery) {
-		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL}, dir, query.NewRedisOrders(rdb), log)
+		chOrders := query.NewClickHouseOrders(ch)
+		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL}, dir,
+			query.Sources{Live: query.NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders}, log)
 		if err != nil {
 			return err
 		}
 		app.Get("/api/order", q.Serve)
 	}
-	for _, role := range []string{platform.RoleProjector, platform.RoleDispatcher} {
-		if cfg.Has(role) {
-			log.Warn("role is not built yet; its events wait in the streams", "role", role)
+	var workers sync.WaitGroup
+	if cfg.Has(platform.RoleProjector) {
+		p, err := projector.New(projector.Config{}, rdb, projector.NewClickHouse(ch), reg, log)
+		if err != nil {
+			return err
 		}
+		workers.Go(func() {
+			if err := p.Run(ctx); err != nil {
+				log.Error("projector stopped", "err", err)
+			}
+		})
+	}
+	if cfg.Has(platform.RoleDispatcher) {
+		log.Warn("role is not built yet; its events wait in the streams", "role", platform.RoleDispatcher)
 	}
 	app.Use(platform.NotFound)
 
@@ -84,6 +101,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := app.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	workers.Wait() // the background roles stop on ctx and finish what they hold
 	log.Info("stopped")
 	return nil
 }
@@ -120,4 +138,37 @@ func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Direc
 		Checkout: command.NewSandboxCheckout(store, settle),
 		QR:       command.NewQRImage(store),
 	}, nil
+}
+
+// parseConfig binds the process flags and environment and validates them.
+func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg.Bind(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	return nil
+}
+
+// migrate applies the embedded ClickHouse migrations to GATEWAY_CLICKHOUSE_DSN.
+func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := platform.Defaults()
+	if err := parseConfig(&cfg, "migrate", args, stderr); err != nil {
+		return err
+	}
+	applied, err := platform.Migrate(ctx, cfg.ClickHouseDSN)
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		fmt.Fprintln(stdout, "migrations: up to date")
+	}
+	for _, m := range applied {
+		fmt.Fprintln(stdout, "migrations: applied", m)
+	}
+	return nil
 }

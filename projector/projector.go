@@ -1,0 +1,224 @@
+package projector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// Sink is where projected events go: the read model the query side lists.
+type Sink interface {
+	Insert(ctx context.Context, events []schema.Event) error
+}
+
+// DeadLetterKey receives the entries the projector cannot decode, with the
+// reason, so they are counted and kept instead of blocking the stream.
+const DeadLetterKey = "gw:deadletter:projector"
+
+// Projector moves events from every shard stream into the sink.
+type Projector struct {
+	cfg     Config
+	rdb     *redis.Client
+	sink    Sink
+	log     *slog.Logger
+	m       *metrics
+	streams []string
+
+	batch batch
+}
+
+// batch is what was read and not yet acknowledged.
+type batch struct {
+	events  []schema.Event
+	acks    map[string][]string // stream -> entry ids
+	size    int
+	firstAt time.Time
+}
+
+func (b *batch) add(stream, id string, ev *schema.Event) {
+	if b.size == 0 {
+		b.firstAt = time.Now()
+	}
+	if ev != nil {
+		b.events = append(b.events, *ev)
+	}
+	b.acks[stream] = append(b.acks[stream], id)
+	b.size++
+}
+
+func (b *batch) reset() {
+	b.events = b.events[:0]
+	clear(b.acks)
+	b.size = 0
+}
+
+// New wires a projector; Run starts it.
+func New(cfg Config, rdb *redis.Client, sink Sink, reg prometheus.Registerer, log *slog.Logger) (*Projector, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, fmt.Errorf("register projector metrics: %w", err)
+	}
+	p := &Projector{cfg: cfg, rdb: rdb, sink: sink, log: log.With("role", "projector", "consumer", cfg.Consumer), m: m,
+		batch: batch{acks: map[string][]string{}}}
+	for _, s := range schema.AllShards() {
+		p.streams = append(p.streams, schema.EventsKey(s))
+	}
+	return p, nil
+}
+
+// Run projects until ctx ends, then inserts and acknowledges what it holds.
+func (p *Projector) Run(ctx context.Context) error {
+	if err := p.ensureGroups(ctx); err != nil {
+		return err
+	}
+	go p.trimLoop(ctx)
+	if err := p.readOwnPending(ctx); err != nil {
+		return p.stop(err)
+	}
+	lastClaim := time.Time{}
+	for ctx.Err() == nil {
+		if time.Since(lastClaim) >= p.cfg.ClaimEvery {
+			p.claim(ctx)
+			lastClaim = time.Now()
+		}
+		if err := p.readNew(ctx); err != nil && ctx.Err() == nil {
+			p.log.Warn("read streams", "err", err)
+			p.sleep(ctx, p.cfg.BackoffMin)
+		}
+		if p.batch.size >= p.cfg.BatchSize || (p.batch.size > 0 && time.Since(p.batch.firstAt) >= p.cfg.FlushInterval) {
+			if err := p.flush(ctx); err != nil {
+				return p.stop(err)
+			}
+		}
+	}
+	return p.stop(nil)
+}
+
+// stop flushes what is held with a fresh bound: on SIGTERM the batch in hand
+// is inserted and acknowledged rather than left for another consumer.
+func (p *Projector) stop(cause error) error {
+	if p.batch.size > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := p.flush(ctx); err != nil {
+			p.log.Warn("final flush failed; the entries stay pending for another consumer", "err", err)
+		}
+	}
+	if cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return nil
+}
+
+func (p *Projector) ensureGroups(ctx context.Context) error {
+	for _, s := range p.streams {
+		err := p.rdb.XGroupCreateMkStream(ctx, s, Group, "0").Err()
+		if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
+			return fmt.Errorf("create group %s on %s: %w", Group, s, err)
+		}
+	}
+	return nil
+}
+
+// readOwnPending takes back what this consumer name read and did not
+// acknowledge before a restart.
+func (p *Projector) readOwnPending(ctx context.Context) error {
+	for ctx.Err() == nil {
+		n, err := p.read(ctx, "0", -1)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		if err := p.flush(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Projector) readNew(ctx context.Context) error {
+	block := p.cfg.FlushInterval
+	if p.batch.size > 0 {
+		block = max(time.Millisecond, p.cfg.FlushInterval-time.Since(p.batch.firstAt))
+	}
+	_, err := p.read(ctx, ">", block)
+	return err
+}
+
+// read does one XREADGROUP over every shard; block < 0 means do not block.
+func (p *Projector) read(ctx context.Context, from string, block time.Duration) (int, error) {
+	args := make([]string, 0, 2*len(p.streams))
+	args = append(args, p.streams...)
+	for range p.streams {
+		args = append(args, from)
+	}
+	perStream := int64(p.cfg.BatchSize/len(p.streams) + 1)
+	res, err := p.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
+		Group: Group, Consumer: p.cfg.Consumer, Streams: args, Count: perStream, Block: block,
+	}).Result()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("xreadgroup: %w", err)
+	}
+	n := 0
+	for _, st := range res {
+		for _, msg := range st.Messages {
+			p.take(ctx, st.Stream, msg)
+			n++
+		}
+	}
+	return n, nil
+}
+
+// take decodes an entry into the batch; one it cannot decode goes to the
+// dead-letter stream and is acknowledged with the batch.
+func (p *Projector) take(ctx context.Context, stream string, msg redis.XMessage) {
+	if len(msg.Values) == 0 { // trimmed or deleted while pending
+		p.batch.add(stream, msg.ID, nil)
+		return
+	}
+	ev, err := schema.DecodeEvent(msg.ID, msg.Values)
+	if err != nil {
+		if derr := p.deadLetter(ctx, stream, msg, err); derr != nil {
+			p.log.Error("dead-letter an undecodable event; it stays pending", "stream", stream, "id", msg.ID, "err", derr)
+			return
+		}
+		p.m.deadLetters.Inc()
+		p.log.Warn("undecodable event moved to the dead-letter stream", "stream", stream, "id", msg.ID, "err", err)
+		p.batch.add(stream, msg.ID, nil)
+		return
+	}
+	p.batch.add(stream, msg.ID, &ev)
+}
+
+func (p *Projector) deadLetter(ctx context.Context, stream string, msg redis.XMessage, cause error) error {
+	values := map[string]any{"stream": stream, "id": msg.ID, "error": cause.Error()}
+	for k, v := range msg.Values {
+		values["f:"+k] = v
+	}
+	return p.rdb.XAdd(ctx, &redis.XAddArgs{Stream: DeadLetterKey, Values: values}).Err()
+}
+
+func (p *Projector) sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

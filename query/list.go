@@ -1,0 +1,108 @@
+package query
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// Filter is one listing request: a merchant's orders, newest first.
+type Filter struct {
+	AppID         string
+	Page, Limit   int
+	Status        *schema.Status
+	ClientOrderID string
+	From, To      time.Time
+}
+
+// Lister is the read model action=orders needs.
+type Lister interface {
+	List(ctx context.Context, f Filter) (total int, orders []schema.Order, err error)
+}
+
+// Page limits of SPEC.md.
+const (
+	defaultLimit = 10
+	maxLimit     = 50
+	maxPage      = 1_000_000
+)
+
+// listPage is action=orders' data.
+type listPage struct {
+	Page   int                `json:"page"`
+	Limit  int                `json:"limit"`
+	Total  int                `json:"total"`
+	Orders []schema.OrderView `json:"orders"`
+}
+
+func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
+	if q.lister == nil {
+		return platform.Errorf(platform.KindUnavailable, "order listing is not served by this node")
+	}
+	f, err := parseFilter(c, acct.AppID)
+	if err != nil {
+		return err
+	}
+	total, orders, err := q.lister.List(c.UserContext(), f)
+	if err != nil {
+		return &platform.Error{Kind: platform.KindUnavailable, Msg: "order listing is unavailable; retry later", Err: err}
+	}
+	out := listPage{Page: f.Page, Limit: f.Limit, Total: total, Orders: make([]schema.OrderView, len(orders))}
+	for i := range orders {
+		out.Orders[i] = schema.View(&orders[i], q.cfg.PublicURL)
+	}
+	return platform.OK(c, out)
+}
+
+func parseFilter(c *fiber.Ctx, appid string) (Filter, error) {
+	f := Filter{AppID: appid, Page: 1, Limit: defaultLimit, ClientOrderID: c.Query("clientOrderId")}
+	var err error
+	if f.Page, err = wholeParam(c, "page", 1, 1, maxPage); err != nil {
+		return f, err
+	}
+	if f.Limit, err = wholeParam(c, "limit", defaultLimit, 1, maxLimit); err != nil {
+		return f, err
+	}
+	if v := c.Query("status"); v != "" {
+		st, ok := schema.ParseStatus(v)
+		if !ok {
+			return f, platform.Errorf(platform.KindInvalidParameter, "status must be a status name or code 0 to 4")
+		}
+		f.Status = &st
+	}
+	for _, tp := range []struct {
+		name string
+		dst  *time.Time
+	}{{"from", &f.From}, {"to", &f.To}} {
+		if v := c.Query(tp.name); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				return f, platform.Errorf(platform.KindInvalidParameter, "%s must be an RFC 3339 time such as 2026-11-21T00:00:00Z", tp.name)
+			}
+			*tp.dst = t
+		}
+	}
+	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
+		return f, platform.Errorf(platform.KindInvalidParameter, "to must not be before from")
+	}
+	return f, nil
+}
+
+// wholeParam reads a whole number in [lo, hi], or def when absent.
+func wholeParam(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
+	v := c.Query(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi || strconv.Itoa(n) != v {
+		return 0, platform.Errorf(platform.KindInvalidParameter, "%s must be a whole number from %d to %d", name, lo, hi)
+	}
+	return n, nil
+}
