@@ -1,0 +1,214 @@
+package projector
+
+import (
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// TestKilledBetweenInsertAndAck kills -9 a projector process right after
+// ClickHouse confirmed its insert and before it acknowledged, then lets
+// another projector take over: every order is listed once, in its final
+// state, although some rows were inserted twice.
+func TestKilledBetweenInsertAndAck(t *testing.T) {
+	e := newEnv(t)
+	want := e.emitLife("p-kill", 200)
+	marker := filepath.Join(t.TempDir(), "inserted")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProjectorProcess$", "-test.v")
+	cmd.Env = append(os.Environ(), "PROJECTOR_HELPER=1", "PROJECTOR_MARKER="+marker,
+		"PROJECTOR_REDIS_URL="+testenv.RedisURLFor(e.rdb), "PROJECTOR_CLICKHOUSE_DSN="+e.dsn)
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the helper's first insert", func() bool { _, err := os.Stat(marker); return err == nil })
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if e.pending() == 0 {
+		t.Fatalf("the killed projector acknowledged before dying:\n%s", out)
+	}
+	inserted := 0
+	for _, n := range e.versions("p-kill") {
+		inserted += n
+	}
+	if inserted == 0 {
+		t.Fatal("the killed projector inserted nothing")
+	}
+	e.start(testConfig("successor"), NewClickHouse(e.ch))
+	e.waitListed("p-kill", want, 15*time.Second)
+	waitFor(t, "all entries acknowledged", func() bool { return e.pending() == 0 })
+	dup := 0
+	for _, n := range e.versions("p-kill") {
+		dup += n
+	}
+	t.Logf("%d rows for %d orders (%d events): re-inserted rows collapse under FINAL", dup, len(want), 2*len(want))
+}
+
+// TestHelperProjectorProcess is the projector the test above kills; it only
+// runs as that subprocess.
+func TestHelperProjectorProcess(t *testing.T) {
+	if os.Getenv("PROJECTOR_HELPER") != "1" {
+		t.Skip("runs only as the subprocess of TestKilledBetweenInsertAndAck")
+	}
+	ctx := context.Background()
+	rdb, err := platform.OpenRedis(ctx, os.Getenv("PROJECTOR_REDIS_URL"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := platform.OpenClickHouse(os.Getenv("PROJECTOR_CLICKHOUSE_DSN"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &stallAfterInsert{Sink: NewClickHouse(ch), marker: os.Getenv("PROJECTOR_MARKER")}
+	cfg := testConfig("doomed")
+	cfg.BatchSize = 100
+	p, err := New(cfg, rdb, sink, prometheus.NewRegistry(), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Run(ctx)
+}
+
+// stallAfterInsert inserts, announces it, and never returns: the window
+// between ClickHouse's confirmation and the XACK, held open for the kill.
+type stallAfterInsert struct {
+	Sink
+	marker string
+}
+
+func (s *stallAfterInsert) Insert(ctx context.Context, evs []schema.Event) error {
+	if err := s.Sink.Insert(ctx, evs); err != nil {
+		return err
+	}
+	_ = os.WriteFile(s.marker, []byte("1"), 0o600)
+	select {}
+}
+
+// TestClickHouseOutage cuts ClickHouse off for 30 s while orders keep
+// coming, then restores it: the projector backs off, keeps at most one
+// batch, and drains the backlog; nothing is missing.
+func TestClickHouseOutage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	proxy := newCutProxy(t, testenv.ClickHouseAddr(t))
+	dsn := strings.Replace(e.dsn, testenv.ClickHouseAddr(t), proxy.addr, 1)
+	ch, err := platform.OpenClickHouse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ch.Close()
+	cfg := testConfig("outage")
+	cfg.BatchSize = 500
+	reg := prometheus.NewRegistry()
+	p, err := New(cfg, e.rdb, NewClickHouse(ch), reg, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = p.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+
+	want := map[string]schema.Order{}
+	var mu sync.Mutex
+	emitFor := func(d time.Duration) {
+		for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			got := e.emitLife("p-outage", 1)
+			mu.Lock()
+			for k, v := range got {
+				want[k] = v
+			}
+			mu.Unlock()
+		}
+	}
+	emitFor(time.Second)
+	proxy.cut(true)
+	emitFor(30 * time.Second)
+	proxy.cut(false)
+	emitFor(time.Second)
+	e.waitListed("p-outage", want, 30*time.Second)
+	waitFor(t, "all entries acknowledged", func() bool { return e.pending() == 0 })
+	if testutilValue(p.m.insertErrors) == 0 {
+		t.Fatal("no insert failed during the outage: the cut did not take")
+	}
+	t.Logf("%d orders (%d events) projected across a 30 s outage; %v failed inserts retried",
+		len(want), 2*len(want), testutilValue(p.m.insertErrors))
+}
+
+// cutProxy forwards TCP to a server until cut, then drops every connection
+// and refuses new ones: an unreachable server, seen from the client.
+type cutProxy struct {
+	addr  string
+	down  atomic.Bool
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+}
+
+func newCutProxy(t *testing.T, target string) *cutProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	p := &cutProxy{addr: ln.Addr().String(), conns: map[net.Conn]bool{}}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if p.down.Load() {
+				_ = c.Close()
+				continue
+			}
+			go p.pipe(c, target)
+		}
+	}()
+	return p
+}
+
+func (p *cutProxy) pipe(c net.Conn, target string) {
+	s, err := net.Dial("tcp", target)
+	if err != nil {
+		_ = c.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns[c], p.conns[s] = true, true
+	p.mu.Unlock()
+	go func() { _, _ = io.Copy(s, c); _ = s.Close() }()
+	_, _ = io.Copy(c, s)
+	_ = c.Close()
+}
+
+func (p *cutProxy) cut(down bool) {
+	p.down.Store(down)
+	if !down {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		_ = c.Close()
+	}
+	clear(p.conns)
+}
