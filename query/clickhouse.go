@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/paygate/gateway/schema"
@@ -93,7 +94,11 @@ func (c *ClickHouseOrders) byIDs(ctx context.Context, appid string, ids []string
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := c.conn.Query(ctx, "SELECT "+schema.OrderSelect+" FROM orders FINAL WHERE appid = ? AND id IN (?)", appid, ids)
+	set := make([]any, len(ids))
+	for i, id := range ids {
+		set[i] = id
+	}
+	rows, err := c.conn.Query(ctx, "SELECT "+schema.OrderSelect+" FROM orders FINAL WHERE appid = ? AND id IN ?", appid, clickhouse.GroupSet{Value: set})
 	if err != nil {
 		return nil, fmt.Errorf("read orders: %w", err)
 	}

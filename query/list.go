@@ -51,6 +51,7 @@ func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
 	}
 	total, orders, err := q.lister.List(c.UserContext(), f)
 	if err != nil {
+		q.log.Error("list orders", "err", err)
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "order listing is unavailable; retry later", Err: err}
 	}
 	out := listPage{Page: f.Page, Limit: f.Limit, Total: total, Orders: make([]schema.OrderView, len(orders))}

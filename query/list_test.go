@@ -1,0 +1,221 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+type listEnv struct {
+	t    *testing.T
+	app  *fiber.App
+	acct *merchant.Account
+	ids  []string // the merchant's orders, newest first
+	byID map[string]schema.Order
+}
+
+// newListEnv loads 23 orders of one merchant (some in two versions) and a
+// few of another into the real ClickHouse, straight into the table the
+// projector fills.
+func newListEnv(t *testing.T) *listEnv {
+	t.Helper()
+	ctx := context.Background()
+	dsn := testenv.ClickHouseDSN(t)
+	if _, err := platform.Migrate(ctx, dsn); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := platform.OpenClickHouse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ch.Close() })
+	rdb := testenv.Redis(t)
+	accounts := merchant.NewStore(rdb)
+	acct, _ := accounts.Create(ctx, merchant.NewAccount{Name: "lister"})
+	other, _ := accounts.Create(ctx, merchant.NewAccount{Name: "other"})
+	e := &listEnv{t: t, acct: acct, byID: map[string]schema.Order{}}
+
+	base := time.Date(2026, 10, 31, 23, 50, 0, 0, time.UTC) // spans a month boundary: two partitions
+	var rows []schema.Order
+	for i := range 23 {
+		at := base.Add(time.Duration(i) * time.Minute)
+		o := schema.Order{ID: schema.NewOrderID(at, schema.Shard(i%schema.NumShards)), AppID: acct.AppID, Amount: schema.Amount(100 * (i + 1)),
+			Currency: "USD", Method: schema.MethodWalletB, Status: schema.StatusReady, ClientOrderID: fmt.Sprintf("L-%02d", i),
+			QRPayload: "q", CreatedAt: at, UpdatedAt: at, Version: 1}
+		rows = append(rows, o)
+		switch i % 3 {
+		case 1: // ready, then paid
+			o.Status, o.Version, o.CompletedAt = schema.StatusPaid, 2, at.Add(time.Second)
+			rows = append(rows, o)
+		case 2: // ready, then failed: must not match status=ready
+			o.Status, o.Version = schema.StatusFailed, 2
+			rows = append(rows, o)
+		}
+		e.byID[o.ID] = o
+		e.ids = append([]string{o.ID}, e.ids...)
+	}
+	for i := range 5 {
+		at := base.Add(time.Duration(i) * time.Minute)
+		rows = append(rows, schema.Order{ID: schema.NewOrderID(at, 1), AppID: other.AppID, Amount: 1, Currency: "USD",
+			Method: schema.MethodWalletB, Status: schema.StatusReady, CreatedAt: at, UpdatedAt: at, Version: 1})
+	}
+	b, err := ch.PrepareBatch(ctx, "INSERT INTO orders ("+strings.Join(schema.OrderColumns, ", ")+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := b.Append(schema.OrderRow(&rows[i], rows[i].UpdatedAt)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Send(); err != nil {
+		t.Fatal(err)
+	}
+	chOrders := NewClickHouseOrders(ch)
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, merchant.NewDirectory(accounts, log, time.Millisecond),
+		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.app = platform.NewApp(log, prometheus.NewRegistry())
+	e.app.Get("/api/order", q.Serve)
+	return e
+}
+
+type listBody struct {
+	Code  int    `json:"code"`
+	Error string `json:"error"`
+	Msg   string `json:"msg"`
+	Data  struct {
+		Page   int                `json:"page"`
+		Limit  int                `json:"limit"`
+		Total  int                `json:"total"`
+		Orders []schema.OrderView `json:"orders"`
+	} `json:"data"`
+}
+
+func (e *listEnv) get(params string) (int, listBody, string) {
+	e.t.Helper()
+	q := url.Values{"appid": {e.acct.AppID}, "key": {e.acct.QueryKey}}
+	target := "/api/order?" + q.Encode() + "&" + params
+	res, err := e.app.Test(httptest.NewRequest("GET", target, nil), 10_000)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	var b listBody
+	_ = json.Unmarshal(raw, &b)
+	return res.StatusCode, b, string(raw)
+}
+
+func TestListOrders(t *testing.T) {
+	e := newListEnv(t)
+	ids := func(b listBody) []string {
+		var out []string
+		for _, o := range b.Data.Orders {
+			out = append(out, o.PaymentID)
+		}
+		return out
+	}
+	statusIDs := func(st schema.Status) []string {
+		var out []string
+		for _, id := range e.ids {
+			if e.byID[id].Status == st {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		params string
+		status int
+		total  int
+		want   []string
+		msg    string
+	}{
+		{"defaults", "action=orders", 200, 23, e.ids[:10], ""},
+		{"second page", "action=orders&page=2", 200, 23, e.ids[10:20], ""},
+		{"last partial page", "action=orders&page=3", 200, 23, e.ids[20:], ""},
+		{"page past the end", "action=orders&page=4", 200, 23, nil, ""},
+		{"limit 50", "action=orders&limit=50", 200, 23, e.ids, ""},
+		{"limit 1 page 23", "action=orders&limit=1&page=23", 200, 23, e.ids[22:], ""},
+		{"limit 51", "action=orders&limit=51", 400, 0, nil, "limit"},
+		{"limit 0", "action=orders&limit=0", 400, 0, nil, "limit"},
+		{"page 0", "action=orders&page=0", 400, 0, nil, "page"},
+		{"page not a number", "action=orders&page=two", 400, 0, nil, "page"},
+		{"limit with a fraction", "action=orders&limit=1.5", 400, 0, nil, "limit"},
+		{"negative page", "action=orders&page=-1", 400, 0, nil, "page"},
+		{"status paid", "action=orders&status=paid&limit=50", 200, 8, statusIDs(schema.StatusPaid), ""},
+		{"status by code", "action=orders&status=3&limit=50", 200, 7, statusIDs(schema.StatusFailed), ""},
+		{"status ready ignores old versions", "action=orders&status=ready&limit=50", 200, 8, statusIDs(schema.StatusReady), ""},
+		{"unknown status", "action=orders&status=refunded", 400, 0, nil, "status"},
+		{"clientOrderId", "action=orders&clientOrderId=L-04", 200, 1, []string{e.ids[22-4]}, ""},
+		{"from", "action=orders&from=2026-11-01T00:10:00Z&limit=50", 200, 3, e.ids[:3], ""},
+		{"to", "action=orders&to=2026-10-31T23:52:00Z&limit=50", 200, 2, e.ids[21:], ""},
+		{"from and to", "action=orders&from=2026-10-31T23:55:00Z&to=2026-10-31T23:57:00Z", 200, 2, []string{e.ids[23-7], e.ids[23-6]}, ""},
+		{"bad from", "action=orders&from=yesterday", 400, 0, nil, "from"},
+		{"to before from", "action=orders&from=2026-11-01T00:00:00Z&to=2026-10-01T00:00:00Z", 400, 0, nil, "to"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, b, raw := e.get(tt.params)
+			if status != tt.status {
+				t.Fatalf("status %d, want %d: %s", status, tt.status, raw)
+			}
+			if status != 200 {
+				if !strings.Contains(b.Msg, tt.msg) || b.Error != "invalid_parameter" {
+					t.Fatalf("error %s, want invalid_parameter naming %s", raw, tt.msg)
+				}
+				return
+			}
+			if b.Data.Total != tt.total || fmt.Sprint(ids(b)) != fmt.Sprint(tt.want) {
+				t.Fatalf("total %d ids %v\nwant total %d ids %v", b.Data.Total, ids(b), tt.total, tt.want)
+			}
+			for _, o := range b.Data.Orders {
+				if w := e.byID[o.PaymentID]; o.Status != int(w.Status) {
+					t.Fatalf("%s listed as %d, latest is %s", o.PaymentID, o.Status, w.Status)
+				}
+			}
+		})
+	}
+}
+
+// TestArchivedOrderMatchesListing: an order Redis no longer keeps is read
+// from ClickHouse by action=order, as the same object the listing shows.
+func TestArchivedOrderMatchesListing(t *testing.T) {
+	e := newListEnv(t)
+	_, page, _ := e.get("action=orders&limit=3")
+	for _, listed := range page.Data.Orders {
+		status, _, raw := e.get("action=order&paymentId=" + listed.PaymentID)
+		var one struct {
+			Data schema.OrderView `json:"data"`
+		}
+		_ = json.Unmarshal([]byte(raw), &one)
+		a, _ := json.Marshal(one.Data)
+		b, _ := json.Marshal(listed)
+		if status != 200 || string(a) != string(b) {
+			t.Fatalf("action=order %d\n%s\nlisting\n%s", status, a, b)
+		}
+	}
+	if status, _, raw := e.get("action=order&paymentId=" + schema.NewOrderID(time.Now(), 3)); status != 404 {
+		t.Fatalf("unknown archived order: %d %s", status, raw)
+	}
+}
