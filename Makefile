@@ -1,0 +1,38 @@
+# Entry points for developers and CI. The servers that tests and `make run`
+# need are plain local processes started by scripts/ (no Docker needed);
+# docker-compose.yml runs the same stack in containers.
+GO ?= go
+PKGS ?= ./...
+
+.PHONY: build run test test-short fmt vet clean
+
+build:
+	$(GO) build -o bin/gateway ./cmd/gateway
+
+run:
+	scripts/run.sh
+
+# Real Redis and ClickHouse on free ports, gone afterwards. No -race: on a
+# 2-core machine it makes the suite several times slower; -timeout keeps the
+# whole run under 10 minutes.
+test: vet
+	scripts/deps.sh
+	scripts/testenv.sh $(GO) test -count=1 -timeout 9m $(PKGS)
+
+# Unit tests only: integration tests skip themselves in -short mode.
+test-short:
+	$(GO) test -short -count=1 $(PKGS)
+
+fmt:
+	$(GO) fmt $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+
+# Stops any servers still running from .data (a killed `make run` or test
+# run) before removing their data.
+clean:
+	for d in .data/run .data/test-*; do \
+		scripts/redis.sh stop "$$d/redis"; scripts/clickhouse.sh stop "$$d/clickhouse"; \
+	done
+	rm -rf bin .data

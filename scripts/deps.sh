@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the servers that tests and `make run` need (Redis, ClickHouse), and
+# make, from Debian's packages when their commands are missing. Says nothing when all is there.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+missing=()
+need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need make make
+need redis-server redis-server
+need redis-cli redis-tools
+# A current ClickHouse install has one `clickhouse` binary that does both.
+if ! command -v clickhouse >/dev/null 2>&1; then
+	need clickhouse-server clickhouse-server
+	need clickhouse-client clickhouse-client
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 || die "need root or sudo to install: ${missing[*]}"
+	sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+log "installing ${missing[*]}"
+# Refresh the package lists only when apt does not know a package yet (a
+# fresh machine or container starts with none).
+for p in "${missing[@]}"; do
+	if ! apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]'; then
+		"${sudo[@]}" apt-get update -qq
+		break
+	fi
+done
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The packages may start their own services on the default ports (6379, 9000),
+# which `make run` wants; we run our own servers, so stop the ones we just installed.
+for svc in "${missing[@]}"; do
+	[[ $svc == *-server ]] || continue
+	if [ -d /run/systemd/system ]; then
+		"${sudo[@]}" systemctl disable --now "$svc"
+	else
+		"${sudo[@]}" service "$svc" stop
+	fi
+done >/dev/null 2>&1 || true

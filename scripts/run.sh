@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# `make run`: the whole gateway on this machine, to try it by hand. Starts
+# Redis (127.0.0.1:6379) and ClickHouse (127.0.0.1:9000) with data under
+# .data/run, builds and migrates, creates a sandbox demo merchant once, prints
+# its credentials, then serves in the foreground. Ctrl-C stops the gateway,
+# then the servers this run started. A second run finds the same data.
+#
+# GATEWAY_RUN_REDIS_PORT / GATEWAY_RUN_CLICKHOUSE_PORT move the servers when
+# those ports are taken; GATEWAY_PUBLIC_URL and the other GATEWAY_* settings
+# are passed through to the gateway.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+
+redis_port=${GATEWAY_RUN_REDIS_PORT:-6379}
+ch_port=${GATEWAY_RUN_CLICKHOUSE_PORT:-9000}
+data=.data/run
+
+scripts/deps.sh
+mkdir -p "$data"
+
+# Stop on exit only what this run started: a server left by an earlier run
+# that was killed is reused, and left running.
+stop_servers=()
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	local s
+	for s in "${stop_servers[@]}"; do
+		"scripts/$s.sh" stop "$data/$s" || true
+	done
+}
+trap cleanup EXIT
+
+# start NAME PORT VAR: reuse our server from $data/NAME, else start one, after
+# making sure the port is not someone else's.
+start() {
+	local name=$1 port=$2 var=$3 running
+	if running=$("scripts/$name.sh" status "$data/$name"); then
+		[ "$running" = "$port" ] || die "$name from $data/$name already runs on port $running; stop it with: scripts/$name.sh stop $data/$name"
+		log "reusing $name on 127.0.0.1:$port"
+		return
+	fi
+	port_in_use "$port" && die "port $port (for $name) is taken by another program; stop it, or set $var to a free port"
+	"scripts/$name.sh" start "$data/$name" "$port"
+	stop_servers=("$name" "${stop_servers[@]}")
+}
+start redis "$redis_port" GATEWAY_RUN_REDIS_PORT
+start clickhouse "$ch_port" GATEWAY_RUN_CLICKHOUSE_PORT
+
+export GATEWAY_REDIS_URL="redis://127.0.0.1:$redis_port/0"
+export GATEWAY_CLICKHOUSE_DSN="clickhouse://127.0.0.1:$ch_port/gateway"
+# Loopback only by default: this is a development instance.
+export GATEWAY_HTTP_ADDR=${GATEWAY_HTTP_ADDR:-127.0.0.1:8080}
+export GATEWAY_PUBLIC_URL=${GATEWAY_PUBLIC_URL:-http://127.0.0.1:8080}
+
+log "building bin/gateway"
+go build -o bin/gateway ./cmd/gateway
+
+# Creates the database and applies what migrations it lacks (idempotent).
+bin/gateway migrate
+
+# The demo merchant is created once; its credentials live beside the data
+# they belong to (make clean removes both).
+merchant=$data/demo-merchant.json
+if [ ! -s "$merchant" ]; then
+	bin/gateway merchant create --name demo --sandbox --json >"$merchant.tmp"
+	mv "$merchant.tmp" "$merchant"
+fi
+field() { sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$merchant" | head -n 1; }
+appid=$(field appid) api_key=$(field apiKey) query_key=$(field queryKey)
+base=$GATEWAY_PUBLIC_URL
+
+# A ready-to-paste order: the signature per SPEC.md (sorted name=value pairs
+# joined by &, API key appended, MD5).
+sign=$(printf '%s' "action=createorder&amount=10.00&appid=$appid&clientip=127.0.0.1&currency=USD&paymentMethod=wallet_a$api_key" | md5sum | cut -d' ' -f1)
+cat <<EOF
+
+==== demo merchant (sandbox) — $merchant
+  appid:     $appid
+  API key:   $api_key
+  query key: $query_key
+
+Create an order:
+  curl -s $base/api/createorder -H 'Content-Type: application/json' \\
+    -d '{"action":"createorder","amount":10.00,"appid":"$appid","clientip":"127.0.0.1","currency":"USD","paymentMethod":"wallet_a","sign":"$sign"}'
+Pay it in the sandbox (paymentId from the answer above):
+  curl -s -X POST "$base/sandbox/orders/PAYMENT_ID/pay?appid=$appid&key=$query_key"
+List orders:
+  curl -s "$base/api/order?appid=$appid&key=$query_key&action=orders"
+Redis: $GATEWAY_REDIS_URL   ClickHouse: $GATEWAY_CLICKHOUSE_DSN
+====
+
+EOF
+
+# Not exec: the gateway runs as a child so that the EXIT trap can stop the
+# servers after it. setsid keeps the terminal's Ctrl-C from reaching it
+# directly: it gets each INT or TERM exactly once, forwarded by us, and shuts
+# down gracefully (a second signal would usually mean "stop now").
+setsid bin/gateway serve &
+gateway=$!
+trap 'kill -INT "$gateway" 2>/dev/null || true' INT
+trap 'kill -TERM "$gateway" 2>/dev/null || true' TERM
+# wait returns early when a trapped signal arrives: wait again until the
+# gateway is gone, then take its exit status (bash keeps it for a second wait).
+while alive "$gateway"; do wait "$gateway" || true; done
+status=0
+wait "$gateway" || status=$?
+exit "$status"
