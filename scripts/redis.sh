@@ -25,6 +25,8 @@ start() {
 		port_in_use "$port" && die "port $port is already in use by another program"
 		# appendfsync always: an acknowledged write must survive a crash (DESIGN.md).
 		# databases 1024: every test gets a database of its own (internal/testenv).
+		# hash-max-listpack-value 512: an order hash with a long URL stays a
+		# compact listpack (~3x smaller than a hashtable).
 		cat >"$dir/redis.conf" <<-CONF
 			bind 127.0.0.1
 			port $port
@@ -36,6 +38,7 @@ start() {
 			databases 1024
 			appendonly yes
 			appendfsync always
+			hash-max-listpack-value 512
 			save ""
 		CONF
 		echo "$port" >"$dir/port"
