@@ -56,6 +56,9 @@ func TestBalancePayment(t *testing.T) {
 	if n := h.rdb.XLen(ctx, schema.LedgerKey(h.acct.AppID)).Val(); n != 2 {
 		t.Fatalf("a refused balance payment wrote the ledger (%d entries)", n)
 	}
+	if n := orderCount(t, h, h.acct.AppID); n != 1 {
+		t.Fatalf("order counter %d after one paid and one refused balance order", n)
+	}
 	// Another currency's balance is its own.
 	p["currency"], p["amount"] = "CNY", "1"
 	if r := h.post(signed(p, h.acct.APIKey)); r.Status != 400 || r.Body.Error != "insufficient_balance" {

@@ -37,6 +37,9 @@ func TestClientOrderIDIdempotency(t *testing.T) {
 	if d := h.createOK(p); d["paymentId"] == id2 || d["idempotent"] != false {
 		t.Fatalf("a failed order must free its clientOrderId: %v", d)
 	}
+	if n := orderCount(t, h, h.acct.AppID); n != 4 {
+		t.Fatalf("order counter %d, want 4 (replays do not count)", n)
+	}
 	// The same clientOrderId of another merchant is another order.
 	lp := h.baseParams()
 	lp["appid"], lp["paymentMethod"], lp["clientOrderId"] = h.live.AppID, "select", "A-77"
@@ -154,4 +157,15 @@ func sandboxMove(t *testing.T, h *harness, id, action string) *response {
 		t.Fatalf("sandbox %s %s: %s", action, id, r.Raw)
 	}
 	return r
+}
+
+// orderCount sums the merchant's per-shard order counters.
+func orderCount(t *testing.T, h *harness, appid string) int64 {
+	t.Helper()
+	var n int64
+	for _, s := range schema.AllShards() {
+		v, _ := h.rdb.Get(context.Background(), schema.OrderCountKey(s, appid)).Int64()
+		n += v
+	}
+	return n
 }

@@ -54,7 +54,7 @@ var ErrOrderNotFound = errors.New("order not found")
 // order's id is returned with created=false.
 func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created bool, err error) {
 	shard, _ := schema.ParseOrderID(o.ID)
-	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard)}
+	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID)}
 	if o.ClientOrderID != "" {
 		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
 	}
@@ -78,7 +78,7 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (schema.Amount, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
 	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard),
-		schema.BalanceKey(o.AppID), schema.LedgerKey(o.AppID)}
+		schema.BalanceKey(o.AppID), schema.LedgerKey(o.AppID), schema.OrderCountKey(shard, o.AppID)}
 	fields := o.Fields()
 	args := make([]any, 0, 5+len(fields))
 	args = append(args, o.Currency, int64(o.Amount), o.CreatedAt.UnixMilli(), o.ID, int64(s.retention/time.Second))

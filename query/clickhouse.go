@@ -2,8 +2,6 @@ package query
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,20 +13,38 @@ import (
 )
 
 // ClickHouseOrders is the listing read model over the projected orders
-// table. The table holds one row per order version; FINAL keeps the latest.
-// Conditions on columns that never change for an order (appid, created_at,
-// id, client_order_id) are applied before FINAL, where they use the index;
-// the status, which changes, is filtered only after FINAL has picked each
-// order's latest row, or an old version could match.
+// table, which holds one row per order version until merges keep only the
+// highest. Every query folds versions itself (GROUP BY the order's key,
+// argMax for the latest status, the highest version per id in Go) instead of
+// FINAL, which on 18.16 merges every row of the merchant on each call.
+//
+// ClickHouse 18.16 cannot read a sort key backwards, so "newest first" would
+// sort all of a merchant's rows. Instead a page is looked for in growing
+// windows back from now: the primary key (appid, created_at, id) makes a
+// window cost what it holds, and page 1,000 of a busy merchant sits in its
+// last hours.
 type ClickHouseOrders struct {
 	conn driver.Conn
+	now  func() time.Time
 }
 
 // NewClickHouseOrders wraps a connection to the migrated database.
-func NewClickHouseOrders(conn driver.Conn) *ClickHouseOrders { return &ClickHouseOrders{conn: conn} }
+func NewClickHouseOrders(conn driver.Conn) *ClickHouseOrders {
+	return &ClickHouseOrders{conn: conn, now: time.Now}
+}
 
-// where builds the conditions that are safe before FINAL.
-func (f *Filter) where() (string, []any) {
+// windows are how far back from now a page is looked for, before all time.
+var windows = []time.Duration{time.Hour, 4 * time.Hour, 16 * time.Hour, 64 * time.Hour,
+	256 * time.Hour, 1024 * time.Hour, 4096 * time.Hour}
+
+// scope is the part of a listing query before the versions are folded:
+// conditions on what never changes for an order.
+type scope struct {
+	where string
+	args  []any
+}
+
+func (f *Filter) scope(since time.Time) scope {
 	conds := []string{"appid = ?"}
 	args := []any{f.AppID}
 	if f.ClientOrderID != "" {
@@ -39,58 +55,103 @@ func (f *Filter) where() (string, []any) {
 		conds = append(conds, "created_at >= ?", "created_ms >= ?")
 		args = append(args, f.From.UTC().Truncate(time.Second), uint64(f.From.UnixMilli()))
 	}
+	if !since.IsZero() {
+		conds = append(conds, "created_at >= ?")
+		args = append(args, since.UTC().Truncate(time.Second))
+	}
 	if !f.To.IsZero() {
 		conds = append(conds, "created_at <= ?", "created_ms < ?")
 		args = append(args, f.To.UTC(), uint64(f.To.UnixMilli()))
 	}
-	return strings.Join(conds, " AND "), args
+	return scope{where: strings.Join(conds, " AND "), args: args}
 }
 
-func (f *Filter) outer() (string, []any) {
-	if f.Status == nil {
-		return "", nil
+// folded is one row per order in scope with its latest status, filtered by
+// status when asked: versions differ only in what changes, so grouping by
+// the key columns folds them exactly.
+func (f *Filter) folded(sc scope) (string, []any) {
+	q := "SELECT created_at, id, argMax(status, version) AS st FROM orders WHERE " + sc.where + " GROUP BY created_at, id"
+	args := sc.args
+	if f.Status != nil {
+		q = "SELECT created_at, id FROM (" + q + ") WHERE st = ?"
+		args = append(append([]any{}, args...), uint8(*f.Status))
 	}
-	return " WHERE status = ?", []any{uint8(*f.Status)}
+	return q, args
 }
 
-// List finds one page in two steps: the page's ids from the narrow key
-// columns, then the full rows of just those orders.
-func (c *ClickHouseOrders) List(ctx context.Context, f Filter) (int, []schema.Order, error) {
-	where, args := f.where()
-	outer, oargs := f.outer()
-	inner := "SELECT created_at, id, status FROM orders FINAL WHERE " + where
-	var total uint64
-	if err := c.conn.QueryRow(ctx, "SELECT count() FROM ("+inner+")"+outer, append(args, oargs...)...).Scan(&total); err != nil {
-		return 0, nil, fmt.Errorf("count orders: %w", err)
+func (c *ClickHouseOrders) count(ctx context.Context, f Filter, since time.Time) (int, error) {
+	q, args := f.folded(f.scope(since))
+	var n uint64
+	if err := c.conn.QueryRow(ctx, "SELECT count() FROM ("+q+")", args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count orders: %w", err)
 	}
-	offset := (f.Page - 1) * f.Limit
-	if total == 0 || uint64(offset) >= total {
-		return int(total), nil, nil
+	return int(n), nil
+}
+
+// Count is the exact number of orders the filter matches.
+func (c *ClickHouseOrders) Count(ctx context.Context, f Filter) (int, error) {
+	return c.count(ctx, f, time.Time{})
+}
+
+// Page returns the filter's page, newest first. It finds the smallest
+// window back from now (or from the filter's end) that holds the page.
+func (c *ClickHouseOrders) Page(ctx context.Context, f Filter) ([]schema.Order, error) {
+	need := f.Page * f.Limit
+	anchor := c.now()
+	if !f.To.IsZero() {
+		anchor = f.To
 	}
-	page := "SELECT id FROM (" + inner + ")" + outer + " ORDER BY created_at DESC, id DESC LIMIT ?, ?"
-	rows, err := c.conn.Query(ctx, page, append(append(args, oargs...), uint64(offset), uint64(f.Limit))...)
+	since := time.Time{}
+	for _, w := range windows {
+		s := anchor.Add(-w)
+		if !f.From.IsZero() && !s.After(f.From) {
+			break // the window covers the whole filtered range
+		}
+		n, err := c.count(ctx, f, s)
+		if err != nil {
+			return nil, err
+		}
+		if n >= need {
+			since = s
+			break
+		}
+	}
+	q, args := f.folded(f.scope(since))
+	args = append(append([]any{}, args...), uint64((f.Page-1)*f.Limit), uint64(f.Limit))
+	rows, err := c.conn.Query(ctx, "SELECT created_at, id FROM ("+q+") ORDER BY created_at DESC, id DESC LIMIT ?, ?", args...)
 	if err != nil {
-		return 0, nil, fmt.Errorf("page orders: %w", err)
+		return nil, fmt.Errorf("page orders: %w", err)
 	}
-	var ids []string
+	defer rows.Close()
+	var (
+		ids    []string
+		lo, hi time.Time
+	)
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, nil, fmt.Errorf("page orders: %w", err)
+		var (
+			at time.Time
+			id string
+		)
+		if err := rows.Scan(&at, &id); err != nil {
+			return nil, fmt.Errorf("page orders: %w", err)
+		}
+		if lo.IsZero() || at.Before(lo) {
+			lo = at
+		}
+		if at.After(hi) {
+			hi = at
 		}
 		ids = append(ids, id)
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, nil, fmt.Errorf("page orders: %w", err)
+		return nil, fmt.Errorf("page orders: %w", err)
 	}
-	orders, err := c.byIDs(ctx, f.AppID, ids)
-	return int(total), orders, err
+	return c.latest(ctx, f.AppID, lo, hi, ids)
 }
 
-// byIDs reads full rows and keeps the page's order.
-func (c *ClickHouseOrders) byIDs(ctx context.Context, appid string, ids []string) ([]schema.Order, error) {
+// latest reads the full rows of ids, created between lo and hi, keeping
+// each order's highest version, in the order of ids.
+func (c *ClickHouseOrders) latest(ctx context.Context, appid string, lo, hi time.Time, ids []string) ([]schema.Order, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -98,7 +159,8 @@ func (c *ClickHouseOrders) byIDs(ctx context.Context, appid string, ids []string
 	for i, id := range ids {
 		set[i] = id
 	}
-	rows, err := c.conn.Query(ctx, "SELECT "+schema.OrderSelect+" FROM orders FINAL WHERE appid = ? AND id IN ?", appid, clickhouse.GroupSet{Value: set})
+	rows, err := c.conn.Query(ctx, "SELECT "+schema.OrderSelect+" FROM orders WHERE appid = ? AND created_at >= ? AND created_at <= ? AND id IN ?",
+		appid, lo, hi, clickhouse.GroupSet{Value: set})
 	if err != nil {
 		return nil, fmt.Errorf("read orders: %w", err)
 	}
@@ -109,7 +171,9 @@ func (c *ClickHouseOrders) byIDs(ctx context.Context, appid string, ids []string
 		if err != nil {
 			return nil, fmt.Errorf("read orders: %w", err)
 		}
-		byID[o.ID] = o
+		if have, ok := byID[o.ID]; !ok || o.Version > have.Version {
+			byID[o.ID] = o
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read orders: %w", err)
@@ -130,14 +194,13 @@ func (c *ClickHouseOrders) Archived(ctx context.Context, appid, id string) (*sch
 	if !ok {
 		return nil, ErrNotFound
 	}
-	row := c.conn.QueryRow(ctx, "SELECT "+schema.OrderSelect+" FROM orders FINAL WHERE appid = ? AND created_at = ? AND id = ?",
-		appid, at.Truncate(time.Second), id)
-	o, err := schema.ScanOrder(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
+	sec := at.Truncate(time.Second)
+	orders, err := c.latest(ctx, appid, sec, sec, []string{id})
 	if err != nil {
 		return nil, fmt.Errorf("read archived order: %w", err)
 	}
-	return &o, nil
+	if len(orders) == 0 {
+		return nil, ErrNotFound
+	}
+	return &orders[0], nil
 }

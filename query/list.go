@@ -21,9 +21,21 @@ type Filter struct {
 	From, To      time.Time
 }
 
-// Lister is the read model action=orders needs.
+// Lister is the read model action=orders needs: a page, and the exact
+// number of orders a filter matches.
 type Lister interface {
-	List(ctx context.Context, f Filter) (total int, orders []schema.Order, err error)
+	Page(ctx context.Context, f Filter) ([]schema.Order, error)
+	Count(ctx context.Context, f Filter) (int, error)
+}
+
+// Totals counts a merchant's orders without a scan; an unfiltered listing
+// takes its total from it.
+type Totals interface {
+	Total(ctx context.Context, appid string) (int, error)
+}
+
+func (f *Filter) unfiltered() bool {
+	return f.Status == nil && f.ClientOrderID == "" && f.From.IsZero() && f.To.IsZero()
 }
 
 // Page limits of SPEC.md.
@@ -49,7 +61,7 @@ func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
-	total, orders, err := q.lister.List(c.UserContext(), f)
+	total, orders, err := q.page(c.UserContext(), f)
 	if err != nil {
 		q.log.Error("list orders", "err", err)
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "order listing is unavailable; retry later", Err: err}
@@ -106,4 +118,21 @@ func wholeParam(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
 		return 0, platform.Errorf(platform.KindInvalidParameter, "%s must be a whole number from %d to %d", name, lo, hi)
 	}
 	return n, nil
+}
+
+// page reads the page and its total. The total of an unfiltered listing is
+// the merchant's order counter: it may be ahead of the page by the orders
+// created in the last moment and not yet projected.
+func (q *Orders) page(ctx context.Context, f Filter) (int, []schema.Order, error) {
+	orders, err := q.lister.Page(ctx, f)
+	if err != nil {
+		return 0, nil, err
+	}
+	var total int
+	if f.unfiltered() && q.totals != nil {
+		total, err = q.totals.Total(ctx, f.AppID)
+	} else {
+		total, err = q.lister.Count(ctx, f)
+	}
+	return total, orders, err
 }

@@ -87,10 +87,14 @@ func newListEnv(t *testing.T) *listEnv {
 	if err := b.Send(); err != nil {
 		t.Fatal(err)
 	}
+	// The create scripts count orders per shard; the unfiltered total reads them.
+	if err := rdb.IncrBy(ctx, schema.OrderCountKey(3, acct.AppID), 23).Err(); err != nil {
+		t.Fatal(err)
+	}
 	chOrders := NewClickHouseOrders(ch)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, merchant.NewDirectory(accounts, log, time.Millisecond),
-		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders}, log)
+		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders, Totals: NewRedisOrders(rdb)}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

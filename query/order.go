@@ -35,12 +35,13 @@ type Archive interface {
 	Archived(ctx context.Context, appid, id string) (*schema.Order, error)
 }
 
-// Sources are the read models behind GET /api/order. Archive and Lister
-// may be nil on a node without ClickHouse; what needs them then answers 503.
+// Sources are the read models behind GET /api/order. Archive, Lister and
+// Totals may be nil on a node without ClickHouse; what needs them then answers 503.
 type Sources struct {
 	Live    OrderReader
 	Archive Archive
 	Lister  Lister
+	Totals  Totals
 }
 
 // Orders serves GET /api/order.
@@ -50,6 +51,7 @@ type Orders struct {
 	live     OrderReader
 	archive  Archive
 	lister   Lister
+	totals   Totals
 	log      *slog.Logger
 }
 
@@ -61,7 +63,7 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, log *slog.Logger) (*O
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, log: log}, nil
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, log: log}, nil
 }
 
 // Serve dispatches on action.

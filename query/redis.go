@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
@@ -35,4 +36,29 @@ func (r *RedisOrders) Order(ctx context.Context, id string) (*schema.Order, erro
 		return nil, err
 	}
 	return &o, nil
+}
+
+// Total sums the merchant's per-shard order counters (the create scripts
+// keep them), in one round trip.
+func (r *RedisOrders) Total(ctx context.Context, appid string) (int, error) {
+	shards := schema.AllShards()
+	cmds := make([]*redis.StringCmd, len(shards))
+	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, s := range shards {
+			cmds[i] = p.Get(ctx, schema.OrderCountKey(s, appid))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return 0, fmt.Errorf("read order counters: %w", err)
+	}
+	total := 0
+	for _, c := range cmds {
+		n, err := c.Int()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return 0, fmt.Errorf("read order counter: %w", err)
+		}
+		total += n
+	}
+	return total, nil
 }

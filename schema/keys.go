@@ -22,6 +22,11 @@ func ClientOrderKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":coid:" }
 // dispatcher consumer groups.
 func EventsKey(s Shard) string { return "gw:" + s.Tag() + ":events" }
 
+// OrderCountKey counts the orders a merchant created on one shard; the sum
+// over shards is the exact total the order listing reports without
+// counting millions of rows in ClickHouse.
+func OrderCountKey(s Shard, appid string) string { return "gw:" + s.Tag() + ":count:" + appid }
+
 // BalanceKey is the hash of a merchant's balances by currency (minor units),
 // on the merchant's home shard.
 func BalanceKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":balance:" + appid }

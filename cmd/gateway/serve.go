@@ -64,9 +64,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		defer ch.Close()
 	}
 	if cfg.Has(platform.RoleQuery) {
-		chOrders := query.NewClickHouseOrders(ch)
+		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
 		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL}, dir,
-			query.Sources{Live: query.NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders}, log)
+			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)
 		if err != nil {
 			return err
 		}

@@ -1,10 +1,11 @@
 -- Create an order and emit its event, honouring clientOrderId idempotency.
--- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] clientOrderId key or
---   absent. All three share the shard's hash tag.
+-- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] the merchant's order
+--   counter on the shard, KEYS[4] clientOrderId key or absent. All share the
+--   shard's hash tag.
 -- ARGV[1] order key prefix of the shard, ARGV[2] order id, ARGV[3] event type,
 --   ARGV[4] event time (ms), ARGV[5..] the order's hash fields and values.
 -- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
-local coid = KEYS[3]
+local coid = KEYS[4]
 if coid then
   local cur = redis.call('GET', coid)
   if cur then
@@ -22,5 +23,6 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 if coid then
   redis.call('SET', coid, ARGV[2])
 end
+redis.call('INCR', KEYS[3])
 redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'v', snap['v'], 'at', ARGV[4], 'order', cjson.encode(snap))
 return {1, ARGV[2]}

@@ -1,7 +1,8 @@
 -- Create an order paid from the merchant's balance: debit, ledger entry,
 -- order and its event in one step, or nothing at all.
 -- KEYS[1] order hash, KEYS[2] event stream, KEYS[3] balance hash, KEYS[4]
---   ledger stream (all on the merchant's home shard).
+--   ledger stream, KEYS[5] the merchant's order counter (all on the
+--   merchant's home shard).
 -- ARGV[1] currency, ARGV[2] amount (minor units), ARGV[3] time (ms),
 --   ARGV[4] order id, ARGV[5] retention (s), ARGV[6..] order fields.
 -- Returns {1, balance after} or {0, balance} when it does not cover the amount.
@@ -17,5 +18,6 @@ for i = 6, #ARGV, 2 do
 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('INCR', KEYS[5])
 redis.call('XADD', KEYS[2], '*', 'type', 'paid', 'v', snap['v'], 'at', ARGV[3], 'order', cjson.encode(snap))
 return {1, bal}

@@ -1,0 +1,135 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// BenchmarkListing measures action=orders' read model at scale: one merchant
+// with GATEWAY_BENCH_MERCHANT_ROWS orders (default 1,000,000) among
+// GATEWAY_BENCH_TOTAL_ROWS (default 5,000,000), pages 1 and 1,000 of 10.
+// The rows are loaded once into the database bench_listing of the
+// ClickHouse at GATEWAY_TEST_CLICKHOUSE_ADDR and reused by later runs.
+// It reports p50 and p99 latency of Page (the unfiltered total comes from
+// Redis counters), and of the exact Count a status filter needs.
+//
+//	make bench-listing
+func BenchmarkListing(b *testing.B) {
+	addr := testenv.ClickHouseAddr(b)
+	merchantRows := envInt("GATEWAY_BENCH_MERCHANT_ROWS", 1_000_000)
+	totalRows := envInt("GATEWAY_BENCH_TOTAL_ROWS", 5_000_000)
+	dsn := "clickhouse://" + addr + "/bench_listing"
+	ctx := context.Background()
+	if _, err := platform.Migrate(ctx, dsn); err != nil {
+		b.Fatal(err)
+	}
+	ch, err := platform.OpenClickHouse(dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ch.Close()
+	var have uint64
+	if err := ch.QueryRow(ctx, "SELECT count() FROM orders").Scan(&have); err != nil {
+		b.Fatal(err)
+	}
+	if int(have) != totalRows {
+		_ = ch.Exec(ctx, "TRUNCATE TABLE orders")
+		start := time.Now()
+		loadBenchRows(b, ctx, ch, merchantRows, totalRows)
+		b.Logf("loaded %d rows (%d for merchant big) in %v", totalRows, merchantRows, time.Since(start).Round(time.Millisecond))
+		_ = ch.Exec(ctx, "OPTIMIZE TABLE orders FINAL")
+	}
+	orders := NewClickHouseOrders(ch)
+	for _, page := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("page%d", page), func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				got, err := orders.Page(ctx, Filter{AppID: "big", Page: page, Limit: 10})
+				if err != nil || len(got) != 10 {
+					b.Fatalf("page %d: %d orders, %v", page, len(got), err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			reportPercentiles(b, lat)
+		})
+	}
+	paid := schema.StatusPaid
+	b.Run("count-status-paid", func(b *testing.B) {
+		var lat []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			n, err := orders.Count(ctx, Filter{AppID: "big", Page: 1, Limit: 10, Status: &paid})
+			if err != nil || n != merchantRows/10 {
+				b.Fatalf("count: %d, %v", n, err)
+			}
+			lat = append(lat, time.Since(start))
+		}
+		reportPercentiles(b, lat)
+	})
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+}
+
+// loadBenchRows writes merchant "big"'s orders over the last 30 days and
+// spreads the rest over 1,000 other merchants; a tenth of big's orders has a
+// second (paid) version, as projection leaves them.
+func loadBenchRows(b *testing.B, ctx context.Context, ch driver.Conn, merchantRows, totalRows int) {
+	b.Helper()
+	insert := "INSERT INTO orders (" + strings.Join(schema.OrderColumns, ", ") + ")"
+	now := time.Now().UTC()
+	const chunk = 200_000
+	for done := 0; done < totalRows; {
+		batch, err := ch.PrepareBatch(ctx, insert)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := done; i < min(done+chunk, totalRows); i++ {
+			appid := "big"
+			if i >= merchantRows {
+				appid = "m" + strconv.Itoa(i%1000)
+			}
+			at := now.Add(-time.Duration(i%(30*24*3600)) * time.Second)
+			o := schema.Order{ID: schema.NewOrderID(at, schema.Shard(i%schema.NumShards)), AppID: appid, Amount: schema.Amount(100 + i%10000),
+				Currency: "USD", Method: schema.MethodWalletA, Status: schema.StatusReady, ClientOrderID: "c" + strconv.Itoa(i),
+				NotifyURL: "https://shop.example/hook", CreatedAt: at, UpdatedAt: at, Version: 1}
+			if err := batch.Append(schema.OrderRow(&o, at)...); err != nil {
+				b.Fatal(err)
+			}
+			if appid == "big" && i%10 == 0 {
+				o.Status, o.Version, o.CompletedAt = schema.StatusPaid, 2, at.Add(time.Minute)
+				if err := batch.Append(schema.OrderRow(&o, at)...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		if err := batch.Send(); err != nil {
+			b.Fatal(err)
+		}
+		done = min(done+chunk, totalRows)
+	}
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
