@@ -4,7 +4,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: build run test test-short fmt vet clean
+.PHONY: build run test test-short bench-create bench-listing fmt vet clean
 
 build:
 	$(GO) build -o bin/gateway ./cmd/gateway
@@ -22,6 +22,17 @@ test: vet
 # Unit tests only: integration tests skip themselves in -short mode.
 test-short:
 	$(GO) test -short -count=1 $(PKGS)
+
+# Allocations and time per create through the whole handler (real Redis).
+bench-create:
+	scripts/testenv.sh $(GO) test -run '^$$' -bench CreateOrder -benchmem -benchtime 5s ./command
+
+# Listing at scale: pages 1 and 1,000 of a merchant with 1,000,000 of
+# 5,000,000 orders, then the create-to-listed delay under a steady create
+# load against the real binary. A few minutes; not part of `make test`.
+bench-listing:
+	scripts/testenv.sh sh -c '$(GO) test -run "^$$" -bench Listing -benchtime 100x -timeout 30m ./query && \
+		$(GO) test -run "^$$" -bench CreateToListed -benchtime 1x ./cmd/gateway'
 
 fmt:
 	$(GO) fmt $(PKGS)

@@ -28,7 +28,7 @@ var (
 )
 
 // gatewayBinary builds the real binary once per test run.
-func gatewayBinary(t *testing.T) string {
+func gatewayBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "gateway-e2e-")
@@ -50,7 +50,7 @@ func gatewayBinary(t *testing.T) string {
 }
 
 type e2e struct {
-	t        *testing.T
+	t        testing.TB
 	bin      string
 	redisURL string
 	chDSN    string
@@ -142,7 +142,7 @@ type apiResponse struct {
 	Data   map[string]any `json:"data"`
 }
 
-func call(t *testing.T, req *http.Request) apiResponse {
+func call(t testing.TB, req *http.Request) apiResponse {
 	t.Helper()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := client.Do(req)
@@ -160,7 +160,7 @@ func call(t *testing.T, req *http.Request) apiResponse {
 	return r
 }
 
-func (s *server) create(t *testing.T, p schema.Params, key string) apiResponse {
+func (s *server) create(t testing.TB, p schema.Params, key string) apiResponse {
 	t.Helper()
 	p["sign"] = schema.Sign(p, key)
 	body, _ := json.Marshal(p)
