@@ -26,6 +26,9 @@ func (p *Projector) trimLoop(ctx context.Context) {
 			if err := p.trim(ctx, s); err != nil && ctx.Err() == nil {
 				p.log.Warn("trim stream", "stream", s, "err", err)
 			}
+			if err := p.forgetGone(ctx, s); err != nil && ctx.Err() == nil {
+				p.log.Warn("remove idle consumers", "stream", s, "err", err)
+			}
 		}
 	}
 }
@@ -85,4 +88,24 @@ func lessID(a, b string) bool {
 	fmt.Sscanf(a, "%d-%d", &am, &as)
 	fmt.Sscanf(b, "%d-%d", &bm, &bs)
 	return am < bm || (am == bm && as < bs)
+}
+
+// goneAfter is how long a consumer with nothing pending may stay idle before
+// it is removed: every restart joins under a new name, and the group would
+// otherwise list every process that ever ran.
+const goneAfter = time.Hour
+
+func (p *Projector) forgetGone(ctx context.Context, stream string) error {
+	consumers, err := p.rdb.XInfoConsumers(ctx, stream, Group).Result()
+	if err != nil {
+		return fmt.Errorf("xinfo consumers: %w", err)
+	}
+	for _, c := range consumers {
+		if c.Pending == 0 && c.Idle > goneAfter && c.Name != p.cfg.Consumer {
+			if err := p.rdb.XGroupDelConsumer(ctx, stream, Group, c.Name).Err(); err != nil {
+				return fmt.Errorf("delete consumer %s: %w", c.Name, err)
+			}
+		}
+	}
+	return nil
 }
