@@ -135,7 +135,8 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		body := Classify(err)
 		if body.Code >= 500 {
-			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+			log.Error("request failed", "method", c.Method(), "path", c.Path(),
+				"request_id", RequestID(c.UserContext()), "err", err)
 		}
 		if html, _ := c.Locals(htmlErrorsLocal).(bool); html {
 			c.Status(body.Code).Type("html", "utf-8")

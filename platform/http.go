@@ -11,8 +11,8 @@ import (
 )
 
 // NewApp is the fiber app every role mounts its routes on, with the shared
-// error mapping and bounds.
-func NewApp(log *slog.Logger, gatherer prometheus.Gatherer) *fiber.App {
+// error mapping, bounds, request ids and request metrics.
+func NewApp(log *slog.Logger, reg *prometheus.Registry) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName: "gateway",
 		// Handlers bound their own bodies (createorder at 64 KiB) so that an
@@ -24,8 +24,9 @@ func NewApp(log *slog.Logger, gatherer prometheus.Gatherer) *fiber.App {
 		DisableStartupMessage: true,
 		ErrorHandler:          ErrorHandler(log),
 	})
+	app.Use(newHTTPMetrics(reg).observe)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok") })
-	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{})))
+	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	return app
 }
 
