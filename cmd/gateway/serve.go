@@ -44,7 +44,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		platform.NewStreamCollector(rdb))
 	dir := merchant.NewDirectory(merchant.NewStore(rdb), log, 0)
 	go dir.Run(ctx)
 
@@ -87,6 +88,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if cfg.Has(platform.RoleDispatcher) {
 		log.Warn("role is not built yet; its events wait in the streams", "role", platform.RoleDispatcher)
 	}
+	checks := []platform.Check{{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }}}
+	if ch != nil {
+		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
+	}
+	app.Get("/readyz", platform.Ready(checks...))
 	app.Use(platform.NotFound)
 
 	errc := make(chan error, 1)
