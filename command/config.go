@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
 )
 
 // Config is what the command side needs to know.
@@ -13,6 +14,8 @@ type Config struct {
 	PublicURL      string        // {base_url} of every address we return
 	OrderTTL       time.Duration // how long an unpaid order stays payable
 	OrderRetention time.Duration // how long Redis keeps a finished order
+	CreateLimit    platform.Limit // default per-merchant createorder limit
+	QueryLimit     platform.Limit // default per-merchant limit of the sandbox driver
 }
 
 // Validate checks c.
@@ -22,6 +25,9 @@ func (c Config) Validate() error {
 	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 {
 		return errors.New("command: order TTL and retention must be positive")
+	}
+	if c.CreateLimit.PerSecond <= 0 || c.QueryLimit.PerSecond <= 0 {
+		return errors.New("command: rate limits must be positive")
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ type CreateOrder struct {
 	providers *provider.Registry
 	usdt      *USDT
 	clientIP  *platform.ClientIP
+	limiter   *platform.Limiter
 	log       *slog.Logger
 	m         *metrics
 	now       func() time.Time
@@ -38,6 +39,7 @@ type CreateDeps struct {
 	Providers *provider.Registry
 	USDT      *USDT
 	ClientIP  *platform.ClientIP
+	Limiter   *platform.Limiter
 }
 
 // NewCreateOrder wires the create use case.
@@ -50,7 +52,7 @@ func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *sl
 		return nil, fmt.Errorf("register command metrics: %w", err)
 	}
 	return &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
-		usdt: d.USDT, clientIP: d.ClientIP, log: log, m: m, now: time.Now}, nil
+		usdt: d.USDT, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}, nil
 }
 
 // createData is the create response's data (SPEC.md).
@@ -102,14 +104,7 @@ func (h *CreateOrder) Get(c *fiber.Ctx) error {
 	return c.Redirect(l.MerchantRedirect(h.cfg.PublicURL, o.ID), fiber.StatusFound)
 }
 
-func (h *CreateOrder) requestIP(c *fiber.Ctx) netip.Addr {
-	peer, _ := netip.AddrFromSlice(c.Context().RemoteIP())
-	var xff []string
-	for _, v := range c.Request().Header.PeekAll(fiber.HeaderXForwardedFor) {
-		xff = append(xff, string(v))
-	}
-	return h.clientIP.Resolve(peer, xff)
-}
+func (h *CreateOrder) requestIP(c *fiber.Ctx) netip.Addr { return h.clientIP.Of(c) }
 
 func (h *CreateOrder) reject(err error) error {
 	var de *platform.Error
@@ -145,6 +140,11 @@ func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr
 	}
 	acct, err := h.authenticate(ctx, p)
 	if err != nil {
+		return nil, false, err
+	}
+	// Limited once the merchant is proven: an unsigned flood naming an appid
+	// must not spend that merchant's limit.
+	if err := h.limiter.Allow(ctx, "create", acct.AppID, merchant.Limit(acct.CreateLimit, h.cfg.CreateLimit)); err != nil {
 		return nil, false, err
 	}
 	if !platform.SameIP(p["clientip"], ip) {

@@ -87,7 +87,8 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	store := NewStore(rdb, time.Hour)
 	providers := provider.NewRegistry(provider.Sandbox{BaseURL: testBase},
 		map[schema.Method]provider.Provider{schema.MethodSelect: provider.Own{}})
-	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour},
+	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
+	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim},
 		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, ClientIP: ips},
 		prometheus.NewRegistry(), log)
 	if err != nil {
@@ -95,8 +96,9 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	}
 	settle := create.NewSettle()
 	app := platform.NewApp(log, prometheus.NewRegistry())
-	(&Handlers{Create: create, Sandbox: NewSandboxOrders(dir, settle),
-		Checkout: NewSandboxCheckout(store, settle), QR: NewQRImage(store)}).Register(app)
+	var limiter *platform.Limiter // limits have their own tests
+	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle), Checkout: NewSandboxCheckout(store, settle),
+		QR: NewQRImage(store), Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
 	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: create, store: store}
 }
 

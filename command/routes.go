@@ -8,6 +8,8 @@ type Handlers struct {
 	Sandbox  *SandboxOrders
 	Checkout *SandboxCheckout
 	QR       *QRImage
+	// Pages limits the payer-facing pages per client IP.
+	Pages fiber.Handler
 }
 
 // Register mounts the command routes.
@@ -16,7 +18,7 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Get("/api/createorder", h.Create.Get)
 	r.Post("/sandbox/orders/:paymentId/pay", h.Sandbox.Pay)
 	r.Post("/sandbox/orders/:paymentId/fail", h.Sandbox.Fail)
-	r.Get("/sandbox/checkout/:paymentId", h.Checkout.Page)
-	r.Post("/sandbox/checkout/:paymentId", h.Checkout.Submit)
-	r.Get("/payment/:paymentId/qr.png", h.QR.Serve)
+	r.Get("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Page)
+	r.Post("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Submit)
+	r.Get("/payment/:paymentId/qr.png", h.Pages, h.QR.Serve)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -14,11 +15,13 @@ import (
 type SandboxOrders struct {
 	accounts Accounts
 	settle   *Settle
+	limiter  *platform.Limiter
+	limit    platform.Limit
 }
 
-// NewSandboxOrders wires the sandbox driver.
-func NewSandboxOrders(accounts Accounts, settle *Settle) *SandboxOrders {
-	return &SandboxOrders{accounts: accounts, settle: settle}
+// NewSandboxOrders wires the sandbox driver; it shares the query limit.
+func (h *CreateOrder) NewSandboxOrders(settle *Settle) *SandboxOrders {
+	return &SandboxOrders{accounts: h.accounts, settle: settle, limiter: h.limiter, limit: h.cfg.QueryLimit}
 }
 
 // Pay moves the order to paid.
@@ -31,6 +34,9 @@ func (s *SandboxOrders) move(c *fiber.Ctx, to schema.Status) error {
 	ctx := c.UserContext()
 	acct, err := s.accounts.AuthQuery(ctx, formOrQuery(c, "appid"), formOrQuery(c, "key"))
 	if err != nil {
+		return err
+	}
+	if err := s.limiter.Allow(ctx, "query", acct.AppID, merchant.Limit(acct.QueryLimit, s.limit)); err != nil {
 		return err
 	}
 	if !acct.Sandbox {

@@ -4,6 +4,8 @@ import (
 	"crypto/subtle"
 	"strconv"
 	"time"
+
+	"github.com/paygate/gateway/platform"
 )
 
 // Account is a merchant account.
@@ -18,6 +20,9 @@ type Account struct {
 	Sandbox     bool      `json:"sandbox"`
 	Disabled    bool      `json:"disabled"`
 	CreatedAt   time.Time `json:"createdAt"`
+	// Per-merchant rate limit overrides; nil means the gateway's default.
+	CreateLimit *platform.Limit `json:"createLimit,omitempty"`
+	QueryLimit  *platform.Limit `json:"queryLimit,omitempty"`
 }
 
 // SignKeys are the API keys a signature may be made with now: the current
@@ -27,6 +32,14 @@ func (a *Account) SignKeys(now time.Time) []string {
 		return []string{a.APIKey, a.PrevAPIKey}
 	}
 	return []string{a.APIKey}
+}
+
+// Limit picks the merchant's override of a default.
+func Limit(override *platform.Limit, def platform.Limit) platform.Limit {
+	if override != nil {
+		return *override
+	}
+	return def
 }
 
 // QueryKeyMatches compares in constant time.
@@ -46,6 +59,8 @@ const (
 	fSandbox  = "sandbox"
 	fDisabled = "disabled"
 	fCreated  = "createdAt"
+	fLimitC   = "limitCreate"
+	fLimitQ   = "limitQuery"
 )
 
 func (a *Account) fields() map[string]any {
@@ -61,7 +76,21 @@ func accountFrom(h map[string]string) *Account {
 		AppID: h[fAppID], Name: h[fName], APIKey: h[fAPIKey], PrevAPIKey: h[fPrevKey],
 		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
 		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
+		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),
 	}
+}
+
+// limitFrom reads a stored override; one that no longer parses counts as
+// none, so a bad value can never lock a merchant out.
+func limitFrom(s string) *platform.Limit {
+	if s == "" {
+		return nil
+	}
+	l, err := platform.ParseLimit(s)
+	if err != nil {
+		return nil
+	}
+	return &l
 }
 
 func flag(b bool) string {

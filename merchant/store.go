@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -149,6 +150,29 @@ func (s *Store) RotateKey(ctx context.Context, appid string, grace time.Duration
 	if grace > 0 {
 		f[fPrevKey] = old.APIKey
 		f[fPrevTill] = ms(s.now().Add(grace))
+	}
+	return s.update(ctx, appid, f)
+}
+
+// SetLimits sets the merchant's rate limit overrides; "" leaves one as it
+// is and "default" removes it.
+func (s *Store) SetLimits(ctx context.Context, appid, create, query string) (*Account, error) {
+	f := map[string]any{}
+	for _, l := range []struct{ field, v string }{{fLimitC, create}, {fLimitQ, query}} {
+		switch l.v {
+		case "":
+		case "default":
+			f[l.field] = ""
+		default:
+			parsed, err := platform.ParseLimit(l.v)
+			if err != nil {
+				return nil, err
+			}
+			f[l.field] = parsed.String()
+		}
+	}
+	if len(f) == 0 {
+		return s.Get(ctx, appid)
 	}
 	return s.update(ctx, appid, f)
 }

@@ -37,6 +37,22 @@ type Config struct {
 	OrderRetention  time.Duration
 	ShutdownTimeout time.Duration
 	LogLevel        string
+	RateCreate      string // per merchant, createorder
+	RateQuery       string // per merchant, order queries and the sandbox driver
+	RatePages       string // per client IP, payer pages
+}
+
+// Limits are the parsed default rate limits.
+type Limits struct {
+	Create, Query, Pages Limit
+}
+
+// Limits parses the rate limit settings (Validate has checked them).
+func (c *Config) Limits() Limits {
+	create, _ := ParseLimit(c.RateCreate)
+	query, _ := ParseLimit(c.RateQuery)
+	pages, _ := ParseLimit(c.RatePages)
+	return Limits{Create: create, Query: query, Pages: pages}
 }
 
 // Defaults are what a fresh `gateway serve` uses.
@@ -52,6 +68,9 @@ func Defaults() Config {
 		OrderRetention:  7 * 24 * time.Hour,
 		ShutdownTimeout: 20 * time.Second,
 		LogLevel:        "info",
+		RateCreate:      "1000/s:2000",
+		RateQuery:       "200/s:400",
+		RatePages:       "20/s:60",
 	}
 }
 
@@ -87,6 +106,9 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")
 	str(&c.LogLevel, "log-level", "GATEWAY_LOG_LEVEL", "debug, info, warn or error")
+	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
+	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
+	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
 }
 
 // Validate checks the configuration. An empty PublicURL is allowed: serve
@@ -110,6 +132,11 @@ func (c *Config) Validate() error {
 	}
 	if _, err := NewClientIP(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
+	}
+	for _, l := range []string{c.RateCreate, c.RateQuery, c.RatePages} {
+		if _, err := ParseLimit(l); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention and shutdown-timeout must be positive"))

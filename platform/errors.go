@@ -108,6 +108,10 @@ func WantHTMLErrors(c *fiber.Ctx) { c.Locals(htmlErrorsLocal, true) }
 // Classify turns any error into what the caller may see; anything that is
 // not a domain error or a fiber error is internal and its text stays in logs.
 func Classify(err error) ErrorBody {
+	var rl *RateLimited
+	if errors.As(err, &rl) {
+		return ErrorBody{Code: Status(KindRateLimited), Error: string(KindRateLimited), Msg: "too many requests; retry after " + rl.retryAfterSeconds() + "s"}
+	}
 	var de *Error
 	if errors.As(err, &de) {
 		return ErrorBody{Code: Status(de.Kind), Error: string(de.Kind), Msg: de.Msg}
@@ -134,6 +138,10 @@ func Classify(err error) ErrorBody {
 func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		body := Classify(err)
+		var rl *RateLimited
+		if errors.As(err, &rl) {
+			c.Set(fiber.HeaderRetryAfter, rl.retryAfterSeconds())
+		}
 		if body.Code >= 500 {
 			log.Error("request failed", "method", c.Method(), "path", c.Path(),
 				"request_id", RequestID(c.UserContext()), "err", err)

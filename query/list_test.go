@@ -94,7 +94,7 @@ func newListEnv(t *testing.T) *listEnv {
 	chOrders := NewClickHouseOrders(ch)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, merchant.NewDirectory(accounts, log, time.Millisecond),
-		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders, Totals: NewRedisOrders(rdb)}, log)
+		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders, Totals: NewRedisOrders(rdb)}, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

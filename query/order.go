@@ -27,7 +27,8 @@ type Accounts interface {
 
 // Config is what the query side needs to know.
 type Config struct {
-	PublicURL string
+	PublicURL  string
+	QueryLimit platform.Limit // default per-merchant query rate
 }
 
 // Archive is the read model for orders Redis no longer keeps.
@@ -52,24 +53,28 @@ type Orders struct {
 	archive  Archive
 	lister   Lister
 	totals   Totals
+	limiter  *platform.Limiter
 	log      *slog.Logger
 }
 
-// NewOrders wires the query handler.
-func NewOrders(cfg Config, accounts Accounts, src Sources, log *slog.Logger) (*Orders, error) {
+// NewOrders wires the query handler; a nil limiter applies no limit.
+func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Limiter, log *slog.Logger) (*Orders, error) {
 	if cfg.PublicURL == "" {
 		return nil, errors.New("query: public URL is empty")
 	}
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, log: log}, nil
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, limiter: limiter, log: log}, nil
 }
 
 // Serve dispatches on action.
 func (q *Orders) Serve(c *fiber.Ctx) error {
 	acct, err := q.accounts.AuthQuery(c.UserContext(), c.Query("appid"), c.Query("key"))
 	if err != nil {
+		return err
+	}
+	if err := q.limiter.Allow(c.UserContext(), "query", acct.AppID, merchant.Limit(acct.QueryLimit, q.cfg.QueryLimit)); err != nil {
 		return err
 	}
 	switch action := c.Query("action"); action {

@@ -39,7 +39,7 @@ func TestOrderQuery(t *testing.T) {
 	if err := rdb.HSet(ctx, schema.OrderKey(5, o.ID), o.Fields()).Err(); err != nil {
 		t.Fatal(err)
 	}
-	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, dir, Sources{Live: NewRedisOrders(rdb)}, log)
+	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, dir, Sources{Live: NewRedisOrders(rdb)}, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

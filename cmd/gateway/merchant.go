@@ -26,6 +26,7 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   set-callback APPID URL          (an empty URL clears it)
   rotate-key APPID [--grace DURATION]
   credit APPID --currency CUR --amount AMOUNT
+  limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]   ("default" removes an override)
 `
 
 // merchantCmd runs one account subcommand against Redis.
@@ -45,6 +46,8 @@ func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	grace := fs.Duration("grace", 0, "how long the old API key keeps verifying (rotate-key)")
 	currency := fs.String("currency", "", "currency (credit)")
 	amount := fs.String("amount", "", "amount, e.g. 100.00 (credit)")
+	createLimit := fs.String("create", "", "createorder rate limit, e.g. 500/s:1000 (limits)")
+	queryLimit := fs.String("query", "", "order query rate limit (limits)")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
@@ -90,6 +93,15 @@ func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		a, err := accountChange(ctx, st, sub, pos, *grace)
+		if err != nil {
+			return err
+		}
+		return out.account(a)
+	case "limits":
+		if err := need(1); err != nil {
+			return err
+		}
+		a, err := st.SetLimits(ctx, pos[0], *createLimit, *queryLimit)
 		if err != nil {
 			return err
 		}

@@ -50,8 +50,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	go dir.Run(ctx)
 
 	app := platform.NewApp(log, reg)
+	limiter, err := platform.NewLimiter(rdb, reg, log)
+	if err != nil {
+		return err
+	}
 	if cfg.Has(platform.RoleCommand) {
-		h, err := commandHandlers(cfg, rdb, dir, reg, log)
+		h, err := commandHandlers(cfg, rdb, dir, limiter, reg, log)
 		if err != nil {
 			return err
 		}
@@ -66,8 +70,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
-		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL}, dir,
-			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)
+		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query}, dir,
+			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, limiter, log)
 		if err != nil {
 			return err
 		}
@@ -112,7 +116,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	return nil
 }
 
-func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, error) {
+func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter,
+	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, error) {
 	rates, err := command.ParseUSDTRates(cfg.USDTRates)
 	if err != nil {
 		return nil, err
@@ -131,18 +136,21 @@ func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Direc
 	// method_unavailable.
 	providers := provider.NewRegistry(provider.Sandbox{BaseURL: cfg.PublicURL},
 		map[schema.Method]provider.Provider{schema.MethodSelect: provider.Own{}})
+	limits := cfg.Limits()
 	create, err := command.NewCreateOrder(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
-	}, command.CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, ClientIP: ips}, reg, log)
+		CreateLimit: limits.Create, QueryLimit: limits.Query,
+	}, command.CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {
 		return nil, err
 	}
 	settle := create.NewSettle()
 	return &command.Handlers{
 		Create:   create,
-		Sandbox:  command.NewSandboxOrders(dir, settle),
+		Sandbox:  create.NewSandboxOrders(settle),
 		Checkout: command.NewSandboxCheckout(store, settle),
 		QR:       command.NewQRImage(store),
+		Pages:    limiter.PerIP("pages", limits.Pages, ips),
 	}, nil
 }
 

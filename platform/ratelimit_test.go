@@ -1,0 +1,93 @@
+package platform
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/internal/testenv"
+)
+
+func TestParseLimit(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Limit
+		ok   bool
+	}{
+		{"500/s:1000", Limit{500, 1000}, true},
+		{"500/s", Limit{500, 500}, true},
+		{"60/m", Limit{1, 1}, true},
+		{"7200/h:10", Limit{2, 10}, true},
+		{"0.5/s", Limit{0.5, 1}, true},
+		{"500", Limit{}, false},
+		{"500/d", Limit{}, false},
+		{"-1/s", Limit{}, false},
+		{"5/s:0", Limit{}, false},
+		{"5/s:x", Limit{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseLimit(tt.in)
+			if (err == nil) != tt.ok || got != tt.want {
+				t.Fatalf("ParseLimit(%q) = %+v, %v", tt.in, got, err)
+			}
+			if tt.ok {
+				if again, _ := ParseLimit(got.String()); again != got {
+					t.Fatalf("String() %q does not parse back", got.String())
+				}
+			}
+		})
+	}
+}
+
+// TestLimiterBurstThenRefuse: a burst passes at once, the next request is
+// refused with a wait near one emission interval, and other subjects and
+// classes have their own budgets.
+func TestLimiterBurstThenRefuse(t *testing.T) {
+	l, err := NewLimiter(testenv.Redis(t), prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	lim := Limit{PerSecond: 1, Burst: 3}
+	for i := range 3 {
+		if err := l.Allow(ctx, "create", "1001", lim); err != nil {
+			t.Fatalf("request %d of the burst refused: %v", i+1, err)
+		}
+	}
+	err = l.Allow(ctx, "create", "1001", lim)
+	var rl *RateLimited
+	if !errors.As(err, &rl) || rl.RetryAfter <= 0 || rl.RetryAfter.Seconds() > 1.01 {
+		t.Fatalf("4th request: %v", err)
+	}
+	if err := l.Allow(ctx, "create", "1002", lim); err != nil {
+		t.Fatalf("another merchant shares the budget: %v", err)
+	}
+	if err := l.Allow(ctx, "query", "1001", lim); err != nil {
+		t.Fatalf("another class shares the budget: %v", err)
+	}
+
+	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry())
+	app.Get("/x", func(c *fiber.Ctx) error { return l.Allow(c.UserContext(), "create", "1001", lim) })
+	res, _ := app.Test(httptest.NewRequest("GET", "/x", nil))
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") != "1" || !containsAll(string(body), `"error":"rate_limited"`, `"code":429`) {
+		t.Fatalf("429 answer: %d %v %s", res.StatusCode, res.Header, body)
+	}
+}
+
+func containsAll(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
