@@ -11,9 +11,9 @@ import (
 
 // Config is what the command side needs to know.
 type Config struct {
-	PublicURL      string        // {base_url} of every address we return
-	OrderTTL       time.Duration // how long an unpaid order stays payable
-	OrderRetention time.Duration // how long Redis keeps a finished order
+	PublicURL      string         // {base_url} of every address we return
+	OrderTTL       time.Duration  // how long an unpaid order stays payable
+	OrderRetention time.Duration  // how long Redis keeps a finished order
 	CreateLimit    platform.Limit // default per-merchant createorder limit
 	QueryLimit     platform.Limit // default per-merchant limit of the sandbox driver
 }

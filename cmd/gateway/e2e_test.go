@@ -137,10 +137,10 @@ func (e *e2e) serve(env ...string) *server {
 type apiResponse struct {
 	Status     int
 	RetryAfter string
-	Code   int            `json:"code"`
-	Error  string         `json:"error"`
-	Msg    string         `json:"msg"`
-	Data   map[string]any `json:"data"`
+	Code       int            `json:"code"`
+	Error      string         `json:"error"`
+	Msg        string         `json:"msg"`
+	Data       map[string]any `json:"data"`
 }
 
 func call(t testing.TB, req *http.Request) apiResponse {
