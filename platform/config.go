@@ -36,6 +36,7 @@ type Config struct {
 	OrderTTL        time.Duration
 	OrderRetention  time.Duration
 	ShutdownTimeout time.Duration
+	ShutdownDrain   time.Duration
 	LogLevel        string
 	RateCreate      string // per merchant, createorder
 	RateQuery       string // per merchant, order queries and the sandbox driver
@@ -67,6 +68,7 @@ func Defaults() Config {
 		OrderTTL:        30 * time.Minute,
 		OrderRetention:  7 * 24 * time.Hour,
 		ShutdownTimeout: 20 * time.Second,
+		ShutdownDrain:   time.Second,
 		LogLevel:        "info",
 		RateCreate:      "1000/s:2000",
 		RateQuery:       "200/s:400",
@@ -105,6 +107,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")
+	dur(&c.ShutdownDrain, "shutdown-drain", "GATEWAY_SHUTDOWN_DRAIN", "after SIGTERM, how long to keep serving while readiness says 503, before closing the listener")
 	str(&c.LogLevel, "log-level", "GATEWAY_LOG_LEVEL", "debug, info, warn or error")
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
@@ -137,6 +140,9 @@ func (c *Config) Validate() error {
 		if _, err := ParseLimit(l); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if c.ShutdownDrain < 0 || c.ShutdownDrain >= c.ShutdownTimeout {
+		errs = append(errs, errors.New("shutdown-drain must be at least 0 and below shutdown-timeout"))
 	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention and shutdown-timeout must be positive"))

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
@@ -50,6 +51,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	go dir.Run(ctx)
 
 	app := platform.NewApp(log, reg)
+	var drain platform.Drain
+	app.Use(drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, reg, log)
 	if err != nil {
 		return err
@@ -96,7 +99,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if ch != nil {
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
 	}
-	app.Get("/readyz", platform.Ready(checks...))
+	app.Get("/readyz", platform.Ready(&drain, checks...))
 	app.Use(platform.NotFound)
 
 	errc := make(chan error, 1)
@@ -107,8 +110,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("http server: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down", "timeout", cfg.ShutdownTimeout)
-	if err := app.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	log.Info("shutting down: draining", "drain", cfg.ShutdownDrain, "timeout", cfg.ShutdownTimeout)
+	drain.Start()
+	time.Sleep(cfg.ShutdownDrain)
+	if err := app.ShutdownWithTimeout(cfg.ShutdownTimeout - cfg.ShutdownDrain); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	workers.Wait() // the background roles stop on ctx and finish what they hold
