@@ -95,7 +95,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 		t.Fatal(err)
 	}
 	settle := create.NewSettle()
-	app := platform.NewApp(log, prometheus.NewRegistry())
+	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
 	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle), Checkout: NewSandboxCheckout(store, settle),
 		QR: NewQRImage(store), Pages: limiter.PerIP("pages", lim, ips)}).Register(app)

@@ -12,7 +12,7 @@ import (
 
 // NewApp is the fiber app every role mounts its routes on, with the shared
 // error mapping, bounds, request ids and request metrics.
-func NewApp(log *slog.Logger, reg *prometheus.Registry) *fiber.App {
+func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName: "gateway",
 		// Handlers bound their own bodies (createorder at 64 KiB) so that an
@@ -26,7 +26,7 @@ func NewApp(log *slog.Logger, reg *prometheus.Registry) *fiber.App {
 	})
 	app.Use(newHTTPMetrics(reg).observe)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok") })
-	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
+	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(gather, promhttp.HandlerOpts{})))
 	return app
 }
 

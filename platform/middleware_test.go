@@ -14,7 +14,7 @@ import (
 
 func TestRequestIDAndMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), reg)
+	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), reg, reg)
 	app.Get("/payment/:paymentId", func(c *fiber.Ctx) error {
 		return c.SendString(RequestID(c.UserContext()))
 	})

@@ -74,7 +74,7 @@ func TestLimiterBurstThenRefuse(t *testing.T) {
 		t.Fatalf("another class shares the budget: %v", err)
 	}
 
-	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry())
+	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry(), prometheus.NewRegistry())
 	app.Get("/x", func(c *fiber.Ctx) error { return l.Allow(c.UserContext(), "create", "1001", lim) })
 	res, _ := app.Test(httptest.NewRequest("GET", "/x", nil))
 	body, _ := io.ReadAll(res.Body)

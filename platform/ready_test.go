@@ -32,7 +32,7 @@ func TestReadyz(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry())
+			app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry(), prometheus.NewRegistry())
 			app.Get("/readyz", Ready(nil, tt.checks...))
 			res, err := app.Test(httptest.NewRequest("GET", "/readyz", nil))
 			if err != nil {

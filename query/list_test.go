@@ -98,7 +98,7 @@ func newListEnv(t *testing.T) *listEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.app = platform.NewApp(log, prometheus.NewRegistry())
+	e.app = platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	e.app.Get("/api/order", q.Serve)
 	return e
 }

@@ -43,7 +43,7 @@ func TestOrderQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := platform.NewApp(log, prometheus.NewRegistry())
+	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	app.Get("/api/order", q.Serve)
 
 	tests := []struct {

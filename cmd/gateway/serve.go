@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/gofiber/fiber/v2"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -37,6 +38,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer rdb.Close()
+	var ch driver.Conn
+	if cfg.Has(platform.RoleQuery) || cfg.Has(platform.RoleProjector) {
+		if ch, err = platform.OpenClickHouse(cfg.ClickHouseDSN); err != nil {
+			return err
+		}
+		defer ch.Close()
+	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
@@ -45,48 +53,74 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 	reg := prometheus.NewRegistry()
+	g, err := wire(cfg, rdb, ch, reg, reg, log)
+	if err != nil {
+		return err
+	}
+	var workers sync.WaitGroup
+	for _, run := range g.workers {
+		workers.Go(func() { run(ctx) })
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- g.app.Listener(ln) }()
+	log.Info("gateway serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "roles", cfg.Roles)
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining", "drain", cfg.ShutdownDrain, "timeout", cfg.ShutdownTimeout)
+	g.drain.Start()
+	time.Sleep(cfg.ShutdownDrain)
+	if err := g.app.ShutdownWithTimeout(cfg.ShutdownTimeout - cfg.ShutdownDrain); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	workers.Wait() // the background roles stop on ctx and finish what they hold
+	log.Info("stopped")
+	return nil
+}
+
+// gateway is one wired process: its HTTP app and its background roles.
+type gateway struct {
+	app     *fiber.App
+	drain   *platform.Drain
+	workers []func(ctx context.Context)
+}
+
+// wire builds the roles cfg names over the given clients; ch may be nil when
+// no role needs ClickHouse. Nothing here dials or starts.
+func wire(cfg platform.Config, rdb *redis.Client, ch driver.Conn, reg prometheus.Registerer, gather prometheus.Gatherer, log *slog.Logger) (*gateway, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		platform.NewStreamCollector(rdb))
 	dir := merchant.NewDirectory(merchant.NewStore(rdb), log, 0)
-	go dir.Run(ctx)
-
-	app := platform.NewApp(log, reg)
-	var drain platform.Drain
-	app.Use(drain.Middleware)
+	g := &gateway{app: platform.NewApp(log, reg, gather), drain: &platform.Drain{}, workers: []func(context.Context){dir.Run}}
+	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, reg, log)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if cfg.Has(platform.RoleCommand) {
 		h, err := commandHandlers(cfg, rdb, dir, limiter, reg, log)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		h.Register(app)
-	}
-	var ch driver.Conn
-	if cfg.Has(platform.RoleQuery) || cfg.Has(platform.RoleProjector) {
-		if ch, err = platform.OpenClickHouse(cfg.ClickHouseDSN); err != nil {
-			return err
-		}
-		defer ch.Close()
+		h.Register(g.app)
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
 		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query}, dir,
 			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, limiter, log)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		app.Get("/api/order", q.Serve)
+		g.app.Get("/api/order", q.Serve)
 	}
-	var workers sync.WaitGroup
 	if cfg.Has(platform.RoleProjector) {
 		p, err := projector.New(projector.Config{}, rdb, projector.NewClickHouse(ch), reg, log)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		workers.Go(func() {
+		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := p.Run(ctx); err != nil {
 				log.Error("projector stopped", "err", err)
 			}
@@ -99,26 +133,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if ch != nil {
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
 	}
-	app.Get("/readyz", platform.Ready(&drain, checks...))
-	app.Use(platform.NotFound)
-
-	errc := make(chan error, 1)
-	go func() { errc <- app.Listener(ln) }()
-	log.Info("gateway serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "roles", cfg.Roles)
-	select {
-	case err := <-errc:
-		return fmt.Errorf("http server: %w", err)
-	case <-ctx.Done():
-	}
-	log.Info("shutting down: draining", "drain", cfg.ShutdownDrain, "timeout", cfg.ShutdownTimeout)
-	drain.Start()
-	time.Sleep(cfg.ShutdownDrain)
-	if err := app.ShutdownWithTimeout(cfg.ShutdownTimeout - cfg.ShutdownDrain); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	workers.Wait() // the background roles stop on ctx and finish what they hold
-	log.Info("stopped")
-	return nil
+	g.app.Get("/readyz", platform.Ready(g.drain, checks...))
+	g.app.Use(platform.NotFound)
+	return g, nil
 }
 
 func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter,
