@@ -79,11 +79,11 @@ type createData struct {
 func (h *CreateOrder) Post(c *fiber.Ctx) error {
 	p, err := ParseJSONParams(c.Body())
 	if err != nil {
-		return h.reject(err)
+		return err
 	}
 	o, replay, err := h.create(c.UserContext(), p, h.requestIP(c))
 	if err != nil {
-		return h.reject(err)
+		return err
 	}
 	return platform.OK(c, h.data(o, replay))
 }
@@ -94,25 +94,17 @@ func (h *CreateOrder) Get(c *fiber.Ctx) error {
 	platform.WantHTMLErrors(c)
 	p, err := ParseQueryParams(c.Context().QueryArgs())
 	if err != nil {
-		return h.reject(err)
+		return err
 	}
 	o, _, err := h.create(c.UserContext(), p, h.requestIP(c))
 	if err != nil {
-		return h.reject(err)
+		return err
 	}
 	l := schema.OrderLinks(o, h.cfg.PublicURL)
 	return c.Redirect(l.MerchantRedirect(h.cfg.PublicURL, o.ID), fiber.StatusFound)
 }
 
 func (h *CreateOrder) requestIP(c *fiber.Ctx) netip.Addr { return h.clientIP.Of(c) }
-
-func (h *CreateOrder) reject(err error) error {
-	var de *platform.Error
-	if errors.As(err, &de) {
-		h.m.rejected.WithLabelValues(string(de.Kind)).Inc()
-	}
-	return err
-}
 
 func (h *CreateOrder) data(o *schema.Order, replay bool) createData {
 	l := schema.OrderLinks(o, h.cfg.PublicURL)

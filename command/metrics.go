@@ -7,7 +7,6 @@ import "github.com/prometheus/client_golang/prometheus"
 type metrics struct {
 	created    *prometheus.CounterVec
 	replays    prometheus.Counter
-	rejected   *prometheus.CounterVec
 	moves      *prometheus.CounterVec
 	scriptTime *prometheus.HistogramVec
 }
@@ -20,9 +19,6 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		replays: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gateway_order_idempotent_replays_total", Help: "Creates answered with the live order holding their clientOrderId.",
 		}),
-		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gateway_create_rejections_total", Help: "Create requests refused, by error kind.",
-		}, []string{"kind"}),
 		moves: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_order_transitions_total", Help: "Order status changes, by target status.",
 		}, []string{"to"}),
@@ -31,7 +27,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25},
 		}, []string{"script"}),
 	}
-	for _, c := range []prometheus.Collector{m.created, m.replays, m.rejected, m.moves, m.scriptTime} {
+	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

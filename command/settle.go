@@ -31,7 +31,9 @@ type Outcome struct {
 // and changes nothing; an outcome the order can no longer take (failing a
 // paid order) is a conflict.
 func (s *Settle) Move(ctx context.Context, id string, to schema.Status) (Outcome, error) {
+	start := time.Now()
 	moved, err := s.store.Transition(ctx, id, to, s.now())
+	s.m.scriptTime.WithLabelValues("transition").Observe(time.Since(start).Seconds())
 	if errors.Is(err, ErrOrderNotFound) {
 		return Outcome{}, platform.Errorf(platform.KindNotFound, "order %s not found", id)
 	}

@@ -27,6 +27,7 @@ func RequestID(ctx context.Context) string {
 type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	errors   *prometheus.CounterVec
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -38,8 +39,12 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 			Name: "gateway_http_request_duration_seconds", Help: "HTTP request latency by route pattern and method.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"route", "method"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_http_errors_total",
+			Help: "Error answers by route pattern and error kind (invalid_sign, clientip_mismatch, invalid_appid, ...).",
+		}, []string{"route", "kind"}),
 	}
-	reg.MustRegister(m.requests, m.duration)
+	reg.MustRegister(m.requests, m.duration, m.errors)
 	return m
 }
 
@@ -56,7 +61,8 @@ func (m *httpMetrics) observe(c *fiber.Ctx) error {
 	}
 	c.Set(HeaderRequestID, id)
 	c.SetUserContext(context.WithValue(c.UserContext(), requestIDKey{}, id))
-	if err := c.Next(); err != nil {
+	err := c.Next()
+	if err != nil {
 		if herr := c.App().ErrorHandler(c, err); herr != nil {
 			_ = c.SendStatus(fiber.StatusInternalServerError)
 		}
@@ -64,6 +70,9 @@ func (m *httpMetrics) observe(c *fiber.Ctx) error {
 	route := "unmatched"
 	if r := c.Route(); r != nil && r.Path != "/" && r.Path != "" {
 		route = r.Path
+	}
+	if err != nil {
+		m.errors.WithLabelValues(route, Classify(err).Error).Inc()
 	}
 	method := c.Method()
 	m.requests.WithLabelValues(route, method, strconv.Itoa(c.Response().StatusCode())).Inc()

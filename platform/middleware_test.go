@@ -54,7 +54,13 @@ gateway_http_requests_total{method="GET",route="/boom",status="404"} 1
 gateway_http_requests_total{method="GET",route="/payment/:paymentId",status="200"} 3
 gateway_http_requests_total{method="GET",route="unmatched",status="404"} 1
 `
-	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gateway_http_requests_total"); err != nil {
+	want += `
+# HELP gateway_http_errors_total Error answers by route pattern and error kind (invalid_sign, clientip_mismatch, invalid_appid, ...).
+# TYPE gateway_http_errors_total counter
+gateway_http_errors_total{kind="not_found",route="unmatched"} 1
+gateway_http_errors_total{kind="order_not_found",route="/boom"} 1
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "gateway_http_requests_total", "gateway_http_errors_total"); err != nil {
 		t.Fatal(err)
 	}
 }

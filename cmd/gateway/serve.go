@@ -134,6 +134,7 @@ func wire(cfg platform.Config, rdb *redis.Client, ch driver.Conn, reg prometheus
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
 	}
 	g.app.Get("/readyz", platform.Ready(g.drain, checks...))
+	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(platform.NotFound)
 	return g, nil
 }
