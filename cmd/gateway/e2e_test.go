@@ -310,6 +310,8 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal("set-callback with an empty URL must clear it")
 	}
 
+	checkMetricsLint(t, s)
+
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -333,5 +335,30 @@ func eventually(t *testing.T, within time.Duration, ok func() bool) {
 			t.Fatalf("condition not met within %v", within)
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// checkMetricsLint scrapes the running gateway after real traffic and runs
+// `promtool check metrics` on it: names, units, help texts.
+func checkMetricsLint(t *testing.T, s *server) {
+	t.Helper()
+	res, err := http.Get(s.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "gateway_orders_created_total") {
+		t.Fatalf("/metrics: %d", res.StatusCode)
+	}
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Log("promtool is not installed: skipping `promtool check metrics`")
+		return
+	}
+	cmd := exec.Command(promtool, "check", "metrics")
+	cmd.Stdin = bytes.NewReader(body)
+	if out, err := cmd.CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Fatalf("promtool check metrics: %v\n%s", err, out)
 	}
 }
