@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -74,7 +75,7 @@ func (m *httpMetrics) observe(c *fiber.Ctx) error {
 	if err != nil {
 		m.errors.WithLabelValues(route, Classify(err).Error).Inc()
 	}
-	method := c.Method()
+	method := strings.Clone(c.Method()) // fiber's strings alias its buffers; a label outlives the request
 	m.requests.WithLabelValues(route, method, strconv.Itoa(c.Response().StatusCode())).Inc()
 	m.duration.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
 	return nil

@@ -36,25 +36,27 @@ type Archive interface {
 	Archived(ctx context.Context, appid, id string) (*schema.Order, error)
 }
 
-// Sources are the read models behind GET /api/order. Archive, Lister and
-// Totals may be nil on a node without ClickHouse; what needs them then answers 503.
+// Sources are the read models behind GET /api/order. Archive, Lister,
+// Totals and Webhooks may be nil on a node without ClickHouse; what needs them then answers 503.
 type Sources struct {
-	Live    OrderReader
-	Archive Archive
-	Lister  Lister
-	Totals  Totals
+	Live     OrderReader
+	Archive  Archive
+	Lister   Lister
+	Totals   Totals
+	Webhooks WebhookLog
 }
 
 // Orders serves GET /api/order.
 type Orders struct {
-	cfg      Config
-	accounts Accounts
-	live     OrderReader
-	archive  Archive
-	lister   Lister
-	totals   Totals
-	limiter  *platform.Limiter
-	log      *slog.Logger
+	cfg        Config
+	accounts   Accounts
+	live       OrderReader
+	archive    Archive
+	lister     Lister
+	totals     Totals
+	webhookLog WebhookLog
+	limiter    *platform.Limiter
+	log        *slog.Logger
 }
 
 // NewOrders wires the query handler; a nil limiter applies no limit.
@@ -65,7 +67,7 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Lim
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, limiter: limiter, log: log}, nil
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, limiter: limiter, log: log}, nil
 }
 
 // Serve dispatches on action.
@@ -82,10 +84,12 @@ func (q *Orders) Serve(c *fiber.Ctx) error {
 		return q.one(c, acct)
 	case "orders":
 		return q.list(c, acct)
+	case "webhooks":
+		return q.webhooks(c, acct)
 	case "":
 		return platform.Errorf(platform.KindMissingParameter, "parameter action is required")
 	default:
-		return platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order or orders)", action)
+		return platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order, orders or webhooks)", action)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -97,7 +98,8 @@ func (e *e2e) serve(env ...string) *server {
 	e.t.Helper()
 	cmd := exec.Command(e.bin, "serve")
 	cmd.Env = append(os.Environ(), append([]string{"GATEWAY_REDIS_URL=" + e.redisURL, "GATEWAY_CLICKHOUSE_DSN=" + e.chDSN,
-		"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_ROLES=command,query,projector"}, env...)...)
+		"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_ROLES=command,query,projector,dispatcher",
+		"GATEWAY_WEBHOOK_ALLOW_PRIVATE=true", "GATEWAY_WEBHOOK_SCHEDULE=200ms,1s"}, env...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		e.t.Fatal(err)
@@ -255,6 +257,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("sandbox pay: %+v", r)
 	}
 	q = s.order(t, shop.AppID, shop.QueryKey, id)
+	checkWebhook(t, s, shop)
 	if q.Data["status"] != 2.0 || q.Data["completedTime"] == nil {
 		t.Fatalf("query after pay: %+v", q)
 	}
@@ -271,15 +274,16 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("live without provider: %+v", r)
 	}
 
-	// Every order created above reaches the listing, in its latest state.
+	// Every order created above (the webhook check's too) reaches the
+	// listing, in its latest state.
 	eventually(t, 10*time.Second, func() bool {
 		l := s.list(t, shop.AppID, shop.QueryKey, "limit=50")
 		listed, _ := l.Data["orders"].([]any)
-		return l.Status == 200 && l.Data["total"] == 3.0 && len(listed) == 3
+		return l.Status == 200 && l.Data["total"] == 4.0 && len(listed) == 4
 	})
 	eventually(t, 10*time.Second, func() bool {
 		l := s.list(t, shop.AppID, shop.QueryKey, "status=paid")
-		return l.Data["total"] == 2.0 // the sandbox payment reached the listing too
+		return l.Data["total"] == 3.0 // the sandbox payments reached the listing too
 	})
 
 	// Account changes reach the running server within a second.
@@ -349,7 +353,7 @@ func checkMetricsLint(t *testing.T, s *server) {
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if res.StatusCode != 200 || !strings.Contains(string(body), "gateway_orders_created_total") {
-		t.Fatalf("/metrics: %d", res.StatusCode)
+		t.Fatalf("/metrics: %d\n%.2000s", res.StatusCode, body)
 	}
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
@@ -360,5 +364,55 @@ func checkMetricsLint(t *testing.T, s *server) {
 	cmd.Stdin = bytes.NewReader(body)
 	if out, err := cmd.CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Fatalf("promtool check metrics: %v\n%s", err, out)
+	}
+}
+
+// checkWebhook pays an order whose notify_url is a receiver on loopback: the
+// signed callback arrives once, verifies with the merchant's key, and the
+// merchant sees the attempt with action=webhooks.
+func checkWebhook(t *testing.T, s *server, shop account) {
+	t.Helper()
+	got := make(chan url.Values, 10)
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		got <- r.PostForm
+		_, _ = io.WriteString(w, "SUCCESS\n")
+	}))
+	defer rcv.Close()
+	p := createParams(shop.AppID)
+	p["paymentMethod"], p["currency"], p["notify_url"], p["clientOrderId"] = "cryptohost", "USD", rcv.URL+"/hook", "HOOK-1"
+	r := s.create(t, p, shop.APIKey)
+	id, _ := r.Data["paymentId"].(string)
+	if r := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay"); r.Status != 200 {
+		t.Fatalf("pay: %+v", r)
+	}
+	var form url.Values
+	select {
+	case form = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no webhook within 10s")
+	}
+	params := schema.Params{}
+	for k := range form {
+		params[k] = form.Get(k)
+	}
+	if !schema.VerifySign(params, shop.APIKey, form.Get("sign")) || form.Get("sign_type") != "MD5" {
+		t.Fatalf("webhook signature does not verify: %v", form)
+	}
+	if form.Get("paymentId") != id || form.Get("paymentMethod") != "crypto" || form.Get("amount") != "100.50" ||
+		form.Get("status") != "2" || form.Get("status_str") != "paid" || form.Get("clientOrderId") != "HOOK-1" {
+		t.Fatalf("webhook fields: %v", form)
+	}
+	q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {"webhooks"}, "paymentId": {id}}
+	eventually(t, 5*time.Second, func() bool {
+		req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
+		l := call(t, req)
+		attempts, _ := l.Data["attempts"].([]any)
+		return l.Status == 200 && len(attempts) == 1
+	})
+	select {
+	case extra := <-got:
+		t.Fatalf("a second webhook after success: %v", extra)
+	case <-time.After(500 * time.Millisecond):
 	}
 }

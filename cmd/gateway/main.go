@@ -21,6 +21,7 @@ commands:
   migrate    apply the ClickHouse migrations (GATEWAY_CLICKHOUSE_DSN)
   merchant   manage merchant accounts: create, list, show, disable, enable,
              set-callback, rotate-key, credit
+  webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -47,6 +48,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return merchantCmd(ctx, args[1:], stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args[1:], stdout, stderr)
+	case "webhook":
+		return webhookCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

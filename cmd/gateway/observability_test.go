@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -54,7 +55,7 @@ func exportedMetrics(t *testing.T) map[string]bool {
 		t.Fatal(err)
 	}
 	rec := &recorder{Registry: prometheus.NewRegistry()}
-	if _, err := wire(cfg, rdb, ch, rec, rec.Registry, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if _, err := wire(cfg, dispatcher.Defaults(), rdb, ch, rec, rec.Registry, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	names := map[string]bool{}

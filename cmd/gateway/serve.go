@@ -20,6 +20,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/command/provider"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
@@ -28,9 +29,12 @@ import (
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
-	cfg := platform.Defaults()
-	if err := parseConfig(&cfg, "serve", args, stderr); err != nil {
+	cfg, wcfg := platform.Defaults(), dispatcher.Defaults()
+	if err := parseConfig(&cfg, "serve", args, stderr, wcfg.Bind); err != nil {
 		return err
+	}
+	if err := wcfg.Validate(); err != nil {
+		return fmt.Errorf("configuration: %w", err)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL)
@@ -53,7 +57,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 	reg := prometheus.NewRegistry()
-	g, err := wire(cfg, rdb, ch, reg, reg, log)
+	g, err := wire(cfg, wcfg, rdb, ch, reg, reg, log)
 	if err != nil {
 		return err
 	}
@@ -89,7 +93,7 @@ type gateway struct {
 
 // wire builds the roles cfg names over the given clients; ch may be nil when
 // no role needs ClickHouse. Nothing here dials or starts.
-func wire(cfg platform.Config, rdb *redis.Client, ch driver.Conn, reg prometheus.Registerer, gather prometheus.Gatherer, log *slog.Logger) (*gateway, error) {
+func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch driver.Conn, reg prometheus.Registerer, gather prometheus.Gatherer, log *slog.Logger) (*gateway, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		platform.NewStreamCollector(rdb))
 	dir := merchant.NewDirectory(merchant.NewStore(rdb), log, 0)
@@ -109,7 +113,7 @@ func wire(cfg platform.Config, rdb *redis.Client, ch driver.Conn, reg prometheus
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
 		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query}, dir,
-			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, limiter, log)
+			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live, Webhooks: live}, limiter, log)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +131,16 @@ func wire(cfg platform.Config, rdb *redis.Client, ch driver.Conn, reg prometheus
 		})
 	}
 	if cfg.Has(platform.RoleDispatcher) {
-		log.Warn("role is not built yet; its events wait in the streams", "role", platform.RoleDispatcher)
+		wcfg.Retention = cfg.OrderRetention
+		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeys(dir.Lookup), reg, log)
+		if err != nil {
+			return nil, err
+		}
+		g.workers = append(g.workers, func(ctx context.Context) {
+			if err := d.Run(ctx); err != nil {
+				log.Error("dispatcher stopped", "err", err)
+			}
+		})
 	}
 	checks := []platform.Check{{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }}}
 	if ch != nil {
@@ -177,11 +190,15 @@ func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Direc
 	}, nil
 }
 
-// parseConfig binds the process flags and environment and validates them.
-func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Writer) error {
+// parseConfig binds the process flags and environment (and those of more
+// binders) and validates the process configuration.
+func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Writer, more ...func(*flag.FlagSet)) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg.Bind(fs)
+	for _, bind := range more {
+		bind(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+const webhookUsage = `usage: gateway webhook <subcommand> PAYMENTID [--json] [--redis-url URL]
+
+  log PAYMENTID                  the order's webhook delivery and every attempt
+  resend PAYMENTID [--wait D]    send once more (recorded as manual): a
+                                 dead-lettered or acknowledged order gets one
+                                 attempt, a pending one its next attempt now.
+                                 A running dispatcher sends it; --wait shows
+                                 the attempt when it is recorded.
+`
+
+// webhookCmd inspects and replays webhook deliveries in Redis.
+func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, webhookUsage)
+		return errors.New("webhook: no subcommand given")
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("webhook "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	wait := fs.Duration("wait", 0, "resend: wait this long for the attempt and show it")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if sub != "log" && sub != "resend" {
+		fmt.Fprint(stderr, webhookUsage)
+		return fmt.Errorf("webhook: unknown subcommand %q", sub)
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("webhook %s: want a PAYMENTID\n%s", sub, webhookUsage)
+	}
+	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	// Reading and queueing need no worker; the registry and logger only
+	// satisfy the constructor.
+	d, err := dispatcher.New(dispatcher.Defaults(), rdb, dispatcher.AccountKeys(merchant.NewStore(rdb).Get),
+		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return err
+	}
+	w := webhookOutput{w: stdout, json: *asJSON}
+	if sub == "resend" {
+		return resendWebhook(ctx, d, pos[0], *wait, w)
+	}
+	return showWebhook(ctx, d, pos[0], w)
+}
+
+// webhookReport is what `webhook log` prints.
+type webhookReport struct {
+	Delivery *dispatcher.Delivery    `json:"delivery"`
+	Attempts []schema.WebhookAttempt `json:"attempts"`
+}
+
+func readWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string) (webhookReport, error) {
+	st, err := d.State(ctx, id)
+	if errors.Is(err, dispatcher.ErrNoDelivery) {
+		return webhookReport{}, fmt.Errorf("%s: %w (not paid, no notify_url, not consumed yet, or expired)", id, err)
+	}
+	if err != nil {
+		return webhookReport{}, err
+	}
+	log, err := d.Log(ctx, id)
+	if err != nil {
+		return webhookReport{}, err
+	}
+	return webhookReport{Delivery: st, Attempts: log}, nil
+}
+
+func showWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string, w webhookOutput) error {
+	r, err := readWebhook(ctx, d, id)
+	if err != nil {
+		return err
+	}
+	return w.report(r)
+}
+
+// resendWebhook queues the resend and, with wait, follows it to its record.
+func resendWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string, wait time.Duration, w webhookOutput) error {
+	before, err := d.Log(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := d.Resend(ctx, id); err != nil {
+		return fmt.Errorf("%s: %w", id, err)
+	}
+	if wait <= 0 {
+		if w.json {
+			return w.encode(map[string]string{"paymentId": id, "resend": "queued"})
+		}
+		_, err := fmt.Fprintf(w.w, "%s: resend queued; a running dispatcher sends it now (see: gateway webhook log %s)\n", id, id)
+		return err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		r, err := readWebhook(ctx, d, id)
+		if err != nil {
+			return err
+		}
+		if len(r.Attempts) > len(before) && r.Delivery.State != dispatcher.StatePending {
+			return w.report(r)
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: resend queued, but no attempt recorded within %s: is a dispatcher running?", id, wait)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+type webhookOutput struct {
+	w    io.Writer
+	json bool
+}
+
+func (o webhookOutput) encode(v any) error {
+	enc := json.NewEncoder(o.w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// report prints the delivery, then one line per attempt.
+func (o webhookOutput) report(r webhookReport) error {
+	if o.json {
+		return o.encode(r)
+	}
+	d := r.Delivery
+	fmt.Fprintf(o.w, "payment:    %s\nstate:      %s\nnotify_url: %s\nautomatic:  %d attempt(s)\n",
+		d.PaymentID, d.State, d.URL, d.Automatic)
+	if !d.NextDue.IsZero() {
+		fmt.Fprintf(o.w, "next:       %s\n", schema.WireTime(d.NextDue))
+	}
+	if d.InFlight {
+		fmt.Fprintln(o.w, "in flight:  an attempt is running")
+	}
+	fmt.Fprintln(o.w)
+	tw := tabwriter.NewWriter(o.w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tAT\tKIND\tSTATUS\tLATENCY\tRESULT\tBODY")
+	for _, a := range r.Attempts {
+		kind, status, result := "auto", "-", "success"
+		if a.Manual {
+			kind = "manual"
+		}
+		if a.Status != 0 {
+			status = strconv.Itoa(a.Status)
+		}
+		if !a.Success {
+			result = a.Error
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%dms\t%s\t%s\n", a.Attempt, a.At, kind, status, a.LatencyMs, result, oneLine(a.Body, 60))
+	}
+	return tw.Flush()
+}
+
+// oneLine shows a body on one table row: quoted, cut at n runes.
+func oneLine(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
+)
+
+// TestWebhookCommands pays an order through command's store, lets a real
+// dispatcher dead-letter its webhook, then reads and resends it with the CLI.
+func TestWebhookCommands(t *testing.T) {
+	ctx := context.Background()
+	rdb := testenv.Redis(t)
+	url := testenv.RedisURLFor(rdb)
+	acct, err := merchant.NewStore(rdb).Create(ctx, merchant.NewAccount{Name: "shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok atomic.Bool
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if ok.Load() {
+			_, _ = w.Write([]byte("SUCCESS"))
+			return
+		}
+		_, _ = w.Write([]byte(`{"result":"success"}`))
+	}))
+	defer rc.Close()
+
+	cfg := dispatcher.Defaults()
+	cfg.Schedule, cfg.AllowPrivate, cfg.Poll = []time.Duration{20 * time.Millisecond}, true, 20*time.Millisecond
+	d, err := dispatcher.New(cfg, rdb, dispatcher.AccountKeys(merchant.NewStore(rdb).Get), prometheus.NewRegistry(),
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = d.Run(runCtx); close(done) }()
+	defer func() { stop(); <-done }()
+
+	store := command.NewStore(rdb, time.Hour)
+	now := time.Now()
+	o := &schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: acct.AppID, Amount: 100, Currency: "USD",
+		Method: schema.MethodWalletA, NotifyURL: rc.URL + "/hook", CreatedAt: now, UpdatedAt: now, Version: 1}
+	if _, _, err := store.Create(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Transition(ctx, o.ID, schema.StatusPaid, now); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for st, _ := d.State(ctx, o.ID); st == nil || st.State != dispatcher.StateDead; st, _ = d.State(ctx, o.ID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not dead-lettered: %+v", st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	cli := func(args ...string) (string, error) {
+		var out, errOut bytes.Buffer
+		err := webhookCmd(ctx, append(args, "--redis-url", url), &out, &errOut)
+		return out.String() + errOut.String(), err
+	}
+	out, err := cli("log", o.ID)
+	if err != nil || !strings.Contains(out, "state:      dead") || !strings.Contains(out, `{\"result\":\"success\"}`) ||
+		strings.Count(out, " auto ") != 2 {
+		t.Fatalf("webhook log: %v\n%s", err, out)
+	}
+
+	ok.Store(true)
+	out, err = cli("resend", o.ID, "--wait", "10s", "--json")
+	var report struct {
+		Delivery dispatcher.Delivery     `json:"delivery"`
+		Attempts []schema.WebhookAttempt `json:"attempts"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &report) != nil {
+		t.Fatalf("webhook resend: %v\n%s", err, out)
+	}
+	last := report.Attempts[len(report.Attempts)-1]
+	if report.Delivery.State != dispatcher.StateDelivered || len(report.Attempts) != 3 || !last.Manual || !last.Success {
+		t.Fatalf("after resend: %s", out)
+	}
+
+	if _, err := cli("log", schema.NewOrderID(now, 2)); !errors.Is(err, dispatcher.ErrNoDelivery) {
+		t.Errorf("log of an order without a webhook: %v", err)
+	}
+	if _, err := cli("resend"); err == nil {
+		t.Error("resend without an id accepted")
+	}
+}

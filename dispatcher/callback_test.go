@@ -1,0 +1,148 @@
+package dispatcher
+
+import (
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// webhookVector is the "paid-order webhook" vector of the shared signature
+// vectors (schema/testdata keeps the copy the schema tests check).
+func webhookVector(t *testing.T) (params map[string]string, key, base, sign string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "schema", "testdata", "sign-vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Vectors []struct {
+			Name   string            `json:"name"`
+			Params map[string]string `json:"params"`
+			Key    string            `json:"key"`
+			Base   string            `json:"base"`
+			Sign   string            `json:"sign"`
+		} `json:"vectors"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range doc.Vectors {
+		if v.Name == "paid-order webhook" {
+			return v.Params, v.Key, v.Base, v.Sign
+		}
+	}
+	t.Fatal("no paid-order webhook vector")
+	return nil, "", "", ""
+}
+
+func TestCallbackMatchesSignVector(t *testing.T) {
+	want, key, base, sign := webhookVector(t)
+	o := &schema.Order{
+		ID: "P20261121223320ab12cd", Amount: 100_00, Currency: "CNY", Method: schema.MethodWalletA,
+		Status: schema.StatusPaid, ClientOrderID: "A-77",
+		CreatedAt:   time.Date(2026, 11, 21, 22, 33, 20, 0, time.UTC),
+		CompletedAt: time.Date(2026, 11, 21, 22, 35, 1, 0, time.UTC),
+	}
+	p := callbackParams(o)
+	if got := schema.SignBase(p); got != base {
+		t.Fatalf("base\n got %s\nwant %s", got, base)
+	}
+	form, err := url.ParseQuery(signedForm(p, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if form.Get("sign") != sign || form.Get("sign_type") != want["sign_type"] {
+		t.Fatalf("sign %s sign_type %s, want %s %s", form.Get("sign"), form.Get("sign_type"), sign, want["sign_type"])
+	}
+	for k, v := range want {
+		if form.Get(k) != v {
+			t.Errorf("%s = %q, want %q", k, form.Get(k), v)
+		}
+	}
+	if len(form) != len(want)+1 { // + sign
+		t.Errorf("form has %d fields, want %d: %v", len(form), len(want)+1, form)
+	}
+}
+
+func TestCallbackParams(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 678e6, time.UTC)
+	base := schema.Order{ID: "P1", Amount: 5, Currency: "USD", Method: schema.MethodBDCard, CreatedAt: at, CompletedAt: at.Add(time.Second)}
+	tests := []struct {
+		name   string
+		change func(*schema.Order)
+		want   map[string]string // "" means absent
+	}{
+		{"plain", func(*schema.Order) {}, map[string]string{"amount": "0.05", "paymentMethod": "bdcard",
+			"createdAt": "2026-01-02T03:04:05Z", "completedTime": "2026-01-02T03:04:06Z", "status": "2", "status_str": "paid",
+			"description": "", "clientOrderId": ""}},
+		{"cryptohost is crypto", func(o *schema.Order) { o.Method = schema.MethodCryptohost }, map[string]string{"paymentMethod": "crypto"}},
+		{"optional fields when given", func(o *schema.Order) { o.Description, o.ClientOrderID = "订单 #42 café", "A-1" },
+			map[string]string{"description": "订单 #42 café", "clientOrderId": "A-1"}},
+		{"no internal fields", func(o *schema.Order) { o.CustomerEmail, o.ReturnURL = "a@b.c", "https://x" },
+			map[string]string{"customerEmail": "", "return_url": "", "appid": ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := base
+			tt.change(&o)
+			p := callbackParams(&o)
+			for k, v := range tt.want {
+				got, ok := p[k]
+				if v == "" && ok {
+					t.Errorf("%s = %q, want it left out", k, got)
+				}
+				if v != "" && got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+		})
+	}
+}
+
+func TestAcknowledged(t *testing.T) {
+	tests := []struct {
+		status    int
+		body      string
+		truncated bool
+		want      bool
+	}{
+		{200, "success", false, true},
+		{200, "SUCCESS", false, true},
+		{200, " success\n", false, true},
+		{200, "\t\r\nSuccess \r\n", false, true},
+		{201, "success", false, true},
+		{299, "success", false, true},
+		{200, "ok", false, false},
+		{200, `{"result":"success"}`, false, false},
+		{200, "success!", false, false},
+		{200, "succ ess", false, false},
+		{200, "\u00a0success", false, false}, // not ASCII white space
+		{200, "", false, false},
+		{500, "success", false, false},
+		{302, "success", false, false},
+		{199, "success", false, false},
+		{200, "success" + strings.Repeat(" ", maxBodyRead), true, false},
+	}
+	for _, tt := range tests {
+		if got := acknowledged(tt.status, []byte(tt.body), tt.truncated); got != tt.want {
+			t.Errorf("acknowledged(%d, %q) = %v, want %v", tt.status, tt.body, got, tt.want)
+		}
+	}
+}
+
+func TestKeptBody(t *testing.T) {
+	long := strings.Repeat("é", 200) // 400 bytes
+	got := keptBody([]byte(long))
+	if len(got) > schema.WebhookBodyKept+2 || !strings.HasPrefix(long, strings.TrimSuffix(got, "\uFFFD")) {
+		t.Fatalf("keptBody kept %d bytes: %q", len(got), got)
+	}
+	if keptBody([]byte("success")) != "success" {
+		t.Fatal("short body changed")
+	}
+}

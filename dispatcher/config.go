@@ -1,0 +1,193 @@
+package dispatcher
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the dispatcher's configuration. The GATEWAY_WEBHOOK_* names are
+// part of the operator interface (issue 4); keep them stable.
+type Config struct {
+	// Schedule is the delay before each retry; len(Schedule)+1 attempts are
+	// made before the delivery is dead-lettered. Each delay gets ±Jitter.
+	Schedule []time.Duration
+	Jitter   float64
+	// Timeout bounds one attempt: resolving, connecting, sending and reading
+	// the answer.
+	Timeout time.Duration
+	// AllowPrivate lets notify_url reach loopback, private, link-local and
+	// metadata addresses (development and tests only).
+	AllowPrivate bool
+	// Concurrency bounds attempts in flight in this process; PerHost bounds
+	// them per destination host:port, so one slow endpoint holds at most
+	// PerHost of the Concurrency slots.
+	Concurrency int
+	PerHost     int
+	// Consumer names this process in the consumer group; default hostname-pid.
+	Consumer string
+	// Poll is how often the due queues are checked when nothing woke the
+	// worker earlier; Block is how long one stream read waits.
+	Poll  time.Duration
+	Block time.Duration
+	// LeaseMargin is added to Timeout to form a claim's lease: past it, the
+	// attempt of a crashed process falls due again for anyone.
+	LeaseMargin time.Duration
+	// ClaimIdle is how long a stream entry may stay unacknowledged with a
+	// consumer before another process takes it over (XAUTOCLAIM).
+	ClaimIdle time.Duration
+	// Retention keeps delivery state and logs when the order hash has no time
+	// to live of its own to copy (normally they expire with the order).
+	Retention time.Duration
+	// LogCap bounds the attempts kept per order (automatic ones are at most
+	// len(Schedule)+1; the rest are manual resends).
+	LogCap int
+
+	bindErrs []error
+}
+
+// defaultSchedule is DESIGN.md's retry schedule: 12 attempts over about 3.4 days.
+var defaultSchedule = []time.Duration{
+	15 * time.Second, time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour,
+	2 * time.Hour, 4 * time.Hour, 8 * time.Hour, 16 * time.Hour, 24 * time.Hour, 24 * time.Hour,
+}
+
+// Defaults is what `gateway serve` runs with unless told otherwise.
+func Defaults() Config {
+	return Config{
+		Schedule:    slices.Clone(defaultSchedule),
+		Jitter:      0.2,
+		Timeout:     10 * time.Second,
+		Concurrency: 64,
+		PerHost:     8,
+		Poll:        200 * time.Millisecond,
+		Block:       time.Second,
+		LeaseMargin: 5 * time.Second,
+		ClaimIdle:   30 * time.Second,
+		Retention:   7 * 24 * time.Hour,
+		LogCap:      100,
+	}
+}
+
+// Bind registers the operator-facing settings on fs, each defaulting to its
+// GATEWAY_WEBHOOK_* environment variable. A malformed variable is reported by
+// Validate rather than silently ignored.
+func (c *Config) Bind(fs *flag.FlagSet) {
+	env := func(name string, set func(string) error) {
+		if v, ok := os.LookupEnv(name); ok {
+			if err := set(v); err != nil {
+				c.bindErrs = append(c.bindErrs, fmt.Errorf("%s=%q: %w", name, v, err))
+			}
+		}
+	}
+	setSchedule := func(v string) error {
+		s, err := ParseSchedule(v)
+		if err == nil {
+			c.Schedule = s
+		}
+		return err
+	}
+	setTimeout := func(v string) error { return setDuration(&c.Timeout, v) }
+	setPrivate := func(v string) error { return setBool(&c.AllowPrivate, v) }
+	setConc := func(v string) error { return setInt(&c.Concurrency, v) }
+	setPerHost := func(v string) error { return setInt(&c.PerHost, v) }
+
+	env("GATEWAY_WEBHOOK_SCHEDULE", setSchedule)
+	env("GATEWAY_WEBHOOK_TIMEOUT", setTimeout)
+	env("GATEWAY_WEBHOOK_ALLOW_PRIVATE", setPrivate)
+	env("GATEWAY_WEBHOOK_CONCURRENCY", setConc)
+	env("GATEWAY_WEBHOOK_PER_HOST", setPerHost)
+
+	fs.Func("webhook-schedule", "delays before each webhook retry, e.g. 15s,1m,5m (GATEWAY_WEBHOOK_SCHEDULE)", setSchedule)
+	fs.Func("webhook-timeout", "time-out of one webhook attempt, default 10s (GATEWAY_WEBHOOK_TIMEOUT)", setTimeout)
+	fs.BoolFunc("webhook-allow-private", "let notify_url reach private and loopback addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE)", setPrivate)
+	fs.Func("webhook-concurrency", "webhook attempts in flight per process, default 64 (GATEWAY_WEBHOOK_CONCURRENCY)", setConc)
+	fs.Func("webhook-per-host", "webhook attempts in flight per destination host, default 8 (GATEWAY_WEBHOOK_PER_HOST)", setPerHost)
+}
+
+func setDuration(p *time.Duration, v string) error {
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err == nil {
+		*p = d
+	}
+	return err
+}
+
+func setBool(p *bool, v string) error {
+	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	if err == nil {
+		*p = b
+	}
+	return err
+}
+
+func setInt(p *int, v string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err == nil {
+		*p = n
+	}
+	return err
+}
+
+// ParseSchedule reads GATEWAY_WEBHOOK_SCHEDULE: comma-separated Go durations,
+// the delay before each retry in turn ("15s,1m,5m" makes four attempts).
+func ParseSchedule(v string) ([]time.Duration, error) {
+	if strings.TrimSpace(v) == "" {
+		return nil, errors.New("schedule is empty")
+	}
+	var out []time.Duration
+	for _, part := range strings.Split(v, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(part))
+		if err != nil {
+			return nil, fmt.Errorf("schedule: %w", err)
+		}
+		if d <= 0 {
+			return nil, fmt.Errorf("schedule: delay %s must be positive", d)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	errs := slices.Clone(c.bindErrs)
+	if len(c.Schedule) == 0 {
+		errs = append(errs, errors.New("webhook schedule is empty"))
+	}
+	for _, d := range c.Schedule {
+		if d <= 0 {
+			errs = append(errs, fmt.Errorf("webhook schedule delay %s must be positive", d))
+		}
+	}
+	if c.Jitter < 0 || c.Jitter >= 1 {
+		errs = append(errs, fmt.Errorf("webhook jitter %v must be in [0, 1)", c.Jitter))
+	}
+	if c.Concurrency < 1 || c.PerHost < 1 {
+		errs = append(errs, errors.New("webhook concurrency and per-host limit must be at least 1"))
+	}
+	if c.Timeout <= 0 || c.Poll <= 0 || c.Block <= 0 || c.LeaseMargin <= 0 || c.ClaimIdle <= 0 || c.Retention <= 0 {
+		errs = append(errs, errors.New("webhook timeout, poll, block, lease margin, claim idle and retention must be positive"))
+	}
+	if c.LogCap < 1 {
+		errs = append(errs, errors.New("webhook log cap must be at least 1"))
+	}
+	return errors.Join(errs...)
+}
+
+// lease is how long a claim keeps other processes away from an attempt.
+func (c *Config) lease() time.Duration { return c.Timeout + c.LeaseMargin }
+
+// consumerName is hostname-pid, unique per live process.
+func consumerName() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		h = "dispatcher"
+	}
+	return h + "-" + strconv.Itoa(os.Getpid())
+}

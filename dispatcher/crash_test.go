@@ -1,0 +1,165 @@
+package dispatcher
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
+)
+
+// helperEnv tells the test binary, run again as a subprocess, to be a
+// dispatcher on the Redis database it names.
+const (
+	helperEnv         = "DISPATCHER_TEST_HELPER_REDIS"
+	helperConsumerEnv = "DISPATCHER_TEST_HELPER_CONSUMER"
+	helperTimeout     = 2 * time.Second
+)
+
+// TestHelperDispatcher is not a test: it is the dispatcher process the crash
+// tests start and kill.
+func TestHelperDispatcher(t *testing.T) {
+	raw := os.Getenv(helperEnv)
+	if raw == "" {
+		t.Skip("the dispatcher subprocess of the crash tests")
+	}
+	opt, err := redis.ParseURL(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	defer rdb.Close()
+	cfg := testConfig()
+	cfg.Timeout = helperTimeout
+	cfg.Consumer = os.Getenv(helperConsumerEnv)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	d, err := New(cfg, rdb, AccountKeys(merchant.NewStore(rdb).Get), prometheus.NewRegistry(),
+		slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// helper is a dispatcher subprocess.
+type helper struct {
+	cmd  *exec.Cmd
+	logs *syncBuffer
+}
+
+func startHelper(t *testing.T, e *env, name string) *helper {
+	t.Helper()
+	h := &helper{logs: &syncBuffer{}}
+	h.cmd = exec.Command(os.Args[0], "-test.run=^TestHelperDispatcher$", "-test.count=1")
+	h.cmd.Env = append(os.Environ(), helperEnv+"="+testenv.RedisURLFor(e.rdb), helperConsumerEnv+"="+name)
+	h.cmd.Stdout, h.cmd.Stderr = h.logs, h.logs
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		h.kill()
+		if t.Failed() {
+			t.Logf("dispatcher process %s:\n%s", name, h.logs.String())
+		}
+	})
+	return h
+}
+
+// kill is kill -9: no deferred function, no cleanup, leases left behind.
+func (h *helper) kill() {
+	_ = h.cmd.Process.Signal(syscall.SIGKILL)
+	_ = h.cmd.Wait()
+}
+
+func TestKilledDuringDeliveryIsDeliveredOnceAfterRestart(t *testing.T) {
+	e := newEnv(t)
+	first := make(chan struct{})
+	rc := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 1 {
+			close(first)
+			<-r.Context().Done() // hangs until the caller is gone
+			return
+		}
+		_, _ = w.Write([]byte("success"))
+	})
+	o := e.pay(rc.URL)
+
+	a := startHelper(t, e, "a")
+	select {
+	case <-first:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the first attempt never arrived")
+	}
+	a.kill()
+
+	b := startHelper(t, e, "b")
+	eventually(t, 20*time.Second, "delivered by the restarted dispatcher", func() bool {
+		st, err := e.rdb.HGet(context.Background(), webhookKey(o.ID), "st").Result()
+		return err == nil && st == StateDelivered
+	})
+	if rc.count() != 2 {
+		t.Fatalf("receiver called %d times, want 2 (the killed attempt and its replacement)", rc.count())
+	}
+	b.kill()
+
+	// After a recorded success, never again: not from a restart either.
+	startHelper(t, e, "c")
+	time.Sleep(helperTimeout + time.Second)
+	if rc.count() != 2 {
+		t.Fatalf("receiver called %d times after the success, want 2", rc.count())
+	}
+	shard, _ := schema.ParseOrderID(o.ID)
+	log, err := e.rdb.LRange(context.Background(), schema.WebhookLogKey(shard, o.ID), 0, -1).Result()
+	if err != nil || len(log) != 1 {
+		t.Fatalf("log %v, %v: want the one recorded attempt (the killed one never finished)", log, err)
+	}
+}
+
+func TestEntriesOfADeadConsumerAreTakenOver(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, answer(200, "success"))
+	ctx := context.Background()
+	o := e.paidOrder(rc.URL)
+	shard, _ := schema.ParseOrderID(o.ID)
+	stream := schema.EventsKey(shard)
+	if err := e.rdb.XGroupCreateMkStream(ctx, stream, group, "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	e.publish(o, schema.EventPaid)
+	// A consumer reads the paid event and dies before scheduling it.
+	got, err := e.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: group, Consumer: "ghost", Streams: []string{stream, ">"}, Count: 10}).Result()
+	if err != nil || len(got) != 1 || len(got[0].Messages) != 1 {
+		t.Fatalf("ghost read %v, %v", got, err)
+	}
+
+	cfg := testConfig()
+	cfg.ClaimIdle = 300 * time.Millisecond
+	d := e.start(cfg)
+	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	eventually(t, 5*time.Second, "entry acknowledged", func() bool {
+		p, err := e.rdb.XPending(ctx, stream, group).Result()
+		return err == nil && p.Count == 0
+	})
+	if rc.count() != 1 {
+		t.Fatalf("receiver called %d times", rc.count())
+	}
+}
+
+func webhookKey(id string) string {
+	shard, _ := schema.ParseOrderID(id)
+	return schema.WebhookKey(shard, id)
+}

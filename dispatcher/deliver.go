@@ -1,0 +1,214 @@
+package dispatcher
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// slots are this process's attempt limits: Concurrency overall and PerHost
+// per destination. Only the delivery loop takes slots; attempts give them back.
+type slots struct {
+	mu      sync.Mutex
+	max     int
+	perHost int
+	total   int
+	hosts   map[string]int
+}
+
+func newSlots(max, perHost int) *slots {
+	return &slots{max: max, perHost: perHost, hosts: map[string]int{}}
+}
+
+// free is how many attempts may start now, and for each host with attempts
+// in flight how many more it may take.
+func (s *slots) free() (int, map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	busy := make(map[string]int, len(s.hosts))
+	for h, n := range s.hosts {
+		busy[h] = max(s.perHost-n, 0)
+	}
+	return s.max - s.total, busy
+}
+
+func (s *slots) take(host string) {
+	s.mu.Lock()
+	s.total++
+	s.hosts[host]++
+	s.mu.Unlock()
+}
+
+func (s *slots) put(host string) {
+	s.mu.Lock()
+	s.total--
+	if s.hosts[host]--; s.hosts[host] <= 0 {
+		delete(s.hosts, host)
+	}
+	s.mu.Unlock()
+}
+
+// deliver claims due deliveries whenever slots are free, on every wake-up
+// (a slot freed, work scheduled here) or every Poll (work scheduled by other
+// processes, retries falling due). It returns once ctx has ended and every
+// attempt it started is recorded.
+func (d *Dispatcher) deliver(ctx context.Context) {
+	var inflight sync.WaitGroup
+	defer inflight.Wait()
+	t := time.NewTicker(d.cfg.Poll)
+	defer t.Stop()
+	var pause backoff
+	for first := 0; ; first++ {
+		if err := d.claimRound(ctx, &inflight, first); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			d.redisError("claim webhooks", err)
+			pause.wait(ctx)
+		} else {
+			pause.reset()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.wake:
+		case <-t.C:
+		}
+	}
+}
+
+// dueSlack widens "due now" when looking for shards with work, so that a
+// process whose clock is a little behind Redis's still finds it at once.
+const dueSlack = 250 * time.Millisecond
+
+// claimRound fills the free slots from the shards that have work due,
+// starting at a rotating shard so that none is always served last.
+func (d *Dispatcher) claimRound(ctx context.Context, inflight *sync.WaitGroup, first int) error {
+	if free, _ := d.slots.free(); free <= 0 {
+		return nil
+	}
+	due, err := d.store.dueShards(ctx, time.Now().Add(dueSlack))
+	if err != nil {
+		return err
+	}
+	shards := schema.AllShards()
+	for i := range shards {
+		free, busy := d.slots.free()
+		if free <= 0 || ctx.Err() != nil {
+			return nil
+		}
+		n := (first + i) % len(shards)
+		if !due[n] {
+			continue
+		}
+		shard := shards[n]
+		jobs, err := d.store.claimJobs(ctx, shard, free, busy, d.tokenPrefix())
+		for _, j := range jobs {
+			d.slots.take(j.host)
+			inflight.Go(func() { d.attempt(ctx, j) })
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attempt makes one claimed attempt and records it. Its deadline runs from
+// the claim, so it always ends before the lease another process would wait
+// out; it is not cut short by ctx, so that a graceful stop records it.
+func (d *Dispatcher) attempt(ctx context.Context, j job) {
+	defer d.poke()
+	defer d.slots.put(j.host)
+	d.m.inflight.Inc()
+	defer d.m.inflight.Dec()
+
+	actx, cancel := context.WithDeadline(context.WithoutCancel(ctx), j.claimed.Add(d.cfg.Timeout))
+	started := time.Now()
+	res := d.send(actx, j)
+	cancel()
+	rec := schema.WebhookAttempt{
+		At: schema.WireTime(started), Attempt: j.seq, Manual: j.manual != "", Status: res.status,
+		Error: res.err, Body: keptBody(res.body), LatencyMs: res.latency.Milliseconds(), Success: res.ack,
+	}
+	outcome := d.recordAttempt(ctx, j, res.ack, rec)
+	d.observe(j, res, outcome)
+}
+
+// send signs the callback with the merchant's key of this moment and posts it.
+func (d *Dispatcher) send(ctx context.Context, j job) result {
+	if j.broken != "" {
+		return result{kind: "internal", err: j.broken}
+	}
+	key, err := d.keys.APIKey(ctx, j.appid)
+	if err != nil {
+		return result{kind: "internal", err: "cannot sign: " + err.Error()}
+	}
+	return post(ctx, d.client, j.url, signedForm(j.params, key), d.cfg.Timeout)
+}
+
+// nextDelay is the jittered wait before the next automatic attempt, or -1
+// when the schedule is used up (or the attempt was a one-off resend).
+func (d *Dispatcher) nextDelay(j job) time.Duration {
+	if j.manual == StateDead || j.manual == StateDelivered || j.made >= len(d.cfg.Schedule) {
+		return -1
+	}
+	return jitter(d.cfg.Schedule[j.made], d.cfg.Jitter)
+}
+
+// jitter spreads retries by ±f so that merchants whose endpoint came back
+// are not hit by every pending retry at once.
+func jitter(base time.Duration, f float64) time.Duration {
+	return time.Duration(float64(base) * (1 + f*(2*rand.Float64()-1)))
+}
+
+// recordAttempt stores the outcome, retrying briefly: if it cannot, the
+// lease runs out and the attempt is made again (at least once, never lost).
+func (d *Dispatcher) recordAttempt(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt) string {
+	next := d.nextDelay(j)
+	var pause backoff
+	for try := 0; ; try++ {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		out, err := d.store.record(rctx, j, ack, rec, next)
+		cancel()
+		if err == nil {
+			return out
+		}
+		d.redisError("record webhook attempt", err)
+		if try == 2 {
+			d.log.Error("webhook attempt not recorded; it will be made again when its lease ends",
+				"payment_id", j.id, "attempt", j.seq, "acknowledged", ack, "err", err)
+			return "unrecorded"
+		}
+		pause.wait(context.WithoutCancel(ctx))
+	}
+}
+
+// observe counts and logs one attempt.
+func (d *Dispatcher) observe(j job, res result, outcome string) {
+	d.m.attempts.WithLabelValues(res.kind).Inc()
+	d.m.attemptS.Observe(res.latency.Seconds())
+	switch outcome {
+	case "retry":
+		d.m.retries.Inc()
+	case "dead":
+		d.m.dead.Inc()
+	case "delivered":
+		if (j.manual == "" || j.manual == StatePending) && !j.paid.IsZero() {
+			d.m.delivery.Observe(time.Since(j.paid).Seconds())
+		}
+	}
+	attrs := []any{"payment_id", j.id, "appid", j.appid, "host", j.host, "attempt", j.seq, "manual", j.manual != "",
+		"status", res.status, "latency_ms", res.latency.Milliseconds(), "outcome", outcome}
+	switch {
+	case res.ack:
+		d.log.Info("webhook delivered", attrs...)
+	case outcome == "dead":
+		d.log.Warn("webhook dead-lettered after its last attempt", append(attrs, "reason", res.err)...)
+	default:
+		d.log.Warn("webhook attempt failed", append(attrs, "reason", res.err)...)
+	}
+}

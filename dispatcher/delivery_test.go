@@ -1,0 +1,372 @@
+package dispatcher
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/schema"
+)
+
+func TestWebhookIsSignedForm(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, answer(200, "success"))
+	e.start(testConfig())
+
+	plain := e.paidOrder(rc.URL + "/hook?shop=1")
+	plain.Method = schema.MethodCryptohost
+	e.publish(plain, schema.EventPaid)
+	full := e.paidOrder(rc.URL + "/hook")
+	full.Description, full.ClientOrderID = "订单 #42 café & more=1", "A-77"
+	e.publish(full, schema.EventPaid)
+
+	eventually(t, 10*time.Second, "both webhooks", func() bool { return rc.count() == 2 })
+	for _, r := range rc.requests() {
+		if r.contentType != "application/x-www-form-urlencoded" {
+			t.Errorf("Content-Type %q", r.contentType)
+		}
+		p := schema.Params{}
+		for k, v := range r.form {
+			if len(v) != 1 {
+				t.Fatalf("%s sent %d times", k, len(v))
+			}
+			p[k] = v[0]
+		}
+		if !schema.VerifySign(p, e.acct.APIKey, p["sign"]) || p["sign_type"] != "MD5" {
+			t.Errorf("signature does not verify with the merchant's key: %v", p)
+		}
+		o := plain
+		if p["paymentId"] == full.ID {
+			o = full
+		}
+		want := callbackParams(o)
+		want["sign"], want["sign_type"] = p["sign"], "MD5"
+		if len(p) != len(want) {
+			t.Errorf("fields %v, want %v", p, want)
+		}
+		for k, v := range want {
+			if p[k] != v {
+				t.Errorf("%s = %q, want %q", k, p[k], v)
+			}
+		}
+	}
+	if got := rc.requests(); got[0].form.Get("paymentMethod") != "crypto" && got[1].form.Get("paymentMethod") != "crypto" {
+		t.Error("cryptohost not reported as crypto")
+	}
+}
+
+// TestAcknowledgement sends each order to its own receiver; with one retry
+// in the schedule, an acknowledged order is called once and delivered, any
+// other answer twice and dead-lettered.
+func TestAcknowledgement(t *testing.T) {
+	e := newEnv(t)
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	closedURL := "http://" + closed.Addr().String() + "/hook"
+	closed.Close()
+	final := newReceiver(t, answer(200, "success"))
+
+	tests := []struct {
+		name    string
+		respond func(int, http.ResponseWriter, *http.Request)
+		url     string // instead of a receiver
+		ack     bool
+		status  int
+		errPart string
+	}{
+		{"success", answer(200, "success"), "", true, 200, ""},
+		{"upper case", answer(200, "SUCCESS"), "", true, 200, ""},
+		{"white space", answer(200, " success\n"), "", true, 200, ""},
+		{"201", answer(201, "Success"), "", true, 201, ""},
+		{"ok", answer(200, "ok"), "", false, 200, "not \"success\""},
+		{"json", answer(200, `{"result":"success"}`), "", false, 200, "not \"success\""},
+		{"500 success", answer(500, "success"), "", false, 500, "HTTP 500"},
+		{"empty 204", answer(204, ""), "", false, 204, "not \"success\""},
+		{"redirect", func(_ int, w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, final.URL, http.StatusFound)
+		}, "", false, 302, "redirects are not followed"},
+		{"time-out", func(_ int, w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}, "", false, 0, "timeout after 500ms"},
+		{"connection refused", nil, closedURL, false, 0, "connection refused"},
+	}
+	cfg := testConfig()
+	cfg.Schedule = []time.Duration{50 * time.Millisecond}
+	cfg.Timeout = 500 * time.Millisecond
+	d := e.start(cfg)
+
+	receivers := make([]*receiver, len(tests))
+	orders := make([]*schema.Order, len(tests))
+	for i, tt := range tests {
+		target := tt.url
+		if tt.respond != nil {
+			receivers[i] = newReceiver(t, tt.respond)
+			target = receivers[i].URL + "/hook"
+		}
+		orders[i] = e.pay(target)
+	}
+	eventually(t, 20*time.Second, "every delivery final", func() bool {
+		for _, o := range orders {
+			if st := e.state(d, o.ID); st != StateDelivered && st != StateDead {
+				return false
+			}
+		}
+		return true
+	})
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantState, wantCalls := StateDead, 2
+			if tt.ack {
+				wantState, wantCalls = StateDelivered, 1
+			}
+			if st := e.state(d, orders[i].ID); st != wantState {
+				t.Errorf("state %s, want %s", st, wantState)
+			}
+			if rc := receivers[i]; rc != nil && rc.count() != wantCalls {
+				t.Errorf("receiver called %d times, want %d", rc.count(), wantCalls)
+			}
+			log, err := d.Log(context.Background(), orders[i].ID)
+			if err != nil || len(log) != wantCalls {
+				t.Fatalf("log %+v, %v; want %d attempts", log, err, wantCalls)
+			}
+			a := log[0]
+			if a.Success != tt.ack || a.Status != tt.status || !strings.Contains(a.Error, tt.errPart) || a.Attempt != 1 || a.Manual {
+				t.Errorf("attempt %+v, want success %v status %d error containing %q", a, tt.ack, tt.status, tt.errPart)
+			}
+			if _, err := time.Parse(time.RFC3339, a.At); err != nil {
+				t.Errorf("at %q: %v", a.At, err)
+			}
+		})
+	}
+	if final.count() != 0 {
+		t.Errorf("a redirect was followed")
+	}
+}
+
+func TestRetriesFollowScheduleAndStopAtSuccess(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
+		if n < 3 {
+			http.Error(w, "try later", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("success"))
+	})
+	cfg := testConfig()
+	cfg.Schedule = []time.Duration{200 * time.Millisecond, 400 * time.Millisecond, 300 * time.Millisecond, 300 * time.Millisecond}
+	d := e.start(cfg)
+	o := e.pay(rc.URL)
+
+	eventually(t, 10*time.Second, "third attempt", func() bool { return e.state(d, o.ID) == StateDelivered })
+	time.Sleep(time.Second) // past when a fourth and fifth attempt would come
+	reqs := rc.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("receiver called %d times, want 3", len(reqs))
+	}
+	for i, min := range []time.Duration{160 * time.Millisecond, 320 * time.Millisecond} { // delay -20%
+		if gap := reqs[i+1].at.Sub(reqs[i].at); gap < min {
+			t.Errorf("retry %d came %s after the attempt before, want at least %s", i+1, gap, min)
+		}
+	}
+	log, err := d.Log(context.Background(), o.ID)
+	if err != nil || len(log) != 3 {
+		t.Fatalf("log %+v, %v", log, err)
+	}
+	for i, a := range log {
+		wantStatus, wantOK := 503, false
+		if i == 2 {
+			wantStatus, wantOK = 200, true
+		}
+		if a.Attempt != i+1 || a.Status != wantStatus || a.Success != wantOK || a.Manual {
+			t.Errorf("attempt %d: %+v", i+1, a)
+		}
+	}
+	if !strings.HasPrefix(log[0].Body, "try later") {
+		t.Errorf("body %q", log[0].Body)
+	}
+	if st, _ := d.State(context.Background(), o.ID); st.Automatic != 3 || st.InFlight || !st.NextDue.IsZero() {
+		t.Errorf("delivery %+v, want 3 automatic attempts, nothing in flight or due", st)
+	}
+	if got := metricValue(t, d.reg, "gateway_webhook_retries_scheduled_total"); got != 2 {
+		t.Errorf("retries scheduled %v, want 2", got)
+	}
+}
+
+func TestDeadLetterThenResend(t *testing.T) {
+	e := newEnv(t)
+	var ok atomic.Bool
+	rc := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
+		if ok.Load() {
+			_, _ = w.Write([]byte("success"))
+			return
+		}
+		http.Error(w, strings.Repeat("x", 1000), http.StatusInternalServerError)
+	})
+	d := e.start(testConfig())
+	ctx := context.Background()
+	o := e.pay(rc.URL)
+	shard, _ := schema.ParseOrderID(o.ID)
+	inDead := func() bool {
+		_, err := e.rdb.ZScore(ctx, schema.WebhookDeadKey(shard), o.ID).Result()
+		return err == nil
+	}
+
+	eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
+	if rc.count() != 3 || !inDead() || metricValue(t, d.reg, "gateway_webhook_dead_letters_total") != 1 {
+		t.Fatalf("calls %d, in dead set %v, dead letters %v", rc.count(), inDead(), metricValue(t, d.reg, "gateway_webhook_dead_letters_total"))
+	}
+	log, _ := d.Log(ctx, o.ID)
+	if len(log[0].Body) != schema.WebhookBodyKept {
+		t.Errorf("kept %d bytes of the body, want %d", len(log[0].Body), schema.WebhookBodyKept)
+	}
+
+	// A resend of a dead letter is one attempt; failing, it stays dead.
+	resendAndWait(t, e, d, o.ID, rc, 4)
+	if st := e.state(d, o.ID); st != StateDead || !inDead() {
+		t.Fatalf("after a failed resend: state %s, in dead set %v", st, inDead())
+	}
+	// Acknowledged, it is delivered and leaves the dead set.
+	ok.Store(true)
+	resendAndWait(t, e, d, o.ID, rc, 5)
+	if st := e.state(d, o.ID); st != StateDelivered || inDead() {
+		t.Fatalf("after a good resend: state %s, in dead set %v", st, inDead())
+	}
+	// A delivered order can be sent once more on request.
+	resendAndWait(t, e, d, o.ID, rc, 6)
+	time.Sleep(300 * time.Millisecond)
+	if rc.count() != 6 || e.state(d, o.ID) != StateDelivered {
+		t.Fatalf("calls %d, state %s", rc.count(), e.state(d, o.ID))
+	}
+	log, _ = d.Log(ctx, o.ID)
+	for i, a := range log {
+		if a.Attempt != i+1 || a.Manual != (i >= 3) || a.Success != (i >= 4) {
+			t.Errorf("attempt %d: %+v", i+1, a)
+		}
+	}
+	if err := d.Resend(ctx, schema.NewOrderID(time.Now(), 1)); !errors.Is(err, ErrNoDelivery) {
+		t.Errorf("resend of an unknown order: %v", err)
+	}
+}
+
+// resendAndWait resends id and waits until the receiver has had calls calls
+// and the attempt is recorded.
+func resendAndWait(t *testing.T, e *env, d *running, id string, rc *receiver, calls int) {
+	t.Helper()
+	if err := d.Resend(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "resent attempt recorded", func() bool {
+		log, _ := d.Log(context.Background(), id)
+		return rc.count() == calls && len(log) == calls && e.state(d, id) != StatePending
+	})
+}
+
+func TestPrivateAddressesRefusedByDefault(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, answer(200, "success"))
+	cfg := testConfig()
+	cfg.AllowPrivate = false
+	d := e.start(cfg)
+	port := rc.URL[strings.LastIndex(rc.URL, ":")+1:]
+	o := e.pay("http://localhost:" + port + "/hook")
+
+	eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
+	log, _ := d.Log(context.Background(), o.ID)
+	if rc.count() != 0 || len(log) != 3 {
+		t.Fatalf("receiver called %d times, %d attempts logged", rc.count(), len(log))
+	}
+	if !strings.Contains(log[0].Error, "refused") || !strings.Contains(log[0].Error, "loopback") || log[0].Status != 0 {
+		t.Errorf("attempt %+v, want a refusal naming loopback", log[0])
+	}
+}
+
+func TestOnlyPaidEventsWithNotifyURLAreSent(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, answer(200, "success"))
+	d := e.start(testConfig())
+
+	created := e.paidOrder(rc.URL)
+	created.Status = schema.StatusPending
+	e.publish(created, schema.EventCreated)
+	noURL := e.pay("")
+	o := e.pay(rc.URL)
+	e.publish(o, schema.EventPaid) // a repeated paid event changes nothing
+
+	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	eventually(t, 10*time.Second, "every entry acknowledged", func() bool {
+		for _, s := range schema.AllShards() {
+			p, err := e.rdb.XPending(context.Background(), schema.EventsKey(s), group).Result()
+			if err != nil || p.Count != 0 {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(200 * time.Millisecond)
+	if rc.count() != 1 || e.state(d, noURL.ID) != "" || e.state(d, created.ID) != "" {
+		t.Fatalf("calls %d, no-url state %q, created state %q", rc.count(), e.state(d, noURL.ID), e.state(d, created.ID))
+	}
+}
+
+// TestRetentionFollowsOrder: delivery state and log expire with the order.
+func TestRetentionFollowsOrder(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, answer(200, "success"))
+	d := e.start(testConfig())
+	o := e.pay(rc.URL)
+	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	ctx := context.Background()
+	shard, _ := schema.ParseOrderID(o.ID)
+	order := e.rdb.PTTL(ctx, schema.OrderKey(shard, o.ID)).Val()
+	for _, k := range []string{schema.WebhookKey(shard, o.ID), schema.WebhookLogKey(shard, o.ID)} {
+		ttl := e.rdb.PTTL(ctx, k).Val()
+		if ttl <= 0 || ttl > order || order-ttl > 5*time.Second {
+			t.Errorf("%s expires in %s, the order in %s", k, ttl, order)
+		}
+	}
+}
+
+// TestScriptCacheFlushed: after Redis loses its script cache (a restart),
+// scheduling, claiming and recording load the scripts again.
+func TestScriptCacheFlushed(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, answer(200, "success"))
+	d := e.start(testConfig())
+	first := e.pay(rc.URL)
+	eventually(t, 10*time.Second, "first delivered", func() bool { return e.state(d, first.ID) == StateDelivered })
+	if err := e.rdb.ScriptFlush(context.Background()).Err(); err != nil {
+		t.Fatal(err)
+	}
+	second := e.pay(rc.URL)
+	eventually(t, 10*time.Second, "second delivered", func() bool { return e.state(d, second.ID) == StateDelivered })
+}
+
+// TestUnreadableDeliveryRunsDownItsSchedule: a delivery whose stored
+// callback is corrupt is never sent, but its failures are recorded and it
+// is dead-lettered instead of being claimed again forever.
+func TestUnreadableDeliveryRunsDownItsSchedule(t *testing.T) {
+	e := newEnv(t)
+	rc := newReceiver(t, answer(200, "success"))
+	cfg := testConfig()
+	o := e.paidOrder(rc.URL)
+	shard, _ := schema.ParseOrderID(o.ID)
+	ctx := context.Background()
+	if _, errs := newStore(e.rdb, cfg).addAll(ctx, []delivery{{shard: shard, id: o.ID, url: o.NotifyURL, appid: o.AppID,
+		params: callbackParams(o), paid: o.CompletedAt}}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	e.rdb.HSet(ctx, schema.WebhookKey(shard, o.ID), "p", "{not json")
+	d := e.start(cfg)
+	eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
+	log, _ := d.Log(ctx, o.ID)
+	if rc.count() != 0 || len(log) != 3 || !strings.Contains(log[0].Error, "cannot be read") {
+		t.Fatalf("calls %d, log %+v", rc.count(), log)
+	}
+}

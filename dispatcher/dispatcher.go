@@ -1,0 +1,117 @@
+package dispatcher
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// ErrInFlight is a resend asked for while an attempt of the order runs; its
+// outcome decides what comes next.
+var ErrInFlight = errors.New("a webhook attempt of this order is in flight")
+
+// Dispatcher is the webhook role of one process.
+type Dispatcher struct {
+	cfg    Config
+	rdb    *redis.Client
+	store  *store
+	keys   KeyLookup
+	client *http.Client
+	m      *metrics
+	log    *slog.Logger
+	slots  *slots
+	wake   chan struct{}
+	nonce  string        // tells this process's leases from an earlier one with the same pid
+	claims atomic.Uint64 // numbers claim calls, for lease tokens
+}
+
+// New checks cfg and prepares a dispatcher; Run starts it.
+func New(cfg Config, rdb *redis.Client, keys KeyLookup, reg prometheus.Registerer, log *slog.Logger) (*Dispatcher, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("dispatcher config: %w", err)
+	}
+	if rdb == nil || keys == nil || reg == nil || log == nil {
+		return nil, errors.New("dispatcher: redis, keys, registry and logger are required")
+	}
+	if cfg.Consumer == "" {
+		cfg.Consumer = consumerName()
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	return &Dispatcher{
+		cfg: cfg, rdb: rdb, store: newStore(rdb, cfg), keys: keys, client: newHTTPClient(cfg), m: m,
+		log: log.With("role", "dispatcher"), slots: newSlots(cfg.Concurrency, cfg.PerHost),
+		wake: make(chan struct{}, 1), nonce: rand.Text()[:8],
+	}, nil
+}
+
+// Run consumes the event streams and delivers webhooks until ctx ends, then
+// waits for the attempts in flight to finish and be recorded (each is bound
+// by Timeout), so a graceful stop loses nothing and leaves no lease behind.
+func (d *Dispatcher) Run(ctx context.Context) error {
+	if err := d.ensureGroups(ctx); err != nil {
+		return err
+	}
+	d.log.Info("dispatcher running", "consumer", d.cfg.Consumer, "concurrency", d.cfg.Concurrency,
+		"per_host", d.cfg.PerHost, "timeout", d.cfg.Timeout.String(), "attempts", len(d.cfg.Schedule)+1,
+		"allow_private", d.cfg.AllowPrivate)
+	var wg sync.WaitGroup
+	wg.Go(func() { d.consume(ctx) })
+	wg.Go(func() { d.reclaim(ctx) })
+	d.deliver(ctx)
+	wg.Wait()
+	d.log.Info("dispatcher stopped")
+	return nil
+}
+
+// Log is the order's attempt log, oldest first; empty when it has none.
+func (d *Dispatcher) Log(ctx context.Context, paymentID string) ([]schema.WebhookAttempt, error) {
+	return d.store.attempts(ctx, paymentID)
+}
+
+// State is the order's delivery, or ErrNoDelivery.
+func (d *Dispatcher) State(ctx context.Context, paymentID string) (*Delivery, error) {
+	return d.store.delivery(ctx, paymentID)
+}
+
+// Resend queues one more attempt now, recorded as manual: a dead-lettered
+// or acknowledged order gets exactly one, a pending one has its next attempt
+// brought forward. Any running dispatcher sends it.
+func (d *Dispatcher) Resend(ctx context.Context, paymentID string) error {
+	out, err := d.store.requeue(ctx, paymentID)
+	if err != nil {
+		return err
+	}
+	if out == "in_flight" {
+		return ErrInFlight
+	}
+	d.poke()
+	return nil
+}
+
+// poke wakes the delivery loop without blocking: a slot was freed or work
+// was scheduled.
+func (d *Dispatcher) poke() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// tokenPrefix makes lease tokens unique per claim call across processes.
+func (d *Dispatcher) tokenPrefix() string {
+	return d.cfg.Consumer + ":" + d.nonce + ":" + strconv.FormatUint(d.claims.Add(1), 10) + ":"
+}

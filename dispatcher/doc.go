@@ -1,0 +1,30 @@
+// Package dispatcher sends the paid-order webhook of SPEC.md's Events section
+// (issue 4): it reads every shard's event stream in the consumer group
+// "dispatcher" and POSTs a signed, form-encoded callback to the order's
+// notify_url until the merchant answers "success", on DESIGN.md's retry
+// schedule, then dead-letters.
+//
+// All delivery state is in Redis, on the order's shard, so it survives
+// restarts and is shared by every dispatcher process:
+//
+//   - A paid event schedules the delivery once (it is keyed by the order),
+//     and only then is the stream entry acknowledged; entries a crashed
+//     consumer held are taken over with XAUTOCLAIM.
+//   - Due deliveries wait in one queue per destination host, indexed per
+//     shard by their earliest due time. A worker claims by host, within its
+//     process's global and per-host limits, so one hanging endpoint holds at
+//     most PerHost slots and never stands in front of other merchants' work.
+//   - A claim is a lease: the delivery's score moves to the end of the lease
+//     and a token is stored. Nobody else can claim it meanwhile, and if the
+//     process dies the delivery falls due again by itself. The attempt's own
+//     deadline ends before the lease does, so two attempts of one delivery
+//     never run at once.
+//   - The attempt's outcome is one script: the attempt is appended to the
+//     order's log, then the delivery is marked delivered, rescheduled with
+//     jitter or dead-lettered. A success always wins; a failure only counts
+//     if the lease is still the attempt's.
+//
+// Requests go through an HTTP client that resolves names itself and refuses
+// private, loopback, link-local and metadata addresses unless AllowPrivate,
+// never follows redirects and reads at most a few KiB of an answer.
+package dispatcher

@@ -1,0 +1,139 @@
+package dispatcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+)
+
+// RefusedError is an attempt the dispatcher would not make: every address
+// the notify_url's host resolves to is one a merchant must not make us call
+// (our own network, the cloud metadata service).
+type RefusedError struct {
+	Host   string
+	Addr   netip.Addr
+	Reason string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("refused: notify_url host %s resolves to %s address %s (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true allows it)",
+		e.Host, e.Reason, e.Addr)
+}
+
+// metadataAddrs are the cloud instance metadata services, named apart so
+// the refusal says what they are.
+var metadataAddrs = []netip.Addr{
+	netip.MustParseAddr("169.254.169.254"), // AWS, GCP, Azure, OpenStack
+	netip.MustParseAddr("fd00:ec2::254"),   // AWS over IPv6
+	netip.MustParseAddr("100.100.100.200"), // Alibaba Cloud
+}
+
+// reservedNets are special-purpose IPv4 ranges the net/netip predicates do
+// not cover but that never hold a merchant's public endpoint.
+var reservedNets = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"), // carrier-grade NAT, shared address space
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("240.0.0.0/4"), // reserved and broadcast
+	netip.MustParsePrefix("fec0::/10"),   // deprecated site-local
+}
+
+// IPv6 forms that carry an IPv4 address, which is judged instead.
+var (
+	nat64Net  = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour = netip.MustParsePrefix("2002::/16")
+)
+
+// refusal says why a webhook must not go to a, or "" when it may.
+func refusal(a netip.Addr) string {
+	a = a.Unmap()
+	if a.Is6() && nat64Net.Contains(a) {
+		b := a.As16()
+		a = netip.AddrFrom4([4]byte(b[12:16]))
+	} else if a.Is6() && sixToFour.Contains(a) {
+		b := a.As16()
+		if r := refusal(netip.AddrFrom4([4]byte(b[2:6]))); r != "" {
+			return r
+		}
+	}
+	for _, m := range metadataAddrs {
+		if a == m {
+			return "metadata service"
+		}
+	}
+	switch {
+	case a.IsUnspecified():
+		return "unspecified"
+	case a.IsLoopback():
+		return "loopback"
+	case a.IsPrivate():
+		return "private"
+	case a.IsLinkLocalUnicast():
+		return "link-local"
+	case a.IsMulticast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast():
+		return "multicast"
+	}
+	for _, p := range reservedNets {
+		if p.Contains(a) {
+			return "reserved"
+		}
+	}
+	return ""
+}
+
+// guardedDialer resolves the host itself and connects only to addresses
+// that pass refusal, by IP: what was checked is what is dialled, so a DNS
+// answer that changes between check and connect (rebinding) gains nothing.
+type guardedDialer struct {
+	allowPrivate bool
+	resolver     *net.Resolver
+	dialer       *net.Dialer
+}
+
+func (g *guardedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	port, err := strconv.ParseUint(portStr, 10, 16)
+	if err != nil {
+		return nil, fmt.Errorf("port %q: %w", portStr, err)
+	}
+	ips, err := g.resolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil, err
+	}
+	var allowed []netip.Addr
+	var refused *RefusedError
+	for _, ip := range ips {
+		if r := refusal(ip); r != "" && !g.allowPrivate {
+			if refused == nil {
+				refused = &RefusedError{Host: host, Addr: ip.Unmap(), Reason: r}
+			}
+			continue
+		}
+		allowed = append(allowed, ip.Unmap())
+	}
+	if len(allowed) == 0 {
+		if refused != nil {
+			return nil, refused
+		}
+		return nil, fmt.Errorf("host %s has no address", host)
+	}
+	var errs []error
+	for _, ip := range allowed {
+		c, err := g.dialer.DialContext(ctx, network, netip.AddrPortFrom(ip, uint16(port)).String())
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, err)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, errors.Join(errs...)
+}

@@ -1,0 +1,60 @@
+-- Record an attempt and move its delivery on: delivered, retried later, or
+-- dead-lettered; a failed manual resend goes back to where it was.
+-- KEYS[1] delivery hash, KEYS[2] attempt log, KEYS[3] host queue,
+--   KEYS[4] hosts index, KEYS[5] dead-letter set, KEYS[6] order hash.
+-- ARGV[1] order id, ARGV[2] host, ARGV[3] lease token, ARGV[4] '1' when
+--   acknowledged, ARGV[5] attempt record (JSON), ARGV[6] delay before the next
+--   attempt (ms), or -1 when the schedule is used up, ARGV[7] fallback ttl (ms),
+--   ARGV[8] most records kept, ARGV[9] least ttl beyond the next due time (ms).
+-- Returns delivered | retry | dead | manual_failed | stale | gone.
+-- An acknowledgement always counts, even from an attempt whose lease ran
+-- out: after a success nothing more is sent. A failure only moves the
+-- delivery when the lease is still this attempt's.
+local f = redis.call('HMGET', KEYS[1], 'st', 'lease', 'man')
+if not f[1] then
+  return 'gone'
+end
+local now = now_ms()
+redis.call('RPUSH', KEYS[2], ARGV[5])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[8]), -1)
+local outcome
+local floor = 0
+if ARGV[4] == '1' then
+  if f[2] == ARGV[3] and f[3] ~= 'dead' and f[3] ~= 'delivered' then
+    redis.call('HINCRBY', KEYS[1], 'n', 1)
+  end
+  redis.call('HSET', KEYS[1], 'st', 'delivered')
+  redis.call('HDEL', KEYS[1], 'lease', 'man', 'due')
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[5], ARGV[1])
+  outcome = 'delivered'
+elseif f[1] ~= 'pending' or f[2] ~= ARGV[3] then
+  outcome = 'stale'
+elseif f[3] == 'dead' or f[3] == 'delivered' then
+  redis.call('HSET', KEYS[1], 'st', f[3])
+  redis.call('HDEL', KEYS[1], 'lease', 'man', 'due')
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  outcome = 'manual_failed'
+else
+  redis.call('HINCRBY', KEYS[1], 'n', 1)
+  redis.call('HDEL', KEYS[1], 'lease', 'man')
+  local delay = tonumber(ARGV[6])
+  if delay >= 0 then
+    redis.call('ZADD', KEYS[3], now + delay, ARGV[1])
+    redis.call('HSET', KEYS[1], 'due', now + delay)
+    floor = delay + tonumber(ARGV[9])
+    outcome = 'retry'
+  else
+    redis.call('HSET', KEYS[1], 'st', 'dead')
+    redis.call('HDEL', KEYS[1], 'due')
+    redis.call('ZREM', KEYS[3], ARGV[1])
+    redis.call('ZADD', KEYS[5], now, ARGV[1])
+    -- The set lists what an operator may want to resend; older entries than
+    -- any delivery state can still have are gone from it.
+    redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[7]))
+    outcome = 'dead'
+  end
+end
+reindex(KEYS[4], KEYS[3], ARGV[2])
+keep(KEYS[6], ARGV[7], floor, KEYS[1], KEYS[2])
+return outcome

@@ -1,0 +1,18 @@
+-- Schedule the first delivery of an order's paid-order webhook, once: the
+-- delivery is keyed by the order, so a redelivered stream entry changes nothing.
+-- KEYS[1] delivery hash, KEYS[2] host queue, KEYS[3] hosts index,
+--   KEYS[4] order hash (for its time to live). All on the order's shard.
+-- ARGV[1] order id, ARGV[2] host, ARGV[3] notify_url, ARGV[4] appid,
+--   ARGV[5] callback parameters (JSON), ARGV[6] paid time (ms),
+--   ARGV[7] fallback ttl (ms), ARGV[8] least ttl (ms).
+-- Returns 1 when scheduled, 0 when the order already has a delivery.
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+local now = now_ms()
+redis.call('HSET', KEYS[1], 'st', 'pending', 'n', 0, 'due', now, 'url', ARGV[3], 'host', ARGV[2],
+  'appid', ARGV[4], 'p', ARGV[5], 'paid', ARGV[6])
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+reindex(KEYS[3], KEYS[2], ARGV[2])
+keep(KEYS[4], ARGV[7], ARGV[8], KEYS[1])
+return 1

@@ -1,0 +1,76 @@
+package query
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// WebhookLog is the read model of action=webhooks: the webhook attempts the
+// dispatcher recorded for one order, oldest first.
+type WebhookLog interface {
+	Attempts(ctx context.Context, id string) ([]schema.WebhookAttempt, error)
+}
+
+// Attempts reads an order's webhook attempts. The dispatcher keeps them
+// beside the order and for as long as the order hash, so the live read model
+// is the one that answers for them; an order without a webhook has none.
+func (r *RedisOrders) Attempts(ctx context.Context, id string) ([]schema.WebhookAttempt, error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return nil, ErrNotFound
+	}
+	raw, err := r.rdb.LRange(ctx, schema.WebhookLogKey(shard, id), 0, -1).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read webhook log of %s: %w", id, err)
+	}
+	out := make([]schema.WebhookAttempt, 0, len(raw))
+	for _, s := range raw {
+		var a schema.WebhookAttempt
+		if err := json.Unmarshal([]byte(s), &a); err != nil {
+			return nil, fmt.Errorf("webhook log of %s: %w", id, err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// WebhooksView is the data of action=webhooks.
+type WebhooksView struct {
+	PaymentID string                  `json:"paymentId"`
+	Attempts  []schema.WebhookAttempt `json:"attempts"`
+}
+
+// webhooks serves action=webhooks for the authenticated merchant acct: the
+// same attempt log operators see with `gateway webhook log`. The order must
+// be the merchant's; another merchant's order is answered like a missing one.
+// An archived order is found too, with an empty log: it expired with the
+// order's Redis hash.
+func (q *Orders) webhooks(c *fiber.Ctx, acct *merchant.Account) error {
+	if q.webhookLog == nil {
+		return platform.Errorf(platform.KindUnavailable, "webhook logs are not served by this node")
+	}
+	id := c.Query("paymentId")
+	if id == "" {
+		return platform.Errorf(platform.KindMissingParameter, "parameter paymentId is required")
+	}
+	o, err := q.find(c.UserContext(), acct.AppID, id)
+	if errors.Is(err, ErrNotFound) || (err == nil && o.AppID != acct.AppID) {
+		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	if err != nil {
+		return err
+	}
+	attempts, err := q.webhookLog.Attempts(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return platform.OK(c, WebhooksView{PaymentID: id, Attempts: attempts})
+}
