@@ -2,7 +2,6 @@ package dispatcher
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -62,13 +61,5 @@ func (s *store) attempts(ctx context.Context, id string) ([]schema.WebhookAttemp
 	if err != nil {
 		return nil, fmt.Errorf("read webhook log of %s: %w", id, err)
 	}
-	out := make([]schema.WebhookAttempt, 0, len(raw))
-	for _, r := range raw {
-		var a schema.WebhookAttempt
-		if err := json.Unmarshal([]byte(r), &a); err != nil {
-			return nil, fmt.Errorf("webhook log of %s: %w", id, err)
-		}
-		out = append(out, a)
-	}
-	return out, nil
+	return schema.DecodeWebhookLog(id, raw)
 }

@@ -94,20 +94,26 @@ func (q *Orders) Serve(c *fiber.Ctx) error {
 }
 
 func (q *Orders) one(c *fiber.Ctx, acct *merchant.Account) error {
-	id := c.Query("paymentId")
-	if id == "" {
-		return platform.Errorf(platform.KindMissingParameter, "parameter paymentId is required")
-	}
-	o, err := q.find(c.UserContext(), acct.AppID, id)
-	// Another merchant's order is answered exactly like a missing one, so
-	// ids of other merchants cannot be probed.
-	if errors.Is(err, ErrNotFound) || (err == nil && o.AppID != acct.AppID) {
-		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
-	}
+	o, err := q.own(c, acct)
 	if err != nil {
 		return err
 	}
 	return platform.OK(c, schema.View(o, q.cfg.PublicURL))
+}
+
+// own reads the order paymentId names, if it is the merchant's. Another
+// merchant's order is answered exactly like a missing one, so ids of other
+// merchants cannot be probed.
+func (q *Orders) own(c *fiber.Ctx, acct *merchant.Account) (*schema.Order, error) {
+	id := c.Query("paymentId")
+	if id == "" {
+		return nil, platform.Errorf(platform.KindMissingParameter, "parameter paymentId is required")
+	}
+	o, err := q.find(c.UserContext(), acct.AppID, id)
+	if errors.Is(err, ErrNotFound) || (err == nil && o.AppID != acct.AppID) {
+		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	return o, err
 }
 
 // find reads Redis first; an order Redis no longer keeps (past retention)

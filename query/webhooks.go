@@ -2,8 +2,6 @@ package query
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/gofiber/fiber/v2"
@@ -31,15 +29,7 @@ func (r *RedisOrders) Attempts(ctx context.Context, id string) ([]schema.Webhook
 	if err != nil {
 		return nil, fmt.Errorf("read webhook log of %s: %w", id, err)
 	}
-	out := make([]schema.WebhookAttempt, 0, len(raw))
-	for _, s := range raw {
-		var a schema.WebhookAttempt
-		if err := json.Unmarshal([]byte(s), &a); err != nil {
-			return nil, fmt.Errorf("webhook log of %s: %w", id, err)
-		}
-		out = append(out, a)
-	}
-	return out, nil
+	return schema.DecodeWebhookLog(id, raw)
 }
 
 // WebhooksView is the data of action=webhooks.
@@ -57,20 +47,13 @@ func (q *Orders) webhooks(c *fiber.Ctx, acct *merchant.Account) error {
 	if q.webhookLog == nil {
 		return platform.Errorf(platform.KindUnavailable, "webhook logs are not served by this node")
 	}
-	id := c.Query("paymentId")
-	if id == "" {
-		return platform.Errorf(platform.KindMissingParameter, "parameter paymentId is required")
-	}
-	o, err := q.find(c.UserContext(), acct.AppID, id)
-	if errors.Is(err, ErrNotFound) || (err == nil && o.AppID != acct.AppID) {
-		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
-	}
+	o, err := q.own(c, acct)
 	if err != nil {
 		return err
 	}
-	attempts, err := q.webhookLog.Attempts(c.UserContext(), id)
+	attempts, err := q.webhookLog.Attempts(c.UserContext(), o.ID)
 	if err != nil {
 		return err
 	}
-	return platform.OK(c, WebhooksView{PaymentID: id, Attempts: attempts})
+	return platform.OK(c, WebhooksView{PaymentID: o.ID, Attempts: attempts})
 }

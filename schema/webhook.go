@@ -1,5 +1,10 @@
 package schema
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // Webhook deliveries (DESIGN.md: dispatcher). Every key of one delivery
 // carries its order's shard hash tag, so the scripts that claim and finish an
 // attempt stay slot-local on Redis Cluster, like the order scripts.
@@ -40,6 +45,20 @@ type WebhookAttempt struct {
 	Body      string `json:"body"`            // the first 256 bytes of the response body
 	LatencyMs int64  `json:"latencyMs"`
 	Success   bool   `json:"success"` // acknowledged with "success"
+}
+
+// DecodeWebhookLog reads an order's attempt log as Redis keeps it (one JSON
+// record per list entry, oldest first).
+func DecodeWebhookLog(id string, raw []string) ([]WebhookAttempt, error) {
+	out := make([]WebhookAttempt, 0, len(raw))
+	for _, r := range raw {
+		var a WebhookAttempt
+		if err := json.Unmarshal([]byte(r), &a); err != nil {
+			return nil, fmt.Errorf("webhook log of %s: %w", id, err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
 }
 
 // WebhookBodyKept is how much of a response body an attempt record keeps.
