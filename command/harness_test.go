@@ -84,7 +84,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := NewStore(rdb, time.Hour)
+	store := NewStore(rdb, time.Minute, time.Hour)
 	providers := provider.NewRegistry(provider.Sandbox{BaseURL: testBase},
 		map[schema.Method]provider.Provider{schema.MethodSelect: provider.Own{}})
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}

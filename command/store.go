@@ -27,16 +27,18 @@ var (
 // event, no event without its change.
 type Store struct {
 	rdb        *redis.Client
+	ttl        time.Duration
 	retention  time.Duration
 	create     *redis.Script
 	payBalance *redis.Script
 	transition *redis.Script
 }
 
-// NewStore prepares the scripts; retention is how long finished orders stay.
-func NewStore(rdb *redis.Client, retention time.Duration) *Store {
+// NewStore prepares the scripts: ttl is how long an unpaid order stays
+// payable, retention how long a finished order stays in Redis.
+func NewStore(rdb *redis.Client, ttl, retention time.Duration) *Store {
 	return &Store{
-		rdb: rdb, retention: retention,
+		rdb: rdb, ttl: ttl, retention: retention,
 		create:     redis.NewScript(createLua),
 		payBalance: redis.NewScript(payBalanceLua),
 		transition: redis.NewScript(transitionLua),
@@ -54,13 +56,14 @@ var ErrOrderNotFound = errors.New("order not found")
 // order's id is returned with created=false.
 func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created bool, err error) {
 	shard, _ := schema.ParseOrderID(o.ID)
-	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID)}
+	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID), schema.ExpiryKey(shard)}
 	if o.ClientOrderID != "" {
 		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
 	}
 	fields := o.Fields()
-	args := make([]any, 0, 4+len(fields))
-	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli())
+	args := make([]any, 0, 5+len(fields))
+	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(),
+		o.CreatedAt.Add(s.ttl).UnixMilli())
 	for _, f := range fields {
 		args = append(args, f)
 	}
@@ -118,7 +121,8 @@ func (s *Store) Transition(ctx context.Context, id string, to schema.Status, at 
 	for _, e := range extra {
 		args = append(args, e)
 	}
-	res, err := s.transition.Run(ctx, s.rdb, []string{schema.OrderKey(shard, id), schema.EventsKey(shard)}, args...).Int64Slice()
+	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard)}
+	res, err := s.transition.Run(ctx, s.rdb, keys, args...).Int64Slice()
 	if err != nil {
 		return false, fmt.Errorf("move order %s to %s: %w", id, to, err)
 	}

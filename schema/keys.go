@@ -27,6 +27,10 @@ func EventsKey(s Shard) string { return "gw:" + s.Tag() + ":events" }
 // counting millions of rows in ClickHouse.
 func OrderCountKey(s Shard, appid string) string { return "gw:" + s.Tag() + ":count:" + appid }
 
+// ExpiryKey indexes the shard's unpaid orders by when they expire (ms), so
+// the expiry sweep finds them without scanning.
+func ExpiryKey(s Shard) string { return "gw:" + s.Tag() + ":expiry" }
+
 // BalanceKey is the hash of a merchant's balances by currency (minor units),
 // on the merchant's home shard.
 func BalanceKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":balance:" + appid }

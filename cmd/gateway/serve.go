@@ -104,11 +104,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 		return nil, err
 	}
 	if cfg.Has(platform.RoleCommand) {
-		h, err := commandHandlers(cfg, rdb, dir, limiter, reg, log)
+		h, expirer, err := commandHandlers(cfg, rdb, dir, limiter, reg, log)
 		if err != nil {
 			return nil, err
 		}
 		h.Register(g.app)
+		g.workers = append(g.workers, expirer.Run)
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
@@ -153,20 +154,20 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 }
 
 func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter,
-	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, error) {
+	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, *command.Expirer, error) {
 	rates, err := command.ParseUSDTRates(cfg.USDTRates)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	usdt, err := command.NewUSDT(rdb, rates, cfg.OrderTTL+cfg.OrderRetention)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ips, err := platform.NewClientIP(cfg.TrustedProxies)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	store := command.NewStore(rdb, cfg.OrderRetention)
+	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
 	// Live merchants get our own select flow; providers of the other methods
 	// are configured as their adapters land, and until then answer
 	// method_unavailable.
@@ -178,16 +179,17 @@ func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Direc
 		CreateLimit: limits.Create, QueryLimit: limits.Query,
 	}, command.CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	settle := create.NewSettle()
-	return &command.Handlers{
+	h := &command.Handlers{
 		Create:   create,
 		Sandbox:  create.NewSandboxOrders(settle),
 		Checkout: command.NewSandboxCheckout(store, settle),
 		QR:       command.NewQRImage(store),
 		Pages:    limiter.PerIP("pages", limits.Pages, ips),
-	}, nil
+	}
+	return h, settle.NewExpirer(rdb, time.Second, log), nil
 }
 
 // parseConfig binds the process flags and environment (and those of more

@@ -55,7 +55,7 @@ func TestWebhookCommands(t *testing.T) {
 	go func() { _ = d.Run(runCtx); close(done) }()
 	defer func() { stop(); <-done }()
 
-	store := command.NewStore(rdb, time.Hour)
+	store := command.NewStore(rdb, time.Minute, time.Hour)
 	now := time.Now()
 	o := &schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: acct.AppID, Amount: 100, Currency: "USD",
 		Method: schema.MethodWalletA, NotifyURL: rc.URL + "/hook", CreatedAt: now, UpdatedAt: now, Version: 1}

@@ -1,11 +1,12 @@
 -- Create an order and emit its event, honouring clientOrderId idempotency.
 -- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] the merchant's order
---   counter on the shard, KEYS[4] clientOrderId key or absent. All share the
---   shard's hash tag.
+--   counter on the shard, KEYS[4] the shard's expiry index, KEYS[5]
+--   clientOrderId key or absent. All share the shard's hash tag.
 -- ARGV[1] order key prefix of the shard, ARGV[2] order id, ARGV[3] event type,
---   ARGV[4] event time (ms), ARGV[5..] the order's hash fields and values.
+--   ARGV[4] event time (ms), ARGV[5] when the unpaid order expires (ms),
+--   ARGV[6..] the order's hash fields and values.
 -- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
-local coid = KEYS[4]
+local coid = KEYS[5]
 if coid then
   local cur = redis.call('GET', coid)
   if cur then
@@ -16,10 +17,11 @@ if coid then
   end
 end
 local snap = {}
-for i = 5, #ARGV, 2 do
+for i = 6, #ARGV, 2 do
   snap[ARGV[i]] = ARGV[i + 1]
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 if coid then
   redis.call('SET', coid, ARGV[2])
 end

@@ -1,0 +1,83 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// Expirer cancels unpaid orders once they pass their time to live
+// (DESIGN.md: pending/ready -> cancelled on expiry), through the same
+// Settle path as every other outcome, so the cancellation is an event, the
+// clientOrderId is freed and the order leaves Redis after its retention.
+// Every command process runs one; two sweeping the same order is harmless,
+// the second move is a no-op.
+type Expirer struct {
+	settle *Settle
+	rdb    *redis.Client
+	every  time.Duration
+	batch  int64
+	log    *slog.Logger
+}
+
+// NewExpirer sweeps every interval, at most batch orders a shard a round.
+func (s *Settle) NewExpirer(rdb *redis.Client, every time.Duration, log *slog.Logger) *Expirer {
+	if every <= 0 {
+		every = time.Second
+	}
+	return &Expirer{settle: s, rdb: rdb, every: every, batch: 500, log: log}
+}
+
+// Run sweeps until ctx ends.
+func (e *Expirer) Run(ctx context.Context) {
+	t := time.NewTicker(e.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for _, s := range schema.AllShards() {
+			if _, err := e.Sweep(ctx, s); err != nil && ctx.Err() == nil {
+				e.log.Warn("expire orders", "shard", int(s), "err", err)
+			}
+		}
+	}
+}
+
+// Sweep cancels the shard's orders that are due, and reports how many it
+// cancelled. An order that became final meanwhile just leaves the index.
+func (e *Expirer) Sweep(ctx context.Context, s schema.Shard) (int, error) {
+	now := e.settle.now()
+	key := schema.ExpiryKey(s)
+	ids, err := e.rdb.ZRangeByScore(ctx, key, &redis.ZRangeBy{
+		Min: "-inf", Max: strconv.FormatInt(now.UnixMilli(), 10), Count: e.batch,
+	}).Result()
+	if err != nil {
+		return 0, err
+	}
+	cancelled := 0
+	for _, id := range ids {
+		moved, err := e.settle.store.Transition(ctx, id, schema.StatusCancelled, now)
+		if err != nil && !errors.Is(err, ErrOrderNotFound) {
+			return cancelled, err
+		}
+		if moved {
+			cancelled++
+			e.settle.m.moves.WithLabelValues(schema.StatusCancelled.String()).Inc()
+			continue
+		}
+		// Paid, failed, gone: nothing to cancel, and nothing to index.
+		if err := e.rdb.ZRem(ctx, key, id).Err(); err != nil {
+			return cancelled, err
+		}
+	}
+	return cancelled, nil
+}
