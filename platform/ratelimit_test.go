@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -90,4 +91,34 @@ func containsAll(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+// TestLimiterLeases: a busy subject costs one Redis call per lease, not per
+// request, and leasing never lets more through than the shared budget.
+func TestLimiterLeases(t *testing.T) {
+	l, err := NewLimiter(testenv.Redis(t), prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	big := Limit{PerSecond: 1000, Burst: 1000}
+	for i := range 200 {
+		if err := l.Allow(ctx, "create", "busy", big); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	if l.leased > 12 {
+		t.Fatalf("%d Redis calls for 200 requests with leases of %d", l.leased, leaseSize(big))
+	}
+	small := Limit{PerSecond: 100, Burst: 100}
+	allowed := 0
+	start := time.Now()
+	for range 150 {
+		if l.Allow(ctx, "create", "tight", small) == nil {
+			allowed++
+		}
+	}
+	if limit := 100 + int(100*time.Since(start).Seconds()) + leaseSize(small); allowed < 100 || allowed > limit {
+		t.Fatalf("%d of 150 allowed; the budget allows %d", allowed, limit)
+	}
 }
