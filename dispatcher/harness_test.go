@@ -3,13 +3,11 @@ package dispatcher
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -103,23 +101,16 @@ func (e *env) paidOrder(notify string) *schema.Order {
 
 // publish stores the order and appends its event as command's scripts do:
 // the order hash with the retention of a finished order, and the stream entry
-// whose "order" field is the hash as JSON.
+// of the event.
 func (e *env) publish(o *schema.Order, typ schema.EventType) {
 	e.t.Helper()
 	shard, _ := schema.ParseOrderID(o.ID)
 	f := o.Fields()
-	snap := make(map[string]string, len(f)/2)
-	for i := 0; i+1 < len(f); i += 2 {
-		snap[f[i]] = f[i+1]
-	}
-	js, _ := json.Marshal(snap)
 	ctx := context.Background()
 	_, err := e.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, schema.OrderKey(shard, o.ID), f)
 		p.Expire(ctx, schema.OrderKey(shard, o.ID), time.Hour)
-		p.XAdd(ctx, &redis.XAddArgs{Stream: schema.EventsKey(shard), Values: []any{
-			schema.EvType, string(typ), schema.EvVersion, strconv.FormatInt(o.Version, 10),
-			schema.EvAt, strconv.FormatInt(o.UpdatedAt.UnixMilli(), 10), schema.EvOrder, string(js)}})
+		p.XAdd(ctx, &redis.XAddArgs{Stream: schema.EventsKey(shard), Values: schema.EventFields(typ, o.UpdatedAt, o)})
 		return nil
 	})
 	if err != nil {

@@ -2,7 +2,6 @@ package projector
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -91,20 +90,12 @@ func newOrder(appid string) schema.Order {
 		CreatedAt: at, UpdatedAt: at, Version: 1}
 }
 
-// emit appends an event exactly as the command scripts do: the order hash
-// as a JSON object, with the type, version and time beside it.
+// emit appends an event exactly as the command scripts do.
 func (e *env) emit(o schema.Order, typ schema.EventType) {
 	e.t.Helper()
-	f := o.Fields()
-	h := make(map[string]string, len(f)/2)
-	for i := 0; i < len(f); i += 2 {
-		h[f[i]] = f[i+1]
-	}
-	snap, _ := json.Marshal(h)
 	shard, _ := schema.ParseOrderID(o.ID)
-	err := e.rdb.XAdd(context.Background(), &redis.XAddArgs{Stream: schema.EventsKey(shard), Values: []any{
-		"type", string(typ), "v", strconv.FormatInt(o.Version, 10), "at", strconv.FormatInt(time.Now().UnixMilli(), 10), "order", string(snap),
-	}}).Err()
+	err := e.rdb.XAdd(context.Background(), &redis.XAddArgs{Stream: schema.EventsKey(shard),
+		Values: schema.EventFields(typ, time.Now(), &o)}).Err()
 	if err != nil {
 		e.t.Fatal(err)
 	}

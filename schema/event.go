@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -34,14 +33,14 @@ func EventFor(to Status) EventType {
 	return EventCreated
 }
 
-// Stream entry fields of the event envelope. The Lua scripts write them and
-// the consumers read them; "order" is the order hash as a JSON object, taken
-// inside the same script that changed it.
+// Stream entry fields of the event envelope. The Lua scripts write the type,
+// the time, then the order hash's own fields as the entry's fields (the
+// version is the order's "v"), in the same script that changed the order.
+// Flat fields, not a JSON snapshot: decoding JSON cost the projector ~19 us
+// an event, most of its catch-up time.
 const (
-	EvType    = "type"
-	EvVersion = "v"
-	EvAt      = "at"
-	EvOrder   = "order"
+	EvType = "type"
+	EvAt   = "at"
 )
 
 // Event is one change of one order as the stream carries it.
@@ -53,6 +52,18 @@ type Event struct {
 	Order    Order
 }
 
+// EventFields are a stream entry's values for an event, exactly as the
+// scripts write them, for tools and tests that emit events themselves.
+func EventFields(typ EventType, at time.Time, o *Order) []any {
+	f := o.Fields()
+	out := make([]any, 0, 4+len(f))
+	out = append(out, EvType, string(typ), EvAt, strconv.FormatInt(at.UnixMilli(), 10))
+	for _, v := range f {
+		out = append(out, v)
+	}
+	return out
+}
+
 // DecodeEvent reads a stream entry. Consumers dead-letter entries it refuses.
 func DecodeEvent(streamID string, values map[string]any) (Event, error) {
 	str := func(k string) string { s, _ := values[k].(string); return s }
@@ -62,22 +73,17 @@ func DecodeEvent(streamID string, values map[string]any) (Event, error) {
 	default:
 		return Event{}, fmt.Errorf("event %s: unknown type %q", streamID, ev.Type)
 	}
-	v, err := strconv.ParseInt(str(EvVersion), 10, 64)
-	if err != nil {
-		return Event{}, fmt.Errorf("event %s: version: %w", streamID, err)
-	}
 	ms, err := strconv.ParseInt(str(EvAt), 10, 64)
 	if err != nil {
 		return Event{}, fmt.Errorf("event %s: time: %w", streamID, err)
 	}
-	var h map[string]string
-	if err := json.Unmarshal([]byte(str(EvOrder)), &h); err != nil {
-		return Event{}, fmt.Errorf("event %s: order snapshot: %w", streamID, err)
-	}
-	o, err := OrderFromFields(h)
+	o, err := orderFrom(str)
 	if err != nil {
 		return Event{}, fmt.Errorf("event %s: %w", streamID, err)
 	}
-	ev.Version, ev.At, ev.Order = v, time.UnixMilli(ms).UTC(), o
+	if o.Version < 1 {
+		return Event{}, fmt.Errorf("event %s: order %s has no version", streamID, o.ID)
+	}
+	ev.Version, ev.At, ev.Order = o.Version, time.UnixMilli(ms).UTC(), o
 	return ev, nil
 }

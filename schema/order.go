@@ -109,14 +109,20 @@ func (o *Order) Fields() []string {
 	return f
 }
 
-// OrderFromFields reads an order back from its hash (or an event snapshot).
+// OrderFromFields reads an order back from its hash.
 func OrderFromFields(h map[string]string) (Order, error) {
-	if h[FID] == "" {
+	return orderFrom(func(k string) string { return h[k] })
+}
+
+// orderFrom reads an order from its hash fields, wherever they are held (a
+// hash read, a stream entry).
+func orderFrom(get func(string) string) (Order, error) {
+	if get(FID) == "" {
 		return Order{}, fmt.Errorf("order record has no id")
 	}
 	var errs []error
 	num := func(k string) int64 {
-		v := h[k]
+		v := get(k)
 		if v == "" {
 			return 0
 		}
@@ -127,14 +133,14 @@ func OrderFromFields(h map[string]string) (Order, error) {
 		return n
 	}
 	o := Order{
-		ID: h[FID], AppID: h[FAppID], Sandbox: h[FSandbox] == "1", ClientOrderID: h[FClientOrder],
-		Amount: Amount(num(FAmount)), Currency: h[FCurrency], Method: Method(h[FMethod]),
-		Status: Status(num(FStatus)), Description: h[FDescription],
-		CustomerName: h[FCustName], CustomerEmail: h[FCustEmail], CustomerPhone: h[FCustPhone],
-		NotifyURL: h[FNotifyURL], ReturnURL: h[FReturnURL], Lang: h[FLang], AllowedMethods: h[FAllowed],
-		FiatpspSystemID: h[FFiatpspSys], ProviderURL: h[FProviderURL], NextAction: h[FNextAction],
-		QRPayload: h[FQRPayload], PayableAmount: h[FPayable], PaidWithBalance: h[FPaidBalance] == "1",
-		ClientIP: h[FClientIP], CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
+		ID: get(FID), AppID: get(FAppID), Sandbox: get(FSandbox) == "1", ClientOrderID: get(FClientOrder),
+		Amount: Amount(num(FAmount)), Currency: get(FCurrency), Method: Method(get(FMethod)),
+		Status: Status(num(FStatus)), Description: get(FDescription),
+		CustomerName: get(FCustName), CustomerEmail: get(FCustEmail), CustomerPhone: get(FCustPhone),
+		NotifyURL: get(FNotifyURL), ReturnURL: get(FReturnURL), Lang: get(FLang), AllowedMethods: get(FAllowed),
+		FiatpspSystemID: get(FFiatpspSys), ProviderURL: get(FProviderURL), NextAction: get(FNextAction),
+		QRPayload: get(FQRPayload), PayableAmount: get(FPayable), PaidWithBalance: get(FPaidBalance) == "1",
+		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
 	}
 	if len(errs) > 0 {

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -108,22 +107,36 @@ func TestOrderFieldsRoundTrip(t *testing.T) {
 
 func TestDecodeEvent(t *testing.T) {
 	o := sampleOrder()
-	f := o.Fields()
-	h := map[string]string{}
-	for i := 0; i < len(f); i += 2 {
-		h[f[i]] = f[i+1]
+	at := time.Date(2026, 11, 21, 22, 40, 0, 0, time.UTC)
+	good := func() map[string]any {
+		f := EventFields(EventPaid, at, &o)
+		m := map[string]any{}
+		for i := 0; i < len(f); i += 2 {
+			m[f[i].(string)] = f[i+1]
+		}
+		return m
 	}
-	snap, _ := json.Marshal(h)
+	edit := func(k string, v any) map[string]any {
+		m := good()
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+		return m
+	}
 	tests := []struct {
 		name   string
 		values map[string]any
 		ok     bool
 	}{
-		{"good", map[string]any{"type": "paid", "v": "3", "at": "1763764400000", "order": string(snap)}, true},
-		{"unknown type", map[string]any{"type": "refunded", "v": "3", "at": "1", "order": string(snap)}, false},
-		{"bad version", map[string]any{"type": "paid", "v": "x", "at": "1", "order": string(snap)}, false},
-		{"bad snapshot", map[string]any{"type": "paid", "v": "3", "at": "1", "order": "{"}, false},
-		{"snapshot without id", map[string]any{"type": "paid", "v": "3", "at": "1", "order": "{}"}, false},
+		{"good", good(), true},
+		{"unknown type", edit(EvType, "refunded"), false},
+		{"bad version", edit(FVersion, "x"), false},
+		{"no version", edit(FVersion, nil), false},
+		{"bad time", edit(EvAt, "soon"), false},
+		{"no order id", edit(FID, nil), false},
+		{"bad amount", edit(FAmount, "1.5"), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,10 +144,26 @@ func TestDecodeEvent(t *testing.T) {
 			if (err == nil) != tt.ok {
 				t.Fatalf("err = %v, want ok=%v", err, tt.ok)
 			}
-			if tt.ok && (ev.Order != o || ev.Version != 3 || ev.Type != EventPaid) {
+			if tt.ok && (ev.Order != o || ev.Version != o.Version || ev.Type != EventPaid || !ev.At.Equal(at)) {
 				t.Fatalf("decoded %+v", ev)
 			}
 		})
+	}
+}
+
+// BenchmarkDecodeEvent is the projector's and dispatcher's per-event cost.
+func BenchmarkDecodeEvent(b *testing.B) {
+	o := sampleOrder()
+	f := EventFields(EventPaid, time.Now(), &o)
+	m := map[string]any{}
+	for i := 0; i < len(f); i += 2 {
+		m[f[i].(string)] = f[i+1]
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeEvent("1-0", m); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

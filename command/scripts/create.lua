@@ -16,15 +16,11 @@ if coid then
     end
   end
 end
-local snap = {}
-for i = 6, #ARGV, 2 do
-  snap[ARGV[i]] = ARGV[i + 1]
-end
 redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 if coid then
   redis.call('SET', coid, ARGV[2])
 end
 redis.call('INCR', KEYS[3])
-redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'v', snap['v'], 'at', ARGV[4], 'order', cjson.encode(snap))
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(ARGV, 6))
 return {1, ARGV[2]}

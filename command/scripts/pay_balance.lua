@@ -12,12 +12,8 @@ if have < tonumber(ARGV[2]) then
 end
 local bal = redis.call('HINCRBY', KEYS[3], ARGV[1], -tonumber(ARGV[2]))
 redis.call('XADD', KEYS[4], '*', 'type', 'debit', 'cur', ARGV[1], 'amt', ARGV[2], 'bal', bal, 'ref', ARGV[4], 'at', ARGV[3])
-local snap = {}
-for i = 6, #ARGV, 2 do
-  snap[ARGV[i]] = ARGV[i + 1]
-end
 redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('INCR', KEYS[5])
-redis.call('XADD', KEYS[2], '*', 'type', 'paid', 'v', snap['v'], 'at', ARGV[3], 'order', cjson.encode(snap))
+redis.call('XADD', KEYS[2], '*', 'type', 'paid', 'at', ARGV[3], unpack(ARGV, 6))
 return {1, bal}

@@ -33,10 +33,5 @@ if ARGV[5] ~= '0' then
     end
   end
 end
-local h = redis.call('HGETALL', KEYS[1])
-local snap = {}
-for i = 1, #h, 2 do
-  snap[h[i]] = h[i + 1]
-end
-redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'v', v, 'at', ARGV[4], 'order', cjson.encode(snap))
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(redis.call('HGETALL', KEYS[1])))
 return {1, v}
