@@ -72,16 +72,21 @@ type Limiter struct {
 
 // lease is requests taken from Redis and not yet spent here.
 type lease struct {
-	left    int
-	expires time.Time
+	left     int
+	expires  time.Time
+	fetching chan struct{} // closed when the lease being fetched is kept
 }
 
 // maxLease bounds what one process may hold, whatever the rate.
 const maxLease = 100
 
+// leaseWindow is the least time a lease is held: what it covers of a busy
+// subject's rate (leaseSize), and what an idle process may sit on.
+const leaseWindow = 20 * time.Millisecond
+
 // leaseSize is how many requests to ask for at once.
 func leaseSize(l Limit) int {
-	return max(1, min(int(l.PerSecond*0.02), l.Burst/4, maxLease))
+	return max(1, min(int(l.PerSecond*leaseWindow.Seconds()), l.Burst/4, maxLease))
 }
 
 // NewLimiter registers the limiter's counter.
@@ -104,52 +109,78 @@ func (l *Limiter) Allow(ctx context.Context, class, subject string, lim Limit) e
 		return nil // limits off (tests of other concerns)
 	}
 	key := "gw:rl:" + class + ":" + subject
-	if l.spend(key) {
-		return nil
+	// One lease request per key at a time: when a lease runs out under load,
+	// the requests that find it empty wait for the one fetching the next
+	// instead of all asking Redis (which would cost a write each, and keep
+	// only one of the leases they got).
+	var mine *lease
+	for mine == nil {
+		ls, wait, ok := l.spend(key)
+		if ok {
+			return nil
+		}
+		if mine = ls; mine == nil {
+			select {
+			case <-wait: // one Redis call away
+			case <-ctx.Done():
+				return nil // the request is gone anyway
+			}
+		}
 	}
 	want := leaseSize(lim)
 	interval := 1e6 / lim.PerSecond
 	tolerance := interval * float64(lim.Burst-1)
 	res, err := l.script.Run(ctx, l.rdb, []string{key}, int64(math.Ceil(interval)), int64(tolerance), want).Int64Slice()
 	if err != nil {
+		l.keep(key, mine, 0, 0)
 		l.log.Warn("rate limit unavailable; request let through", "class", class, "err", err)
 		return nil
 	}
 	if granted := int(res[0]); granted > 0 {
-		l.keep(key, granted-1, time.Duration(float64(granted)*interval)*time.Microsecond)
+		// Held for the lease window at least: at a limit far above the
+		// traffic, the time the rate takes to grant a lease is microseconds,
+		// and the lease would go stale before its second request.
+		l.keep(key, mine, granted-1, max(leaseWindow, time.Duration(float64(granted)*interval)*time.Microsecond))
 		return nil
 	}
+	l.keep(key, mine, 0, 0)
 	l.limited.WithLabelValues(class).Inc()
 	return &RateLimited{RetryAfter: time.Duration(res[1]) * time.Microsecond}
 }
 
-// spend takes one request from a live lease of key.
-func (l *Limiter) spend(key string) bool {
+// spend takes one request from a live lease of key (ok). Otherwise either
+// another request is fetching the next lease (wait until wait is closed),
+// or the caller is to fetch it: then mine is the lease, marked fetching.
+func (l *Limiter) spend(key string) (mine *lease, wait <-chan struct{}, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ls := l.leases[key]
-	if ls == nil || ls.left == 0 || l.now().After(ls.expires) {
-		return false
+	if ls != nil && ls.left > 0 && !l.now().After(ls.expires) {
+		ls.left--
+		return nil, nil, true
 	}
-	ls.left--
-	return true
-}
-
-// keep holds what a lease granted beyond this request, for as long as the
-// rate would have taken to grant it, so an idle process wastes no more of
-// the shared budget than that.
-func (l *Limiter) keep(key string, left int, span time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.leased++
-	if left == 0 {
-		delete(l.leases, key)
-		return
+	if ls != nil && ls.fetching != nil {
+		return nil, ls.fetching, false
 	}
 	if len(l.leases) > 100_000 {
 		clear(l.leases) // bounded: subjects are merchants and client IPs
 	}
-	l.leases[key] = &lease{left: left, expires: l.now().Add(span)}
+	ls = &lease{fetching: make(chan struct{})}
+	l.leases[key] = ls
+	return ls, nil, false
+}
+
+// keep stores the lease this request fetched: what Redis granted beyond
+// the request, for span, so an idle process wastes no more of the shared
+// budget than that; and wakes the requests that waited for it.
+func (l *Limiter) keep(key string, ls *lease, left int, span time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.leased++
+	ls.left, ls.expires = left, l.now().Add(span)
+	close(ls.fetching)
+	ls.fetching = nil
+	l.leases[key] = ls
 }
 
 // RateLimited is a 429; the error handler adds Retry-After.

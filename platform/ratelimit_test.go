@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -120,5 +121,34 @@ func TestLimiterLeases(t *testing.T) {
 	}
 	if limit := 100 + int(100*time.Since(start).Seconds()) + leaseSize(small); allowed < 100 || allowed > limit {
 		t.Fatalf("%d of 150 allowed; the budget allows %d", allowed, limit)
+	}
+}
+
+// TestLimiterLeasesUnderConcurrency: when a busy subject's lease runs out,
+// one request fetches the next and the others wait for it, so Redis is
+// asked about once per lease, not once per waiting request.
+func TestLimiterLeasesUnderConcurrency(t *testing.T) {
+	l, err := NewLimiter(testenv.Redis(t), prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := Limit{PerSecond: 1_000_000, Burst: 1_000_000} // leases of maxLease
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			for range 50 {
+				if err := l.Allow(context.Background(), "create", "busy", lim); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	l.mu.Lock()
+	calls := l.leased
+	l.mu.Unlock()
+	t.Logf("%d requests, %d Redis calls", 64*50, calls)
+	if most := 64*50/maxLease + 8; calls > most {
+		t.Fatalf("%d requests made %d Redis calls; leases of %d should need at most %d", 64*50, calls, maxLease, most)
 	}
 }
