@@ -47,3 +47,23 @@ clean:
 		scripts/redis.sh stop "$$d/redis"; scripts/clickhouse.sh stop "$$d/clickhouse"; \
 	done
 	rm -rf bin .data
+
+# The gateway measured against this machine's ceiling (issue 6): release
+# binaries, Redis (AOF always) and ClickHouse on free ports, our own load
+# generator (bench/loadgen); a Markdown table on stdout, JSON in
+# bench-results/. bench-quick is a reduced run of under 3 minutes. Neither is
+# part of `make test`. BENCH_FLAGS passes gwbench flags (e.g. --perf).
+.PHONY: bench bench-quick bench-profile
+bench:
+	scripts/bench.sh full $(BENCH_FLAGS)
+
+bench-quick:
+	scripts/bench.sh quick $(BENCH_FLAGS)
+
+# CPU profile of one create through the whole handler (real Redis), and
+# its top functions: where createorder's CPU goes inside the process.
+bench-profile:
+	mkdir -p bench-results
+	scripts/testenv.sh $(GO) test -run '^$$' -bench CreateOrder -benchtime 10s -benchmem \
+		-cpuprofile bench-results/createorder.cpu.prof -o bench-results/command.test ./command
+	$(GO) tool pprof -top -nodecount 40 bench-results/command.test bench-results/createorder.cpu.prof

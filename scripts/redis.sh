@@ -27,6 +27,8 @@ start() {
 		# databases 1024: every test gets a database of its own (internal/testenv).
 		# hash-max-listpack-value 512: an order hash with a long URL stays a
 		# compact listpack (~3x smaller than a hashtable).
+		# auto-aof-rewrite-min-size 1gb: during a rewrite fsync waits up to
+		# ~50 ms and every create waits for one; rewrite less often (make bench).
 		cat >"$dir/redis.conf" <<-CONF
 			bind 127.0.0.1
 			port $port
@@ -39,6 +41,7 @@ start() {
 			appendonly yes
 			appendfsync always
 			hash-max-listpack-value 512
+			auto-aof-rewrite-min-size 1gb
 			save ""
 		CONF
 		echo "$port" >"$dir/port"

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// loadListing gives a new merchant ListRows orders among ListTotal in the
+// gateway's ClickHouse, loaded directly as query/bench_test.go does (batch
+// INSERTs naming schema.OrderColumns, rows from schema.OrderRow): one order
+// a second back from now for the merchant, the rest spread over 1,000 other
+// merchants and 30 days, a tenth of the merchant's orders with a second,
+// paid version as projection leaves them. The merchant's per-shard Redis
+// counters are set to match, since they give the unfiltered total.
+func (b *bench) loadListing(ctx context.Context) (account, error) {
+	m, err := newMerchant(ctx, b.cfg, "bench-list")
+	if err != nil {
+		return m, err
+	}
+	start := time.Now()
+	insert := "INSERT INTO orders (" + strings.Join(schema.OrderColumns, ", ") + ")"
+	now := time.Now().UTC()
+	perShard := make([]int64, schema.NumShards)
+	const chunk = 200_000
+	for done := 0; done < b.cfg.ListTotal; {
+		batch, err := b.ch.PrepareBatch(ctx, insert)
+		if err != nil {
+			return m, fmt.Errorf("prepare insert: %w", err)
+		}
+		for i := done; i < min(done+chunk, b.cfg.ListTotal); i++ {
+			appid := m.AppID
+			if i >= b.cfg.ListRows {
+				appid = "m" + strconv.Itoa(i%1000)
+			}
+			at := now.Add(-time.Duration(i%(30*24*3600)) * time.Second)
+			shard := schema.Shard(i % schema.NumShards)
+			o := schema.Order{ID: schema.NewOrderID(at, shard), AppID: appid, Sandbox: true,
+				Amount: schema.Amount(100 + i%10000), Currency: "USD", Method: schema.MethodWalletA,
+				Status: schema.StatusReady, ClientOrderID: "c" + strconv.Itoa(i), NotifyURL: "https://shop.example/hook",
+				QRPayload: "http://127.0.0.1/sandbox/checkout/x", ClientIP: "127.0.0.1", CreatedAt: at, UpdatedAt: at, Version: 1}
+			if err := batch.Append(schema.OrderRow(&o, at)...); err != nil {
+				return m, fmt.Errorf("append row: %w", err)
+			}
+			if appid != m.AppID {
+				continue
+			}
+			perShard[shard]++
+			if i%10 == 0 {
+				o.Status, o.Version, o.CompletedAt = schema.StatusPaid, 2, at.Add(time.Minute)
+				if err := batch.Append(schema.OrderRow(&o, at)...); err != nil {
+					return m, fmt.Errorf("append row: %w", err)
+				}
+			}
+		}
+		if err := batch.Send(); err != nil {
+			return m, fmt.Errorf("insert rows: %w", err)
+		}
+		done = min(done+chunk, b.cfg.ListTotal)
+	}
+	loaded := time.Since(start)
+	_, err = b.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for s, n := range perShard {
+			p.Set(ctx, schema.OrderCountKey(schema.Shard(s), m.AppID), n, 0)
+		}
+		return nil
+	})
+	if err != nil {
+		return m, fmt.Errorf("set order counters: %w", err)
+	}
+	if err := b.ch.Exec(ctx, "OPTIMIZE TABLE orders FINAL"); err != nil {
+		b.note("OPTIMIZE TABLE orders FINAL: %v", err)
+	}
+	b.waitMerges(ctx, 5*time.Minute)
+	b.note("listing data: %d rows (%d of merchant %s) loaded in %.1f s, merged in %.1f s more",
+		b.cfg.ListTotal, b.cfg.ListRows, m.AppID, loaded.Seconds(), (time.Since(start) - loaded).Seconds())
+	return m, nil
+}
+
+// waitMerges waits until ClickHouse runs no merge, so that later phases do
+// not pay for this one's data.
+func (b *bench) waitMerges(ctx context.Context, within time.Duration) {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		var n uint64
+		if err := b.ch.QueryRow(ctx, "SELECT count() FROM system.merges").Scan(&n); err != nil || n == 0 {
+			return
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}

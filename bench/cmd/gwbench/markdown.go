@@ -1,0 +1,247 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/paygate/gateway/bench/loadgen"
+)
+
+// targets judges the figures against issue 6's targets for this machine.
+func (r *report) targets() {
+	add := func(name, target, got string, met bool) {
+		r.Targets = append(r.Targets, targetCheck{Name: name, Target: target, Got: got, Met: met})
+	}
+	if c := r.Create; c != nil && c.Ratio > 0 {
+		add("createorder vs ceiling", "≥ 70%", pct(c.Ratio), c.Ratio >= 0.70)
+	}
+	if c := r.Create; c != nil && c.Half != nil {
+		add("createorder p99 at half load", "≤ 10 ms", msStr(c.Half.Latency.P99), c.Half.Latency.P99 <= 10 && c.Half.OK > 0)
+	}
+	if o := r.Order; o != nil {
+		add("action=order throughput", "≥ 20,000 req/s", rate(o.Max.Throughput), o.Max.Throughput >= 20000)
+	}
+	if l := r.List; l != nil && l.Half != nil {
+		add("action=orders page 1 p99", "≤ 50 ms", msStr(l.Half.Latency.P99), l.Half.Latency.P99 <= 50 && l.Half.OK > 0)
+	}
+	if l := r.ListDeep; l != nil && l.Half != nil {
+		add(fmt.Sprintf("action=orders page %v p99", r.Sizes["deep_page"]), "≤ 200 ms", msStr(l.Half.Latency.P99),
+			l.Half.Latency.P99 <= 200 && l.Half.OK > 0)
+	}
+	if d := r.Delay; d != nil {
+		add("create-to-listed p99", "≤ 1 s", msStr(d.Delay.P99), d.Delay.P99 <= 1000 && d.Missing == 0 && d.Delay.Count > 0)
+	}
+	if c := r.CatchUp; c != nil {
+		add("projector catch-up", "≥ 50,000 events/s", rate(c.PerSec), c.PerSec >= 50000)
+	}
+	if h := r.Hooks; h != nil && h.Skipped == "" {
+		best := max(h.BacklogPerS, h.SteadyPerS)
+		add("webhook deliveries", "≥ 5,000 /s", rate(best), best >= 5000)
+	}
+	if m := r.Memory; m.RedisOrderBytes > 0 {
+		add("Redis per live order", "≤ 1 KiB", fmt.Sprintf("%.0f B", m.RedisOrderBytes), m.RedisOrderBytes <= 1024)
+	}
+}
+
+// markdown prints the report's table, as BENCHMARKS.md keeps it.
+func (r *report) markdown(w io.Writer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+	p("## gwbench %s — %s", r.Label, r.Started.Format("2006-01-02 15:04 UTC"))
+	p("")
+	if r.Command != "" {
+		p("Command: `%s`.", r.Command)
+	}
+	p("Machine: %d CPUs, load average before %s, after %s; kernel %s; %s.", r.Machine.NumCPU, r.Machine.LoadBefore,
+		r.Machine.LoadAfter, r.Machine.Kernel, r.Machine.GoVersion)
+	if len(r.Machine.Others) > 0 {
+		var others []string
+		for _, o := range r.Machine.Others {
+			others = append(others, fmt.Sprintf("%s (pid %d) %.2f", o.Name, o.PID, o.Cores))
+		}
+		p("Busiest other processes before the run (cores): %s.", strings.Join(others, ", "))
+	}
+	p("")
+	p("| scenario | measure | result | target |")
+	p("|---|---|---|---|")
+	if c := r.Ceiling; c != nil {
+		p("| ceiling: fiber + 1 EVALSHA (HSET + XADD) | max throughput, c=%d | %s | |", c.Max.Concurrency, rate(c.Max.Throughput))
+		if c.Half != nil {
+			p("| ceiling | latency at %s (50%%) p50 / p99 / p99.9 | %s | |", rate(c.Half.Rate), lat3(c.Half))
+		}
+	}
+	for _, c := range r.CeilingMore {
+		p("| ceiling with %d sequential EVALSHAs per request | max throughput, c=%d | %s | |", c.Writes, c.Max.Concurrency, rate(c.Max.Throughput))
+	}
+	if c := r.Create; c != nil {
+		p("| createorder | max throughput, c=%d | %s%s | %s |", c.Max.Concurrency, rate(c.Max.Throughput), ratioStr(c.Ratio), r.mark("createorder vs ceiling"))
+		if c.Half != nil {
+			p("| createorder | latency at %s (50%%) p50 / p99 / p99.9 | %s | %s |", rate(c.Half.Rate), lat3(c.Half), r.mark("createorder p99 at half load"))
+		}
+	}
+	r.pairRows(p, "action=order", r.Order, "action=order throughput", "")
+	r.pairRows(p, "action=orders page 1", r.List, "", "action=orders page 1 p99")
+	if r.ListDeep != nil {
+		r.pairRows(p, fmt.Sprintf("action=orders page %v", r.Sizes["deep_page"]), r.ListDeep, "", fmt.Sprintf("action=orders page %v p99", r.Sizes["deep_page"]))
+	}
+	if d := r.Delay; d != nil {
+		p("| projector | create-to-listed at %s creates (50%%) p50 / p99 / max | %s / %s / %s (%d never listed; poll %s) | %s |",
+			rate(d.Rate), msStr(d.Delay.P50), msStr(d.Delay.P99), msStr(d.Delay.Max), d.Missing, d.PollEvry, r.mark("create-to-listed p99"))
+	}
+	if c := r.CatchUp; c != nil {
+		p("| projector | catch-up: %d queued events | %s in %.1f s (%.0f inserts of %.0f rows, %.0f ms each: %.0f%% of the time) | %s |",
+			c.Events, rate(c.PerSec), c.Seconds, c.Inserts, c.MeanBatch, c.MeanInsertMs, 100*c.InsertShare, r.mark("projector catch-up"))
+	}
+	if h := r.Hooks; h != nil {
+		if h.Skipped != "" {
+			p("| dispatcher | deliveries/s, paid-to-delivered | skipped: %s | |", h.Skipped)
+		} else {
+			if h.Backlog > 0 {
+				p("| dispatcher | deliveries/s draining %d queued paid orders, %d receiver ports | %s (%d delivered; mean POST %.1f ms) | %s |",
+					h.Backlog, h.Ports, rate(h.BacklogPerS), h.BacklogGot, h.MeanAttemptMs, r.mark("webhook deliveries"))
+			}
+			p("| dispatcher | paid-to-delivered at %s pays p50 / p99 / max | %s / %s / %s (%d delivered, %s) | |",
+				rate(h.SteadyRate), msStr(h.Delay.P50), msStr(h.Delay.P99), msStr(h.Delay.Max), h.Delivered, rate(h.SteadyPerS))
+		}
+	}
+	m := r.Memory
+	if m.GatewayRSSMiB > 0 {
+		p("| memory | gateway RSS peak under createorder load (all roles) | %.0f MiB (%.0f MiB) | |", m.GatewayRSSMiB, m.GatewayRSSAllMiB)
+	}
+	if m.RedisOrderBytes > 0 {
+		p("| memory | Redis per live order: hash + clientOrderId key + expiry index entry (hash alone; index entry) | %.0f B (%.0f B; %.0f B) | %s |",
+			m.RedisOrderBytes, m.RedisHashBytes, m.RedisIndexBytes, r.mark("Redis per live order"))
+		p("| memory | Redis per event in the stream until trimmed; used_memory growth per create | %.0f B; %.0f B | |", m.RedisStreamBytes, m.RedisUsedPerOrder)
+	}
+	if m.CHBytesPerRow > 0 {
+		p("| memory | ClickHouse bytes on disk per stored row (%d rows) | %.0f B | |", m.CHRows, m.CHBytesPerRow)
+	}
+	p("")
+	r.cpuTable(p)
+	phases := slices.Sorted(maps.Keys(r.Profiles))
+	for _, ph := range phases {
+		p("")
+		p("perf of the gateway during %s (self time):", ph)
+		p("")
+		p("```")
+		for _, l := range r.Profiles[ph] {
+			p("%s", l)
+		}
+		p("```")
+	}
+	for k, v := range r.Errors {
+		p("")
+		p("**%s failed**: %s", k, v)
+	}
+	if len(r.Notes) > 0 {
+		p("")
+		for _, n := range r.Notes {
+			p("- %s", n)
+		}
+	}
+}
+
+func (r *report) pairRows(p func(string, ...any), name string, pr *pair, maxTarget, halfTarget string) {
+	if pr == nil {
+		return
+	}
+	p("| %s | max throughput, c=%d (p99 there) | %s (%s) | %s |", name, pr.Max.Concurrency, rate(pr.Max.Throughput), msStr(pr.Max.Latency.P99), r.mark(maxTarget))
+	if pr.Half != nil {
+		p("| %s | latency at %s (50%%) p50 / p99 / p99.9 | %s | %s |", name, rate(pr.Half.Rate), lat3(pr.Half), r.mark(halfTarget))
+	}
+}
+
+func (r *report) cpuTable(p func(string, ...any)) {
+	var names []string
+	for _, c := range r.CPU {
+		for n := range c.Shares.Ours {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	p("CPU by phase, in cores of %d (others: processes not in this run):", r.Machine.NumCPU)
+	p("")
+	p("| phase | busy | %s | others | AOF rewrites | longest Redis fsync / AOF write (ms) | Redis µs per call of its busiest commands |", strings.Join(names, " | "))
+	p("|---|---|%s---|---|---|---|", strings.Repeat("---|", len(names)))
+	for _, c := range r.CPU {
+		cells := make([]string, len(names))
+		for i, n := range names {
+			if v, ok := c.Shares.Ours[n]; ok {
+				cells[i] = fmt.Sprintf("%.2f", v)
+			}
+		}
+		var cmds []string
+		for _, n := range slices.Sorted(maps.Keys(c.RedisCommands)) {
+			if st := c.RedisCommands[n]; st.Calls >= 100 {
+				// "xinfo|groups": a bare | would split the table cell.
+				cmds = append(cmds, fmt.Sprintf("%s %.1f", strings.ReplaceAll(n, "|", " "), st.Per))
+			}
+		}
+		others := fmt.Sprintf("%.2f", c.Shares.Others)
+		if c.Shares.Others >= 0.1 && len(c.Others) > 0 {
+			others += fmt.Sprintf(" (%s %.2f)", c.Others[0].Name, c.Others[0].Cores)
+		}
+		p("| %s | %.2f | %s | %s | %d | %d / %d | %s |", c.Phase, c.Shares.Busy, strings.Join(cells, " | "), others, c.AOFRewrites,
+			c.RedisStallsMs["aof-fsync-always"], c.RedisStallsMs["aof-write"], strings.Join(cmds, ", "))
+	}
+}
+
+// mark is the verdict cell of a target row.
+func (r *report) mark(name string) string {
+	for _, t := range r.Targets {
+		if t.Name == name {
+			if t.Met {
+				return t.Target + " — met"
+			}
+			return t.Target + " — **missed**"
+		}
+	}
+	return ""
+}
+
+func lat3(r *loadgen.Result) string {
+	s := fmt.Sprintf("%s / %s / %s", msStr(r.Latency.P50), msStr(r.Latency.P99), msStr(r.Latency.P999))
+	if r.Failed > 0 || r.Unsent > 0 {
+		s += fmt.Sprintf(" (%d failed, %d unsent)", r.Failed, r.Unsent)
+	}
+	return s
+}
+
+func msStr(v float64) string {
+	switch {
+	case v >= 1000:
+		return fmt.Sprintf("%.2f s", v/1000)
+	case v >= 100:
+		return fmt.Sprintf("%.0f ms", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f ms", v)
+	}
+	return fmt.Sprintf("%.2f ms", v)
+}
+
+func rate(v float64) string { return groupDigits(int64(v+0.5)) + "/s" }
+
+func pct(v float64) string { return fmt.Sprintf("%.0f%%", v*100) }
+
+func ratioStr(v float64) string {
+	if v <= 0 {
+		return ""
+	}
+	return " = " + pct(v) + " of the ceiling"
+}
+
+// groupDigits writes 12345 as 12,345.
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + groupDigits(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// redisMemory prices a live order in Redis three ways: MEMORY USAGE of a
+// sample of the order hashes and their clientOrderId keys, plus the order's
+// share of its shard's expiry index (what a live order holds for its whole
+// life), the stream entry per event (held until
+// every consumer group has acknowledged it and the projector trims), and
+// the growth of used_memory per create over the createorder phases (all of
+// it, allocator overhead included, streams untrimmed: no consumer runs then).
+func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore string, creates uint64) {
+	type sample struct{ order, coid *redis.IntCmd }
+	var samples []sample
+	step := max(1, len(run.ids)/1000)
+	_, err := b.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i := 0; i < len(run.ids); i += step {
+			id := run.ids[i]
+			shard, ok := schema.ParseOrderID(id)
+			if !ok {
+				continue
+			}
+			coid := run.prefix + "-" + strconv.Itoa(i)
+			samples = append(samples, sample{
+				order: p.MemoryUsage(ctx, schema.OrderKey(shard, id), 0),
+				coid:  p.MemoryUsage(ctx, schema.ClientOrderKey(shard, run.merchant.AppID, coid), 0),
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		b.note("redis MEMORY USAGE: %v", err)
+		return
+	}
+	var hashes, coids int64
+	for _, s := range samples {
+		hashes += s.order.Val()
+		coids += s.coid.Val()
+	}
+	m := &b.rep.Memory
+	var streamBytes, entries, indexBytes, indexed int64
+	for _, s := range schema.AllShards() {
+		key := schema.EventsKey(s)
+		streamBytes += b.rdb.MemoryUsage(ctx, key, 0).Val()
+		entries += b.rdb.XLen(ctx, key).Val()
+		indexBytes += b.rdb.MemoryUsage(ctx, schema.ExpiryKey(s), 0).Val()
+		indexed += b.rdb.ZCard(ctx, schema.ExpiryKey(s)).Val()
+	}
+	if entries > 0 {
+		m.RedisStreamBytes = float64(streamBytes) / float64(entries)
+	}
+	if indexed > 0 {
+		m.RedisIndexBytes = float64(indexBytes) / float64(indexed)
+	}
+	if len(samples) > 0 {
+		m.RedisSampled = len(samples)
+		m.RedisHashBytes = float64(hashes) / float64(len(samples))
+		m.RedisOrderBytes = float64(hashes+coids)/float64(len(samples)) + m.RedisIndexBytes
+	}
+	before, err1 := strconv.ParseFloat(usedBefore, 64)
+	after, err2 := strconv.ParseFloat(b.redisInfo(ctx, "memory")["used_memory"], 64)
+	if err1 == nil && err2 == nil && creates > 0 {
+		m.RedisUsedPerOrder = (after - before) / float64(creates)
+	}
+	b.logf("redis: %.0f B per order (hash %.0f B, expiry index %.0f B) over %d samples, %.0f B per stream entry, used_memory +%.0f B per create",
+		m.RedisOrderBytes, m.RedisHashBytes, m.RedisIndexBytes, m.RedisSampled, m.RedisStreamBytes, m.RedisUsedPerOrder)
+}
+
+// clickhouseMemory is the orders table's size on disk per row, over its
+// active parts: every stored version of every order (the listing's
+// synthetic orders included, which have the shape of real ones).
+func (b *bench) clickhouseMemory(ctx context.Context) error {
+	var bytes, rows uint64
+	q := "SELECT sum(bytes_on_disk), sum(rows) FROM system.parts WHERE active AND database = 'gateway' AND table = 'orders'"
+	if err := b.ch.QueryRow(ctx, q).Scan(&bytes, &rows); err != nil {
+		// ClickHouse 18.16 calls the column bytes.
+		q = "SELECT sum(bytes), sum(rows) FROM system.parts WHERE active AND database = 'gateway' AND table = 'orders'"
+		if err2 := b.ch.QueryRow(ctx, q).Scan(&bytes, &rows); err2 != nil {
+			return fmt.Errorf("system.parts: %w (and %w)", err, err2)
+		}
+	}
+	m := &b.rep.Memory
+	m.CHBytes, m.CHRows = bytes, rows
+	if rows > 0 {
+		m.CHBytesPerRow = float64(bytes) / float64(rows)
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/paygate/gateway/bench/loadgen"
+)
+
+// runPair is the usual measurement of a read: the most it sustains at the
+// configured concurrency, then latency at half of that.
+func (b *bench) runPair(ctx context.Context, name string, gw *server, t loadgen.Target) (*pair, error) {
+	pr := &pair{}
+	var err error
+	if pr.Max, err = b.closed(ctx, name+" max", gw, t, b.cfg.ShortPhase, checkOK); err != nil {
+		return pr, err
+	}
+	if pr.Max.Throughput == 0 {
+		return pr, errors.New(name + ": nothing succeeded")
+	}
+	half, err := b.open(ctx, name+" half", gw, t, pr.Max.Throughput/2, b.cfg.ShortPhase, checkOK)
+	pr.Half = &half
+	return pr, err
+}
+
+// runOrder reads the live orders createorder made (Redis-served), each
+// query a different order.
+func (b *bench) runOrder(ctx context.Context, gw *server, run *createRun) error {
+	ids := compact(run.ids)
+	if len(ids) == 0 {
+		return errors.New("no orders to query: createorder created none")
+	}
+	uris := orderURIs(run.merchant, ids[:min(len(ids), 200_000)])
+	pr, err := b.runPair(ctx, "action=order", gw, &loadgen.Get{URIs: uris})
+	b.rep.Order = pr
+	return err
+}
+
+// runListing reads page 1 and the deep page of the listing merchant,
+// whose orders loadListing put into ClickHouse.
+func (b *bench) runListing(ctx context.Context, gw *server, m account) error {
+	pr, err := b.runPair(ctx, "action=orders page 1", gw, &loadgen.Get{URIs: []string{listURI(m, 1)}})
+	b.rep.List = pr
+	if err != nil {
+		return err
+	}
+	pr, err = b.runPair(ctx, "action=orders deep page", gw, &loadgen.Get{URIs: []string{listURI(m, b.cfg.DeepPage)}})
+	b.rep.ListDeep = pr
+	return err
+}
