@@ -32,7 +32,6 @@ type Config struct {
 	Roles           []string
 	TrustedProxies  []string
 	USDTRates       string
-	USDTNetworks    []string
 	OrderTTL        time.Duration
 	OrderRetention  time.Duration
 	ShutdownTimeout time.Duration
@@ -64,7 +63,6 @@ func Defaults() Config {
 		ClickHouseDSN:   "clickhouse://127.0.0.1:9000/gateway",
 		Roles:           slices.Clone(AllRoles),
 		USDTRates:       "USD=1,CNY=7.2,BDT=120",
-		USDTNetworks:    []string{"TRC20", "BEP20"},
 		OrderTTL:        30 * time.Minute,
 		OrderRetention:  7 * 24 * time.Hour,
 		ShutdownTimeout: 20 * time.Second,
@@ -103,7 +101,6 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher")
 	list(&c.TrustedProxies, "trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "CIDRs whose X-Forwarded-For is believed")
 	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "units of each currency per 1 USDT, e.g. USD=1,CNY=7.2")
-	list(&c.USDTNetworks, "usdt-networks", "GATEWAY_USDT_NETWORKS", "USDT networks offered")
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")

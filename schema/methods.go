@@ -38,15 +38,6 @@ var methodCurrencies = []struct {
 	{MethodSelect, []string{"CNY", "USD", "BDT", "EUR", "GBP", "BRL", "NZD"}},
 }
 
-// Methods lists every method code in table order.
-func Methods() []Method {
-	out := make([]Method, len(methodCurrencies))
-	for i, r := range methodCurrencies {
-		out[i] = r.m
-	}
-	return out
-}
-
 // Known reports whether m is a method code of the table.
 func (m Method) Known() bool { return m.currencies() != nil }
 
