@@ -21,11 +21,7 @@ import (
 )
 
 func TestOrderQuery(t *testing.T) {
-	ctx := context.Background()
-	mr := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	accounts := merchant.NewStore(rdb)
+	ctx, rdb, accounts, log := newRedisFixture(t)
 	a, _ := accounts.Create(ctx, merchant.NewAccount{Name: "a", Sandbox: true})
 	b, _ := accounts.Create(ctx, merchant.NewAccount{Name: "b"})
 	off, _ := accounts.Create(ctx, merchant.NewAccount{Name: "off"})
@@ -103,3 +99,11 @@ func TestOrderQuery(t *testing.T) {
 }
 
 func containsLiteral(b []byte, s string) bool { return strings.Contains(string(b), s) }
+
+// newRedisFixture is an in-memory Redis with the account store over it.
+func newRedisFixture(t *testing.T) (context.Context, *redis.Client, *merchant.Store, *slog.Logger) {
+	t.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: miniredis.RunT(t).Addr()})
+	t.Cleanup(func() { _ = rdb.Close() })
+	return context.Background(), rdb, merchant.NewStore(rdb), slog.New(slog.NewTextHandler(io.Discard, nil))
+}

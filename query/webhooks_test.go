@@ -1,19 +1,14 @@
 package query
 
 import (
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -21,11 +16,7 @@ import (
 )
 
 func TestWebhookLogQuery(t *testing.T) {
-	ctx := context.Background()
-	mr := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	accounts := merchant.NewStore(rdb)
+	ctx, rdb, accounts, log := newRedisFixture(t)
 	a, _ := accounts.Create(ctx, merchant.NewAccount{Name: "a"})
 	b, _ := accounts.Create(ctx, merchant.NewAccount{Name: "b"})
 	dir := merchant.NewDirectory(accounts, log, time.Millisecond)
@@ -55,15 +46,7 @@ func TestWebhookLogQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	// Until order.go's switch routes action=webhooks here, call the handler
-	// behind the same authentication Serve applies.
-	app.Get("/api/order", func(c *fiber.Ctx) error {
-		acct, err := dir.AuthQuery(c.UserContext(), c.Query("appid"), c.Query("key"))
-		if err != nil {
-			return err
-		}
-		return q.webhooks(c, acct)
-	})
+	app.Get("/api/order", q.Serve)
 
 	tests := []struct {
 		name   string
