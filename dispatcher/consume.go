@@ -63,9 +63,7 @@ func (d *Dispatcher) consume(ctx context.Context) {
 			continue
 		}
 		pause.reset()
-		for _, st := range res {
-			d.handle(ctx, st.Stream, st.Messages)
-		}
+		d.handle(ctx, res)
 	}
 }
 
@@ -102,7 +100,7 @@ func (d *Dispatcher) reclaimShard(ctx context.Context, s schema.Shard) {
 		}
 		if len(msgs) > 0 {
 			d.log.Info("took over unacknowledged events", "stream", stream, "count", len(msgs))
-			d.handle(ctx, stream, msgs)
+			d.handle(ctx, []redis.XStream{{Stream: stream, Messages: msgs}})
 		}
 		if next == "0-0" || next == "" {
 			return
@@ -113,19 +111,24 @@ func (d *Dispatcher) reclaimShard(ctx context.Context, s schema.Shard) {
 
 // handle schedules what the entries ask for and acknowledges each entry
 // once its delivery is safely in Redis; an entry that failed stays pending
-// in the group and comes back through reclaim.
-func (d *Dispatcher) handle(ctx context.Context, stream string, msgs []redis.XMessage) {
-	acks := make([]string, 0, len(msgs))
+// in the group and comes back through reclaim. Whatever streams the entries
+// come from, scheduling is one pipeline and acknowledging another: a read
+// costs two round trips, not two per stream.
+func (d *Dispatcher) handle(ctx context.Context, read []redis.XStream) {
+	acks := make(map[string][]string, len(read))
 	var ds []delivery
-	var dsIDs []string
-	for _, m := range msgs {
-		if dl, ok := d.deliveryOf(m); ok {
-			ds, dsIDs = append(ds, dl), append(dsIDs, m.ID)
-		} else {
-			acks = append(acks, m.ID)
+	var ids, streams []string
+	for _, st := range read {
+		for _, m := range st.Messages {
+			if dl, ok := d.deliveryOf(m); ok {
+				ds, ids, streams = append(ds, dl), append(ids, m.ID), append(streams, st.Stream)
+			} else {
+				acks[st.Stream] = append(acks[st.Stream], m.ID)
+			}
 		}
 	}
-	added, errs := d.store.addAll(context.WithoutCancel(ctx), ds)
+	bg := context.WithoutCancel(ctx)
+	added, errs := d.store.addAll(bg, ds)
 	scheduled := false
 	for i := range ds {
 		switch {
@@ -138,7 +141,7 @@ func (d *Dispatcher) handle(ctx context.Context, stream string, msgs []redis.XMe
 		default:
 			d.m.events.WithLabelValues("duplicate").Inc()
 		}
-		acks = append(acks, dsIDs[i])
+		acks[streams[i]] = append(acks[streams[i]], ids[i])
 	}
 	if scheduled {
 		d.poke()
@@ -146,7 +149,13 @@ func (d *Dispatcher) handle(ctx context.Context, stream string, msgs []redis.XMe
 	if len(acks) == 0 {
 		return
 	}
-	if err := d.rdb.XAck(context.WithoutCancel(ctx), stream, group, acks...).Err(); err != nil {
+	_, err := d.rdb.Pipelined(bg, func(p redis.Pipeliner) error {
+		for stream, done := range acks {
+			p.XAck(bg, stream, group, done...)
+		}
+		return nil
+	})
+	if err != nil {
 		d.redisError("acknowledge events", err)
 	}
 }

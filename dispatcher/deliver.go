@@ -84,8 +84,11 @@ func (d *Dispatcher) deliver(ctx context.Context) {
 // process whose clock is a little behind Redis's still finds it at once.
 const dueSlack = 250 * time.Millisecond
 
-// claimRound fills the free slots from the shards that have work due,
-// starting at a rotating shard so that none is always served last.
+// claimRound fills the free slots from the shards that have work due, in
+// one pipeline. Slots are shared out exactly among those shards, the total
+// and each host's, so the round cannot take more than the limits allow; it
+// starts at a rotating shard so that none is always served last (or left
+// out when there are fewer free slots than shards with work).
 func (d *Dispatcher) claimRound(ctx context.Context, inflight *sync.WaitGroup, first int) error {
 	if free, _ := d.slots.free(); free <= 0 {
 		return nil
@@ -94,38 +97,74 @@ func (d *Dispatcher) claimRound(ctx context.Context, inflight *sync.WaitGroup, f
 	if err != nil {
 		return err
 	}
+	free, busy := d.slots.free()
 	shards := schema.AllShards()
+	var order []schema.Shard
 	for i := range shards {
-		free, busy := d.slots.free()
-		if free <= 0 || ctx.Err() != nil {
-			return nil
-		}
-		n := (first + i) % len(shards)
-		if !due[n] {
-			continue
-		}
-		shard := shards[n]
-		jobs, err := d.store.claimJobs(ctx, shard, free, busy, d.tokenPrefix())
-		for _, j := range jobs {
-			d.slots.take(j.host)
-			inflight.Go(func() { d.attempt(ctx, j) })
-		}
-		if err != nil {
-			return err
+		if n := (first + i) % len(shards); due[n] {
+			order = append(order, shards[n])
 		}
 	}
-	return nil
+	if len(order) > free {
+		order = order[:free]
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	asks := make([]claimAsk, len(order))
+	for i, sh := range order {
+		a := claimAsk{shard: sh, want: share(free, len(order), i), perHost: share(d.cfg.PerHost, len(order), i),
+			busy: make(map[string]int, len(busy))}
+		for h, left := range busy {
+			a.busy[h] = share(left, len(order), i)
+		}
+		asks[i] = a
+	}
+	jobs, err := d.store.claimAll(ctx, asks, d.tokenPrefix())
+	for _, j := range jobs {
+		d.slots.take(j.host)
+		inflight.Go(func() { d.work(ctx, j) })
+	}
+	return err
 }
 
-// attempt makes one claimed attempt and records it. Its deadline runs from
-// the claim, so it always ends before the lease another process would wait
-// out; it is not cut short by ctx, so that a graceful stop records it.
-func (d *Dispatcher) attempt(ctx context.Context, j job) {
+// share is part i of n of total, the first total%n parts one larger.
+func share(total, n, i int) int {
+	s := total / n
+	if i < total%n {
+		s++
+	}
+	return s
+}
+
+// runLength bounds how many deliveries one slot makes in a row from the
+// queue of its host before giving the slot back to a claim round: long
+// enough to save claim rounds under a backlog, short enough that hosts
+// waiting for a slot get one within a few dozen attempts.
+const runLength = 32
+
+// work makes the claimed attempt and, while the host's queue has more due
+// and the run is not over, the next ones its records claimed.
+func (d *Dispatcher) work(ctx context.Context, j job) {
 	defer d.poke()
 	defer d.slots.put(j.host)
 	d.m.inflight.Inc()
 	defer d.m.inflight.Dec()
+	for n := 1; ; n++ {
+		next := d.attempt(ctx, j, n < runLength && ctx.Err() == nil)
+		if next == nil {
+			return
+		}
+		j = *next
+	}
+}
 
+// attempt makes one claimed attempt and records it; with more, the record
+// also claims the host queue's next due delivery, returned for this slot.
+// Its deadline runs from the claim, so it always ends before the lease
+// another process would wait out; it is not cut short by ctx, so that a
+// graceful stop records it.
+func (d *Dispatcher) attempt(ctx context.Context, j job, more bool) *job {
 	actx, cancel := context.WithDeadline(context.WithoutCancel(ctx), j.claimed.Add(d.cfg.Timeout))
 	started := time.Now()
 	res := d.send(actx, j)
@@ -134,8 +173,9 @@ func (d *Dispatcher) attempt(ctx context.Context, j job) {
 		At: schema.WireTime(started), Attempt: j.seq, Manual: j.manual != "", Status: res.status,
 		Error: res.err, Body: keptBody(res.body), LatencyMs: res.latency.Milliseconds(), Success: res.ack,
 	}
-	outcome := d.recordAttempt(ctx, j, res.ack, rec)
+	outcome, next := d.recordAttempt(ctx, j, res.ack, rec, more)
 	d.observe(j, res, outcome)
+	return next
 }
 
 // send signs the callback with the merchant's key of this moment and posts it.
@@ -167,21 +207,25 @@ func jitter(base time.Duration, f float64) time.Duration {
 
 // recordAttempt stores the outcome, retrying briefly: if it cannot, the
 // lease runs out and the attempt is made again (at least once, never lost).
-func (d *Dispatcher) recordAttempt(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt) string {
+func (d *Dispatcher) recordAttempt(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, more bool) (string, *job) {
 	next := d.nextDelay(j)
 	var pause backoff
 	for try := 0; ; try++ {
+		prefix := ""
+		if more && try == 0 {
+			prefix = d.tokenPrefix()
+		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		out, err := d.store.record(rctx, j, ack, rec, next)
+		out, nj, err := d.store.record(rctx, j, ack, rec, next, prefix)
 		cancel()
 		if err == nil {
-			return out
+			return out, nj
 		}
 		d.redisError("record webhook attempt", err)
 		if try == 2 {
 			d.log.Error("webhook attempt not recorded; it will be made again when its lease ends",
 				"payment_id", j.id, "attempt", j.seq, "acknowledged", ack, "err", err)
-			return "unrecorded"
+			return "unrecorded", nil
 		}
 		pause.wait(context.WithoutCancel(ctx))
 	}
@@ -205,7 +249,9 @@ func (d *Dispatcher) observe(j job, res result, outcome string) {
 		"status", res.status, "latency_ms", res.latency.Milliseconds(), "outcome", outcome}
 	switch {
 	case res.ack:
-		d.log.Info("webhook delivered", attrs...)
+		// Debug: at thousands a second, one line each would cost more
+		// than the delivery; the attempt log and metrics keep them.
+		d.log.Debug("webhook delivered", attrs...)
 	case outcome == "dead":
 		d.log.Warn("webhook dead-lettered after its last attempt", append(attrs, "reason", res.err)...)
 	default:

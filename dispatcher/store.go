@@ -42,6 +42,7 @@ type store struct {
 	claim    *redis.Script
 	finish   *redis.Script
 	resend   *redis.Script
+	finishes chan *finishCall // to the finishers, when they run
 }
 
 func newStore(rdb *redis.Client, cfg Config) *store {
@@ -71,52 +72,29 @@ type delivery struct {
 func (s *store) addAll(ctx context.Context, ds []delivery) (added []bool, errs []error) {
 	added, errs = make([]bool, len(ds)), make([]error, len(ds))
 	todo := make([]int, 0, len(ds))
-	args := make([][]any, len(ds))
+	calls := make([]evalCall, 0, len(ds))
 	for i, d := range ds {
 		p, err := json.Marshal(d.params)
 		if err != nil {
 			errs[i] = fmt.Errorf("encode callback of %s: %w", d.id, err)
 			continue
 		}
-		args[i] = []any{d.id, hostOf(d.url), d.url, d.appid, p, d.paid.UnixMilli(),
-			s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds()}
+		host := hostOf(d.url)
+		calls = append(calls, evalCall{
+			keys: []string{schema.WebhookKey(d.shard, d.id), schema.WebhookQueueKey(d.shard, host),
+				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id)},
+			args: []any{d.id, host, d.url, d.appid, p, d.paid.UnixMilli(),
+				s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds()},
+		})
 		todo = append(todo, i)
 	}
-	// EVALSHA in a pipeline cannot fall back to EVAL by itself: after a
-	// NOSCRIPT (Redis restarted), load the script and run the rest again.
-	for round := 0; round < 2 && len(todo) > 0; round++ {
-		cmds := make([]*redis.Cmd, len(todo))
-		_, _ = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for n, i := range todo {
-				d := ds[i]
-				host := hostOf(d.url)
-				keys := []string{schema.WebhookKey(d.shard, d.id), schema.WebhookQueueKey(d.shard, host),
-					schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id)}
-				cmds[n] = s.schedule.EvalSha(ctx, p, keys, args[i]...)
-			}
-			return nil
-		})
-		var again []int
-		for n, i := range todo {
-			v, err := cmds[n].Int()
-			if redis.HasErrorPrefix(err, "NOSCRIPT") && round == 0 {
-				again = append(again, i)
-				continue
-			}
-			if err != nil {
-				errs[i] = fmt.Errorf("schedule webhook of %s: %w", ds[i].id, err)
-			}
-			added[i] = v == 1
+	for n, cmd := range evalPipelined(ctx, s.rdb, s.schedule, calls) {
+		i := todo[n]
+		v, err := cmd.Int()
+		if err != nil {
+			errs[i] = fmt.Errorf("schedule webhook of %s: %w", ds[i].id, err)
 		}
-		if len(again) > 0 {
-			if err := s.schedule.Load(ctx, s.rdb).Err(); err != nil {
-				for _, i := range again {
-					errs[i] = fmt.Errorf("load schedule script: %w", err)
-				}
-				break
-			}
-		}
-		todo = again
+		added[i] = v == 1
 	}
 	return added, errs
 }
@@ -163,32 +141,52 @@ type job struct {
 	broken  string // why the stored delivery cannot be sent, if it cannot
 }
 
-// claimJobs leases up to want due deliveries of one shard; busy maps the
-// hosts this process already calls to the slots they have left.
-func (s *store) claimJobs(ctx context.Context, shard schema.Shard, want int, busy map[string]int, tokenPrefix string) ([]job, error) {
-	args := []any{schema.WebhookKey(shard, ""), schema.WebhookQueueKey(shard, ""), schema.WebhookLogKey(shard, ""),
-		s.cfg.lease().Milliseconds(), want, s.cfg.PerHost, tokenPrefix, want + len(busy) + 16}
-	for h, free := range busy {
-		args = append(args, h, free)
+// claimAsk is what one shard's claim may take: want deliveries, perHost of
+// any host not in busy, and of each host in busy that many.
+type claimAsk struct {
+	shard   schema.Shard
+	want    int
+	perHost int
+	busy    map[string]int
+}
+
+// claimAll leases due deliveries of several shards in one pipeline: a round
+// costs one round trip and one fsync however many shards have work.
+func (s *store) claimAll(ctx context.Context, asks []claimAsk, tokenPrefix string) ([]job, error) {
+	calls := make([]evalCall, len(asks))
+	for i, a := range asks {
+		args := []any{schema.WebhookKey(a.shard, ""), schema.WebhookQueueKey(a.shard, ""), schema.WebhookLogKey(a.shard, ""),
+			s.cfg.lease().Milliseconds(), a.want, a.perHost, tokenPrefix, a.want + len(a.busy) + 16}
+		for h, free := range a.busy {
+			args = append(args, h, free)
+		}
+		calls[i] = evalCall{keys: []string{schema.WebhookHostsKey(a.shard)}, args: args}
 	}
 	// Not cut short by the caller's end: a claim the server made but whose
 	// answer we dropped would strand its deliveries until their leases end.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	raw, err := s.claim.Run(cctx, s.rdb, []string{schema.WebhookHostsKey(shard)}, args...).Slice()
-	if err != nil {
-		return nil, fmt.Errorf("claim webhooks on shard %d: %w", shard, err)
-	}
+	cmds := evalPipelined(cctx, s.rdb, s.claim, calls)
 	claimed := time.Now()
-	const width = 10
-	jobs := make([]job, 0, len(raw)/width)
-	for i := 0; i+width <= len(raw); i += width {
-		j := decodeJob(shard, raw[i:i+width])
-		j.claimed = claimed
-		jobs = append(jobs, j)
+	var jobs []job
+	var errs []error
+	for i, cmd := range cmds {
+		raw, err := cmd.Slice()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("claim webhooks on shard %d: %w", asks[i].shard, err))
+			continue
+		}
+		for k := 0; k+jobFields <= len(raw); k += jobFields {
+			j := decodeJob(asks[i].shard, raw[k:k+jobFields])
+			j.claimed = claimed
+			jobs = append(jobs, j)
+		}
 	}
-	return jobs, nil
+	return jobs, errors.Join(errs...)
 }
+
+// jobFields is how many values a script answers per claimed delivery.
+const jobFields = 10
 
 // decodeJob reads one claimed delivery. One whose stored callback cannot be
 // read is still returned, marked broken: its attempt fails and is recorded,
@@ -214,32 +212,6 @@ func decodeJob(shard schema.Shard, v []any) job {
 		j.broken = fmt.Sprintf("stored callback parameters cannot be read: %v", err)
 	}
 	return j
-}
-
-// record stores an attempt and moves its delivery on; next is the delay
-// before the next automatic attempt, or negative when none is left.
-func (s *store) record(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, next time.Duration) (string, error) {
-	body, err := json.Marshal(rec)
-	if err != nil {
-		return "", fmt.Errorf("encode attempt of %s: %w", j.id, err)
-	}
-	keys := []string{schema.WebhookKey(j.shard, j.id), schema.WebhookLogKey(j.shard, j.id),
-		schema.WebhookQueueKey(j.shard, j.host), schema.WebhookHostsKey(j.shard),
-		schema.WebhookDeadKey(j.shard), schema.OrderKey(j.shard, j.id)}
-	nextMS := int64(-1)
-	if next >= 0 {
-		nextMS = next.Milliseconds()
-	}
-	ackFlag := "0"
-	if ack {
-		ackFlag = "1"
-	}
-	out, err := s.finish.Run(ctx, s.rdb, keys, j.id, j.host, j.token, ackFlag, body, nextMS,
-		s.cfg.Retention.Milliseconds(), s.cfg.LogCap, (s.cfg.lease() + pendingFloor).Milliseconds()).Text()
-	if err != nil {
-		return "", fmt.Errorf("record webhook attempt of %s: %w", j.id, err)
-	}
-	return out, nil
 }
 
 // requeue asks for one more attempt now (a manual resend).

@@ -30,20 +30,7 @@ for _, host in ipairs(hosts) do
     local q = ARGV[2] .. host
     local ids = redis.call('ZRANGEBYSCORE', q, '-inf', now, 'LIMIT', 0, take)
     for _, id in ipairs(ids) do
-      local wh = ARGV[1] .. id
-      local f = redis.call('HMGET', wh, 'st', 'url', 'appid', 'p', 'n', 'man', 'paid')
-      if f[1] ~= 'pending' then
-        -- Expired with its order, or finished: nothing to send.
-        redis.call('ZREM', q, id)
-      else
-        local token = ARGV[7] .. id
-        local till = now + tonumber(ARGV[4])
-        redis.call('ZADD', q, till, id)
-        redis.call('HSET', wh, 'lease', token, 'due', till)
-        local seq = redis.call('LLEN', ARGV[3] .. id) + 1
-        for _, v in ipairs({id, token, host, f[2] or '', f[3] or '', f[4] or '{}', f[5] or '0', f[6] or '', seq, f[7] or '0'}) do
-          out[#out + 1] = v
-        end
+      if claim_one(out, q, host, id, ARGV[1], ARGV[3], now, tonumber(ARGV[4]), ARGV[7] .. id) then
         want = want - 1
       end
     end

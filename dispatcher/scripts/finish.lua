@@ -5,14 +5,19 @@
 -- ARGV[1] order id, ARGV[2] host, ARGV[3] lease token, ARGV[4] '1' when
 --   acknowledged, ARGV[5] attempt record (JSON), ARGV[6] delay before the next
 --   attempt (ms), or -1 when the schedule is used up, ARGV[7] fallback ttl (ms),
---   ARGV[8] most records kept, ARGV[9] least ttl beyond the next due time (ms).
--- Returns delivered | retry | dead | manual_failed | stale | gone.
+--   ARGV[8] most records kept, ARGV[9] least ttl beyond the next due time (ms),
+--   ARGV[10] delivery hash key prefix, ARGV[11] log key prefix, ARGV[12] lease
+--   (ms), ARGV[13] lease token prefix, or empty to claim nothing.
+-- Returns {outcome}, outcome one of delivered | retry | dead | manual_failed |
+--   stale | gone, followed by the 10 fields of claim.lua when a next due
+--   delivery of the same host queue was claimed: the attempt's slot goes on
+--   to it without a claim round of its own.
 -- An acknowledgement always counts, even from an attempt whose lease ran
 -- out: after a success nothing more is sent. A failure only moves the
 -- delivery when the lease is still this attempt's.
 local f = redis.call('HMGET', KEYS[1], 'st', 'lease', 'man')
 if not f[1] then
-  return 'gone'
+  return {'gone'}
 end
 local now = now_ms()
 redis.call('RPUSH', KEYS[2], ARGV[5])
@@ -55,6 +60,15 @@ else
     outcome = 'dead'
   end
 end
+local out = {outcome}
+if ARGV[13] ~= '' then
+  local ids = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 4)
+  for _, id in ipairs(ids) do
+    if id ~= ARGV[1] and claim_one(out, KEYS[3], ARGV[2], id, ARGV[10], ARGV[11], now, tonumber(ARGV[12]), ARGV[13] .. id) then
+      break
+    end
+  end
+end
 reindex(KEYS[4], KEYS[3], ARGV[2])
 keep(KEYS[6], ARGV[7], floor, KEYS[1], KEYS[2])
-return outcome
+return out

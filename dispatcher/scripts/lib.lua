@@ -33,3 +33,24 @@ local function keep(order, fallback, floor, ...)
     redis.call('PEXPIRE', k, ttl)
   end
 end
+
+-- claim_one leases delivery id of host queue q to token until now + lease,
+-- appending its 10 reply fields to out (see claim.lua), and returns true; a
+-- delivery that is no longer pending (expired with its order, or finished)
+-- leaves the queue instead and false is returned.
+local function claim_one(out, q, host, id, wh_prefix, log_prefix, now, lease, token)
+  local wh = wh_prefix .. id
+  local f = redis.call('HMGET', wh, 'st', 'url', 'appid', 'p', 'n', 'man', 'paid')
+  if f[1] ~= 'pending' then
+    redis.call('ZREM', q, id)
+    return false
+  end
+  local till = now + lease
+  redis.call('ZADD', q, till, id)
+  redis.call('HSET', wh, 'lease', token, 'due', till)
+  local seq = redis.call('LLEN', log_prefix .. id) + 1
+  for _, v in ipairs({id, token, host, f[2] or '', f[3] or '', f[4] or '{}', f[5] or '0', f[6] or '', seq, f[7] or '0'}) do
+    out[#out + 1] = v
+  end
+  return true
+end
