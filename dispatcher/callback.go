@@ -1,6 +1,11 @@
 package dispatcher
 
 import (
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -38,17 +43,55 @@ func callbackParams(o *schema.Order) schema.Params {
 	return p
 }
 
-// signedForm is the request body: the parameters, sign (MD5 with the API
-// key) and sign_type, form-encoded. Receivers verify on the decoded values,
-// which is what SPEC.md signs (no URL encoding in the signed string).
-func signedForm(p schema.Params, apiKey string) string {
-	form := make(url.Values, len(p)+2)
+// encodeCallback is how a delivery stores its parameters: form-encoded in
+// key order, which is both most of the request body and, decoded pair by
+// pair, SPEC.md's signed string, so an attempt needs no parsing or sorting.
+func encodeCallback(p schema.Params) string {
+	form := make(url.Values, len(p))
 	for k, v := range p {
 		form.Set(k, v)
 	}
-	form.Set("sign", schema.Sign(p, apiKey))
-	form.Set("sign_type", "MD5")
 	return form.Encode()
+}
+
+// storedForm reads a delivery's stored parameters: the form of
+// encodeCallback, or the JSON object that builds before it stored.
+func storedForm(stored string) (string, error) {
+	if !strings.HasPrefix(stored, "{") {
+		return stored, nil
+	}
+	var p schema.Params
+	if err := json.Unmarshal([]byte(stored), &p); err != nil {
+		return "", err
+	}
+	return encodeCallback(p), nil
+}
+
+// signForm is the request body: the stored form, sign (MD5 of the decoded
+// pairs joined in their key order, then the API key: schema.Sign) and
+// sign_type. Receivers verify on the decoded values, which is what SPEC.md
+// signs (no URL encoding in the signed string).
+func signForm(form, apiKey string) (string, error) {
+	h := md5.New()
+	for i, pair := range strings.Split(form, "&") {
+		k, v, _ := strings.Cut(pair, "=")
+		dk, err := url.QueryUnescape(k)
+		if err != nil {
+			return "", fmt.Errorf("stored callback parameters cannot be read: %w", err)
+		}
+		dv, err := url.QueryUnescape(v)
+		if err != nil {
+			return "", fmt.Errorf("stored callback parameters cannot be read: %w", err)
+		}
+		if i > 0 {
+			h.Write([]byte{'&'})
+		}
+		io.WriteString(h, dk)
+		h.Write([]byte{'='})
+		io.WriteString(h, dv)
+	}
+	io.WriteString(h, apiKey)
+	return form + "&sign=" + hex.EncodeToString(h.Sum(nil)) + "&sign_type=MD5", nil
 }
 
 // acknowledged is DESIGN.md's rule: any 2xx whose body, with surrounding

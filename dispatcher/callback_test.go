@@ -53,7 +53,11 @@ func TestCallbackMatchesSignVector(t *testing.T) {
 	if got := schema.SignBase(p); got != base {
 		t.Fatalf("base\n got %s\nwant %s", got, base)
 	}
-	form, err := url.ParseQuery(signedForm(p, key))
+	body, err := signForm(encodeCallback(p), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, err := url.ParseQuery(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,5 +148,61 @@ func TestKeptBody(t *testing.T) {
 	}
 	if keptBody([]byte("success")) != "success" {
 		t.Fatal("short body changed")
+	}
+}
+
+// TestSignFormMatchesSign: a body signed from the stored form carries
+// exactly the parameters and schema.Sign's signature, whatever characters
+// the values hold; deliveries stored as JSON by earlier builds sign the same.
+func TestSignFormMatchesSign(t *testing.T) {
+	const key = "k3y"
+	cases := []struct {
+		name string
+		p    schema.Params
+	}{
+		{"plain", schema.Params{"paymentId": "P1", "amount": "10.00", "status": "2"}},
+		{"reserved characters", schema.Params{"description": "a&b=c d+e%f?g#h/i", "clientOrderId": "x=y&z"}},
+		{"unicode and empty", schema.Params{"description": "café ✓ 支付", "note": ""}},
+		{"keys needing escapes", schema.Params{"a b": "1", "a+b": "2", "a&b": "3", "A": "4"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stored := encodeCallback(c.p)
+			legacy, err := json.Marshal(c.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, s := range map[string]string{"form": stored, "legacy JSON": string(legacy)} {
+				form, err := storedForm(s)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				body, err := signForm(form, key)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				got, err := url.ParseQuery(body)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				if got.Get("sign") != schema.Sign(c.p, key) || got.Get("sign_type") != "MD5" {
+					t.Errorf("%s: sign %s, want %s", what, got.Get("sign"), schema.Sign(c.p, key))
+				}
+				for k, v := range c.p {
+					if vs := got[k]; len(vs) != 1 || vs[0] != v {
+						t.Errorf("%s: %q = %q, want %q", what, k, vs, v)
+					}
+				}
+				if len(got) != len(c.p)+2 {
+					t.Errorf("%s: %d fields, want %d", what, len(got), len(c.p)+2)
+				}
+			}
+		})
+	}
+	if _, err := signForm("a=%zz", key); err == nil {
+		t.Error("a malformed stored form was signed")
+	}
+	if _, err := storedForm("{not json"); err == nil {
+		t.Error("malformed stored JSON was read")
 	}
 }

@@ -187,7 +187,11 @@ func (d *Dispatcher) send(ctx context.Context, j job) result {
 	if err != nil {
 		return result{kind: "internal", err: "cannot sign: " + err.Error()}
 	}
-	return post(ctx, d.client, j.url, signedForm(j.params, key), d.cfg.Timeout)
+	body, err := signForm(j.form, key)
+	if err != nil {
+		return result{kind: "internal", err: err.Error()}
+	}
+	return post(ctx, d.client, j.url, body, d.cfg.Timeout)
 }
 
 // nextDelay is the jittered wait before the next automatic attempt, or -1

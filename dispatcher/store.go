@@ -3,7 +3,6 @@ package dispatcher
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -74,16 +73,11 @@ func (s *store) addAll(ctx context.Context, ds []delivery) (added []bool, errs [
 	todo := make([]int, 0, len(ds))
 	calls := make([]evalCall, 0, len(ds))
 	for i, d := range ds {
-		p, err := json.Marshal(d.params)
-		if err != nil {
-			errs[i] = fmt.Errorf("encode callback of %s: %w", d.id, err)
-			continue
-		}
 		host := hostOf(d.url)
 		calls = append(calls, evalCall{
 			keys: []string{schema.WebhookKey(d.shard, d.id), schema.WebhookQueueKey(d.shard, host),
 				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id)},
-			args: []any{d.id, host, d.url, d.appid, p, d.paid.UnixMilli(),
+			args: []any{d.id, host, d.url, d.appid, encodeCallback(d.params), d.paid.UnixMilli(),
 				s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds()},
 		})
 		todo = append(todo, i)
@@ -132,7 +126,7 @@ type job struct {
 	host    string
 	url     string
 	appid   string
-	params  schema.Params
+	form    string // callback parameters, form-encoded in key order
 	made    int    // automatic attempts made before this one
 	manual  string // "", or the state a manual resend came from
 	seq     int    // this attempt's number in the order's log
@@ -208,9 +202,11 @@ func decodeJob(shard schema.Shard, v []any) job {
 	if ms, err := strconv.ParseInt(str(9), 10, 64); err == nil && ms > 0 {
 		j.paid = time.UnixMilli(ms)
 	}
-	if err := json.Unmarshal([]byte(str(5)), &j.params); err != nil {
+	form, err := storedForm(str(5))
+	if err != nil {
 		j.broken = fmt.Sprintf("stored callback parameters cannot be read: %v", err)
 	}
+	j.form = form
 	return j
 }
 
