@@ -1,12 +1,6 @@
 package command
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-
 	"github.com/valyala/fasthttp"
 
 	"github.com/paygate/gateway/platform"
@@ -24,44 +18,7 @@ func ParseJSONParams(body []byte) (schema.Params, error) {
 	if len(body) > maxBody {
 		return nil, platform.Errorf(platform.KindTooLarge, "request body is larger than 64 KiB")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, platform.Errorf(platform.KindBadRequest, "request body must be a JSON object")
-	}
-	p := make(schema.Params, 16)
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, badJSON(err)
-		}
-		name, _ := kt.(string)
-		vt, err := dec.Token()
-		if err != nil {
-			return nil, badJSON(err)
-		}
-		if _, dup := p[name]; dup {
-			return nil, platform.Errorf(platform.KindBadRequest, "parameter %s is given twice", name)
-		}
-		switch v := vt.(type) {
-		case nil:
-		case string:
-			p[name] = v
-		case json.Number:
-			p[name] = v.String()
-		case bool:
-			p[name] = fmt.Sprint(v)
-		default:
-			return nil, platform.Errorf(platform.KindBadRequest, "parameter %s must be a string, number or boolean, not an object or array", name)
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, badJSON(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, platform.Errorf(platform.KindBadRequest, "request body must hold one JSON object and nothing after it")
-	}
-	return p, nil
+	return scanObject(body)
 }
 
 func badJSON(err error) error {
