@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -29,17 +30,26 @@ type Store struct {
 	rdb        *redis.Client
 	ttl        time.Duration
 	retention  time.Duration
-	create     *redis.Script
+	creates    *platform.ScriptBatcher
 	payBalance *redis.Script
 	transition *redis.Script
 }
+
+// Creates are batched into pipelines of up to createBatch, createLanes in
+// flight: at a few thousand creates a second each Redis turn then runs and
+// fsyncs many creates, and the gateway makes a system call per batch.
+const (
+	createBatch   = 128
+	createLanes   = 4
+	createTimeout = 5 * time.Second
+)
 
 // NewStore prepares the scripts: ttl is how long an unpaid order stays
 // payable, retention how long a finished order stays in Redis.
 func NewStore(rdb *redis.Client, ttl, retention time.Duration) *Store {
 	return &Store{
 		rdb: rdb, ttl: ttl, retention: retention,
-		create:     redis.NewScript(createLua),
+		creates:    platform.NewScriptBatcher(rdb, redis.NewScript(createLua), createBatch, createLanes, createTimeout),
 		payBalance: redis.NewScript(payBalanceLua),
 		transition: redis.NewScript(transitionLua),
 	}
@@ -67,7 +77,7 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 	for _, f := range fields {
 		args = append(args, f)
 	}
-	res, err := s.create.Run(ctx, s.rdb, keys, args...).Slice()
+	res, err := s.creates.Run(ctx, keys, args...).Slice()
 	if err != nil {
 		return "", false, fmt.Errorf("create order %s: %w", o.ID, err)
 	}

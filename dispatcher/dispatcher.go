@@ -68,13 +68,11 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	d.log.Info("dispatcher running", "consumer", d.cfg.Consumer, "concurrency", d.cfg.Concurrency,
 		"per_host", d.cfg.PerHost, "timeout", d.cfg.Timeout.String(), "attempts", len(d.cfg.Schedule)+1,
 		"allow_private", d.cfg.AllowPrivate)
-	stopFinishers := d.store.startFinishers()
 	var wg sync.WaitGroup
 	wg.Go(func() { d.consume(ctx) })
 	wg.Go(func() { d.reclaim(ctx) })
 	d.deliver(ctx)
 	wg.Wait()
-	stopFinishers()
 	d.log.Info("dispatcher stopped")
 	return nil
 }

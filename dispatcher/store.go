@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -41,13 +42,15 @@ type store struct {
 	claim    *redis.Script
 	finish   *redis.Script
 	resend   *redis.Script
-	finishes chan *finishCall // to the finishers, when they run
+	finishes *platform.ScriptBatcher // runs of finish
 }
 
 func newStore(rdb *redis.Client, cfg Config) *store {
 	script := func(body string) *redis.Script { return redis.NewScript(libLua + "\n" + body) }
-	return &store{rdb: rdb, cfg: cfg,
+	s := &store{rdb: rdb, cfg: cfg,
 		schedule: script(scheduleLua), claim: script(claimLua), finish: script(finishLua), resend: script(resendLua)}
+	s.finishes = platform.NewScriptBatcher(rdb, s.finish, finishBatch, finishLanes, finishTimeout)
+	return s
 }
 
 // pendingFloor keeps a pending delivery's state at least this long past its
@@ -71,18 +74,18 @@ type delivery struct {
 func (s *store) addAll(ctx context.Context, ds []delivery) (added []bool, errs []error) {
 	added, errs = make([]bool, len(ds)), make([]error, len(ds))
 	todo := make([]int, 0, len(ds))
-	calls := make([]evalCall, 0, len(ds))
+	calls := make([]platform.ScriptCall, 0, len(ds))
 	for i, d := range ds {
 		host := hostOf(d.url)
-		calls = append(calls, evalCall{
-			keys: []string{schema.WebhookKey(d.shard, d.id), schema.WebhookQueueKey(d.shard, host),
+		calls = append(calls, platform.ScriptCall{
+			Keys: []string{schema.WebhookKey(d.shard, d.id), schema.WebhookQueueKey(d.shard, host),
 				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id)},
-			args: []any{d.id, host, d.url, d.appid, encodeCallback(d.params), d.paid.UnixMilli(),
+			Args: []any{d.id, host, d.url, d.appid, encodeCallback(d.params), d.paid.UnixMilli(),
 				s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds()},
 		})
 		todo = append(todo, i)
 	}
-	for n, cmd := range evalPipelined(ctx, s.rdb, s.schedule, calls) {
+	for n, cmd := range platform.EvalPipelined(ctx, s.rdb, s.schedule, calls) {
 		i := todo[n]
 		v, err := cmd.Int()
 		if err != nil {
@@ -147,20 +150,20 @@ type claimAsk struct {
 // claimAll leases due deliveries of several shards in one pipeline: a round
 // costs one round trip and one fsync however many shards have work.
 func (s *store) claimAll(ctx context.Context, asks []claimAsk, tokenPrefix string) ([]job, error) {
-	calls := make([]evalCall, len(asks))
+	calls := make([]platform.ScriptCall, len(asks))
 	for i, a := range asks {
 		args := []any{schema.WebhookKey(a.shard, ""), schema.WebhookQueueKey(a.shard, ""), schema.WebhookLogKey(a.shard, ""),
 			s.cfg.lease().Milliseconds(), a.want, a.perHost, tokenPrefix, a.want + len(a.busy) + 16}
 		for h, free := range a.busy {
 			args = append(args, h, free)
 		}
-		calls[i] = evalCall{keys: []string{schema.WebhookHostsKey(a.shard)}, args: args}
+		calls[i] = platform.ScriptCall{Keys: []string{schema.WebhookHostsKey(a.shard)}, Args: args}
 	}
 	// Not cut short by the caller's end: a claim the server made but whose
 	// answer we dropped would strand its deliveries until their leases end.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	cmds := evalPipelined(cctx, s.rdb, s.claim, calls)
+	cmds := platform.EvalPipelined(cctx, s.rdb, s.claim, calls)
 	claimed := time.Now()
 	var jobs []job
 	var errs []error
