@@ -1,15 +1,17 @@
 package dispatcher
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/valyala/fasthttp"
 )
 
 // maxBodyRead bounds how much of an answer we read: "success" with any
@@ -20,32 +22,42 @@ const maxBodyRead = 4 << 10
 // userAgent names us to merchants' logs and firewalls.
 const userAgent = "gateway-webhook/1"
 
-// newHTTPClient is the only client webhooks use: no proxy from the
-// environment (it would hide the real destination from the address guard),
-// no redirects (a 3xx is a failure: the merchant must give the final URL),
-// and connections only to addresses the guard accepts.
-func newHTTPClient(cfg Config) *http.Client {
+// newHTTPClient is the only client webhooks use. It is fasthttp's, which
+// costs a third of net/http's CPU per request, and what a dispatcher does at
+// thousands of deliveries a second is mostly requests. It never goes
+// through a proxy from the environment (that would hide the real
+// destination from the address guard), never follows redirects (a 3xx is a
+// failure: the merchant must give the final URL), never sends a request
+// again by itself (our schedule decides that), and connects only to
+// addresses the guard accepts.
+func newHTTPClient(cfg Config) *fasthttp.Client {
 	g := &guardedDialer{
 		allowPrivate: cfg.AllowPrivate,
 		resolver:     net.DefaultResolver,
 		dialer:       &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second},
 	}
-	tr := &http.Transport{
-		Proxy:                  nil,
-		DialContext:            g.DialContext,
-		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           cfg.Concurrency * 2,
-		MaxIdleConnsPerHost:    cfg.PerHost,
-		IdleConnTimeout:        90 * time.Second,
-		TLSHandshakeTimeout:    cfg.Timeout,
-		ResponseHeaderTimeout:  cfg.Timeout,
-		MaxResponseHeaderBytes: 64 << 10,
-	}
-	return &http.Client{
-		Transport:     tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	return &fasthttp.Client{
+		Name: userAgent,
+		Dial: func(addr string) (net.Conn, error) {
+			ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
+			defer cancel()
+			return g.DialContext(ctx, "tcp", addr)
+		},
+		TLSConfig:              &tls.Config{MinVersion: tls.VersionTLS12},
+		MaxConnsPerHost:        cfg.PerHost,
+		MaxConnWaitTimeout:     cfg.Timeout,
+		MaxIdleConnDuration:    90 * time.Second,
+		ReadBufferSize:         maxHeaderRead,
+		ReadTimeout:            cfg.Timeout,
+		WriteTimeout:           cfg.Timeout,
+		MaxResponseBodySize:    maxBodyRead,
+		DisablePathNormalizing: true,
+		RetryIf:                func(*fasthttp.Request) bool { return false },
 	}
 }
+
+// maxHeaderRead bounds a response's status line and headers.
+const maxHeaderRead = 16 << 10
 
 // result is what one HTTP attempt came to.
 type result struct {
@@ -59,39 +71,46 @@ type result struct {
 
 // post sends one signed callback and judges the answer. ctx carries the
 // attempt's deadline.
-func post(ctx context.Context, c *http.Client, target, form string, timeout time.Duration) result {
+func post(ctx context.Context, c *fasthttp.Client, target, form string, timeout time.Duration) result {
 	start := time.Now()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(form))
-	if err != nil {
-		return result{err: fmt.Sprintf("invalid notify_url: %v", err), kind: "invalid_url"}
+	if u, err := url.Parse(target); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return result{err: "invalid notify_url: not an http or https URL", kind: "invalid_url"}
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("User-Agent", userAgent)
-	resp, err := c.Do(req)
-	if err != nil {
-		r := failure(ctx, err, timeout)
-		r.latency = time.Since(start)
-		return r
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		deadline = start.Add(timeout)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyRead+1))
-	r := result{status: resp.StatusCode, latency: time.Since(start)}
-	truncated := len(body) > maxBodyRead
-	if truncated {
-		body = body[:maxBodyRead]
-	}
-	r.body = body
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI(target)
+	req.Header.SetMethod(fasthttp.MethodPost)
+	req.Header.SetContentType("application/x-www-form-urlencoded")
+	req.SetBodyString(form)
+	err := c.DoDeadline(req, resp, deadline)
+	r := result{latency: time.Since(start)}
 	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
+		r.status = resp.StatusCode()
+		if r.status >= 200 && r.status <= 299 {
+			r.kind, r.err = "not_acknowledged", fmt.Sprintf("response body longer than %d bytes is not \"success\"", maxBodyRead)
+		} else {
+			r.kind, r.err = "http_status", fmt.Sprintf("HTTP %d", r.status)
+		}
+		return r
 	case err != nil:
-		r.kind, r.err = "network", "reading the response: "+describe(ctx, err, timeout)
-	case acknowledged(resp.StatusCode, body, truncated):
+		f := failure(ctx, err, timeout)
+		f.latency = r.latency
+		return f
+	}
+	r.status, r.body = resp.StatusCode(), bytes.Clone(resp.Body())
+	switch {
+	case acknowledged(r.status, r.body):
 		r.ack, r.kind = true, "success"
-	case resp.StatusCode >= 300 && resp.StatusCode <= 399:
-		r.kind, r.err = "http_status", fmt.Sprintf("HTTP %d: redirects are not followed", resp.StatusCode)
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		r.kind, r.err = "http_status", fmt.Sprintf("HTTP %d", resp.StatusCode)
-	case truncated:
-		r.kind, r.err = "not_acknowledged", fmt.Sprintf("response body longer than %d bytes is not \"success\"", maxBodyRead)
+	case r.status >= 300 && r.status <= 399:
+		r.kind, r.err = "http_status", fmt.Sprintf("HTTP %d: redirects are not followed", r.status)
+	case r.status < 200 || r.status > 299:
+		r.kind, r.err = "http_status", fmt.Sprintf("HTTP %d", r.status)
 	default:
 		r.kind, r.err = "not_acknowledged", "response body is not \"success\""
 	}
@@ -111,8 +130,9 @@ func failure(ctx context.Context, err error, timeout time.Duration) result {
 }
 
 func isTimeout(ctx context.Context, err error) bool {
-	var ne net.Error
+	var ne interface{ Timeout() bool }
 	return errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, fasthttp.ErrTimeout) || errors.Is(err, fasthttp.ErrDialTimeout) ||
 		(errors.As(err, &ne) && ne.Timeout())
 }
 

@@ -2,9 +2,11 @@ package dispatcher
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -86,6 +88,16 @@ func TestAcknowledgement(t *testing.T) {
 		{"json", answer(200, `{"result":"success"}`), "", false, 200, "not \"success\""},
 		{"500 success", answer(500, "success"), "", false, 500, "HTTP 500"},
 		{"empty 204", answer(204, ""), "", false, 204, "not \"success\""},
+		{"over 4 KiB", answer(200, "success"+strings.Repeat(" ", maxBodyRead)), "", false, 200, "longer than 4096 bytes"},
+		{"chunked", func(_ int, w http.ResponseWriter, _ *http.Request) {
+			_, _ = w.Write([]byte("suc"))
+			w.(http.Flusher).Flush()
+			_, _ = w.Write([]byte("cess"))
+		}, "", true, 200, ""},
+		{"connection closed after", func(_ int, w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Connection", "close")
+			_, _ = w.Write([]byte("success"))
+		}, "", true, 200, ""},
 		{"redirect", func(_ int, w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, final.URL, http.StatusFound)
 		}, "", false, 302, "redirects are not followed"},
@@ -368,5 +380,33 @@ func TestUnreadableDeliveryRunsDownItsSchedule(t *testing.T) {
 	log, _ := d.Log(ctx, o.ID)
 	if rc.count() != 0 || len(log) != 3 || !strings.Contains(log[0].Error, "cannot be read") {
 		t.Fatalf("calls %d, log %+v", rc.count(), log)
+	}
+}
+
+// TestPostOverTLS: https notify_urls are called over TLS, and a certificate
+// the system does not trust is a failed attempt.
+func TestPostOverTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		if r.PostForm.Get("a") != "1" {
+			http.Error(w, "no form", http.StatusBadRequest)
+			return
+		}
+		_, _ = w.Write([]byte("success"))
+	}))
+	t.Cleanup(srv.Close)
+	cfg := testConfig()
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
+	defer cancel()
+
+	untrusted := post(ctx, newHTTPClient(cfg), srv.URL+"/hook", "a=1", cfg.Timeout)
+	if untrusted.ack || !strings.Contains(untrusted.err, "certificate") {
+		t.Errorf("self-signed certificate: %+v", untrusted)
+	}
+	trusting := newHTTPClient(cfg)
+	trusting.TLSConfig.RootCAs = x509.NewCertPool()
+	trusting.TLSConfig.RootCAs.AddCert(srv.Certificate())
+	if r := post(ctx, trusting, srv.URL+"/hook", "a=1", cfg.Timeout); !r.ack || r.status != 200 {
+		t.Errorf("trusted certificate: %+v", r)
 	}
 }

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/valyala/fasthttp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/schema"
@@ -27,7 +27,7 @@ type Dispatcher struct {
 	rdb    *redis.Client
 	store  *store
 	keys   KeyLookup
-	client *http.Client
+	client *fasthttp.Client
 	m      *metrics
 	log    *slog.Logger
 	slots  *slots

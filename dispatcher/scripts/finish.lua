@@ -15,23 +15,28 @@
 -- An acknowledgement always counts, even from an attempt whose lease ran
 -- out: after a success nothing more is sent. A failure only moves the
 -- delivery when the lease is still this attempt's.
-local f = redis.call('HMGET', KEYS[1], 'st', 'lease', 'man')
+local f = redis.call('HMGET', KEYS[1], 'st', 'lease', 'man', 'n')
 if not f[1] then
   return {'gone'}
 end
 local now = now_ms()
-redis.call('RPUSH', KEYS[2], ARGV[5])
-redis.call('LTRIM', KEYS[2], -tonumber(ARGV[8]), -1)
+local logged = redis.call('RPUSH', KEYS[2], ARGV[5])
+if logged > tonumber(ARGV[8]) then
+  redis.call('LTRIM', KEYS[2], -tonumber(ARGV[8]), -1)
+end
 local outcome
 local floor = 0
 if ARGV[4] == '1' then
+  local n = tonumber(f[4] or '0')
   if f[2] == ARGV[3] and f[3] ~= 'dead' and f[3] ~= 'delivered' then
-    redis.call('HINCRBY', KEYS[1], 'n', 1)
+    n = n + 1
   end
-  redis.call('HSET', KEYS[1], 'st', 'delivered')
+  redis.call('HSET', KEYS[1], 'st', 'delivered', 'n', n)
   redis.call('HDEL', KEYS[1], 'lease', 'man', 'due')
   redis.call('ZREM', KEYS[3], ARGV[1])
-  redis.call('ZREM', KEYS[5], ARGV[1])
+  if f[1] == 'dead' or f[3] == 'dead' then
+    redis.call('ZREM', KEYS[5], ARGV[1])
+  end
   outcome = 'delivered'
 elseif f[1] ~= 'pending' or f[2] ~= ARGV[3] then
   outcome = 'stale'
@@ -41,7 +46,7 @@ elseif f[3] == 'dead' or f[3] == 'delivered' then
   redis.call('ZREM', KEYS[3], ARGV[1])
   outcome = 'manual_failed'
 else
-  redis.call('HINCRBY', KEYS[1], 'n', 1)
+  redis.call('HSET', KEYS[1], 'n', tonumber(f[4] or '0') + 1)
   redis.call('HDEL', KEYS[1], 'lease', 'man')
   local delay = tonumber(ARGV[6])
   if delay >= 0 then
