@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/valyala/fasthttp"
 	"github.com/redis/go-redis/v9"
+	"github.com/valyala/fasthttp"
 
 	"github.com/paygate/gateway/schema"
 )
