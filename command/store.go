@@ -30,7 +30,8 @@ type Store struct {
 	rdb        *redis.Client
 	ttl        time.Duration
 	retention  time.Duration
-	creates    *platform.ScriptBatcher
+	create     *redis.Script
+	batch      *platform.Batcher
 	payBalance *redis.Script
 	transition *redis.Script
 }
@@ -49,7 +50,8 @@ const (
 func NewStore(rdb *redis.Client, ttl, retention time.Duration) *Store {
 	return &Store{
 		rdb: rdb, ttl: ttl, retention: retention,
-		creates:    platform.NewScriptBatcher(rdb, redis.NewScript(createLua), createBatch, createLanes, createTimeout),
+		create:     redis.NewScript(createLua),
+		batch:      platform.NewBatcher(rdb, createBatch, createLanes, createTimeout),
 		payBalance: redis.NewScript(payBalanceLua),
 		transition: redis.NewScript(transitionLua),
 	}
@@ -77,7 +79,7 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 	for _, f := range fields {
 		args = append(args, f)
 	}
-	res, err := s.creates.Run(ctx, keys, args...).Slice()
+	res, err := s.batch.Script(ctx, s.create, keys, args...).Slice()
 	if err != nil {
 		return "", false, fmt.Errorf("create order %s: %w", o.ID, err)
 	}

@@ -41,7 +41,7 @@ func (s *store) record(ctx context.Context, j job, ack bool, rec schema.WebhookA
 	args := []any{j.id, j.host, j.token, ackFlag, body, nextMS, s.cfg.Retention.Milliseconds(), s.cfg.LogCap,
 		(s.cfg.lease() + pendingFloor).Milliseconds(), schema.WebhookKey(j.shard, ""), schema.WebhookLogKey(j.shard, ""),
 		s.cfg.lease().Milliseconds(), tokenPrefix}
-	raw, err := s.finishes.Run(ctx, keys, args...).Slice()
+	raw, err := s.finishes.Script(ctx, s.finish, keys, args...).Slice()
 	if err != nil {
 		return "", nil, fmt.Errorf("record webhook attempt of %s: %w", j.id, err)
 	}

@@ -42,14 +42,14 @@ type store struct {
 	claim    *redis.Script
 	finish   *redis.Script
 	resend   *redis.Script
-	finishes *platform.ScriptBatcher // runs of finish
+	finishes *platform.Batcher // runs of finish
 }
 
 func newStore(rdb *redis.Client, cfg Config) *store {
 	script := func(body string) *redis.Script { return redis.NewScript(libLua + "\n" + body) }
 	s := &store{rdb: rdb, cfg: cfg,
 		schedule: script(scheduleLua), claim: script(claimLua), finish: script(finishLua), resend: script(resendLua)}
-	s.finishes = platform.NewScriptBatcher(rdb, s.finish, finishBatch, finishLanes, finishTimeout)
+	s.finishes = platform.NewBatcher(rdb, finishBatch, finishLanes, finishTimeout)
 	return s
 }
 

@@ -4,19 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
 // RedisOrders reads live and recently finished orders from their hashes.
 type RedisOrders struct {
-	rdb *redis.Client
+	rdb   *redis.Client
+	reads *platform.Batcher
 }
 
+// Order reads of concurrent requests share pipelines (up to readBatch,
+// readLanes in flight): at tens of thousands of reads a second Redis and the
+// gateway then make a system call per batch, not per read.
+const (
+	readBatch   = 128
+	readLanes   = 4
+	readTimeout = 3 * time.Second
+)
+
 // NewRedisOrders wraps a Redis client.
-func NewRedisOrders(rdb *redis.Client) *RedisOrders { return &RedisOrders{rdb: rdb} }
+func NewRedisOrders(rdb *redis.Client) *RedisOrders {
+	return &RedisOrders{rdb: rdb, reads: platform.NewBatcher(rdb, readBatch, readLanes, readTimeout)}
+}
 
 // Order reads one order by id; the id names its shard.
 func (r *RedisOrders) Order(ctx context.Context, id string) (*schema.Order, error) {
@@ -24,7 +38,9 @@ func (r *RedisOrders) Order(ctx context.Context, id string) (*schema.Order, erro
 	if !ok {
 		return nil, ErrNotFound
 	}
-	h, err := r.rdb.HGetAll(ctx, schema.OrderKey(shard, id)).Result()
+	h, err := platform.Batched(ctx, r.reads, func(ctx context.Context, p redis.Pipeliner) *redis.MapStringStringCmd {
+		return p.HGetAll(ctx, schema.OrderKey(shard, id))
+	}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("read order %s: %w", id, err)
 	}

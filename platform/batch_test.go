@@ -46,7 +46,7 @@ func batchRedis(t *testing.T) (*miniredis.Miniredis, *redis.Client, *pipelineCou
 	return mr, rdb, pc
 }
 
-func TestScriptBatcher(t *testing.T) {
+func TestBatcher(t *testing.T) {
 	cases := []struct {
 		name    string
 		callers int
@@ -60,7 +60,7 @@ func TestScriptBatcher(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, rdb, pc := batchRedis(t)
-			b := NewScriptBatcher(rdb, redis.NewScript(echoLua), c.size, c.lanes, 5*time.Second)
+			b, sc := NewBatcher(rdb, c.size, c.lanes, 5*time.Second), redis.NewScript(echoLua)
 			var wg sync.WaitGroup
 			start := make(chan struct{})
 			errs := make(chan error, c.callers)
@@ -68,7 +68,7 @@ func TestScriptBatcher(t *testing.T) {
 				wg.Go(func() {
 					<-start
 					want := strconv.Itoa(i)
-					got, err := b.Run(context.Background(), []string{"runs"}, want).Text()
+					got, err := b.Script(context.Background(), sc, []string{"runs"}, want).Text()
 					if err != nil || got != want {
 						errs <- fmt.Errorf("caller %d got %q, %v", i, got, err)
 					}
@@ -96,11 +96,11 @@ func TestScriptBatcher(t *testing.T) {
 	}
 }
 
-// TestScriptBatcherErrorsStayWithTheirCall: one call's script error is its
+// TestBatcherErrorsStayWithTheirCall: one call's script error is its
 // own; the calls batched with it succeed.
-func TestScriptBatcherErrorsStayWithTheirCall(t *testing.T) {
+func TestBatcherErrorsStayWithTheirCall(t *testing.T) {
 	_, rdb, _ := batchRedis(t)
-	b := NewScriptBatcher(rdb, redis.NewScript(echoLua), 128, 1, 5*time.Second)
+	b, sc := NewBatcher(rdb, 128, 1, 5*time.Second), redis.NewScript(echoLua)
 	var wg sync.WaitGroup
 	results := make([]error, 50)
 	for i := range results {
@@ -109,7 +109,7 @@ func TestScriptBatcherErrorsStayWithTheirCall(t *testing.T) {
 			if i == 7 {
 				arg = "fail"
 			}
-			results[i] = b.Run(context.Background(), []string{"runs"}, arg).Err()
+			results[i] = b.Script(context.Background(), sc, []string{"runs"}, arg).Err()
 		})
 	}
 	wg.Wait()
@@ -120,13 +120,13 @@ func TestScriptBatcherErrorsStayWithTheirCall(t *testing.T) {
 	}
 }
 
-// TestScriptBatcherAfterScriptFlush: scripts Redis forgot are loaded again.
-func TestScriptBatcherAfterScriptFlush(t *testing.T) {
+// TestBatcherAfterScriptFlush: scripts Redis forgot are loaded again.
+func TestBatcherAfterScriptFlush(t *testing.T) {
 	mr, rdb, _ := batchRedis(t)
-	b := NewScriptBatcher(rdb, redis.NewScript(echoLua), 128, 2, 5*time.Second)
+	b, sc := NewBatcher(rdb, 128, 2, 5*time.Second), redis.NewScript(echoLua)
 	ctx := context.Background()
 	for round := range 3 {
-		if got, err := b.Run(ctx, []string{"runs"}, "x").Text(); err != nil || got != "x" {
+		if got, err := b.Script(ctx, sc, []string{"runs"}, "x").Text(); err != nil || got != "x" {
 			t.Fatalf("round %d: %q, %v", round, got, err)
 		}
 		mr.FlushAll()
@@ -136,21 +136,21 @@ func TestScriptBatcherAfterScriptFlush(t *testing.T) {
 	}
 }
 
-// TestScriptBatcherCallerContextEnded: a caller whose context has ended
+// TestBatcherCallerContextEnded: a caller whose context has ended
 // still gets its answer, so that it never strands the calls queued behind.
-func TestScriptBatcherCallerContextEnded(t *testing.T) {
+func TestBatcherCallerContextEnded(t *testing.T) {
 	_, rdb, _ := batchRedis(t)
-	b := NewScriptBatcher(rdb, redis.NewScript(echoLua), 128, 1, 5*time.Second)
+	b, sc := NewBatcher(rdb, 128, 1, 5*time.Second), redis.NewScript(echoLua)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got, err := b.Run(ctx, []string{"runs"}, "late").Text(); err != nil || got != "late" {
+	if got, err := b.Script(ctx, sc, []string{"runs"}, "late").Text(); err != nil || got != "late" {
 		t.Fatalf("%q, %v", got, err)
 	}
 }
 
-// TestScriptBatcherRedisDown: every caller gets an error, none hangs, and
+// TestBatcherRedisDown: every caller gets an error, none hangs, and
 // the batcher works again once Redis is back.
-func TestScriptBatcherRedisDown(t *testing.T) {
+func TestBatcherRedisDown(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -159,12 +159,12 @@ func TestScriptBatcherRedisDown(t *testing.T) {
 	_ = ln.Close() // nothing listens there now
 	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	t.Cleanup(func() { _ = rdb.Close() })
-	b := NewScriptBatcher(rdb, redis.NewScript(echoLua), 128, 2, 2*time.Second)
+	b, sc := NewBatcher(rdb, 128, 2, 2*time.Second), redis.NewScript(echoLua)
 	var wg sync.WaitGroup
 	var failed atomic.Int32
 	for range 20 {
 		wg.Go(func() {
-			if b.Run(context.Background(), []string{"runs"}, "x").Err() != nil {
+			if b.Script(context.Background(), sc, []string{"runs"}, "x").Err() != nil {
 				failed.Add(1)
 			}
 		})
@@ -178,7 +178,44 @@ func TestScriptBatcherRedisDown(t *testing.T) {
 		t.Skipf("cannot listen on %s again: %v", addr, err)
 	}
 	t.Cleanup(mr.Close)
-	if got, err := b.Run(context.Background(), []string{"runs"}, "back").Text(); err != nil || got != "back" {
+	if got, err := b.Script(context.Background(), sc, []string{"runs"}, "back").Text(); err != nil || got != "back" {
 		t.Fatalf("after Redis came back: %q, %v", got, err)
+	}
+}
+
+// TestBatchedCommands: plain commands of concurrent callers share
+// pipelines, each caller getting its own typed result, mixed with scripts.
+func TestBatchedCommands(t *testing.T) {
+	_, rdb, pc := batchRedis(t)
+	ctx := context.Background()
+	for i := range 100 {
+		rdb.HSet(ctx, "h"+strconv.Itoa(i), "n", i)
+	}
+	pc.pipelines.Store(0)
+	b, sc := NewBatcher(rdb, 64, 2, 5*time.Second), redis.NewScript(echoLua)
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 100 {
+		wg.Go(func() {
+			h, err := Batched(ctx, b, func(ctx context.Context, p redis.Pipeliner) *redis.MapStringStringCmd {
+				return p.HGetAll(ctx, "h"+strconv.Itoa(i))
+			}).Result()
+			if err != nil || h["n"] != strconv.Itoa(i) {
+				errs <- fmt.Errorf("hgetall %d: %v, %v", i, h, err)
+			}
+		})
+		wg.Go(func() {
+			if got, err := b.Script(ctx, sc, []string{"runs"}, "s").Text(); err != nil || got != "s" {
+				errs <- fmt.Errorf("script %d: %q, %v", i, got, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if p := pc.pipelines.Load(); p >= 200 {
+		t.Errorf("200 calls sent %d pipelines: nothing was batched", p)
 	}
 }
