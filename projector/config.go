@@ -34,7 +34,7 @@ func (c *Config) setDefaults() {
 		}
 	}
 	if c.BatchSize == 0 {
-		c.BatchSize = 5000
+		c.BatchSize = 20_000
 	}
 	def(&c.FlushInterval, 250*time.Millisecond)
 	def(&c.ClaimIdle, 30*time.Second)

@@ -65,7 +65,7 @@ func (p *Projector) claim(ctx context.Context) {
 		for p.batch.size < p.cfg.BatchSize {
 			msgs, next, err := p.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
 				Stream: stream, Group: Group, Consumer: p.cfg.Consumer, MinIdle: p.cfg.ClaimIdle,
-				Start: start, Count: int64(p.cfg.BatchSize - p.batch.size),
+				Start: start, Count: int64(min(p.cfg.BatchSize-p.batch.size, maxRead)),
 			}).Result()
 			if err != nil {
 				if ctx.Err() == nil {
