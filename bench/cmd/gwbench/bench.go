@@ -75,6 +75,7 @@ func (b *bench) pids(servers ...*server) map[string]int {
 
 // measure runs one phase, recording where the machine's CPU went during it.
 func (b *bench) measure(name string, servers []*server, fn func() error) error {
+	b.rewriteAOFAhead(context.Background(), name)
 	time.Sleep(b.cfg.ReadyAfter)
 	b.logf("phase %s", name)
 	ph := b.startPhase(name, servers...)
