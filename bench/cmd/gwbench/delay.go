@@ -16,14 +16,44 @@ import (
 // ClickHouse for the merchant's orders. An order's delay is from the create
 // answer to the first poll that sees it (so it includes up to one poll
 // interval, and the projector's flush interval).
+//
+// The load must be steady: with every role on the same cores the gateway
+// may serve less than half the command-only maximum, and then creates queue.
+// A run that served under 97% of its rate is noted and the phase runs again
+// at 85% of what was served, which is the figure reported.
 func (b *bench) runDelay(ctx context.Context, gw *server) error {
-	m, err := newMerchant(ctx, b.cfg, "bench-delay")
-	if err != nil {
-		return err
-	}
 	rate := b.createMax / 2
 	if rate <= 0 {
 		rate = float64(b.cfg.HookRate)
+	}
+	dr, err := b.delayAt(ctx, gw, "create-to-listed", "bench-delay", rate)
+	if err != nil {
+		return err
+	}
+	if served := dr.Creates.Throughput; served < steadyShare*rate {
+		b.note("create-to-listed at %.0f creates/s was not steady: the all-roles gateway served %.0f/s (create p99 %.0f ms); measured again at %.0f/s",
+			rate, served, dr.Creates.Latency.P99, steadyRetry*served)
+		time.Sleep(b.cfg.ReadyAfter)
+		if dr, err = b.delayAt(ctx, gw, "create-to-listed steady", "bench-delay-steady", steadyRetry*served); err != nil {
+			return err
+		}
+	}
+	b.rep.Delay = dr
+	return nil
+}
+
+// A create-to-listed run is steady when it served steadyShare of its rate;
+// otherwise it runs again at steadyRetry of what it served.
+const (
+	steadyShare = 0.97
+	steadyRetry = 0.85
+)
+
+// delayAt is one create-to-listed run at rate, for a merchant of its own.
+func (b *bench) delayAt(ctx context.Context, gw *server, phase, merchant string, rate float64) (*delayReport, error) {
+	m, err := newMerchant(ctx, b.cfg, merchant)
+	if err != nil {
+		return nil, err
 	}
 	n := int(rate*(b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)).Seconds()) + 1
 	bodies := createBodies(m, "delay", n, nil)
@@ -41,22 +71,21 @@ func (b *bench) runDelay(ctx context.Context, gw *server) error {
 		return nil
 	}
 	dr := &delayReport{Rate: rate, PollEvry: b.cfg.PollEvery.String()}
-	b.rep.Delay = dr
-	dr.Creates, err = b.open(ctx, "create-to-listed", gw, createTarget(bodies), rate, b.cfg.ShortPhase, check)
+	dr.Creates, err = b.open(ctx, phase, gw, createTarget(bodies), rate, b.cfg.ShortPhase, check)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for deadline := time.Now().Add(30 * time.Second); w.unseenCount() > 0 && time.Now().Before(deadline); {
 		time.Sleep(50 * time.Millisecond)
 	}
 	stopPoll()
 	if err := <-pollDone; err != nil {
-		return err
+		return nil, err
 	}
 	h, missing := w.delays()
 	dr.Delay, dr.Missing = h.Summary(), missing
-	b.logf("create-to-listed: p50 %.1f ms p99 %.1f ms max %.1f ms, %d never listed", dr.Delay.P50, dr.Delay.P99, dr.Delay.Max, missing)
-	return nil
+	b.logf("create-to-listed at %.0f/s: p50 %.1f ms p99 %.1f ms max %.1f ms, %d never listed", rate, dr.Delay.P50, dr.Delay.P99, dr.Delay.Max, missing)
+	return dr, nil
 }
 
 // listWatch pairs each order's create answer with its first sighting in

@@ -90,7 +90,7 @@ func (r *report) markdown(w io.Writer) {
 		// Served and the creates' own p99 show whether the rate was steady:
 		// with every role on the same cores, 50% of the command-only max
 		// can be more than the gateway serves, and then creates queue.
-		p("| projector | create-to-listed at %s creates (50%%) p50 / p99 / max | %s / %s / %s (%d never listed; poll %s; served %s, create p99 %s) | %s |",
+		p("| projector | create-to-listed at %s creates (half the create max, or less when every role cannot hold that) p50 / p99 / max | %s / %s / %s (%d never listed; poll %s; served %s, create p99 %s) | %s |",
 			rate(d.Rate), msStr(d.Delay.P50), msStr(d.Delay.P99), msStr(d.Delay.Max), d.Missing, d.PollEvry,
 			rate(d.Creates.Throughput), msStr(d.Creates.Latency.P99), r.mark("create-to-listed p99"))
 	}
