@@ -70,18 +70,18 @@ func NewBatcher(rdb *redis.Client, size, lanes int, timeout time.Duration) *Batc
 	return &Batcher{rdb: rdb, max: max(size, 1), lanes: max(lanes, 1), timeout: timeout}
 }
 
-// Batched queues one call in b's next pipeline and returns its result. add
-// puts the command on the pipeline (it may be asked again, after a
-// NOSCRIPT). It waits for the answer even when ctx ends first (the
-// pipeline is bounded by the batcher's timeout): a caller that left could
-// strand the calls behind it.
+// Batched queues one call in b's next pipeline and returns its result; add
+// puts the command on the pipeline. It waits for the answer even when ctx
+// ends first (the pipeline is bounded by the batcher's timeout): a caller
+// that left could strand the calls behind it.
 func Batched[C redis.Cmder](ctx context.Context, b *Batcher, add func(context.Context, redis.Pipeliner) C) C {
 	var out C
 	b.run(ctx, &batchCall{add: func(p redis.Pipeliner) redis.Cmder { out = add(ctx, p); return out }})
 	return out
 }
 
-// Script runs sc with keys and args in b's next pipeline.
+// Script runs sc with keys and args in b's next pipeline; after a NOSCRIPT
+// the script is loaded and the call sent once more.
 func (b *Batcher) Script(ctx context.Context, sc *redis.Script, keys []string, args ...any) *redis.Cmd {
 	var out *redis.Cmd
 	b.run(ctx, &batchCall{script: sc, add: func(p redis.Pipeliner) redis.Cmder {
