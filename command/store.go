@@ -36,18 +36,14 @@ type Store struct {
 	transition *redis.Script
 }
 
-// Creates are batched into pipelines of up to createBatch, createLanes in
-// flight: at a few thousand creates a second each Redis turn then runs and
-// fsyncs many creates, and the gateway makes a system call per batch. The
-// lanes bound the tail: a create that finds them all busy waits for one, so
-// after a long fsync it waits for one more. Quick runs at half load: p99
-// 9.9-11.5 ms with 4 lanes, 6.9-9.2 with 8, 8.0-9.2 with 16; 2 lanes raised
-// the p50 too; the throughput did not move from 4 lanes up.
-const (
-	createBatch   = 128
-	createLanes   = 8
-	createTimeout = 5 * time.Second
-)
+// Creates share pipelines, createLanes in flight: at a few thousand creates
+// a second each Redis turn then runs and fsyncs many creates, and the
+// gateway makes a system call per batch. The lanes bound the tail: a create
+// that finds them all busy waits for one, so after a long fsync it waits for
+// one more. Quick runs at half load: p99 9.9-11.5 ms with 4 lanes, 6.9-9.2
+// with 8, 8.0-9.2 with 16; 2 lanes raised the p50 too; the throughput did
+// not move from 4 lanes up.
+const createLanes = 8
 
 // NewStore prepares the scripts: ttl is how long an unpaid order stays
 // payable, retention how long a finished order stays in Redis.
@@ -55,7 +51,7 @@ func NewStore(rdb *redis.Client, ttl, retention time.Duration) *Store {
 	return &Store{
 		rdb: rdb, ttl: ttl, retention: retention,
 		create:     redis.NewScript(createLua),
-		batch:      platform.NewBatcher(rdb, createBatch, createLanes, createTimeout),
+		batch:      platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: createLanes}),
 		payBalance: redis.NewScript(payBalanceLua),
 		transition: redis.NewScript(transitionLua),
 	}

@@ -9,14 +9,10 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// Attempt records go to Redis in shared pipelines of up to finishBatch,
-// finishLanes in flight: at thousands of deliveries a second each Redis turn
-// records many attempts with one fsync.
-const (
-	finishBatch   = 128
-	finishLanes   = 4
-	finishTimeout = 5 * time.Second
-)
+// Attempt records go to Redis in shared pipelines, finishLanes in flight:
+// at thousands of deliveries a second each Redis turn records many attempts
+// with one fsync.
+const finishLanes = 4
 
 // record stores an attempt and moves its delivery on; next is the delay
 // before the next automatic attempt, or negative when none is left. With a

@@ -49,7 +49,7 @@ func newStore(rdb *redis.Client, cfg Config) *store {
 	script := func(body string) *redis.Script { return redis.NewScript(libLua + "\n" + body) }
 	s := &store{rdb: rdb, cfg: cfg,
 		schedule: script(scheduleLua), claim: script(claimLua), finish: script(finishLua), resend: script(resendLua)}
-	s.finishes = platform.NewBatcher(rdb, finishBatch, finishLanes, finishTimeout)
+	s.finishes = platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: finishLanes})
 	return s
 }
 

@@ -64,10 +64,31 @@ type batchCall struct {
 	lead   chan []*batchCall // the batch this caller is to send
 }
 
-// NewBatcher batches calls on rdb: at most size per pipeline and lanes
-// pipelines in flight, each bounded by timeout.
-func NewBatcher(rdb *redis.Client, size, lanes int, timeout time.Duration) *Batcher {
-	return &Batcher{rdb: rdb, max: max(size, 1), lanes: max(lanes, 1), timeout: timeout}
+// BatcherConfig tunes a Batcher; a zero field takes its default.
+type BatcherConfig struct {
+	// Lanes is how many pipelines may be in flight at once (default 4).
+	// More lanes do not raise throughput once Redis is busy, but bound the
+	// wait of a call that finds them all taken.
+	Lanes int
+	// Size bounds the calls in one pipeline (default 128).
+	Size int
+	// Timeout bounds one pipeline's round trip (default 5 s).
+	Timeout time.Duration
+}
+
+// NewBatcher batches calls on rdb.
+func NewBatcher(rdb *redis.Client, cfg BatcherConfig) *Batcher {
+	b := &Batcher{rdb: rdb, max: cfg.Size, lanes: cfg.Lanes, timeout: cfg.Timeout}
+	if b.max <= 0 {
+		b.max = 128
+	}
+	if b.lanes <= 0 {
+		b.lanes = 4
+	}
+	if b.timeout <= 0 {
+		b.timeout = 5 * time.Second
+	}
+	return b
 }
 
 // Batched queues one call in b's next pipeline and returns its result; add
@@ -152,7 +173,7 @@ func execBatch(ctx context.Context, rdb *redis.Client, calls []*batchCall) {
 			return nil
 		})
 		var again []*batchCall
-		loaded := map[*redis.Script]error{}
+		var loaded map[*redis.Script]error // scripts loaded this round, rarely any
 		for _, c := range todo {
 			if c.script == nil || !redis.HasErrorPrefix(c.cmd.Err(), "NOSCRIPT") || round == 1 {
 				continue
@@ -160,6 +181,9 @@ func execBatch(ctx context.Context, rdb *redis.Client, calls []*batchCall) {
 			err, seen := loaded[c.script]
 			if !seen {
 				err = c.script.Load(ctx, rdb).Err()
+				if loaded == nil {
+					loaded = map[*redis.Script]error{}
+				}
 				loaded[c.script] = err
 			}
 			if err != nil {

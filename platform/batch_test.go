@@ -60,7 +60,7 @@ func TestBatcher(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, rdb, pc := batchRedis(t)
-			b, sc := NewBatcher(rdb, c.size, c.lanes, 5*time.Second), redis.NewScript(echoLua)
+			b, sc := NewBatcher(rdb, BatcherConfig{Size: c.size, Lanes: c.lanes}), redis.NewScript(echoLua)
 			var wg sync.WaitGroup
 			start := make(chan struct{})
 			errs := make(chan error, c.callers)
@@ -100,7 +100,7 @@ func TestBatcher(t *testing.T) {
 // own; the calls batched with it succeed.
 func TestBatcherErrorsStayWithTheirCall(t *testing.T) {
 	_, rdb, _ := batchRedis(t)
-	b, sc := NewBatcher(rdb, 128, 1, 5*time.Second), redis.NewScript(echoLua)
+	b, sc := NewBatcher(rdb, BatcherConfig{Size: 128, Lanes: 1}), redis.NewScript(echoLua)
 	var wg sync.WaitGroup
 	results := make([]error, 50)
 	for i := range results {
@@ -123,7 +123,7 @@ func TestBatcherErrorsStayWithTheirCall(t *testing.T) {
 // TestBatcherAfterScriptFlush: scripts Redis forgot are loaded again.
 func TestBatcherAfterScriptFlush(t *testing.T) {
 	mr, rdb, _ := batchRedis(t)
-	b, sc := NewBatcher(rdb, 128, 2, 5*time.Second), redis.NewScript(echoLua)
+	b, sc := NewBatcher(rdb, BatcherConfig{Size: 128, Lanes: 2}), redis.NewScript(echoLua)
 	ctx := context.Background()
 	for round := range 3 {
 		if got, err := b.Script(ctx, sc, []string{"runs"}, "x").Text(); err != nil || got != "x" {
@@ -140,7 +140,7 @@ func TestBatcherAfterScriptFlush(t *testing.T) {
 // still gets its answer, so that it never strands the calls queued behind.
 func TestBatcherCallerContextEnded(t *testing.T) {
 	_, rdb, _ := batchRedis(t)
-	b, sc := NewBatcher(rdb, 128, 1, 5*time.Second), redis.NewScript(echoLua)
+	b, sc := NewBatcher(rdb, BatcherConfig{Size: 128, Lanes: 1}), redis.NewScript(echoLua)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if got, err := b.Script(ctx, sc, []string{"runs"}, "late").Text(); err != nil || got != "late" {
@@ -159,7 +159,7 @@ func TestBatcherRedisDown(t *testing.T) {
 	_ = ln.Close() // nothing listens there now
 	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	t.Cleanup(func() { _ = rdb.Close() })
-	b, sc := NewBatcher(rdb, 128, 2, 2*time.Second), redis.NewScript(echoLua)
+	b, sc := NewBatcher(rdb, BatcherConfig{Lanes: 2, Timeout: 2 * time.Second}), redis.NewScript(echoLua)
 	var wg sync.WaitGroup
 	var failed atomic.Int32
 	for range 20 {
@@ -192,7 +192,7 @@ func TestBatchedCommands(t *testing.T) {
 		rdb.HSet(ctx, "h"+strconv.Itoa(i), "n", i)
 	}
 	pc.pipelines.Store(0)
-	b, sc := NewBatcher(rdb, 64, 2, 5*time.Second), redis.NewScript(echoLua)
+	b, sc := NewBatcher(rdb, BatcherConfig{Size: 64, Lanes: 2}), redis.NewScript(echoLua)
 	var wg sync.WaitGroup
 	errs := make(chan error, 200)
 	for i := range 100 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -18,21 +17,17 @@ type RedisOrders struct {
 	reads *platform.Batcher
 }
 
-// Order reads of concurrent requests share pipelines (up to readBatch,
-// readLanes in flight): at tens of thousands of reads a second Redis and the
-// gateway then make a system call per batch, not per read. Two lanes, not
-// four as for creates: a read's round trip has no fsync, so waiting for a
-// lane costs little, and bigger batches gave 25-27k reads/s instead of
-// 19-23k (make bench-quick), p50 at half load 0.7-0.95 ms instead of 0.4.
-const (
-	readBatch   = 128
-	readLanes   = 2
-	readTimeout = 3 * time.Second
-)
+// Order reads of concurrent requests share pipelines, readLanes in flight:
+// at tens of thousands of reads a second Redis and the gateway then make a
+// system call per batch, not per read. Fewer lanes than creates: a read's
+// round trip has no fsync, so waiting for a lane costs little, and bigger
+// batches gave 25-27k reads/s instead of 19-23k with four lanes (make
+// bench-quick), p50 at half load 0.7-0.95 ms instead of 0.4.
+const readLanes = 2
 
 // NewRedisOrders wraps a Redis client.
 func NewRedisOrders(rdb *redis.Client) *RedisOrders {
-	return &RedisOrders{rdb: rdb, reads: platform.NewBatcher(rdb, readBatch, readLanes, readTimeout)}
+	return &RedisOrders{rdb: rdb, reads: platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: readLanes})}
 }
 
 // Order reads one order by id; the id names its shard.
