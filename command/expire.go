@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -36,20 +37,13 @@ func (s *Settle) NewExpirer(rdb *redis.Client, every time.Duration, log *slog.Lo
 
 // Run sweeps until ctx ends.
 func (e *Expirer) Run(ctx context.Context) {
-	t := time.NewTicker(e.every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	platform.Every(ctx, e.every, func(ctx context.Context) {
 		for _, s := range schema.AllShards() {
 			if _, err := e.Sweep(ctx, s); err != nil && ctx.Err() == nil {
 				e.log.Warn("expire orders", "shard", int(s), "err", err)
 			}
 		}
-	}
+	})
 }
 
 // Sweep cancels the shard's orders that are due, and reports how many it

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -71,18 +72,11 @@ func (d *Dispatcher) consume(ctx context.Context) {
 // (it crashed, or Redis failed under it) once they have been idle ClaimIdle.
 // Handling is idempotent, so an entry handled twice schedules one delivery.
 func (d *Dispatcher) reclaim(ctx context.Context) {
-	t := time.NewTicker(max(d.cfg.ClaimIdle/2, 10*time.Millisecond))
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	platform.Every(ctx, max(d.cfg.ClaimIdle/2, 10*time.Millisecond), func(ctx context.Context) {
 		for _, s := range schema.AllShards() {
 			d.reclaimShard(ctx, s)
 		}
-	}
+	})
 }
 
 func (d *Dispatcher) reclaimShard(ctx context.Context, s schema.Shard) {

@@ -67,18 +67,10 @@ func (d *Directory) Lookup(ctx context.Context, appid string) (*Account, error) 
 	return a, err
 }
 
-// Run polls the version key until ctx ends.
+// Run polls the version key until ctx ends, the first time at once.
 func (d *Directory) Run(ctx context.Context) {
-	t := time.NewTicker(d.interval)
-	defer t.Stop()
-	for {
-		d.poll(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	d.poll(ctx)
+	platform.Every(ctx, d.interval, d.poll)
 }
 
 func (d *Directory) poll(ctx context.Context) {

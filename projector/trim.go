@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/platform"
 )
 
 // trimLoop trims each stream below the oldest entry some group still needs:
@@ -14,14 +16,7 @@ import (
 // a stream, that stream is not trimmed, so a dispatcher that has not started
 // yet misses nothing.
 func (p *Projector) trimLoop(ctx context.Context) {
-	t := time.NewTicker(p.cfg.TrimEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	platform.Every(ctx, p.cfg.TrimEvery, func(ctx context.Context) {
 		for _, s := range p.streams {
 			if err := p.trim(ctx, s); err != nil && ctx.Err() == nil {
 				p.log.Warn("trim stream", "stream", s, "err", err)
@@ -30,7 +25,7 @@ func (p *Projector) trimLoop(ctx context.Context) {
 				p.log.Warn("remove idle consumers", "stream", s, "err", err)
 			}
 		}
-	}
+	})
 }
 
 // trim removes entries older than every group's oldest unacknowledged one.
