@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
@@ -93,13 +92,9 @@ func newListEnv(t *testing.T) *listEnv {
 	}
 	chOrders := NewClickHouseOrders(ch)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, merchant.NewDirectory(accounts, log, time.Millisecond),
-		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders, Totals: NewRedisOrders(rdb)}, nil, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.app = platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	e.app.Get("/api/order", q.Serve)
+	live := NewRedisOrders(rdb)
+	e.app = serveOrders(t, merchant.NewDirectory(accounts, log, time.Millisecond),
+		Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)
 	return e
 }
 

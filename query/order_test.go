@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -35,12 +36,7 @@ func TestOrderQuery(t *testing.T) {
 	if err := rdb.HSet(ctx, schema.OrderKey(5, o.ID), o.Fields()).Err(); err != nil {
 		t.Fatal(err)
 	}
-	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, dir, Sources{Live: NewRedisOrders(rdb)}, nil, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	app.Get("/api/order", q.Serve)
+	app := serveOrders(t, dir, Sources{Live: NewRedisOrders(rdb)}, log)
 
 	tests := []struct {
 		name   string
@@ -106,4 +102,16 @@ func newRedisFixture(t *testing.T) (context.Context, *redis.Client, *merchant.St
 	rdb := redis.NewClient(&redis.Options{Addr: miniredis.RunT(t).Addr()})
 	t.Cleanup(func() { _ = rdb.Close() })
 	return context.Background(), rdb, merchant.NewStore(rdb), slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// serveOrders is an app serving /api/order from src, as serve wires it.
+func serveOrders(t *testing.T, dir *merchant.Directory, src Sources, log *slog.Logger) *fiber.App {
+	t.Helper()
+	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, dir, src, nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	app.Get("/api/order", q.Serve)
+	return app
 }

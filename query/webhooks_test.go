@@ -8,10 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -41,12 +38,8 @@ func TestWebhookLogQuery(t *testing.T) {
 		rdb.RPush(ctx, schema.WebhookLogKey(3, paid.ID), js)
 	}
 
-	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, dir, Sources{Live: NewRedisOrders(rdb), Webhooks: NewRedisOrders(rdb)}, nil, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	app.Get("/api/order", q.Serve)
+	live := NewRedisOrders(rdb)
+	app := serveOrders(t, dir, Sources{Live: live, Webhooks: live}, log)
 
 	tests := []struct {
 		name   string
