@@ -85,3 +85,12 @@ func KnownCurrency(c string) bool {
 
 // Langs are the locales of the payer pages; en is the default.
 var Langs = []string{"en", "zh", "es"}
+
+// AllMethods lists the method codes in the table's order.
+func AllMethods() []Method {
+	out := make([]Method, len(methodCurrencies))
+	for i, r := range methodCurrencies {
+		out[i] = r.m
+	}
+	return out
+}
