@@ -29,6 +29,14 @@ type Order struct {
 	NextAction      string // the choice the payer must make first, if any
 	QRPayload       string // what the QR image encodes, for QR methods
 	PayableAmount   string // exact USDT amount for usdt_direct
+	PayCurrency     string // cryptopsp: the cryptocurrency the payer chose
+	// What the provider charges when it is not the order's own amount: a
+	// USD order charged in BDT, at FXRate (BDT per USD) recorded when the
+	// provider was initialised and never recomputed (DESIGN.md's FX row).
+	ChargeAmount    Amount
+	ChargeCurrency  string
+	FXRate          string
+	ProviderRef     string // the provider's id of the payment (session, charge, invoice)
 	PaidWithBalance bool
 	ClientIP        string
 	CreatedAt       time.Time
@@ -62,6 +70,11 @@ const (
 	FNextAction  = "next"
 	FQRPayload   = "qr"
 	FPayable     = "pay"
+	FPayCurrency = "pcur"
+	FChargeAmt   = "ca"
+	FChargeCur   = "cc"
+	FFXRate      = "fx"
+	FProviderRef = "pref"
 	FPaidBalance = "pwb"
 	FClientIP    = "ip"
 	FCreatedAt   = "ct"
@@ -73,7 +86,7 @@ const (
 // Fields renders the order as hash fields, leaving empty values out so a small
 // order stays small; a missing field reads back as the zero value.
 func (o *Order) Fields() []string {
-	f := make([]string, 0, 2*27)
+	f := make([]string, 0, 2*32)
 	add := func(k, v string) {
 		if v != "" {
 			f = append(f, k, v)
@@ -100,6 +113,13 @@ func (o *Order) Fields() []string {
 	add(FNextAction, o.NextAction)
 	add(FQRPayload, o.QRPayload)
 	add(FPayable, o.PayableAmount)
+	add(FPayCurrency, o.PayCurrency)
+	if o.ChargeAmount != 0 {
+		add(FChargeAmt, strconv.FormatInt(int64(o.ChargeAmount), 10))
+	}
+	add(FChargeCur, o.ChargeCurrency)
+	add(FFXRate, o.FXRate)
+	add(FProviderRef, o.ProviderRef)
 	add(FPaidBalance, boolField(o.PaidWithBalance))
 	add(FClientIP, o.ClientIP)
 	add(FCreatedAt, msField(o.CreatedAt))
@@ -107,6 +127,15 @@ func (o *Order) Fields() []string {
 	add(FCompletedAt, msField(o.CompletedAt))
 	add(FVersion, strconv.FormatInt(o.Version, 10))
 	return f
+}
+
+// Charge is what the provider charges: the recorded conversion when there
+// is one, else the order's own amount and currency.
+func (o *Order) Charge() (Amount, string) {
+	if o.ChargeCurrency != "" {
+		return o.ChargeAmount, o.ChargeCurrency
+	}
+	return o.Amount, o.Currency
 }
 
 // OrderFromFields reads an order back from its hash.
@@ -140,6 +169,8 @@ func orderFrom(get func(string) string) (Order, error) {
 		NotifyURL: get(FNotifyURL), ReturnURL: get(FReturnURL), Lang: get(FLang), AllowedMethods: get(FAllowed),
 		FiatpspSystemID: get(FFiatpspSys), ProviderURL: get(FProviderURL), NextAction: get(FNextAction),
 		QRPayload: get(FQRPayload), PayableAmount: get(FPayable), PaidWithBalance: get(FPaidBalance) == "1",
+		PayCurrency: get(FPayCurrency), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
+		FXRate: get(FFXRate), ProviderRef: get(FProviderRef),
 		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
 	}

@@ -89,6 +89,12 @@ type OrderView struct {
 	QRImageURL      *string     `json:"qrImageUrl"`
 	PaidWithBalance bool        `json:"paidWithBalance"`
 	Sandbox         bool        `json:"sandbox"`
+	// The provider's charge when it differs from the order's amount, and the
+	// rate it was converted at (recorded once, at initialisation).
+	ChargeAmount   json.Number `json:"chargeAmount,omitempty"`
+	ChargeCurrency string      `json:"chargeCurrency,omitempty"`
+	FXRate         string      `json:"fxRate,omitempty"`
+	PayCurrency    string      `json:"payCurrency,omitempty"`
 }
 
 // View renders the order for merchants.
@@ -105,5 +111,9 @@ func View(o *Order, base string) OrderView {
 	if l.QRImageURL != "" {
 		v.QRImageURL = &l.QRImageURL
 	}
+	if o.ChargeCurrency != "" {
+		v.ChargeAmount, v.ChargeCurrency, v.FXRate = json.Number(o.ChargeAmount.String()), o.ChargeCurrency, o.FXRate
+	}
+	v.PayCurrency = o.PayCurrency
 	return v
 }
