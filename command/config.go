@@ -3,10 +3,12 @@ package command
 import (
 	"context"
 	"errors"
+	"net/url"
 	"time"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
 )
 
 // Config is what the command side needs to know.
@@ -16,6 +18,36 @@ type Config struct {
 	OrderRetention time.Duration  // how long Redis keeps a finished order
 	CreateLimit    platform.Limit // default per-merchant createorder limit
 	QueryLimit     platform.Limit // default per-merchant limit of the sandbox driver
+}
+
+// notifyPath is where each family's provider notifies us, under
+// /api/gatewaynotification/<family>/ (SPEC.md names four of them).
+var notifyPath = map[schema.Method]string{
+	schema.MethodWalletA: "notify", schema.MethodWalletB: "notify", schema.MethodCryptohost: "webhook",
+	schema.MethodBDCard: "ipn", schema.MethodBDPSPA: "ipn", schema.MethodFiatPSP: "notify", schema.MethodCryptoPSP: "ipn",
+}
+
+// NotificationBase is the prefix of a family's notification endpoints:
+// sandbox orders are notified under /sandbox, so that sandbox secrets never
+// verify anything for a live order.
+func (c Config) NotificationBase(m schema.Method, sandbox bool) string {
+	if sandbox {
+		return c.PublicURL + "/sandbox/gatewaynotification/" + string(m)
+	}
+	return c.PublicURL + "/api/gatewaynotification/" + string(m)
+}
+
+// ProviderURLs are the addresses an adapter gives its provider for o:
+// where to notify us, and where to send the payer after success, failure
+// or cancellation (our payment page, except for bdpsp_b, whose browser
+// returns are its notifications).
+func (c Config) ProviderURLs(o *schema.Order) (notify, success, fail, cancel string) {
+	base := c.NotificationBase(o.Method, o.Sandbox)
+	if o.Method == schema.MethodBDPSPB {
+		return "", base + "/return/success", base + "/return/fail", base + "/return/cancel"
+	}
+	page := c.PublicURL + "/payment/" + url.PathEscape(o.ID)
+	return base + "/" + notifyPath[o.Method], page, page, page
 }
 
 // Validate checks c.

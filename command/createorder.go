@@ -11,9 +11,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/paygate/gateway/command/provider"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -25,6 +25,7 @@ type CreateOrder struct {
 	store     *Store
 	providers *provider.Registry
 	usdt      *USDT
+	rates     Rates
 	clientIP  *platform.ClientIP
 	limiter   *platform.Limiter
 	log       *slog.Logger
@@ -38,6 +39,7 @@ type CreateDeps struct {
 	Store     *Store
 	Providers *provider.Registry
 	USDT      *USDT
+	Rates     Rates
 	ClientIP  *platform.ClientIP
 	Limiter   *platform.Limiter
 }
@@ -52,7 +54,7 @@ func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *sl
 		return nil, fmt.Errorf("register command metrics: %w", err)
 	}
 	return &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
-		usdt: d.USDT, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}, nil
+		usdt: d.USDT, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}, nil
 }
 
 // createData is the create response's data (SPEC.md).

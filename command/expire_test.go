@@ -46,7 +46,7 @@ func TestExpiry(t *testing.T) {
 		t.Fatalf("%d orders cancelled, want 1", total)
 	}
 	o, _ := h.store.Get(ctx, unpaid)
-	if o.Status != schema.StatusCancelled || o.Version != 2 {
+	if o.Status != schema.StatusCancelled || o.Version != 3 { // created, ready, cancelled
 		t.Fatalf("expired order: %s v%d", o.Status, o.Version)
 	}
 	if o, _ := h.store.Get(ctx, paid); o.Status != schema.StatusPaid {

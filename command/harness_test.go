@@ -17,7 +17,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/paygate/gateway/command/provider"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -38,6 +37,7 @@ type harness struct {
 	live     *merchant.Account // a live merchant
 	create   *CreateOrder
 	store    *Store
+	prov     *fakeProvider
 }
 
 type harnessOpt func(*harnessConf)
@@ -76,7 +76,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	}
 	dir := merchant.NewDirectory(accounts, log, 10*time.Millisecond)
 	rates, _ := ParseUSDTRates("CNY=7.2,BDT=120")
-	usdt, err := NewUSDT(rdb, rates, time.Hour)
+	usdt, err := NewUSDT(rdb, usdtRates(rates), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,21 +85,26 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 		t.Fatal(err)
 	}
 	store := NewStore(rdb, time.Minute, time.Hour)
-	providers := provider.NewRegistry(provider.Sandbox{BaseURL: testBase},
-		map[schema.Method]provider.Provider{schema.MethodSelect: provider.Own{}})
+	prov := &fakeProvider{base: testBase}
+	providers := fakeRegistry(prov)
+	fxRates := fixedRates{fxPairUSDBDT: 121_500_000}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
 	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim},
-		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, ClientIP: ips},
+		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, Rates: fxRates, ClientIP: ips},
 		prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	settle := create.NewSettle()
+	notes, err := create.NewNotifications(settle, prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
 	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
-	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle), Checkout: NewSandboxCheckout(store, settle),
-		QR: NewQRImage(store), Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
-	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: create, store: store}
+	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle, nil), Checkout: NewSandboxCheckout(store, settle),
+		QR: NewQRImage(store), Notifications: notes, Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
+	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: create, store: store, prov: prov}
 }
 
 // baseParams is a valid wallet_a create of the sandbox merchant.

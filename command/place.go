@@ -6,15 +6,23 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/paygate/gateway/command/provider"
+	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 )
 
-// place stores an order paid through a provider. A local provider is asked
-// first, so the order is stored ready in one script; a remote one is asked
-// after the order is stored pending, so a replay never calls it twice.
-func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.Provider) (*schema.Order, bool, error) {
+// Rates is the FX the create path needs: the current rate of a pair.
+type Rates interface {
+	Rate(p fx.Pair) (fx.Rate, bool)
+}
+
+// place stores an order paid through a provider. An order whose payer
+// chooses first is stored ready in one script, no provider asked. Otherwise
+// the order is stored pending first and the provider asked after, so a
+// replay never calls it twice and a slow provider holds nothing but this
+// request; its answer moves the order to ready, or to failed.
+func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.Adapter) (*schema.Order, bool, error) {
 	if o.Method == schema.MethodUSDTDirect {
 		lit, err := h.usdt.Reserve(ctx, o.ID, o.Amount, o.Currency)
 		if err != nil {
@@ -22,11 +30,12 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 		}
 		o.PayableAmount = lit
 	}
-	if prov.Local() {
-		init, err := prov.Initialise(ctx, o)
-		if err != nil {
-			return nil, false, fmt.Errorf("initialise %s: %w", o.Method, err)
-		}
+	if err := h.charge(o); err != nil {
+		return nil, false, err
+	}
+	p := h.payment(o)
+	init, local := provider.Deferred(p)
+	if local {
 		applyInit(o, init)
 	}
 	start := time.Now()
@@ -38,8 +47,8 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 	if !created {
 		return h.replay(ctx, o, id)
 	}
-	if !prov.Local() {
-		if err := h.initRemote(ctx, o, prov); err != nil {
+	if !local {
+		if err := h.initRemote(ctx, o, prov, p); err != nil {
 			return nil, false, err
 		}
 	}
@@ -47,8 +56,49 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 	return o, false, nil
 }
 
+// chargedInBDT are the methods whose providers charge a USD order in BDT at
+// the system rate (SPEC.md's method table).
+var chargedInBDT = map[schema.Method]bool{schema.MethodBDCard: true, schema.MethodBDPSPA: true, schema.MethodBDPSPB: true}
+
+// charge records what the provider will charge when it is not the order's
+// own amount, at the current rate, once: a notification is checked against
+// it, never against a later rate.
+func (h *CreateOrder) charge(o *schema.Order) error {
+	if !chargedInBDT[o.Method] || o.Currency == "BDT" {
+		return nil
+	}
+	return h.convert(o, "BDT")
+}
+
+// convert records o's charge in currency cur at the current rate.
+func (h *CreateOrder) convert(o *schema.Order, cur string) error {
+	pair := fx.Pair{Base: o.Currency, Quote: cur}
+	r, ok := h.rates.Rate(pair)
+	if !ok {
+		return platform.Errorf(platform.KindMethodUnavailable, "no %s to %s rate is set for paymentMethod %s", o.Currency, cur, o.Method)
+	}
+	o.ChargeAmount, o.ChargeCurrency, o.FXRate = fx.Convert(o.Amount, r), cur, r.String()
+	return nil
+}
+
+// payment is what the adapter is told about o.
+func (h *CreateOrder) payment(o *schema.Order) provider.Payment {
+	amt, cur := o.Charge()
+	p := provider.Payment{
+		OrderID: o.ID, Method: o.Method, Charge: provider.Money{Amount: amt, Currency: cur},
+		Description: o.Description, CustomerName: o.CustomerName, CustomerEmail: o.CustomerEmail,
+		CustomerPhone: o.CustomerPhone, ClientIP: o.ClientIP, SystemID: o.FiatpspSystemID, PayCurrency: o.PayCurrency,
+		ExpiresAt: o.CreatedAt.Add(h.cfg.OrderTTL),
+	}
+	if o.ChargeCurrency != "" {
+		p.Original = provider.Money{Amount: o.Amount, Currency: o.Currency}
+	}
+	p.NotifyURL, p.SuccessURL, p.FailURL, p.CancelURL = h.cfg.ProviderURLs(o)
+	return p
+}
+
 func applyInit(o *schema.Order, init provider.Init) {
-	o.ProviderURL, o.QRPayload, o.NextAction = init.ProviderURL, init.QRPayload, init.NextAction
+	o.ProviderURL, o.QRPayload, o.NextAction, o.ProviderRef = init.ProviderURL, init.QRPayload, init.NextAction, init.Ref
 	o.Status = schema.StatusReady
 }
 
@@ -68,22 +118,28 @@ func (h *CreateOrder) replay(ctx context.Context, attempt *schema.Order, id stri
 	return o, true, nil
 }
 
-// initRemote asks a provider that does I/O, then moves the order to ready,
-// or to failed when the provider refuses, so the merchant may retry with the
-// same clientOrderId.
-func (h *CreateOrder) initRemote(ctx context.Context, o *schema.Order, prov provider.Provider) error {
-	init, err := prov.Initialise(ctx, o)
+// initRemote asks the provider, within its time-out, then moves the order to
+// ready, or to failed when the provider refuses or does not answer, so the
+// order says what happened and the merchant may retry with the same
+// clientOrderId.
+func (h *CreateOrder) initRemote(ctx context.Context, o *schema.Order, prov provider.Adapter, p provider.Payment) error {
+	init, err := prov.Initialise(ctx, p)
 	if err != nil {
-		if _, ferr := h.store.Transition(ctx, o.ID, schema.StatusFailed, h.now()); ferr != nil {
+		if _, ferr := h.store.Transition(context.WithoutCancel(ctx), o.ID, schema.StatusFailed, h.now()); ferr != nil {
 			h.log.Error("fail order after provider error", "order", o.ID, "err", ferr)
 		}
-		h.log.Warn("provider initialise failed", "method", o.Method, "err", err)
-		return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider is not answering; retry later", Err: err}
+		o.Status = schema.StatusFailed
+		h.log.Warn("provider initialise failed", "method", o.Method, "order", o.ID, "err", err)
+		if errors.Is(err, provider.ErrRefused) {
+			return &platform.Error{Kind: platform.KindProviderRefused, Msg: "the payment provider refused the payment; order " + o.ID + " is failed", Err: err}
+		}
+		return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not answer; order " + o.ID + " is failed, retry later", Err: err}
 	}
 	applyInit(o, init)
 	o.Version++
 	_, err = h.store.Transition(ctx, o.ID, schema.StatusReady, h.now(),
-		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FNextAction, init.NextAction)
+		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FNextAction, init.NextAction,
+		schema.FProviderRef, init.Ref)
 	return err
 }
 

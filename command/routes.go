@@ -8,6 +8,10 @@ type Handlers struct {
 	Sandbox  *SandboxOrders
 	Checkout *SandboxCheckout
 	QR       *QRImage
+	// Notifications are the providers' endpoints; Simulators, when set,
+	// mounts the sandbox's simulated providers.
+	Notifications *Notifications
+	Simulators    func(r fiber.Router)
 	// Pages limits the payer-facing pages per client IP.
 	Pages fiber.Handler
 }
@@ -21,4 +25,11 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Get("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Page)
 	r.Post("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Submit)
 	r.Get("/payment/:paymentId/qr.png", h.Pages, h.QR.Serve)
+	for _, m := range []string{fiber.MethodPost, fiber.MethodGet} {
+		r.Add(m, "/api/gatewaynotification/:family/*", h.Notifications.Live)
+		r.Add(m, "/sandbox/gatewaynotification/:family/*", h.Notifications.Sandbox)
+	}
+	if h.Simulators != nil {
+		h.Simulators(r.Group("/sandbox/provider"))
+	}
 }

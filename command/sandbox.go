@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,13 +16,27 @@ import (
 type SandboxOrders struct {
 	accounts Accounts
 	settle   *Settle
+	sims     Simulators
 	limiter  *platform.Limiter
 	limit    platform.Limit
 }
 
+// Simulator is a sandbox provider as the driver uses it: it settles a
+// payment the way a tester on its page would, and sends the notification
+// the way its provider would, so the outcome reaches the order through the
+// adapter's verification like a live one.
+type Simulator interface {
+	Settle(ctx context.Context, ref string, paid bool) error
+}
+
+// Simulators are the sandbox's simulators by method.
+type Simulators map[schema.Method]Simulator
+
 // NewSandboxOrders wires the sandbox driver; it shares the query limit.
-func (h *CreateOrder) NewSandboxOrders(settle *Settle) *SandboxOrders {
-	return &SandboxOrders{accounts: h.accounts, settle: settle, limiter: h.limiter, limit: h.cfg.QueryLimit}
+// Orders of a method without a simulator (our own flows) are settled
+// directly.
+func (h *CreateOrder) NewSandboxOrders(settle *Settle, sims Simulators) *SandboxOrders {
+	return &SandboxOrders{accounts: h.accounts, settle: settle, sims: sims, limiter: h.limiter, limit: h.cfg.QueryLimit}
 }
 
 // Pay moves the order to paid.
@@ -50,13 +65,33 @@ func (s *SandboxOrders) move(c *fiber.Ctx, to schema.Status) error {
 	if err != nil {
 		return err
 	}
-	out, err := s.settle.Move(ctx, id, to)
+	out, err := s.drive(ctx, o, to)
 	if err != nil {
 		return err
 	}
 	return platform.OK(c, fiber.Map{
 		"paymentId": id, "status": int(out.Order.Status), "status_str": out.Order.Status.String(), "changed": out.Moved,
 	})
+}
+
+// drive settles o through its simulator when it has one and the provider
+// knows the payment, else directly.
+func (s *SandboxOrders) drive(ctx context.Context, o *schema.Order, to schema.Status) (Outcome, error) {
+	sim, ok := s.sims[o.Method]
+	if !ok || o.ProviderRef == "" || !o.Status.Live() {
+		return s.settle.Move(ctx, o.ID, to)
+	}
+	if err := sim.Settle(ctx, o.ProviderRef, to == schema.StatusPaid); err != nil {
+		return Outcome{}, &platform.Error{Kind: platform.KindUnavailable, Msg: "the simulated provider's notification was not accepted; see the order's notifications", Err: err}
+	}
+	after, err := s.settle.store.Get(ctx, o.ID)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if after.Status != to {
+		return Outcome{}, platform.Errorf(platform.KindConflict, "order %s is %s after the simulated notification", o.ID, after.Status)
+	}
+	return Outcome{Order: after, Moved: after.Version != o.Version}, nil
 }
 
 func formOrQuery(c *fiber.Ctx, name string) string {

@@ -43,14 +43,14 @@ func TestSandboxPayAndFail(t *testing.T) {
 		})
 	}
 	o, err := h.store.Get(ctx, id)
-	if err != nil || o.Status != schema.StatusPaid || o.Version != 2 || o.CompletedAt.IsZero() {
+	if err != nil || o.Status != schema.StatusPaid || o.Version != 3 || o.CompletedAt.IsZero() {
 		t.Fatalf("after pay: %+v %v", o, err)
 	}
 	msgs, _ := h.rdb.XRange(ctx, schema.EventsKey(shard), "-", "+").Result()
-	if len(msgs) != 2 || msgs[1].Values["type"] != "paid" || msgs[1].Values["v"] != "2" {
-		t.Fatalf("want created then one paid event, got %v", msgs)
+	if len(msgs) != 3 || msgs[1].Values["type"] != "ready" || msgs[2].Values["type"] != "paid" || msgs[2].Values["v"] != "3" {
+		t.Fatalf("want created, ready, then one paid event, got %v", msgs)
 	}
-	ev, err := schema.DecodeEvent(msgs[1].ID, msgs[1].Values)
+	ev, err := schema.DecodeEvent(msgs[2].ID, msgs[2].Values)
 	if err != nil || ev.Order.Status != schema.StatusPaid || !ev.Order.CompletedAt.Equal(o.CompletedAt) {
 		t.Fatalf("paid event snapshot: %+v %v", ev, err)
 	}

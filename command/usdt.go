@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -21,7 +22,7 @@ import (
 // a random suffix of micro-USDT that no other live order holds.
 type USDT struct {
 	rdb   *redis.Client
-	rates map[string]int64 // currency units per USDT, in millionths
+	rates Rates // currency units per USDT: the pairs USDT:<currency>
 	hold  time.Duration
 }
 
@@ -67,33 +68,49 @@ func parseMicros(lit string) (int64, error) {
 	return w*microPerUSDT + f, nil
 }
 
-// NewUSDT checks that every usdt_direct currency has a rate; hold is how long
-// a payable amount stays reserved for its order.
-func NewUSDT(rdb *redis.Client, rates map[string]int64, hold time.Duration) (*USDT, error) {
+// NewUSDT checks that every usdt_direct currency has a rate (the FX pairs
+// USDT:<currency>, seeded from GATEWAY_USDT_RATES, set with `gateway fx`);
+// hold is how long a payable amount stays reserved for its order.
+func NewUSDT(rdb *redis.Client, rates Rates, hold time.Duration) (*USDT, error) {
 	for _, cur := range schema.MethodUSDTDirect.Currencies() {
-		if rates[cur] <= 0 {
+		if _, ok := usdtRate(rates, cur); !ok {
 			return nil, fmt.Errorf("no USDT rate for %s", cur)
 		}
 	}
 	return &USDT{rdb: rdb, rates: rates, hold: hold}, nil
 }
 
+// usdtRate is how many millionths of cur one USDT costs; USD is 1 unless set.
+func usdtRate(rates Rates, cur string) (int64, bool) {
+	if r, ok := rates.Rate(fx.Pair{Base: "USDT", Quote: cur}); ok {
+		return int64(r), true
+	}
+	return microPerUSDT, cur == "USD"
+}
+
 // baseMicros converts the order amount to micro-USDT, rounded up to a cent
 // so that the suffix alone carries the uniqueness.
-func (u *USDT) baseMicros(amount schema.Amount, currency string) int64 {
+func (u *USDT) baseMicros(amount schema.Amount, currency string) (int64, error) {
+	rate, ok := usdtRate(u.rates, currency)
+	if !ok {
+		return 0, platform.Errorf(platform.KindMethodUnavailable, "no USDT rate for %s is set", currency)
+	}
 	n := new(big.Int).Mul(big.NewInt(int64(amount)), big.NewInt(microPerUSDT*microPerUSDT/100))
-	d := big.NewInt(u.rates[currency] * centUSDT)
+	d := big.NewInt(rate * centUSDT)
 	q, r := new(big.Int).QuoRem(n, d, new(big.Int))
 	cents := q.Int64()
 	if r.Sign() > 0 {
 		cents++
 	}
-	return cents * centUSDT
+	return cents * centUSDT, nil
 }
 
 // Reserve picks and holds a payable amount for order id.
 func (u *USDT) Reserve(ctx context.Context, id string, amount schema.Amount, currency string) (string, error) {
-	base := u.baseMicros(amount, currency)
+	base, err := u.baseMicros(amount, currency)
+	if err != nil {
+		return "", err
+	}
 	for range suffixTries {
 		n, _ := rand.Int(rand.Reader, big.NewInt(maxSuffix))
 		lit := formatMicros(base + n.Int64() + 1)

@@ -14,7 +14,7 @@ func TestUSDTBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &USDT{rates: rates}
+	u := &USDT{rates: usdtRates(rates)}
 	tests := []struct {
 		name     string
 		amount   schema.Amount
@@ -29,7 +29,8 @@ func TestUSDTBase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := formatMicros(u.baseMicros(tt.amount, tt.currency)); got != tt.want {
+			base, err := u.baseMicros(tt.amount, tt.currency)
+			if got := formatMicros(base); err != nil || got != tt.want {
 				t.Fatalf("base = %s, want %s", got, tt.want)
 			}
 		})
@@ -39,7 +40,7 @@ func TestUSDTBase(t *testing.T) {
 			t.Errorf("ParseUSDTRates(%q) accepted", bad)
 		}
 	}
-	if _, err := NewUSDT(nil, map[string]int64{"USD": 1}, 0); err == nil {
+	if _, err := NewUSDT(nil, fixedRates{}, 0); err == nil {
 		t.Error("NewUSDT without CNY and BDT rates accepted")
 	}
 }

@@ -32,6 +32,7 @@ type Config struct {
 	Roles           []string
 	TrustedProxies  []string
 	USDTRates       string
+	ProvidersFile   string
 	OrderTTL        time.Duration
 	OrderRetention  time.Duration
 	ShutdownTimeout time.Duration
@@ -100,7 +101,8 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")
 	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher")
 	list(&c.TrustedProxies, "trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "CIDRs whose X-Forwarded-For is believed")
-	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "units of each currency per 1 USDT, e.g. USD=1,CNY=7.2")
+	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "initial units of each currency per 1 USDT, e.g. USD=1,CNY=7.2 (then `gateway fx set USDT CNY 7.2`)")
+	str(&c.ProvidersFile, "providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it")
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")

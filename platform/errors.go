@@ -34,6 +34,7 @@ const (
 	KindTooLarge          Kind = "request_too_large"
 	KindRateLimited       Kind = "rate_limited"
 	KindUnavailable       Kind = "unavailable"
+	KindProviderRefused   Kind = "provider_refused"
 	KindInternal          Kind = "internal_error"
 )
 
@@ -58,6 +59,7 @@ var statusOf = map[Kind]int{
 	KindTooLarge:          http.StatusRequestEntityTooLarge,
 	KindRateLimited:       http.StatusTooManyRequests,
 	KindUnavailable:       http.StatusServiceUnavailable,
+	KindProviderRefused:   http.StatusBadGateway,
 	KindInternal:          http.StatusInternalServerError,
 }
 

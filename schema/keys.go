@@ -64,3 +64,14 @@ func AllShards() []Shard {
 	}
 	return out
 }
+
+// NotificationsKey lists the provider notifications an order received, each
+// with its verdict, newest first, bounded, kept as long as the order.
+func NotificationsKey(s Shard, id string) string { return "gw:" + s.Tag() + ":notif:" + id }
+
+// RefusedNotificationsKey lists notifications that named no order of ours
+// or did not verify: what support and operators look at first.
+const RefusedNotificationsKey = "gw:{notif}:refused"
+
+// SimKeyPrefix is where the sandbox simulators keep their sessions.
+const SimKeyPrefix = "gw:{sim}:"

@@ -19,13 +19,13 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/command"
-	"github.com/paygate/gateway/command/provider"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
+	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
-	"github.com/paygate/gateway/schema"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -104,12 +104,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 		return nil, err
 	}
 	if cfg.Has(platform.RoleCommand) {
-		h, expirer, err := commandHandlers(cfg, rdb, dir, limiter, reg, log)
+		h, workers, err := commandHandlers(cfg, rdb, dir, limiter, reg, log)
 		if err != nil {
 			return nil, err
 		}
 		h.Register(g.app)
-		g.workers = append(g.workers, expirer.Run)
+		g.workers = append(g.workers, workers...)
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
@@ -154,8 +154,8 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 }
 
 func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter,
-	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, *command.Expirer, error) {
-	rates, err := command.ParseUSDTRates(cfg.USDTRates)
+	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, []func(context.Context), error) {
+	rates, err := fxRates(cfg, rdb, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -167,29 +167,68 @@ func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Direc
 	if err != nil {
 		return nil, nil, err
 	}
+	provCfg, err := loadProviderConfig(cfg.ProvidersFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	pm, err := provider.NewMetrics(reg)
+	if err != nil {
+		return nil, nil, err
+	}
+	provs, err := wireProviders(provCfg, cfg.PublicURL, rdb, pm, log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("configuration: %w", err)
+	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
-	// Live merchants get our own select flow; providers of the other methods
-	// are configured as their adapters land, and until then answer
-	// method_unavailable.
-	providers := provider.NewRegistry(provider.Sandbox{BaseURL: cfg.PublicURL},
-		map[schema.Method]provider.Provider{schema.MethodSelect: provider.Own{}})
 	limits := cfg.Limits()
 	create, err := command.NewCreateOrder(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query,
-	}, command.CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, ClientIP: ips, Limiter: limiter}, reg, log)
+	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, Rates: rates, ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {
 		return nil, nil, err
 	}
 	settle := create.NewSettle()
-	h := &command.Handlers{
-		Create:   create,
-		Sandbox:  create.NewSandboxOrders(settle),
-		Checkout: command.NewSandboxCheckout(store, settle),
-		QR:       command.NewQRImage(store),
-		Pages:    limiter.PerIP("pages", limits.Pages, ips),
+	notes, err := create.NewNotifications(settle, reg)
+	if err != nil {
+		return nil, nil, err
 	}
-	return h, settle.NewExpirer(rdb, time.Second, log), nil
+	h := &command.Handlers{
+		Create:        create,
+		Sandbox:       create.NewSandboxOrders(settle, provs.simulators),
+		Checkout:      command.NewSandboxCheckout(store, settle),
+		QR:            command.NewQRImage(store),
+		Notifications: notes,
+		Simulators:    provs.mount,
+		Pages:         limiter.PerIP("pages", limits.Pages, ips),
+	}
+	log.Info("providers", "live", provs.live)
+	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run}, nil
+}
+
+// fxRates loads the rates every create converts with, seeded from
+// GATEWAY_USDT_RATES where no rate of those pairs was set yet.
+func fxRates(cfg platform.Config, rdb *redis.Client, log *slog.Logger) (*fx.Rates, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	store := fx.NewStore(rdb)
+	seed, err := command.ParseUSDTRates(cfg.USDTRates)
+	if err != nil {
+		return nil, err
+	}
+	for cur, micros := range seed {
+		if cur == "USDT" {
+			continue
+		}
+		if err := store.Seed(ctx, fx.Pair{Base: "USDT", Quote: cur}, fx.Rate(micros)); err != nil {
+			return nil, err
+		}
+	}
+	rates := fx.NewRates(store, time.Second, log)
+	if err := rates.Load(ctx); err != nil {
+		return nil, err
+	}
+	return rates, nil
 }
 
 // parseConfig binds the process flags and environment (and those of more

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// simulator is a family's sandbox provider as the process mounts it.
+type simulator interface {
+	Register(r fiber.Router)
+	Settle(ctx context.Context, ref string, paid bool) error
+}
+
+// family wires one method's provider: its live adapter from configuration,
+// its sandbox adapter pointed at its simulator, and the simulator.
+type family struct {
+	live    func(raw json.RawMessage, c *provider.Caller) (provider.Adapter, error)
+	sandbox func(simBase string, c *provider.Caller) (provider.Adapter, error)
+	sim     func(simBase string, st provider.State, n *provider.Notifier, log *slog.Logger) simulator
+}
+
+// families are the provider families by method (bdcard and bdpsp_a speak
+// one protocol with two configurations).
+var families = map[schema.Method]family{}
+
+// providerSet is what the process wired: the registry the command side
+// picks adapters from, the simulators, and the live methods configured.
+type providerSet struct {
+	registry   *provider.Registry
+	simulators command.Simulators
+	mount      func(r fiber.Router)
+	live       []schema.Method
+}
+
+// loadProviderConfig reads the live providers' configuration: the JSON file
+// GATEWAY_PROVIDERS_FILE ({"<method>": {...}}), then GATEWAY_PROVIDER_<METHOD>
+// variables holding one method's JSON, which win over the file.
+func loadProviderConfig(file string) (map[schema.Method]json.RawMessage, error) {
+	out := map[schema.Method]json.RawMessage{}
+	if file != "" {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("providers file: %w", err)
+		}
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, fmt.Errorf("providers file %s: %w", file, err)
+		}
+	}
+	for _, m := range schema.AllMethods() {
+		if v := os.Getenv("GATEWAY_PROVIDER_" + strings.ToUpper(string(m))); v != "" {
+			out[m] = json.RawMessage(v)
+		}
+	}
+	var errs []error
+	for m := range out {
+		if _, ok := families[m]; !ok {
+			errs = append(errs, fmt.Errorf("providers: %q is not a provider family (one of %v)", m, familyNames()))
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func familyNames() []string {
+	var out []string
+	for _, m := range schema.AllMethods() {
+		if _, ok := families[m]; ok {
+			out = append(out, string(m))
+		}
+	}
+	return out
+}
+
+// wireProviders builds every adapter and simulator. Every configuration
+// error is listed, not just the first.
+func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, rdb redis.UniversalClient, m *provider.Metrics, log *slog.Logger) (*providerSet, error) {
+	simBase := publicURL + "/sandbox/provider"
+	state := &redisState{rdb: rdb}
+	notifier := &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second}, Log: log}
+	sandbox := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}, schema.MethodUSDTDirect: provider.Own{}}
+	live := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}}
+	set := &providerSet{simulators: command.Simulators{}}
+	var sims []func(fiber.Router)
+	var errs []error
+	for _, method := range schema.AllMethods() {
+		f, ok := families[method]
+		if !ok {
+			continue
+		}
+		base := simBase + "/" + string(method)
+		a, err := f.sandbox(base, provider.NewCaller(string(method)+"_sandbox", provider.CallerConfig{Timeout: 5 * time.Second}, nil, m, log))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s sandbox: %w", method, err))
+			continue
+		}
+		sandbox[method] = a
+		sim := f.sim(base, state, notifier, log)
+		set.simulators[method] = sim
+		sims = append(sims, func(r fiber.Router) { sim.Register(r.Group("/" + string(method))) })
+		if raw, ok := cfg[method]; ok {
+			a, err := f.live(raw, provider.NewCaller(string(method), provider.CallerConfig{}, nil, m, log))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("provider %s: %w", method, err))
+				continue
+			}
+			live[method] = a
+			set.live = append(set.live, method)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	set.registry = provider.NewRegistry(sandbox, live)
+	set.mount = func(r fiber.Router) {
+		for _, mount := range sims {
+			mount(r)
+		}
+	}
+	return set, nil
+}
+
+// redisState keeps the simulators' sessions in Redis, so that any gateway
+// process answers for a payment another one created.
+type redisState struct{ rdb redis.UniversalClient }
+
+func (s *redisState) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	return s.rdb.Set(ctx, schema.SimKeyPrefix+key, value, ttl).Err()
+}
+
+func (s *redisState) Get(ctx context.Context, key string) ([]byte, error) {
+	v, err := s.rdb.Get(ctx, schema.SimKeyPrefix+key).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, provider.ErrNotFound
+	}
+	return v, err
+}

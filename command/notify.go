@@ -1,0 +1,228 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// Notifications serves what providers tell us about payments:
+// /api/gatewaynotification/<family>/... for live merchants and
+// /sandbox/gatewaynotification/<family>/... for the simulators. The two
+// prefixes keep modes apart without trying one secret after another: a
+// notification verified with sandbox secrets can never touch a live order.
+// Each one is verified by its family's adapter, checked against the order
+// (amount and currency against what was charged), applied through Settle,
+// kept with its verdict, and answered as the provider expects.
+type Notifications struct {
+	providers *provider.Registry
+	settle    *Settle
+	recorder  *notificationLog
+	clientIP  *platform.ClientIP
+	m         *notifyMetrics
+	log       *slog.Logger
+}
+
+// NewNotifications wires the provider notification endpoints.
+func (h *CreateOrder) NewNotifications(settle *Settle, reg prometheus.Registerer) (*Notifications, error) {
+	m, err := newNotifyMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	return &Notifications{providers: h.providers, settle: settle, clientIP: h.clientIP, m: m, log: h.log,
+		recorder: &notificationLog{rdb: h.store.rdb, keep: h.cfg.OrderTTL + h.cfg.OrderRetention}}, nil
+}
+
+// MaxNotificationBody bounds what we read of a notification: every
+// provider's fits in a few kilobytes.
+const MaxNotificationBody = 64 << 10
+
+// Live serves /api/gatewaynotification/:family/*.
+func (h *Notifications) Live(c *fiber.Ctx) error { return h.serve(c, false) }
+
+// Sandbox serves /sandbox/gatewaynotification/:family/*.
+func (h *Notifications) Sandbox(c *fiber.Ctx) error { return h.serve(c, true) }
+
+func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
+	family := schema.Method(c.Params("family"))
+	a, ok := h.providers.For(family, sandbox)
+	if !ok {
+		return platform.Errorf(platform.KindRouteNotFound, "no provider %q", family)
+	}
+	if len(c.Body()) > MaxNotificationBody {
+		return platform.Errorf(platform.KindTooLarge, "notification body over %d bytes", MaxNotificationBody)
+	}
+	req := h.request(c)
+	rec := schema.NotificationRecord{At: time.Now().UTC(), Provider: string(family), Mode: mode(sandbox)}
+	n, err := a.Verify(c.UserContext(), req)
+	if err == nil {
+		err = h.apply(c.UserContext(), family, sandbox, n, &rec)
+	} else {
+		rec.Verdict, rec.Detail = verdictOf(err), err.Error()
+	}
+	rec.OrderID, rec.Ref, rec.Outcome, rec.Fields = n.OrderID, n.Ref, n.Outcome.String(), n.Fields
+	if !n.Paid.IsZero() {
+		rec.Paid = n.Paid.Amount.String() + " " + n.Paid.Currency
+	}
+	h.m.received.WithLabelValues(string(family), rec.Verdict).Inc()
+	if rerr := h.recorder.add(c.UserContext(), &rec); rerr != nil {
+		// Unrecorded is unanswered: the provider sends it again.
+		return fmt.Errorf("record notification: %w", rerr)
+	}
+	if err != nil {
+		h.log.Warn("provider notification refused", "provider", family, "mode", rec.Mode, "order", rec.OrderID, "verdict", rec.Verdict)
+	}
+	return reply(c, a.Reply(n, err))
+}
+
+func (h *Notifications) request(c *fiber.Ctx) *provider.Request {
+	hdr := http.Header{}
+	c.Request().Header.VisitAll(func(k, v []byte) { hdr.Add(string(k), string(v)) })
+	body := append([]byte(nil), c.Body()...)
+	r := &provider.Request{Header: hdr, Body: body, Path: c.Params("*"), RemoteIP: h.clientIP.Of(c)}
+	r.Query, _ = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if string(c.Request().Header.ContentType()) == fiber.MIMEApplicationForm ||
+		len(c.Request().Header.ContentType()) > len(fiber.MIMEApplicationForm) &&
+			string(c.Request().Header.ContentType()[:len(fiber.MIMEApplicationForm)]) == fiber.MIMEApplicationForm {
+		r.Form, _ = url.ParseQuery(string(body))
+	}
+	return r
+}
+
+// apply checks a verified notification against its order and settles it.
+// A returned error is a refusal the provider is told about; the verdict
+// says why either way.
+func (h *Notifications) apply(ctx context.Context, family schema.Method, sandbox bool, n provider.Notification, rec *schema.NotificationRecord) error {
+	o, err := h.settle.store.Get(ctx, n.OrderID)
+	if errors.Is(err, ErrOrderNotFound) || (err == nil && (o.Sandbox != sandbox || o.Method != family)) {
+		rec.Verdict, rec.Detail = schema.VerdictUnknownOrder, "no "+mode(sandbox)+" "+string(family)+" order "+n.OrderID
+		return fmt.Errorf("%s: %w", rec.Detail, provider.ErrNotFound)
+	}
+	if err != nil {
+		rec.Verdict = schema.VerdictError
+		return err
+	}
+	to, verdict := target(o, n)
+	rec.Verdict = verdict
+	if verdict == schema.VerdictAmountMismatch || verdict == schema.VerdictCurrencyMismatch || verdict == schema.VerdictPartial {
+		amt, cur := o.Charge()
+		rec.Detail = fmt.Sprintf("charged %s %s, provider reports %s %s", amt, cur, n.Paid.Amount, n.Paid.Currency)
+		h.m.mismatch.WithLabelValues(string(family), verdict).Inc()
+		return nil
+	}
+	if to == 0 {
+		return nil
+	}
+	out, err := h.settle.Move(ctx, o.ID, to)
+	var perr *platform.Error
+	if errors.As(err, &perr) && perr.Kind == platform.KindConflict {
+		rec.Verdict, rec.Detail = schema.VerdictIgnored, perr.Msg
+		return nil
+	}
+	if err != nil {
+		rec.Verdict = schema.VerdictError
+		return err
+	}
+	rec.Moved = out.Moved
+	if out.Moved {
+		rec.Verdict = schema.VerdictApplied
+	} else {
+		rec.Verdict = schema.VerdictNoChange
+	}
+	return nil
+}
+
+// target is the status a notification asks for (0: none) and its verdict.
+// Only a payment in full, in the charged currency, pays (PROVIDERS.md).
+func target(o *schema.Order, n provider.Notification) (schema.Status, string) {
+	switch n.Outcome {
+	case provider.OutcomePaid:
+		amt, cur := o.Charge()
+		switch {
+		case n.Paid.Currency != cur:
+			return 0, schema.VerdictCurrencyMismatch
+		case n.Paid.Amount < amt:
+			return 0, schema.VerdictPartial
+		case n.Paid.Amount != amt:
+			return 0, schema.VerdictAmountMismatch
+		}
+		return schema.StatusPaid, schema.VerdictApplied
+	case provider.OutcomePartial:
+		return 0, schema.VerdictPartial
+	case provider.OutcomeFailed:
+		return schema.StatusFailed, schema.VerdictApplied
+	case provider.OutcomeCancelled, provider.OutcomeExpired:
+		return schema.StatusCancelled, schema.VerdictApplied
+	case provider.OutcomeRefunded:
+		return 0, schema.VerdictRefunded
+	}
+	return 0, schema.VerdictPending
+}
+
+func verdictOf(err error) string {
+	switch {
+	case errors.Is(err, provider.ErrSignature):
+		return schema.VerdictBadSignature
+	case errors.Is(err, provider.ErrMalformed):
+		return schema.VerdictMalformed
+	case errors.Is(err, provider.ErrUnverified):
+		return schema.VerdictUnverified
+	case errors.Is(err, provider.ErrNotFound):
+		return schema.VerdictUnknownOrder
+	case errors.Is(err, provider.ErrUnavailable):
+		return schema.VerdictUnavailable
+	}
+	return schema.VerdictError
+}
+
+func reply(c *fiber.Ctx, r provider.Reply) error {
+	if r.Location != "" {
+		return c.Redirect(r.Location, max(r.Status, fiber.StatusSeeOther))
+	}
+	if r.ContentType != "" {
+		c.Set(fiber.HeaderContentType, r.ContentType)
+	}
+	if r.Status == 0 {
+		r.Status = fiber.StatusOK
+	}
+	return c.Status(r.Status).SendString(r.Body)
+}
+
+// notifyMetrics count notifications by verdict, and the payments that did
+// not match their order, which an alert rule watches.
+type notifyMetrics struct {
+	received *prometheus.CounterVec
+	mismatch *prometheus.CounterVec
+}
+
+func newNotifyMetrics(reg prometheus.Registerer) (*notifyMetrics, error) {
+	m := &notifyMetrics{
+		received: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_provider_notifications_total", Help: "Provider notifications received, by provider and verdict.",
+		}, []string{"provider", "verdict"}),
+		mismatch: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_provider_payment_mismatch_total", Help: "Verified payments that did not pay their order: partial, wrong amount or wrong currency.",
+		}, []string{"provider", "reason"}),
+	}
+	for _, c := range []prometheus.Collector{m.received, m.mismatch} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("register notification metrics: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// recordJSON is the stored form of a record.
+func recordJSON(rec *schema.NotificationRecord) ([]byte, error) { return json.Marshal(rec) }

@@ -1,0 +1,37 @@
+package schema
+
+import "time"
+
+// NotificationRecord is a provider notification as kept for support: its
+// fields without secrets, what we decided and what it changed.
+type NotificationRecord struct {
+	At       time.Time         `json:"at"`
+	Provider string            `json:"provider"`
+	Mode     string            `json:"mode"`
+	OrderID  string            `json:"orderId,omitempty"`
+	Ref      string            `json:"ref,omitempty"`
+	Outcome  string            `json:"outcome,omitempty"`
+	Paid     string            `json:"paid,omitempty"` // amount and currency the provider reported
+	Verdict  string            `json:"verdict"`
+	Detail   string            `json:"detail,omitempty"`
+	Moved    bool              `json:"moved"`
+	Fields   map[string]string `json:"fields,omitempty"`
+}
+
+// Verdicts of a notification.
+const (
+	VerdictApplied          = "applied"           // it moved the order
+	VerdictNoChange         = "no_change"         // verified; the order already was so (a repeat) or nothing to do
+	VerdictPending          = "pending"           // the provider is still waiting
+	VerdictIgnored          = "ignored"           // verified, but the order can no longer take it (failing a paid order)
+	VerdictPartial          = "partial_payment"   // money arrived, not all of it: never pays
+	VerdictAmountMismatch   = "amount_mismatch"   // paid, but not the amount charged
+	VerdictCurrencyMismatch = "currency_mismatch" // paid, but in another currency
+	VerdictRefunded         = "refunded"          // recorded; refunds are not an order status
+	VerdictBadSignature     = "bad_signature"
+	VerdictMalformed        = "malformed"
+	VerdictUnverified       = "unverified" // the provider did not confirm it when asked
+	VerdictUnknownOrder     = "unknown_order"
+	VerdictUnavailable      = "provider_unavailable"
+	VerdictError            = "error"
+)
