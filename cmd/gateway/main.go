@@ -22,6 +22,9 @@ commands:
   merchant   manage merchant accounts: create, list, show, disable, enable,
              set-callback, rotate-key, credit
   webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
+  order      show PAYMENTID: the order, its events, provider notifications
+             and webhook attempts
+  fx         currency rates: set BASE QUOTE RATE, list
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -50,6 +53,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return migrate(ctx, args[1:], stdout, stderr)
 	case "webhook":
 		return webhookCmd(ctx, args[1:], stdout, stderr)
+	case "order":
+		return orderCmd(ctx, args[1:], stdout, stderr)
+	case "fx":
+		return fxCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

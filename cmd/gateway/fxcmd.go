@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/platform"
+)
+
+const fxUsage = `usage: gateway fx <subcommand> [--json] [--redis-url URL]
+
+  set BASE QUOTE RATE   one BASE costs RATE QUOTE from now on, e.g.
+                        fx set USD BDT 121.50; every process uses it within
+                        a second; orders already initialised keep theirs
+  list [--history N]    the current rates, and the last N rates set
+`
+
+// fxCmd sets and lists the FX rates in Redis.
+func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, fxUsage)
+		return errors.New("fx: no subcommand given")
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("fx "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	history := fs.Int64("history", 20, "list: how many past rates to show")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	st, out := fx.NewStore(rdb), output{w: stdout, json: *asJSON}
+	switch sub {
+	case "set":
+		if len(pos) != 3 {
+			return fmt.Errorf("fx set: want BASE QUOTE RATE\n%s", fxUsage)
+		}
+		p, ok := fx.ParsePair(strings.ToUpper(pos[0]) + ":" + strings.ToUpper(pos[1]))
+		if !ok {
+			return fmt.Errorf("fx set: %s %s is not a pair of currency codes", pos[0], pos[1])
+		}
+		r, err := fx.ParseRate(pos[2])
+		if err != nil {
+			return fmt.Errorf("fx set: %w", err)
+		}
+		e, err := st.Set(ctx, p, r, "cli:"+os.Getenv("USER"))
+		if err != nil {
+			return err
+		}
+		return out.value(e)
+	case "list":
+		_, cur, err := st.Current(ctx)
+		if err != nil {
+			return err
+		}
+		hist, err := st.History(ctx, *history)
+		if err != nil {
+			return err
+		}
+		if out.json {
+			return out.value(map[string]any{"current": cur, "history": hist})
+		}
+		printRates(stdout, "CURRENT", cur)
+		fmt.Fprintln(stdout)
+		printRates(stdout, "HISTORY (newest first)", hist)
+		return nil
+	}
+	fmt.Fprint(stderr, fxUsage)
+	return fmt.Errorf("fx: unknown subcommand %q", sub)
+}
+
+func printRates(w io.Writer, title string, es []fx.Entry) {
+	fmt.Fprintln(w, title)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PAIR\tRATE\tSET AT\tBY")
+	for _, e := range es {
+		fmt.Fprintf(tw, "%s/%s\t%s\t%s\t%s\n", e.Base, e.Quot, e.Rate, e.At.Format("2006-01-02T15:04:05Z"), e.By)
+	}
+	_ = tw.Flush()
+}

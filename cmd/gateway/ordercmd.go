@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+const orderUsage = `usage: gateway order show PAYMENTID [--json] [--redis-url URL]
+
+  show PAYMENTID   the order as Redis holds it, its events still in the
+                   stream, every provider notification with its verdict,
+                   and its webhook delivery with every attempt: what
+                   support needs to answer "did this payment go through?"
+`
+
+// orderReport is what `order show` prints.
+type orderReport struct {
+	Order         *schema.Order               `json:"order"`
+	Events        []orderEvent                `json:"events"`
+	Notifications []schema.NotificationRecord `json:"notifications"`
+	Webhook       *webhookReport              `json:"webhook,omitempty"`
+	WebhookNote   string                      `json:"webhookNote,omitempty"`
+}
+
+type orderEvent struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	At      string `json:"at"`
+	Status  string `json:"status"`
+	Version string `json:"version"`
+}
+
+func orderCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "show" {
+		fmt.Fprint(stderr, orderUsage)
+		return errors.New("order: want the subcommand show")
+	}
+	fs := flag.NewFlagSet("order show", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("order show: want a PAYMENTID\n%s", orderUsage)
+	}
+	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	r, err := readOrder(ctx, rdb, pos[0])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return output{w: stdout, json: true}.value(r)
+	}
+	return printOrder(stdout, r)
+}
+
+func readOrder(ctx context.Context, rdb *redis.Client, id string) (*orderReport, error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a payment id", id)
+	}
+	h, err := rdb.HGetAll(ctx, schema.OrderKey(shard, id)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read order: %w", err)
+	}
+	if len(h) == 0 {
+		return nil, fmt.Errorf("order %s is not in Redis (never created, or past its retention: GET /api/order reads it from ClickHouse)", id)
+	}
+	o, err := schema.OrderFromFields(h)
+	if err != nil {
+		return nil, err
+	}
+	r := &orderReport{Order: &o}
+	if r.Events, err = orderEvents(ctx, rdb, &o); err != nil {
+		return nil, err
+	}
+	raw, err := rdb.LRange(ctx, schema.NotificationsKey(shard, id), 0, -1).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read notifications: %w", err)
+	}
+	for i := len(raw) - 1; i >= 0; i-- { // oldest first
+		var rec schema.NotificationRecord
+		if err := json.Unmarshal([]byte(raw[i]), &rec); err != nil {
+			return nil, fmt.Errorf("decode notification: %w", err)
+		}
+		r.Notifications = append(r.Notifications, rec)
+	}
+	d, err := dispatcher.New(dispatcher.Defaults(), rdb, dispatcher.AccountKeys(merchant.NewStore(rdb).Get),
+		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return nil, err
+	}
+	wh, err := readWebhook(ctx, d, id)
+	if err != nil {
+		r.WebhookNote = err.Error()
+	} else {
+		r.Webhook = &wh
+	}
+	return r, nil
+}
+
+// orderEvents reads the order's events from its shard's stream, between its
+// creation and its last change (entry ids are times): the stream is trimmed
+// once every group has read it, so older events live only in ClickHouse.
+func orderEvents(ctx context.Context, rdb *redis.Client, o *schema.Order) ([]orderEvent, error) {
+	shard, _ := schema.ParseOrderID(o.ID)
+	from := strconv.FormatInt(o.CreatedAt.UnixMilli(), 10)
+	to := strconv.FormatInt(o.UpdatedAt.Add(time.Second).UnixMilli(), 10)
+	var out []orderEvent
+	for {
+		msgs, err := rdb.XRangeN(ctx, schema.EventsKey(shard), from, to, 1000).Result()
+		if err != nil {
+			return nil, fmt.Errorf("read events: %w", err)
+		}
+		for _, m := range msgs {
+			if m.Values[schema.FID] != o.ID {
+				continue
+			}
+			st, _ := strconv.Atoi(fmt.Sprint(m.Values[schema.FStatus]))
+			out = append(out, orderEvent{ID: m.ID, Type: fmt.Sprint(m.Values["type"]), At: m.ID[:len(m.ID)-2],
+				Status: schema.Status(st).String(), Version: fmt.Sprint(m.Values[schema.FVersion])})
+		}
+		if len(msgs) < 1000 {
+			return out, nil
+		}
+		from = "(" + msgs[len(msgs)-1].ID
+	}
+}
+
+func printOrder(w io.Writer, r *orderReport) error {
+	o := r.Order
+	amt, cur := o.Charge()
+	fmt.Fprintf(w, "order %s  %s  %s %s via %s  v%d  mode %s\n", o.ID, o.Status, o.Amount, o.Currency, o.Method, o.Version, map[bool]string{true: "sandbox", false: "live"}[o.Sandbox])
+	fmt.Fprintf(w, "  merchant %s  clientOrderId %q  created %s  completed %s\n", o.AppID, o.ClientOrderID, schema.WireTime(o.CreatedAt), schema.WireTime(o.CompletedAt))
+	if o.ChargeCurrency != "" {
+		fmt.Fprintf(w, "  charged %s %s at %s\n", amt, cur, o.FXRate)
+	}
+	if o.ProviderRef != "" {
+		fmt.Fprintf(w, "  provider ref %s\n", o.ProviderRef)
+	}
+	fmt.Fprintf(w, "\nevents (%d in the stream)\n", len(r.Events))
+	for _, e := range r.Events {
+		fmt.Fprintf(w, "  %s  %-9s -> %-9s v%s\n", e.ID, e.Type, e.Status, e.Version)
+	}
+	fmt.Fprintf(w, "\nprovider notifications (%d)\n", len(r.Notifications))
+	for _, n := range r.Notifications {
+		fmt.Fprintf(w, "  %s  %s  %-9s %-18s moved=%v %s %s\n", schema.WireTime(n.At), n.Provider, n.Outcome, n.Verdict, n.Moved, n.Paid, n.Detail)
+	}
+	fmt.Fprintln(w, "\nwebhook")
+	if r.Webhook == nil {
+		fmt.Fprintf(w, "  %s\n", r.WebhookNote)
+		return nil
+	}
+	return webhookOutput{w: w}.report(*r.Webhook)
+}
