@@ -11,7 +11,7 @@ import (
 )
 
 func TestBalancePayment(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	ctx := context.Background()
 	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 150_00); err != nil {
 		t.Fatal(err)

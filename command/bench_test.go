@@ -3,25 +3,17 @@ package command
 import (
 	"encoding/json"
 	"net"
-	"os"
 	"testing"
 
 	"github.com/valyala/fasthttp"
-
-	"github.com/paygate/gateway/internal/testenv"
 )
 
 // BenchmarkCreateOrder measures one signed wallet_a create through the whole
 // fiber handler (parse, auth, sign, validate, one Lua script) without the
-// network in front of it, against the real Redis when the test environment
-// has one. -benchmem gives allocations per create.
+// network in front of it, against the real Redis (skipped without one,
+// like every harness test). -benchmem gives allocations per create.
 func BenchmarkCreateOrder(b *testing.B) {
-	var h *harness
-	if os.Getenv("GATEWAY_TEST_REDIS_URL") != "" {
-		h = newHarness(b, testenv.Redis(b))
-	} else {
-		h = newMiniHarness(b)
-	}
+	h := newRedisHarness(b)
 	handler := h.app.Handler()
 	// No clientOrderId: every iteration is a new order, not a replay.
 	body, _ := json.Marshal(signed(h.baseParams(), h.acct.APIKey))

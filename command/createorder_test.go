@@ -12,7 +12,7 @@ import (
 )
 
 func TestCreateValidation(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	disabled, err := h.accounts.Create(context.Background(), newAccount("off", true))
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestCreateValidation(t *testing.T) {
 }
 
 func TestCreateBodyParsing(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	good := signed(h.baseParams(), h.acct.APIKey)
 	goodJSON, _ := json.Marshal(good)
 	numeric := h.baseParams()
@@ -166,7 +166,7 @@ func mustJSON(t testing.TB, v any) string {
 }
 
 func TestCreateResponseByMethod(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 1_000_00); err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func wantURL(t *testing.T, d map[string]any, name string, want func(string) stri
 }
 
 func TestCreateGet(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	q := url.Values{}
 	for k, v := range signed(h.baseParams(), h.acct.APIKey) {
 		q.Set(k, v)

@@ -13,7 +13,7 @@ import (
 // TestExpiry: an unpaid order past its time to live is cancelled by the
 // sweep (event, clientOrderId freed, index emptied); one paid in time is not.
 func TestExpiry(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	ctx := context.Background()
 	p := h.baseParams()
 	p["clientOrderId"] = "EXP-1"

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -48,13 +48,12 @@ func withTrustedProxies(cidrs ...string) harnessOpt {
 	return func(c *harnessConf) { c.trusted = cidrs }
 }
 
-// newMiniHarness runs the command side over an in-memory Redis.
-func newMiniHarness(t testing.TB, opts ...harnessOpt) *harness {
+// newRedisHarness runs the command side over a database of its own on the
+// real Redis (internal/testenv): every test here runs the order scripts, and
+// miniredis's Lua engine is not Redis's.
+func newRedisHarness(t testing.TB, opts ...harnessOpt) *harness {
 	t.Helper()
-	mr := miniredis.RunT(t)
-	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
-	t.Cleanup(func() { _ = rdb.Close() })
-	return newHarness(t, rdb, opts...)
+	return newHarness(t, testenv.Redis(t), opts...)
 }
 
 func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {

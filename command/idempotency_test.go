@@ -11,7 +11,7 @@ import (
 )
 
 func TestClientOrderIDIdempotency(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	p := h.baseParams()
 	p["clientOrderId"] = "A-77"
 	first := h.createOK(p)
@@ -50,7 +50,7 @@ func TestClientOrderIDIdempotency(t *testing.T) {
 }
 
 func TestBalanceCreateReplaysLiveOrder(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 10_000); err != nil {
 		t.Fatal(err)
 	}

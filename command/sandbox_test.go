@@ -12,7 +12,7 @@ import (
 )
 
 func TestSandboxPayAndFail(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	ctx := context.Background()
 	d := h.createOK(h.baseParams())
 	id := d["paymentId"].(string)
@@ -73,7 +73,7 @@ func TestSandboxPayAndFail(t *testing.T) {
 }
 
 func TestSandboxCheckoutPage(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	p := h.baseParams()
 	p["paymentMethod"], p["currency"], p["return_url"] = "cryptohost", "USD", "https://shop.test/done/{paymentId}"
 	d := h.createOK(p)
@@ -99,7 +99,7 @@ func TestSandboxCheckoutPage(t *testing.T) {
 }
 
 func TestQRImage(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	d := h.createOK(h.baseParams())
 	qrURL := d["qrImageUrl"].(string)
 	r := h.do(newGet(strings.TrimPrefix(qrURL, testBase)))

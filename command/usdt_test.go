@@ -49,7 +49,7 @@ func TestUSDTBase(t *testing.T) {
 // amount: every payable amount differs, carries a suffix of 1 to 9999
 // micro-USDT over the converted amount, and is reserved for its order.
 func TestUSDTPayableAmountsAreUnique(t *testing.T) {
-	h := newMiniHarness(t)
+	h := newRedisHarness(t)
 	p := h.baseParams()
 	p["paymentMethod"], p["currency"], p["amount"] = "usdt_direct", "CNY", "72"
 	seen := map[string]string{}
@@ -88,7 +88,7 @@ func TestClientIPBehindProxy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newMiniHarness(t, withTrustedProxies(tt.trusted...))
+			h := newRedisHarness(t, withTrustedProxies(tt.trusted...))
 			p := h.baseParams()
 			p["clientip"] = tt.clientip
 			r := h.post(signed(p, h.acct.APIKey), "X-Forwarded-For", tt.xff)

@@ -3,25 +3,39 @@ package merchant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"regexp"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
+// newStore is the account store over miniredis, for the tests of its plain
+// commands and of the directory. Tests that run credit.lua use
+// newRedisStore: miniredis's Lua engine is not Redis's.
 func newStore(t *testing.T) (*Store, *miniredis.Miniredis) {
 	t.Helper()
 	mr := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
 	t.Cleanup(func() { _ = rdb.Close() })
 	return NewStore(rdb), mr
+}
+
+// newRedisStore is the account store over a database of this test's own on
+// the real Redis (internal/testenv).
+func newRedisStore(t *testing.T) *Store {
+	t.Helper()
+	return NewStore(testenv.Redis(t))
 }
 
 var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -93,7 +107,7 @@ func TestRotateKeyGrace(t *testing.T) {
 }
 
 func TestCredit(t *testing.T) {
-	s, _ := newStore(t)
+	s := newRedisStore(t)
 	ctx := context.Background()
 	a, _ := s.Create(ctx, NewAccount{Name: "shop"})
 	if bal, err := s.Credit(ctx, a.AppID, "USD", 100_00); err != nil || bal != 100_00 {
@@ -113,6 +127,71 @@ func TestCredit(t *testing.T) {
 	entries, _ := s.rdb.XRange(ctx, schema.LedgerKey(a.AppID), "-", "+").Result()
 	if len(entries) != 2 || entries[1].Values[LedgerBalance] != "10050" || entries[1].Values[LedgerType] != "credit" {
 		t.Fatalf("ledger %v", entries)
+	}
+}
+
+// TestConcurrentCredits: credits sent at once all count, and the ledger
+// holds one entry per credit whose balances run on from each other: the
+// script's increment and ledger append are never split by another credit.
+func TestConcurrentCredits(t *testing.T) {
+	s := newRedisStore(t)
+	ctx := context.Background()
+	a, err := s.Create(ctx, NewAccount{Name: "shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	got := make(chan schema.Amount, n)
+	for i := range n {
+		wg.Go(func() {
+			bal, err := s.Credit(ctx, a.AppID, "USD", schema.Amount(i+1))
+			if err != nil {
+				errs <- fmt.Errorf("credit %d: %w", i+1, err)
+				return
+			}
+			got <- bal
+		})
+	}
+	wg.Wait()
+	close(errs)
+	close(got)
+	for err := range errs {
+		t.Error(err)
+	}
+	if t.Failed() {
+		return
+	}
+	const total = n * (n + 1) / 2
+	if bal, err := s.Balances(ctx, a.AppID); err != nil || bal["USD"] != total {
+		t.Fatalf("balance %v (%v), want USD %d", bal, err, total)
+	}
+	returned := map[string]bool{}
+	for bal := range got {
+		returned[strconv.FormatInt(int64(bal), 10)] = true
+	}
+	entries, err := s.rdb.XRange(ctx, schema.LedgerKey(a.AppID), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != n {
+		t.Fatalf("%d ledger entries for %d credits", len(entries), n)
+	}
+	var run int64
+	for i, e := range entries {
+		amt, aerr := strconv.ParseInt(fmt.Sprint(e.Values[LedgerAmount]), 10, 64)
+		bal, berr := strconv.ParseInt(fmt.Sprint(e.Values[LedgerBalance]), 10, 64)
+		if aerr != nil || berr != nil || e.Values[LedgerType] != "credit" || e.Values[LedgerCurrency] != "USD" {
+			t.Fatalf("entry %d: %v", i, e.Values)
+		}
+		run += amt
+		if bal != run {
+			t.Fatalf("entry %d: balance %d after %d credited in all: %v", i, bal, run, e.Values)
+		}
+		if !returned[fmt.Sprint(e.Values[LedgerBalance])] {
+			t.Errorf("entry %d: balance %d was returned to no caller", i, bal)
+		}
 	}
 }
 

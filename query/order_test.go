@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -96,11 +96,11 @@ func TestOrderQuery(t *testing.T) {
 
 func containsLiteral(b []byte, s string) bool { return strings.Contains(string(b), s) }
 
-// newRedisFixture is an in-memory Redis with the account store over it.
+// newRedisFixture is a database of this test's own on the real Redis
+// (internal/testenv), with the account store over it.
 func newRedisFixture(t *testing.T) (context.Context, *redis.Client, *merchant.Store, *slog.Logger) {
 	t.Helper()
-	rdb := redis.NewClient(&redis.Options{Addr: miniredis.RunT(t).Addr()})
-	t.Cleanup(func() { _ = rdb.Close() })
+	rdb := testenv.Redis(t)
 	return context.Background(), rdb, merchant.NewStore(rdb), slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
