@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -86,18 +87,32 @@ func TestBalanceNeverOverdraws(t *testing.T) {
 	body := signed(p, h.acct.APIKey)
 	var mu sync.Mutex
 	status := map[int]int{}
+	// The payments report failures over errs: only this goroutine may end
+	// the test.
+	errs := make(chan error, 40)
 	var wg sync.WaitGroup
-	for range 40 {
+	for i := range 40 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := h.post(body)
+			r, err := h.tryPost(body)
+			if err != nil {
+				errs <- fmt.Errorf("payment %d: %w", i, err)
+				return
+			}
 			mu.Lock()
 			status[r.Status]++
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
 	if status[200] != 10 || status[400] != 30 {
 		t.Fatalf("statuses %v, want 10 paid and 30 refused", status)
 	}

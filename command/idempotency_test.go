@@ -2,6 +2,8 @@ package command
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"sync"
 	"testing"
@@ -82,6 +84,9 @@ func TestClientOrderIDConcurrency(t *testing.T) {
 			const n = 50
 			ids := make([]string, n)
 			replays := make([]bool, n)
+			// The creates report failures over errs: only this goroutine
+			// may end the test.
+			errs := make(chan error, n)
 			var wg sync.WaitGroup
 			start := make(chan struct{})
 			for i := range n {
@@ -89,17 +94,35 @@ func TestClientOrderIDConcurrency(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					<-start
-					r := h.post(body)
-					if r.Status != 200 {
-						t.Errorf("create %d: %s", i, r.Raw)
+					r, err := h.tryPost(body)
+					if err != nil {
+						errs <- fmt.Errorf("create %d: %w", i, err)
 						return
 					}
-					d := r.data(t)
-					ids[i], replays[i] = d["paymentId"].(string), d["idempotent"].(bool)
+					if r.Status != 200 {
+						errs <- fmt.Errorf("create %d: %d %s", i, r.Status, r.Raw)
+						return
+					}
+					var d struct {
+						PaymentID  string `json:"paymentId"`
+						Idempotent bool   `json:"idempotent"`
+					}
+					if err := json.Unmarshal(r.Body.Data, &d); err != nil || d.PaymentID == "" {
+						errs <- fmt.Errorf("create %d: data of %s: %v", i, r.Raw, err)
+						return
+					}
+					ids[i], replays[i] = d.PaymentID, d.Idempotent
 				}()
 			}
 			close(start)
 			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+			if t.Failed() {
+				t.FailNow()
+			}
 			fresh := 0
 			for i := range n {
 				if ids[i] != ids[0] {

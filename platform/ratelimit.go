@@ -52,6 +52,61 @@ func (l Limit) String() string {
 //go:embed scripts/ratelimit.lua
 var rateLimitLua string
 
+// The classes of limit the gateway enforces, each a budget of its own per
+// subject.
+const (
+	ClassCreate = "create" // POST/GET /api/createorder, per merchant
+	ClassQuery  = "query"  // GET /api/order and the sandbox driver, per merchant
+	ClassPages  = "pages"  // payer pages (checkout, QR image), per client IP
+)
+
+// OnRedisError is what a class of limit does with a request when Redis
+// cannot answer the limiter (down, unreachable, refusing commands, or too
+// slow for the request's context).
+type OnRedisError int
+
+const (
+	// FailClosed refuses the request: 503 unavailable. The zero value, so
+	// that a class nobody decided on is not silently unlimited.
+	FailClosed OnRedisError = iota
+	// FailOpen lets the request through unlimited.
+	FailOpen
+)
+
+func (p OnRedisError) String() string {
+	if p == FailOpen {
+		return "open"
+	}
+	return "closed"
+}
+
+// LimiterConfig is the limiter's policy when Redis fails.
+type LimiterConfig struct {
+	// OnRedisError says, per class, whether a request is let through or
+	// refused when Redis cannot answer; nil means DefaultOnRedisError(). A
+	// class the map does not name fails closed: a new limit (a login-attempt
+	// limit, say) is refused rather than lifted until someone decides.
+	OnRedisError map[string]OnRedisError
+}
+
+// DefaultOnRedisError is the gateway's policy (README, "Rate limits when
+// Redis fails"):
+//   - create and query fail open. Their callers are merchants who signed the
+//     request with their key, so a flood has a known author we can disable;
+//     and the request needs Redis itself (the order scripts, the live order),
+//     so while Redis is down it fails anyway and letting it past the limiter
+//     costs nothing. When only the limiter's call fails, refusing would turn
+//     a limiter fault into lost payments and merchants blind to their orders.
+//   - pages fail closed. Their callers are anonymous: the per-IP limit is
+//     the only bound on what anyone on the internet can make us do (render
+//     QR images, submit checkout forms). The pages read the order from
+//     Redis, so while Redis is down a payer is refused either way; when only
+//     the limiter fails, a 503 the payer can reload is cheaper than an
+//     unlimited page.
+func DefaultOnRedisError() map[string]OnRedisError {
+	return map[string]OnRedisError{ClassCreate: FailOpen, ClassQuery: FailOpen, ClassPages: FailClosed}
+}
+
 // Limiter enforces limits in Redis, so all command nodes share them. A
 // Redis write per request would halve the create path's throughput (each
 // write waits for an AOF fsync), so a busy subject leases a few requests'
@@ -61,7 +116,9 @@ var rateLimitLua string
 type Limiter struct {
 	rdb     *redis.Client
 	script  *redis.Script
+	onError map[string]OnRedisError
 	limited *prometheus.CounterVec
+	errors  *prometheus.CounterVec
 	log     *slog.Logger
 	now     func() time.Time
 
@@ -89,21 +146,35 @@ func leaseSize(l Limit) int {
 	return max(1, min(int(l.PerSecond*leaseWindow.Seconds()), l.Burst/4, maxLease))
 }
 
-// NewLimiter registers the limiter's counter.
-func NewLimiter(rdb *redis.Client, reg prometheus.Registerer, log *slog.Logger) (*Limiter, error) {
-	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+// NewLimiter registers the limiter's counters.
+func NewLimiter(rdb *redis.Client, cfg LimiterConfig, reg prometheus.Registerer, log *slog.Logger) (*Limiter, error) {
+	if cfg.OnRedisError == nil {
+		cfg.OnRedisError = DefaultOnRedisError()
+	}
+	limited := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gateway_rate_limited_total", Help: "Requests refused with 429, by limit class.",
 	}, []string{"class"})
-	if err := reg.Register(c); err != nil {
-		return nil, err
+	errs := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gateway_ratelimit_errors_total",
+		Help: "Limiter calls Redis did not answer, by limit class; the class's policy let the request through or refused it with 503.",
+	}, []string{"class"})
+	for _, c := range []prometheus.Collector{limited, errs} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("register the rate limiter's metrics: %w", err)
+		}
 	}
-	return &Limiter{rdb: rdb, script: redis.NewScript(rateLimitLua), limited: c, log: log, now: time.Now,
-		leases: map[string]*lease{}}, nil
+	// Every class starts at 0, so a rate over the errors is defined before
+	// the first one.
+	for class := range cfg.OnRedisError {
+		errs.WithLabelValues(class)
+	}
+	return &Limiter{rdb: rdb, script: redis.NewScript(rateLimitLua), onError: cfg.OnRedisError,
+		limited: limited, errors: errs, log: log, now: time.Now, leases: map[string]*lease{}}, nil
 }
 
 // Allow takes one request of subject from class's limit, or answers the
-// 429 error with how long to wait. If Redis cannot answer, the request is
-// let through: a limiter fault must not stop payments by itself.
+// 429 error with how long to wait. If Redis cannot answer, the class's
+// OnRedisError decides (unanswered).
 func (l *Limiter) Allow(ctx context.Context, class, subject string, lim Limit) error {
 	if l == nil {
 		return nil // limits off (tests of other concerns)
@@ -123,7 +194,7 @@ func (l *Limiter) Allow(ctx context.Context, class, subject string, lim Limit) e
 			select {
 			case <-wait: // one Redis call away
 			case <-ctx.Done():
-				return nil // the request is gone anyway
+				return l.unanswered(class, ctx.Err())
 			}
 		}
 	}
@@ -133,8 +204,7 @@ func (l *Limiter) Allow(ctx context.Context, class, subject string, lim Limit) e
 	res, err := l.script.Run(ctx, l.rdb, []string{key}, int64(math.Ceil(interval)), int64(tolerance), want).Int64Slice()
 	if err != nil {
 		l.keep(key, mine, 0, 0)
-		l.log.Warn("rate limit unavailable; request let through", "class", class, "err", err)
-		return nil
+		return l.unanswered(class, err)
 	}
 	if granted := int(res[0]); granted > 0 {
 		// Held for the lease window at least: at a limit far above the
@@ -146,6 +216,18 @@ func (l *Limiter) Allow(ctx context.Context, class, subject string, lim Limit) e
 	l.keep(key, mine, 0, 0)
 	l.limited.WithLabelValues(class).Inc()
 	return &RateLimited{RetryAfter: time.Duration(res[1]) * time.Microsecond}
+}
+
+// unanswered counts a limiter call Redis did not answer and applies the
+// class's policy: nil lets the request through, else a 503 refuses it.
+func (l *Limiter) unanswered(class string, err error) error {
+	l.errors.WithLabelValues(class).Inc()
+	if l.onError[class] == FailOpen {
+		l.log.Warn("rate limit unavailable; request let through", "class", class, "err", err)
+		return nil
+	}
+	l.log.Warn("rate limit unavailable; request refused", "class", class, "err", err)
+	return &Error{Kind: KindUnavailable, Msg: "rate limit unavailable; try again shortly", Err: fmt.Errorf("rate limit %s: %w", class, err)}
 }
 
 // spend takes one request from a live lease of key (ok). Otherwise either

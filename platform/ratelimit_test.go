@@ -11,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/internal/testenv"
 )
@@ -53,7 +56,7 @@ func TestParseLimit(t *testing.T) {
 // refused with a wait near one emission interval, and other subjects and
 // classes have their own budgets.
 func TestLimiterBurstThenRefuse(t *testing.T) {
-	l, err := NewLimiter(testenv.Redis(t), prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	l, err := NewLimiter(testenv.Redis(t), LimiterConfig{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +100,7 @@ func containsAll(s string, parts ...string) bool {
 // TestLimiterLeases: a busy subject costs one Redis call per lease, not per
 // request, and leasing never lets more through than the shared budget.
 func TestLimiterLeases(t *testing.T) {
-	l, err := NewLimiter(testenv.Redis(t), prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	l, err := NewLimiter(testenv.Redis(t), LimiterConfig{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +131,7 @@ func TestLimiterLeases(t *testing.T) {
 // one request fetches the next and the others wait for it, so Redis is
 // asked about once per lease, not once per waiting request.
 func TestLimiterLeasesUnderConcurrency(t *testing.T) {
-	l, err := NewLimiter(testenv.Redis(t), prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	l, err := NewLimiter(testenv.Redis(t), LimiterConfig{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,5 +153,138 @@ func TestLimiterLeasesUnderConcurrency(t *testing.T) {
 	t.Logf("%d requests, %d Redis calls", 64*50, calls)
 	if most := 64*50/maxLease + 8; calls > most {
 		t.Fatalf("%d requests made %d Redis calls; leases of %d should need at most %d", 64*50, calls, maxLease, most)
+	}
+}
+
+// TestLimiterWhenRedisFails: when Redis cannot answer, each class does what
+// its OnRedisError says (DefaultOnRedisError unless the case sets its own),
+// and every unanswered call is counted in gateway_ratelimit_errors_total.
+// Redis fails three ways: the client is closed, the server is gone, and the
+// server answers every command with an error (LOADING, as after a restart).
+func TestLimiterWhenRedisFails(t *testing.T) {
+	failures := []struct {
+		name  string
+		redis func(t *testing.T) *redis.Client
+	}{
+		{"client closed", func(t *testing.T) *redis.Client {
+			c := redis.NewClient(&redis.Options{Addr: miniredis.RunT(t).Addr()})
+			_ = c.Close()
+			return c
+		}},
+		{"server gone", func(t *testing.T) *redis.Client {
+			mr := miniredis.RunT(t)
+			// One dial per call: go-redis's five dial attempts 100 ms apart
+			// would only slow the test.
+			c := redis.NewClient(&redis.Options{Addr: mr.Addr(), MaxRetries: -1, DialerRetries: 1})
+			t.Cleanup(func() { _ = c.Close() })
+			mr.Close()
+			return c
+		}},
+		{"server refuses commands", func(t *testing.T) *redis.Client {
+			mr := miniredis.RunT(t)
+			mr.SetError("LOADING Redis is loading the dataset in memory")
+			c := redis.NewClient(&redis.Options{Addr: mr.Addr(), MaxRetries: -1})
+			t.Cleanup(func() { _ = c.Close() })
+			return c
+		}},
+	}
+	tests := []struct {
+		name    string
+		policy  map[string]OnRedisError // nil: the defaults
+		class   string
+		allowed bool
+	}{
+		{"create fails open", nil, ClassCreate, true},
+		{"query fails open", nil, ClassQuery, true},
+		{"pages fail closed", nil, ClassPages, false},
+		{"a class nobody decided on fails closed", nil, "login", false},
+		{"create set to fail closed", map[string]OnRedisError{ClassCreate: FailClosed}, ClassCreate, false},
+		{"pages set to fail open", map[string]OnRedisError{ClassPages: FailOpen}, ClassPages, true},
+		{"a class a set policy leaves out fails closed", map[string]OnRedisError{ClassPages: FailOpen}, ClassQuery, false},
+	}
+	lim := Limit{PerSecond: 1000, Burst: 1000} // leases of 20: a lease kept after a failure would show
+	for _, f := range failures {
+		t.Run(f.name, func(t *testing.T) {
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					l, err := NewLimiter(f.redis(t), LimiterConfig{OnRedisError: tt.policy}, prometheus.NewRegistry(),
+						slog.New(slog.NewTextHandler(io.Discard, nil)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					const calls = 3
+					for i := range calls {
+						err := l.Allow(context.Background(), tt.class, "1001", lim)
+						switch {
+						case tt.allowed && err != nil:
+							t.Fatalf("call %d: refused (%v), want it let through", i+1, err)
+						case !tt.allowed && err == nil:
+							t.Fatalf("call %d: let through, want a 503 unavailable", i+1)
+						case !tt.allowed && Classify(err) != (ErrorBody{Code: 503, Error: "unavailable", Msg: "rate limit unavailable; try again shortly"}):
+							t.Fatalf("call %d: %v (%+v), want a 503 unavailable", i+1, err, Classify(err))
+						}
+					}
+					if got := testutil.ToFloat64(l.errors.WithLabelValues(tt.class)); got != calls {
+						t.Errorf("gateway_ratelimit_errors_total{class=%q} = %v after %d calls, want %d", tt.class, got, calls, calls)
+					}
+					if got := testutil.ToFloat64(l.limited.WithLabelValues(tt.class)); got != 0 {
+						t.Errorf("gateway_rate_limited_total{class=%q} = %v: an unanswered call is no 429", tt.class, got)
+					}
+				})
+			}
+		})
+	}
+
+	// Through the HTTP stack, a closed class answers 503 with the JSON error
+	// body, and the route behind it does not run.
+	l, err := NewLimiter(failures[1].redis(t), LimiterConfig{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ips, err := NewClientIP(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry(), prometheus.NewRegistry())
+	app.Get("/page", l.PerIP(ClassPages, lim, ips), func(c *fiber.Ctx) error { return c.SendString("page") })
+	res, err := app.Test(httptest.NewRequest("GET", "/page", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 503 || !containsAll(string(body), `"error":"unavailable"`, `"code":503`) {
+		t.Fatalf("payer page with Redis gone: %d %s", res.StatusCode, body)
+	}
+}
+
+// TestLimiterAfterRedisRecovers: once Redis answers again, a class that
+// failed closed is limited as before, not refused, and nothing else is
+// counted as an error.
+func TestLimiterAfterRedisRecovers(t *testing.T) {
+	mr := miniredis.RunT(t)
+	c := redis.NewClient(&redis.Options{Addr: mr.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = c.Close() })
+	l, err := NewLimiter(c, LimiterConfig{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	lim := Limit{PerSecond: 1, Burst: 2}
+	mr.SetError("LOADING Redis is loading the dataset in memory")
+	if err := l.Allow(ctx, ClassPages, "192.0.2.1", lim); err == nil {
+		t.Fatal("pages let through while Redis refuses commands")
+	}
+	mr.SetError("")
+	for i := range 2 {
+		if err := l.Allow(ctx, ClassPages, "192.0.2.1", lim); err != nil {
+			t.Fatalf("request %d of the burst after Redis recovered: %v", i+1, err)
+		}
+	}
+	var rl *RateLimited
+	if err := l.Allow(ctx, ClassPages, "192.0.2.1", lim); !errors.As(err, &rl) {
+		t.Fatalf("3rd request after Redis recovered: %v, want a 429", err)
+	}
+	if got := testutil.ToFloat64(l.errors.WithLabelValues(ClassPages)); got != 1 {
+		t.Fatalf("gateway_ratelimit_errors_total{class=pages} = %v, want 1", got)
 	}
 }

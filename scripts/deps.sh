@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the servers that tests and `make run` need (Redis, ClickHouse), and
-# make, from Debian's packages when their commands are missing; also promtool
-# (Debian's prometheus package) for the metric and rule checks, which skip
-# with a message where it cannot be installed. Says nothing when all is there.
+# Installs the servers that tests and `make run` need (Redis, ClickHouse),
+# promtool (Debian's prometheus package) for the metric and rule checks, and
+# make, from Debian's packages when their commands are missing; a package that
+# cannot be installed is an error, as the tests fail without it under CI=true.
+# Says nothing when all is there.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -17,9 +18,8 @@ if ! command -v clickhouse >/dev/null 2>&1; then
 	need clickhouse-server clickhouse-server
 	need clickhouse-client clickhouse-client
 fi
-optional=()
-command -v promtool >/dev/null 2>&1 || optional+=(prometheus)
-[ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
+need promtool prometheus
+[ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -27,7 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	sudo=(sudo)
 fi
 export DEBIAN_FRONTEND=noninteractive
-log "installing ${missing[*]} ${optional[*]}"
+log "installing ${missing[*]}"
 # Refresh the package lists only when apt does not know a package yet (a
 # fresh machine or container starts with none).
 for p in "${missing[@]}"; do
@@ -36,16 +36,11 @@ for p in "${missing[@]}"; do
 		break
 	fi
 done
-if [ ${#missing[@]} -gt 0 ]; then
-	"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-if [ ${#optional[@]} -gt 0 ] && ! "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null 2>&1; then
-	log "could not install ${optional[*]}: the promtool checks will be skipped"
-	optional=()
-fi
-missing+=("${optional[@]}")
-# The packages may start their own services on the default ports (6379, 9000),
-# which `make run` wants; we run our own servers, so stop the ones we just installed.
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+	die "could not install ${missing[*]}"
+# The packages may start their own services on the default ports (6379, 9000,
+# and Prometheus on 9090), which `make run` and docker compose want; we run our
+# own servers, so stop the ones we just installed.
 for svc in "${missing[@]}"; do
 	[[ $svc == *-server || $svc == prometheus ]] || continue
 	if [ -d /run/systemd/system ]; then

@@ -16,6 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -142,7 +143,7 @@ func TestDashboardAndRulesUseExportedMetrics(t *testing.T) {
 
 // TestPromtool runs Debian's promtool over the Prometheus config and rules.
 func TestPromtool(t *testing.T) {
-	promtool := needPromtool(t)
+	promtool := testenv.Tool(t, "promtool")
 	for _, args := range [][]string{
 		{"check", "config", filepath.Join("..", "..", "deploy", "prometheus", "prometheus.yml")},
 		{"check", "rules", filepath.Join("..", "..", "deploy", "prometheus", "alerts.yml")},
@@ -151,13 +152,4 @@ func TestPromtool(t *testing.T) {
 			t.Fatalf("promtool %v: %v\n%s", args, err, out)
 		}
 	}
-}
-
-func needPromtool(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Skip("promtool is not installed (scripts/deps.sh installs Debian's prometheus package where it can): skipping the promtool checks")
-	}
-	return p
 }

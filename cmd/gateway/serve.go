@@ -99,7 +99,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 	dir := merchant.NewDirectory(merchant.NewStore(rdb), log, 0)
 	g := &gateway{app: platform.NewApp(log, reg, gather), drain: &platform.Drain{}, workers: []func(context.Context){dir.Run}}
 	g.app.Use(g.drain.Middleware)
-	limiter, err := platform.NewLimiter(rdb, reg, log)
+	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Direc
 		QR:            command.NewQRImage(store),
 		Notifications: notes,
 		Simulators:    provs.mount,
-		Pages:         limiter.PerIP("pages", limits.Pages, ips),
+		Pages:         limiter.PerIP(platform.ClassPages, limits.Pages, ips),
 	}
 	log.Info("providers", "live", provs.live)
 	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run}, nil

@@ -17,16 +17,25 @@ import (
 
 // TestSIGTERMUnderLoad stops one of two gateways with SIGTERM while clients
 // keep creating orders through both, choosing a gateway as a load balancer
-// does (by /readyz, polled every 50 ms): no request fails, the stopped
-// process exits 0 within its bound, and every created order reaches the
-// listing: no event is lost.
+// does (by /readyz, polled every 50 ms): the draining gateway's /readyz turns
+// 503 while it still answers, the clients move to the other one (the
+// hand-over), no request fails, the stopped process exits 0 within its
+// bound, and every created order reaches the listing: no event is lost.
 func TestSIGTERMUnderLoad(t *testing.T) {
+	// The process exits within GATEWAY_SHUTDOWN_TIMEOUT of the signal; the
+	// margin covers what lies outside the process's own clock: signal
+	// delivery, closing its clients after the shutdown, exit and reaping, on
+	// a busy 2-core machine.
+	const (
+		shutdownTimeout = 10 * time.Second
+		exitMargin      = time.Second
+	)
 	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "busy", "--sandbox", "--json")
 	e.cli(nil, "merchant", "limits", shop.AppID, "--create", "100000/s", "--json")
-	env := []string{"GATEWAY_ROLES=command,query,projector", "GATEWAY_SHUTDOWN_DRAIN=500ms", "GATEWAY_SHUTDOWN_TIMEOUT=10s"}
+	env := []string{"GATEWAY_ROLES=command,query,projector", "GATEWAY_SHUTDOWN_DRAIN=500ms", "GATEWAY_SHUTDOWN_TIMEOUT=" + shutdownTimeout.String()}
 	a, b := e.serve(env...), e.serve(env...)
 	p := createParams(shop.AppID)
 	p["sign"] = schema.Sign(p, shop.APIKey)
@@ -41,12 +50,18 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	var ready [2]atomic.Bool
 	ready[0].Store(true)
 	ready[1].Store(true)
+	// drainSeen: after SIGTERM, a's /readyz answered 503; it told the
+	// balancer before it went away.
+	var signalled, drainSeen atomic.Bool
 	go func() {
 		for ctx.Err() == nil {
 			for i, s := range targets {
 				res, err := http.Get(s.base + "/readyz")
 				ready[i].Store(err == nil && res.StatusCode == 200)
 				if err == nil {
+					if i == 0 && signalled.Load() && res.StatusCode == http.StatusServiceUnavailable {
+						drainSeen.Store(true)
+					}
 					res.Body.Close()
 				}
 			}
@@ -80,6 +95,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	}
 	time.Sleep(1500 * time.Millisecond)
 	stopped := time.Now()
+	signalled.Store(true)
 	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +104,21 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		if err != nil {
 			t.Fatalf("exit after SIGTERM: %v\n%s", err, a.logs)
 		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("no exit within the shutdown bound")
+	case <-time.After(shutdownTimeout + exitMargin):
+		t.Fatalf("no exit within %v of SIGTERM (GATEWAY_SHUTDOWN_TIMEOUT %v + %v margin)\n%s",
+			shutdownTimeout+exitMargin, shutdownTimeout, exitMargin, a.logs)
 	}
 	exitAfter := time.Since(stopped)
 	wg.Wait()
+	// The hand-over, checked before the failures it would explain: the
+	// balancer saw the drain, and requests it would have sent to the stopped
+	// gateway went to the other one (and, as none failed, were served there).
+	if !drainSeen.Load() {
+		t.Fatalf("the stopped gateway's /readyz never answered 503 while it drained; exited %v after SIGTERM", exitAfter)
+	}
+	if moved.Load() == 0 {
+		t.Fatalf("no request moved to the other gateway after SIGTERM (%d creates)", created.Load())
+	}
 	if failed.Load() > 0 {
 		t.Fatalf("%d of %d requests failed, e.g. %v", failed.Load(), created.Load()+failed.Load(), failures[:min(3, len(failures))])
 	}

@@ -6,8 +6,14 @@
 // The servers are found through GATEWAY_TEST_REDIS_URL and
 // GATEWAY_TEST_CLICKHOUSE_ADDR. When one is missing, a test that needs it is
 // skipped on a developer's machine (plain `go test`), but fails in CI (CI=true):
-// there a skip would let an integration test pass without running. With
-// -short, integration tests are always skipped.
+// there a skip would let an integration test pass without running. Tools the
+// checks run (promtool) are found the same way, through Tool.
+//
+// With -short, integration tests are skipped on a developer's machine
+// (`make test-short`). Under CI=true they fail instead, saying so: a CI job
+// that passes -short asked for a green run without the integration tests,
+// which CI must not give. Running them anyway would hide the job's mistake,
+// so -short is refused rather than ignored.
 package testenv
 
 import (
@@ -17,6 +23,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"strconv"
 	"testing"
 	"time"
@@ -39,19 +46,47 @@ const setupTimeout = 15 * time.Second
 
 // lookup returns the variable's value, or ends the test: a skip in -short
 // mode (`make test-short` runs without servers) or when the variable is unset
-// on a developer's machine, a failure when it is unset in CI.
+// on a developer's machine; a failure in CI for either.
 func lookup(t testing.TB, name string) string {
 	t.Helper()
 	if testing.Short() {
+		if inCI() {
+			t.Fatal("integration tests cannot be skipped under CI=true; do not pass -short")
+		}
 		t.Skip("integration test: skipped in -short mode")
 	}
 	if v := os.Getenv(name); v != "" {
 		return v
 	}
-	if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
+	if inCI() {
 		t.Fatalf("integration test needs a server, but %s is not set; run `make test`", name)
 	}
 	t.Skipf("%s is not set; skipping integration test (`make test` starts Redis and ClickHouse)", name)
+	return ""
+}
+
+// inCI reports whether the tests run in CI (CI=true, as CI services set
+// it), where nothing may be skipped for want of a server or a tool.
+func inCI() bool {
+	ci, _ := strconv.ParseBool(os.Getenv("CI"))
+	return ci
+}
+
+// Tool returns the path of the command-line tool name (e.g. promtool) that a
+// check runs. Where it is not installed the test is skipped on a developer's
+// machine, but fails under CI=true, naming the tool: a skipped check there
+// would pass without running. scripts/deps.sh installs every tool the tests
+// need. -short does not matter: a tool is not a server.
+func Tool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if inCI() {
+		t.Fatalf("%s is not installed (%v), and under CI=true the check that needs it cannot be skipped; scripts/deps.sh installs it", name, err)
+	}
+	t.Skipf("%s is not installed: skipping the check that needs it (scripts/deps.sh installs it)", name)
 	return ""
 }
 

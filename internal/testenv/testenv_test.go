@@ -1,8 +1,13 @@
 package testenv_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,5 +149,94 @@ func TestClickHouseDSN(t *testing.T) {
 	}
 	if n != 0 {
 		t.Fatalf("fresh database has %d tables", n)
+	}
+}
+
+// childEnv, when set, makes TestChild ask testenv for what it names: the
+// test binary run again by TestSkipOrFail, with the environment and flags of
+// one case.
+const childEnv = "TESTENV_CHILD"
+
+// TestChild is no test of its own (it passes at once in a normal run):
+// TestSkipOrFail runs it in a child process to see how it ends.
+func TestChild(t *testing.T) {
+	switch what := os.Getenv(childEnv); {
+	case what == "":
+	case what == "redis":
+		testenv.Redis(t)
+	case what == "clickhouse":
+		t.Log("ClickHouse at", testenv.ClickHouseAddr(t))
+	case strings.HasPrefix(what, "tool:"):
+		t.Log("found at", testenv.Tool(t, strings.TrimPrefix(what, "tool:")))
+	default:
+		t.Fatalf("%s=%q: unknown", childEnv, what)
+	}
+}
+
+// TestSkipOrFail: a test that lacks a server or a tool skips on a
+// developer's machine and fails under CI=true, naming what is missing; -short
+// skips integration tests on a developer's machine and fails them under
+// CI=true. Each case runs this binary again (TestChild) with its own
+// environment and reads how the test ended.
+func TestSkipOrFail(t *testing.T) {
+	const (
+		pass = "PASS"
+		skip = "SKIP"
+		fail = "FAIL"
+	)
+	tests := []struct {
+		name  string
+		what  string   // TestChild's check
+		env   []string // CI and GATEWAY_TEST_* are unset but for these
+		short bool
+		want  string // how the child test ends
+		msg   string // in its output
+	}{
+		{"no Redis on a developer's machine", "redis", nil, false, skip, "GATEWAY_TEST_REDIS_URL is not set; skipping"},
+		{"no Redis under CI", "redis", []string{"CI=true"}, false, fail, "needs a server, but GATEWAY_TEST_REDIS_URL is not set"},
+		{"no Redis with CI=false", "redis", []string{"CI=false"}, false, skip, "GATEWAY_TEST_REDIS_URL is not set; skipping"},
+		{"no ClickHouse under CI", "clickhouse", []string{"CI=1"}, false, fail, "needs a server, but GATEWAY_TEST_CLICKHOUSE_ADDR is not set"},
+		{"ClickHouse under CI", "clickhouse", []string{"CI=true", testenv.ClickHouseAddrEnv + "=127.0.0.1:9"}, false, pass, "ClickHouse at 127.0.0.1:9"},
+		{"-short on a developer's machine", "clickhouse", []string{testenv.ClickHouseAddrEnv + "=127.0.0.1:9"}, true, skip, "skipped in -short mode"},
+		{"-short under CI", "clickhouse", []string{"CI=true", testenv.ClickHouseAddrEnv + "=127.0.0.1:9"}, true, fail,
+			"integration tests cannot be skipped under CI=true; do not pass -short"},
+		{"-short under CI without servers", "redis", []string{"CI=true"}, true, fail,
+			"integration tests cannot be skipped under CI=true; do not pass -short"},
+		{"tool missing on a developer's machine", "tool:testenv-no-such-tool", nil, false, skip, "testenv-no-such-tool is not installed: skipping"},
+		{"tool missing under CI", "tool:testenv-no-such-tool", []string{"CI=true"}, false, fail,
+			"testenv-no-such-tool is not installed"},
+		{"tool missing under CI with -short", "tool:testenv-no-such-tool", []string{"CI=true"}, true, fail,
+			"testenv-no-such-tool is not installed"},
+		{"tool present under CI", "tool:sh", []string{"CI=true"}, false, pass, "found at /"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"-test.run=^TestChild$", "-test.v", "-test.count=1"}
+			if tt.short {
+				args = append(args, "-test.short")
+			}
+			cmd := exec.Command(os.Args[0], args...)
+			for _, kv := range os.Environ() {
+				name, _, _ := strings.Cut(kv, "=")
+				if name != "CI" && name != childEnv && !strings.HasPrefix(name, "GATEWAY_TEST_") {
+					cmd.Env = append(cmd.Env, kv)
+				}
+			}
+			cmd.Env = append(append(cmd.Env, childEnv+"="+tt.what), tt.env...)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				t.Fatalf("run the child: %v", err)
+			}
+			got := ""
+			for _, end := range []string{pass, skip, fail} {
+				if bytes.Contains(out, []byte("--- "+end+": TestChild ")) {
+					got = end
+				}
+			}
+			if got != tt.want || (got == fail) != (err != nil) || !bytes.Contains(out, []byte(tt.msg)) {
+				t.Fatalf("child ended %q (exit %v), want %q with %q:\n%s", got, err, tt.want, tt.msg, out)
+			}
+		})
 	}
 }
