@@ -115,7 +115,7 @@ func (e *env) emitLife(appid string, n int) map[string]schema.Order {
 	return final
 }
 
-// rows reads every row the table holds for appid, without FINAL: how many
+// versions reads every row the table holds for appid, without FINAL: how many
 // versions landed, by id.
 func (e *env) versions(appid string) map[string]int {
 	e.t.Helper()
@@ -127,8 +127,13 @@ func (e *env) versions(appid string) map[string]int {
 	out := map[string]int{}
 	for rows.Next() {
 		var id string
-		_ = rows.Scan(&id)
+		if err := rows.Scan(&id); err != nil {
+			e.t.Fatal(err)
+		}
 		out[id]++
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
 	}
 	return out
 }
@@ -150,6 +155,9 @@ func (e *env) listed(appid string) (map[string]schema.Order, int) {
 		}
 		out[o.ID] = o
 		n++
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
 	}
 	return out, n
 }
@@ -189,15 +197,21 @@ func diff(got, want map[string]schema.Order) string {
 	return b.String()
 }
 
-// pending counts the group's unacknowledged entries over every shard.
+// pending counts the group's unacknowledged entries over every shard. Any
+// error ends the test, NOGROUP included: every caller asks after a projector
+// ran, and a projector creates the group on every shard stream (MKSTREAM)
+// before it reads anything, so a missing group or stream means it never got
+// that far, not that nothing is pending. Counting an error as 0 would let
+// every "all acknowledged" wait pass on a broken Redis.
 func (e *env) pending() int64 {
 	e.t.Helper()
 	var n int64
 	for _, s := range schema.AllShards() {
 		p, err := e.rdb.XPending(context.Background(), schema.EventsKey(s), Group).Result()
-		if err == nil {
-			n += p.Count
+		if err != nil {
+			e.t.Fatalf("xpending %s: %v", schema.EventsKey(s), err)
 		}
+		n += p.Count
 	}
 	return n
 }
