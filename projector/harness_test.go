@@ -138,6 +138,47 @@ func (e *env) versions(appid string) map[string]int {
 	return out
 }
 
+// orderVersion is one version of one order.
+type orderVersion struct {
+	id      string
+	version int64
+}
+
+// insertions counts the rows of each order version of appid, without FINAL:
+// how many times each event was inserted, less what merges collapsed.
+func (e *env) insertions(appid string) map[orderVersion]int {
+	e.t.Helper()
+	rows, err := e.ch.Query(context.Background(), "SELECT id, version, count() FROM orders WHERE appid = ? GROUP BY id, version", appid)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[orderVersion]int{}
+	for rows.Next() {
+		var (
+			id   string
+			v, n uint64
+		)
+		if err := rows.Scan(&id, &v, &n); err != nil {
+			e.t.Fatal(err)
+		}
+		out[orderVersion{id, int64(v)}] = int(n)
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// total adds up the rows of insertions.
+func total(ins map[orderVersion]int) int {
+	n := 0
+	for _, c := range ins {
+		n += c
+	}
+	return n
+}
+
 // listed reads the latest state of every order of appid (FINAL).
 func (e *env) listed(appid string) (map[string]schema.Order, int) {
 	e.t.Helper()
