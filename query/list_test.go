@@ -46,8 +46,14 @@ func newListEnv(t *testing.T) *listEnv {
 	t.Cleanup(func() { _ = ch.Close() })
 	rdb := testenv.Redis(t)
 	accounts := merchant.NewStore(rdb)
-	acct, _ := accounts.Create(ctx, merchant.NewAccount{Name: "lister"})
-	other, _ := accounts.Create(ctx, merchant.NewAccount{Name: "other"})
+	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "lister"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := accounts.Create(ctx, merchant.NewAccount{Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e := &listEnv{t: t, acct: acct, byID: map[string]schema.Order{}}
 
 	base := time.Date(2026, 10, 31, 23, 50, 0, 0, time.UTC) // spans a month boundary: two partitions
@@ -118,21 +124,28 @@ func (e *listEnv) get(params string) (int, listBody, string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	raw, _ := io.ReadAll(res.Body)
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	var b listBody
-	_ = json.Unmarshal(raw, &b)
+	if err := json.Unmarshal(raw, &b); err != nil {
+		e.t.Fatalf("%s: %v: %s", target, err, raw)
+	}
 	return res.StatusCode, b, string(raw)
+}
+
+// listedIDs is the payment ids of a listing page, in order.
+func listedIDs(b listBody) []string {
+	var out []string
+	for _, o := range b.Data.Orders {
+		out = append(out, o.PaymentID)
+	}
+	return out
 }
 
 func TestListOrders(t *testing.T) {
 	e := newListEnv(t)
-	ids := func(b listBody) []string {
-		var out []string
-		for _, o := range b.Data.Orders {
-			out = append(out, o.PaymentID)
-		}
-		return out
-	}
 	statusIDs := func(st schema.Status) []string {
 		var out []string
 		for _, id := range e.ids {
@@ -185,8 +198,8 @@ func TestListOrders(t *testing.T) {
 				}
 				return
 			}
-			if b.Data.Total != tt.total || fmt.Sprint(ids(b)) != fmt.Sprint(tt.want) {
-				t.Fatalf("total %d ids %v\nwant total %d ids %v", b.Data.Total, ids(b), tt.total, tt.want)
+			if b.Data.Total != tt.total || fmt.Sprint(listedIDs(b)) != fmt.Sprint(tt.want) {
+				t.Fatalf("total %d ids %v\nwant total %d ids %v", b.Data.Total, listedIDs(b), tt.total, tt.want)
 			}
 			for _, o := range b.Data.Orders {
 				if w := e.byID[o.PaymentID]; o.Status != int(w.Status) {
@@ -201,15 +214,29 @@ func TestListOrders(t *testing.T) {
 // from ClickHouse by action=order, as the same object the listing shows.
 func TestArchivedOrderMatchesListing(t *testing.T) {
 	e := newListEnv(t)
-	_, page, _ := e.get("action=orders&limit=3")
+	status, page, raw := e.get("action=orders&limit=3")
+	if status != 200 {
+		t.Fatalf("listing: %d %s", status, raw)
+	}
+	if got, want := listedIDs(page), e.ids[:3]; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("listing %v, want the 3 newest %v", got, want)
+	}
 	for _, listed := range page.Data.Orders {
 		status, _, raw := e.get("action=order&paymentId=" + listed.PaymentID)
 		var one struct {
 			Data schema.OrderView `json:"data"`
 		}
-		_ = json.Unmarshal([]byte(raw), &one)
-		a, _ := json.Marshal(one.Data)
-		b, _ := json.Marshal(listed)
+		if err := json.Unmarshal([]byte(raw), &one); err != nil {
+			t.Fatalf("action=order %s: %v", raw, err)
+		}
+		a, err := json.Marshal(one.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(listed)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if status != 200 || string(a) != string(b) {
 			t.Fatalf("action=order %d\n%s\nlisting\n%s", status, a, b)
 		}
