@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
@@ -24,6 +26,7 @@ import (
 type listEnv struct {
 	t    *testing.T
 	app  *fiber.App
+	ch   driver.Conn
 	acct *merchant.Account
 	ids  []string // the merchant's orders, newest first
 	byID map[string]schema.Order
@@ -54,7 +57,7 @@ func newListEnv(t *testing.T) *listEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &listEnv{t: t, acct: acct, byID: map[string]schema.Order{}}
+	e := &listEnv{t: t, ch: ch, acct: acct, byID: map[string]schema.Order{}}
 
 	base := time.Date(2026, 10, 31, 23, 50, 0, 0, time.UTC) // spans a month boundary: two partitions
 	var rows []schema.Order
@@ -92,8 +95,19 @@ func newListEnv(t *testing.T) *listEnv {
 	if err := b.Send(); err != nil {
 		t.Fatal(err)
 	}
-	// The create scripts count orders per shard; the unfiltered total reads them.
-	if err := rdb.IncrBy(ctx, schema.OrderCountKey(3, acct.AppID), 23).Err(); err != nil {
+	// The create scripts count each order once, on its own shard, and the
+	// unfiltered total reads those counters: one INCR per order created
+	// (version 1), both merchants', as the scripts would have done.
+	_, err = rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i := range rows {
+			if rows[i].Version == 1 {
+				shard, _ := schema.ParseOrderID(rows[i].ID)
+				p.Incr(ctx, schema.OrderCountKey(shard, rows[i].AppID))
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	chOrders := NewClickHouseOrders(ch)
@@ -135,6 +149,35 @@ func (e *listEnv) get(params string) (int, listBody, string) {
 	return res.StatusCode, b, string(raw)
 }
 
+// clickHouseOrders is ClickHouse's own exact count of the merchant's
+// distinct orders, asked directly rather than through the code under test:
+// what an unfiltered listing's total, read from the Redis counters, must
+// agree with.
+func clickHouseOrders(t *testing.T, ch driver.Conn, appid string) int {
+	t.Helper()
+	var n uint64
+	if err := ch.QueryRow(context.Background(), "SELECT uniqExact(id) FROM orders WHERE appid = ?", appid).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return int(n)
+}
+
+// unfiltered tells whether listing params leave every order of the
+// merchant in: no status, clientOrderId, from or to.
+func unfiltered(t *testing.T, params string) bool {
+	t.Helper()
+	q, err := url.ParseQuery(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"status", "clientOrderId", "from", "to"} {
+		if q.Has(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // listedIDs is the payment ids of a listing page, in order.
 func listedIDs(b listBody) []string {
 	var out []string
@@ -146,6 +189,7 @@ func listedIDs(b listBody) []string {
 
 func TestListOrders(t *testing.T) {
 	e := newListEnv(t)
+	chTotal := clickHouseOrders(t, e.ch, e.acct.AppID)
 	statusIDs := func(st schema.Status) []string {
 		var out []string
 		for _, id := range e.ids {
@@ -200,6 +244,9 @@ func TestListOrders(t *testing.T) {
 			}
 			if b.Data.Total != tt.total || fmt.Sprint(listedIDs(b)) != fmt.Sprint(tt.want) {
 				t.Fatalf("total %d ids %v\nwant total %d ids %v", b.Data.Total, listedIDs(b), tt.total, tt.want)
+			}
+			if unfiltered(t, tt.params) && b.Data.Total != chTotal {
+				t.Fatalf("unfiltered total %d from the Redis counters, ClickHouse holds %d orders", b.Data.Total, chTotal)
 			}
 			for _, o := range b.Data.Orders {
 				if w := e.byID[o.PaymentID]; o.Status != int(w.Status) {
