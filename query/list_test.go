@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,11 +16,14 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -290,5 +294,123 @@ func TestArchivedOrderMatchesListing(t *testing.T) {
 	}
 	if status, _, raw := e.get("action=order&paymentId=" + schema.NewOrderID(time.Now(), 3)); status != 404 {
 		t.Fatalf("unknown archived order: %d %s", status, raw)
+	}
+}
+
+// TestListingTotalMatchesClickHouse creates orders through the command
+// side's scripts on the real Redis, projects them with the real projector,
+// and checks that the unfiltered listing's total, read from the counters
+// those scripts keep, is ClickHouse's own count and the number created. The
+// creates include the ones that must not count: a replay of a live
+// clientOrderId and a refused balance payment.
+func TestListingTotalMatchesClickHouse(t *testing.T) {
+	ctx := context.Background()
+	dsn := testenv.ClickHouseDSN(t)
+	if _, err := platform.Migrate(ctx, dsn); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := platform.OpenClickHouse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ch.Close() })
+	rdb := testenv.Redis(t)
+	accounts := merchant.NewStore(rdb)
+	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "counted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := accounts.Credit(ctx, acct.AppID, "USD", 500); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+
+	store := command.NewStore(rdb, time.Minute, time.Hour)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	newOrder := func(shard schema.Shard, coid string) *schema.Order {
+		return &schema.Order{ID: schema.NewOrderID(now, shard), AppID: acct.AppID, ClientOrderID: coid, Amount: 200,
+			Currency: "USD", Method: schema.MethodWalletA, Status: schema.StatusReady, CreatedAt: now, UpdatedAt: now, Version: 1}
+	}
+	byBalance := func() *schema.Order {
+		o := newOrder(schema.HomeShard(acct.AppID), "")
+		o.Method, o.Status, o.PaidWithBalance, o.CompletedAt = schema.MethodBalance, schema.StatusPaid, true, now
+		return o
+	}
+	type step struct {
+		name    string
+		order   *schema.Order
+		balance bool // paid from the balance by pay_balance, else created by create
+		created bool // whether the script must store a new order
+	}
+	steps := []step{
+		{"with clientOrderId", newOrder(schema.ShardFor(acct.AppID, "T-1"), "T-1"), false, true},
+		{"replay of a live clientOrderId", newOrder(schema.ShardFor(acct.AppID, "T-1"), "T-1"), false, false},
+		{"paid from balance", byBalance(), true, true},
+		{"paid from balance again", byBalance(), true, true},
+		{"balance does not cover it", byBalance(), true, false},
+	}
+	for i := range 10 {
+		steps = append(steps, step{fmt.Sprintf("plain %d", i), newOrder(schema.RandomShard(), ""), false, true})
+	}
+	created := 0
+	for _, st := range steps {
+		var ok bool
+		if st.balance {
+			_, err := store.CreatePaidFromBalance(ctx, st.order)
+			if err != nil && !errors.Is(err, command.ErrInsufficientBalance) {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			ok = err == nil
+		} else {
+			_, ok, err = store.Create(ctx, st.order)
+			if err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+		}
+		if ok != st.created {
+			t.Fatalf("%s: created %v, want %v", st.name, ok, st.created)
+		}
+		if ok {
+			created++
+		}
+	}
+	// A second version of one order: ClickHouse holds more rows than orders.
+	if moved, err := store.Transition(ctx, steps[0].order.ID, schema.StatusPaid, now.Add(time.Second)); err != nil || !moved {
+		t.Fatalf("pay %s: moved %v, %v", steps[0].order.ID, moved, err)
+	}
+
+	p, err := projector.New(projector.Config{Consumer: "list-total", FlushInterval: 50 * time.Millisecond}, rdb,
+		projector.NewClickHouse(ch), prometheus.NewRegistry(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := p.Run(runCtx); err != nil {
+			t.Errorf("projector: %v", err)
+		}
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for n := clickHouseOrders(t, ch, acct.AppID); n != created; n = clickHouseOrders(t, ch, acct.AppID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("ClickHouse holds %d orders, %d created", n, created)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	live := NewRedisOrders(rdb)
+	chOrders := NewClickHouseOrders(ch)
+	e := &listEnv{t: t, ch: ch, acct: acct, app: serveOrders(t, merchant.NewDirectory(accounts, log, time.Millisecond),
+		Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)}
+	status, b, raw := e.get("action=orders&limit=50")
+	if status != 200 {
+		t.Fatalf("listing: %d %s", status, raw)
+	}
+	if n := clickHouseOrders(t, ch, acct.AppID); b.Data.Total != n || n != created || len(b.Data.Orders) != created {
+		t.Fatalf("listing total %d (Redis counters), %d listed; ClickHouse holds %d orders; %d created",
+			b.Data.Total, len(b.Data.Orders), n, created)
 	}
 }
