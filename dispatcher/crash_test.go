@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -57,19 +58,26 @@ func TestHelperDispatcher(t *testing.T) {
 
 // helper is a dispatcher subprocess.
 type helper struct {
-	cmd  *exec.Cmd
-	logs *syncBuffer
+	name   string
+	cmd    *exec.Cmd
+	logs   *syncBuffer
+	exited chan struct{} // closed once the process is gone
+	err    error         // its exit, once exited is closed
 }
 
 func startHelper(t *testing.T, e *env, name string) *helper {
 	t.Helper()
-	h := &helper{logs: &syncBuffer{}}
+	h := &helper{name: name, logs: &syncBuffer{}, exited: make(chan struct{})}
 	h.cmd = exec.Command(os.Args[0], "-test.run=^TestHelperDispatcher$", "-test.count=1")
 	h.cmd.Env = append(os.Environ(), helperEnv+"="+testenv.RedisURLFor(e.rdb), helperConsumerEnv+"="+name)
 	h.cmd.Stdout, h.cmd.Stderr = h.logs, h.logs
 	if err := h.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	go func() {
+		h.err = h.cmd.Wait()
+		close(h.exited)
+	}()
 	t.Cleanup(func() {
 		h.kill()
 		if t.Failed() {
@@ -81,8 +89,32 @@ func startHelper(t *testing.T, e *env, name string) *helper {
 
 // kill is kill -9: no deferred function, no cleanup, leases left behind.
 func (h *helper) kill() {
+	// An error means the process is already gone, which is what kill wants.
 	_ = h.cmd.Process.Signal(syscall.SIGKILL)
-	_ = h.cmd.Wait()
+	<-h.exited
+}
+
+// alive reports whether the process is still running.
+func (h *helper) alive() bool {
+	select {
+	case <-h.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// waitRunning waits until the process logs that Run created its groups and
+// started its loops, and fails the test if it exits first: a dispatcher that
+// died at start would make "nothing was sent" mean nothing.
+func (h *helper) waitRunning(t *testing.T) {
+	t.Helper()
+	eventually(t, 20*time.Second, "dispatcher "+h.name+" running", func() bool {
+		if !h.alive() {
+			t.Fatalf("dispatcher %s exited before running: %v\n%s", h.name, h.err, h.logs.String())
+		}
+		return strings.Contains(h.logs.String(), `"msg":"dispatcher running"`)
+	})
 }
 
 func TestKilledDuringDeliveryIsDeliveredOnceAfterRestart(t *testing.T) {
@@ -116,12 +148,29 @@ func TestKilledDuringDeliveryIsDeliveredOnceAfterRestart(t *testing.T) {
 	}
 	b.kill()
 
-	// After a recorded success, never again: not from a restart either.
-	startHelper(t, e, "c")
+	// After a recorded success, never again: not from a restart either. The
+	// restart is shown to be a working dispatcher: it stays up through the
+	// wait, and then delivers an order of its own.
+	c := startHelper(t, e, "c")
+	c.waitRunning(t)
 	time.Sleep(helperTimeout + time.Second)
+	if !c.alive() {
+		t.Fatalf("dispatcher c exited during the wait: %v", c.err)
+	}
 	if rc.count() != 2 {
 		t.Fatalf("receiver called %d times after the success, want 2", rc.count())
 	}
+	fresh := newReceiver(t, answer(200, "success"))
+	o2 := e.pay(fresh.URL)
+	eventually(t, 20*time.Second, "a new order delivered by dispatcher c", func() bool {
+		st, err := e.rdb.HGet(context.Background(), webhookKey(o2.ID), "st").Result()
+		return err == nil && st == StateDelivered
+	})
+	if fresh.count() != 1 || rc.count() != 2 {
+		t.Fatalf("dispatcher c called the new order's receiver %d times (want 1) and the old one's %d (want 2)",
+			fresh.count(), rc.count())
+	}
+	c.kill()
 	shard, _ := schema.ParseOrderID(o.ID)
 	log, err := e.rdb.LRange(context.Background(), schema.WebhookLogKey(shard, o.ID), 0, -1).Result()
 	if err != nil || len(log) != 1 {

@@ -115,7 +115,7 @@ func (e *env) emitLife(appid string, n int) map[string]schema.Order {
 	return final
 }
 
-// rows reads every row the table holds for appid, without FINAL: how many
+// versions reads every row the table holds for appid, without FINAL: how many
 // versions landed, by id.
 func (e *env) versions(appid string) map[string]int {
 	e.t.Helper()
@@ -127,10 +127,56 @@ func (e *env) versions(appid string) map[string]int {
 	out := map[string]int{}
 	for rows.Next() {
 		var id string
-		_ = rows.Scan(&id)
+		if err := rows.Scan(&id); err != nil {
+			e.t.Fatal(err)
+		}
 		out[id]++
 	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
+	}
 	return out
+}
+
+// orderVersion is one version of one order.
+type orderVersion struct {
+	id      string
+	version int64
+}
+
+// insertions counts the rows of each order version of appid, without FINAL:
+// how many times each event was inserted, less what merges collapsed.
+func (e *env) insertions(appid string) map[orderVersion]int {
+	e.t.Helper()
+	rows, err := e.ch.Query(context.Background(), "SELECT id, version, count() FROM orders WHERE appid = ? GROUP BY id, version", appid)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[orderVersion]int{}
+	for rows.Next() {
+		var (
+			id   string
+			v, n uint64
+		)
+		if err := rows.Scan(&id, &v, &n); err != nil {
+			e.t.Fatal(err)
+		}
+		out[orderVersion{id, int64(v)}] = int(n)
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// total adds up the rows of insertions.
+func total(ins map[orderVersion]int) int {
+	n := 0
+	for _, c := range ins {
+		n += c
+	}
+	return n
 }
 
 // listed reads the latest state of every order of appid (FINAL).
@@ -150,6 +196,9 @@ func (e *env) listed(appid string) (map[string]schema.Order, int) {
 		}
 		out[o.ID] = o
 		n++
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
 	}
 	return out, n
 }
@@ -189,15 +238,21 @@ func diff(got, want map[string]schema.Order) string {
 	return b.String()
 }
 
-// pending counts the group's unacknowledged entries over every shard.
+// pending counts the group's unacknowledged entries over every shard. Any
+// error ends the test, NOGROUP included: every caller asks after a projector
+// ran, and a projector creates the group on every shard stream (MKSTREAM)
+// before it reads anything, so a missing group or stream means it never got
+// that far, not that nothing is pending. Counting an error as 0 would let
+// every "all acknowledged" wait pass on a broken Redis.
 func (e *env) pending() int64 {
 	e.t.Helper()
 	var n int64
 	for _, s := range schema.AllShards() {
 		p, err := e.rdb.XPending(context.Background(), schema.EventsKey(s), Group).Result()
-		if err == nil {
-			n += p.Count
+		if err != nil {
+			e.t.Fatalf("xpending %s: %v", schema.EventsKey(s), err)
 		}
+		n += p.Count
 	}
 	return n
 }

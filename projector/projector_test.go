@@ -2,8 +2,6 @@ package projector
 
 import (
 	"context"
-	"errors"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,21 +57,6 @@ func TestLoneEventIsFlushed(t *testing.T) {
 	o := newOrder("p-lone")
 	e.emit(o, schema.EventCreated)
 	e.waitListed("p-lone", map[string]schema.Order{o.ID: o}, 5*time.Second)
-}
-
-// failingSink refuses inserts while down is set, like an unreachable ClickHouse.
-type failingSink struct {
-	Sink
-	down  atomic.Bool
-	fails atomic.Int64
-}
-
-func (f *failingSink) Insert(ctx context.Context, evs []schema.Event) error {
-	if f.down.Load() {
-		f.fails.Add(1)
-		return errors.New("connection refused")
-	}
-	return f.Sink.Insert(ctx, evs)
 }
 
 func TestTwoProjectorsAtOnce(t *testing.T) {

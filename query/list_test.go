@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,17 +14,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/schema"
 )
 
 type listEnv struct {
 	t    *testing.T
 	app  *fiber.App
+	ch   driver.Conn
 	acct *merchant.Account
 	ids  []string // the merchant's orders, newest first
 	byID map[string]schema.Order
@@ -46,9 +53,15 @@ func newListEnv(t *testing.T) *listEnv {
 	t.Cleanup(func() { _ = ch.Close() })
 	rdb := testenv.Redis(t)
 	accounts := merchant.NewStore(rdb)
-	acct, _ := accounts.Create(ctx, merchant.NewAccount{Name: "lister"})
-	other, _ := accounts.Create(ctx, merchant.NewAccount{Name: "other"})
-	e := &listEnv{t: t, acct: acct, byID: map[string]schema.Order{}}
+	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "lister"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := accounts.Create(ctx, merchant.NewAccount{Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &listEnv{t: t, ch: ch, acct: acct, byID: map[string]schema.Order{}}
 
 	base := time.Date(2026, 10, 31, 23, 50, 0, 0, time.UTC) // spans a month boundary: two partitions
 	var rows []schema.Order
@@ -86,8 +99,19 @@ func newListEnv(t *testing.T) *listEnv {
 	if err := b.Send(); err != nil {
 		t.Fatal(err)
 	}
-	// The create scripts count orders per shard; the unfiltered total reads them.
-	if err := rdb.IncrBy(ctx, schema.OrderCountKey(3, acct.AppID), 23).Err(); err != nil {
+	// The create scripts count each order once, on its own shard, and the
+	// unfiltered total reads those counters: one INCR per order created
+	// (version 1), both merchants', as the scripts would have done.
+	_, err = rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i := range rows {
+			if rows[i].Version == 1 {
+				shard, _ := schema.ParseOrderID(rows[i].ID)
+				p.Incr(ctx, schema.OrderCountKey(shard, rows[i].AppID))
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	chOrders := NewClickHouseOrders(ch)
@@ -118,21 +142,58 @@ func (e *listEnv) get(params string) (int, listBody, string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	raw, _ := io.ReadAll(res.Body)
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	var b listBody
-	_ = json.Unmarshal(raw, &b)
+	if err := json.Unmarshal(raw, &b); err != nil {
+		e.t.Fatalf("%s: %v: %s", target, err, raw)
+	}
 	return res.StatusCode, b, string(raw)
+}
+
+// clickHouseOrders is ClickHouse's own exact count of the merchant's
+// distinct orders, asked directly rather than through the code under test:
+// what an unfiltered listing's total, read from the Redis counters, must
+// agree with.
+func clickHouseOrders(t *testing.T, ch driver.Conn, appid string) int {
+	t.Helper()
+	var n uint64
+	if err := ch.QueryRow(context.Background(), "SELECT uniqExact(id) FROM orders WHERE appid = ?", appid).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return int(n)
+}
+
+// unfiltered tells whether listing params leave every order of the
+// merchant in: no status, clientOrderId, from or to.
+func unfiltered(t *testing.T, params string) bool {
+	t.Helper()
+	q, err := url.ParseQuery(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"status", "clientOrderId", "from", "to"} {
+		if q.Has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// listedIDs is the payment ids of a listing page, in order.
+func listedIDs(b listBody) []string {
+	var out []string
+	for _, o := range b.Data.Orders {
+		out = append(out, o.PaymentID)
+	}
+	return out
 }
 
 func TestListOrders(t *testing.T) {
 	e := newListEnv(t)
-	ids := func(b listBody) []string {
-		var out []string
-		for _, o := range b.Data.Orders {
-			out = append(out, o.PaymentID)
-		}
-		return out
-	}
+	chTotal := clickHouseOrders(t, e.ch, e.acct.AppID)
 	statusIDs := func(st schema.Status) []string {
 		var out []string
 		for _, id := range e.ids {
@@ -185,8 +246,11 @@ func TestListOrders(t *testing.T) {
 				}
 				return
 			}
-			if b.Data.Total != tt.total || fmt.Sprint(ids(b)) != fmt.Sprint(tt.want) {
-				t.Fatalf("total %d ids %v\nwant total %d ids %v", b.Data.Total, ids(b), tt.total, tt.want)
+			if b.Data.Total != tt.total || fmt.Sprint(listedIDs(b)) != fmt.Sprint(tt.want) {
+				t.Fatalf("total %d ids %v\nwant total %d ids %v", b.Data.Total, listedIDs(b), tt.total, tt.want)
+			}
+			if unfiltered(t, tt.params) && b.Data.Total != chTotal {
+				t.Fatalf("unfiltered total %d from the Redis counters, ClickHouse holds %d orders", b.Data.Total, chTotal)
 			}
 			for _, o := range b.Data.Orders {
 				if w := e.byID[o.PaymentID]; o.Status != int(w.Status) {
@@ -201,20 +265,152 @@ func TestListOrders(t *testing.T) {
 // from ClickHouse by action=order, as the same object the listing shows.
 func TestArchivedOrderMatchesListing(t *testing.T) {
 	e := newListEnv(t)
-	_, page, _ := e.get("action=orders&limit=3")
+	status, page, raw := e.get("action=orders&limit=3")
+	if status != 200 {
+		t.Fatalf("listing: %d %s", status, raw)
+	}
+	if got, want := listedIDs(page), e.ids[:3]; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("listing %v, want the 3 newest %v", got, want)
+	}
 	for _, listed := range page.Data.Orders {
 		status, _, raw := e.get("action=order&paymentId=" + listed.PaymentID)
 		var one struct {
 			Data schema.OrderView `json:"data"`
 		}
-		_ = json.Unmarshal([]byte(raw), &one)
-		a, _ := json.Marshal(one.Data)
-		b, _ := json.Marshal(listed)
+		if err := json.Unmarshal([]byte(raw), &one); err != nil {
+			t.Fatalf("action=order %s: %v", raw, err)
+		}
+		a, err := json.Marshal(one.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(listed)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if status != 200 || string(a) != string(b) {
 			t.Fatalf("action=order %d\n%s\nlisting\n%s", status, a, b)
 		}
 	}
 	if status, _, raw := e.get("action=order&paymentId=" + schema.NewOrderID(time.Now(), 3)); status != 404 {
 		t.Fatalf("unknown archived order: %d %s", status, raw)
+	}
+}
+
+// TestListingTotalMatchesClickHouse creates orders through the command
+// side's scripts on the real Redis, projects them with the real projector,
+// and checks that the unfiltered listing's total, read from the counters
+// those scripts keep, is ClickHouse's own count and the number created. The
+// creates include the ones that must not count: a replay of a live
+// clientOrderId and a refused balance payment.
+func TestListingTotalMatchesClickHouse(t *testing.T) {
+	ctx := context.Background()
+	dsn := testenv.ClickHouseDSN(t)
+	if _, err := platform.Migrate(ctx, dsn); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := platform.OpenClickHouse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ch.Close() })
+	rdb := testenv.Redis(t)
+	accounts := merchant.NewStore(rdb)
+	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "counted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := accounts.Credit(ctx, acct.AppID, "USD", 500); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+
+	store := command.NewStore(rdb, time.Minute, time.Hour)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	newOrder := func(shard schema.Shard, coid string) *schema.Order {
+		return &schema.Order{ID: schema.NewOrderID(now, shard), AppID: acct.AppID, ClientOrderID: coid, Amount: 200,
+			Currency: "USD", Method: schema.MethodWalletA, Status: schema.StatusReady, CreatedAt: now, UpdatedAt: now, Version: 1}
+	}
+	byBalance := func() *schema.Order {
+		o := newOrder(schema.HomeShard(acct.AppID), "")
+		o.Method, o.Status, o.PaidWithBalance, o.CompletedAt = schema.MethodBalance, schema.StatusPaid, true, now
+		return o
+	}
+	type step struct {
+		name    string
+		order   *schema.Order
+		balance bool // paid from the balance by pay_balance, else created by create
+		created bool // whether the script must store a new order
+	}
+	steps := []step{
+		{"with clientOrderId", newOrder(schema.ShardFor(acct.AppID, "T-1"), "T-1"), false, true},
+		{"replay of a live clientOrderId", newOrder(schema.ShardFor(acct.AppID, "T-1"), "T-1"), false, false},
+		{"paid from balance", byBalance(), true, true},
+		{"paid from balance again", byBalance(), true, true},
+		{"balance does not cover it", byBalance(), true, false},
+	}
+	for i := range 10 {
+		steps = append(steps, step{fmt.Sprintf("plain %d", i), newOrder(schema.RandomShard(), ""), false, true})
+	}
+	created := 0
+	for _, st := range steps {
+		var ok bool
+		if st.balance {
+			_, err := store.CreatePaidFromBalance(ctx, st.order)
+			if err != nil && !errors.Is(err, command.ErrInsufficientBalance) {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			ok = err == nil
+		} else {
+			_, ok, err = store.Create(ctx, st.order)
+			if err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+		}
+		if ok != st.created {
+			t.Fatalf("%s: created %v, want %v", st.name, ok, st.created)
+		}
+		if ok {
+			created++
+		}
+	}
+	// A second version of one order: ClickHouse holds more rows than orders.
+	if moved, err := store.Transition(ctx, steps[0].order.ID, schema.StatusPaid, now.Add(time.Second)); err != nil || !moved {
+		t.Fatalf("pay %s: moved %v, %v", steps[0].order.ID, moved, err)
+	}
+
+	p, err := projector.New(projector.Config{Consumer: "list-total", FlushInterval: 50 * time.Millisecond}, rdb,
+		projector.NewClickHouse(ch), prometheus.NewRegistry(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := p.Run(runCtx); err != nil {
+			t.Errorf("projector: %v", err)
+		}
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for n := clickHouseOrders(t, ch, acct.AppID); n != created; n = clickHouseOrders(t, ch, acct.AppID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("ClickHouse holds %d orders, %d created", n, created)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	live := NewRedisOrders(rdb)
+	chOrders := NewClickHouseOrders(ch)
+	e := &listEnv{t: t, ch: ch, acct: acct, app: serveOrders(t, merchant.NewDirectory(accounts, log, time.Millisecond),
+		Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)}
+	status, b, raw := e.get("action=orders&limit=50")
+	if status != 200 {
+		t.Fatalf("listing: %d %s", status, raw)
+	}
+	if n := clickHouseOrders(t, ch, acct.AppID); b.Data.Total != n || n != created || len(b.Data.Orders) != created {
+		t.Fatalf("listing total %d (Redis counters), %d listed; ClickHouse holds %d orders; %d created",
+			b.Data.Total, len(b.Data.Orders), n, created)
 	}
 }
