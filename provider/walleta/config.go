@@ -1,0 +1,124 @@
+package walleta
+
+import (
+	"crypto/rsa"
+	_ "embed" // the sandbox key PEMs
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/rsakey"
+)
+
+// Family is the family's neutral name, used in metrics and state keys.
+const Family = "wallet_a"
+
+// Sandbox credentials: public test values (see sandbox/README.md).
+var (
+	//go:embed sandbox/app_private.pem
+	sandboxAppPrivatePEM string
+	//go:embed sandbox/app_public.pem
+	sandboxAppPublicPEM string
+	//go:embed sandbox/provider_private.pem
+	sandboxProviderPrivatePEM string
+	//go:embed sandbox/provider_public.pem
+	sandboxProviderPublicPEM string
+)
+
+// SandboxAppID is the app id of the sandbox adapter at the simulator.
+const SandboxAppID = "2000000000000001"
+
+// Config is one wallet_a account: where its API is and our credentials.
+type Config struct {
+	// GatewayURL is the provider's API address; every call is a form POST
+	// to it, the call named by its method parameter.
+	GatewayURL string
+	// AppID is our application's id at the provider.
+	AppID string
+	// AppPrivateKeyPEM signs our calls (PKCS #8 or PKCS #1 PEM).
+	AppPrivateKeyPEM string
+	// ProviderPublicKeyPEM verifies the provider's answers and notifications.
+	ProviderPublicKeyPEM string
+	// MethodPrefix is put before the API's method names ("trade.precreate",
+	// "trade.query"); empty in the sandbox, the provider's own prefix live.
+	MethodPrefix string
+	Caller       provider.CallerConfig
+}
+
+// SandboxConfig is the adapter pointed at the simulator mounted at
+// simBaseURL, with the sandbox credentials.
+func SandboxConfig(simBaseURL string) Config {
+	return Config{
+		GatewayURL:           simBaseURL + "/gateway",
+		AppID:                SandboxAppID,
+		AppPrivateKeyPEM:     sandboxAppPrivatePEM,
+		ProviderPublicKeyPEM: sandboxProviderPublicPEM,
+	}
+}
+
+// Validate lists every problem of the configuration.
+func (c Config) Validate() error {
+	var errs []error
+	if err := checkURL(c.GatewayURL); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a gateway URL: %w", err))
+	}
+	if c.AppID == "" {
+		errs = append(errs, errors.New("wallet_a app id is empty"))
+	}
+	if _, err := rsakey.ParsePrivate(c.AppPrivateKeyPEM); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a app private key: %w", err))
+	}
+	if _, err := rsakey.ParsePublic(c.ProviderPublicKeyPEM); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a provider public key: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// keys parses the configured keys (Validate has said they parse).
+func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
+	priv, err := rsakey.ParsePrivate(c.AppPrivateKeyPEM)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wallet_a app private key: %w", err)
+	}
+	pub, err := rsakey.ParsePublic(c.ProviderPublicKeyPEM)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wallet_a provider public key: %w", err)
+	}
+	return priv, pub, nil
+}
+
+func checkURL(s string) error {
+	if s == "" {
+		return errors.New("empty")
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("parse: %w", err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("must be an absolute http or https URL")
+	}
+	return nil
+}
+
+// SimConfig is the simulator's side of the sandbox: its own public base
+// (for the page URLs it hands out) and the counterpart credentials.
+type SimConfig struct {
+	BaseURL               string
+	AppID                 string // the app it accepts calls from
+	AppPublicKeyPEM       string // checks the calls' signatures
+	ProviderPrivateKeyPEM string // signs answers and notifications
+	MethodPrefix          string
+}
+
+// SandboxSimConfig is the simulator with the sandbox credentials, the
+// counterpart of SandboxConfig.
+func SandboxSimConfig(baseURL string) SimConfig {
+	return SimConfig{
+		BaseURL:               baseURL,
+		AppID:                 SandboxAppID,
+		AppPublicKeyPEM:       sandboxAppPublicPEM,
+		ProviderPrivateKeyPEM: sandboxProviderPrivatePEM,
+	}
+}

@@ -1,0 +1,90 @@
+package walleta
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+type vectorKey struct {
+	PrivatePEM string `json:"private_pem"`
+	PublicPEM  string `json:"public_pem"`
+}
+
+type vectorCase struct {
+	Name   string            `json:"name"`
+	Fields map[string]string `json:"fields"`
+	Base   string            `json:"base"`
+	Valid  bool              `json:"valid"`
+}
+
+type vectorFile struct {
+	Keys     map[string]vectorKey `json:"keys"`
+	Families struct {
+		WalletA struct {
+			Cases []vectorCase `json:"cases"`
+		} `json:"wallet_a"`
+	} `json:"families"`
+}
+
+func readVectors(t *testing.T) vectorFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "provider-vectors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v vectorFile
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// vectorAdapter is an adapter that trusts the vectors' provider key and
+// has the vectors' app id.
+func vectorAdapter(t *testing.T, v vectorFile) *Adapter {
+	t.Helper()
+	cfg := SandboxConfig("http://127.0.0.1:1")
+	cfg.ProviderPublicKeyPEM = v.Keys["wallet_a_provider"].PublicPEM
+	cfg.AppID = v.Families.WalletA.Cases[0].Fields["app_id"]
+	return newAdapter(t, cfg)
+}
+
+func newCaller(t *testing.T, cc provider.CallerConfig) *provider.Caller {
+	t.Helper()
+	m, err := provider.NewMetrics(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return provider.NewCaller(Family, cc, nil, m, quietLog())
+}
+
+func newAdapter(t *testing.T, cfg Config) *Adapter {
+	t.Helper()
+	a, err := New(cfg, newCaller(t, cfg.Caller))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func checkPaid(t *testing.T, n provider.Notification, orderID, amount, currency string) {
+	t.Helper()
+	want, err := schema.ParseAmount(amount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Outcome != provider.OutcomePaid || n.OrderID != orderID || n.Paid != (provider.Money{Amount: want, Currency: currency}) {
+		t.Fatalf("notification = %v %q %+v, want paid %q %s %s", n.Outcome, n.OrderID, n.Paid, orderID, amount, currency)
+	}
+}

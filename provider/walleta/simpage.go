@@ -1,0 +1,190 @@
+package walleta
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+)
+
+// page is what the payer's wallet shows after scanning the code: the trade
+// and a Pay and a Fail button. Scanning is what makes the trade exist at the
+// provider (WAIT_BUYER_PAY), as with the real wallet.
+func (s *Simulator) page(c *fiber.Ctx) error {
+	t, err := s.byToken(c.UserContext(), c.Params("token"))
+	if err != nil {
+		return c.Status(fiber.StatusNotFound).SendString("unknown code")
+	}
+	if t.Status == "" {
+		t.Status = statusWaitBuyerPay
+		if err := s.save(c.UserContext(), t); err != nil {
+			return fmt.Errorf("wallet_a simulator page: %w", err)
+		}
+	}
+	return s.render(c, t, doneText(t.Status))
+}
+
+// choose is the tester's Pay or Fail.
+func (s *Simulator) choose(c *fiber.Ctx) error {
+	t, err := s.byToken(c.UserContext(), c.Params("token"))
+	if err != nil {
+		return c.Status(fiber.StatusNotFound).SendString("unknown code")
+	}
+	var paid bool
+	switch c.FormValue("outcome") {
+	case "pay":
+		paid = true
+	case "fail":
+	default:
+		return c.Status(fiber.StatusBadRequest).SendString("outcome must be pay or fail")
+	}
+	t, err = s.settle(c.UserContext(), t, paid)
+	done := doneText(t.Status)
+	if err != nil && !errors.Is(err, errSettled) {
+		done += " The notification was not accepted yet; it is sent again later."
+		s.log.Warn("wallet_a simulator: notification", "err", err)
+	}
+	return s.render(c, t, done)
+}
+
+func (s *Simulator) byToken(ctx context.Context, token string) (trade, error) {
+	if s.err != nil {
+		return trade{}, s.err
+	}
+	out, err := s.state.Get(ctx, tokenKey(token))
+	if err != nil {
+		return trade{}, fmt.Errorf("wallet_a simulator code: %w", err)
+	}
+	return s.load(ctx, string(out))
+}
+
+func doneText(status string) string {
+	switch status {
+	case statusTradeSuccess:
+		return "Paid."
+	case statusTradeClosed:
+		return "Payment failed: the trade is closed."
+	}
+	return ""
+}
+
+func (s *Simulator) render(c *fiber.Ctx, t trade, done string) error {
+	cur := t.TransCurrency
+	if cur == "" {
+		cur = "CNY"
+	}
+	var b bytes.Buffer
+	p := provider.SimPage{
+		Provider: Family, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
+		Action: s.qrURL(t.Token), Done: done,
+	}
+	if err := p.Render(&b); err != nil {
+		return fmt.Errorf("wallet_a simulator page: %w", err)
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.Send(b.Bytes())
+}
+
+// Settle pays or fails the trade of our order id ref (Init.Ref) without a
+// browser, as the page's buttons do, and sends the notification.
+func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
+	if s.err != nil {
+		return s.err
+	}
+	t, err := s.load(ctx, ref)
+	if err != nil {
+		return err
+	}
+	_, err = s.settle(ctx, t, paid)
+	return err
+}
+
+// errSettled is a second, different outcome for a trade: a paid trade is
+// not failed afterwards, nor the other way round.
+var errSettled = errors.New("wallet_a simulator: trade already settled otherwise")
+
+// settle records the outcome (TRADE_SUCCESS or TRADE_CLOSED) and notifies.
+// The same outcome again changes and sends nothing. The returned error is
+// the first notification attempt's; the notifier keeps trying.
+func (s *Simulator) settle(ctx context.Context, t trade, paid bool) (trade, error) {
+	want := statusTradeClosed
+	if paid {
+		want = statusTradeSuccess
+	}
+	switch t.Status {
+	case want:
+		return t, nil
+	case statusTradeSuccess, statusTradeClosed:
+		return t, errSettled
+	}
+	t.Status, t.Settled = want, time.Now()
+	if err := s.save(ctx, t); err != nil {
+		return t, err
+	}
+	return t, s.notify(ctx, t)
+}
+
+// notify sends the trade_status_sync notification, signed with the
+// provider key, until it is answered "success".
+func (s *Simulator) notify(ctx context.Context, t trade) error {
+	if t.NotifyURL == "" || s.n == nil {
+		return nil
+	}
+	body, err := s.notification(t)
+	if err != nil {
+		return err
+	}
+	newReq := func(ctx context.Context) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.NotifyURL, strings.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
+		return req, nil
+	}
+	accepted := func(status int, b []byte) bool {
+		return status == http.StatusOK && strings.TrimSpace(string(b)) == "success"
+	}
+	if err := s.n.Send(ctx, newReq, accepted); err != nil {
+		return fmt.Errorf("wallet_a simulator notification: %w", err)
+	}
+	return nil
+}
+
+// notification is the form the provider posts for a settled trade.
+func (s *Simulator) notification(t trade) (string, error) {
+	now := time.Now().In(providerZone)
+	f := map[string]string{
+		"notify_time": now.Format(timeLayout), "notify_type": "trade_status_sync", "notify_id": randomHex(16),
+		"app_id": s.cfg.AppID, "charset": "utf-8", "version": "1.0", "sign_type": signType,
+		"trade_no": t.TradeNo, "out_trade_no": t.OutTradeNo, "trade_status": t.Status,
+		"total_amount": t.TotalAmount, "trans_currency": t.TransCurrency, "subject": t.Subject,
+		"buyer_logon_id": simBuyer, "gmt_create": t.Created.In(providerZone).Format(timeLayout),
+	}
+	if t.Status == statusTradeSuccess {
+		f["receipt_amount"] = t.TotalAmount
+		f["gmt_payment"] = t.Settled.In(providerZone).Format(timeLayout)
+	} else {
+		f["gmt_close"] = t.Settled.In(providerZone).Format(timeLayout)
+	}
+	sig, err := signFields(s.signKey, notifyBase(f))
+	if err != nil {
+		return "", fmt.Errorf("wallet_a simulator notification: %w", err)
+	}
+	f["sign"] = sig
+	form := url.Values{}
+	for k, v := range f {
+		if v != "" {
+			form.Set(k, v)
+		}
+	}
+	return form.Encode(), nil
+}

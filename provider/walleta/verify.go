@@ -1,0 +1,139 @@
+package walleta
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// maxNotifyBody bounds a notification: the provider's are about 1 KiB.
+const maxNotifyBody = 64 << 10
+
+// Trade statuses the provider reports.
+const (
+	statusWaitBuyerPay  = "WAIT_BUYER_PAY"
+	statusTradeSuccess  = "TRADE_SUCCESS"
+	statusTradeFinished = "TRADE_FINISHED"
+	statusTradeClosed   = "TRADE_CLOSED"
+)
+
+// Verify proves a notification (a form POST signed with the provider's key)
+// and says what it means. The signature is checked first, then that it is
+// for our app, then its content.
+func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notification, error) {
+	fields, err := formFields(r)
+	if err != nil {
+		return provider.Notification{}, fmt.Errorf("wallet_a notification: %w", err)
+	}
+	if err := verifyNotification(a.providerKey, fields); err != nil {
+		return provider.Notification{}, fmt.Errorf("wallet_a: %w", err)
+	}
+	if fields["app_id"] != a.cfg.AppID {
+		return provider.Notification{}, fmt.Errorf("wallet_a notification for app %q, not ours: %w", fields["app_id"], provider.ErrMalformed)
+	}
+	n, err := toNotification(fields)
+	if err != nil {
+		return provider.Notification{}, fmt.Errorf("wallet_a notification: %w", err)
+	}
+	delete(fields, "sign")
+	n.Fields = fields
+	return n, nil
+}
+
+// formFields reads the notification's form: each field once, within the
+// size bound.
+func formFields(r *provider.Request) (map[string]string, error) {
+	if len(r.Body) > maxNotifyBody {
+		return nil, fmt.Errorf("body over %d bytes: %w", maxNotifyBody, provider.ErrMalformed)
+	}
+	form := r.Form
+	if form == nil {
+		f, err := url.ParseQuery(string(r.Body))
+		if err != nil {
+			return nil, fmt.Errorf("form: %w", errors.Join(provider.ErrMalformed, err))
+		}
+		form = f
+	}
+	fields := make(map[string]string, len(form))
+	for k, v := range form {
+		if len(v) != 1 {
+			return nil, fmt.Errorf("field %q given %d times: %w", k, len(v), provider.ErrMalformed)
+		}
+		fields[k] = v[0]
+	}
+	return fields, nil
+}
+
+// toNotification maps a trade's fields (a notification's or a query
+// answer's) to a Notification.
+//
+// TRADE_CLOSED is OutcomeExpired: the provider closes a trade nobody paid
+// when its time_expire passes (or the merchant closes it); the payer has no
+// way to decline a scanned code at the provider, so the provider gave up
+// waiting rather than the payer cancelling. The same status closes a paid
+// trade that was refunded in full: with a refund amount it is
+// OutcomeRefunded.
+func toNotification(f map[string]string) (provider.Notification, error) {
+	n := provider.Notification{OrderID: f["out_trade_no"], Ref: f["trade_no"]}
+	if n.OrderID == "" || len(n.OrderID) > maxOrderID || len(n.Ref) > maxOrderID {
+		return n, fmt.Errorf("out_trade_no or trade_no missing or too long: %w", provider.ErrMalformed)
+	}
+	switch f["trade_status"] {
+	case statusWaitBuyerPay:
+		n.Outcome = provider.OutcomePending
+	case statusTradeSuccess, statusTradeFinished:
+		paid, err := paidMoney(f)
+		if err != nil {
+			return n, err
+		}
+		n.Outcome, n.Paid = provider.OutcomePaid, paid
+	case statusTradeClosed:
+		n.Outcome = provider.OutcomeExpired
+		if f["refund_fee"] != "" || f["gmt_refund"] != "" {
+			n.Outcome = provider.OutcomeRefunded
+		}
+	default:
+		return n, fmt.Errorf("trade_status %q: %w", f["trade_status"], provider.ErrMalformed)
+	}
+	return n, nil
+}
+
+// paidMoney is what a paid trade says it received: total_amount, parsed
+// exactly, in trans_currency when the trade was priced in one, else CNY.
+func paidMoney(f map[string]string) (provider.Money, error) {
+	if f["trade_no"] == "" {
+		return provider.Money{}, fmt.Errorf("paid trade without trade_no: %w", provider.ErrMalformed)
+	}
+	amt, err := schema.ParseAmount(f["total_amount"])
+	if err != nil {
+		return provider.Money{}, fmt.Errorf("total_amount %q: %w", f["total_amount"], errors.Join(provider.ErrMalformed, err))
+	}
+	cur := "CNY"
+	if c := f["trans_currency"]; c != "" {
+		if !currencyCode(c) {
+			return provider.Money{}, fmt.Errorf("trans_currency %q: %w", c, provider.ErrMalformed)
+		}
+		cur = c
+	}
+	return provider.Money{Amount: amt, Currency: cur}, nil
+}
+
+// Reply is the text the provider expects: "success" once we have the
+// notification, anything else makes it send again. A refused notification
+// gets 400 "fail"; our own trouble 500 "fail", so that it comes back.
+func (a *Adapter) Reply(_ provider.Notification, err error) provider.Reply {
+	const text = "text/plain; charset=utf-8"
+	switch {
+	case err == nil:
+		return provider.Reply{Status: http.StatusOK, ContentType: text, Body: "success"}
+	case errors.Is(err, provider.ErrSignature), errors.Is(err, provider.ErrMalformed):
+		return provider.Reply{Status: http.StatusBadRequest, ContentType: text, Body: "fail"}
+	default:
+		return provider.Reply{Status: http.StatusInternalServerError, ContentType: text, Body: "fail"}
+	}
+}

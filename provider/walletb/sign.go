@@ -1,0 +1,201 @@
+package walletb
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/rsakey"
+)
+
+// signedMessage is what the provider signs in an answer or a notification:
+// time stamp, nonce and the raw body, each followed by a newline.
+func signedMessage(timestamp, nonce string, body []byte) []byte {
+	return []byte(timestamp + "\n" + nonce + "\n" + string(body) + "\n")
+}
+
+// requestMessage is what we sign in a call: method, path with query,
+// time stamp, nonce and body, each followed by a newline.
+func requestMessage(method, pathQuery, timestamp, nonce string, body []byte) []byte {
+	return []byte(method + "\n" + pathQuery + "\n" + timestamp + "\n" + nonce + "\n" + string(body) + "\n")
+}
+
+// sigHeaders are the provider's signature headers of an answer or a
+// notification.
+type sigHeaders struct {
+	Timestamp, Nonce, Signature, Serial string
+}
+
+func readSigHeaders(h http.Header, prefix string) sigHeaders {
+	return sigHeaders{
+		Timestamp: h.Get(prefix + "Timestamp"), Nonce: h.Get(prefix + "Nonce"),
+		Signature: h.Get(prefix + "Signature"), Serial: h.Get(prefix + "Serial"),
+	}
+}
+
+// set writes the headers through set (http.Header.Set or fiber's c.Set).
+func (s sigHeaders) set(prefix string, set func(k, v string)) {
+	set(prefix+"Timestamp", s.Timestamp)
+	set(prefix+"Nonce", s.Nonce)
+	set(prefix+"Signature", s.Signature)
+	set(prefix+"Serial", s.Serial)
+}
+
+// verifier checks the provider's signed messages.
+type verifier struct {
+	key     *rsa.PublicKey
+	serial  string // the platform serial the message must name; any when empty
+	maxSkew time.Duration
+	now     func() time.Time
+}
+
+// verify checks, in this order, that the headers are all there and name
+// our platform key's serial, that the signature verifies, and that the
+// time stamp is within the replay window. Every failure is ErrSignature.
+func (v verifier) verify(h sigHeaders, body []byte) error {
+	if h.Timestamp == "" || h.Nonce == "" || h.Signature == "" || h.Serial == "" {
+		return fmt.Errorf("signature headers missing: %w", provider.ErrSignature)
+	}
+	if v.serial != "" && h.Serial != v.serial {
+		return fmt.Errorf("signed by key serial %q, not ours: %w", h.Serial, provider.ErrSignature)
+	}
+	if rsakey.Verify(v.key, signedMessage(h.Timestamp, h.Nonce, body), h.Signature) != nil {
+		return fmt.Errorf("message: %w", provider.ErrSignature)
+	}
+	ts, err := strconv.ParseInt(h.Timestamp, 10, 64)
+	if err != nil {
+		return fmt.Errorf("time stamp %q: %w", h.Timestamp, provider.ErrSignature)
+	}
+	if skew := v.now().Sub(time.Unix(ts, 0)); skew > v.maxSkew || skew < -v.maxSkew {
+		return fmt.Errorf("time stamp %v away from now, outside the replay window: %w", skew.Round(time.Second), provider.ErrSignature)
+	}
+	return nil
+}
+
+// signMessage signs body as the provider does, for the simulator.
+func signMessage(key *rsa.PrivateKey, serial string, now time.Time, body []byte) (sigHeaders, error) {
+	h := sigHeaders{Timestamp: strconv.FormatInt(now.Unix(), 10), Nonce: randomToken(32), Serial: serial}
+	sig, err := rsakey.Sign(key, signedMessage(h.Timestamp, h.Nonce, body))
+	if err != nil {
+		return sigHeaders{}, err
+	}
+	h.Signature = sig
+	return h, nil
+}
+
+// authorization is our Authorization header's value for a call.
+func authorization(scheme, mchid, serial string, key *rsa.PrivateKey, method, pathQuery string, now time.Time, body []byte) (string, error) {
+	ts, nonce := strconv.FormatInt(now.Unix(), 10), randomToken(32)
+	sig, err := rsakey.Sign(key, requestMessage(method, pathQuery, ts, nonce, body))
+	if err != nil {
+		return "", fmt.Errorf("sign call: %w", err)
+	}
+	return fmt.Sprintf(`%s mchid="%s",nonce_str="%s",signature="%s",timestamp="%s",serial_no="%s"`,
+		scheme, mchid, nonce, sig, ts, serial), nil
+}
+
+// parseAuthorization reads an Authorization header of scheme into its
+// parameters (mchid, nonce_str, signature, timestamp, serial_no).
+func parseAuthorization(scheme, header string) (map[string]string, error) {
+	rest, ok := strings.CutPrefix(header, scheme+" ")
+	if !ok {
+		return nil, errors.New("not the expected scheme")
+	}
+	params := map[string]string{}
+	for _, part := range strings.Split(rest, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+			return nil, errors.New("malformed parameter")
+		}
+		params[k] = v[1 : len(v)-1]
+	}
+	for _, k := range []string{"mchid", "nonce_str", "signature", "timestamp", "serial_no"} {
+		if params[k] == "" {
+			return nil, fmt.Errorf("no %s", k)
+		}
+	}
+	return params, nil
+}
+
+// resource is a notification's encrypted payload.
+type resource struct {
+	Algorithm      string `json:"algorithm"`
+	Ciphertext     string `json:"ciphertext"`
+	AssociatedData string `json:"associated_data"`
+	OriginalType   string `json:"original_type"`
+	Nonce          string `json:"nonce"`
+}
+
+const algorithmGCM = "AEAD_AES_256_GCM"
+
+// decrypt opens the resource with the API v3 key. A tag that fails is
+// ErrSignature (the content is not what the provider sealed); a resource
+// that cannot even be tried is ErrMalformed.
+func (r resource) decrypt(apiv3Key []byte) ([]byte, error) {
+	if r.Algorithm != algorithmGCM {
+		return nil, fmt.Errorf("resource algorithm %q: %w", r.Algorithm, provider.ErrMalformed)
+	}
+	ct, err := base64.StdEncoding.DecodeString(r.Ciphertext)
+	if err != nil {
+		return nil, fmt.Errorf("resource ciphertext: %w", errors.Join(provider.ErrMalformed, err))
+	}
+	aead, err := newGCM(apiv3Key)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Nonce) != aead.NonceSize() || len(ct) < aead.Overhead() {
+		return nil, fmt.Errorf("resource nonce or ciphertext length: %w", provider.ErrMalformed)
+	}
+	plain, err := aead.Open(nil, []byte(r.Nonce), ct, []byte(r.AssociatedData))
+	if err != nil {
+		return nil, fmt.Errorf("resource does not decrypt: %w", provider.ErrSignature)
+	}
+	return plain, nil
+}
+
+// seal makes a resource of plaintext, for the simulator.
+func seal(apiv3Key []byte, plaintext []byte, associatedData string) (resource, error) {
+	aead, err := newGCM(apiv3Key)
+	if err != nil {
+		return resource{}, err
+	}
+	nonce := randomToken(aead.NonceSize())
+	ct := aead.Seal(nil, []byte(nonce), plaintext, []byte(associatedData))
+	return resource{
+		Algorithm: algorithmGCM, Ciphertext: base64.StdEncoding.EncodeToString(ct),
+		AssociatedData: associatedData, OriginalType: "transaction", Nonce: nonce,
+	}, nil
+}
+
+func newGCM(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("API v3 key: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("API v3 key: %w", err)
+	}
+	return aead, nil
+}
+
+const tokenAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// randomToken is n random characters of [A-Z0-9], the nonces' form.
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = tokenAlphabet[int(b[i])%len(tokenAlphabet)]
+	}
+	return string(b)
+}

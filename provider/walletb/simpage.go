@@ -1,0 +1,172 @@
+package walletb
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// page is what the payer's wallet shows after scanning the code.
+func (s *Simulator) page(c *fiber.Ctx) error {
+	t, err := s.byToken(c.UserContext(), c.Params("token"))
+	if err != nil {
+		return c.Status(fiber.StatusNotFound).SendString("unknown code")
+	}
+	return s.render(c, t, doneText(t.State))
+}
+
+// choose is the tester's Pay or Fail.
+func (s *Simulator) choose(c *fiber.Ctx) error {
+	t, err := s.byToken(c.UserContext(), c.Params("token"))
+	if err != nil {
+		return c.Status(fiber.StatusNotFound).SendString("unknown code")
+	}
+	var paid bool
+	switch c.FormValue("outcome") {
+	case "pay":
+		paid = true
+	case "fail":
+	default:
+		return c.Status(fiber.StatusBadRequest).SendString("outcome must be pay or fail")
+	}
+	t, err = s.settle(c.UserContext(), t, paid)
+	done := doneText(t.State)
+	if err != nil && !errors.Is(err, errSettled) {
+		done += " The notification was not accepted yet; it is sent again later."
+		s.log.Warn("wallet_b simulator: notification", "err", err)
+	}
+	return s.render(c, t, done)
+}
+
+func (s *Simulator) byToken(ctx context.Context, token string) (simTx, error) {
+	if s.err != nil {
+		return simTx{}, s.err
+	}
+	out, err := s.state.Get(ctx, tokenKey(token))
+	if err != nil {
+		return simTx{}, fmt.Errorf("wallet_b simulator code: %w", err)
+	}
+	return s.load(ctx, string(out))
+}
+
+func doneText(state string) string {
+	switch state {
+	case "SUCCESS":
+		return "Paid."
+	case "PAYERROR":
+		return "Payment failed."
+	}
+	return ""
+}
+
+func (s *Simulator) render(c *fiber.Ctx, t simTx, done string) error {
+	var b bytes.Buffer
+	p := provider.SimPage{
+		Provider: Family, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
+		Description: t.Description, Action: s.codeURL(t.Token), Done: done,
+	}
+	if err := p.Render(&b); err != nil {
+		return fmt.Errorf("wallet_b simulator page: %w", err)
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.Send(b.Bytes())
+}
+
+// Settle pays or fails the transaction of our order id ref (Init.Ref)
+// without a browser, as the page's buttons do, and sends the notification.
+func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
+	if s.err != nil {
+		return s.err
+	}
+	t, err := s.load(ctx, ref)
+	if err != nil {
+		return err
+	}
+	_, err = s.settle(ctx, t, paid)
+	return err
+}
+
+// errSettled is a second, different outcome for a transaction.
+var errSettled = errors.New("wallet_b simulator: transaction already settled otherwise")
+
+// settle records SUCCESS or PAYERROR and notifies; the same outcome again
+// changes and sends nothing. The returned error is the first notification
+// attempt's; the notifier keeps trying.
+func (s *Simulator) settle(ctx context.Context, t simTx, paid bool) (simTx, error) {
+	want := "PAYERROR"
+	if paid {
+		want = "SUCCESS"
+	}
+	switch t.State {
+	case want:
+		return t, nil
+	case "SUCCESS", "PAYERROR":
+		return t, errSettled
+	}
+	t.State, t.Settled = want, time.Now()
+	if err := s.save(ctx, t); err != nil {
+		return t, err
+	}
+	return t, s.notify(ctx, t)
+}
+
+// notify sends the event, its resource sealed with the API v3 key and the
+// whole signed with the platform key, until it is answered 200 or 204.
+func (s *Simulator) notify(ctx context.Context, t simTx) error {
+	if s.n == nil {
+		return nil
+	}
+	body, err := s.event(t)
+	if err != nil {
+		return err
+	}
+	newReq := func(ctx context.Context) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.NotifyURL, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		h, err := signMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
+		if err != nil {
+			return nil, err
+		}
+		h.set(s.cfg.HeaderPrefix, req.Header.Set)
+		req.Header.Set("Content-Type", "application/json")
+		return req, nil
+	}
+	accepted := func(status int, _ []byte) bool {
+		return status == http.StatusOK || status == http.StatusNoContent
+	}
+	if err := s.n.Send(ctx, newReq, accepted); err != nil {
+		return fmt.Errorf("wallet_b simulator notification: %w", err)
+	}
+	return nil
+}
+
+// event is the notification's body for a settled transaction.
+func (s *Simulator) event(t simTx) ([]byte, error) {
+	plain, err := json.Marshal(s.transaction(t))
+	if err != nil {
+		return nil, fmt.Errorf("wallet_b simulator event: %w", err)
+	}
+	res, err := seal([]byte(s.cfg.APIv3Key), plain, "transaction")
+	if err != nil {
+		return nil, fmt.Errorf("wallet_b simulator event: %w", err)
+	}
+	ev := event{
+		ID: "EV-" + randomToken(20), CreateTime: time.Now().In(providerZone).Format(time.RFC3339),
+		EventType: eventSuccess, ResourceType: "encrypt-resource", Summary: "payment succeeded", Resource: res,
+	}
+	if t.State != "SUCCESS" {
+		ev.EventType, ev.Summary = eventPayError, "payment failed"
+	}
+	return json.Marshal(ev)
+}
