@@ -40,8 +40,8 @@ func TestUSDTBase(t *testing.T) {
 			t.Errorf("ParseUSDTRates(%q) accepted", bad)
 		}
 	}
-	if _, err := NewUSDT(nil, fixedRates{}, 0); err == nil {
-		t.Error("NewUSDT without CNY and BDT rates accepted")
+	if _, err := (&USDT{rates: fixedRates{}}).baseMicros(100, "CNY"); err == nil {
+		t.Error("a CNY amount converted without a USDT:CNY rate")
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/walleta"
+	"github.com/paygate/gateway/provider/walletb"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -35,7 +38,37 @@ type family struct {
 
 // families are the provider families by method (bdcard and bdpsp_a speak
 // one protocol with two configurations).
-var families = map[schema.Method]family{}
+var families = map[schema.Method]family{
+	schema.MethodWalletA: std(walleta.New, walleta.SandboxConfig, walleta.NewSimulator, walleta.SandboxSimConfig),
+	schema.MethodWalletB: std(walletb.New, walletb.SandboxConfig, walletb.NewSimulator, walletb.SandboxSimConfig),
+}
+
+// std wires a family package of the usual shape: New(Config, Caller), a
+// sandbox Config pointed at the simulator, and the simulator with its
+// sandbox configuration. A live configuration is the family's Config as
+// JSON; New applies its defaults and Validate.
+func std[C any, A provider.Adapter, SC any, S simulator](
+	newAdapter func(C, *provider.Caller) (A, error), sandboxConfig func(string) C,
+	newSim func(SC, provider.State, *provider.Notifier, *slog.Logger) S, simConfig func(string) SC,
+) family {
+	return family{
+		live: func(raw json.RawMessage, c *provider.Caller) (provider.Adapter, error) {
+			var cfg C
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&cfg); err != nil {
+				return nil, fmt.Errorf("configuration: %w", err)
+			}
+			return newAdapter(cfg, c)
+		},
+		sandbox: func(base string, c *provider.Caller) (provider.Adapter, error) {
+			return newAdapter(sandboxConfig(base), c)
+		},
+		sim: func(base string, st provider.State, n *provider.Notifier, log *slog.Logger) simulator {
+			return newSim(simConfig(base), st, n, log)
+		},
+	}
+}
 
 // providerSet is what the process wired: the registry the command side
 // picks adapters from, the simulators, and the live methods configured.

@@ -61,6 +61,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, prep := range g.prepare {
+		if err := prep(ctx); err != nil {
+			return fmt.Errorf("prepare: %w", err)
+		}
+	}
 	var workers sync.WaitGroup
 	for _, run := range g.workers {
 		workers.Go(func() { run(ctx) })
@@ -88,6 +93,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 type gateway struct {
 	app     *fiber.App
 	drain   *platform.Drain
+	prepare []func(ctx context.Context) error // before serving: loads what requests read
 	workers []func(ctx context.Context)
 }
 
@@ -104,7 +110,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 		return nil, err
 	}
 	if cfg.Has(platform.RoleCommand) {
-		h, workers, err := commandHandlers(cfg, rdb, dir, limiter, reg, log)
+		h, workers, err := commandHandlers(g, cfg, rdb, dir, limiter, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -153,12 +159,13 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 	return g, nil
 }
 
-func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter,
+func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter,
 	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, []func(context.Context), error) {
-	rates, err := fxRates(cfg, rdb, log)
+	rates, prepare, err := fxRates(cfg, rdb, log)
 	if err != nil {
 		return nil, nil, err
 	}
+	g.prepare = append(g.prepare, prepare)
 	usdt, err := command.NewUSDT(rdb, rates, cfg.OrderTTL+cfg.OrderRetention)
 	if err != nil {
 		return nil, nil, err
@@ -206,29 +213,25 @@ func commandHandlers(cfg platform.Config, rdb *redis.Client, dir *merchant.Direc
 	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run}, nil
 }
 
-// fxRates loads the rates every create converts with, seeded from
-// GATEWAY_USDT_RATES where no rate of those pairs was set yet.
-func fxRates(cfg platform.Config, rdb *redis.Client, log *slog.Logger) (*fx.Rates, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+// fxRates is the copy of the rates every create converts with; prepare
+// seeds it from GATEWAY_USDT_RATES where no rate of those pairs was set yet
+// and loads it before the process serves.
+func fxRates(cfg platform.Config, rdb *redis.Client, log *slog.Logger) (*fx.Rates, func(context.Context) error, error) {
 	store := fx.NewStore(rdb)
 	seed, err := command.ParseUSDTRates(cfg.USDTRates)
 	if err != nil {
-		return nil, err
-	}
-	for cur, micros := range seed {
-		if cur == "USDT" {
-			continue
-		}
-		if err := store.Seed(ctx, fx.Pair{Base: "USDT", Quote: cur}, fx.Rate(micros)); err != nil {
-			return nil, err
-		}
+		return nil, nil, err
 	}
 	rates := fx.NewRates(store, time.Second, log)
-	if err := rates.Load(ctx); err != nil {
-		return nil, err
+	prepare := func(ctx context.Context) error {
+		for cur, micros := range seed {
+			if err := store.Seed(ctx, fx.Pair{Base: "USDT", Quote: cur}, fx.Rate(micros)); err != nil {
+				return err
+			}
+		}
+		return rates.Load(ctx)
 	}
-	return rates, nil
+	return rates, prepare, nil
 }
 
 // parseConfig binds the process flags and environment (and those of more
