@@ -74,8 +74,10 @@ func newGateway(t *testing.T) *gateway {
 // Reply.
 func (g *gateway) receive(c *fiber.Ctx) error {
 	h := http.Header{}
-	for k, v := range c.GetReqHeaders() {
-		h[http.CanonicalHeaderKey(k)] = v
+	for k, vs := range c.GetReqHeaders() { // fiber reuses these strings: copy them
+		for _, v := range vs {
+			h.Add(strings.Clone(k), strings.Clone(v))
+		}
 	}
 	d := delivery{header: h, body: append([]byte(nil), c.Body()...)}
 	d.n, d.err = g.ad.Verify(c.UserContext(), &provider.Request{Header: h, Body: d.body, Path: c.Params("+")})
