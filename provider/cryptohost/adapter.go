@@ -63,6 +63,9 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if req.Description == "" {
 		req.Description = a.cfg.ChargeName + " " + p.OrderID
 	}
+	if r := []rune(req.Description); len(r) > 200 { // the provider's bound on a description
+		req.Description = string(r[:200])
+	}
 	req.Metadata.OrderID = p.OrderID
 	body, err := json.Marshal(req)
 	if err != nil {
