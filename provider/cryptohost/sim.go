@@ -1,0 +1,197 @@
+package cryptohost
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+)
+
+// SimConfig is the simulator's side of the sandbox credentials.
+type SimConfig struct {
+	BaseURL       string // the simulator's own public base, for hosted URLs
+	APIKey        string
+	WebhookSecret string
+	// WebhookURL is the endpoint subscribed at the provider: the gateway's
+	// /api/gatewaynotification/cryptohost/webhook. The provider does not
+	// take a notification URL per charge, so neither does the simulator.
+	WebhookURL      string
+	APIKeyHeader    string
+	SignatureHeader string
+	ChargeTTL       time.Duration // how long a charge can be paid
+	KeepFor         time.Duration // how long the simulator remembers it
+}
+
+// SandboxSimConfig is the simulator mounted at baseURL with the sandbox
+// credentials. When baseURL ends in the conventional mount
+// /sandbox/provider/cryptohost, the webhook subscription is the gateway's
+// notification path on the same host; otherwise set WebhookURL.
+func SandboxSimConfig(baseURL string) SimConfig {
+	baseURL = strings.TrimRight(baseURL, "/")
+	cfg := SimConfig{BaseURL: baseURL, APIKey: SandboxAPIKey, WebhookSecret: SandboxWebhookSecret}
+	if root, ok := strings.CutSuffix(baseURL, "/sandbox/provider/"+Family); ok {
+		cfg.WebhookURL = root + "/api/gatewaynotification/" + Family + "/" + NotifyPath
+	}
+	return cfg
+}
+
+func (c SimConfig) withDefaults() SimConfig {
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.APIKeyHeader == "" {
+		c.APIKeyHeader = DefaultAPIKeyHeader
+	}
+	if c.SignatureHeader == "" {
+		c.SignatureHeader = DefaultSignatureHeader
+	}
+	if c.ChargeTTL <= 0 {
+		c.ChargeTTL = time.Hour
+	}
+	if c.KeepFor <= 0 {
+		c.KeepFor = 7 * 24 * time.Hour
+	}
+	return c
+}
+
+// Simulator answers the provider's charge API, shows its hosted page and
+// sends its webhooks, signed with the sandbox secret.
+type Simulator struct {
+	cfg   SimConfig
+	state provider.State
+	n     *provider.Notifier
+	log   *slog.Logger
+}
+
+// NewSimulator builds the simulator; its charges live in state.
+func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Simulator{cfg: cfg.withDefaults(), state: state, n: n, log: log}
+}
+
+// Register mounts the API and the hosted page relative to r.
+func (s *Simulator) Register(r fiber.Router) {
+	r.Post("/charges", s.createCharge)
+	r.Get("/charges/:code", s.getCharge)
+	r.Get("/pay/:code", s.page)
+	r.Post("/pay/:code", s.choose)
+}
+
+// apiError is the provider's error answer.
+func apiError(c *fiber.Ctx, status int, kind, msg string) error {
+	return c.Status(status).JSON(fiber.Map{"error": fiber.Map{"type": kind, "message": msg}})
+}
+
+// authorised checks the API key as the provider does.
+func (s *Simulator) authorised(c *fiber.Ctx) bool {
+	got := c.Get(s.cfg.APIKeyHeader)
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.APIKey)) == 1
+}
+
+func (s *Simulator) createCharge(c *fiber.Ctx) error {
+	if !s.authorised(c) {
+		return apiError(c, fiber.StatusUnauthorized, "authorization_error", "no such API key")
+	}
+	var req createCharge
+	if len(c.Body()) > maxNotifyBody || json.Unmarshal(c.Body(), &req) != nil {
+		return apiError(c, fiber.StatusBadRequest, "invalid_request", "body is not a charge")
+	}
+	if err := checkChargeRequest(&req); err != nil {
+		return apiError(c, fiber.StatusBadRequest, "invalid_request", err.Error())
+	}
+	ch, err := s.newCharge(&req)
+	if err != nil {
+		return err
+	}
+	if err := s.save(c.UserContext(), ch); err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"data": ch, "warnings": []string{}})
+}
+
+// checkChargeRequest refuses what the provider refuses.
+func checkChargeRequest(r *createCharge) error {
+	var errs []error
+	if r.Name == "" || len(r.Name) > 100 {
+		errs = append(errs, errors.New("name is required (at most 100 characters)"))
+	}
+	if r.PricingType != "fixed_price" {
+		errs = append(errs, errors.New("pricing_type must be fixed_price"))
+	}
+	if a, err := parseMinor(r.LocalPrice.Amount, exact); err != nil || a <= 0 {
+		errs = append(errs, errors.New("local_price.amount must be a positive amount"))
+	}
+	if !validCurrency(r.LocalPrice.Currency) {
+		errs = append(errs, errors.New("local_price.currency must be a currency code"))
+	}
+	if r.Metadata.OrderID == "" || len(r.Metadata.OrderID) > 128 {
+		errs = append(errs, errors.New("metadata.order_id is required"))
+	}
+	for _, u := range []string{r.RedirectURL, r.CancelURL} {
+		if p, err := url.Parse(u); u != "" && (err != nil || p.Host == "") {
+			errs = append(errs, fmt.Errorf("%q is not an absolute URL", u))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// newCharge makes a NEW charge with a fresh code and id.
+func (s *Simulator) newCharge(r *createCharge) (*charge, error) {
+	code, err := randomCode(8)
+	if err != nil {
+		return nil, err
+	}
+	id := make([]byte, 16)
+	if _, err := rand.Read(id); err != nil {
+		return nil, fmt.Errorf("charge id: %w", err)
+	}
+	now := time.Now().UTC()
+	h := hex.EncodeToString(id)
+	ch := &charge{
+		ID: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], Code: code,
+		Name: r.Name, Description: r.Description, HostedURL: s.cfg.BaseURL + "/pay/" + code,
+		CreatedAt: now.Format(time.RFC3339), ExpiresAt: now.Add(s.cfg.ChargeTTL).Format(time.RFC3339),
+		PricingType: r.PricingType, RedirectURL: r.RedirectURL, CancelURL: r.CancelURL,
+		Payments: []payment{}, Timeline: []timelineEntry{{Status: "NEW", Time: now.Format(time.RFC3339)}},
+	}
+	ch.Pricing.Local = r.LocalPrice
+	ch.Metadata.OrderID = r.Metadata.OrderID
+	return ch, nil
+}
+
+// randomCode is an upper-case code without look-alike characters.
+func randomCode(n int) (string, error) {
+	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("charge code: %w", err)
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b), nil
+}
+
+func (s *Simulator) getCharge(c *fiber.Ctx) error {
+	if !s.authorised(c) {
+		return apiError(c, fiber.StatusUnauthorized, "authorization_error", "no such API key")
+	}
+	ch, err := s.load(c.UserContext(), c.Params("code"))
+	if errors.Is(err, provider.ErrNotFound) {
+		return apiError(c, fiber.StatusNotFound, "not_found", "charge not found")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"data": ch, "warnings": []string{}})
+}

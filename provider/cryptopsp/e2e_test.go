@@ -1,0 +1,249 @@
+package cryptopsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// delivery is one IPN as our receiver got it and what Verify said.
+type delivery struct {
+	header http.Header
+	body   []byte
+	n      provider.Notification
+	err    error
+}
+
+// gateway stands in for the gateway over real HTTP: the simulator mounted
+// at /sandbox/provider/cryptopsp and a receiver at the notification path
+// that verifies with the sandbox adapter.
+type gateway struct {
+	srv *httptest.Server
+	sim *Simulator
+	ad  *Adapter
+
+	mu   sync.Mutex
+	got  []delivery
+	wake chan struct{}
+}
+
+func newCaller(t *testing.T, cfg provider.CallerConfig, client *http.Client) *provider.Caller {
+	t.Helper()
+	m, err := provider.NewMetrics(prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return provider.NewCaller(Family, cfg, client, m, nil)
+}
+
+func newGateway(t *testing.T) *gateway {
+	t.Helper()
+	g := &gateway{wake: make(chan struct{}, 64)}
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	g.srv = httptest.NewServer(adaptor.FiberApp(app))
+	t.Cleanup(g.srv.Close)
+	base := g.srv.URL + "/sandbox/provider/" + Family
+	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
+	g.sim = NewSimulator(SandboxSimConfig(base), &provider.MemState{}, n, nil)
+	g.sim.Register(app.Group("/sandbox/provider/" + Family))
+	ad, err := New(SandboxConfig(base), newCaller(t, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.ad = ad
+	app.Post("/api/gatewaynotification/"+Family+"/+", g.receive)
+	return g
+}
+
+func (g *gateway) receive(c *fiber.Ctx) error {
+	h := http.Header{}
+	for k, vs := range c.GetReqHeaders() { // fiber reuses these strings: copy them
+		for _, v := range vs {
+			h.Add(strings.Clone(k), strings.Clone(v))
+		}
+	}
+	d := delivery{header: h, body: append([]byte(nil), c.Body()...)}
+	d.n, d.err = g.ad.Verify(c.UserContext(), &provider.Request{Header: h, Body: d.body, Path: c.Params("+")})
+	g.mu.Lock()
+	g.got = append(g.got, d)
+	g.mu.Unlock()
+	g.wake <- struct{}{}
+	r := g.ad.Reply(d.n, d.err)
+	return c.Status(r.Status).SendString(r.Body)
+}
+
+// waitFor returns the first delivery that verified with outcome o.
+func (g *gateway) waitFor(t *testing.T, o provider.Outcome) delivery {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		g.mu.Lock()
+		for _, d := range g.got {
+			if d.err == nil && d.n.Outcome == o {
+				g.mu.Unlock()
+				return d
+			}
+		}
+		g.mu.Unlock()
+		select {
+		case <-g.wake:
+		case <-deadline:
+			t.Fatalf("no %v IPN arrived", o)
+		}
+	}
+}
+
+func (g *gateway) payment(orderID, pay string, amount schema.Amount) provider.Payment {
+	return provider.Payment{
+		OrderID: orderID, Method: "cryptopsp", Charge: provider.Money{Amount: amount, Currency: "USD"},
+		Description: "Order 42", PayCurrency: pay, NotifyURL: g.srv.URL + "/api/gatewaynotification/cryptopsp/ipn",
+		SuccessURL: "https://shop.example/ok", CancelURL: "https://shop.example/cancel",
+	}
+}
+
+// noRedirects is a client that shows us the simulator's redirects.
+func noRedirects(c *http.Client) *http.Client {
+	cc := *c
+	cc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &cc
+}
+
+// browse opens the invoice page and clicks outcome, as a tester would.
+func browse(t *testing.T, g *gateway, pageURL, outcome, back string) {
+	t.Helper()
+	c := noRedirects(g.srv.Client())
+	res, err := c.Get(pageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !bytes.Contains(page, []byte("BTC")) {
+		t.Fatalf("page: HTTP %d %s", res.StatusCode, page)
+	}
+	res, err = c.PostForm(pageURL, url.Values{"outcome": {outcome}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != back {
+		t.Fatalf("after %s: HTTP %d to %q", outcome, res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+func TestEndToEnd(t *testing.T) {
+	usd100 := provider.Money{Amount: 100_00, Currency: "USD"}
+	tests := []struct {
+		name    string
+		outcome string
+		want    provider.Outcome
+		paid    provider.Money
+		back    string
+		viaPage bool
+	}{
+		{"page pays", "pay", provider.OutcomePaid, usd100, "https://shop.example/ok", true},
+		{"page fails", "fail", provider.OutcomeFailed, provider.Money{}, "https://shop.example/cancel", true},
+		{"settle pays", "pay", provider.OutcomePaid, usd100, "", false},
+		{"settle fails", "fail", provider.OutcomeFailed, provider.Money{}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newGateway(t)
+			ctx := context.Background()
+			order := "P-" + tt.outcome
+			in, err := g.ad.Initialise(ctx, g.payment(order, "BTC", 100_00))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(in.ProviderURL, g.srv.URL+"/sandbox/provider/cryptopsp/payment?iid=") || in.Ref == "" {
+				t.Fatalf("init %+v", in)
+			}
+			if tt.viaPage {
+				browse(t, g, in.ProviderURL, tt.outcome, tt.back)
+			} else if err := g.sim.Settle(ctx, in.Ref, tt.outcome == "pay"); err != nil {
+				t.Fatal(err)
+			}
+			d := g.waitFor(t, tt.want)
+			if d.n.OrderID != order || d.n.Paid != tt.paid || d.n.Ref == "" || d.n.Fields["invoice_id"] != in.Ref {
+				t.Fatalf("notification %+v", d.n)
+			}
+			q, err := g.ad.Query(ctx, order, d.n.Ref)
+			if err != nil || q.Outcome != tt.want || q.Paid != tt.paid {
+				t.Fatalf("query %+v %v", q, err)
+			}
+			if _, err := g.ad.Query(ctx, order, in.Ref); !errors.Is(err, provider.ErrNotFound) {
+				t.Fatalf("query by invoice id: %v", err)
+			}
+		})
+	}
+}
+
+func TestEndToEndSendsConfirmingFirst(t *testing.T) {
+	g := newGateway(t)
+	in, err := g.ad.Initialise(context.Background(), g.payment("P-order", "eth", 50_00))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.sim.Settle(context.Background(), in.Ref, true); err != nil {
+		t.Fatal(err)
+	}
+	g.waitFor(t, provider.OutcomePaid)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.got) != 2 || g.got[0].n.Outcome != provider.OutcomePending || g.got[0].n.Fields["payment_status"] != "confirming" {
+		t.Fatalf("deliveries %+v", g.got)
+	}
+	if err := g.sim.Settle(context.Background(), in.Ref, false); !errors.Is(err, provider.ErrRefused) {
+		t.Fatalf("failing a paid invoice: %v", err)
+	}
+}
+
+func TestOptionsAndMinimum(t *testing.T) {
+	g := newGateway(t)
+	ctx := context.Background()
+	list, err := g.ad.Currencies(ctx)
+	if err != nil || !reflect.DeepEqual(list, []string{"btc", "eth", "ltc", "trx", "usdttrc20"}) {
+		t.Fatalf("currencies %v %v", list, err)
+	}
+	tests := []struct {
+		fiat, crypto string
+		want         provider.Money
+	}{
+		{"USD", "btc", provider.Money{Amount: 30_00, Currency: "USD"}},
+		{"eur", "ETH", provider.Money{Amount: 13_80, Currency: "EUR"}},
+		{"NZD", "trx", provider.Money{Amount: 3_96, Currency: "NZD"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fiat+" "+tt.crypto, func(t *testing.T) {
+			got, err := g.ad.MinAmount(ctx, tt.fiat, tt.crypto)
+			if err != nil || got != tt.want {
+				t.Fatalf("min %+v %v, want %+v", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := g.ad.MinAmount(ctx, "USD", "doge"); !errors.Is(err, provider.ErrRefused) {
+		t.Fatalf("unknown coin: %v", err)
+	}
+	if _, err := g.ad.Initialise(ctx, g.payment("P-small", "btc", 10_00)); !errors.Is(err, provider.ErrRefused) {
+		t.Fatalf("under the minimum: %v", err)
+	}
+	if _, err := g.ad.Initialise(ctx, g.payment("P-at-min", "btc", 30_00)); err != nil {
+		t.Fatalf("at the minimum: %v", err)
+	}
+}
