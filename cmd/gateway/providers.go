@@ -17,6 +17,8 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/cryptohost"
+	"github.com/paygate/gateway/provider/cryptopsp"
 	"github.com/paygate/gateway/provider/walleta"
 	"github.com/paygate/gateway/provider/walletb"
 	"github.com/paygate/gateway/schema"
@@ -39,8 +41,10 @@ type family struct {
 // families are the provider families by method (bdcard and bdpsp_a speak
 // one protocol with two configurations).
 var families = map[schema.Method]family{
-	schema.MethodWalletA: std(walleta.New, walleta.SandboxConfig, walleta.NewSimulator, walleta.SandboxSimConfig),
-	schema.MethodWalletB: std(walletb.New, walletb.SandboxConfig, walletb.NewSimulator, walletb.SandboxSimConfig),
+	schema.MethodWalletA:    std(walleta.New, walleta.SandboxConfig, walleta.NewSimulator, walleta.SandboxSimConfig),
+	schema.MethodWalletB:    std(walletb.New, walletb.SandboxConfig, walletb.NewSimulator, walletb.SandboxSimConfig),
+	schema.MethodCryptohost: std(cryptohost.New, cryptohost.SandboxConfig, cryptohost.NewSimulator, cryptohost.SandboxSimConfig),
+	schema.MethodCryptoPSP:  std(cryptopsp.New, cryptopsp.SandboxConfig, cryptopsp.NewSimulator, cryptopsp.SandboxSimConfig),
 }
 
 // std wires a family package of the usual shape: New(Config, Caller), a

@@ -66,7 +66,7 @@ func newGateway(t *testing.T) *gateway {
 		t.Fatal(err)
 	}
 	g.ad = ad
-	app.Post("/api/gatewaynotification/"+Family+"/+", g.receive)
+	app.Post("/sandbox/gatewaynotification/"+Family+"/+", g.receive)
 	return g
 }
 
@@ -233,7 +233,7 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, _ := http.NewRequest(http.MethodPost, g.srv.URL+"/api/gatewaynotification/cryptohost/webhook", bytes.NewReader(tt.body))
+			req, _ := http.NewRequest(http.MethodPost, g.srv.URL+"/sandbox/gatewaynotification/cryptohost/webhook", bytes.NewReader(tt.body))
 			req.Header.Set(DefaultSignatureHeader, tt.sig)
 			res, err := g.srv.Client().Do(req)
 			if err != nil {

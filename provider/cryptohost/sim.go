@@ -35,12 +35,14 @@ type SimConfig struct {
 // SandboxSimConfig is the simulator mounted at baseURL with the sandbox
 // credentials. When baseURL ends in the conventional mount
 // /sandbox/provider/cryptohost, the webhook subscription is the gateway's
-// notification path on the same host; otherwise set WebhookURL.
+// sandbox notification path on the same host (the gateway keeps sandbox
+// notifications under /sandbox/gatewaynotification, apart from live ones);
+// otherwise set WebhookURL.
 func SandboxSimConfig(baseURL string) SimConfig {
 	baseURL = strings.TrimRight(baseURL, "/")
 	cfg := SimConfig{BaseURL: baseURL, APIKey: SandboxAPIKey, WebhookSecret: SandboxWebhookSecret}
 	if root, ok := strings.CutSuffix(baseURL, "/sandbox/provider/"+Family); ok {
-		cfg.WebhookURL = root + "/api/gatewaynotification/" + Family + "/" + NotifyPath
+		cfg.WebhookURL = root + "/sandbox/gatewaynotification/" + Family + "/" + NotifyPath
 	}
 	return cfg
 }
