@@ -33,6 +33,7 @@ type Config struct {
 	TrustedProxies  []string
 	USDTRates       string
 	ProvidersFile   string
+	ProviderTimeout time.Duration
 	OrderTTL        time.Duration
 	OrderRetention  time.Duration
 	ShutdownTimeout time.Duration
@@ -68,6 +69,7 @@ func Defaults() Config {
 		OrderRetention:  7 * 24 * time.Hour,
 		ShutdownTimeout: 20 * time.Second,
 		ShutdownDrain:   time.Second,
+		ProviderTimeout: 10 * time.Second,
 		LogLevel:        "info",
 		RateCreate:      "1000/s:2000",
 		RateQuery:       "200/s:400",
@@ -106,6 +108,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")
+	dur(&c.ProviderTimeout, "provider-timeout", "GATEWAY_PROVIDER_TIMEOUT", "default bound on one call to a live provider (a family's Caller.Timeout wins)")
 	dur(&c.ShutdownDrain, "shutdown-drain", "GATEWAY_SHUTDOWN_DRAIN", "after SIGTERM, how long to keep serving while readiness says 503, before closing the listener")
 	str(&c.LogLevel, "log-level", "GATEWAY_LOG_LEVEL", "debug, info, warn or error")
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")

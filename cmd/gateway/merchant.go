@@ -20,7 +20,8 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
 
   create --name NAME [--callback URL] [--sandbox]
   list
-  show APPID
+  show APPID                      (with the methods it can use: live, those
+                                  whose provider is configured, GATEWAY_PROVIDERS_FILE)
   disable APPID
   enable APPID
   set-callback APPID URL          (an empty URL clears it)
@@ -95,6 +96,16 @@ func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		a, err := accountChange(ctx, st, sub, pos, *grace)
 		if err != nil {
 			return err
+		}
+		if sub == "show" {
+			methods, err := merchantMethods(a.Sandbox, envOr("GATEWAY_PROVIDERS_FILE", ""))
+			if err != nil {
+				return err
+			}
+			return out.value(struct {
+				*merchant.Account
+				Methods []schema.Method `json:"methods"`
+			}{a, methods})
 		}
 		return out.account(a)
 	case "limits":
@@ -207,4 +218,24 @@ func (o output) list(all []*merchant.Account) error {
 		fmt.Fprintf(o.w, "%-8s %-8s %-9s %-24s %s\n", a.AppID, mode, state, a.Name, a.Callback)
 	}
 	return nil
+}
+
+// merchantMethods are the methods a merchant can create orders with: our
+// own select and balance flows; in the sandbox usdt_direct and every family
+// with a simulator; live, the families whose provider is configured.
+func merchantMethods(sandbox bool, providersFile string) ([]schema.Method, error) {
+	cfg, err := loadProviderConfig(providersFile)
+	if err != nil {
+		return nil, err
+	}
+	var out []schema.Method
+	for _, m := range schema.AllMethods() {
+		_, family := families[m]
+		_, configured := cfg[m]
+		own := m == schema.MethodSelect || m == schema.MethodBalance || (sandbox && m == schema.MethodUSDTDirect)
+		if own || (family && (sandbox || configured)) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }

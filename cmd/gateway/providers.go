@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
@@ -33,7 +34,7 @@ type simulator interface {
 // family wires one method's provider: its live adapter from configuration,
 // its sandbox adapter pointed at its simulator, and the simulator.
 type family struct {
-	live    func(raw json.RawMessage, c *provider.Caller) (provider.Adapter, error)
+	live    func(raw json.RawMessage, caller func(provider.CallerConfig) *provider.Caller) (provider.Adapter, error)
 	sandbox func(simBase string, c *provider.Caller) (provider.Adapter, error)
 	sim     func(simBase string, st provider.State, n *provider.Notifier, log *slog.Logger) simulator
 }
@@ -56,14 +57,16 @@ func std[C any, A provider.Adapter, SC any, S simulator](
 	newSim func(SC, provider.State, *provider.Notifier, *slog.Logger) S, simConfig func(string) SC,
 ) family {
 	return family{
-		live: func(raw json.RawMessage, c *provider.Caller) (provider.Adapter, error) {
+		live: func(raw json.RawMessage, caller func(provider.CallerConfig) *provider.Caller) (provider.Adapter, error) {
 			var cfg C
 			dec := json.NewDecoder(bytes.NewReader(raw))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&cfg); err != nil {
 				return nil, fmt.Errorf("configuration: %w", err)
 			}
-			return newAdapter(cfg, c)
+			// Every family's Config carries its call bounds as Caller.
+			cc, _ := reflect.ValueOf(cfg).FieldByName("Caller").Interface().(provider.CallerConfig)
+			return newAdapter(cfg, caller(cc))
 		},
 		sandbox: func(base string, c *provider.Caller) (provider.Adapter, error) {
 			return newAdapter(sandboxConfig(base), c)
@@ -123,7 +126,7 @@ func familyNames() []string {
 
 // wireProviders builds every adapter and simulator. Every configuration
 // error is listed, not just the first.
-func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, rdb redis.UniversalClient, m *provider.Metrics, log *slog.Logger) (*providerSet, error) {
+func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, timeout time.Duration, rdb redis.UniversalClient, m *provider.Metrics, log *slog.Logger) (*providerSet, error) {
 	simBase := publicURL + "/sandbox/provider"
 	state := &redisState{rdb: rdb}
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second}, Log: log}
@@ -148,7 +151,12 @@ func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, rdb 
 		set.simulators[method] = sim
 		sims = append(sims, func(r fiber.Router) { sim.Register(r.Group("/" + string(method))) })
 		if raw, ok := cfg[method]; ok {
-			a, err := f.live(raw, provider.NewCaller(string(method), provider.CallerConfig{}, nil, m, log))
+			a, err := f.live(raw, func(cc provider.CallerConfig) *provider.Caller {
+				if cc.Timeout == 0 {
+					cc.Timeout = timeout
+				}
+				return provider.NewCaller(string(method), cc, nil, m, log)
+			})
 			if err != nil {
 				errs = append(errs, fmt.Errorf("provider %s: %w", method, err))
 				continue

@@ -146,3 +146,46 @@ func TestProvidersEndToEnd(t *testing.T) {
 		t.Fatalf("the sandbox driver went around the simulator: %+v", story.Notifications)
 	}
 }
+
+// TestLiveProviderDownAtCreate: a live merchant's provider that hangs holds
+// the create no longer than its time-out; the merchant gets a clear error
+// naming the order, and the order says failed. `merchant show` lists the
+// methods each merchant can use.
+func TestLiveProviderDownAtCreate(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	stop := make(chan struct{})
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer hang.Close()
+	defer close(stop)
+	var live account
+	e.cli(&live, "merchant", "create", "--name", "live", "--json")
+	cfg := `{"BaseURL": "` + hang.URL + `", "APIKey": "k", "WebhookSecret": "w"}`
+	t.Setenv("GATEWAY_PROVIDER_CRYPTOHOST", cfg) // for the CLI below; serve gets it too
+	s := e.serve("GATEWAY_PROVIDER_CRYPTOHOST="+cfg, "GATEWAY_PROVIDER_TIMEOUT=300ms")
+	var shown struct{ Methods []string }
+	e.cli(&shown, "merchant", "show", live.AppID, "--json")
+	if strings.Join(shown.Methods, ",") != "cryptohost,balance,select" {
+		t.Fatalf("live methods %v", shown.Methods)
+	}
+	p := createParams(live.AppID)
+	p["paymentMethod"], p["currency"] = "cryptohost", "USD"
+	start := time.Now()
+	r := s.create(t, p, live.APIKey)
+	took := time.Since(start)
+	if r.Status != 503 || r.Error != "unavailable" || !strings.Contains(r.Msg, "is failed") {
+		t.Fatalf("create with the provider down: %+v", r)
+	}
+	if took > 5*time.Second {
+		t.Fatalf("the create waited %v for a provider with a 300ms time-out", took)
+	}
+	id := strings.Fields(r.Msg[strings.Index(r.Msg, "order ")+len("order "):])[0]
+	if q := s.order(t, live.AppID, live.QueryKey, id); q.Data["status_str"] != "failed" {
+		t.Fatalf("order after the provider failed: %+v", q)
+	}
+}

@@ -182,7 +182,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	if err != nil {
 		return nil, nil, err
 	}
-	provs, err := wireProviders(provCfg, cfg.PublicURL, rdb, pm, log)
+	provs, err := wireProviders(provCfg, cfg.PublicURL, cfg.ProviderTimeout, rdb, pm, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
