@@ -1,0 +1,184 @@
+package bdpspb
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// SimConfig is the simulated merchant account.
+type SimConfig struct {
+	BaseURL      string // the simulator's own public base, for the payment page's address
+	StoreID      string
+	SignatureKey string
+	TTL          time.Duration // how long transactions are kept; default 72 h
+}
+
+// SandboxSimConfig is the simulator with the account SandboxConfig uses.
+func SandboxSimConfig(baseURL string) SimConfig {
+	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), StoreID: sandboxStoreID, SignatureKey: sandboxSignatureKey}
+}
+
+// Simulator speaks the provider's side: payment creation, the payment page,
+// the browser's return to the merchant, and the transaction search.
+type Simulator struct {
+	cfg   SimConfig
+	state provider.State
+	n     *provider.Notifier
+	log   *slog.Logger
+}
+
+// NewSimulator builds a simulator keeping its transactions in state (keys
+// "sim:bdpsp_b:"); n posts the return form for Settle, as a browser would.
+func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
+	if cfg.TTL <= 0 {
+		cfg.TTL = 72 * time.Hour
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", Family)}
+}
+
+// Register mounts the provider's API and the payment page on r.
+func (s *Simulator) Register(r fiber.Router) {
+	r.Post(DefaultCreatePath, s.create)
+	r.Get("/paynow/:track", s.page)
+	r.Post("/paynow/:track", s.choose)
+	r.Get(DefaultSearchPath, s.search)
+}
+
+// simTxn is one payment at the simulated provider.
+type simTxn struct {
+	Track, TranID, Amount, Currency, Desc string
+	SuccessURL, FailURL, CancelURL        string
+	Status                                string // Pending until the payer pays, fails or cancels
+	PayTime                               string
+}
+
+func (s *Simulator) authorised(id, key string) bool {
+	okID := subtle.ConstantTimeCompare([]byte(id), []byte(s.cfg.StoreID)) == 1
+	okKey := subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.SignatureKey)) == 1
+	return okID && okKey
+}
+
+// create answers the create call: the payment page's address and its id.
+func (s *Simulator) create(c *fiber.Ctx) error {
+	var req createRequest
+	if err := json.Unmarshal(c.Body(), &req); err != nil {
+		return c.Status(http.StatusBadRequest).JSON(createAnswer{Result: "false", Message: "body is not JSON"})
+	}
+	if !s.authorised(req.StoreID, req.SignatureKey) {
+		return c.Status(http.StatusUnauthorized).JSON(createAnswer{Result: "false", Message: "Invalid Store ID or Signature Key"})
+	}
+	txn, err := newTxn(req)
+	if err != nil {
+		return c.Status(http.StatusBadRequest).JSON(createAnswer{Result: "false", Message: err.Error()})
+	}
+	if err := s.save(c.UserContext(), txn); err != nil {
+		return fmt.Errorf("sim create: %w", err)
+	}
+	return c.JSON(createAnswer{Result: "true", PaymentURL: s.cfg.BaseURL + "/paynow/" + txn.Track, Track: txn.Track})
+}
+
+func newTxn(req createRequest) (simTxn, error) {
+	txn := simTxn{
+		Track: randomHex(12), TranID: req.TranID, Amount: req.Amount, Currency: req.Currency, Desc: clip(req.Desc, 255),
+		SuccessURL: req.SuccessURL, FailURL: req.FailURL, CancelURL: req.CancelURL, Status: statusPending,
+	}
+	if err := checkID("tran_id", txn.TranID); err != nil {
+		return txn, err
+	}
+	if _, err := readMoney(txn.Amount, txn.Currency); err != nil || txn.Currency != "BDT" {
+		return txn, fmt.Errorf("amount and currency (BDT): %v", err)
+	}
+	for _, u := range []string{txn.SuccessURL, txn.FailURL, txn.CancelURL} {
+		if err := schema.CheckURL(u); err != nil {
+			return txn, fmt.Errorf("success_url, fail_url and cancel_url: %w", err)
+		}
+	}
+	return txn, nil
+}
+
+// page is the simulated payment page.
+func (s *Simulator) page(c *fiber.Ctx) error {
+	txn, err := s.load(c.UserContext(), "txn", c.Params("track"))
+	if err != nil {
+		return c.Status(http.StatusNotFound).SendString("no such payment")
+	}
+	p := provider.SimPage{
+		Provider: Family, Amount: txn.Amount, Currency: txn.Currency, Description: txn.Desc,
+		Action: s.cfg.BaseURL + "/paynow/" + txn.Track,
+	}
+	if txn.Status != statusPending {
+		p.Done = "This payment is settled: " + txn.Status
+	}
+	var b bytes.Buffer
+	if err := p.Render(&b); err != nil {
+		return fmt.Errorf("sim page: %w", err)
+	}
+	c.Type("html", "utf-8")
+	return c.Send(b.Bytes())
+}
+
+func (s *Simulator) key(kind, id string) string { return "sim:" + Family + ":" + kind + ":" + id }
+
+// save stores the transaction under its id and indexes it by our
+// transaction id (the latest payment wins).
+func (s *Simulator) save(ctx context.Context, txn simTxn) error {
+	raw, err := json.Marshal(txn)
+	if err != nil {
+		return fmt.Errorf("encode transaction: %w", err)
+	}
+	if err := s.state.Put(ctx, s.key("txn", txn.Track), raw, s.cfg.TTL); err != nil {
+		return fmt.Errorf("store transaction: %w", err)
+	}
+	if err := s.state.Put(ctx, s.key("mer", txn.TranID), []byte(txn.Track), s.cfg.TTL); err != nil {
+		return fmt.Errorf("store transaction index: %w", err)
+	}
+	return nil
+}
+
+// load reads a transaction by its id ("txn") or by our transaction id ("mer").
+func (s *Simulator) load(ctx context.Context, kind, id string) (simTxn, error) {
+	if id == "" || len(id) > 128 {
+		return simTxn{}, provider.ErrNotFound
+	}
+	track := id
+	if kind == "mer" {
+		t, err := s.state.Get(ctx, s.key("mer", id))
+		if err != nil {
+			return simTxn{}, fmt.Errorf("transaction by merchant id: %w", err)
+		}
+		track = string(t)
+	}
+	raw, err := s.state.Get(ctx, s.key("txn", track))
+	if err != nil {
+		return simTxn{}, fmt.Errorf("transaction: %w", err)
+	}
+	var txn simTxn
+	if err := json.Unmarshal(raw, &txn); err != nil {
+		return simTxn{}, fmt.Errorf("decode transaction: %w", err)
+	}
+	return txn, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,187 @@
+package bdpspb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/paygate/gateway/provider"
+)
+
+// The provider's payment statuses (pay_status), compared ignoring case.
+const (
+	statusSuccessful = "Successful"
+	statusFailed     = "Failed"
+	statusCancelled  = "Cancelled"
+	statusPending    = "Pending"
+	statusExpired    = "Expired"
+)
+
+// outcomeOf maps a searched status; anything unknown is pending.
+func outcomeOf(status string) provider.Outcome {
+	switch {
+	case strings.EqualFold(status, statusSuccessful):
+		return provider.OutcomePaid
+	case strings.EqualFold(status, statusFailed):
+		return provider.OutcomeFailed
+	case strings.EqualFold(status, statusCancelled):
+		return provider.OutcomeCancelled
+	case strings.EqualFold(status, statusExpired):
+		return provider.OutcomeExpired
+	}
+	return provider.OutcomePending
+}
+
+// The three browser returns Verify takes (Request.Path).
+const (
+	returnSuccess = "return/success"
+	returnFail    = "return/fail"
+	returnCancel  = "return/cancel"
+)
+
+// Verify takes the payer's browser coming back from the provider. What the
+// browser posts is never trusted: only our transaction id is read from it,
+// and the transaction search at the provider decides.
+//
+//   - return/success: OutcomePaid only when the search says Successful for
+//     the same transaction; Paid is the searched amount. Anything else wraps
+//     provider.ErrUnverified.
+//   - return/fail: the search decides too. Failed → failed, Cancelled →
+//     cancelled, Successful → paid (a payment the provider took is never
+//     lost to a return page); pending or unknown wraps ErrUnverified, so a
+//     forged fail cannot fail an order.
+//   - return/cancel: as fail, except that a search which knows of no
+//     payment gives cancelled: the payer may cancel an unpaid order anyway,
+//     and a provider need not record a payment that was never attempted.
+func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Notification, error) {
+	path := strings.Trim(r.Path, "/")
+	if path != returnSuccess && path != returnFail && path != returnCancel {
+		return provider.Notification{}, fmt.Errorf("%s: return path %q: %w", Family, clip(path, 32), provider.ErrMalformed)
+	}
+	fields, err := formFields(r)
+	if err == nil {
+		err = checkID("mer_txnid", fields["mer_txnid"])
+	}
+	if err != nil {
+		return provider.Notification{}, fmt.Errorf("%s %s: %w: %w", Family, path, provider.ErrMalformed, err)
+	}
+	txn := fields["mer_txnid"]
+	n, err := a.search(ctx, txn)
+	switch {
+	case errors.Is(err, provider.ErrNotFound) && path == returnCancel:
+		n = provider.Notification{OrderID: txn, Outcome: provider.OutcomeCancelled}
+	case errors.Is(err, provider.ErrNotFound):
+		return provider.Notification{}, fmt.Errorf("%s %s for %s: %w: %w", Family, path, txn, provider.ErrUnverified, err)
+	case err != nil:
+		return provider.Notification{}, fmt.Errorf("%s %s for %s: %w", Family, path, txn, err)
+	}
+	if err := confirms(path, n.Outcome); err != nil {
+		return provider.Notification{}, fmt.Errorf("%s %s for %s: %w: %w", Family, path, txn, provider.ErrUnverified, err)
+	}
+	if n.Outcome == provider.OutcomePending && path == returnCancel {
+		n.Outcome = provider.OutcomeCancelled
+	}
+	n.Fields = keptFields(fields, n.Fields)
+	return n, nil
+}
+
+// confirms says whether a searched outcome may stand for a return.
+func confirms(path string, o provider.Outcome) error {
+	switch {
+	case path == returnSuccess && o != provider.OutcomePaid:
+		return fmt.Errorf("the search says %s, not paid", o)
+	case path == returnFail && o == provider.OutcomePending:
+		return errors.New("the search does not say failed")
+	}
+	return nil
+}
+
+// keptFields are the browser's fields for support, with the search's
+// verdict beside them under "search_" names; no key is ever among them.
+func keptFields(browser, searched map[string]string) map[string]string {
+	out := maps.Clone(browser)
+	delete(out, "signature_key")
+	delete(out, "store_passwd")
+	for k, v := range searched {
+		out["search_"+k] = v
+	}
+	return out
+}
+
+// searchAnswer is the transaction search's answer.
+type searchAnswer struct {
+	MerTxnID    text `json:"mer_txnid"`
+	PGTxnID     text `json:"pg_txnid"`
+	PayStatus   text `json:"pay_status"`
+	StatusCode  text `json:"status_code"`
+	Amount      text `json:"amount"`
+	Currency    text `json:"currency"`
+	StoreAmount text `json:"store_amount"`
+	PayTime     text `json:"pay_time"`
+}
+
+// search asks the provider about our transaction id: an idempotent GET,
+// retried. An unknown id wraps provider.ErrNotFound. The answer must be for
+// the same id; a Successful one must carry an amount we can read.
+func (a *Adapter) search(ctx context.Context, txn string) (provider.Notification, error) {
+	q := url.Values{"request_id": {txn}, "store_id": {a.cfg.StoreID}, "signature_key": {a.cfg.SignatureKey}, "type": {"json"}}
+	target := a.cfg.BaseURL + a.cfg.SearchPath + "?" + q.Encode()
+	ans, err := a.caller.Do(ctx, "search", true, func(ctx context.Context) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "application/json")
+		return req, nil
+	})
+	switch {
+	case err != nil:
+		return provider.Notification{}, fmt.Errorf("search: %w", scrub(err, a.cfg.SignatureKey))
+	case ans.Status == http.StatusNotFound:
+		return provider.Notification{}, fmt.Errorf("search: %w", provider.ErrNotFound)
+	case ans.Status != http.StatusOK:
+		return provider.Notification{}, fmt.Errorf("search answered HTTP %d: %w", ans.Status, provider.ErrRefused)
+	}
+	var s searchAnswer
+	if err := decodeAnswer(ans.Body, &s); err != nil {
+		return provider.Notification{}, fmt.Errorf("search: %w", err)
+	}
+	if string(s.MerTxnID) != txn {
+		return provider.Notification{}, fmt.Errorf("search answered for another transaction: %w", provider.ErrUnverified)
+	}
+	return s.notification()
+}
+
+func (s searchAnswer) notification() (provider.Notification, error) {
+	n := provider.Notification{OrderID: string(s.MerTxnID), Outcome: outcomeOf(string(s.PayStatus))}
+	if checkID("pg_txnid", string(s.PGTxnID)) == nil {
+		n.Ref = string(s.PGTxnID)
+	}
+	n.Fields = map[string]string{"pay_status": clip(string(s.PayStatus), 32), "pg_txnid": n.Ref,
+		"amount": clip(string(s.Amount), 24), "currency": clip(string(s.Currency), 8)}
+	if n.Outcome == provider.OutcomePaid {
+		paid, err := readMoney(string(s.Amount), string(s.Currency))
+		if err != nil {
+			return provider.Notification{}, fmt.Errorf("search: successful without a readable amount: %w: %w", provider.ErrUnverified, err)
+		}
+		n.Paid = paid
+	}
+	return n, nil
+}
+
+// Query asks the provider what became of an order's payment by our
+// transaction id (the provider's own id, ref, is not needed).
+func (a *Adapter) Query(ctx context.Context, orderID, _ string) (provider.Notification, error) {
+	if err := checkID("order id", orderID); err != nil {
+		return provider.Notification{}, fmt.Errorf("%s query: %w: %w", Family, provider.ErrMalformed, err)
+	}
+	n, err := a.search(ctx, orderID)
+	if err != nil {
+		return provider.Notification{}, fmt.Errorf("%s query %s: %w", Family, orderID, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,150 @@
+package bdpspb
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// Bounds of what we read from a browser return.
+const (
+	maxFields   = 50
+	maxValueLen = 1024
+	maxIDLen    = 64
+)
+
+// parseAmount reads a provider's decimal literal exactly; decimals beyond
+// the second must be zeros ("12150.0000"). No float64 anywhere.
+func parseAmount(lit string) (schema.Amount, error) {
+	whole, frac, dot := strings.Cut(lit, ".")
+	if dot && len(frac) > 2 {
+		if strings.Trim(frac[2:], "0") != "" {
+			return 0, fmt.Errorf("amount %q has more than two decimals", lit)
+		}
+		frac = frac[:2]
+	}
+	s := whole
+	if dot {
+		s += "." + frac
+	}
+	a, err := schema.ParseAmount(s)
+	if err != nil {
+		return 0, fmt.Errorf("amount %q: %w", lit, err)
+	}
+	return a, nil
+}
+
+func readMoney(amount, currency string) (provider.Money, error) {
+	a, err := parseAmount(amount)
+	if err != nil {
+		return provider.Money{}, err
+	}
+	if len(currency) != 3 || strings.Trim(currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return provider.Money{}, fmt.Errorf("currency %q is not an ISO code", clip(currency, 8))
+	}
+	return provider.Money{Amount: a, Currency: currency}, nil
+}
+
+// checkID accepts a transaction id we look up: bounded, and of characters
+// that need no escaping anywhere.
+func checkID(name, v string) error {
+	if v == "" || len(v) > maxIDLen {
+		return fmt.Errorf("%s: missing or longer than %d", name, maxIDLen)
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:", c) >= 0) {
+			return fmt.Errorf("%s: unexpected character", name)
+		}
+	}
+	return nil
+}
+
+// formFields is a form as one value per name; a repeated name is refused.
+func formFields(r *provider.Request) (map[string]string, error) {
+	form := r.Form
+	if form == nil {
+		var err error
+		if form, err = url.ParseQuery(string(r.Body)); err != nil {
+			return nil, fmt.Errorf("form body: %w", err)
+		}
+	}
+	if len(form) > maxFields {
+		return nil, fmt.Errorf("%d fields, more than %d", len(form), maxFields)
+	}
+	out := make(map[string]string, len(form))
+	for k, vs := range form {
+		if len(vs) != 1 {
+			return nil, fmt.Errorf("field %.32s given %d times", k, len(vs))
+		}
+		if len(k) > maxValueLen || len(vs[0]) > maxValueLen {
+			return nil, fmt.Errorf("field %.32s longer than %d", k, maxValueLen)
+		}
+		out[k] = vs[0]
+	}
+	return out, nil
+}
+
+// text is a JSON value the provider may write as a string or a number.
+type text string
+
+func (t *text) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*t = text(s)
+	case bytes.Equal(b, []byte("null")):
+		*t = ""
+	default:
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			return err
+		}
+		*t = text(n)
+	}
+	return nil
+}
+
+// scrubbed is an error with the signature key taken out of its text: the
+// search call carries the key in its query string, and the HTTP client puts
+// the URL into its errors.
+type scrubbed struct {
+	msg string
+	err error
+}
+
+func (s scrubbed) Error() string { return s.msg }
+func (s scrubbed) Unwrap() error { return s.err }
+
+func scrub(err error, secret string) error {
+	if err == nil || secret == "" {
+		return err
+	}
+	msg := strings.ReplaceAll(err.Error(), secret, "REDACTED")
+	msg = strings.ReplaceAll(msg, url.QueryEscape(secret), "REDACTED")
+	return scrubbed{msg: msg, err: err}
+}
+
+func decodeAnswer(body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		return fmt.Errorf("unreadable answer: %w: %w", provider.ErrUnavailable, err)
+	}
+	return nil
+}
+
+// clip bounds a text we pass on or quote from the provider.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
