@@ -1,0 +1,100 @@
+package fiatpsp
+
+import (
+	"net"
+	"net/netip"
+	"net/url"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+)
+
+const (
+	simMount   = "/sandbox/provider/fiatpsp"
+	notifyPath = "/api/gatewaynotification/fiatpsp/" + NotifyPath
+)
+
+// verified is one notification as the receiver saw it.
+type verified struct {
+	form url.Values
+	n    provider.Notification
+	err  error
+	rep  provider.Reply
+}
+
+// harness is a gateway in miniature over real HTTP: the simulator mounted
+// where the gateway mounts it, and a notification receiver that verifies
+// with the adapter and answers its Reply.
+type harness struct {
+	base     string
+	sim      *Simulator
+	adapter  *Adapter
+	got      chan verified
+	failNext atomic.Int32 // answers HTTP 500 to that many notifications first
+}
+
+// startHarness runs the harness; adjust may change both configurations
+// (they start as the sandbox's).
+func startHarness(t *testing.T, adjust func(*SimConfig, *Config)) *harness {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{base: "http://" + ln.Addr().String(), got: make(chan verified, 16)}
+	simCfg, cfg := SandboxSimConfig(h.base+simMount), SandboxConfig(h.base+simMount)
+	cfg.Caller = provider.CallerConfig{Timeout: 2 * time.Second}
+	if adjust != nil {
+		adjust(&simCfg, &cfg)
+	}
+	h.adapter = newAdapter(t, cfg)
+	h.sim = NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	h.sim.Register(app.Group(simMount))
+	app.Post(notifyPath, h.receive)
+	go func() { _ = app.Listener(ln) }()
+	t.Cleanup(func() { _ = app.ShutdownWithTimeout(2 * time.Second) })
+	return h
+}
+
+// receive is the gateway's notification endpoint.
+func (h *harness) receive(c *fiber.Ctx) error {
+	form := url.Values{}
+	c.Request().PostArgs().VisitAll(func(k, v []byte) { form.Add(string(k), string(v)) })
+	ip, _ := netip.ParseAddr(c.IP())
+	r := &provider.Request{Header: map[string][]string{}, Body: append([]byte(nil), c.Body()...), Form: form, RemoteIP: ip, Path: NotifyPath}
+	n, err := h.adapter.Verify(c.UserContext(), r)
+	rep := h.adapter.Reply(n, err)
+	if h.failNext.Add(-1) >= 0 {
+		rep = provider.Reply{Status: 500, Body: "busy"}
+	}
+	h.got <- verified{form: form, n: n, err: err, rep: rep}
+	c.Status(rep.Status).Set(fiber.HeaderContentType, rep.ContentType)
+	return c.SendString(rep.Body)
+}
+
+// next waits for the next notification.
+func (h *harness) next(t *testing.T) verified {
+	t.Helper()
+	select {
+	case v := <-h.got:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification arrived")
+		return verified{}
+	}
+}
+
+// none checks that no notification arrives for a while.
+func (h *harness) none(t *testing.T) {
+	t.Helper()
+	select {
+	case v := <-h.got:
+		t.Fatalf("unexpected notification %v", v.form)
+	case <-time.After(300 * time.Millisecond):
+	}
+}

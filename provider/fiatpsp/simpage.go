@@ -1,0 +1,160 @@
+package fiatpsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+)
+
+// statusText is what the payer's page says of a settled order.
+var statusText = map[string]string{
+	statusPaid: "Paid. The shop has been notified.", statusError: "The payment failed.",
+	statusRefund: "Refunded.", statusCancelled: "Cancelled.",
+}
+
+// handlePage shows the payer's page of an order.
+func (s *Simulator) handlePage(c *fiber.Ctx) error {
+	o, err := s.pageOrder(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, o, statusText[o.Status])
+}
+
+// handlePagePost settles the order as the tester chose, then sends the payer
+// back to the shop's address for the outcome, or shows the outcome.
+func (s *Simulator) handlePagePost(c *fiber.Ctx) error {
+	o, err := s.pageOrder(c)
+	if err != nil {
+		return err
+	}
+	paid := c.FormValue("outcome") == "pay"
+	if !paid && c.FormValue("outcome") != "fail" {
+		return fiber.NewError(fiber.StatusBadRequest, "outcome must be pay or fail")
+	}
+	o, err = s.settle(c.UserContext(), o, paid)
+	done := statusText[o.Status]
+	switch {
+	case errors.Is(err, errNotAccepted):
+		s.log.Warn("fiatpsp sim: notification not accepted yet, retrying", "order", o.ID, "err", err)
+		done = "Paid. The shop has not accepted the notification yet; the provider keeps sending it."
+	case err != nil:
+		return fiber.NewError(fiber.StatusConflict, err.Error())
+	}
+	back := o.Failure
+	if o.Status == statusPaid {
+		back = o.Success
+	}
+	if back != "" {
+		return c.Redirect(back, fiber.StatusSeeOther)
+	}
+	return s.render(c, o, done)
+}
+
+func (s *Simulator) pageOrder(c *fiber.Ctx) (simOrder, error) {
+	id, ok := positiveID(c.Params("id"))
+	if !ok {
+		return simOrder{}, fiber.ErrNotFound
+	}
+	o, err := s.load(c.UserContext(), id)
+	if errors.Is(err, provider.ErrNotFound) {
+		return simOrder{}, fiber.ErrNotFound
+	}
+	return o, err
+}
+
+func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
+	name := ""
+	for _, sys := range s.cfg.Systems {
+		if sys.ID == o.System {
+			name = sys.Name
+		}
+	}
+	var b bytes.Buffer
+	page := provider.SimPage{
+		Provider: Family, Amount: o.Amount, Currency: o.Currency, Description: name + " · order " + o.PaymentID,
+		Action: s.pageURL(o), Done: done,
+	}
+	if err := page.Render(&b); err != nil {
+		return fmt.Errorf("fiatpsp sim: page: %w", err)
+	}
+	c.Type("html", "utf-8")
+	return c.Send(b.Bytes())
+}
+
+// Settle pays or fails the order whose provider id is ref, as the payer's
+// page would. A paid order is notified (again, when it was already paid);
+// a failed one is not: the provider notifies payments only.
+func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
+	id, ok := positiveID(ref)
+	if !ok {
+		return fmt.Errorf("fiatpsp sim: order %q: %w", ref, provider.ErrNotFound)
+	}
+	o, err := s.load(ctx, id)
+	if err != nil {
+		return err
+	}
+	_, err = s.settle(ctx, o, paid)
+	return err
+}
+
+// errNotAccepted marks a notification the shop has not accepted yet; the
+// notifier goes on sending it.
+var errNotAccepted = errors.New("notification not accepted yet, retrying")
+
+// settle records the outcome and notifies a payment.
+func (s *Simulator) settle(ctx context.Context, o simOrder, paid bool) (simOrder, error) {
+	switch {
+	case paid && o.Status == statusPaid:
+		return o, s.notify(ctx, o)
+	case !paid && o.Status == statusError:
+		return o, nil
+	case o.Status != statusNew:
+		return o, fmt.Errorf("fiatpsp sim: order %d is already %s", o.ID, strings.TrimSuffix(statusText[o.Status], "."))
+	}
+	o.Status = statusError
+	if paid {
+		o.Status = statusPaid
+	}
+	if err := s.save(ctx, o); err != nil {
+		return o, err
+	}
+	if !paid {
+		return o, nil
+	}
+	return o, s.notify(ctx, o)
+}
+
+// notify sends the paid order's notification form, signed with secret2
+// over the amount exactly as the shop sent it, until the shop answers YES.
+func (s *Simulator) notify(ctx context.Context, o simOrder) error {
+	shop := strconv.FormatInt(s.cfg.ShopID, 10)
+	form := url.Values{
+		fMerchant: {shop}, fAmount: {o.Amount}, fIntID: {strconv.FormatInt(o.ID, 10)},
+		fOrder: {o.PaymentID}, fEmail: {o.Email}, fCurID: {strconv.Itoa(o.System)},
+		fSign: {signNotification(shop, o.Amount, s.cfg.Secret2, o.PaymentID)},
+	}
+	body := form.Encode()
+	err := s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.NotifyURL, strings.NewReader(body))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		return req, err
+	}, func(status int, body []byte) bool {
+		return status == http.StatusOK && string(bytes.TrimSpace(body)) == "YES"
+	})
+	if err != nil {
+		return fmt.Errorf("fiatpsp sim: order %d: %w: %w", o.ID, errNotAccepted, err)
+	}
+	return nil
+}
