@@ -44,7 +44,7 @@ func (c Config) NotificationBase(m schema.Method, sandbox bool) string {
 func (c Config) ProviderURLs(o *schema.Order) (notify, success, fail, cancel string) {
 	base := c.NotificationBase(o.Method, o.Sandbox)
 	if o.Method == schema.MethodBDPSPB {
-		return "", base + "/return/success", base + "/return/fail", base + "/return/cancel"
+		return base + "/return", base + "/return/success", base + "/return/fail", base + "/return/cancel"
 	}
 	page := c.PublicURL + "/payment/" + url.PathEscape(o.ID)
 	return base + "/" + notifyPath[o.Method], page, page, page

@@ -18,8 +18,11 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/bdcard"
+	"github.com/paygate/gateway/provider/bdpspb"
 	"github.com/paygate/gateway/provider/cryptohost"
 	"github.com/paygate/gateway/provider/cryptopsp"
+	"github.com/paygate/gateway/provider/fiatpsp"
 	"github.com/paygate/gateway/provider/walleta"
 	"github.com/paygate/gateway/provider/walletb"
 	"github.com/paygate/gateway/schema"
@@ -46,6 +49,20 @@ var families = map[schema.Method]family{
 	schema.MethodWalletB:    std(walletb.New, walletb.SandboxConfig, walletb.NewSimulator, walletb.SandboxSimConfig),
 	schema.MethodCryptohost: std(cryptohost.New, cryptohost.SandboxConfig, cryptohost.NewSimulator, cryptohost.SandboxSimConfig),
 	schema.MethodCryptoPSP:  std(cryptopsp.New, cryptopsp.SandboxConfig, cryptopsp.NewSimulator, cryptopsp.SandboxSimConfig),
+	schema.MethodBDCard:     bdStore(bdcard.FamilyCard),
+	schema.MethodBDPSPA:     bdStore(bdcard.FamilyPSPA),
+	schema.MethodBDPSPB:     std(bdpspb.New, bdpspb.SandboxConfig, bdpspb.NewSimulator, bdpspb.SandboxSimConfig),
+	schema.MethodFiatPSP:    std(fiatpsp.New, fiatpsp.SandboxConfig, fiatpsp.NewSimulator, fiatpsp.SandboxSimConfig),
+}
+
+// bdStore is one of the two stores that speak the bdcard protocol: the
+// family name is the method, whatever the configuration says.
+func bdStore(name string) family {
+	return std(func(c bdcard.Config, caller *provider.Caller) (*bdcard.Adapter, error) {
+		c.Family = name
+		return bdcard.New(c, caller)
+	}, func(base string) bdcard.Config { return bdcard.SandboxConfigFamily(name, base) },
+		bdcard.NewSimulator, func(base string) bdcard.SimConfig { return bdcard.SandboxSimConfigFamily(name, base) })
 }
 
 // std wires a family package of the usual shape: New(Config, Caller), a

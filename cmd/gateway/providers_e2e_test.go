@@ -73,6 +73,8 @@ func TestProvidersEndToEnd(t *testing.T) {
 		_, _ = io.WriteString(w, "success")
 	}))
 	defer rcv.Close()
+	var rate map[string]any
+	e.cli(&rate, "fx", "set", "USD", "BDT", "121.50", "--json")
 	s := e.serve()
 	tests := []struct {
 		name, method, currency, outcome string
@@ -86,6 +88,9 @@ func TestProvidersEndToEnd(t *testing.T) {
 		{"wallet_b fails", "wallet_b", "USD", "fail", 3},
 		{"cryptohost pays", "cryptohost", "USD", "pay", 2},
 		{"cryptohost fails", "cryptohost", "USD", "fail", 3},
+		{"bdcard pays", "bdcard", "BDT", "pay", 2},
+		{"bdcard fails", "bdcard", "BDT", "fail", 3},
+		{"bdpsp_a pays a USD order in BDT", "bdpsp_a", "USD", "pay", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,17 +138,23 @@ func TestProvidersEndToEnd(t *testing.T) {
 			}
 		})
 	}
-	// The sandbox driver goes through the simulator's notification too.
-	p := createParams(shop.AppID)
-	p["paymentMethod"] = "wallet_b"
-	id := s.create(t, p, shop.APIKey).Data["paymentId"].(string)
-	if r := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay"); r.Status != 200 || r.Data["status"] != 2.0 {
-		t.Fatalf("sandbox pay: %+v", r)
-	}
-	var story struct{ Notifications []struct{ Verdict string } }
-	e.cli(&story, "order", "show", id, "--json")
-	if len(story.Notifications) == 0 || story.Notifications[len(story.Notifications)-1].Verdict != "applied" {
-		t.Fatalf("the sandbox driver went around the simulator: %+v", story.Notifications)
+	// The sandbox driver goes through the simulator's notification too;
+	// for bdpsp_b that is the payer's return, verified by a search.
+	for _, method := range []string{"wallet_b", "bdpsp_b"} {
+		p := createParams(shop.AppID)
+		p["paymentMethod"], p["currency"] = method, map[string]string{"wallet_b": "CNY", "bdpsp_b": "BDT"}[method]
+		id, _ := s.create(t, p, shop.APIKey).Data["paymentId"].(string)
+		if r := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay"); r.Status != 200 || r.Data["status"] != 2.0 {
+			t.Fatalf("%s sandbox pay: %+v", method, r)
+		}
+		var story struct {
+			Order         struct{ ChargeCurrency string }
+			Notifications []struct{ Verdict string }
+		}
+		e.cli(&story, "order", "show", id, "--json")
+		if len(story.Notifications) == 0 || story.Notifications[len(story.Notifications)-1].Verdict != "applied" {
+			t.Fatalf("%s: the sandbox driver went around the simulator: %+v", method, story.Notifications)
+		}
 	}
 }
 
