@@ -26,6 +26,7 @@ type CreateOrder struct {
 	providers *provider.Registry
 	usdt      *USDT
 	rates     Rates
+	options   *Options
 	clientIP  *platform.ClientIP
 	limiter   *platform.Limiter
 	log       *slog.Logger
@@ -53,8 +54,10 @@ func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *sl
 	if err != nil {
 		return nil, fmt.Errorf("register command metrics: %w", err)
 	}
-	return &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
-		usdt: d.USDT, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}, nil
+	h := &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
+		usdt: d.USDT, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}
+	h.options = &Options{create: h, ttl: time.Minute, cache: map[bool]cachedSystems{}}
+	return h, nil
 }
 
 // createData is the create response's data (SPEC.md).

@@ -134,3 +134,24 @@ func usdtRates(m map[string]int64) fixedRates {
 	}
 	return out
 }
+
+// Systems are the fake fiatpsp's payment systems.
+func (f *fakeProvider) Systems(context.Context) ([]provider.System, error) {
+	return []provider.System{{ID: 12, Name: "card EUR", Currency: "EUR"}, {ID: 7, Name: "card USD", Currency: "USD"},
+		{ID: 36, Name: "wallet RUB", Currency: "RUB"}}, nil
+}
+
+// Currencies are the fake cryptopsp's: btc has a minimum of 30.00, eth 1.00.
+func (f *fakeProvider) Currencies(context.Context) ([]string, error) {
+	return []string{"btc", "eth"}, nil
+}
+
+func (f *fakeProvider) MinAmount(_ context.Context, fiat, crypto string) (provider.Money, error) {
+	switch crypto {
+	case "btc":
+		return provider.Money{Amount: 30_00, Currency: fiat}, nil
+	case "eth":
+		return provider.Money{Amount: 1_00, Currency: fiat}, nil
+	}
+	return provider.Money{}, provider.ErrNotFound
+}

@@ -86,7 +86,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	store := NewStore(rdb, time.Minute, time.Hour)
 	prov := &fakeProvider{base: testBase}
 	providers := fakeRegistry(prov)
-	fxRates := fixedRates{fxPairUSDBDT: 121_500_000}
+	fxRates := fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
 	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim},
 		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, Rates: fxRates, ClientIP: ips},
@@ -101,8 +101,8 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	}
 	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
-	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle, nil), Checkout: NewSandboxCheckout(store, settle),
-		QR: NewQRImage(store), Notifications: notes, Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
+	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle, nil, notes), Checkout: NewSandboxCheckout(store, settle),
+		QR: NewQRImage(store), Notifications: notes, Confirm: create.NewConfirm(), Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
 	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: create, store: store, prov: prov}
 }
 
@@ -207,3 +207,11 @@ func newPost(target, form string) *http.Request {
 }
 
 func newGet(target string) *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }
+
+// rawList decodes a data member that is a list.
+func (r *response) rawList(t testing.TB) ([]any, error) {
+	t.Helper()
+	var l []any
+	err := json.Unmarshal(r.Body.Data, &l)
+	return l, err
+}

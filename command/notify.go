@@ -67,16 +67,7 @@ func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
 	req := h.request(c)
 	rec := schema.NotificationRecord{At: time.Now().UTC(), Provider: string(family), Mode: mode(sandbox)}
 	n, err := a.Verify(c.UserContext(), req)
-	if err == nil {
-		err = h.apply(c.UserContext(), family, sandbox, n, &rec)
-	} else {
-		rec.Verdict, rec.Detail = verdictOf(err), err.Error()
-	}
-	rec.OrderID, rec.Ref, rec.Outcome, rec.Fields = n.OrderID, n.Ref, n.Outcome.String(), n.Fields
-	if !n.Paid.IsZero() {
-		rec.Paid = n.Paid.Amount.String() + " " + n.Paid.Currency
-	}
-	h.m.received.WithLabelValues(string(family), rec.Verdict).Inc()
+	err = h.settleWith(c.UserContext(), family, sandbox, n, err, &rec)
 	if rerr := h.recorder.add(c.UserContext(), &rec); rerr != nil {
 		// Unrecorded is unanswered: the provider sends it again.
 		return fmt.Errorf("record notification: %w", rerr)
@@ -85,6 +76,44 @@ func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
 		h.log.Warn("provider notification refused", "provider", family, "mode", rec.Mode, "order", rec.OrderID, "verdict", rec.Verdict)
 	}
 	return reply(c, a.Reply(n, err))
+}
+
+// Reconcile asks the order's provider what became of its payment and
+// applies the answer as a notification would, kept with its verdict: for
+// what a provider never notifies (a failed fiatpsp payment), or when a
+// notification was lost.
+func (h *Notifications) Reconcile(ctx context.Context, o *schema.Order) error {
+	a, ok := h.providers.For(o.Method, o.Sandbox)
+	if !ok {
+		return platform.Errorf(platform.KindMethodUnavailable, "no provider for %s", o.Method)
+	}
+	rec := schema.NotificationRecord{At: time.Now().UTC(), Provider: string(o.Method), Mode: mode(o.Sandbox) + " query"}
+	n, err := a.Query(ctx, o.ID, o.ProviderRef)
+	if err == nil && n.OrderID == "" {
+		n.OrderID = o.ID
+	}
+	err = h.settleWith(ctx, o.Method, o.Sandbox, n, err, &rec)
+	if rerr := h.recorder.add(ctx, &rec); rerr != nil {
+		return fmt.Errorf("record query: %w", rerr)
+	}
+	return err
+}
+
+// settleWith applies a verified provider answer (verr nil) and fills rec
+// with what happened; the error is the refusal, if any.
+func (h *Notifications) settleWith(ctx context.Context, family schema.Method, sandbox bool, n provider.Notification, verr error, rec *schema.NotificationRecord) error {
+	err := verr
+	if err == nil {
+		err = h.apply(ctx, family, sandbox, n, rec)
+	} else {
+		rec.Verdict, rec.Detail = verdictOf(err), err.Error()
+	}
+	rec.OrderID, rec.Ref, rec.Outcome, rec.Fields = n.OrderID, n.Ref, n.Outcome.String(), n.Fields
+	if !n.Paid.IsZero() {
+		rec.Paid = n.Paid.Amount.String() + " " + n.Paid.Currency
+	}
+	h.m.received.WithLabelValues(string(family), rec.Verdict).Inc()
+	return err
 }
 
 func (h *Notifications) request(c *fiber.Ctx) *provider.Request {

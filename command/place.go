@@ -30,7 +30,7 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 		}
 		o.PayableAmount = lit
 	}
-	if err := h.charge(o); err != nil {
+	if err := h.charge(ctx, o, prov); err != nil {
 		return nil, false, err
 	}
 	p := h.payment(o)
@@ -62,16 +62,28 @@ var chargedInBDT = map[schema.Method]bool{schema.MethodBDCard: true, schema.Meth
 
 // charge records what the provider will charge when it is not the order's
 // own amount, at the current rate, once: a notification is checked against
-// it, never against a later rate.
-func (h *CreateOrder) charge(o *schema.Order) error {
-	if !chargedInBDT[o.Method] || o.Currency == "BDT" {
-		return nil
+// it, never against a later rate. A fiatpsp order with its payment system
+// is charged in the system's currency.
+func (h *CreateOrder) charge(ctx context.Context, o *schema.Order, prov provider.Adapter) error {
+	switch {
+	case chargedInBDT[o.Method]:
+		return h.chargeIn(o, "BDT")
+	case o.Method == schema.MethodFiatPSP && o.FiatpspSystemID != "":
+		sys, err := h.options.system(ctx, prov, o.Sandbox, o.FiatpspSystemID)
+		if err != nil {
+			return err
+		}
+		return h.chargeIn(o, sys.Currency)
 	}
-	return h.convert(o, "BDT")
+	return nil
 }
 
-// convert records o's charge in currency cur at the current rate.
-func (h *CreateOrder) convert(o *schema.Order, cur string) error {
+// chargeIn records o's charge in currency cur at the current rate; in its
+// own currency, nothing is recorded.
+func (h *CreateOrder) chargeIn(o *schema.Order, cur string) error {
+	if cur == o.Currency {
+		return nil
+	}
 	pair := fx.Pair{Base: o.Currency, Quote: cur}
 	r, ok := h.rates.Rate(pair)
 	if !ok {
@@ -88,7 +100,7 @@ func (h *CreateOrder) payment(o *schema.Order) provider.Payment {
 		OrderID: o.ID, Method: o.Method, Charge: provider.Money{Amount: amt, Currency: cur},
 		Description: o.Description, CustomerName: o.CustomerName, CustomerEmail: o.CustomerEmail,
 		CustomerPhone: o.CustomerPhone, ClientIP: o.ClientIP, SystemID: o.FiatpspSystemID, PayCurrency: o.PayCurrency,
-		ExpiresAt: o.CreatedAt.Add(h.cfg.OrderTTL),
+		ExpiresAt: o.CreatedAt.Add(h.store.TTL(o.Method)),
 	}
 	if o.ChargeCurrency != "" {
 		p.Original = provider.Money{Amount: o.Amount, Currency: o.Currency}
@@ -125,15 +137,7 @@ func (h *CreateOrder) replay(ctx context.Context, attempt *schema.Order, id stri
 func (h *CreateOrder) initRemote(ctx context.Context, o *schema.Order, prov provider.Adapter, p provider.Payment) error {
 	init, err := prov.Initialise(ctx, p)
 	if err != nil {
-		if _, ferr := h.store.Transition(context.WithoutCancel(ctx), o.ID, schema.StatusFailed, h.now()); ferr != nil {
-			h.log.Error("fail order after provider error", "order", o.ID, "err", ferr)
-		}
-		o.Status = schema.StatusFailed
-		h.log.Warn("provider initialise failed", "method", o.Method, "order", o.ID, "err", err)
-		if errors.Is(err, provider.ErrRefused) {
-			return &platform.Error{Kind: platform.KindProviderRefused, Msg: "the payment provider refused the payment; order " + o.ID + " is failed", Err: err}
-		}
-		return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not answer; order " + o.ID + " is failed, retry later", Err: err}
+		return h.providerFailed(ctx, o, err)
 	}
 	applyInit(o, init)
 	o.Version++
@@ -141,6 +145,20 @@ func (h *CreateOrder) initRemote(ctx context.Context, o *schema.Order, prov prov
 		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FNextAction, init.NextAction,
 		schema.FProviderRef, init.Ref)
 	return err
+}
+
+// providerFailed fails o after its provider refused or did not answer, and
+// is the error the caller sees.
+func (h *CreateOrder) providerFailed(ctx context.Context, o *schema.Order, err error) error {
+	if _, ferr := h.store.Transition(context.WithoutCancel(ctx), o.ID, schema.StatusFailed, h.now()); ferr != nil {
+		h.log.Error("fail order after provider error", "order", o.ID, "err", ferr)
+	}
+	o.Status = schema.StatusFailed
+	h.log.Warn("provider initialise failed", "method", o.Method, "order", o.ID, "err", err)
+	if errors.Is(err, provider.ErrRefused) {
+		return &platform.Error{Kind: platform.KindProviderRefused, Msg: "the payment provider refused the payment; order " + o.ID + " is failed", Err: err}
+	}
+	return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not answer; order " + o.ID + " is failed, retry later", Err: err}
 }
 
 // payFromBalance stores a balance payment: the order is paid at once.

@@ -11,6 +11,7 @@ type Handlers struct {
 	// Notifications are the providers' endpoints; Simulators, when set,
 	// mounts the sandbox's simulated providers.
 	Notifications *Notifications
+	Confirm       *Confirm
 	Simulators    func(r fiber.Router)
 	// Pages limits the payer-facing pages per client IP.
 	Pages fiber.Handler
@@ -25,6 +26,11 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Get("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Page)
 	r.Post("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Submit)
 	r.Get("/payment/:paymentId/qr.png", h.Pages, h.QR.Serve)
+	opts := h.Create.Options()
+	r.Get("/api/fiatpsp/currencies", h.Pages, opts.FiatpspCurrencies)
+	r.Get("/api/cryptopsp/currencies", h.Pages, opts.CryptopspCurrencies)
+	r.Post("/api/fiatpsp/confirm", h.Pages, h.Confirm.Fiatpsp)
+	r.Post("/api/cryptopsp/confirm", h.Pages, h.Confirm.Cryptopsp)
 	for _, m := range []string{fiber.MethodPost, fiber.MethodGet} {
 		r.Add(m, "/api/gatewaynotification/:family/*", h.Notifications.Live)
 		r.Add(m, "/sandbox/gatewaynotification/:family/*", h.Notifications.Sandbox)

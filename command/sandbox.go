@@ -17,6 +17,7 @@ type SandboxOrders struct {
 	accounts Accounts
 	settle   *Settle
 	sims     Simulators
+	notes    *Notifications
 	limiter  *platform.Limiter
 	limit    platform.Limit
 }
@@ -35,8 +36,10 @@ type Simulators map[schema.Method]Simulator
 // NewSandboxOrders wires the sandbox driver; it shares the query limit.
 // Orders of a method without a simulator (our own flows) are settled
 // directly.
-func (h *CreateOrder) NewSandboxOrders(settle *Settle, sims Simulators) *SandboxOrders {
-	return &SandboxOrders{accounts: h.accounts, settle: settle, sims: sims, limiter: h.limiter, limit: h.cfg.QueryLimit}
+// Where a simulator's outcome sends no notification (its provider sends
+// none for it), the driver asks the provider through notes.Reconcile.
+func (h *CreateOrder) NewSandboxOrders(settle *Settle, sims Simulators, notes *Notifications) *SandboxOrders {
+	return &SandboxOrders{accounts: h.accounts, settle: settle, sims: sims, notes: notes, limiter: h.limiter, limit: h.cfg.QueryLimit}
 }
 
 // Pay moves the order to paid.
@@ -87,6 +90,14 @@ func (s *SandboxOrders) drive(ctx context.Context, o *schema.Order, to schema.St
 	after, err := s.settle.store.Get(ctx, o.ID)
 	if err != nil {
 		return Outcome{}, err
+	}
+	if after.Status != to && s.notes != nil {
+		if err := s.notes.Reconcile(ctx, after); err != nil {
+			return Outcome{}, err
+		}
+		if after, err = s.settle.store.Get(ctx, o.ID); err != nil {
+			return Outcome{}, err
+		}
 	}
 	if after.Status != to {
 		return Outcome{}, platform.Errorf(platform.KindConflict, "order %s is %s after the simulated notification", o.ID, after.Status)

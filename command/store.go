@@ -29,6 +29,7 @@ var (
 type Store struct {
 	rdb        *redis.Client
 	ttl        time.Duration
+	ttls       map[schema.Method]time.Duration
 	retention  time.Duration
 	create     *redis.Script
 	batch      *platform.Batcher
@@ -57,6 +58,21 @@ func NewStore(rdb *redis.Client, ttl, retention time.Duration) *Store {
 	}
 }
 
+// WithMethodTTLs sets the methods whose unpaid orders stay payable longer or
+// shorter than the default (a crypto payment takes confirmations).
+func (s *Store) WithMethodTTLs(ttls map[schema.Method]time.Duration) *Store {
+	s.ttls = ttls
+	return s
+}
+
+// TTL is how long an unpaid order of method m stays payable.
+func (s *Store) TTL(m schema.Method) time.Duration {
+	if d, ok := s.ttls[m]; ok {
+		return d
+	}
+	return s.ttl
+}
+
 // ErrInsufficientBalance is a balance payment the balance does not cover.
 var ErrInsufficientBalance = errors.New("insufficient balance")
 
@@ -75,7 +91,7 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 	fields := o.Fields()
 	args := make([]any, 0, 5+len(fields))
 	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(),
-		o.CreatedAt.Add(s.ttl).UnixMilli())
+		o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli())
 	for _, f := range fields {
 		args = append(args, f)
 	}

@@ -35,6 +35,7 @@ type Config struct {
 	ProvidersFile   string
 	ProviderTimeout time.Duration
 	OrderTTL        time.Duration
+	OrderTTLMethods string // per-method TTLs, e.g. cryptopsp=60m,usdt_direct=60m
 	OrderRetention  time.Duration
 	ShutdownTimeout time.Duration
 	ShutdownDrain   time.Duration
@@ -106,6 +107,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "initial units of each currency per 1 USDT, e.g. USD=1,CNY=7.2 (then `gateway fx set USDT CNY 7.2`)")
 	str(&c.ProvidersFile, "providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it")
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
+	str(&c.OrderTTLMethods, "order-ttl-methods", "GATEWAY_ORDER_TTL_METHODS", "per-method order TTLs that differ from order-ttl, e.g. cryptopsp=60m,usdt_direct=60m")
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")
 	dur(&c.ProviderTimeout, "provider-timeout", "GATEWAY_PROVIDER_TIMEOUT", "default bound on one call to a live provider (a family's Caller.Timeout wins)")
@@ -146,10 +148,28 @@ func (c *Config) Validate() error {
 	if c.ShutdownDrain < 0 || c.ShutdownDrain >= c.ShutdownTimeout {
 		errs = append(errs, errors.New("shutdown-drain must be at least 0 and below shutdown-timeout"))
 	}
+	if _, err := ParseMethodTTLs(c.OrderTTLMethods); err != nil {
+		errs = append(errs, err)
+	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention and shutdown-timeout must be positive"))
 	}
 	return errors.Join(errs...)
+}
+
+// ParseMethodTTLs reads "cryptopsp=60m,usdt_direct=60m": how long an unpaid
+// order of each method stays payable, where it differs from order-ttl.
+func ParseMethodTTLs(v string) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	for _, part := range splitList(v) {
+		m, lit, ok := strings.Cut(part, "=")
+		d, err := time.ParseDuration(strings.TrimSpace(lit))
+		if !ok || err != nil || d <= 0 || strings.TrimSpace(m) == "" {
+			return nil, fmt.Errorf("order-ttl-methods %q: want METHOD=DURATION, e.g. cryptopsp=60m", part)
+		}
+		out[strings.TrimSpace(m)] = d
+	}
+	return out, nil
 }
 
 // Has reports whether the process runs role.

@@ -35,6 +35,7 @@ const (
 	KindRateLimited       Kind = "rate_limited"
 	KindUnavailable       Kind = "unavailable"
 	KindProviderRefused   Kind = "provider_refused"
+	KindBelowMinimum      Kind = "below_minimum"
 	KindInternal          Kind = "internal_error"
 )
 
@@ -60,6 +61,7 @@ var statusOf = map[Kind]int{
 	KindRateLimited:       http.StatusTooManyRequests,
 	KindUnavailable:       http.StatusServiceUnavailable,
 	KindProviderRefused:   http.StatusBadGateway,
+	KindBelowMinimum:      http.StatusBadRequest,
 	KindInternal:          http.StatusInternalServerError,
 }
 

@@ -16,6 +16,9 @@ const (
 	EventPaid      EventType = "paid"
 	EventFailed    EventType = "failed"
 	EventCancelled EventType = "cancelled"
+	// EventChanged is a change of an order's details, not of its status: the
+	// payer's choice on a deferred flow, the provider's answer to it.
+	EventChanged EventType = "changed"
 )
 
 // EventFor is the event a move into status to emits.
@@ -69,7 +72,7 @@ func DecodeEvent(streamID string, values map[string]any) (Event, error) {
 	str := func(k string) string { s, _ := values[k].(string); return s }
 	ev := Event{StreamID: streamID, Type: EventType(str(EvType))}
 	switch ev.Type {
-	case EventCreated, EventReady, EventPaid, EventFailed, EventCancelled:
+	case EventCreated, EventReady, EventPaid, EventFailed, EventCancelled, EventChanged:
 	default:
 		return Event{}, fmt.Errorf("event %s: unknown type %q", streamID, ev.Type)
 	}

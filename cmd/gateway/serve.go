@@ -26,6 +26,7 @@ import (
 	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
+	"github.com/paygate/gateway/schema"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -186,7 +187,18 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
-	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
+	methodTTLs, err := platform.ParseMethodTTLs(cfg.OrderTTLMethods)
+	if err != nil {
+		return nil, nil, err
+	}
+	ttls := map[schema.Method]time.Duration{}
+	for m, d := range methodTTLs {
+		if !schema.Method(m).Known() {
+			return nil, nil, fmt.Errorf("configuration: order-ttl-methods names %q, not a method", m)
+		}
+		ttls[schema.Method(m)] = d
+	}
+	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls)
 	limits := cfg.Limits()
 	create, err := command.NewCreateOrder(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
@@ -202,10 +214,11 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	}
 	h := &command.Handlers{
 		Create:        create,
-		Sandbox:       create.NewSandboxOrders(settle, provs.simulators),
+		Sandbox:       create.NewSandboxOrders(settle, provs.simulators, notes),
 		Checkout:      command.NewSandboxCheckout(store, settle),
 		QR:            command.NewQRImage(store),
 		Notifications: notes,
+		Confirm:       create.NewConfirm(),
 		Simulators:    provs.mount,
 		Pages:         limiter.PerIP(platform.ClassPages, limits.Pages, ips),
 	}

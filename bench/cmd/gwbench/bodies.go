@@ -13,16 +13,29 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
+// payMethod is the method and currency of the creates a phase sends.
+type payMethod struct{ method, currency string }
+
+// ownCreate is the gateway's own create path, the one the ceiling models:
+// one script, no provider called (the payer chooses the method later).
+// providerCreates also call a provider, the sandbox's in-process simulator:
+// cryptohost (JSON with an API key) shows what the second step costs,
+// wallet_a also its RSA signatures (two 2048-bit signs per create).
+var (
+	ownCreate       = payMethod{"select", "USD"}
+	providerCreates = []payMethod{{"cryptohost", "USD"}, {"wallet_a", "CNY"}}
+)
+
 // createBodies pre-signs n createorder bodies of merchant a, each with its
 // own clientOrderId (prefix-i), so that every request is a new order, not
 // an idempotent replay. notify, when not nil, gives request i's notify_url.
 // Signing happens here, before the clock starts: the generator only sends.
-func createBodies(a account, prefix string, n int, notify func(i int) string) *loadgen.Bodies {
+func createBodies(a account, pm payMethod, prefix string, n int, notify func(i int) string) *loadgen.Bodies {
 	var b loadgen.Bodies
 	b.Grow(n, 260)
 	p := schema.Params{
 		"action": "createorder", "amount": "100.00", "appid": a.AppID, "clientip": "127.0.0.1",
-		"currency": "CNY", "paymentMethod": "wallet_a", "description": "bench order",
+		"currency": pm.currency, "paymentMethod": pm.method, "description": "bench order",
 	}
 	buf := make([]byte, 0, 512)
 	for i := range n {

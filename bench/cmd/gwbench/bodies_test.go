@@ -16,7 +16,7 @@ import (
 // merchant's key, so the benchmark measures creates, not rejections.
 func TestCreateBodiesAreSignedCreates(t *testing.T) {
 	a := account{AppID: "1001", APIKey: "KEY"}
-	bodies := createBodies(a, "t", 3, func(i int) string { return "http://127.0.0.1:1/hook" })
+	bodies := createBodies(a, ownCreate, "t", 3, func(i int) string { return "http://127.0.0.1:1/hook" })
 	seen := map[string]bool{}
 	for i := range bodies.Len() {
 		p, err := command.ParseJSONParams(bodies.At(i))

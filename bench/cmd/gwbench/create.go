@@ -59,7 +59,7 @@ func (b *bench) ceiling(ctx context.Context, writes int, half bool) (*pair, erro
 		}
 	}()
 	// The ceiling does not read its body; it gets one of the same size.
-	one := createBodies(account{AppID: "1001", APIKey: "k"}, "ceiling", 1, nil)
+	one := createBodies(account{AppID: "1001", APIKey: "k"}, ownCreate, "ceiling", 1, nil)
 	target := createTarget(one)
 	same := loadgen.TargetFunc(func(_ int, req *fasthttp.Request) bool { return target.Fill(0, req) })
 	name := "ceiling"
@@ -100,7 +100,7 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 	run := &createRun{merchant: m, prefix: "cmax"}
 	n := b.cfg.PoolRate * int((b.cfg.Phase+warmup(b.cfg.Phase)).Seconds()+1)
 	b.logf("signing %d create bodies", n)
-	bodies := createBodies(m, run.prefix, n, nil)
+	bodies := createBodies(m, ownCreate, run.prefix, n, nil)
 	run.ids = make([]string, n)
 	memBefore := b.redisInfo(ctx, "memory")["used_memory"]
 	rss := sampleRSS(gw.pid())
@@ -123,7 +123,7 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 	}
 	halfRate := cr.Max.Throughput / 2
 	hn := int(halfRate*(b.cfg.Phase+warmup(b.cfg.Phase)).Seconds()) + 1
-	halfBodies := createBodies(m, "chalf", hn, nil)
+	halfBodies := createBodies(m, ownCreate, "chalf", hn, nil)
 	rss = sampleRSS(gw.pid())
 	half, err := b.open(ctx, "createorder half", gw, createTarget(halfBodies), halfRate, b.cfg.Phase, checkCreate(nil))
 	b.rep.Memory.GatewayRSSMiB = max(b.rep.Memory.GatewayRSSMiB, rss.stop())
@@ -132,14 +132,31 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 		return run, err
 	}
 	b.redisMemory(ctx, run, memBefore, cr.Max.OK+cr.Max.Failed+half.OK+half.Failed)
+	b.runProviderCreates(ctx, gw, m, cr)
 	return run, nil
+}
+
+// runProviderCreates measures creates that also ask a provider (the
+// sandbox's simulator in the same process): their max throughput, closed
+// loop, a short phase each.
+func (b *bench) runProviderCreates(ctx context.Context, gw *server, m account, cr *createReport) {
+	for _, pm := range providerCreates {
+		n := b.cfg.PoolRate * int((b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)).Seconds()+1) / 4
+		bodies := createBodies(m, pm, "p"+pm.method, n, nil)
+		res, err := b.closed(ctx, "createorder "+pm.method+" max", gw, createTarget(bodies), b.cfg.ShortPhase, checkCreate(nil))
+		if err != nil {
+			b.note("createorder %s: %v", pm.method, err)
+			continue
+		}
+		cr.Providers = append(cr.Providers, providerCreate{Method: pm.method, Currency: pm.currency, Max: res})
+	}
 }
 
 // profileCreate runs an extra createorder phase under perf, so the
 // headline figures are not measured with a profiler attached.
 func (b *bench) profileCreate(ctx context.Context, gw *server, m account) {
 	n := b.cfg.PoolRate * int((b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)).Seconds()+1)
-	bodies := createBodies(m, "cperf", n, nil)
+	bodies := createBodies(m, ownCreate, "cperf", n, nil)
 	rec := b.perfPhase(ctx, "createorder", gw, b.cfg.ShortPhase+warmup(b.cfg.ShortPhase))
 	if _, err := b.closed(ctx, "createorder under perf", gw, createTarget(bodies), b.cfg.ShortPhase, checkCreate(nil)); err != nil {
 		b.note("createorder under perf: %v", err)

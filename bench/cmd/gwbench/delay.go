@@ -56,7 +56,7 @@ func (b *bench) delayAt(ctx context.Context, gw *server, phase, merchant string,
 		return nil, err
 	}
 	n := int(rate*(b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)).Seconds()) + 1
-	bodies := createBodies(m, "delay", n, nil)
+	bodies := createBodies(m, ownCreate, "delay", n, nil)
 	w := newListWatch()
 	pollCtx, stopPoll := context.WithCancel(ctx)
 	defer stopPoll()

@@ -76,9 +76,13 @@ func (r *report) markdown(w io.Writer) {
 		p("| ceiling with %d sequential EVALSHAs per request | max throughput, c=%d | %s | |", c.Writes, c.Max.Concurrency, rate(c.Max.Throughput))
 	}
 	if c := r.Create; c != nil {
-		p("| createorder | max throughput, c=%d | %s%s | %s |", c.Max.Concurrency, rate(c.Max.Throughput), ratioStr(c.Ratio), r.mark("createorder vs ceiling"))
+		p("| createorder (%s %s: no provider call, as the ceiling) | max throughput, c=%d | %s%s | %s |", ownCreate.method, ownCreate.currency, c.Max.Concurrency, rate(c.Max.Throughput), ratioStr(c.Ratio), r.mark("createorder vs ceiling"))
 		if c.Half != nil {
 			p("| createorder | latency at %s (50%%) p50 / p99 / p99.9 | %s | %s |", rate(c.Half.Rate), lat3(c.Half), r.mark("createorder p99 at half load"))
+		}
+		for _, pc := range c.Providers {
+			p("| createorder with a provider (%s %s, sandbox simulator) | max throughput, c=%d (p99 there) | %s (%s) | |",
+				pc.Method, pc.Currency, pc.Max.Concurrency, rate(pc.Max.Throughput), msStr(pc.Max.Latency.P99))
 		}
 	}
 	r.pairRows(p, "action=order", r.Order, "action=order throughput", "")

@@ -50,7 +50,15 @@ type ceilingWrites struct {
 
 type createReport struct {
 	pair
-	Ratio float64 `json:"ratio_to_ceiling,omitempty"`
+	Ratio     float64          `json:"ratio_to_ceiling,omitempty"`
+	Providers []providerCreate `json:"with_provider,omitempty"`
+}
+
+// providerCreate is the max throughput of creates that ask a provider.
+type providerCreate struct {
+	Method   string         `json:"method"`
+	Currency string         `json:"currency"`
+	Max      loadgen.Result `json:"max"`
 }
 
 type delayReport struct {

@@ -49,7 +49,7 @@ func (b *bench) startDispatcherAtEnd(ctx context.Context) {
 // createFor creates n orders of merchant m whose notify_url is the
 // receiver's, with a closed loop that ends when the bodies are used up.
 func (b *bench) createFor(ctx context.Context, name string, gw *server, m account, prefix string, n int, rcv *receiver) ([]string, error) {
-	bodies := createBodies(m, prefix, n, rcv.url)
+	bodies := createBodies(m, ownCreate, prefix, n, rcv.url)
 	ids := make([]string, n)
 	res, err := loadgen.Closed(ctx, createTarget(bodies), loadgen.Options{Addr: gw.addr, Concurrency: b.cfg.Concurrency,
 		Duration: 10 * time.Minute, OnResponse: checkCreate(ids)})
