@@ -143,6 +143,7 @@ type apiResponse struct {
 	Error      string         `json:"error"`
 	Msg        string         `json:"msg"`
 	Data       map[string]any `json:"data"`
+	Raw        string         `json:"-"`
 }
 
 func call(t testing.TB, req *http.Request) apiResponse {
@@ -154,7 +155,7 @@ func call(t testing.TB, req *http.Request) apiResponse {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	r := apiResponse{Status: res.StatusCode, RetryAfter: res.Header.Get("Retry-After")}
+	r := apiResponse{Status: res.StatusCode, RetryAfter: res.Header.Get("Retry-After"), Raw: string(raw)}
 	if strings.Contains(res.Header.Get("Content-Type"), "json") {
 		if err := json.Unmarshal(raw, &r); err != nil {
 			t.Fatalf("decode %s: %v", raw, err)
