@@ -61,3 +61,71 @@ func TestExpiry(t *testing.T) {
 		t.Fatalf("a cancelled order still holds its clientOrderId: %v", d)
 	}
 }
+
+// TestTwoExpirersCancelOnce: two processes sweeping the same shards at once
+// cancel each due order exactly once (one cancelled event each).
+func TestTwoExpirersCancelOnce(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	ids := make([]string, 30)
+	for i := range ids {
+		ids[i] = h.createOK(h.baseParams())["paymentId"].(string)
+	}
+	later := func() time.Time { return time.Now().Add(2 * time.Minute) }
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	counts := make([]int, 2)
+	done := make(chan error, 2)
+	for i := range counts {
+		settle := h.create.NewSettle()
+		settle.now = later
+		e := settle.NewExpirer(h.rdb, time.Second, log)
+		go func() {
+			for _, s := range schema.AllShards() {
+				n, err := e.Sweep(ctx, s)
+				if err != nil {
+					done <- err
+					return
+				}
+				counts[i] += n
+			}
+			done <- nil
+		}()
+	}
+	for range counts {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if counts[0]+counts[1] != len(ids) {
+		t.Fatalf("cancelled %v, want %d in all", counts, len(ids))
+	}
+	for _, id := range ids {
+		shard, _ := schema.ParseOrderID(id)
+		if n := countEvents(t, h, shard, id); n != 3 { // created, ready, cancelled
+			t.Fatalf("order %s has %d events, want 3", id, n)
+		}
+	}
+}
+
+// TestMethodTTL: an unpaid order expires at its method's TTL when one is
+// set, else at the default.
+func TestMethodTTL(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	store := NewStore(h.rdb, time.Minute, time.Hour).WithMethodTTLs(map[schema.Method]time.Duration{schema.MethodCryptoPSP: time.Hour})
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	for _, tt := range []struct {
+		m    schema.Method
+		want time.Duration
+	}{{schema.MethodCryptoPSP, time.Hour}, {schema.MethodWalletA, time.Minute}} {
+		o := &schema.Order{ID: schema.NewOrderID(at, 3), AppID: "1", Amount: 100, Currency: "USD", Method: tt.m,
+			CreatedAt: at, UpdatedAt: at, Version: 1}
+		if _, _, err := store.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		score, err := h.rdb.ZScore(ctx, schema.ExpiryKey(3), o.ID).Result()
+		if err != nil || int64(score) != at.Add(tt.want).UnixMilli() {
+			t.Fatalf("%s expires at %v (%v), want created + %v", tt.m, score, err, tt.want)
+		}
+	}
+}
