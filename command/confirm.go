@@ -88,10 +88,12 @@ func (h *Confirm) awaiting(ctx context.Context, id string, m schema.Method, next
 // records its answer, or fails the order when it does not answer.
 func (h *Confirm) choose(c *fiber.Ctx, o *schema.Order, a provider.Adapter, field, value string) error {
 	ctx, cr := c.UserContext(), h.create
-	fields := []string{schema.FNextAction, "", field, value, schema.FChargeAmt, "", schema.FChargeCur, o.ChargeCurrency, schema.FFXRate, o.FXRate}
+	charged := ""
 	if o.ChargeCurrency != "" {
-		fields[5] = strconv.FormatInt(int64(o.ChargeAmount), 10)
+		charged = strconv.FormatInt(int64(o.ChargeAmount), 10)
 	}
+	fields := []string{schema.FNextAction, "", field, value,
+		schema.FChargeAmt, charged, schema.FChargeCur, o.ChargeCurrency, schema.FFXRate, o.FXRate}
 	applied, err := cr.store.Update(ctx, o.ID, []schema.Status{schema.StatusReady}, schema.FNextAction, o.NextAction, cr.now(), fields...)
 	if err != nil {
 		return err

@@ -1,8 +1,8 @@
 package command
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -122,9 +122,7 @@ func (h *Notifications) request(c *fiber.Ctx) *provider.Request {
 	body := append([]byte(nil), c.Body()...)
 	r := &provider.Request{Header: hdr, Body: body, Path: c.Params("*"), RemoteIP: h.clientIP.Of(c)}
 	r.Query, _ = url.ParseQuery(string(c.Request().URI().QueryString()))
-	if string(c.Request().Header.ContentType()) == fiber.MIMEApplicationForm ||
-		len(c.Request().Header.ContentType()) > len(fiber.MIMEApplicationForm) &&
-			string(c.Request().Header.ContentType()[:len(fiber.MIMEApplicationForm)]) == fiber.MIMEApplicationForm {
+	if bytes.HasPrefix(c.Request().Header.ContentType(), []byte(fiber.MIMEApplicationForm)) {
 		r.Form, _ = url.ParseQuery(string(body))
 	}
 	return r
@@ -252,6 +250,3 @@ func newNotifyMetrics(reg prometheus.Registerer) (*notifyMetrics, error) {
 	}
 	return m, nil
 }
-
-// recordJSON is the stored form of a record.
-func recordJSON(rec *schema.NotificationRecord) ([]byte, error) { return json.Marshal(rec) }

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -24,7 +25,7 @@ const (
 )
 
 func (l *notificationLog) add(ctx context.Context, rec *schema.NotificationRecord) error {
-	raw, err := recordJSON(rec)
+	raw, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}

@@ -35,9 +35,8 @@ type Simulators map[schema.Method]Simulator
 
 // NewSandboxOrders wires the sandbox driver; it shares the query limit.
 // Orders of a method without a simulator (our own flows) are settled
-// directly.
-// Where a simulator's outcome sends no notification (its provider sends
-// none for it), the driver asks the provider through notes.Reconcile.
+// directly. Where a simulator's outcome sends no notification (its provider
+// sends none for it), the driver asks the provider through notes.Reconcile.
 func (h *CreateOrder) NewSandboxOrders(settle *Settle, sims Simulators, notes *Notifications) *SandboxOrders {
 	return &SandboxOrders{accounts: h.accounts, settle: settle, sims: sims, notes: notes, limiter: h.limiter, limit: h.cfg.QueryLimit}
 }
