@@ -129,6 +129,9 @@ func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (sch
 // Transition moves an order to status to, if DESIGN.md's table allows it
 // from where the order is. A move that does not apply (a repeat, or from a
 // final status) changes nothing, emits nothing and reports moved=false.
+// Transitions share the creates' pipelines: every create with a provider
+// makes one (pending to ready), and alone it cost a round trip of its own
+// (cryptohost creates 2.3-2.9k/s alone, 3.0-3.1k/s pipelined, quick A/B).
 func (s *Store) Transition(ctx context.Context, id string, to schema.Status, at time.Time, extra ...string) (moved bool, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
@@ -150,7 +153,7 @@ func (s *Store) Transition(ctx context.Context, id string, to schema.Status, at 
 		args = append(args, e)
 	}
 	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard)}
-	res, err := s.transition.Run(ctx, s.rdb, keys, args...).Int64Slice()
+	res, err := s.batch.Script(ctx, s.transition, keys, args...).Int64Slice()
 	if err != nil {
 		return false, fmt.Errorf("move order %s to %s: %w", id, to, err)
 	}
