@@ -31,6 +31,7 @@ type Notifications struct {
 	settle    *Settle
 	recorder  *notificationLog
 	clientIP  *platform.ClientIP
+	base      string // PublicURL: where a browser return goes on
 	m         *notifyMetrics
 	log       *slog.Logger
 }
@@ -41,7 +42,7 @@ func (h *CreateOrder) NewNotifications(settle *Settle, reg prometheus.Registerer
 	if err != nil {
 		return nil, err
 	}
-	return &Notifications{providers: h.providers, settle: settle, clientIP: h.clientIP, m: m, log: h.log,
+	return &Notifications{providers: h.providers, settle: settle, clientIP: h.clientIP, base: h.cfg.PublicURL, m: m, log: h.log,
 		recorder: &notificationLog{rdb: h.store.rdb, keep: h.cfg.OrderTTL + h.cfg.OrderRetention}}, nil
 }
 
@@ -75,7 +76,16 @@ func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
 	if err != nil {
 		h.log.Warn("provider notification refused", "provider", family, "mode", rec.Mode, "order", rec.OrderID, "verdict", rec.Verdict)
 	}
-	return reply(c, a.Reply(n, err))
+	r := a.Reply(n, err)
+	if r.Status >= 300 && r.Status < 400 && r.Location == "" {
+		// A browser return (bdpsp_b): the payer goes on to the order's page,
+		// which shows what the search found.
+		r.Location = h.base + "/payment/" + url.PathEscape(n.OrderID)
+		if n.OrderID == "" {
+			r.Location = h.base + "/"
+		}
+	}
+	return reply(c, r)
 }
 
 // Reconcile asks the order's provider what became of its payment and

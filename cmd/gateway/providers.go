@@ -146,7 +146,10 @@ func familyNames() []string {
 func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, timeout time.Duration, rdb redis.UniversalClient, m *provider.Metrics, log *slog.Logger) (*providerSet, error) {
 	simBase := publicURL + "/sandbox/provider"
 	state := &redisState{rdb: rdb}
-	notifier := &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second}, Log: log}
+	// A provider's notification sender takes the answer as it is; it never
+	// follows a redirect (a browser return answers with one).
+	notifier := &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Log: log}
 	sandbox := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}, schema.MethodUSDTDirect: provider.Own{}}
 	live := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}}
 	set := &providerSet{simulators: command.Simulators{}}

@@ -63,16 +63,7 @@ func TestProvidersEndToEnd(t *testing.T) {
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
-	var mu sync.Mutex
-	hooks := map[string]url.Values{}
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
-		mu.Lock()
-		hooks[r.PostForm.Get("paymentId")] = r.PostForm
-		mu.Unlock()
-		_, _ = io.WriteString(w, "success")
-	}))
-	defer rcv.Close()
+	hooks := newHookReceiver(t)
 	var rate map[string]any
 	e.cli(&rate, "fx", "set", "USD", "BDT", "121.50", "--json")
 	s := e.serve()
@@ -95,7 +86,7 @@ func TestProvidersEndToEnd(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := createParams(shop.AppID)
-			p["paymentMethod"], p["currency"], p["notify_url"] = tt.method, tt.currency, rcv.URL+"/hook"
+			p["paymentMethod"], p["currency"], p["notify_url"] = tt.method, tt.currency, hooks.url
 			r := s.create(t, p, shop.APIKey)
 			if r.Status != 200 || r.Data["status"] != 1.0 {
 				t.Fatalf("create: %+v", r)
@@ -117,11 +108,7 @@ func TestProvidersEndToEnd(t *testing.T) {
 				return s.order(t, shop.AppID, shop.QueryKey, id).Data["status"] == tt.want
 			})
 			if tt.want == 2 {
-				eventually(t, 10*time.Second, func() bool {
-					mu.Lock()
-					defer mu.Unlock()
-					return hooks[id].Get("status") == "2"
-				})
+				eventually(t, 10*time.Second, func() bool { return hooks.got(id).Get("status") == "2" })
 			}
 			var story struct {
 				Notifications []struct{ Verdict, Provider string }
@@ -137,6 +124,28 @@ func TestProvidersEndToEnd(t *testing.T) {
 				t.Fatalf("notifications %+v: want one applied", story.Notifications)
 			}
 		})
+	}
+	// A payer's browser return is never trusted alone: without a successful
+	// search at the provider it pays nothing.
+	p := createParams(shop.AppID)
+	p["paymentMethod"], p["currency"] = "bdpsp_b", "BDT"
+	unpaid, _ := s.create(t, p, shop.APIKey).Data["paymentId"].(string)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := noFollow.PostForm(s.base+"/sandbox/gatewaynotification/bdpsp_b/return/success", url.Values{"mer_txnid": {unpaid}, "pay_status": {"Successful"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 303 || !strings.HasPrefix(res.Header.Get("Location"), s.base+"/") {
+		t.Fatalf("the payer's return answered %d, Location %q: want a redirect onwards", res.StatusCode, res.Header.Get("Location"))
+	}
+	if q := s.order(t, shop.AppID, shop.QueryKey, unpaid); q.Data["status_str"] != "ready" {
+		t.Fatalf("a forged return moved the order: %+v", q.Data)
+	}
+	var forged struct{ Notifications []struct{ Verdict string } }
+	e.cli(&forged, "order", "show", unpaid, "--json")
+	if len(forged.Notifications) != 0 {
+		t.Fatalf("an unverified return was kept on the order: %+v", forged.Notifications)
 	}
 	// The sandbox driver goes through the simulator's notification too;
 	// for bdpsp_b that is the payer's return, verified by a search.
@@ -156,6 +165,34 @@ func TestProvidersEndToEnd(t *testing.T) {
 			t.Fatalf("%s: the sandbox driver went around the simulator: %+v", method, story.Notifications)
 		}
 	}
+}
+
+// hookReceiver is a merchant's webhook endpoint that acknowledges all.
+type hookReceiver struct {
+	url   string
+	mu    sync.Mutex
+	hooks map[string]url.Values
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	t.Helper()
+	h := &hookReceiver{hooks: map[string]url.Values{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		h.mu.Lock()
+		h.hooks[r.PostForm.Get("paymentId")] = r.PostForm
+		h.mu.Unlock()
+		_, _ = io.WriteString(w, "success")
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL + "/hook"
+	return h
+}
+
+func (h *hookReceiver) got(id string) url.Values {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.hooks[id]
 }
 
 // TestLiveProviderDownAtCreate: a live merchant's provider that hangs holds

@@ -36,11 +36,12 @@ func TestTwoStepFlowsEndToEnd(t *testing.T) {
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
 	e.cli(nil, "fx", "set", "USD", "EUR", "0.92", "--json")
+	hooks := newHookReceiver(t)
 	s := e.serve()
 	create := func(t *testing.T, method, amount string, extra ...string) string {
 		t.Helper()
 		p := createParams(shop.AppID)
-		p["paymentMethod"], p["currency"], p["amount"] = method, "USD", amount
+		p["paymentMethod"], p["currency"], p["amount"], p["notify_url"] = method, "USD", amount, hooks.url
 		for i := 0; i+1 < len(extra); i += 2 {
 			p[extra[i]] = extra[i+1]
 		}
@@ -53,6 +54,9 @@ func TestTwoStepFlowsEndToEnd(t *testing.T) {
 	paid := func(t *testing.T, id string, want float64) {
 		t.Helper()
 		eventually(t, 10*time.Second, func() bool { return s.order(t, shop.AppID, shop.QueryKey, id).Data["status"] == want })
+		if want == 2 {
+			eventually(t, 10*time.Second, func() bool { return hooks.got(id).Get("status") == "2" })
+		}
 	}
 
 	t.Run("fiatpsp: choice with a quote, then pay", func(t *testing.T) {
