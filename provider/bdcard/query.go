@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // maxElements bounds the transactions a query answer may list.
@@ -67,7 +68,7 @@ func summarise(orderID string, attempts []queryAttempt) (provider.Notification, 
 		}
 		found = true
 		if (e.Status == statusValid || e.Status == statusValidated) && e.RiskLevel == "0" {
-			paid, err := readMoney(string(e.Amount), string(e.Currency))
+			paid, err := decimal.PaddedMoney(string(e.Amount), string(e.Currency))
 			if err != nil {
 				return provider.Notification{}, fmt.Errorf("query %s: %w: %w", orderID, provider.ErrUnavailable, err)
 			}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // dhaka is the provider's clock: tran_date is local time, UTC+6.
@@ -110,8 +112,8 @@ func (s *Simulator) sendIPN(ctx context.Context, sess simSession) error {
 // order's own currency, four decimals, computed exactly from the two
 // amounts (1.0000 when they are the same currency).
 func rateOf(sess simSession) string {
-	a, errA := parseAmount(sess.Amount)
-	o, errO := parseAmount(sess.OrigAmount)
+	a, errA := decimal.ParsePadded(sess.Amount)
+	o, errO := decimal.ParsePadded(sess.OrigAmount)
 	if errA != nil || errO != nil || o == 0 {
 		return "1.0000"
 	}
@@ -121,7 +123,7 @@ func rateOf(sess simSession) string {
 
 // storeAmount is what the store gets after the simulated 2.5% fee.
 func storeAmount(amount string) string {
-	a, err := parseAmount(amount)
+	a, err := decimal.ParsePadded(amount)
 	if err != nil {
 		return amount
 	}

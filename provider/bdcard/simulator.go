@@ -17,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -118,13 +119,13 @@ func (s *Simulator) newSession(c *fiber.Ctx) (simSession, error) {
 	if err := checkID("tran_id", sess.TranID); err != nil {
 		return sess, err
 	}
-	if _, err := readMoney(sess.Amount, sess.Currency); err != nil {
+	if _, err := decimal.PaddedMoney(sess.Amount, sess.Currency); err != nil {
 		return sess, fmt.Errorf("total_amount/currency: %w", err)
 	}
 	if sess.OrigCurrency == "" && sess.OrigAmount == "" {
 		sess.OrigCurrency, sess.OrigAmount = sess.Currency, sess.Amount
 	}
-	if _, err := readMoney(sess.OrigAmount, sess.OrigCurrency); err != nil {
+	if _, err := decimal.PaddedMoney(sess.OrigAmount, sess.OrigCurrency); err != nil {
 		return sess, fmt.Errorf("currency_amount/currency_type: %w", err)
 	}
 	for _, u := range []string{sess.SuccessURL, sess.FailURL, sess.CancelURL, sess.IPNURL} {

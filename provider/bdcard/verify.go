@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // The provider's transaction statuses, in notifications and answers.
@@ -64,7 +65,7 @@ func (a *Adapter) verifyPaid(ctx context.Context, fields map[string]string, n pr
 	if err := requireSigned(fields, "val_id", "amount", "currency"); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w", a.cfg.Family, err)
 	}
-	paid, err := readMoney(fields["amount"], fields["currency"])
+	paid, err := decimal.PaddedMoney(fields["amount"], fields["currency"])
 	if err == nil {
 		err = checkID("val_id", fields["val_id"])
 	}
@@ -80,17 +81,6 @@ func (a *Adapter) verifyPaid(ctx context.Context, fields map[string]string, n pr
 	}
 	n.Outcome, n.Paid = provider.OutcomePaid, paid
 	return n, nil
-}
-
-func readMoney(amount, currency string) (provider.Money, error) {
-	a, err := parseAmount(amount)
-	if err != nil {
-		return provider.Money{}, err
-	}
-	if err := checkCurrency(currency); err != nil {
-		return provider.Money{}, err
-	}
-	return provider.Money{Amount: a, Currency: currency}, nil
 }
 
 // theirRef is the provider's transaction id: the bank's when the payment
@@ -154,7 +144,7 @@ func (v validation) confirms(f map[string]string, paid provider.Money) error {
 	case v.ValID != "" && string(v.ValID) != f["val_id"]:
 		return fmt.Errorf("validation is for another validation id")
 	}
-	got, err := readMoney(string(v.Amount), string(v.Currency))
+	got, err := decimal.PaddedMoney(string(v.Amount), string(v.Currency))
 	if err != nil || got != paid {
 		return fmt.Errorf("validation amount %q %q differs from the notification's", clip(string(v.Amount), 24), clip(string(v.Currency), 8))
 	}
@@ -162,8 +152,8 @@ func (v validation) confirms(f map[string]string, paid provider.Money) error {
 		return fmt.Errorf("validation original currency differs")
 	}
 	if ca, ok := f["currency_amount"]; ok && v.CurrencyAmount != "" {
-		x, errX := parseAmount(ca)
-		y, errY := parseAmount(string(v.CurrencyAmount))
+		x, errX := decimal.ParsePadded(ca)
+		y, errY := decimal.ParsePadded(string(v.CurrencyAmount))
 		if errX != nil || errY != nil || x != y {
 			return fmt.Errorf("validation original amount differs")
 		}

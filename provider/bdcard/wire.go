@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/schema"
 )
 
 // Bounds of what we read from a notification.
@@ -18,28 +17,6 @@ const (
 	maxValueLen = 1024
 	maxIDLen    = 64
 )
-
-// parseAmount reads a provider's decimal literal exactly: the provider may
-// write more than two decimals ("12150.0000"), but only zeros beyond the
-// second; no float64 anywhere.
-func parseAmount(lit string) (schema.Amount, error) {
-	whole, frac, dot := strings.Cut(lit, ".")
-	if dot && len(frac) > 2 {
-		if strings.Trim(frac[2:], "0") != "" {
-			return 0, fmt.Errorf("amount %q has more than two decimals", lit)
-		}
-		frac = frac[:2]
-	}
-	s := whole
-	if dot {
-		s += "." + frac
-	}
-	a, err := schema.ParseAmount(s)
-	if err != nil {
-		return 0, fmt.Errorf("amount %q: %w", lit, err)
-	}
-	return a, nil
-}
 
 // checkID accepts a transaction or validation id we pass on or look up:
 // bounded, and of characters that need no escaping anywhere.
@@ -52,14 +29,6 @@ func checkID(name, v string) error {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:", c) >= 0) {
 			return fmt.Errorf("%s: unexpected character", name)
 		}
-	}
-	return nil
-}
-
-// checkCurrency accepts an ISO 4217 code.
-func checkCurrency(c string) error {
-	if len(c) != 3 || strings.ToUpper(c) != c || strings.Trim(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-		return fmt.Errorf("currency %q is not an ISO code", c)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // dhaka is the provider's clock, UTC+6.
@@ -138,7 +139,7 @@ func (s *Simulator) search(c *fiber.Ctx) error {
 		"amount": txn.Amount, "currency": txn.Currency, "pay_time": txn.PayTime,
 	}
 	if txn.Status == statusSuccessful {
-		if a, err := parseAmount(txn.Amount); err == nil {
+		if a, err := decimal.ParsePadded(txn.Amount); err == nil {
 			ans["store_amount"] = (a * 975 / 1000).String()
 		}
 	}

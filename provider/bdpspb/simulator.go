@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -103,7 +104,7 @@ func newTxn(req createRequest) (simTxn, error) {
 	if err := checkID("tran_id", txn.TranID); err != nil {
 		return txn, err
 	}
-	if _, err := readMoney(txn.Amount, txn.Currency); err != nil || txn.Currency != "BDT" {
+	if _, err := decimal.PaddedMoney(txn.Amount, txn.Currency); err != nil || txn.Currency != "BDT" {
 		return txn, fmt.Errorf("amount and currency (BDT): %v", err)
 	}
 	for _, u := range []string{txn.SuccessURL, txn.FailURL, txn.CancelURL} {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // The provider's payment statuses (pay_status), compared ignoring case.
@@ -164,7 +165,7 @@ func (s searchAnswer) notification() (provider.Notification, error) {
 	n.Fields = map[string]string{"pay_status": clip(string(s.PayStatus), 32), "pg_txnid": n.Ref,
 		"amount": clip(string(s.Amount), 24), "currency": clip(string(s.Currency), 8)}
 	if n.Outcome == provider.OutcomePaid {
-		paid, err := readMoney(string(s.Amount), string(s.Currency))
+		paid, err := decimal.PaddedMoney(string(s.Amount), string(s.Currency))
 		if err != nil {
 			return provider.Notification{}, fmt.Errorf("search: successful without a readable amount: %w: %w", provider.ErrUnverified, err)
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/schema"
 )
 
 // Bounds of what we read from a browser return.
@@ -17,38 +16,6 @@ const (
 	maxValueLen = 1024
 	maxIDLen    = 64
 )
-
-// parseAmount reads a provider's decimal literal exactly; decimals beyond
-// the second must be zeros ("12150.0000"). No float64 anywhere.
-func parseAmount(lit string) (schema.Amount, error) {
-	whole, frac, dot := strings.Cut(lit, ".")
-	if dot && len(frac) > 2 {
-		if strings.Trim(frac[2:], "0") != "" {
-			return 0, fmt.Errorf("amount %q has more than two decimals", lit)
-		}
-		frac = frac[:2]
-	}
-	s := whole
-	if dot {
-		s += "." + frac
-	}
-	a, err := schema.ParseAmount(s)
-	if err != nil {
-		return 0, fmt.Errorf("amount %q: %w", lit, err)
-	}
-	return a, nil
-}
-
-func readMoney(amount, currency string) (provider.Money, error) {
-	a, err := parseAmount(amount)
-	if err != nil {
-		return provider.Money{}, err
-	}
-	if len(currency) != 3 || strings.Trim(currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
-		return provider.Money{}, fmt.Errorf("currency %q is not an ISO code", clip(currency, 8))
-	}
-	return provider.Money{Amount: a, Currency: currency}, nil
-}
 
 // checkID accepts a transaction id we look up: bounded, and of characters
 // that need no escaping anywhere.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // Adapter is the cryptohost protocol for the command side.
@@ -52,7 +53,7 @@ type createCharge struct {
 // goes to its hosted URL, and its code is the reference the webhook and
 // Query use. Not idempotent at the provider: it is never sent twice.
 func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.Init, error) {
-	if p.OrderID == "" || p.Charge.Amount <= 0 || !validCurrency(p.Charge.Currency) {
+	if p.OrderID == "" || p.Charge.Amount <= 0 || !decimal.Currency(p.Charge.Currency) {
 		return provider.Init{}, fmt.Errorf("cryptohost: payment needs an order id and a positive amount in a currency")
 	}
 	req := createCharge{

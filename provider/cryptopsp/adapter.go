@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -59,7 +60,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 		return provider.Init{NextAction: schema.NextCryptopspSelect}, nil
 	}
 	pay := strings.ToLower(p.PayCurrency)
-	if p.OrderID == "" || p.Charge.Amount <= 0 || !validCurrency(p.Charge.Currency) || !validCrypto(pay) || p.NotifyURL == "" {
+	if p.OrderID == "" || p.Charge.Amount <= 0 || !decimal.Currency(p.Charge.Currency) || !validCrypto(pay) || p.NotifyURL == "" {
 		return provider.Init{}, errors.New("cryptopsp: payment needs an order id, a positive amount in a currency, a cryptocurrency and a notify URL")
 	}
 	body, err := json.Marshal(invoiceRequest{

@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // simInvoice is an invoice and its one payment, as the simulator keeps it.
@@ -70,7 +71,7 @@ func (s *Simulator) createInvoice(c *fiber.Ctx) error {
 func readInvoiceRequest(o object) (inv *simInvoice, price *big.Rat, msg string) {
 	inv = &simInvoice{}
 	lit, _ := scalar(o["price_amount"])
-	price, err := parseDecimal(lit)
+	price, err := decimal.Parse(lit)
 	if err != nil || price.Sign() <= 0 {
 		return nil, nil, "price_amount must be a positive number"
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // Adapter speaks wallet_a's protocol for one account.
@@ -102,7 +103,7 @@ func checkPayment(p provider.Payment) error {
 	if p.Charge.Amount <= 0 {
 		errs = append(errs, errors.New("charge must be positive"))
 	}
-	if !currencyCode(p.Charge.Currency) {
+	if !decimal.Currency(p.Charge.Currency) {
 		errs = append(errs, fmt.Errorf("charge currency %q is not a currency code", p.Charge.Currency))
 	}
 	if len(errs) > 0 {
@@ -122,18 +123,6 @@ func subject(p provider.Payment) string {
 		s = string([]rune(s)[:maxSubject])
 	}
 	return s
-}
-
-func currencyCode(c string) bool {
-	if len(c) != 3 {
-		return false
-	}
-	for i := 0; i < 3; i++ {
-		if c[i] < 'A' || c[i] > 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // Query asks for the trade by our order id (idempotent). Until the payer

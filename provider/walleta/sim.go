@@ -17,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/provider/internal/rsakey"
 	"github.com/paygate/gateway/schema"
 )
@@ -203,7 +204,7 @@ func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
 		return invalidArguments("isv.invalid-total-amount", "total_amount is not an amount")
 	case strings.TrimSpace(biz.Subject) == "":
 		return invalidArguments("isv.missing-subject", "subject is missing")
-	case biz.TransCurrency != "" && !currencyCode(biz.TransCurrency):
+	case biz.TransCurrency != "" && !decimal.Currency(biz.TransCurrency):
 		return invalidArguments("isv.invalid-trans-currency", "trans_currency is not a currency code")
 	}
 	if old, err := s.load(ctx, biz.OutTradeNo); err == nil {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -115,7 +116,7 @@ func paidMoney(f map[string]string) (provider.Money, error) {
 	}
 	cur := "CNY"
 	if c := f["trans_currency"]; c != "" {
-		if !currencyCode(c) {
+		if !decimal.Currency(c) {
 			return provider.Money{}, fmt.Errorf("trans_currency %q: %w", c, provider.ErrMalformed)
 		}
 		cur = c

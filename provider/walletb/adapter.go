@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -120,7 +121,7 @@ func checkPayment(p provider.Payment) error {
 	if p.Charge.Amount <= 0 {
 		errs = append(errs, errors.New("charge must be positive"))
 	}
-	if !currencyCode(p.Charge.Currency) {
+	if !decimal.Currency(p.Charge.Currency) {
 		errs = append(errs, fmt.Errorf("charge currency %q is not a currency code", p.Charge.Currency))
 	}
 	if p.NotifyURL == "" {
@@ -143,18 +144,6 @@ func description(p provider.Payment) string {
 		s = string([]rune(s)[:maxDescription])
 	}
 	return s
-}
-
-func currencyCode(c string) bool {
-	if len(c) != 3 {
-		return false
-	}
-	for i := 0; i < 3; i++ {
-		if c[i] < 'A' || c[i] > 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // Query asks for the transaction by our order id (idempotent).
@@ -293,7 +282,7 @@ func (tx transaction) paid() (provider.Money, error) {
 		return provider.Money{}, fmt.Errorf("paid transaction without transaction_id: %w", provider.ErrMalformed)
 	case total <= 0 || total > schema.MaxAmount:
 		return provider.Money{}, fmt.Errorf("amount.total %d: %w", tx.Amount.Total, provider.ErrMalformed)
-	case !currencyCode(cur):
+	case !decimal.Currency(cur):
 		return provider.Money{}, fmt.Errorf("amount.currency %q: %w", cur, provider.ErrMalformed)
 	}
 	return provider.Money{Amount: total, Currency: cur}, nil

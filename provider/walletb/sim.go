@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/provider/internal/rsakey"
 	"github.com/paygate/gateway/schema"
 )
@@ -217,7 +218,7 @@ func checkOrder(o nativeOrder, mchid string) string {
 		return "notify_url is missing"
 	case o.Amount.Total <= 0 || schema.Amount(o.Amount.Total) > schema.MaxAmount:
 		return "amount.total must be a positive integer of minor units"
-	case o.Amount.Currency != "" && !currencyCode(o.Amount.Currency):
+	case o.Amount.Currency != "" && !decimal.Currency(o.Amount.Currency):
 		return "amount.currency is not a currency code"
 	}
 	return ""
