@@ -18,6 +18,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -111,12 +112,12 @@ func (s *Simulator) session(c *fiber.Ctx) error {
 func (s *Simulator) newSession(c *fiber.Ctx) (simSession, error) {
 	sess := simSession{
 		Key: randomHex(16), TranID: c.FormValue("tran_id"), Amount: c.FormValue("total_amount"),
-		Currency: c.FormValue("currency"), Product: clip(c.FormValue("product_name"), 255),
+		Currency: c.FormValue("currency"), Product: wire.Clip(c.FormValue("product_name"), 255),
 		OrigCurrency: c.FormValue("currency_type"), OrigAmount: c.FormValue("currency_amount"),
 		SuccessURL: c.FormValue("success_url"), FailURL: c.FormValue("fail_url"),
 		CancelURL: c.FormValue("cancel_url"), IPNURL: c.FormValue("ipn_url"), Status: statusUnattempted,
 	}
-	if err := checkID("tran_id", sess.TranID); err != nil {
+	if err := wire.CheckID("tran_id", sess.TranID); err != nil {
 		return sess, err
 	}
 	if _, err := decimal.PaddedMoney(sess.Amount, sess.Currency); err != nil {

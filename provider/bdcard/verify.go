@@ -9,7 +9,11 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
+
+// formLimits bounds what we read from a notification.
+var formLimits = wire.Limits{Fields: 100, Len: 1024}
 
 // The provider's transaction statuses, in notifications and answers.
 const (
@@ -28,7 +32,7 @@ const (
 // VALIDATED with risk level 0, for the same transaction, amount and currency,
 // makes it OutcomePaid; Paid is then the BDT amount the provider received.
 func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Notification, error) {
-	fields, err := formFields(r)
+	fields, err := wire.Form(r, formLimits)
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w: %w", a.cfg.Family, provider.ErrMalformed, err)
 	}
@@ -38,7 +42,7 @@ func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Not
 	if err := requireSigned(fields, "tran_id", "status"); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w", a.cfg.Family, err)
 	}
-	if err := checkID("tran_id", fields["tran_id"]); err != nil {
+	if err := wire.CheckID("tran_id", fields["tran_id"]); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w: %w", a.cfg.Family, provider.ErrMalformed, err)
 	}
 	n := provider.Notification{OrderID: fields["tran_id"], Ref: theirRef(fields), Fields: keptFields(fields)}
@@ -54,7 +58,7 @@ func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Not
 	case statusUnattempted, statusPending:
 		n.Outcome = provider.OutcomePending
 	default:
-		return provider.Notification{}, fmt.Errorf("%s ipn: status %q: %w", a.cfg.Family, clip(fields["status"], 32), provider.ErrMalformed)
+		return provider.Notification{}, fmt.Errorf("%s ipn: status %q: %w", a.cfg.Family, wire.Clip(fields["status"], 32), provider.ErrMalformed)
 	}
 	return n, nil
 }
@@ -67,7 +71,7 @@ func (a *Adapter) verifyPaid(ctx context.Context, fields map[string]string, n pr
 	}
 	paid, err := decimal.PaddedMoney(fields["amount"], fields["currency"])
 	if err == nil {
-		err = checkID("val_id", fields["val_id"])
+		err = wire.CheckID("val_id", fields["val_id"])
 	}
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w: %w", a.cfg.Family, provider.ErrMalformed, err)
@@ -86,10 +90,10 @@ func (a *Adapter) verifyPaid(ctx context.Context, fields map[string]string, n pr
 // theirRef is the provider's transaction id: the bank's when the payment
 // reached one, else the validation id.
 func theirRef(f map[string]string) string {
-	if checkID("bank_tran_id", f["bank_tran_id"]) == nil {
+	if wire.CheckID("bank_tran_id", f["bank_tran_id"]) == nil {
 		return f["bank_tran_id"]
 	}
-	if checkID("val_id", f["val_id"]) == nil {
+	if wire.CheckID("val_id", f["val_id"]) == nil {
 		return f["val_id"]
 	}
 	return ""
@@ -106,14 +110,14 @@ func keptFields(f map[string]string) map[string]string {
 
 // validation is the validation call's answer.
 type validation struct {
-	Status         text `json:"status"`
-	TranID         text `json:"tran_id"`
-	ValID          text `json:"val_id"`
-	Amount         text `json:"amount"`
-	Currency       text `json:"currency"`
-	CurrencyType   text `json:"currency_type"`
-	CurrencyAmount text `json:"currency_amount"`
-	RiskLevel      text `json:"risk_level"`
+	Status         wire.Text `json:"status"`
+	TranID         wire.Text `json:"tran_id"`
+	ValID          wire.Text `json:"val_id"`
+	Amount         wire.Text `json:"amount"`
+	Currency       wire.Text `json:"currency"`
+	CurrencyType   wire.Text `json:"currency_type"`
+	CurrencyAmount wire.Text `json:"currency_amount"`
+	RiskLevel      wire.Text `json:"risk_level"`
 }
 
 // validate asks the provider about a validation id. The call only reads, so
@@ -125,7 +129,7 @@ func (a *Adapter) validate(ctx context.Context, valID string) (validation, error
 		return validation{}, err
 	}
 	var v validation
-	if err := decodeAnswer(body, &v); err != nil {
+	if err := wire.DecodeJSON(body, &v); err != nil {
 		return validation{}, fmt.Errorf("validation: %w", err)
 	}
 	return v, nil
@@ -136,9 +140,9 @@ func (a *Adapter) validate(ctx context.Context, valID string) (validation, error
 func (v validation) confirms(f map[string]string, paid provider.Money) error {
 	switch {
 	case v.Status != statusValid && v.Status != statusValidated:
-		return fmt.Errorf("validation status %q", clip(string(v.Status), 32))
+		return fmt.Errorf("validation status %q", wire.Clip(string(v.Status), 32))
 	case v.RiskLevel != "0":
-		return fmt.Errorf("validation risk level %q", clip(string(v.RiskLevel), 8))
+		return fmt.Errorf("validation risk level %q", wire.Clip(string(v.RiskLevel), 8))
 	case string(v.TranID) != f["tran_id"]:
 		return fmt.Errorf("validation is for another transaction")
 	case v.ValID != "" && string(v.ValID) != f["val_id"]:
@@ -146,7 +150,7 @@ func (v validation) confirms(f map[string]string, paid provider.Money) error {
 	}
 	got, err := decimal.PaddedMoney(string(v.Amount), string(v.Currency))
 	if err != nil || got != paid {
-		return fmt.Errorf("validation amount %q %q differs from the notification's", clip(string(v.Amount), 24), clip(string(v.Currency), 8))
+		return fmt.Errorf("validation amount %q %q differs from the notification's", wire.Clip(string(v.Amount), 24), wire.Clip(string(v.Currency), 8))
 	}
 	if ct, ok := f["currency_type"]; ok && v.CurrencyType != "" && string(v.CurrencyType) != ct {
 		return fmt.Errorf("validation original currency differs")
@@ -174,7 +178,7 @@ func (a *Adapter) get(ctx context.Context, call, path string, q url.Values) ([]b
 		return req, nil
 	})
 	if err != nil {
-		return nil, scrub(err, a.cfg.StorePassword)
+		return nil, wire.Scrub(err, a.cfg.StorePassword)
 	}
 	if ans.Status != http.StatusOK {
 		return nil, fmt.Errorf("%s answered HTTP %d: %w", call, ans.Status, provider.ErrRefused)

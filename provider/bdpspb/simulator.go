@@ -17,6 +17,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -98,10 +99,10 @@ func (s *Simulator) create(c *fiber.Ctx) error {
 
 func newTxn(req createRequest) (simTxn, error) {
 	txn := simTxn{
-		Track: randomHex(12), TranID: req.TranID, Amount: req.Amount, Currency: req.Currency, Desc: clip(req.Desc, 255),
+		Track: randomHex(12), TranID: req.TranID, Amount: req.Amount, Currency: req.Currency, Desc: wire.Clip(req.Desc, 255),
 		SuccessURL: req.SuccessURL, FailURL: req.FailURL, CancelURL: req.CancelURL, Status: statusPending,
 	}
-	if err := checkID("tran_id", txn.TranID); err != nil {
+	if err := wire.CheckID("tran_id", txn.TranID); err != nil {
 		return txn, err
 	}
 	if _, err := decimal.PaddedMoney(txn.Amount, txn.Currency); err != nil || txn.Currency != "BDT" {
