@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // dhaka is the provider's clock: tran_date is local time, UTC+6.
@@ -48,9 +49,9 @@ func (s *Simulator) settle(ctx context.Context, key string, paid bool) (simSessi
 	switch sess.Status {
 	case statusUnattempted:
 		sess.Status, sess.TranDate = want, time.Now().In(dhaka).Format(time.DateTime)
-		sess.BankTranID = time.Now().In(dhaka).Format("060102150405") + randomHex(4)
+		sess.BankTranID = time.Now().In(dhaka).Format("060102150405") + simkit.RandomHex(4)
 		if paid {
-			sess.ValID = time.Now().In(dhaka).Format("0601021504") + randomHex(6)
+			sess.ValID = time.Now().In(dhaka).Format("0601021504") + simkit.RandomHex(6)
 		}
 		if err := s.save(ctx, sess); err != nil {
 			return simSession{}, err

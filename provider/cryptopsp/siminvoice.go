@@ -2,7 +2,6 @@ package cryptopsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // simInvoice is an invoice and its one payment, as the simulator keeps it.
@@ -126,11 +126,7 @@ func (s *Simulator) openInvoice(ctx context.Context, inv *simInvoice, price *big
 func (s *Simulator) invoiceURL(id string) string { return s.cfg.BaseURL + "/payment?iid=" + id }
 
 func (s *Simulator) save(ctx context.Context, inv *simInvoice) error {
-	b, err := json.Marshal(inv)
-	if err != nil {
-		return fmt.Errorf("encode invoice: %w", err)
-	}
-	if err := s.state.Put(ctx, invoiceKey(inv.ID), b, s.cfg.KeepFor); err != nil {
+	if err := simkit.Save(ctx, s.state, invoiceKey(inv.ID), inv, s.cfg.KeepFor); err != nil {
 		return fmt.Errorf("keep invoice: %w", err)
 	}
 	return nil
@@ -140,13 +136,9 @@ func (s *Simulator) load(ctx context.Context, id string) (*simInvoice, error) {
 	if !validRef(id) {
 		return nil, provider.ErrNotFound
 	}
-	b, err := s.state.Get(ctx, invoiceKey(id))
+	inv, err := simkit.Load[simInvoice](ctx, s.state, invoiceKey(id))
 	if err != nil {
 		return nil, fmt.Errorf("invoice %s: %w", id, err)
-	}
-	var inv simInvoice
-	if err := json.Unmarshal(b, &inv); err != nil {
-		return nil, fmt.Errorf("decode invoice %s: %w", id, err)
 	}
 	return &inv, nil
 }

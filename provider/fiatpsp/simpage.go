@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // statusText is what the payer's page says of a settled order.
@@ -37,9 +38,9 @@ func (s *Simulator) handlePagePost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	paid := c.FormValue("outcome") == "pay"
-	if !paid && c.FormValue("outcome") != "fail" {
-		return fiber.NewError(fiber.StatusBadRequest, "outcome must be pay or fail")
+	paid, ok := simkit.Choice(c)
+	if !ok {
+		return fiber.NewError(fiber.StatusBadRequest, simkit.ChoiceError)
 	}
 	o, err = s.settle(c.UserContext(), o, paid)
 	done := statusText[o.Status]
@@ -79,16 +80,10 @@ func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
 			name = sys.Name
 		}
 	}
-	var b bytes.Buffer
-	page := provider.SimPage{
+	return simkit.SendPage(c, provider.SimPage{
 		Provider: Family, Amount: o.Amount, Currency: o.Currency, Description: name + " · order " + o.PaymentID,
 		Action: s.pageURL(o), Done: done,
-	}
-	if err := page.Render(&b); err != nil {
-		return fmt.Errorf("fiatpsp sim: page: %w", err)
-	}
-	c.Type("html", "utf-8")
-	return c.Send(b.Bytes())
+	})
 }
 
 // Settle pays or fails the order whose provider id is ref, as the payer's
