@@ -18,14 +18,6 @@ import (
 	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
-// delivery is one webhook as our receiver got it and what Verify said.
-type delivery struct {
-	header http.Header
-	body   []byte
-	n      provider.Notification
-	err    error
-}
-
 // gateway is a stand-in for the gateway over real HTTP: the simulator
 // mounted at /sandbox/provider/cryptohost and a receiver at the
 // notification path that verifies with the sandbox adapter.
@@ -33,8 +25,7 @@ type gateway struct {
 	srv *httptest.Server
 	sim *Simulator
 	ad  *Adapter
-
-	got providertest.Log[delivery]
+	got providertest.Receiver // the notification endpoint
 }
 
 func newGateway(t *testing.T) *gateway {
@@ -52,26 +43,10 @@ func newGateway(t *testing.T) *gateway {
 		t.Fatal(err)
 	}
 	g.ad = ad
-	app.Post("/sandbox/gatewaynotification/"+Family+"/+", g.receive)
+	g.got.Adapter = ad
+	app.Post("/sandbox/gatewaynotification/"+Family+"/*", g.got.Handle)
 	return g
 }
-
-// receive is the gateway's notification endpoint, reduced to Verify and
-// Reply.
-func (g *gateway) receive(c *fiber.Ctx) error {
-	d := delivery{header: providertest.Header(c), body: append([]byte(nil), c.Body()...)}
-	d.n, d.err = g.ad.Verify(c.UserContext(), &provider.Request{Header: d.header, Body: d.body, Path: c.Params("+")})
-	g.got.Add(d)
-	r := g.ad.Reply(d.n, d.err)
-	return c.Status(r.Status).SendString(r.Body)
-}
-
-// waitFor returns the first delivery that verified with outcome o.
-func (g *gateway) waitFor(t *testing.T, o provider.Outcome) delivery {
-	t.Helper()
-	return g.got.WaitFor(t, "webhook", func(d delivery) bool { return d.err == nil && d.n.Outcome == o })
-}
-
 func testPayment(orderID string) provider.Payment {
 	return provider.Payment{
 		OrderID: orderID, Method: "cryptohost", Charge: provider.Money{Amount: 100_00, Currency: "USD"},
@@ -109,9 +84,9 @@ func TestEndToEnd(t *testing.T) {
 			} else if err := g.sim.Settle(ctx, in.Ref, tt.outcome == "pay"); err != nil {
 				t.Fatal(err)
 			}
-			d := g.waitFor(t, tt.want)
-			if d.n.OrderID != "P-"+tt.outcome || d.n.Ref != in.Ref || d.n.Paid != tt.paid {
-				t.Fatalf("notification %+v", d.n)
+			d := g.got.WaitFor(t, tt.want)
+			if d.N.OrderID != "P-"+tt.outcome || d.N.Ref != in.Ref || d.N.Paid != tt.paid {
+				t.Fatalf("notification %+v", d.N)
 			}
 			q, err := g.ad.Query(ctx, "P-"+tt.outcome, in.Ref)
 			if err != nil || q.Outcome != tt.want || q.Paid != tt.paid {
@@ -139,9 +114,9 @@ func TestEndToEndSendsPendingFirst(t *testing.T) {
 	if err := g.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	g.waitFor(t, provider.OutcomePaid)
+	g.got.WaitFor(t, provider.OutcomePaid)
 	got := g.got.All()
-	if len(got) != 2 || got[0].n.Outcome != provider.OutcomePending {
+	if len(got) != 2 || got[0].N.Outcome != provider.OutcomePending {
 		t.Fatalf("deliveries %+v", got)
 	}
 	if err := g.sim.Settle(context.Background(), in.Ref, false); !errors.Is(err, provider.ErrRefused) {
@@ -158,18 +133,18 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 	if err := g.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	real := g.waitFor(t, provider.OutcomePaid)
-	sig := real.header.Get(DefaultSignatureHeader)
+	real := g.got.WaitFor(t, provider.OutcomePaid)
+	sig := real.Header.Get(DefaultSignatureHeader)
 	tests := []struct {
 		name string
 		body []byte
 		sig  string
 		want int
 	}{
-		{"replay verifies the same", real.body, sig, http.StatusOK},
-		{"forged signature", real.body, Sign("not-the-secret", real.body), http.StatusUnauthorized},
-		{"tampered amount", bytes.Replace(real.body, []byte(`"100.00"`), []byte(`"1.00"`), 1), sig, http.StatusUnauthorized},
-		{"tampered order", bytes.Replace(real.body, []byte(`P-forge`), []byte(`P-other`), 1), sig, http.StatusUnauthorized},
+		{"replay verifies the same", real.Body, sig, http.StatusOK},
+		{"forged signature", real.Body, Sign("not-the-secret", real.Body), http.StatusUnauthorized},
+		{"tampered amount", bytes.Replace(real.Body, []byte(`"100.00"`), []byte(`"1.00"`), 1), sig, http.StatusUnauthorized},
+		{"tampered order", bytes.Replace(real.Body, []byte(`P-forge`), []byte(`P-other`), 1), sig, http.StatusUnauthorized},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -184,8 +159,8 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 				t.Fatalf("HTTP %d, want %d", res.StatusCode, tt.want)
 			}
 			last := g.got.Last()
-			if tt.want == http.StatusOK && !reflect.DeepEqual(last.n, real.n) {
-				t.Fatalf("replay verified as %+v, first as %+v", last.n, real.n)
+			if tt.want == http.StatusOK && !reflect.DeepEqual(last.N, real.N) {
+				t.Fatalf("replay verified as %+v, first as %+v", last.N, real.N)
 			}
 		})
 	}

@@ -18,14 +18,6 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// delivery is one IPN as our receiver got it and what Verify said.
-type delivery struct {
-	header http.Header
-	body   []byte
-	n      provider.Notification
-	err    error
-}
-
 // gateway stands in for the gateway over real HTTP: the simulator mounted
 // at /sandbox/provider/cryptopsp and a receiver at the notification path
 // that verifies with the sandbox adapter.
@@ -33,8 +25,7 @@ type gateway struct {
 	srv *httptest.Server
 	sim *Simulator
 	ad  *Adapter
-
-	got providertest.Log[delivery]
+	got providertest.Receiver // the notification endpoint
 }
 
 func newGateway(t *testing.T) *gateway {
@@ -52,22 +43,9 @@ func newGateway(t *testing.T) *gateway {
 		t.Fatal(err)
 	}
 	g.ad = ad
-	app.Post("/api/gatewaynotification/"+Family+"/+", g.receive)
+	g.got.Adapter = ad
+	app.Post("/api/gatewaynotification/"+Family+"/*", g.got.Handle)
 	return g
-}
-
-func (g *gateway) receive(c *fiber.Ctx) error {
-	d := delivery{header: providertest.Header(c), body: append([]byte(nil), c.Body()...)}
-	d.n, d.err = g.ad.Verify(c.UserContext(), &provider.Request{Header: d.header, Body: d.body, Path: c.Params("+")})
-	g.got.Add(d)
-	r := g.ad.Reply(d.n, d.err)
-	return c.Status(r.Status).SendString(r.Body)
-}
-
-// waitFor returns the first delivery that verified with outcome o.
-func (g *gateway) waitFor(t *testing.T, o provider.Outcome) delivery {
-	t.Helper()
-	return g.got.WaitFor(t, "IPN", func(d delivery) bool { return d.err == nil && d.n.Outcome == o })
 }
 
 func (g *gateway) payment(orderID, pay string, amount schema.Amount) provider.Payment {
@@ -119,11 +97,11 @@ func TestEndToEnd(t *testing.T) {
 			} else if err := g.sim.Settle(ctx, in.Ref, tt.outcome == "pay"); err != nil {
 				t.Fatal(err)
 			}
-			d := g.waitFor(t, tt.want)
-			if d.n.OrderID != order || d.n.Paid != tt.paid || d.n.Ref == "" || d.n.Fields["invoice_id"] != in.Ref {
-				t.Fatalf("notification %+v", d.n)
+			d := g.got.WaitFor(t, tt.want)
+			if d.N.OrderID != order || d.N.Paid != tt.paid || d.N.Ref == "" || d.N.Fields["invoice_id"] != in.Ref {
+				t.Fatalf("notification %+v", d.N)
 			}
-			q, err := g.ad.Query(ctx, order, d.n.Ref)
+			q, err := g.ad.Query(ctx, order, d.N.Ref)
 			if err != nil || q.Outcome != tt.want || q.Paid != tt.paid {
 				t.Fatalf("query %+v %v", q, err)
 			}
@@ -143,9 +121,9 @@ func TestEndToEndSendsConfirmingFirst(t *testing.T) {
 	if err := g.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	g.waitFor(t, provider.OutcomePaid)
+	g.got.WaitFor(t, provider.OutcomePaid)
 	got := g.got.All()
-	if len(got) != 2 || got[0].n.Outcome != provider.OutcomePending || got[0].n.Fields["payment_status"] != "confirming" {
+	if len(got) != 2 || got[0].N.Outcome != provider.OutcomePending || got[0].N.Fields["payment_status"] != "confirming" {
 		t.Fatalf("deliveries %+v", got)
 	}
 	if err := g.sim.Settle(context.Background(), in.Ref, false); !errors.Is(err, provider.ErrRefused) {

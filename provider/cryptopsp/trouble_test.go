@@ -23,9 +23,9 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 	if err := g.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	real := g.waitFor(t, provider.OutcomePaid)
-	sig := real.header.Get(DefaultSignatureHeader)
-	compact, err := Canonical(real.body)
+	real := g.got.WaitFor(t, provider.OutcomePaid)
+	sig := real.Header.Get(DefaultSignatureHeader)
+	compact, err := Canonical(real.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +35,12 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 		sig  string
 		want int
 	}{
-		{"replay verifies the same", real.body, sig, http.StatusOK},
+		{"replay verifies the same", real.Body, sig, http.StatusOK},
 		{"the same IPN re-serialised verifies the same", compact, sig, http.StatusOK},
-		{"forged signature", real.body, Sign("not-the-secret", compact), http.StatusUnauthorized},
-		{"tampered amount", bytes.Replace(real.body, []byte(`"price_amount": 100`), []byte(`"price_amount": 1`), 1), sig, http.StatusUnauthorized},
-		{"tampered status", bytes.Replace(real.body, []byte(`"finished"`), []byte(`"refunded"`), 1), sig, http.StatusUnauthorized},
-		{"no signature", real.body, "", http.StatusUnauthorized},
+		{"forged signature", real.Body, Sign("not-the-secret", compact), http.StatusUnauthorized},
+		{"tampered amount", bytes.Replace(real.Body, []byte(`"price_amount": 100`), []byte(`"price_amount": 1`), 1), sig, http.StatusUnauthorized},
+		{"tampered status", bytes.Replace(real.Body, []byte(`"finished"`), []byte(`"refunded"`), 1), sig, http.StatusUnauthorized},
+		{"no signature", real.Body, "", http.StatusUnauthorized},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,8 +55,8 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 				t.Fatalf("HTTP %d, want %d", res.StatusCode, tt.want)
 			}
 			last := g.got.Last()
-			if tt.want == http.StatusOK && !reflect.DeepEqual(last.n, real.n) {
-				t.Fatalf("verified as %+v, first as %+v", last.n, real.n)
+			if tt.want == http.StatusOK && !reflect.DeepEqual(last.N, real.N) {
+				t.Fatalf("verified as %+v, first as %+v", last.N, real.N)
 			}
 		})
 	}
