@@ -51,15 +51,8 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 		return provider.Init{}, err
 	}
 	body := form.Encode()
-	ans, err := a.caller.Do(ctx, "session", false, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.BaseURL+a.cfg.SessionPath, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, "session", false, wire.Request(http.MethodPost, a.cfg.BaseURL+a.cfg.SessionPath, []byte(body),
+		"Content-Type", "application/x-www-form-urlencoded", "Accept", "application/json"))
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("%s session for %s: %w", a.cfg.Family, p.OrderID, err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // dhaka is the provider's clock: tran_date is local time, UTC+6.
@@ -95,14 +96,8 @@ func (s *Simulator) sendIPN(ctx context.Context, sess simSession) error {
 		form.Set(k, v)
 	}
 	body, target := form.Encode(), sess.IPNURL
-	err = s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		return req, nil
-	}, func(status int, _ []byte) bool { return status == http.StatusOK })
+	err = s.n.Send(ctx, wire.Request(http.MethodPost, target, []byte(body), "Content-Type", "application/x-www-form-urlencoded"),
+		func(status int, _ []byte) bool { return status == http.StatusOK })
 	if err != nil {
 		return fmt.Errorf("ipn for %s: %w", sess.TranID, err)
 	}

@@ -169,14 +169,7 @@ func (v validation) confirms(f map[string]string, paid provider.Money) error {
 // store password: errors are scrubbed of it.
 func (a *Adapter) get(ctx context.Context, call, path string, q url.Values) ([]byte, error) {
 	target := a.cfg.BaseURL + path + "?" + q.Encode()
-	ans, err := a.caller.Do(ctx, call, true, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, call, true, wire.Request(http.MethodGet, target, nil, "Accept", "application/json"))
 	if err != nil {
 		return nil, wire.Scrub(err, a.cfg.StorePassword)
 	}

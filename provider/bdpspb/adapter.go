@@ -1,7 +1,6 @@
 package bdpspb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -76,15 +75,8 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("%s create: %w", Family, err)
 	}
-	ans, err := a.caller.Do(ctx, "create", false, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.BaseURL+a.cfg.CreatePath, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, "create", false, wire.Request(http.MethodPost, a.cfg.BaseURL+a.cfg.CreatePath, body,
+		"Content-Type", "application/json", "Accept", "application/json"))
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("%s create for %s: %w", Family, p.OrderID, wire.Scrub(err, a.cfg.SignatureKey))
 	}

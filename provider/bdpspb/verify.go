@@ -135,14 +135,7 @@ type searchAnswer struct {
 func (a *Adapter) search(ctx context.Context, txn string) (provider.Notification, error) {
 	q := url.Values{"request_id": {txn}, "store_id": {a.cfg.StoreID}, "signature_key": {a.cfg.SignatureKey}, "type": {"json"}}
 	target := a.cfg.BaseURL + a.cfg.SearchPath + "?" + q.Encode()
-	ans, err := a.caller.Do(ctx, "search", true, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, "search", true, wire.Request(http.MethodGet, target, nil, "Accept", "application/json"))
 	switch {
 	case err != nil:
 		return provider.Notification{}, fmt.Errorf("search: %w", wire.Scrub(err, a.cfg.SignatureKey))

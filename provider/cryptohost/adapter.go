@@ -1,18 +1,17 @@
 package cryptohost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // Adapter is the cryptohost protocol for the command side.
@@ -140,23 +139,11 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 // call sends one API request with the key and version headers and decodes
 // a 2xx answer into out.
 func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method, path string, body []byte, out any) error {
-	ans, err := a.caller.Do(ctx, name, idempotent, func(ctx context.Context) (*http.Request, error) {
-		var rd io.Reader = http.NoBody
-		if body != nil {
-			rd = bytes.NewReader(body)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, a.cfg.BaseURL+path, rd)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set(a.cfg.APIKeyHeader, a.cfg.APIKey)
-		req.Header.Set(a.cfg.VersionHeader, a.cfg.APIVersion)
-		req.Header.Set("Accept", "application/json")
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		return req, nil
-	})
+	header := []string{a.cfg.APIKeyHeader, a.cfg.APIKey, a.cfg.VersionHeader, a.cfg.APIVersion, "Accept", "application/json"}
+	if body != nil {
+		header = append(header, "Content-Type", "application/json")
+	}
+	ans, err := a.caller.Do(ctx, name, idempotent, wire.Request(method, a.cfg.BaseURL+path, body, header...))
 	if err != nil {
 		return err
 	}

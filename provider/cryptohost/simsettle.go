@@ -1,7 +1,6 @@
 package cryptohost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // stateKey is where the simulator keeps a charge.
@@ -147,13 +147,6 @@ func (s *Simulator) send(ctx context.Context, kind string, ch *charge) error {
 		return fmt.Errorf("encode webhook: %w", err)
 	}
 	sig := Sign(s.cfg.WebhookSecret, body)
-	return s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.WebhookURL, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set(s.cfg.SignatureHeader, sig)
-		return req, nil
-	}, func(status int, _ []byte) bool { return status >= 200 && status < 300 })
+	return s.n.Send(ctx, wire.Request(http.MethodPost, s.cfg.WebhookURL, body, "Content-Type", "application/json", s.cfg.SignatureHeader, sig),
+		func(status int, _ []byte) bool { return status >= 200 && status < 300 })
 }

@@ -1,18 +1,17 @@
 package cryptopsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -123,22 +122,11 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 // call sends one API request with the key header and parses a 2xx answer
 // as a JSON object (numbers as their literal).
 func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method, path string, body []byte) (object, error) {
-	ans, err := a.caller.Do(ctx, name, idempotent, func(ctx context.Context) (*http.Request, error) {
-		var rd io.Reader = http.NoBody
-		if body != nil {
-			rd = bytes.NewReader(body)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, a.cfg.BaseURL+path, rd)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set(a.cfg.APIKeyHeader, a.cfg.APIKey)
-		req.Header.Set("Accept", "application/json")
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		return req, nil
-	})
+	header := []string{a.cfg.APIKeyHeader, a.cfg.APIKey, "Accept", "application/json"}
+	if body != nil {
+		header = append(header, "Content-Type", "application/json")
+	}
+	ans, err := a.caller.Do(ctx, name, idempotent, wire.Request(method, a.cfg.BaseURL+path, body, header...))
 	if err != nil {
 		return nil, err
 	}

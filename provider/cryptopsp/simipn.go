@@ -14,6 +14,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // field is one member of a JSON object written in a chosen order: a string,
@@ -158,13 +159,6 @@ func (s *Simulator) sendIPN(ctx context.Context, inv *simInvoice) error {
 		return fmt.Errorf("canonical IPN: %w", err)
 	}
 	sig := Sign(s.cfg.IPNSecret, form)
-	return s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, inv.IPNURL, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set(s.cfg.SignatureHeader, sig)
-		return req, nil
-	}, func(status int, _ []byte) bool { return status == http.StatusOK })
+	return s.n.Send(ctx, wire.Request(http.MethodPost, inv.IPNURL, body, "Content-Type", "application/json", s.cfg.SignatureHeader, sig),
+		func(status int, _ []byte) bool { return status == http.StatusOK })
 }

@@ -1,7 +1,6 @@
 package fiatpsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -142,14 +142,8 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("fiatpsp create: %w", err)
 	}
-	ans, err := a.caller.Do(ctx, "create", false, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.APIBase+"/orders/create", bytes.NewReader(body))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json")
-		}
-		return req, err
-	})
+	ans, err := a.caller.Do(ctx, "create", false, wire.Request(http.MethodPost, a.cfg.APIBase+"/orders/create", body,
+		"Content-Type", "application/json", "Accept", "application/json"))
 	if err != nil {
 		return provider.Init{}, err
 	}

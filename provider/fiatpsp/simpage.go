@@ -14,6 +14,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // statusText is what the payer's page says of a settled order.
@@ -139,13 +140,8 @@ func (s *Simulator) notify(ctx context.Context, o simOrder) error {
 		fSign: {signNotification(shop, o.Amount, s.cfg.Secret2, o.PaymentID)},
 	}
 	body := form.Encode()
-	err := s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.NotifyURL, strings.NewReader(body))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
-		return req, err
-	}, func(status int, body []byte) bool {
+	newReq := wire.Request(http.MethodPost, o.NotifyURL, []byte(body), "Content-Type", "application/x-www-form-urlencoded")
+	err := s.n.Send(ctx, newReq, func(status int, body []byte) bool {
 		return status == http.StatusOK && string(bytes.TrimSpace(body)) == "YES"
 	})
 	if err != nil {

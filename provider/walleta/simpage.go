@@ -13,6 +13,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // page is what the payer's wallet shows after scanning the code: the trade
@@ -132,14 +133,8 @@ func (s *Simulator) notify(ctx context.Context, t trade) error {
 	if err != nil {
 		return err
 	}
-	newReq := func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.NotifyURL, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-		return req, nil
-	}
+	newReq := wire.Request(http.MethodPost, t.NotifyURL, []byte(body),
+		"Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
 	accepted := func(status int, b []byte) bool {
 		return status == http.StatusOK && strings.TrimSpace(string(b)) == "success"
 	}

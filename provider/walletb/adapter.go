@@ -11,10 +11,10 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -87,7 +87,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 		return provider.Init{}, err
 	}
 	order := nativeOrder{
-		AppID: a.cfg.AppID, MchID: a.cfg.MerchantID, Description: description(p), OutTradeNo: p.OrderID,
+		AppID: a.cfg.AppID, MchID: a.cfg.MerchantID, Description: wire.Subject(p, maxDescription), OutTradeNo: p.OrderID,
 		NotifyURL: p.NotifyURL, Amount: orderAmount{Total: int64(p.Charge.Amount), Currency: p.Charge.Currency},
 	}
 	if !p.ExpiresAt.IsZero() {
@@ -131,19 +131,6 @@ func checkPayment(p provider.Payment) error {
 		return fmt.Errorf("wallet_b initialise: %w", errors.Join(errs...))
 	}
 	return nil
-}
-
-// description is what the payer sees: the order's, else its id, cut to
-// the provider's bound.
-func description(p provider.Payment) string {
-	s := strings.TrimSpace(p.Description)
-	if s == "" {
-		s = "Order " + p.OrderID
-	}
-	if utf8.RuneCountInString(s) > maxDescription {
-		s = string([]rune(s)[:maxDescription])
-	}
-	return s
 }
 
 // Query asks for the transaction by our order id (idempotent).
