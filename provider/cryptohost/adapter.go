@@ -85,7 +85,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 
 // checkCreated refuses a creation answer we could not send a payer to.
 func checkCreated(c *charge) error {
-	if !validCode(c.Code) {
+	if !wire.IsRef(c.Code) {
 		return errors.New("answer has no valid charge code")
 	}
 	if u, err := url.Parse(c.HostedURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -99,23 +99,10 @@ func checkCreated(c *charge) error {
 	return nil
 }
 
-// validCode is a charge code: short, letters and digits.
-func validCode(code string) bool {
-	if code == "" || len(code) > 64 {
-		return false
-	}
-	for _, r := range code {
-		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // Query reads the charge by its code (idempotent) and says what its
 // current status means; the charge must be orderID's when orderID is set.
 func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Notification, error) {
-	if !validCode(ref) {
+	if !wire.IsRef(ref) {
 		return provider.Notification{}, fmt.Errorf("cryptohost: query: charge code %q: %w", ref, provider.ErrNotFound)
 	}
 	var out struct {

@@ -27,7 +27,7 @@ func (s *Simulator) save(ctx context.Context, ch *charge) error {
 }
 
 func (s *Simulator) load(ctx context.Context, code string) (*charge, error) {
-	if !validCode(code) {
+	if !wire.IsRef(code) {
 		return nil, provider.ErrNotFound
 	}
 	ch, err := simkit.Load[charge](ctx, s.state, stateKey(code))

@@ -77,7 +77,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	id, _ := scalar(o["id"])
 	link, _ := o["invoice_url"].(string)
 	u, uerr := url.Parse(link)
-	if !validRef(id) || uerr != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+	if !wire.IsRef(id) || uerr != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return provider.Init{}, fmt.Errorf("cryptopsp create_invoice: answer has no invoice id or URL: %w", provider.ErrUnavailable)
 	}
 	if echoed, _ := o["order_id"].(string); echoed != "" && echoed != p.OrderID {
@@ -86,23 +86,10 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	return provider.Init{ProviderURL: link, Ref: id}, nil
 }
 
-// validRef is a provider id: short, letters, digits, - and _.
-func validRef(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // Query reads the payment's status by its payment id (the Ref of an IPN;
 // an invoice id names no payment, and the provider answers not found).
 func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Notification, error) {
-	if !validRef(ref) {
+	if !wire.IsRef(ref) {
 		return provider.Notification{}, fmt.Errorf("cryptopsp: query: payment id %q: %w", ref, provider.ErrNotFound)
 	}
 	o, err := a.call(ctx, "get_payment", true, http.MethodGet, "/v1/payment/"+url.PathEscape(ref), nil)

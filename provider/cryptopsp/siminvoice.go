@@ -13,6 +13,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // simInvoice is an invoice and its one payment, as the simulator keeps it.
@@ -133,7 +134,7 @@ func (s *Simulator) save(ctx context.Context, inv *simInvoice) error {
 }
 
 func (s *Simulator) load(ctx context.Context, id string) (*simInvoice, error) {
-	if !validRef(id) {
+	if !wire.IsRef(id) {
 		return nil, provider.ErrNotFound
 	}
 	inv, err := simkit.Load[simInvoice](ctx, s.state, invoiceKey(id))
@@ -165,7 +166,7 @@ func (s *Simulator) paymentStatus(c *fiber.Ctx) error {
 
 // byPayment finds an invoice by its payment's id.
 func (s *Simulator) byPayment(ctx context.Context, id string) (*simInvoice, error) {
-	if !validRef(id) {
+	if !wire.IsRef(id) {
 		return nil, provider.ErrNotFound
 	}
 	iid, err := s.state.Get(ctx, paymentKey(id))

@@ -76,6 +76,20 @@ func CheckID(name, v string) error {
 	return nil
 }
 
+// IsRef reports a provider's id we put into a URL path: 1 to 64 letters,
+// digits, '-' and '_', so that it needs no escaping and names nothing else.
+func IsRef(id string) bool {
+	if id == "" || len(id) > maxIDLen {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // Text is a JSON value the provider may write as a string or a number
 // ("risk_level": "0" or 0); we keep its literal either way, and null is
 // empty.

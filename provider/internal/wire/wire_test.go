@@ -54,6 +54,15 @@ func TestCheckID(t *testing.T) {
 	}
 }
 
+func TestIsRef(t *testing.T) {
+	for id, want := range map[string]bool{"ABC123": true, "a-b_c": true, strings.Repeat("x", 64): true,
+		"": false, strings.Repeat("x", 65): false, "a.b": false, "a:b": false, "a/b": false, "é": false} {
+		if IsRef(id) != want {
+			t.Errorf("IsRef(%q) = %v", id, !want)
+		}
+	}
+}
+
 func TestText(t *testing.T) {
 	var v struct{ A, B, C, D Text }
 	if err := json.Unmarshal([]byte(`{"A":"0","B":0,"C":null,"D":12150.0000}`), &v); err != nil {
