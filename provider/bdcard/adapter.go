@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -50,24 +51,17 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 		return provider.Init{}, err
 	}
 	body := form.Encode()
-	ans, err := a.caller.Do(ctx, "session", false, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.BaseURL+a.cfg.SessionPath, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, "session", false, wire.Request(http.MethodPost, a.cfg.BaseURL+a.cfg.SessionPath, []byte(body),
+		"Content-Type", "application/x-www-form-urlencoded", "Accept", "application/json"))
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("%s session for %s: %w", a.cfg.Family, p.OrderID, err)
 	}
 	var s sessionAnswer
-	if err := decodeAnswer(ans.Body, &s); err != nil {
+	if err := wire.DecodeJSON(ans.Body, &s); err != nil {
 		return provider.Init{}, fmt.Errorf("%s session for %s (HTTP %d): %w", a.cfg.Family, p.OrderID, ans.Status, err)
 	}
 	if !strings.EqualFold(s.Status, "SUCCESS") {
-		return provider.Init{}, fmt.Errorf("%s session for %s: %q: %w", a.cfg.Family, p.OrderID, clip(s.FailedReason, 200), provider.ErrRefused)
+		return provider.Init{}, fmt.Errorf("%s session for %s: %q: %w", a.cfg.Family, p.OrderID, wire.Clip(s.FailedReason, 200), provider.ErrRefused)
 	}
 	if s.SessionKey == "" || len(s.SessionKey) > 256 || schema.CheckURL(s.GatewayPageURL) != nil {
 		return provider.Init{}, fmt.Errorf("%s session for %s: no usable session key or checkout URL: %w", a.cfg.Family, p.OrderID, provider.ErrUnavailable)
@@ -81,7 +75,7 @@ func (a *Adapter) sessionForm(p provider.Payment) (url.Values, error) {
 	if p.Charge.Currency != "BDT" || p.Charge.Amount <= 0 {
 		return nil, fmt.Errorf("%s charges a positive BDT amount, not %s %s", a.cfg.Family, p.Charge.Amount, p.Charge.Currency)
 	}
-	if err := checkID("order id", p.OrderID); err != nil {
+	if err := wire.CheckID("order id", p.OrderID); err != nil {
 		return nil, fmt.Errorf("%s: %w", a.cfg.Family, err)
 	}
 	f := url.Values{}
@@ -98,25 +92,18 @@ func (a *Adapter) sessionForm(p provider.Payment) (url.Values, error) {
 		f.Set("currency_type", p.Original.Currency)
 		f.Set("currency_amount", p.Original.Amount.String())
 	}
-	f.Set("cus_name", orDefault(clip(p.CustomerName, 50), "Customer"))
-	f.Set("cus_email", orDefault(clip(p.CustomerEmail, 50), "customer@example.invalid"))
-	f.Set("cus_phone", orDefault(clip(p.CustomerPhone, 20), "N/A"))
+	f.Set("cus_name", wire.OrDefault(wire.Clip(p.CustomerName, 50), "Customer"))
+	f.Set("cus_email", wire.OrDefault(wire.Clip(p.CustomerEmail, 50), "customer@example.invalid"))
+	f.Set("cus_phone", wire.OrDefault(wire.Clip(p.CustomerPhone, 20), "N/A"))
 	f.Set("cus_add1", "N/A")
 	f.Set("cus_city", "N/A")
 	f.Set("cus_country", "Bangladesh")
 	f.Set("shipping_method", "NO")
 	f.Set("num_of_item", "1")
-	f.Set("product_name", orDefault(clip(p.Description, 255), "Order "+p.OrderID))
+	f.Set("product_name", wire.OrDefault(wire.Clip(p.Description, 255), "Order "+p.OrderID))
 	f.Set("product_category", "general")
 	f.Set("product_profile", "general")
 	return f, nil
-}
-
-func orDefault(s, d string) string {
-	if strings.TrimSpace(s) == "" {
-		return d
-	}
-	return s
 }
 
 // Reply is what the provider expects of its IPN: HTTP 200 when we took it.

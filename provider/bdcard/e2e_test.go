@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 var families = []string{FamilyCard, FamilyPSPA}
@@ -41,11 +42,11 @@ func TestEndToEnd(t *testing.T) {
 				if res.StatusCode != http.StatusOK || !strings.Contains(string(page), "12150.00") {
 					t.Fatalf("page: HTTP %d %s", res.StatusCode, page)
 				}
-				back := postForm(t, in.ProviderURL, "outcome="+c.outcome)
+				back := providertest.PostForm(t, nil, in.ProviderURL, "outcome="+c.outcome)
 				if back.StatusCode != http.StatusSeeOther || !strings.HasSuffix(back.Header.Get("Location"), c.back) {
 					t.Fatalf("after %s: HTTP %d to %q", c.outcome, back.StatusCode, back.Header.Get("Location"))
 				}
-				r := h.next(t)
+				r := h.got.Next(t)
 				if r.err != nil || r.n.Outcome != c.want || r.n.OrderID != "P2026A"+c.name {
 					t.Fatalf("verified %+v, %v", r.n, r.err)
 				}
@@ -79,7 +80,7 @@ func TestSettle(t *testing.T) {
 	if err := h.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	first := h.next(t)
+	first := h.got.Next(t)
 	if first.err != nil || first.n.Outcome != provider.OutcomePaid {
 		t.Fatalf("settled: %+v, %v", first.n, first.err)
 	}
@@ -87,7 +88,7 @@ func TestSettle(t *testing.T) {
 	if err := h.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	again := h.next(t)
+	again := h.got.Next(t)
 	if again.err != nil || !reflect.DeepEqual(again.n, first.n) {
 		t.Fatalf("second IPN verified differently:\n%+v\n%+v (%v)", again.n, first.n, again.err)
 	}
@@ -112,8 +113,8 @@ func TestQuery(t *testing.T) {
 		wantErr error
 	}{
 		{"before paying", func() {}, "P2026qpaid", provider.OutcomePending, nil},
-		{"paid", func() { _ = h.sim.Settle(ctx, paid.Ref, true); h.next(t) }, "P2026qpaid", provider.OutcomePaid, nil},
-		{"failed", func() { _ = h.sim.Settle(ctx, failed.Ref, false); h.next(t) }, "P2026qfail", provider.OutcomeFailed, nil},
+		{"paid", func() { _ = h.sim.Settle(ctx, paid.Ref, true); h.got.Next(t) }, "P2026qpaid", provider.OutcomePaid, nil},
+		{"failed", func() { _ = h.sim.Settle(ctx, failed.Ref, false); h.got.Next(t) }, "P2026qfail", provider.OutcomeFailed, nil},
 		{"unknown order", func() {}, "P2026nothing", 0, provider.ErrNotFound},
 	}
 	for _, c := range cases {

@@ -2,18 +2,15 @@ package bdcard
 
 import (
 	"context"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -33,35 +30,27 @@ type harness struct {
 	base    string
 	sim     *Simulator
 	adapter *Adapter
-	got     chan result
+	got     *providertest.Inbox[result]
 }
 
 func newHarness(t *testing.T, family string) *harness {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{family: family, base: "http://" + ln.Addr().String(), got: make(chan result, 16)}
+	srv := providertest.Listen(t)
+	h := &harness{family: family, base: srv.Base, got: providertest.NewInbox[result]()}
 	simBase := h.base + "/sandbox/provider/" + family
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := providertest.App()
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 5 * time.Second}, Delays: []time.Duration{}}
 	h.sim = NewSimulator(SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + family))
 	app.Post("/api/gatewaynotification/"+family+"/*", h.receive)
-	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
+	srv.Serve(app)
 	h.adapter = newAdapter(t, SandboxConfigFamily(family, simBase), provider.CallerConfig{Timeout: 2 * time.Second})
 	return h
 }
 
 func newAdapter(t *testing.T, cfg Config, cc provider.CallerConfig) *Adapter {
 	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := New(cfg, provider.NewCaller(cfg.Family, cc, nil, m, nil))
+	a, err := New(cfg, providertest.Caller(t, cfg.Family, cc, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,22 +61,10 @@ func (h *harness) receive(c *fiber.Ctx) error {
 	body := string(c.Body())
 	form, _ := url.ParseQuery(body)
 	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: []byte(body), Form: form, Path: c.Params("*")})
-	h.got <- result{n: n, err: err, body: body}
+	h.got.Put(result{n: n, err: err, body: body})
 	rep := h.adapter.Reply(n, err)
 	c.Set("Content-Type", rep.ContentType)
 	return c.Status(rep.Status).SendString(rep.Body)
-}
-
-// next waits for the receiver's next verdict.
-func (h *harness) next(t *testing.T) result {
-	t.Helper()
-	select {
-	case r := <-h.got:
-		return r
-	case <-time.After(5 * time.Second):
-		t.Fatal("no notification arrived")
-		return result{}
-	}
 }
 
 // payment is a USD 100.00 order charged 12150.00 BDT.
@@ -113,30 +90,4 @@ func (h *harness) initialise(t *testing.T, orderID string) provider.Init {
 		t.Fatalf("Initialise gave %+v", in)
 	}
 	return in
-}
-
-// hang is a provider that never answers: it reads the request (so that the
-// server notices the client giving up) and waits for that, or 5 s.
-func hang(_ http.ResponseWriter, r *http.Request) {
-	_, _ = io.Copy(io.Discard, r.Body)
-	select {
-	case <-r.Context().Done():
-	case <-time.After(5 * time.Second):
-	}
-}
-
-// noRedirect is a client that shows redirects instead of following them.
-var noRedirect = &http.Client{
-	Timeout:       5 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-}
-
-func postForm(t *testing.T, target string, form string) *http.Response {
-	t.Helper()
-	res, err := noRedirect.Post(target, "application/x-www-form-urlencoded", strings.NewReader(form))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	return res
 }

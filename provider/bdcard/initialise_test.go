@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 // A provider that fails, hangs or floods at Initialise gives an error
@@ -22,7 +23,7 @@ func TestInitialiseFailures(t *testing.T) {
 		want    error
 	}{
 		{"answers 500", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) }, provider.ErrUnavailable},
-		{"hangs", hang, provider.ErrUnavailable},
+		{"hangs", providertest.Hang, provider.ErrUnavailable},
 		{"answer over MaxBody", func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = w.Write([]byte(`{"status":"SUCCESS","failedreason":"` + strings.Repeat("x", 4096) + `"}`))
 		}, provider.ErrUnavailable},

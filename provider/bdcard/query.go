@@ -6,6 +6,8 @@ import (
 	"net/url"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // maxElements bounds the transactions a query answer may list.
@@ -14,14 +16,14 @@ const maxElements = 50
 // queryAnswer is the transaction query's answer: every attempt the provider
 // knows under our transaction id.
 type queryAnswer struct {
-	APIConnect text           `json:"APIConnect"`
-	Found      text           `json:"no_of_trans_found"`
+	APIConnect wire.Text      `json:"APIConnect"`
+	Found      wire.Text      `json:"no_of_trans_found"`
 	Elements   []queryAttempt `json:"element"`
 }
 
 type queryAttempt struct {
 	validation
-	BankTranID text `json:"bank_tran_id"`
+	BankTranID wire.Text `json:"bank_tran_id"`
 }
 
 // Query asks the provider what became of an order's payment, by our
@@ -30,7 +32,7 @@ type queryAttempt struct {
 // otherwise the most telling status wins: failed, cancelled, expired, then
 // pending. No attempt at all wraps provider.ErrNotFound.
 func (a *Adapter) Query(ctx context.Context, orderID, _ string) (provider.Notification, error) {
-	if err := checkID("order id", orderID); err != nil {
+	if err := wire.CheckID("order id", orderID); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s query: %w: %w", a.cfg.Family, provider.ErrMalformed, err)
 	}
 	q := url.Values{"tran_id": {orderID}, "store_id": {a.cfg.StoreID}, "store_passwd": {a.cfg.StorePassword}, "format": {"json"}}
@@ -39,11 +41,11 @@ func (a *Adapter) Query(ctx context.Context, orderID, _ string) (provider.Notifi
 		return provider.Notification{}, fmt.Errorf("%s query %s: %w", a.cfg.Family, orderID, err)
 	}
 	var ans queryAnswer
-	if err := decodeAnswer(body, &ans); err != nil {
+	if err := wire.DecodeJSON(body, &ans); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s query %s: %w", a.cfg.Family, orderID, err)
 	}
 	if ans.APIConnect != "DONE" {
-		return provider.Notification{}, fmt.Errorf("%s query %s: APIConnect %q: %w", a.cfg.Family, orderID, clip(string(ans.APIConnect), 32), provider.ErrRefused)
+		return provider.Notification{}, fmt.Errorf("%s query %s: APIConnect %q: %w", a.cfg.Family, orderID, wire.Clip(string(ans.APIConnect), 32), provider.ErrRefused)
 	}
 	if len(ans.Elements) > maxElements {
 		return provider.Notification{}, fmt.Errorf("%s query %s: %d attempts: %w", a.cfg.Family, orderID, len(ans.Elements), provider.ErrUnavailable)
@@ -67,7 +69,7 @@ func summarise(orderID string, attempts []queryAttempt) (provider.Notification, 
 		}
 		found = true
 		if (e.Status == statusValid || e.Status == statusValidated) && e.RiskLevel == "0" {
-			paid, err := readMoney(string(e.Amount), string(e.Currency))
+			paid, err := decimal.PaddedMoney(string(e.Amount), string(e.Currency))
 			if err != nil {
 				return provider.Notification{}, fmt.Errorf("query %s: %w: %w", orderID, provider.ErrUnavailable, err)
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 // paidIPN pays a fresh order through the simulator and returns the IPN body
@@ -22,7 +23,7 @@ func (h *harness) paidIPN(t *testing.T, orderID string) result {
 	if err := h.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	r := h.next(t)
+	r := h.got.Next(t)
 	if r.err != nil || r.n.Outcome != provider.OutcomePaid {
 		t.Fatalf("paid IPN: %+v, %v", r.n, r.err)
 	}
@@ -85,8 +86,8 @@ func TestRefusedNotifications(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := postForm(t, h.base+"/api/gatewaynotification/"+h.family+"/ipn", c.body)
-			r := h.next(t)
+			res := providertest.PostForm(t, nil, h.base+"/api/gatewaynotification/"+h.family+"/ipn", c.body)
+			r := h.got.Next(t)
 			if !errors.Is(r.err, c.want) {
 				t.Fatalf("err = %v, want %v", r.err, c.want)
 			}
@@ -96,8 +97,8 @@ func TestRefusedNotifications(t *testing.T) {
 		})
 	}
 	t.Run("replay verifies the same", func(t *testing.T) {
-		res := postForm(t, h.base+"/api/gatewaynotification/"+h.family+"/ipn", good.body)
-		r := h.next(t)
+		res := providertest.PostForm(t, nil, h.base+"/api/gatewaynotification/"+h.family+"/ipn", good.body)
+		r := h.got.Next(t)
 		if r.err != nil || !reflect.DeepEqual(r.n, good.n) || res.StatusCode != http.StatusOK {
 			t.Fatalf("replay: HTTP %d %+v, %v", res.StatusCode, r.n, r.err)
 		}
@@ -116,7 +117,7 @@ func TestValidationUnavailable(t *testing.T) {
 		handler http.HandlerFunc
 	}{
 		{"answers 500", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) }},
-		{"hangs", hang},
+		{"hangs", providertest.Hang},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,13 +1,12 @@
 package bdcard
 
 import (
-	"encoding/json"
 	"errors"
 	"maps"
-	"os"
 	"testing"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 type vectorCase struct {
@@ -24,18 +23,9 @@ type vectorFamily struct {
 
 func loadVectors(t *testing.T) vectorFamily {
 	t.Helper()
-	raw, err := os.ReadFile("../testdata/provider-vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all struct {
-		Families map[string]vectorFamily `json:"families"`
-	}
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	f, ok := all.Families["bdcard_bdpsp_a"]
-	if !ok || len(f.Cases) == 0 {
+	var f vectorFamily
+	providertest.Family(t, "bdcard_bdpsp_a", &f)
+	if len(f.Cases) == 0 {
 		t.Fatal("no bdcard_bdpsp_a vectors")
 	}
 	return f

@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // dhaka is the provider's clock: tran_date is local time, UTC+6.
@@ -46,9 +50,9 @@ func (s *Simulator) settle(ctx context.Context, key string, paid bool) (simSessi
 	switch sess.Status {
 	case statusUnattempted:
 		sess.Status, sess.TranDate = want, time.Now().In(dhaka).Format(time.DateTime)
-		sess.BankTranID = time.Now().In(dhaka).Format("060102150405") + randomHex(4)
+		sess.BankTranID = time.Now().In(dhaka).Format("060102150405") + simkit.RandomHex(4)
 		if paid {
-			sess.ValID = time.Now().In(dhaka).Format("0601021504") + randomHex(6)
+			sess.ValID = time.Now().In(dhaka).Format("0601021504") + simkit.RandomHex(6)
 		}
 		if err := s.save(ctx, sess); err != nil {
 			return simSession{}, err
@@ -92,14 +96,8 @@ func (s *Simulator) sendIPN(ctx context.Context, sess simSession) error {
 		form.Set(k, v)
 	}
 	body, target := form.Encode(), sess.IPNURL
-	err = s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		return req, nil
-	}, func(status int, _ []byte) bool { return status == http.StatusOK })
+	err = s.n.Send(ctx, wire.Request(http.MethodPost, target, []byte(body), "Content-Type", "application/x-www-form-urlencoded"),
+		func(status int, _ []byte) bool { return status == http.StatusOK })
 	if err != nil {
 		return fmt.Errorf("ipn for %s: %w", sess.TranID, err)
 	}
@@ -110,8 +108,8 @@ func (s *Simulator) sendIPN(ctx context.Context, sess simSession) error {
 // order's own currency, four decimals, computed exactly from the two
 // amounts (1.0000 when they are the same currency).
 func rateOf(sess simSession) string {
-	a, errA := parseAmount(sess.Amount)
-	o, errO := parseAmount(sess.OrigAmount)
+	a, errA := decimal.ParsePadded(sess.Amount)
+	o, errO := decimal.ParsePadded(sess.OrigAmount)
 	if errA != nil || errO != nil || o == 0 {
 		return "1.0000"
 	}
@@ -121,7 +119,7 @@ func rateOf(sess simSession) string {
 
 // storeAmount is what the store gets after the simulated 2.5% fee.
 func storeAmount(amount string) string {
-	a, err := parseAmount(amount)
+	a, err := decimal.ParsePadded(amount)
 	if err != nil {
 		return amount
 	}

@@ -1,11 +1,8 @@
 package bdcard
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +14,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -109,22 +109,22 @@ func (s *Simulator) session(c *fiber.Ctx) error {
 
 func (s *Simulator) newSession(c *fiber.Ctx) (simSession, error) {
 	sess := simSession{
-		Key: randomHex(16), TranID: c.FormValue("tran_id"), Amount: c.FormValue("total_amount"),
-		Currency: c.FormValue("currency"), Product: clip(c.FormValue("product_name"), 255),
+		Key: simkit.RandomHex(16), TranID: c.FormValue("tran_id"), Amount: c.FormValue("total_amount"),
+		Currency: c.FormValue("currency"), Product: wire.Clip(c.FormValue("product_name"), 255),
 		OrigCurrency: c.FormValue("currency_type"), OrigAmount: c.FormValue("currency_amount"),
 		SuccessURL: c.FormValue("success_url"), FailURL: c.FormValue("fail_url"),
 		CancelURL: c.FormValue("cancel_url"), IPNURL: c.FormValue("ipn_url"), Status: statusUnattempted,
 	}
-	if err := checkID("tran_id", sess.TranID); err != nil {
+	if err := wire.CheckID("tran_id", sess.TranID); err != nil {
 		return sess, err
 	}
-	if _, err := readMoney(sess.Amount, sess.Currency); err != nil {
+	if _, err := decimal.PaddedMoney(sess.Amount, sess.Currency); err != nil {
 		return sess, fmt.Errorf("total_amount/currency: %w", err)
 	}
 	if sess.OrigCurrency == "" && sess.OrigAmount == "" {
 		sess.OrigCurrency, sess.OrigAmount = sess.Currency, sess.Amount
 	}
-	if _, err := readMoney(sess.OrigAmount, sess.OrigCurrency); err != nil {
+	if _, err := decimal.PaddedMoney(sess.OrigAmount, sess.OrigCurrency); err != nil {
 		return sess, fmt.Errorf("currency_amount/currency_type: %w", err)
 	}
 	for _, u := range []string{sess.SuccessURL, sess.FailURL, sess.CancelURL, sess.IPNURL} {
@@ -151,22 +151,17 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 	if sess.Status != statusUnattempted {
 		p.Done = "This payment is settled: " + sess.Status
 	}
-	var b bytes.Buffer
-	if err := p.Render(&b); err != nil {
-		return fmt.Errorf("sim page: %w", err)
-	}
-	c.Type("html", "utf-8")
-	return c.Send(b.Bytes())
+	return simkit.SendPage(c, p)
 }
 
 // choose takes the tester's Pay or Fail, sends the IPN and sends the
 // browser back to the merchant's success or fail page.
 func (s *Simulator) choose(c *fiber.Ctx) error {
-	outcome := c.FormValue("outcome")
-	if outcome != "pay" && outcome != "fail" {
-		return c.Status(http.StatusBadRequest).SendString("outcome must be pay or fail")
+	paid, ok := simkit.Choice(c)
+	if !ok {
+		return simkit.RefuseChoice(c)
 	}
-	sess, err := s.settle(c.UserContext(), c.Params("key"), outcome == "pay")
+	sess, err := s.settle(c.UserContext(), c.Params("key"), paid)
 	if errors.Is(err, provider.ErrNotFound) {
 		return c.Status(http.StatusNotFound).SendString("no such session")
 	}
@@ -219,19 +214,9 @@ func (s *Simulator) load(ctx context.Context, kind, id string) (simSession, erro
 		}
 		key = string(k)
 	}
-	raw, err := s.state.Get(ctx, s.key("session", key))
+	sess, err := simkit.Load[simSession](ctx, s.state, s.key("session", key))
 	if err != nil {
 		return simSession{}, fmt.Errorf("session: %w", err)
 	}
-	var sess simSession
-	if err := json.Unmarshal(raw, &sess); err != nil {
-		return simSession{}, fmt.Errorf("decode session: %w", err)
-	}
 	return sess, nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

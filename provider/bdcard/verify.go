@@ -8,7 +8,12 @@ import (
 	"net/url"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
+
+// formLimits bounds what we read from a notification.
+var formLimits = wire.Limits{Fields: 100, Len: 1024}
 
 // The provider's transaction statuses, in notifications and answers.
 const (
@@ -27,7 +32,7 @@ const (
 // VALIDATED with risk level 0, for the same transaction, amount and currency,
 // makes it OutcomePaid; Paid is then the BDT amount the provider received.
 func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Notification, error) {
-	fields, err := formFields(r)
+	fields, err := wire.Form(r, formLimits)
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w: %w", a.cfg.Family, provider.ErrMalformed, err)
 	}
@@ -37,7 +42,7 @@ func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Not
 	if err := requireSigned(fields, "tran_id", "status"); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w", a.cfg.Family, err)
 	}
-	if err := checkID("tran_id", fields["tran_id"]); err != nil {
+	if err := wire.CheckID("tran_id", fields["tran_id"]); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w: %w", a.cfg.Family, provider.ErrMalformed, err)
 	}
 	n := provider.Notification{OrderID: fields["tran_id"], Ref: theirRef(fields), Fields: keptFields(fields)}
@@ -53,7 +58,7 @@ func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Not
 	case statusUnattempted, statusPending:
 		n.Outcome = provider.OutcomePending
 	default:
-		return provider.Notification{}, fmt.Errorf("%s ipn: status %q: %w", a.cfg.Family, clip(fields["status"], 32), provider.ErrMalformed)
+		return provider.Notification{}, fmt.Errorf("%s ipn: status %q: %w", a.cfg.Family, wire.Clip(fields["status"], 32), provider.ErrMalformed)
 	}
 	return n, nil
 }
@@ -64,9 +69,9 @@ func (a *Adapter) verifyPaid(ctx context.Context, fields map[string]string, n pr
 	if err := requireSigned(fields, "val_id", "amount", "currency"); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w", a.cfg.Family, err)
 	}
-	paid, err := readMoney(fields["amount"], fields["currency"])
+	paid, err := decimal.PaddedMoney(fields["amount"], fields["currency"])
 	if err == nil {
-		err = checkID("val_id", fields["val_id"])
+		err = wire.CheckID("val_id", fields["val_id"])
 	}
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("%s ipn: %w: %w", a.cfg.Family, provider.ErrMalformed, err)
@@ -82,24 +87,13 @@ func (a *Adapter) verifyPaid(ctx context.Context, fields map[string]string, n pr
 	return n, nil
 }
 
-func readMoney(amount, currency string) (provider.Money, error) {
-	a, err := parseAmount(amount)
-	if err != nil {
-		return provider.Money{}, err
-	}
-	if err := checkCurrency(currency); err != nil {
-		return provider.Money{}, err
-	}
-	return provider.Money{Amount: a, Currency: currency}, nil
-}
-
 // theirRef is the provider's transaction id: the bank's when the payment
 // reached one, else the validation id.
 func theirRef(f map[string]string) string {
-	if checkID("bank_tran_id", f["bank_tran_id"]) == nil {
+	if wire.CheckID("bank_tran_id", f["bank_tran_id"]) == nil {
 		return f["bank_tran_id"]
 	}
-	if checkID("val_id", f["val_id"]) == nil {
+	if wire.CheckID("val_id", f["val_id"]) == nil {
 		return f["val_id"]
 	}
 	return ""
@@ -116,14 +110,14 @@ func keptFields(f map[string]string) map[string]string {
 
 // validation is the validation call's answer.
 type validation struct {
-	Status         text `json:"status"`
-	TranID         text `json:"tran_id"`
-	ValID          text `json:"val_id"`
-	Amount         text `json:"amount"`
-	Currency       text `json:"currency"`
-	CurrencyType   text `json:"currency_type"`
-	CurrencyAmount text `json:"currency_amount"`
-	RiskLevel      text `json:"risk_level"`
+	Status         wire.Text `json:"status"`
+	TranID         wire.Text `json:"tran_id"`
+	ValID          wire.Text `json:"val_id"`
+	Amount         wire.Text `json:"amount"`
+	Currency       wire.Text `json:"currency"`
+	CurrencyType   wire.Text `json:"currency_type"`
+	CurrencyAmount wire.Text `json:"currency_amount"`
+	RiskLevel      wire.Text `json:"risk_level"`
 }
 
 // validate asks the provider about a validation id. The call only reads, so
@@ -135,7 +129,7 @@ func (a *Adapter) validate(ctx context.Context, valID string) (validation, error
 		return validation{}, err
 	}
 	var v validation
-	if err := decodeAnswer(body, &v); err != nil {
+	if err := wire.DecodeJSON(body, &v); err != nil {
 		return validation{}, fmt.Errorf("validation: %w", err)
 	}
 	return v, nil
@@ -146,24 +140,24 @@ func (a *Adapter) validate(ctx context.Context, valID string) (validation, error
 func (v validation) confirms(f map[string]string, paid provider.Money) error {
 	switch {
 	case v.Status != statusValid && v.Status != statusValidated:
-		return fmt.Errorf("validation status %q", clip(string(v.Status), 32))
+		return fmt.Errorf("validation status %q", wire.Clip(string(v.Status), 32))
 	case v.RiskLevel != "0":
-		return fmt.Errorf("validation risk level %q", clip(string(v.RiskLevel), 8))
+		return fmt.Errorf("validation risk level %q", wire.Clip(string(v.RiskLevel), 8))
 	case string(v.TranID) != f["tran_id"]:
 		return fmt.Errorf("validation is for another transaction")
 	case v.ValID != "" && string(v.ValID) != f["val_id"]:
 		return fmt.Errorf("validation is for another validation id")
 	}
-	got, err := readMoney(string(v.Amount), string(v.Currency))
+	got, err := decimal.PaddedMoney(string(v.Amount), string(v.Currency))
 	if err != nil || got != paid {
-		return fmt.Errorf("validation amount %q %q differs from the notification's", clip(string(v.Amount), 24), clip(string(v.Currency), 8))
+		return fmt.Errorf("validation amount %q %q differs from the notification's", wire.Clip(string(v.Amount), 24), wire.Clip(string(v.Currency), 8))
 	}
 	if ct, ok := f["currency_type"]; ok && v.CurrencyType != "" && string(v.CurrencyType) != ct {
 		return fmt.Errorf("validation original currency differs")
 	}
 	if ca, ok := f["currency_amount"]; ok && v.CurrencyAmount != "" {
-		x, errX := parseAmount(ca)
-		y, errY := parseAmount(string(v.CurrencyAmount))
+		x, errX := decimal.ParsePadded(ca)
+		y, errY := decimal.ParsePadded(string(v.CurrencyAmount))
 		if errX != nil || errY != nil || x != y {
 			return fmt.Errorf("validation original amount differs")
 		}
@@ -175,16 +169,9 @@ func (v validation) confirms(f map[string]string, paid provider.Money) error {
 // store password: errors are scrubbed of it.
 func (a *Adapter) get(ctx context.Context, call, path string, q url.Values) ([]byte, error) {
 	target := a.cfg.BaseURL + path + "?" + q.Encode()
-	ans, err := a.caller.Do(ctx, call, true, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, call, true, wire.Request(http.MethodGet, target, nil, "Accept", "application/json"))
 	if err != nil {
-		return nil, scrub(err, a.cfg.StorePassword)
+		return nil, wire.Scrub(err, a.cfg.StorePassword)
 	}
 	if ans.Status != http.StatusOK {
 		return nil, fmt.Errorf("%s answered HTTP %d: %w", call, ans.Status, provider.ErrRefused)

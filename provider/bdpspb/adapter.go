@@ -1,7 +1,6 @@
 package bdpspb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -52,10 +52,10 @@ type createRequest struct {
 
 // createAnswer is its answer: the payment page and the provider's id.
 type createAnswer struct {
-	Result     text   `json:"result"`
-	PaymentURL string `json:"payment_url"`
-	Track      string `json:"track"`
-	Message    string `json:"message"`
+	Result     wire.Text `json:"result"`
+	PaymentURL string    `json:"payment_url"`
+	Track      string    `json:"track"`
+	Message    string    `json:"message"`
 }
 
 // Initialise creates the payment and returns the provider's payment page
@@ -65,7 +65,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if p.Charge.Currency != "BDT" || p.Charge.Amount <= 0 {
 		return provider.Init{}, fmt.Errorf("%s charges a positive BDT amount, not %s %s", Family, p.Charge.Amount, p.Charge.Currency)
 	}
-	if err := checkID("order id", p.OrderID); err != nil {
+	if err := wire.CheckID("order id", p.OrderID); err != nil {
 		return provider.Init{}, fmt.Errorf("%s: %w", Family, err)
 	}
 	if err := schema.CheckURL(p.NotifyURL); err != nil {
@@ -75,26 +75,19 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("%s create: %w", Family, err)
 	}
-	ans, err := a.caller.Do(ctx, "create", false, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.BaseURL+a.cfg.CreatePath, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, "create", false, wire.Request(http.MethodPost, a.cfg.BaseURL+a.cfg.CreatePath, body,
+		"Content-Type", "application/json", "Accept", "application/json"))
 	if err != nil {
-		return provider.Init{}, fmt.Errorf("%s create for %s: %w", Family, p.OrderID, scrub(err, a.cfg.SignatureKey))
+		return provider.Init{}, fmt.Errorf("%s create for %s: %w", Family, p.OrderID, wire.Scrub(err, a.cfg.SignatureKey))
 	}
 	var c createAnswer
-	if err := decodeAnswer(ans.Body, &c); err != nil {
+	if err := wire.DecodeJSON(ans.Body, &c); err != nil {
 		return provider.Init{}, fmt.Errorf("%s create for %s (HTTP %d): %w", Family, p.OrderID, ans.Status, err)
 	}
 	if c.Result != "true" {
-		return provider.Init{}, fmt.Errorf("%s create for %s: HTTP %d %q: %w", Family, p.OrderID, ans.Status, clip(c.Message, 200), provider.ErrRefused)
+		return provider.Init{}, fmt.Errorf("%s create for %s: HTTP %d %q: %w", Family, p.OrderID, ans.Status, wire.Clip(c.Message, 200), provider.ErrRefused)
 	}
-	if schema.CheckURL(c.PaymentURL) != nil || checkID("track", c.Track) != nil {
+	if schema.CheckURL(c.PaymentURL) != nil || wire.CheckID("track", c.Track) != nil {
 		return provider.Init{}, fmt.Errorf("%s create for %s: no usable payment URL or id: %w", Family, p.OrderID, provider.ErrUnavailable)
 	}
 	return provider.Init{ProviderURL: c.PaymentURL, Ref: c.Track}, nil
@@ -104,10 +97,10 @@ func (a *Adapter) createRequest(p provider.Payment) createRequest {
 	return createRequest{
 		StoreID: a.cfg.StoreID, SignatureKey: a.cfg.SignatureKey, TranID: p.OrderID,
 		Amount: p.Charge.Amount.String(), Currency: p.Charge.Currency,
-		Desc:     orDefault(clip(p.Description, 255), "Order "+p.OrderID),
-		CusName:  orDefault(clip(p.CustomerName, 50), "Customer"),
-		CusEmail: orDefault(clip(p.CustomerEmail, 50), "customer@example.invalid"),
-		CusPhone: orDefault(clip(p.CustomerPhone, 20), "N/A"),
+		Desc:     wire.OrDefault(wire.Clip(p.Description, 255), "Order "+p.OrderID),
+		CusName:  wire.OrDefault(wire.Clip(p.CustomerName, 50), "Customer"),
+		CusEmail: wire.OrDefault(wire.Clip(p.CustomerEmail, 50), "customer@example.invalid"),
+		CusPhone: wire.OrDefault(wire.Clip(p.CustomerPhone, 20), "N/A"),
 		// The payer comes back through our notification endpoints, not our
 		// pages: here the browser's return is the only notification there is.
 		SuccessURL: returnURL(p.NotifyURL, "success"), FailURL: returnURL(p.NotifyURL, "fail"),
@@ -120,13 +113,6 @@ func (a *Adapter) createRequest(p provider.Payment) createRequest {
 // notification prefix plus "return" (…/api/gatewaynotification/bdpsp_b/return).
 func returnURL(notify, outcome string) string {
 	return strings.TrimRight(notify, "/") + "/" + outcome
-}
-
-func orDefault(s, d string) string {
-	if strings.TrimSpace(s) == "" {
-		return d
-	}
-	return s
 }
 
 // Reply to a browser return is a redirect of the payer onwards, whatever

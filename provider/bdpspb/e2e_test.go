@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 var (
@@ -61,7 +62,7 @@ func TestEndToEnd(t *testing.T) {
 			if res.StatusCode != http.StatusOK || !strings.Contains(string(page), "12150.00") {
 				t.Fatalf("page: HTTP %d %s", res.StatusCode, page)
 			}
-			res, err = noRedirect.PostForm(in.ProviderURL, url.Values{"outcome": {c.outcome}})
+			res, err = providertest.NoRedirects(nil).PostForm(in.ProviderURL, url.Values{"outcome": {c.outcome}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,8 +72,8 @@ func TestEndToEnd(t *testing.T) {
 			if !strings.HasSuffix(action, "/api/gatewaynotification/bdpsp_b/"+c.path) {
 				t.Fatalf("return goes to %s", action)
 			}
-			back := postForm(t, action, form.Encode())
-			r := h.next(t)
+			back := providertest.PostForm(t, nil, action, form.Encode())
+			r := h.got.Next(t)
 			if r.err != nil || r.n.Outcome != c.want || r.n.OrderID != "P2026B"+c.outcome {
 				t.Fatalf("verified %+v, %v", r.n, r.err)
 			}
@@ -96,20 +97,20 @@ func TestSettle(t *testing.T) {
 	if err := h.sim.Settle(ctx, paid.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	first := h.next(t)
+	first := h.got.Next(t)
 	if first.err != nil || first.n.Outcome != provider.OutcomePaid || first.n.Paid.Amount != 1215000 {
 		t.Fatalf("settled paid: %+v, %v", first.n, first.err)
 	}
 	if err := h.sim.Settle(ctx, paid.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	if again := h.next(t); again.err != nil || !reflect.DeepEqual(again.n, first.n) {
+	if again := h.got.Next(t); again.err != nil || !reflect.DeepEqual(again.n, first.n) {
 		t.Fatalf("second return verified differently: %+v, %v", again.n, again.err)
 	}
 	if err := h.sim.Settle(ctx, failed.Ref, false); err != nil {
 		t.Fatal(err)
 	}
-	if r := h.next(t); r.err != nil || r.n.Outcome != provider.OutcomeFailed {
+	if r := h.got.Next(t); r.err != nil || r.n.Outcome != provider.OutcomeFailed {
 		t.Fatalf("settled failed: %+v, %v", r.n, r.err)
 	}
 	if err := h.sim.Settle(ctx, paid.Ref, false); err == nil {
@@ -132,7 +133,7 @@ func TestQuery(t *testing.T) {
 		wantErr error
 	}{
 		{"before paying", func() {}, "P2026Bq", provider.OutcomePending, nil},
-		{"paid", func() { _ = h.sim.Settle(ctx, in.Ref, true); h.next(t) }, "P2026Bq", provider.OutcomePaid, nil},
+		{"paid", func() { _ = h.sim.Settle(ctx, in.Ref, true); h.got.Next(t) }, "P2026Bq", provider.OutcomePaid, nil},
 		{"unknown order", func() {}, "P2026Bnothing", 0, provider.ErrNotFound},
 	}
 	for _, c := range cases {

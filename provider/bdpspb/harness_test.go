@@ -2,18 +2,15 @@ package bdpspb
 
 import (
 	"context"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -31,35 +28,27 @@ type harness struct {
 	base    string
 	sim     *Simulator
 	adapter *Adapter
-	got     chan result
+	got     *providertest.Inbox[result]
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{base: "http://" + ln.Addr().String(), got: make(chan result, 16)}
+	srv := providertest.Listen(t)
+	h := &harness{base: srv.Base, got: providertest.NewInbox[result]()}
 	simBase := h.base + "/sandbox/provider/" + Family
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	notifier := &provider.Notifier{Client: noRedirect, Delays: []time.Duration{}}
+	app := providertest.App()
+	notifier := &provider.Notifier{Client: providertest.NoRedirects(nil), Delays: []time.Duration{}}
 	h.sim = NewSimulator(SandboxSimConfig(simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + Family))
 	app.Post("/api/gatewaynotification/"+Family+"/*", h.receive)
-	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
+	srv.Serve(app)
 	h.adapter = newAdapter(t, SandboxConfig(simBase), provider.CallerConfig{Timeout: 2 * time.Second})
 	return h
 }
 
 func newAdapter(t *testing.T, cfg Config, cc provider.CallerConfig) *Adapter {
 	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := New(cfg, provider.NewCaller(Family, cc, nil, m, nil))
+	a, err := New(cfg, providertest.Caller(t, Family, cc, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,23 +59,12 @@ func (h *harness) receive(c *fiber.Ctx) error {
 	body := string(c.Body())
 	form, _ := url.ParseQuery(body)
 	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: []byte(body), Form: form, Path: c.Params("*")})
-	h.got <- result{n: n, err: err}
+	h.got.Put(result{n: n, err: err})
 	rep := h.adapter.Reply(n, err)
 	if rep.Location == "" {
 		rep.Location = h.base + "/payment/" + form.Get("mer_txnid") // what the gateway fills in
 	}
 	return c.Redirect(rep.Location, rep.Status)
-}
-
-func (h *harness) next(t *testing.T) result {
-	t.Helper()
-	select {
-	case r := <-h.got:
-		return r
-	case <-time.After(5 * time.Second):
-		t.Fatal("no return arrived")
-		return result{}
-	}
 }
 
 // payment is a USD 100.00 order charged 12150.00 BDT.
@@ -117,31 +95,6 @@ func (h *harness) initialise(t *testing.T, orderID string) provider.Init {
 // returnTo posts a browser return for orderID to our receiver.
 func (h *harness) returnTo(t *testing.T, path string, form url.Values) (*http.Response, result) {
 	t.Helper()
-	res := postForm(t, h.base+"/api/gatewaynotification/"+Family+"/"+path, form.Encode())
-	return res, h.next(t)
-}
-
-var noRedirect = &http.Client{
-	Timeout:       5 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-}
-
-func postForm(t *testing.T, target, form string) *http.Response {
-	t.Helper()
-	res, err := noRedirect.Post(target, "application/x-www-form-urlencoded", strings.NewReader(form))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	return res
-}
-
-// hang is a provider that never answers: it reads the request (so that the
-// server notices the client giving up) and waits for that, or 5 s.
-func hang(_ http.ResponseWriter, r *http.Request) {
-	_, _ = io.Copy(io.Discard, r.Body)
-	select {
-	case <-r.Context().Done():
-	case <-time.After(5 * time.Second):
-	}
+	res := providertest.PostForm(t, nil, h.base+"/api/gatewaynotification/"+Family+"/"+path, form.Encode())
+	return res, h.got.Next(t)
 }

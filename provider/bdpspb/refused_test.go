@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 func ret(txn string, extra ...string) url.Values {
@@ -38,7 +39,7 @@ func TestReturnsVerifiedBySearch(t *testing.T) {
 		if err := h.sim.Settle(ctx, s.ref, s.paid); err != nil {
 			t.Fatal(err)
 		}
-		h.next(t)
+		h.got.Next(t)
 	}
 	cases := []struct {
 		name    string
@@ -99,7 +100,7 @@ func TestSearchUnavailable(t *testing.T) {
 		handler http.HandlerFunc
 	}{
 		{"answers 500", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) }},
-		{"hangs", hang},
+		{"hangs", providertest.Hang},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,12 +8,13 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // dhaka is the provider's clock, UTC+6.
@@ -59,14 +60,8 @@ func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
 		return fmt.Errorf("%s settle: %w", Family, err)
 	}
 	body, target := txn.returnFields().Encode(), txn.returnURL()
-	err = s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		return req, nil
-	}, func(status int, _ []byte) bool { return status >= 200 && status < 400 })
+	err = s.n.Send(ctx, wire.Request(http.MethodPost, target, []byte(body), "Content-Type", "application/x-www-form-urlencoded"),
+		func(status int, _ []byte) bool { return status >= 200 && status < 400 })
 	if err != nil {
 		return fmt.Errorf("%s settle: return to %s: %w", Family, txn.TranID, err)
 	}
@@ -138,7 +133,7 @@ func (s *Simulator) search(c *fiber.Ctx) error {
 		"amount": txn.Amount, "currency": txn.Currency, "pay_time": txn.PayTime,
 	}
 	if txn.Status == statusSuccessful {
-		if a, err := parseAmount(txn.Amount); err == nil {
+		if a, err := decimal.ParsePadded(txn.Amount); err == nil {
 			ans["store_amount"] = (a * 975 / 1000).String()
 		}
 	}

@@ -1,11 +1,8 @@
 package bdpspb
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -16,6 +13,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -97,13 +97,13 @@ func (s *Simulator) create(c *fiber.Ctx) error {
 
 func newTxn(req createRequest) (simTxn, error) {
 	txn := simTxn{
-		Track: randomHex(12), TranID: req.TranID, Amount: req.Amount, Currency: req.Currency, Desc: clip(req.Desc, 255),
+		Track: simkit.RandomHex(12), TranID: req.TranID, Amount: req.Amount, Currency: req.Currency, Desc: wire.Clip(req.Desc, 255),
 		SuccessURL: req.SuccessURL, FailURL: req.FailURL, CancelURL: req.CancelURL, Status: statusPending,
 	}
-	if err := checkID("tran_id", txn.TranID); err != nil {
+	if err := wire.CheckID("tran_id", txn.TranID); err != nil {
 		return txn, err
 	}
-	if _, err := readMoney(txn.Amount, txn.Currency); err != nil || txn.Currency != "BDT" {
+	if _, err := decimal.PaddedMoney(txn.Amount, txn.Currency); err != nil || txn.Currency != "BDT" {
 		return txn, fmt.Errorf("amount and currency (BDT): %v", err)
 	}
 	for _, u := range []string{txn.SuccessURL, txn.FailURL, txn.CancelURL} {
@@ -127,12 +127,7 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 	if txn.Status != statusPending {
 		p.Done = "This payment is settled: " + txn.Status
 	}
-	var b bytes.Buffer
-	if err := p.Render(&b); err != nil {
-		return fmt.Errorf("sim page: %w", err)
-	}
-	c.Type("html", "utf-8")
-	return c.Send(b.Bytes())
+	return simkit.SendPage(c, p)
 }
 
 func (s *Simulator) key(kind, id string) string { return "sim:" + Family + ":" + kind + ":" + id }
@@ -166,19 +161,9 @@ func (s *Simulator) load(ctx context.Context, kind, id string) (simTxn, error) {
 		}
 		track = string(t)
 	}
-	raw, err := s.state.Get(ctx, s.key("txn", track))
+	txn, err := simkit.Load[simTxn](ctx, s.state, s.key("txn", track))
 	if err != nil {
 		return simTxn{}, fmt.Errorf("transaction: %w", err)
 	}
-	var txn simTxn
-	if err := json.Unmarshal(raw, &txn); err != nil {
-		return simTxn{}, fmt.Errorf("decode transaction: %w", err)
-	}
 	return txn, nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

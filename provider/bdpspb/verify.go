@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // The provider's payment statuses (pay_status), compared ignoring case.
@@ -36,6 +38,9 @@ func outcomeOf(status string) provider.Outcome {
 	return provider.OutcomePending
 }
 
+// formLimits bounds what we read from a browser return.
+var formLimits = wire.Limits{Fields: 50, Len: 1024}
+
 // The three browser returns Verify takes (Request.Path).
 const (
 	returnSuccess = "return/success"
@@ -60,11 +65,11 @@ const (
 func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Notification, error) {
 	path := strings.Trim(r.Path, "/")
 	if path != returnSuccess && path != returnFail && path != returnCancel {
-		return provider.Notification{}, fmt.Errorf("%s: return path %q: %w", Family, clip(path, 32), provider.ErrMalformed)
+		return provider.Notification{}, fmt.Errorf("%s: return path %q: %w", Family, wire.Clip(path, 32), provider.ErrMalformed)
 	}
-	fields, err := formFields(r)
+	fields, err := wire.Form(r, formLimits)
 	if err == nil {
-		err = checkID("mer_txnid", fields["mer_txnid"])
+		err = wire.CheckID("mer_txnid", fields["mer_txnid"])
 	}
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("%s %s: %w: %w", Family, path, provider.ErrMalformed, err)
@@ -114,14 +119,14 @@ func keptFields(browser, searched map[string]string) map[string]string {
 
 // searchAnswer is the transaction search's answer.
 type searchAnswer struct {
-	MerTxnID    text `json:"mer_txnid"`
-	PGTxnID     text `json:"pg_txnid"`
-	PayStatus   text `json:"pay_status"`
-	StatusCode  text `json:"status_code"`
-	Amount      text `json:"amount"`
-	Currency    text `json:"currency"`
-	StoreAmount text `json:"store_amount"`
-	PayTime     text `json:"pay_time"`
+	MerTxnID    wire.Text `json:"mer_txnid"`
+	PGTxnID     wire.Text `json:"pg_txnid"`
+	PayStatus   wire.Text `json:"pay_status"`
+	StatusCode  wire.Text `json:"status_code"`
+	Amount      wire.Text `json:"amount"`
+	Currency    wire.Text `json:"currency"`
+	StoreAmount wire.Text `json:"store_amount"`
+	PayTime     wire.Text `json:"pay_time"`
 }
 
 // search asks the provider about our transaction id: an idempotent GET,
@@ -130,24 +135,17 @@ type searchAnswer struct {
 func (a *Adapter) search(ctx context.Context, txn string) (provider.Notification, error) {
 	q := url.Values{"request_id": {txn}, "store_id": {a.cfg.StoreID}, "signature_key": {a.cfg.SignatureKey}, "type": {"json"}}
 	target := a.cfg.BaseURL + a.cfg.SearchPath + "?" + q.Encode()
-	ans, err := a.caller.Do(ctx, "search", true, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Accept", "application/json")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, "search", true, wire.Request(http.MethodGet, target, nil, "Accept", "application/json"))
 	switch {
 	case err != nil:
-		return provider.Notification{}, fmt.Errorf("search: %w", scrub(err, a.cfg.SignatureKey))
+		return provider.Notification{}, fmt.Errorf("search: %w", wire.Scrub(err, a.cfg.SignatureKey))
 	case ans.Status == http.StatusNotFound:
 		return provider.Notification{}, fmt.Errorf("search: %w", provider.ErrNotFound)
 	case ans.Status != http.StatusOK:
 		return provider.Notification{}, fmt.Errorf("search answered HTTP %d: %w", ans.Status, provider.ErrRefused)
 	}
 	var s searchAnswer
-	if err := decodeAnswer(ans.Body, &s); err != nil {
+	if err := wire.DecodeJSON(ans.Body, &s); err != nil {
 		return provider.Notification{}, fmt.Errorf("search: %w", err)
 	}
 	if string(s.MerTxnID) != txn {
@@ -158,13 +156,13 @@ func (a *Adapter) search(ctx context.Context, txn string) (provider.Notification
 
 func (s searchAnswer) notification() (provider.Notification, error) {
 	n := provider.Notification{OrderID: string(s.MerTxnID), Outcome: outcomeOf(string(s.PayStatus))}
-	if checkID("pg_txnid", string(s.PGTxnID)) == nil {
+	if wire.CheckID("pg_txnid", string(s.PGTxnID)) == nil {
 		n.Ref = string(s.PGTxnID)
 	}
-	n.Fields = map[string]string{"pay_status": clip(string(s.PayStatus), 32), "pg_txnid": n.Ref,
-		"amount": clip(string(s.Amount), 24), "currency": clip(string(s.Currency), 8)}
+	n.Fields = map[string]string{"pay_status": wire.Clip(string(s.PayStatus), 32), "pg_txnid": n.Ref,
+		"amount": wire.Clip(string(s.Amount), 24), "currency": wire.Clip(string(s.Currency), 8)}
 	if n.Outcome == provider.OutcomePaid {
-		paid, err := readMoney(string(s.Amount), string(s.Currency))
+		paid, err := decimal.PaddedMoney(string(s.Amount), string(s.Currency))
 		if err != nil {
 			return provider.Notification{}, fmt.Errorf("search: successful without a readable amount: %w: %w", provider.ErrUnverified, err)
 		}
@@ -176,7 +174,7 @@ func (s searchAnswer) notification() (provider.Notification, error) {
 // Query asks the provider what became of an order's payment by our
 // transaction id (the provider's own id, ref, is not needed).
 func (a *Adapter) Query(ctx context.Context, orderID, _ string) (provider.Notification, error) {
-	if err := checkID("order id", orderID); err != nil {
+	if err := wire.CheckID("order id", orderID); err != nil {
 		return provider.Notification{}, fmt.Errorf("%s query: %w: %w", Family, provider.ErrMalformed, err)
 	}
 	n, err := a.search(ctx, orderID)

@@ -1,17 +1,17 @@
 package cryptohost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // Adapter is the cryptohost protocol for the command side.
@@ -52,7 +52,7 @@ type createCharge struct {
 // goes to its hosted URL, and its code is the reference the webhook and
 // Query use. Not idempotent at the provider: it is never sent twice.
 func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.Init, error) {
-	if p.OrderID == "" || p.Charge.Amount <= 0 || !validCurrency(p.Charge.Currency) {
+	if p.OrderID == "" || p.Charge.Amount <= 0 || !decimal.Currency(p.Charge.Currency) {
 		return provider.Init{}, fmt.Errorf("cryptohost: payment needs an order id and a positive amount in a currency")
 	}
 	req := createCharge{
@@ -85,7 +85,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 
 // checkCreated refuses a creation answer we could not send a payer to.
 func checkCreated(c *charge) error {
-	if !validCode(c.Code) {
+	if !wire.IsRef(c.Code) {
 		return errors.New("answer has no valid charge code")
 	}
 	if u, err := url.Parse(c.HostedURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -99,23 +99,10 @@ func checkCreated(c *charge) error {
 	return nil
 }
 
-// validCode is a charge code: short, letters and digits.
-func validCode(code string) bool {
-	if code == "" || len(code) > 64 {
-		return false
-	}
-	for _, r := range code {
-		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // Query reads the charge by its code (idempotent) and says what its
 // current status means; the charge must be orderID's when orderID is set.
 func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Notification, error) {
-	if !validCode(ref) {
+	if !wire.IsRef(ref) {
 		return provider.Notification{}, fmt.Errorf("cryptohost: query: charge code %q: %w", ref, provider.ErrNotFound)
 	}
 	var out struct {
@@ -139,23 +126,11 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 // call sends one API request with the key and version headers and decodes
 // a 2xx answer into out.
 func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method, path string, body []byte, out any) error {
-	ans, err := a.caller.Do(ctx, name, idempotent, func(ctx context.Context) (*http.Request, error) {
-		var rd io.Reader = http.NoBody
-		if body != nil {
-			rd = bytes.NewReader(body)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, a.cfg.BaseURL+path, rd)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set(a.cfg.APIKeyHeader, a.cfg.APIKey)
-		req.Header.Set(a.cfg.VersionHeader, a.cfg.APIVersion)
-		req.Header.Set("Accept", "application/json")
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		return req, nil
-	})
+	header := []string{a.cfg.APIKeyHeader, a.cfg.APIKey, a.cfg.VersionHeader, a.cfg.APIVersion, "Accept", "application/json"}
+	if body != nil {
+		header = append(header, "Content-Type", "application/json")
+	}
+	ans, err := a.caller.Do(ctx, name, idempotent, wire.Request(method, a.cfg.BaseURL+path, body, header...))
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -66,13 +67,13 @@ func (c *charge) lastStatus() (status, context string) {
 
 // localPrice is the charge's price in its local (fiat) currency, exactly.
 func (c *charge) localPrice() (provider.Money, error) {
-	a, err := parseMinor(c.Pricing.Local.Amount, exact)
+	a, err := decimal.ParseMinor(c.Pricing.Local.Amount, decimal.Exact)
 	if err != nil {
 		return provider.Money{}, fmt.Errorf("pricing.local.amount: %w", err)
 	}
 	cur := strings.ToUpper(c.Pricing.Local.Currency)
-	if !validCurrency(cur) {
-		return provider.Money{}, fmt.Errorf("pricing.local.currency: %w", errCurrency)
+	if !decimal.Currency(cur) {
+		return provider.Money{}, fmt.Errorf("pricing.local.currency: %w", decimal.ErrCurrency)
 	}
 	return provider.Money{Amount: a, Currency: cur}, nil
 }
@@ -89,14 +90,14 @@ func (c *charge) received(cur string) (sum schema.Amount, comparable bool, err e
 		if !strings.EqualFold(p.Value.Local.Currency, cur) {
 			return 0, false, nil
 		}
-		a, err := parseMinor(p.Value.Local.Amount, down)
+		a, err := decimal.ParseMinor(p.Value.Local.Amount, decimal.Down)
 		if err != nil {
 			return 0, false, fmt.Errorf("payments[%d].value.local.amount: %w", i, err)
 		}
 		sum += a
 		n++
 		if sum > schema.MaxAmount {
-			return 0, false, fmt.Errorf("payments: %w", errAmountBounds)
+			return 0, false, fmt.Errorf("payments: %w", decimal.ErrRange)
 		}
 	}
 	return sum, n > 0, nil

@@ -1,9 +1,9 @@
 package cryptohost
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 type vectorCase struct {
@@ -21,18 +21,9 @@ type vectorFamily struct {
 // loadVectors reads this family's cases from the shared vectors file.
 func loadVectors(t *testing.T) vectorFamily {
 	t.Helper()
-	raw, err := os.ReadFile("../testdata/provider-vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all struct {
-		Families map[string]vectorFamily `json:"families"`
-	}
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	f, ok := all.Families["cryptohost"]
-	if !ok || len(f.Cases) == 0 {
+	var f vectorFamily
+	providertest.Family(t, "cryptohost", &f)
+	if len(f.Cases) == 0 {
 		t.Fatal("no cryptohost vectors")
 	}
 	return f

@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // SimConfig is the simulator's side of the sandbox credentials.
@@ -130,10 +131,10 @@ func checkChargeRequest(r *createCharge) error {
 	if r.PricingType != "fixed_price" {
 		errs = append(errs, errors.New("pricing_type must be fixed_price"))
 	}
-	if a, err := parseMinor(r.LocalPrice.Amount, exact); err != nil || a <= 0 {
+	if a, err := decimal.ParseMinor(r.LocalPrice.Amount, decimal.Exact); err != nil || a <= 0 {
 		errs = append(errs, errors.New("local_price.amount must be a positive amount"))
 	}
-	if !validCurrency(r.LocalPrice.Currency) {
+	if !decimal.Currency(r.LocalPrice.Currency) {
 		errs = append(errs, errors.New("local_price.currency must be a currency code"))
 	}
 	if r.Metadata.OrderID == "" || len(r.Metadata.OrderID) > 128 {

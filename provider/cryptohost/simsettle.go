@@ -1,7 +1,6 @@
 package cryptohost
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,33 +12,27 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // stateKey is where the simulator keeps a charge.
 func stateKey(code string) string { return "sim:" + Family + ":charge:" + code }
 
 func (s *Simulator) save(ctx context.Context, ch *charge) error {
-	b, err := json.Marshal(ch)
-	if err != nil {
-		return fmt.Errorf("encode charge: %w", err)
-	}
-	if err := s.state.Put(ctx, stateKey(ch.Code), b, s.cfg.KeepFor); err != nil {
+	if err := simkit.Save(ctx, s.state, stateKey(ch.Code), ch, s.cfg.KeepFor); err != nil {
 		return fmt.Errorf("keep charge: %w", err)
 	}
 	return nil
 }
 
 func (s *Simulator) load(ctx context.Context, code string) (*charge, error) {
-	if !validCode(code) {
+	if !wire.IsRef(code) {
 		return nil, provider.ErrNotFound
 	}
-	b, err := s.state.Get(ctx, stateKey(code))
+	ch, err := simkit.Load[charge](ctx, s.state, stateKey(code))
 	if err != nil {
 		return nil, fmt.Errorf("charge %s: %w", code, err)
-	}
-	var ch charge
-	if err := json.Unmarshal(b, &ch); err != nil {
-		return nil, fmt.Errorf("decode charge %s: %w", code, err)
 	}
 	return &ch, nil
 }
@@ -59,26 +52,21 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 func (s *Simulator) render(c *fiber.Ctx, ch *charge) error {
 	done := map[string]string{"COMPLETED": "Paid: the webhook was sent.", "FAILED": "Failed: the webhook was sent.", "EXPIRED": "Expired."}
 	st, _ := ch.lastStatus()
-	var buf bytes.Buffer
-	err := provider.SimPage{
+	return simkit.SendPage(c, provider.SimPage{
 		Provider: Family, Amount: ch.Pricing.Local.Amount, Currency: ch.Pricing.Local.Currency,
 		Description: ch.Description, Action: s.cfg.BaseURL + "/pay/" + ch.Code, Done: done[st],
-	}.Render(&buf)
-	if err != nil {
-		return fmt.Errorf("render page: %w", err)
-	}
-	c.Type("html", "utf-8")
-	return c.Send(buf.Bytes())
+	})
 }
 
 // choose is the tester's Pay or Fail; the payer then goes back to the
 // shop as the hosted page would send them.
 func (s *Simulator) choose(c *fiber.Ctx) error {
-	code, outcome := c.Params("code"), c.FormValue("outcome")
-	if outcome != "pay" && outcome != "fail" {
-		return c.Status(fiber.StatusBadRequest).SendString("outcome must be pay or fail")
+	code := c.Params("code")
+	paid, ok := simkit.Choice(c)
+	if !ok {
+		return simkit.RefuseChoice(c)
 	}
-	err := s.Settle(c.UserContext(), code, outcome == "pay")
+	err := s.Settle(c.UserContext(), code, paid)
 	if errors.Is(err, provider.ErrNotFound) {
 		return c.Status(fiber.StatusNotFound).SendString("no such charge")
 	}
@@ -90,7 +78,7 @@ func (s *Simulator) choose(c *fiber.Ctx) error {
 		return lerr
 	}
 	back := ch.CancelURL
-	if outcome == "pay" {
+	if paid {
 		back = ch.RedirectURL
 	}
 	if back != "" {
@@ -159,13 +147,6 @@ func (s *Simulator) send(ctx context.Context, kind string, ch *charge) error {
 		return fmt.Errorf("encode webhook: %w", err)
 	}
 	sig := Sign(s.cfg.WebhookSecret, body)
-	return s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.WebhookURL, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set(s.cfg.SignatureHeader, sig)
-		return req, nil
-	}, func(status int, _ []byte) bool { return status >= 200 && status < 300 })
+	return s.n.Send(ctx, wire.Request(http.MethodPost, s.cfg.WebhookURL, body, "Content-Type", "application/json", s.cfg.SignatureHeader, sig),
+		func(status int, _ []byte) bool { return status >= 200 && status < 300 })
 }

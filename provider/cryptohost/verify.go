@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // maxNotifyBody bounds a webhook we parse; a charge event is a few KiB.
@@ -50,7 +51,7 @@ func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notif
 		return provider.Notification{}, fmt.Errorf("cryptohost webhook: no event type: %w", provider.ErrMalformed)
 	case c.Metadata.OrderID == "":
 		return provider.Notification{}, fmt.Errorf("cryptohost webhook: no order id in the charge's metadata: %w", provider.ErrMalformed)
-	case !validCode(c.Code):
+	case !wire.IsRef(c.Code):
 		return provider.Notification{}, fmt.Errorf("cryptohost webhook: no charge code: %w", provider.ErrMalformed)
 	}
 	fields := chargeFields(c)

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -17,12 +16,8 @@ import (
 // never called.
 func newTestAdapter(t *testing.T, secret string) *Adapter {
 	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
 	a, err := New(Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", WebhookSecret: secret},
-		provider.NewCaller(Family, provider.CallerConfig{}, nil, m, nil))
+		providertest.Caller(t, Family, provider.CallerConfig{}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

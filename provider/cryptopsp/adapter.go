@@ -1,17 +1,17 @@
 package cryptopsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -59,7 +59,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 		return provider.Init{NextAction: schema.NextCryptopspSelect}, nil
 	}
 	pay := strings.ToLower(p.PayCurrency)
-	if p.OrderID == "" || p.Charge.Amount <= 0 || !validCurrency(p.Charge.Currency) || !validCrypto(pay) || p.NotifyURL == "" {
+	if p.OrderID == "" || p.Charge.Amount <= 0 || !decimal.Currency(p.Charge.Currency) || !validCrypto(pay) || p.NotifyURL == "" {
 		return provider.Init{}, errors.New("cryptopsp: payment needs an order id, a positive amount in a currency, a cryptocurrency and a notify URL")
 	}
 	body, err := json.Marshal(invoiceRequest{
@@ -77,7 +77,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	id, _ := scalar(o["id"])
 	link, _ := o["invoice_url"].(string)
 	u, uerr := url.Parse(link)
-	if !validRef(id) || uerr != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+	if !wire.IsRef(id) || uerr != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return provider.Init{}, fmt.Errorf("cryptopsp create_invoice: answer has no invoice id or URL: %w", provider.ErrUnavailable)
 	}
 	if echoed, _ := o["order_id"].(string); echoed != "" && echoed != p.OrderID {
@@ -86,23 +86,10 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	return provider.Init{ProviderURL: link, Ref: id}, nil
 }
 
-// validRef is a provider id: short, letters, digits, - and _.
-func validRef(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // Query reads the payment's status by its payment id (the Ref of an IPN;
 // an invoice id names no payment, and the provider answers not found).
 func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Notification, error) {
-	if !validRef(ref) {
+	if !wire.IsRef(ref) {
 		return provider.Notification{}, fmt.Errorf("cryptopsp: query: payment id %q: %w", ref, provider.ErrNotFound)
 	}
 	o, err := a.call(ctx, "get_payment", true, http.MethodGet, "/v1/payment/"+url.PathEscape(ref), nil)
@@ -122,22 +109,11 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 // call sends one API request with the key header and parses a 2xx answer
 // as a JSON object (numbers as their literal).
 func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method, path string, body []byte) (object, error) {
-	ans, err := a.caller.Do(ctx, name, idempotent, func(ctx context.Context) (*http.Request, error) {
-		var rd io.Reader = http.NoBody
-		if body != nil {
-			rd = bytes.NewReader(body)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, a.cfg.BaseURL+path, rd)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set(a.cfg.APIKeyHeader, a.cfg.APIKey)
-		req.Header.Set("Accept", "application/json")
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		return req, nil
-	})
+	header := []string{a.cfg.APIKeyHeader, a.cfg.APIKey, "Accept", "application/json"}
+	if body != nil {
+		header = append(header, "Content-Type", "application/json")
+	}
+	ans, err := a.caller.Do(ctx, name, idempotent, wire.Request(method, a.cfg.BaseURL+path, body, header...))
 	if err != nil {
 		return nil, err
 	}

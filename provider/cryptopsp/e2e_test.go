@@ -1,34 +1,22 @@
 package cryptopsp
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
-
-// delivery is one IPN as our receiver got it and what Verify said.
-type delivery struct {
-	header http.Header
-	body   []byte
-	n      provider.Notification
-	err    error
-}
 
 // gateway stands in for the gateway over real HTTP: the simulator mounted
 // at /sandbox/provider/cryptopsp and a receiver at the notification path
@@ -37,24 +25,12 @@ type gateway struct {
 	srv *httptest.Server
 	sim *Simulator
 	ad  *Adapter
-
-	mu   sync.Mutex
-	got  []delivery
-	wake chan struct{}
-}
-
-func newCaller(t *testing.T, cfg provider.CallerConfig, client *http.Client) *provider.Caller {
-	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return provider.NewCaller(Family, cfg, client, m, nil)
+	got providertest.Receiver // the notification endpoint
 }
 
 func newGateway(t *testing.T) *gateway {
 	t.Helper()
-	g := &gateway{wake: make(chan struct{}, 64)}
+	g := &gateway{}
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
 	g.srv = httptest.NewServer(adaptor.FiberApp(app))
 	t.Cleanup(g.srv.Close)
@@ -62,51 +38,14 @@ func newGateway(t *testing.T) *gateway {
 	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
 	g.sim = NewSimulator(SandboxSimConfig(base), &provider.MemState{}, n, nil)
 	g.sim.Register(app.Group("/sandbox/provider/" + Family))
-	ad, err := New(SandboxConfig(base), newCaller(t, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
+	ad, err := New(SandboxConfig(base), providertest.Caller(t, Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.ad = ad
-	app.Post("/api/gatewaynotification/"+Family+"/+", g.receive)
+	g.got.Adapter = ad
+	app.Post("/api/gatewaynotification/"+Family+"/*", g.got.Handle)
 	return g
-}
-
-func (g *gateway) receive(c *fiber.Ctx) error {
-	h := http.Header{}
-	for k, vs := range c.GetReqHeaders() { // fiber reuses these strings: copy them
-		for _, v := range vs {
-			h.Add(strings.Clone(k), strings.Clone(v))
-		}
-	}
-	d := delivery{header: h, body: append([]byte(nil), c.Body()...)}
-	d.n, d.err = g.ad.Verify(c.UserContext(), &provider.Request{Header: h, Body: d.body, Path: c.Params("+")})
-	g.mu.Lock()
-	g.got = append(g.got, d)
-	g.mu.Unlock()
-	g.wake <- struct{}{}
-	r := g.ad.Reply(d.n, d.err)
-	return c.Status(r.Status).SendString(r.Body)
-}
-
-// waitFor returns the first delivery that verified with outcome o.
-func (g *gateway) waitFor(t *testing.T, o provider.Outcome) delivery {
-	t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		g.mu.Lock()
-		for _, d := range g.got {
-			if d.err == nil && d.n.Outcome == o {
-				g.mu.Unlock()
-				return d
-			}
-		}
-		g.mu.Unlock()
-		select {
-		case <-g.wake:
-		case <-deadline:
-			t.Fatalf("no %v IPN arrived", o)
-		}
-	}
 }
 
 func (g *gateway) payment(orderID, pay string, amount schema.Amount) provider.Payment {
@@ -117,31 +56,10 @@ func (g *gateway) payment(orderID, pay string, amount schema.Amount) provider.Pa
 	}
 }
 
-// noRedirects is a client that shows us the simulator's redirects.
-func noRedirects(c *http.Client) *http.Client {
-	cc := *c
-	cc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &cc
-}
-
 // browse opens the invoice page and clicks outcome, as a tester would.
 func browse(t *testing.T, g *gateway, pageURL, outcome, back string) {
 	t.Helper()
-	c := noRedirects(g.srv.Client())
-	res, err := c.Get(pageURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !bytes.Contains(page, []byte("BTC")) {
-		t.Fatalf("page: HTTP %d %s", res.StatusCode, page)
-	}
-	res, err = c.PostForm(pageURL, url.Values{"outcome": {outcome}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res := providertest.Press(t, providertest.NoRedirects(g.srv.Client()), pageURL, outcome, "BTC")
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != back {
 		t.Fatalf("after %s: HTTP %d to %q", outcome, res.StatusCode, res.Header.Get("Location"))
 	}
@@ -179,11 +97,11 @@ func TestEndToEnd(t *testing.T) {
 			} else if err := g.sim.Settle(ctx, in.Ref, tt.outcome == "pay"); err != nil {
 				t.Fatal(err)
 			}
-			d := g.waitFor(t, tt.want)
-			if d.n.OrderID != order || d.n.Paid != tt.paid || d.n.Ref == "" || d.n.Fields["invoice_id"] != in.Ref {
-				t.Fatalf("notification %+v", d.n)
+			d := g.got.WaitFor(t, tt.want)
+			if d.N.OrderID != order || d.N.Paid != tt.paid || d.N.Ref == "" || d.N.Fields["invoice_id"] != in.Ref {
+				t.Fatalf("notification %+v", d.N)
 			}
-			q, err := g.ad.Query(ctx, order, d.n.Ref)
+			q, err := g.ad.Query(ctx, order, d.N.Ref)
 			if err != nil || q.Outcome != tt.want || q.Paid != tt.paid {
 				t.Fatalf("query %+v %v", q, err)
 			}
@@ -203,11 +121,10 @@ func TestEndToEndSendsConfirmingFirst(t *testing.T) {
 	if err := g.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	g.waitFor(t, provider.OutcomePaid)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if len(g.got) != 2 || g.got[0].n.Outcome != provider.OutcomePending || g.got[0].n.Fields["payment_status"] != "confirming" {
-		t.Fatalf("deliveries %+v", g.got)
+	g.got.WaitFor(t, provider.OutcomePaid)
+	got := g.got.All()
+	if len(got) != 2 || got[0].N.Outcome != provider.OutcomePending || got[0].N.Fields["payment_status"] != "confirming" {
+		t.Fatalf("deliveries %+v", got)
 	}
 	if err := g.sim.Settle(context.Background(), in.Ref, false); !errors.Is(err, provider.ErrRefused) {
 		t.Fatalf("failing a paid invoice: %v", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // maxCurrencies bounds the list we keep.
@@ -45,7 +46,7 @@ func (a *Adapter) Currencies(ctx context.Context) ([]string, error) {
 // is never under the minimum.
 func (a *Adapter) MinAmount(ctx context.Context, fiat, crypto string) (provider.Money, error) {
 	fiat, crypto = strings.ToUpper(fiat), strings.ToLower(crypto)
-	if !validCurrency(fiat) || !validCrypto(crypto) {
+	if !decimal.Currency(fiat) || !validCrypto(crypto) {
 		return provider.Money{}, errors.New("cryptopsp: minimum amount needs a fiat and a cryptocurrency code")
 	}
 	to := a.cfg.OutcomeCurrency
@@ -58,9 +59,23 @@ func (a *Adapter) MinAmount(ctx context.Context, fiat, crypto string) (provider.
 		return provider.Money{}, err
 	}
 	lit, _ := scalar(o["fiat_equivalent"])
-	amt, err := parseMinor(lit, up)
+	amt, err := decimal.ParseMinor(lit, decimal.Up)
 	if err != nil {
 		return provider.Money{}, fmt.Errorf("cryptopsp min_amount: fiat_equivalent %q: %w", clip(lit), errors.Join(provider.ErrUnavailable, err))
 	}
 	return provider.Money{Amount: amt, Currency: fiat}, nil
+}
+
+// validCrypto is a cryptocurrency code as the provider writes it: lower-case
+// letters and digits ("btc", "usdttrc20").
+func validCrypto(c string) bool {
+	if c == "" || len(c) > 20 {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if !(c[i] >= 'a' && c[i] <= 'z' || c[i] >= '0' && c[i] <= '9') {
+			return false
+		}
+	}
+	return true
 }

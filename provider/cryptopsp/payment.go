@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 )
 
 // statusOutcomes is what each payment status means; only finished is paid
@@ -76,14 +77,14 @@ func readPayment(o object) (provider.Notification, error) {
 // priceOf is the payment's price in fiat, exactly.
 func priceOf(o object) (provider.Money, error) {
 	lit, _ := scalar(o["price_amount"])
-	a, err := parseMinor(lit, exact)
+	a, err := decimal.ParseMinor(lit, decimal.Exact)
 	if err != nil || a <= 0 {
-		return provider.Money{}, fmt.Errorf("price_amount %q: %w", clip(lit), errors.Join(errDecimal, err))
+		return provider.Money{}, fmt.Errorf("price_amount %q: %w", clip(lit), errors.Join(decimal.ErrSyntax, err))
 	}
 	cur, _ := o["price_currency"].(string)
 	cur = strings.ToUpper(cur)
-	if !validCurrency(cur) {
-		return provider.Money{}, fmt.Errorf("price_currency %q: %w", clip(cur), errCurrency)
+	if !decimal.Currency(cur) {
+		return provider.Money{}, fmt.Errorf("price_currency %q: %w", clip(cur), decimal.ErrCurrency)
 	}
 	return provider.Money{Amount: a, Currency: cur}, nil
 }

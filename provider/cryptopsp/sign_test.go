@@ -3,13 +3,12 @@ package cryptopsp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 type vectorCase struct {
@@ -29,18 +28,9 @@ type vectorFamily struct {
 // loadVectors reads this family's cases from the shared vectors file.
 func loadVectors(t *testing.T) vectorFamily {
 	t.Helper()
-	raw, err := os.ReadFile("../testdata/provider-vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all struct {
-		Families map[string]vectorFamily `json:"families"`
-	}
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	f, ok := all.Families["cryptopsp"]
-	if !ok || len(f.Cases) == 0 {
+	var f vectorFamily
+	providertest.Family(t, "cryptopsp", &f)
+	if len(f.Cases) == 0 {
 		t.Fatal("no cryptopsp vectors")
 	}
 	return f

@@ -2,7 +2,6 @@ package cryptopsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -12,6 +11,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // simInvoice is an invoice and its one payment, as the simulator keeps it.
@@ -70,7 +72,7 @@ func (s *Simulator) createInvoice(c *fiber.Ctx) error {
 func readInvoiceRequest(o object) (inv *simInvoice, price *big.Rat, msg string) {
 	inv = &simInvoice{}
 	lit, _ := scalar(o["price_amount"])
-	price, err := parseDecimal(lit)
+	price, err := decimal.Parse(lit)
 	if err != nil || price.Sign() <= 0 {
 		return nil, nil, "price_amount must be a positive number"
 	}
@@ -125,27 +127,19 @@ func (s *Simulator) openInvoice(ctx context.Context, inv *simInvoice, price *big
 func (s *Simulator) invoiceURL(id string) string { return s.cfg.BaseURL + "/payment?iid=" + id }
 
 func (s *Simulator) save(ctx context.Context, inv *simInvoice) error {
-	b, err := json.Marshal(inv)
-	if err != nil {
-		return fmt.Errorf("encode invoice: %w", err)
-	}
-	if err := s.state.Put(ctx, invoiceKey(inv.ID), b, s.cfg.KeepFor); err != nil {
+	if err := simkit.Save(ctx, s.state, invoiceKey(inv.ID), inv, s.cfg.KeepFor); err != nil {
 		return fmt.Errorf("keep invoice: %w", err)
 	}
 	return nil
 }
 
 func (s *Simulator) load(ctx context.Context, id string) (*simInvoice, error) {
-	if !validRef(id) {
+	if !wire.IsRef(id) {
 		return nil, provider.ErrNotFound
 	}
-	b, err := s.state.Get(ctx, invoiceKey(id))
+	inv, err := simkit.Load[simInvoice](ctx, s.state, invoiceKey(id))
 	if err != nil {
 		return nil, fmt.Errorf("invoice %s: %w", id, err)
-	}
-	var inv simInvoice
-	if err := json.Unmarshal(b, &inv); err != nil {
-		return nil, fmt.Errorf("decode invoice %s: %w", id, err)
 	}
 	return &inv, nil
 }
@@ -172,7 +166,7 @@ func (s *Simulator) paymentStatus(c *fiber.Ctx) error {
 
 // byPayment finds an invoice by its payment's id.
 func (s *Simulator) byPayment(ctx context.Context, id string) (*simInvoice, error) {
-	if !validRef(id) {
+	if !wire.IsRef(id) {
 		return nil, provider.ErrNotFound
 	}
 	iid, err := s.state.Get(ctx, paymentKey(id))

@@ -13,6 +13,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // field is one member of a JSON object written in a chosen order: a string,
@@ -80,27 +82,22 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 
 func (s *Simulator) render(c *fiber.Ctx, inv *simInvoice) error {
 	done := map[string]string{"finished": "Paid: the IPN was sent.", "failed": "Failed: the IPN was sent."}
-	var buf bytes.Buffer
-	err := provider.SimPage{
+	return simkit.SendPage(c, provider.SimPage{
 		Provider: Family, Amount: inv.PriceAmount, Currency: strings.ToUpper(inv.PriceCurrency),
 		Description: "Pay " + inv.PayAmount + " " + strings.ToUpper(inv.PayCurrency) + " — " + inv.Description,
 		Action:      s.invoiceURL(inv.ID), Done: done[inv.Status],
-	}.Render(&buf)
-	if err != nil {
-		return fmt.Errorf("render page: %w", err)
-	}
-	c.Type("html", "utf-8")
-	return c.Send(buf.Bytes())
+	})
 }
 
 // choose is the tester's Pay or Fail; the payer then goes back to the
 // shop's success or cancel URL.
 func (s *Simulator) choose(c *fiber.Ctx) error {
-	id, outcome := c.Query("iid"), c.FormValue("outcome")
-	if outcome != "pay" && outcome != "fail" {
-		return c.Status(fiber.StatusBadRequest).SendString("outcome must be pay or fail")
+	id := c.Query("iid")
+	paid, ok := simkit.Choice(c)
+	if !ok {
+		return simkit.RefuseChoice(c)
 	}
-	err := s.Settle(c.UserContext(), id, outcome == "pay")
+	err := s.Settle(c.UserContext(), id, paid)
 	if errors.Is(err, provider.ErrNotFound) {
 		return c.Status(fiber.StatusNotFound).SendString("no such invoice")
 	}
@@ -112,7 +109,7 @@ func (s *Simulator) choose(c *fiber.Ctx) error {
 		return lerr
 	}
 	back := inv.CancelURL
-	if outcome == "pay" {
+	if paid {
 		back = inv.SuccessURL
 	}
 	if back != "" {
@@ -162,13 +159,6 @@ func (s *Simulator) sendIPN(ctx context.Context, inv *simInvoice) error {
 		return fmt.Errorf("canonical IPN: %w", err)
 	}
 	sig := Sign(s.cfg.IPNSecret, form)
-	return s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, inv.IPNURL, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set(s.cfg.SignatureHeader, sig)
-		return req, nil
-	}, func(status int, _ []byte) bool { return status == http.StatusOK })
+	return s.n.Send(ctx, wire.Request(http.MethodPost, inv.IPNURL, body, "Content-Type", "application/json", s.cfg.SignatureHeader, sig),
+		func(status int, _ []byte) bool { return status == http.StatusOK })
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 func TestEndToEndRefusesForgeries(t *testing.T) {
@@ -23,9 +23,9 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 	if err := g.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	real := g.waitFor(t, provider.OutcomePaid)
-	sig := real.header.Get(DefaultSignatureHeader)
-	compact, err := Canonical(real.body)
+	real := g.got.WaitFor(t, provider.OutcomePaid)
+	sig := real.Header.Get(DefaultSignatureHeader)
+	compact, err := Canonical(real.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +35,12 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 		sig  string
 		want int
 	}{
-		{"replay verifies the same", real.body, sig, http.StatusOK},
+		{"replay verifies the same", real.Body, sig, http.StatusOK},
 		{"the same IPN re-serialised verifies the same", compact, sig, http.StatusOK},
-		{"forged signature", real.body, Sign("not-the-secret", compact), http.StatusUnauthorized},
-		{"tampered amount", bytes.Replace(real.body, []byte(`"price_amount": 100`), []byte(`"price_amount": 1`), 1), sig, http.StatusUnauthorized},
-		{"tampered status", bytes.Replace(real.body, []byte(`"finished"`), []byte(`"refunded"`), 1), sig, http.StatusUnauthorized},
-		{"no signature", real.body, "", http.StatusUnauthorized},
+		{"forged signature", real.Body, Sign("not-the-secret", compact), http.StatusUnauthorized},
+		{"tampered amount", bytes.Replace(real.Body, []byte(`"price_amount": 100`), []byte(`"price_amount": 1`), 1), sig, http.StatusUnauthorized},
+		{"tampered status", bytes.Replace(real.Body, []byte(`"finished"`), []byte(`"refunded"`), 1), sig, http.StatusUnauthorized},
+		{"no signature", real.Body, "", http.StatusUnauthorized},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,31 +54,22 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 			if res.StatusCode != tt.want {
 				t.Fatalf("HTTP %d, want %d", res.StatusCode, tt.want)
 			}
-			g.mu.Lock()
-			last := g.got[len(g.got)-1]
-			g.mu.Unlock()
-			if tt.want == http.StatusOK && !reflect.DeepEqual(last.n, real.n) {
-				t.Fatalf("verified as %+v, first as %+v", last.n, real.n)
+			last := g.got.Last()
+			if tt.want == http.StatusOK && !reflect.DeepEqual(last.N, real.N) {
+				t.Fatalf("verified as %+v, first as %+v", last.N, real.N)
 			}
 		})
 	}
 }
 
 func TestProviderTrouble(t *testing.T) {
-	hang := func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body) // so the server sees the client go
-		select {
-		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
-		}
-	}
 	tests := []struct {
 		name    string
 		handler http.HandlerFunc
 		cfg     provider.CallerConfig
 	}{
 		{"answers 500", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) }, provider.CallerConfig{Timeout: time.Second}},
-		{"hangs", hang, provider.CallerConfig{Timeout: 150 * time.Millisecond}},
+		{"hangs", providertest.Hang, provider.CallerConfig{Timeout: 150 * time.Millisecond}},
 		{"answer over the body bound", func(w http.ResponseWriter, _ *http.Request) {
 			_, _ = w.Write(bytes.Repeat([]byte("x"), 4096))
 		}, provider.CallerConfig{Timeout: time.Second, MaxBody: 1024}},
@@ -90,7 +81,7 @@ func TestProviderTrouble(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(tt.handler)
 			defer srv.Close()
-			ad, err := New(SandboxConfig(srv.URL), newCaller(t, tt.cfg, srv.Client()))
+			ad, err := New(SandboxConfig(srv.URL), providertest.Caller(t, Family, tt.cfg, srv.Client()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +104,7 @@ func TestSimulatorRefusesAWrongAPIKey(t *testing.T) {
 	g := newGateway(t)
 	cfg := SandboxConfig(g.srv.URL + "/sandbox/provider/" + Family)
 	cfg.APIKey = "wrong"
-	ad, err := New(cfg, newCaller(t, provider.CallerConfig{Timeout: time.Second}, g.srv.Client()))
+	ad, err := New(cfg, providertest.Caller(t, Family, provider.CallerConfig{Timeout: time.Second}, g.srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}

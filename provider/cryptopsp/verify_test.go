@@ -7,21 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 // newTestAdapter is an adapter whose IPN secret is secret; its API is never
 // called.
 func newTestAdapter(t *testing.T, secret string) *Adapter {
 	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
 	a, err := New(Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", IPNSecret: secret},
-		provider.NewCaller(Family, provider.CallerConfig{}, nil, m, nil))
+		providertest.Caller(t, Family, provider.CallerConfig{}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package fiatpsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,12 +8,13 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -100,8 +100,6 @@ func (a *Adapter) Systems(ctx context.Context) ([]provider.System, error) {
 	return out, nil
 }
 
-var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
-
 // listSystems is every system the provider lists, disabled ones included:
 // a notification may name a system disabled since the payment.
 func (a *Adapter) listSystems(ctx context.Context) ([]system, error) {
@@ -119,7 +117,7 @@ func (a *Adapter) listSystems(ctx context.Context) ([]system, error) {
 	list := make([]system, 0, len(out.Currencies))
 	for _, w := range out.Currencies {
 		id, ok := positiveID(w.ID.String())
-		if !ok || id > 1<<31 || !currencyCode.MatchString(w.Currency) {
+		if !ok || id > 1<<31 || !decimal.Currency(w.Currency) {
 			return nil, fmt.Errorf("fiatpsp systems: system %q: %w", clean(w.ID.String()), errBadAnswer)
 		}
 		list = append(list, system{
@@ -144,14 +142,8 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("fiatpsp create: %w", err)
 	}
-	ans, err := a.caller.Do(ctx, "create", false, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.APIBase+"/orders/create", bytes.NewReader(body))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json")
-		}
-		return req, err
-	})
+	ans, err := a.caller.Do(ctx, "create", false, wire.Request(http.MethodPost, a.cfg.APIBase+"/orders/create", body,
+		"Content-Type", "application/json", "Accept", "application/json"))
 	if err != nil {
 		return provider.Init{}, err
 	}
@@ -184,7 +176,7 @@ func (a *Adapter) createValues(p provider.Payment, nonce string) (map[string]str
 	if !ok || sys > 1<<31 {
 		return nil, fmt.Errorf("payment system id %q is not a positive integer: %w", clean(p.SystemID), provider.ErrRefused)
 	}
-	if p.OrderID == "" || p.Charge.Amount <= 0 || !currencyCode.MatchString(p.Charge.Currency) {
+	if p.OrderID == "" || p.Charge.Amount <= 0 || !decimal.Currency(p.Charge.Currency) {
 		return nil, fmt.Errorf("order id, a positive charge and its currency are required: %w", provider.ErrRefused)
 	}
 	email := p.CustomerEmail

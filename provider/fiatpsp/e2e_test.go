@@ -83,7 +83,7 @@ func TestEndToEnd(t *testing.T) {
 		if res := click(t, in.ProviderURL, "pay"); res.StatusCode != 200 {
 			t.Fatalf("pay: HTTP %d", res.StatusCode)
 		}
-		got := h.next(t)
+		got := h.got.Next(t)
 		if got.err != nil || got.n.Outcome != provider.OutcomePaid || got.n.OrderID != "P-e2e-pay" || got.n.Ref != in.Ref || got.n.Paid != paidRUB {
 			t.Fatalf("notification = %+v, %v", got.n, got.err)
 		}
@@ -105,11 +105,11 @@ func TestEndToEnd(t *testing.T) {
 		if err := h.sim.Settle(context.Background(), in.Ref, true); err != nil {
 			t.Fatal(err)
 		}
-		first := h.next(t)
+		first := h.got.Next(t)
 		if err := h.sim.Settle(context.Background(), in.Ref, true); err != nil {
 			t.Fatal(err)
 		}
-		again := h.next(t)
+		again := h.got.Next(t)
 		if first.err != nil || !reflect.DeepEqual(first.n, again.n) {
 			t.Fatalf("replay verified differently: %+v / %+v", first.n, again.n)
 		}
@@ -123,10 +123,10 @@ func TestEndToEnd(t *testing.T) {
 		if err := h.sim.Settle(context.Background(), in.Ref, true); !errors.Is(err, errNotAccepted) {
 			t.Fatalf("settle err = %v, want errNotAccepted", err)
 		}
-		if first := h.next(t); first.rep.Status != 500 {
+		if first := h.got.Next(t); first.rep.Status != 500 {
 			t.Fatalf("first answer %+v", first.rep)
 		}
-		if again := h.next(t); again.err != nil || again.rep.Body != "YES" || again.n.OrderID != "P-e2e-retry" {
+		if again := h.got.Next(t); again.err != nil || again.rep.Body != "YES" || again.n.OrderID != "P-e2e-retry" {
 			t.Fatalf("retry = %+v, %v", again.n, again.err)
 		}
 	})
@@ -138,7 +138,7 @@ func TestEndToEnd(t *testing.T) {
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != p.SuccessURL {
 			t.Fatalf("pay: HTTP %d to %q", res.StatusCode, res.Header.Get("Location"))
 		}
-		h.next(t)
+		h.got.Next(t)
 	})
 }
 
@@ -150,7 +150,7 @@ func TestForgedNotifications(t *testing.T) {
 	if err := h.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
 	}
-	real := h.next(t).form
+	real := h.got.Next(t).form
 	cases := []struct {
 		name   string
 		change func(url.Values)
@@ -176,7 +176,7 @@ func TestForgedNotifications(t *testing.T) {
 				t.Fatal(err)
 			}
 			res.Body.Close()
-			got := h.next(t)
+			got := h.got.Next(t)
 			if !errors.Is(got.err, c.want) || (c.want == nil) != (res.StatusCode == 200) {
 				t.Fatalf("HTTP %d, err %v, want %v", res.StatusCode, got.err, c.want)
 			}

@@ -1,7 +1,6 @@
 package fiatpsp
 
 import (
-	"net"
 	"net/netip"
 	"net/url"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 const (
@@ -33,7 +33,7 @@ type harness struct {
 	base     string
 	sim      *Simulator
 	adapter  *Adapter
-	got      chan verified
+	got      *providertest.Inbox[verified]
 	failNext atomic.Int32 // answers HTTP 500 to that many notifications first
 }
 
@@ -41,11 +41,8 @@ type harness struct {
 // (they start as the sandbox's).
 func startHarness(t *testing.T, adjust func(*SimConfig, *Config)) *harness {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{base: "http://" + ln.Addr().String(), got: make(chan verified, 16)}
+	srv := providertest.Listen(t)
+	h := &harness{base: srv.Base, got: providertest.NewInbox[verified]()}
 	simCfg, cfg := SandboxSimConfig(h.base+simMount), SandboxConfig(h.base+simMount)
 	cfg.Caller = provider.CallerConfig{Timeout: 2 * time.Second}
 	if adjust != nil {
@@ -53,11 +50,10 @@ func startHarness(t *testing.T, adjust func(*SimConfig, *Config)) *harness {
 	}
 	h.adapter = newAdapter(t, cfg)
 	h.sim = NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := providertest.App()
 	h.sim.Register(app.Group(simMount))
 	app.Post(notifyPath, h.receive)
-	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.ShutdownWithTimeout(2 * time.Second) })
+	srv.Serve(app)
 	return h
 }
 
@@ -72,29 +68,15 @@ func (h *harness) receive(c *fiber.Ctx) error {
 	if h.failNext.Add(-1) >= 0 {
 		rep = provider.Reply{Status: 500, Body: "busy"}
 	}
-	h.got <- verified{form: form, n: n, err: err, rep: rep}
+	h.got.Put(verified{form: form, n: n, err: err, rep: rep})
 	c.Status(rep.Status).Set(fiber.HeaderContentType, rep.ContentType)
 	return c.SendString(rep.Body)
-}
-
-// next waits for the next notification.
-func (h *harness) next(t *testing.T) verified {
-	t.Helper()
-	select {
-	case v := <-h.got:
-		return v
-	case <-time.After(5 * time.Second):
-		t.Fatal("no notification arrived")
-		return verified{}
-	}
 }
 
 // none checks that no notification arrives for a while.
 func (h *harness) none(t *testing.T) {
 	t.Helper()
-	select {
-	case v := <-h.got:
+	if v, ok := h.got.Within(300 * time.Millisecond); ok {
 		t.Fatalf("unexpected notification %v", v.form)
-	case <-time.After(300 * time.Millisecond):
 	}
 }

@@ -1,30 +1,18 @@
 package fiatpsp
 
 import (
-	"log/slog"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
-
-// newCaller is a caller with its own metrics registry.
-func newCaller(t *testing.T, cfg provider.CallerConfig) *provider.Caller {
-	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return provider.NewCaller(Family, cfg, nil, m, slog.New(slog.DiscardHandler))
-}
 
 // newAdapter builds an adapter or fails the test.
 func newAdapter(t *testing.T, cfg Config) *Adapter {
 	t.Helper()
-	a, err := New(cfg, newCaller(t, cfg.WithDefaults().Caller))
+	a, err := New(cfg, providertest.Caller(t, Family, cfg.WithDefaults().Caller, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -67,7 +68,7 @@ func readOrder(o wireOrder) (provider.Notification, error) {
 	}
 	if outcome == provider.OutcomePaid || outcome == provider.OutcomeRefunded {
 		amount, err := schema.ParseAmount(string(o.Amount))
-		if err != nil || !currencyCode.MatchString(o.Currency) {
+		if err != nil || !decimal.Currency(o.Currency) {
 			return provider.Notification{}, fmt.Errorf("fiatpsp status: amount %q %q: %w", clean(string(o.Amount)), clean(o.Currency), errBadAnswer)
 		}
 		n.Paid = provider.Money{Amount: amount, Currency: o.Currency}

@@ -1,10 +1,10 @@
 package fiatpsp
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
 // vectorCase is one case of the family in provider-vectors.json.
@@ -26,22 +26,8 @@ type vectors struct {
 // loadVectors reads the family's vectors, numbers kept as their literal.
 func loadVectors(t *testing.T) vectors {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/provider-vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all struct {
-		Families map[string]json.RawMessage `json:"families"`
-	}
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(all.Families[Family]))
-	dec.UseNumber()
 	var v vectors
-	if err := dec.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
+	providertest.Family(t, Family, &v)
 	if len(v.Cases) == 0 || v.Secret2 == "" || v.APIKey == "" {
 		t.Fatal("no fiatpsp vectors")
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // SimSystem is a payment system the simulator offers.
@@ -107,23 +108,15 @@ func orderKey(id int64) string           { return "sim:fiatpsp:order:" + strconv
 func paymentKey(paymentID string) string { return "sim:fiatpsp:payment:" + paymentID }
 
 func (s *Simulator) save(ctx context.Context, o simOrder) error {
-	b, err := json.Marshal(o)
-	if err != nil {
-		return fmt.Errorf("fiatpsp sim: %w", err)
-	}
-	if err := s.state.Put(ctx, orderKey(o.ID), b, simTTL); err != nil {
+	if err := simkit.Save(ctx, s.state, orderKey(o.ID), o, simTTL); err != nil {
 		return fmt.Errorf("fiatpsp sim: save order: %w", err)
 	}
 	return nil
 }
 
 func (s *Simulator) load(ctx context.Context, id int64) (simOrder, error) {
-	b, err := s.state.Get(ctx, orderKey(id))
+	o, err := simkit.Load[simOrder](ctx, s.state, orderKey(id))
 	if err != nil {
-		return simOrder{}, fmt.Errorf("fiatpsp sim: order %d: %w", id, err)
-	}
-	var o simOrder
-	if err := json.Unmarshal(b, &o); err != nil {
 		return simOrder{}, fmt.Errorf("fiatpsp sim: order %d: %w", id, err)
 	}
 	return o, nil

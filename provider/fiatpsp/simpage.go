@@ -13,6 +13,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // statusText is what the payer's page says of a settled order.
@@ -37,9 +39,9 @@ func (s *Simulator) handlePagePost(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	paid := c.FormValue("outcome") == "pay"
-	if !paid && c.FormValue("outcome") != "fail" {
-		return fiber.NewError(fiber.StatusBadRequest, "outcome must be pay or fail")
+	paid, ok := simkit.Choice(c)
+	if !ok {
+		return fiber.NewError(fiber.StatusBadRequest, simkit.ChoiceError)
 	}
 	o, err = s.settle(c.UserContext(), o, paid)
 	done := statusText[o.Status]
@@ -79,16 +81,10 @@ func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
 			name = sys.Name
 		}
 	}
-	var b bytes.Buffer
-	page := provider.SimPage{
+	return simkit.SendPage(c, provider.SimPage{
 		Provider: Family, Amount: o.Amount, Currency: o.Currency, Description: name + " · order " + o.PaymentID,
 		Action: s.pageURL(o), Done: done,
-	}
-	if err := page.Render(&b); err != nil {
-		return fmt.Errorf("fiatpsp sim: page: %w", err)
-	}
-	c.Type("html", "utf-8")
-	return c.Send(b.Bytes())
+	})
 }
 
 // Settle pays or fails the order whose provider id is ref, as the payer's
@@ -144,13 +140,8 @@ func (s *Simulator) notify(ctx context.Context, o simOrder) error {
 		fSign: {signNotification(shop, o.Amount, s.cfg.Secret2, o.PaymentID)},
 	}
 	body := form.Encode()
-	err := s.n.Send(ctx, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.NotifyURL, strings.NewReader(body))
-		if err == nil {
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
-		return req, err
-	}, func(status int, body []byte) bool {
+	newReq := wire.Request(http.MethodPost, o.NotifyURL, []byte(body), "Content-Type", "application/x-www-form-urlencoded")
+	err := s.n.Send(ctx, newReq, func(status int, body []byte) bool {
 		return status == http.StatusOK && string(bytes.TrimSpace(body)) == "YES"
 	})
 	if err != nil {

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -82,25 +82,9 @@ func (a *Adapter) allowed(r *provider.Request) bool {
 // notifyFields reads the form, one value per field, bounded, with every
 // field the protocol requires; a missing SIGN is a signature failure.
 func notifyFields(r *provider.Request) (map[string]string, error) {
-	form := r.Form
-	if form == nil {
-		if len(r.Body) > maxNotifyBody {
-			return nil, fmt.Errorf("body of %d bytes: %w", len(r.Body), provider.ErrMalformed)
-		}
-		var err error
-		if form, err = url.ParseQuery(string(r.Body)); err != nil {
-			return nil, fmt.Errorf("form: %w: %w", provider.ErrMalformed, err)
-		}
-	}
-	if len(form) > maxNotifyFields {
-		return nil, fmt.Errorf("%d fields: %w", len(form), provider.ErrMalformed)
-	}
-	f := make(map[string]string, len(form))
-	for k, vs := range form {
-		if len(vs) != 1 || len(k) > maxFieldLen || len(vs[0]) > maxFieldLen {
-			return nil, fmt.Errorf("field %q repeated or too long: %w", clean(k), provider.ErrMalformed)
-		}
-		f[k] = vs[0]
+	f, err := wire.Form(r, wire.Limits{Body: maxNotifyBody, Fields: maxNotifyFields, Len: maxFieldLen})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", provider.ErrMalformed, err)
 	}
 	if f[fSign] == "" {
 		return nil, fmt.Errorf("no SIGN: %w", provider.ErrSignature)

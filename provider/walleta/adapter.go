@@ -10,9 +10,10 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // Adapter speaks wallet_a's protocol for one account.
@@ -70,7 +71,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err := checkPayment(p); err != nil {
 		return provider.Init{}, err
 	}
-	biz := precreateBiz{OutTradeNo: p.OrderID, TotalAmount: p.Charge.Amount.String(), Subject: subject(p)}
+	biz := precreateBiz{OutTradeNo: p.OrderID, TotalAmount: p.Charge.Amount.String(), Subject: wire.Subject(p, maxSubject)}
 	if p.Charge.Currency != "CNY" {
 		biz.TransCurrency = p.Charge.Currency
 	}
@@ -102,38 +103,13 @@ func checkPayment(p provider.Payment) error {
 	if p.Charge.Amount <= 0 {
 		errs = append(errs, errors.New("charge must be positive"))
 	}
-	if !currencyCode(p.Charge.Currency) {
+	if !decimal.Currency(p.Charge.Currency) {
 		errs = append(errs, fmt.Errorf("charge currency %q is not a currency code", p.Charge.Currency))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("wallet_a initialise: %w", errors.Join(errs...))
 	}
 	return nil
-}
-
-// subject is the trade's title the payer sees: the description, else the
-// order id, cut to the provider's bound.
-func subject(p provider.Payment) string {
-	s := strings.TrimSpace(p.Description)
-	if s == "" {
-		s = "Order " + p.OrderID
-	}
-	if utf8.RuneCountInString(s) > maxSubject {
-		s = string([]rune(s)[:maxSubject])
-	}
-	return s
-}
-
-func currencyCode(c string) bool {
-	if len(c) != 3 {
-		return false
-	}
-	for i := 0; i < 3; i++ {
-		if c[i] < 'A' || c[i] > 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // Query asks for the trade by our order id (idempotent). Until the payer
@@ -187,14 +163,8 @@ func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method
 	if err != nil {
 		return nil, err
 	}
-	ans, err := a.caller.Do(ctx, name, idempotent, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.GatewayURL, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-		return req, nil
-	})
+	ans, err := a.caller.Do(ctx, name, idempotent, wire.Request(http.MethodPost, a.cfg.GatewayURL, []byte(body),
+		"Content-Type", "application/x-www-form-urlencoded;charset=utf-8"))
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,10 @@ import (
 	_ "embed" // the sandbox key PEMs
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // Family is the family's neutral name, used in metrics and state keys.
@@ -60,7 +60,7 @@ func SandboxConfig(simBaseURL string) Config {
 // Validate lists every problem of the configuration.
 func (c Config) Validate() error {
 	var errs []error
-	if err := checkURL(c.GatewayURL); err != nil {
+	if err := wire.CheckURL(c.GatewayURL); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_a gateway URL: %w", err))
 	}
 	if c.AppID == "" {
@@ -86,20 +86,6 @@ func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
 		return nil, nil, fmt.Errorf("wallet_a provider public key: %w", err)
 	}
 	return priv, pub, nil
-}
-
-func checkURL(s string) error {
-	if s == "" {
-		return errors.New("empty")
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return fmt.Errorf("parse: %w", err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return errors.New("must be an absolute http or https URL")
-	}
-	return nil
 }
 
 // SimConfig is the simulator's side of the sandbox: its own public base

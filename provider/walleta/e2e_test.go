@@ -6,8 +6,6 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -19,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -36,25 +35,21 @@ type harness struct {
 	base    string
 	sim     *Simulator
 	adapter *Adapter
-	got     chan received
+	got     *providertest.Inbox[received]
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{base: "http://" + ln.Addr().String(), got: make(chan received, 16)}
+	srv := providertest.Listen(t)
+	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
 	simBase := h.base + "/sandbox/provider/wallet_a"
-	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: quietLog()}
-	h.sim = NewSimulator(SandboxSimConfig(simBase), &provider.MemState{}, notifier, quietLog())
+	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
+	h.sim = NewSimulator(SandboxSimConfig(simBase), &provider.MemState{}, notifier, providertest.QuietLog())
 	h.adapter = newAdapter(t, SandboxConfig(simBase))
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := providertest.App()
 	h.sim.Register(app.Group("/sandbox/provider/wallet_a"))
 	app.Post("/api/gatewaynotification/wallet_a/notify", h.receive)
-	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
+	srv.Serve(app)
 	return h
 }
 
@@ -62,7 +57,7 @@ func (h *harness) receive(c *fiber.Ctx) error {
 	body := append([]byte(nil), c.Body()...)
 	form, _ := url.ParseQuery(string(body))
 	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: body, Form: form, Path: "notify"})
-	h.got <- received{n: n, err: err, body: body}
+	h.got.Put(received{n: n, err: err, body: body})
 	rep := h.adapter.Reply(n, err)
 	c.Set(fiber.HeaderContentType, rep.ContentType)
 	return c.Status(rep.Status).SendString(rep.Body)
@@ -76,40 +71,6 @@ func (h *harness) payment(orderID string, amount schema.Amount, currency string)
 	}
 }
 
-func (h *harness) next(t *testing.T) received {
-	t.Helper()
-	select {
-	case r := <-h.got:
-		return r
-	case <-time.After(5 * time.Second):
-		t.Fatal("no notification arrived")
-		return received{}
-	}
-}
-
-// scanAndChoose plays the payer: opens the QR payload's page, then presses
-// Pay or Fail.
-func scanAndChoose(t *testing.T, qr, outcome string) {
-	t.Helper()
-	res, err := http.Get(qr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(page), `value="pay"`) {
-		t.Fatalf("page: HTTP %d %s", res.StatusCode, page)
-	}
-	res, err = http.PostForm(qr, url.Values{"outcome": {outcome}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("choice: HTTP %d", res.StatusCode)
-	}
-}
-
 func TestEndToEnd(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -117,11 +78,11 @@ func TestEndToEnd(t *testing.T) {
 		settle   func(t *testing.T, h *harness, init provider.Init)
 		want     provider.Outcome
 	}{
-		{"page pays", "CNY", func(t *testing.T, _ *harness, in provider.Init) { scanAndChoose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
-		{"page fails", "CNY", func(t *testing.T, _ *harness, in provider.Init) { scanAndChoose(t, in.QRPayload, "fail") }, provider.OutcomeExpired},
+		{"page pays", "CNY", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
+		{"page fails", "CNY", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "fail") }, provider.OutcomeExpired},
 		{"settle pays", "CNY", func(t *testing.T, h *harness, in provider.Init) { settle(t, h, in.Ref, true) }, provider.OutcomePaid},
 		{"settle fails", "CNY", func(t *testing.T, h *harness, in provider.Init) { settle(t, h, in.Ref, false) }, provider.OutcomeExpired},
-		{"usd charge pays", "USD", func(t *testing.T, _ *harness, in provider.Init) { scanAndChoose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
+		{"usd charge pays", "USD", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,7 +96,7 @@ func TestEndToEnd(t *testing.T) {
 				t.Fatalf("init = %+v", init)
 			}
 			tt.settle(t, h, init)
-			r := h.next(t)
+			r := h.got.Next(t)
 			if r.err != nil {
 				t.Fatalf("Verify: %v", r.err)
 			}
@@ -170,7 +131,7 @@ func TestNotificationRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle(t, h, init.Ref, true)
-	orig := h.next(t)
+	orig := h.got.Next(t)
 	if orig.err != nil {
 		t.Fatal(orig.err)
 	}

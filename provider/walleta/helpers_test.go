@@ -1,16 +1,10 @@
 package walleta
 
 import (
-	"encoding/json"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -37,14 +31,8 @@ type vectorFile struct {
 
 func readVectors(t *testing.T) vectorFile {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "provider-vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v vectorFile
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
+	providertest.Vectors(t, &v)
 	return v
 }
 
@@ -58,25 +46,14 @@ func vectorAdapter(t *testing.T, v vectorFile) *Adapter {
 	return newAdapter(t, cfg)
 }
 
-func newCaller(t *testing.T, cc provider.CallerConfig) *provider.Caller {
-	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return provider.NewCaller(Family, cc, nil, m, quietLog())
-}
-
 func newAdapter(t *testing.T, cfg Config) *Adapter {
 	t.Helper()
-	a, err := New(cfg, newCaller(t, cfg.Caller))
+	a, err := New(cfg, providertest.Caller(t, Family, cfg.Caller, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
-
-func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func checkPaid(t *testing.T, n provider.Notification, orderID, amount, currency string) {
 	t.Helper()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,7 +16,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/internal/simkit"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -80,23 +81,15 @@ func tradeKey(outTradeNo string) string { return "sim:" + Family + ":trade:" + o
 func tokenKey(token string) string      { return "sim:" + Family + ":qr:" + token }
 
 func (s *Simulator) load(ctx context.Context, outTradeNo string) (trade, error) {
-	b, err := s.state.Get(ctx, tradeKey(outTradeNo))
+	t, err := simkit.Load[trade](ctx, s.state, tradeKey(outTradeNo))
 	if err != nil {
-		return trade{}, fmt.Errorf("wallet_a simulator trade: %w", err)
-	}
-	var t trade
-	if err := json.Unmarshal(b, &t); err != nil {
 		return trade{}, fmt.Errorf("wallet_a simulator trade: %w", err)
 	}
 	return t, nil
 }
 
 func (s *Simulator) save(ctx context.Context, t trade) error {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return fmt.Errorf("wallet_a simulator trade: %w", err)
-	}
-	if err := s.state.Put(ctx, tradeKey(t.OutTradeNo), b, tradeTTL); err != nil {
+	if err := simkit.Save(ctx, s.state, tradeKey(t.OutTradeNo), t, tradeTTL); err != nil {
 		return fmt.Errorf("wallet_a simulator trade: %w", err)
 	}
 	return nil
@@ -203,14 +196,14 @@ func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
 		return invalidArguments("isv.invalid-total-amount", "total_amount is not an amount")
 	case strings.TrimSpace(biz.Subject) == "":
 		return invalidArguments("isv.missing-subject", "subject is missing")
-	case biz.TransCurrency != "" && !currencyCode(biz.TransCurrency):
+	case biz.TransCurrency != "" && !decimal.Currency(biz.TransCurrency):
 		return invalidArguments("isv.invalid-trans-currency", "trans_currency is not a currency code")
 	}
 	if old, err := s.load(ctx, biz.OutTradeNo); err == nil {
 		return s.again(old, amt.String(), biz.TransCurrency)
 	}
 	t := trade{
-		OutTradeNo: biz.OutTradeNo, TradeNo: newTradeNo(), Token: randomHex(16), TotalAmount: amt.String(),
+		OutTradeNo: biz.OutTradeNo, TradeNo: newTradeNo(), Token: simkit.RandomHex(16), TotalAmount: amt.String(),
 		TransCurrency: biz.TransCurrency, Subject: biz.Subject, NotifyURL: p["notify_url"], Created: time.Now(),
 	}
 	err = s.save(ctx, t)
@@ -273,10 +266,4 @@ const simBuyer = "sim***@example.com"
 func newTradeNo() string {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Exp(big.NewInt(10), big.NewInt(20), nil))
 	return time.Now().In(providerZone).Format("20060102") + fmt.Sprintf("%020d", n)
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

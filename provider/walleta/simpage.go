@@ -1,7 +1,6 @@
 package walleta
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // page is what the payer's wallet shows after scanning the code: the trade
@@ -38,13 +39,9 @@ func (s *Simulator) choose(c *fiber.Ctx) error {
 	if err != nil {
 		return c.Status(fiber.StatusNotFound).SendString("unknown code")
 	}
-	var paid bool
-	switch c.FormValue("outcome") {
-	case "pay":
-		paid = true
-	case "fail":
-	default:
-		return c.Status(fiber.StatusBadRequest).SendString("outcome must be pay or fail")
+	paid, ok := simkit.Choice(c)
+	if !ok {
+		return simkit.RefuseChoice(c)
 	}
 	t, err = s.settle(c.UserContext(), t, paid)
 	done := doneText(t.Status)
@@ -81,16 +78,10 @@ func (s *Simulator) render(c *fiber.Ctx, t trade, done string) error {
 	if cur == "" {
 		cur = "CNY"
 	}
-	var b bytes.Buffer
-	p := provider.SimPage{
+	return simkit.SendPage(c, provider.SimPage{
 		Provider: Family, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
 		Action: s.qrURL(t.Token), Done: done,
-	}
-	if err := p.Render(&b); err != nil {
-		return fmt.Errorf("wallet_a simulator page: %w", err)
-	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	return c.Send(b.Bytes())
+	})
 }
 
 // Settle pays or fails the trade of our order id ref (Init.Ref) without a
@@ -142,14 +133,8 @@ func (s *Simulator) notify(ctx context.Context, t trade) error {
 	if err != nil {
 		return err
 	}
-	newReq := func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.NotifyURL, strings.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-		return req, nil
-	}
+	newReq := wire.Request(http.MethodPost, t.NotifyURL, []byte(body),
+		"Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
 	accepted := func(status int, b []byte) bool {
 		return status == http.StatusOK && strings.TrimSpace(string(b)) == "success"
 	}
@@ -163,7 +148,7 @@ func (s *Simulator) notify(ctx context.Context, t trade) error {
 func (s *Simulator) notification(t trade) (string, error) {
 	now := time.Now().In(providerZone)
 	f := map[string]string{
-		"notify_time": now.Format(timeLayout), "notify_type": "trade_status_sync", "notify_id": randomHex(16),
+		"notify_time": now.Format(timeLayout), "notify_type": "trade_status_sync", "notify_id": simkit.RandomHex(16),
 		"app_id": s.cfg.AppID, "charset": "utf-8", "version": "1.0", "sign_type": signType,
 		"trade_no": t.TradeNo, "out_trade_no": t.OutTradeNo, "trade_status": t.Status,
 		"total_amount": t.TotalAmount, "trans_currency": t.TransCurrency, "subject": t.Subject,

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -45,28 +46,17 @@ func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notif
 	return n, nil
 }
 
-// formFields reads the notification's form: each field once, within the
-// size bound.
+// formFields reads the notification's form, each field once; the request
+// is bounded whether or not the gateway parsed the form.
 func formFields(r *provider.Request) (map[string]string, error) {
 	if len(r.Body) > maxNotifyBody {
 		return nil, fmt.Errorf("body over %d bytes: %w", maxNotifyBody, provider.ErrMalformed)
 	}
-	form := r.Form
-	if form == nil {
-		f, err := url.ParseQuery(string(r.Body))
-		if err != nil {
-			return nil, fmt.Errorf("form: %w", errors.Join(provider.ErrMalformed, err))
-		}
-		form = f
+	f, err := wire.Form(r, wire.Limits{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", provider.ErrMalformed, err)
 	}
-	fields := make(map[string]string, len(form))
-	for k, v := range form {
-		if len(v) != 1 {
-			return nil, fmt.Errorf("field %q given %d times: %w", k, len(v), provider.ErrMalformed)
-		}
-		fields[k] = v[0]
-	}
-	return fields, nil
+	return f, nil
 }
 
 // toNotification maps a trade's fields (a notification's or a query
@@ -115,7 +105,7 @@ func paidMoney(f map[string]string) (provider.Money, error) {
 	}
 	cur := "CNY"
 	if c := f["trans_currency"]; c != "" {
-		if !currencyCode(c) {
+		if !decimal.Currency(c) {
 			return provider.Money{}, fmt.Errorf("trans_currency %q: %w", c, provider.ErrMalformed)
 		}
 		cur = c

@@ -11,9 +11,10 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -86,7 +87,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 		return provider.Init{}, err
 	}
 	order := nativeOrder{
-		AppID: a.cfg.AppID, MchID: a.cfg.MerchantID, Description: description(p), OutTradeNo: p.OrderID,
+		AppID: a.cfg.AppID, MchID: a.cfg.MerchantID, Description: wire.Subject(p, maxDescription), OutTradeNo: p.OrderID,
 		NotifyURL: p.NotifyURL, Amount: orderAmount{Total: int64(p.Charge.Amount), Currency: p.Charge.Currency},
 	}
 	if !p.ExpiresAt.IsZero() {
@@ -120,7 +121,7 @@ func checkPayment(p provider.Payment) error {
 	if p.Charge.Amount <= 0 {
 		errs = append(errs, errors.New("charge must be positive"))
 	}
-	if !currencyCode(p.Charge.Currency) {
+	if !decimal.Currency(p.Charge.Currency) {
 		errs = append(errs, fmt.Errorf("charge currency %q is not a currency code", p.Charge.Currency))
 	}
 	if p.NotifyURL == "" {
@@ -130,31 +131,6 @@ func checkPayment(p provider.Payment) error {
 		return fmt.Errorf("wallet_b initialise: %w", errors.Join(errs...))
 	}
 	return nil
-}
-
-// description is what the payer sees: the order's, else its id, cut to
-// the provider's bound.
-func description(p provider.Payment) string {
-	s := strings.TrimSpace(p.Description)
-	if s == "" {
-		s = "Order " + p.OrderID
-	}
-	if utf8.RuneCountInString(s) > maxDescription {
-		s = string([]rune(s)[:maxDescription])
-	}
-	return s
-}
-
-func currencyCode(c string) bool {
-	if len(c) != 3 {
-		return false
-	}
-	for i := 0; i < 3; i++ {
-		if c[i] < 'A' || c[i] > 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // Query asks for the transaction by our order id (idempotent).
@@ -293,7 +269,7 @@ func (tx transaction) paid() (provider.Money, error) {
 		return provider.Money{}, fmt.Errorf("paid transaction without transaction_id: %w", provider.ErrMalformed)
 	case total <= 0 || total > schema.MaxAmount:
 		return provider.Money{}, fmt.Errorf("amount.total %d: %w", tx.Amount.Total, provider.ErrMalformed)
-	case !currencyCode(cur):
+	case !decimal.Currency(cur):
 		return provider.Money{}, fmt.Errorf("amount.currency %q: %w", cur, provider.ErrMalformed)
 	}
 	return provider.Money{Amount: total, Currency: cur}, nil

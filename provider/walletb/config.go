@@ -5,11 +5,11 @@ import (
 	_ "embed" // the sandbox key PEMs
 	"errors"
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/internal/wire"
 )
 
 // Family is the family's neutral name, used in metrics and state keys.
@@ -100,7 +100,7 @@ func (c Config) withDefaults() Config {
 // Validate lists every problem of the configuration.
 func (c Config) Validate() error {
 	var errs []error
-	if err := checkURL(c.BaseURL); err != nil {
+	if err := wire.CheckURL(c.BaseURL); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_b base URL: %w", err))
 	}
 	for _, f := range []struct{ name, v string }{
@@ -136,20 +136,6 @@ func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
 		return nil, nil, fmt.Errorf("wallet_b platform public key: %w", err)
 	}
 	return priv, pub, nil
-}
-
-func checkURL(s string) error {
-	if s == "" {
-		return errors.New("empty")
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return fmt.Errorf("parse: %w", err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return errors.New("must be an absolute http or https URL")
-	}
-	return nil
 }
 
 // SimConfig is the simulator's side of the sandbox.

@@ -8,10 +8,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -38,34 +36,29 @@ type harness struct {
 	base    string
 	sim     *Simulator
 	adapter *Adapter
-	got     chan received
+	got     *providertest.Inbox[received]
 }
 
 const simPrefix = "/sandbox/provider/wallet_b"
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{base: "http://" + ln.Addr().String(), got: make(chan received, 16)}
-	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: quietLog()}
-	h.sim = NewSimulator(SandboxSimConfig(h.base+simPrefix), &provider.MemState{}, notifier, quietLog())
+	srv := providertest.Listen(t)
+	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
+	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
+	h.sim = NewSimulator(SandboxSimConfig(h.base+simPrefix), &provider.MemState{}, notifier, providertest.QuietLog())
 	h.adapter = newAdapter(t, SandboxConfig(h.base+simPrefix))
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := providertest.App()
 	h.sim.Register(app.Group(simPrefix))
 	app.Post("/api/gatewaynotification/wallet_b/notify", h.receive)
-	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
+	srv.Serve(app)
 	return h
 }
 
 func (h *harness) receive(c *fiber.Ctx) error {
-	req := &provider.Request{Header: http.Header{}, Body: append([]byte(nil), c.Body()...), Path: "notify"}
-	c.Request().Header.VisitAll(func(k, v []byte) { req.Header.Add(string(k), string(v)) })
+	req := &provider.Request{Header: providertest.Header(c), Body: append([]byte(nil), c.Body()...), Path: "notify"}
 	n, err := h.adapter.Verify(c.UserContext(), req)
-	h.got <- received{n: n, err: err, header: req.Header, body: req.Body}
+	h.got.Put(received{n: n, err: err, header: req.Header, body: req.Body})
 	rep := h.adapter.Reply(n, err)
 	if rep.ContentType != "" {
 		c.Set(fiber.HeaderContentType, rep.ContentType)
@@ -78,38 +71,6 @@ func (h *harness) payment(orderID string, amount schema.Amount, currency string)
 		OrderID: orderID, Method: schema.MethodWalletB, Charge: provider.Money{Amount: amount, Currency: currency},
 		Description: "Order 42", NotifyURL: h.base + "/api/gatewaynotification/wallet_b/notify",
 		ExpiresAt: time.Now().Add(30 * time.Minute),
-	}
-}
-
-func (h *harness) next(t *testing.T) received {
-	t.Helper()
-	select {
-	case r := <-h.got:
-		return r
-	case <-time.After(5 * time.Second):
-		t.Fatal("no notification arrived")
-		return received{}
-	}
-}
-
-func scanAndChoose(t *testing.T, qr, outcome string) {
-	t.Helper()
-	res, err := http.Get(qr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(page), `value="pay"`) {
-		t.Fatalf("page: HTTP %d %s", res.StatusCode, page)
-	}
-	res, err = http.PostForm(qr, url.Values{"outcome": {outcome}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("choice: HTTP %d", res.StatusCode)
 	}
 }
 
@@ -127,11 +88,11 @@ func TestEndToEnd(t *testing.T) {
 		settle   func(t *testing.T, h *harness, init provider.Init)
 		want     provider.Outcome
 	}{
-		{"page pays", "CNY", func(t *testing.T, _ *harness, in provider.Init) { scanAndChoose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
-		{"page fails", "CNY", func(t *testing.T, _ *harness, in provider.Init) { scanAndChoose(t, in.QRPayload, "fail") }, provider.OutcomeFailed},
+		{"page pays", "CNY", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
+		{"page fails", "CNY", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "fail") }, provider.OutcomeFailed},
 		{"settle pays", "CNY", func(t *testing.T, h *harness, in provider.Init) { settle(t, h, in.Ref, true) }, provider.OutcomePaid},
 		{"settle fails", "CNY", func(t *testing.T, h *harness, in provider.Init) { settle(t, h, in.Ref, false) }, provider.OutcomeFailed},
-		{"usd charge pays", "USD", func(t *testing.T, _ *harness, in provider.Init) { scanAndChoose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
+		{"usd charge pays", "USD", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,7 +110,7 @@ func TestEndToEnd(t *testing.T) {
 				t.Fatalf("Query before paying = %+v, %v", q, err)
 			}
 			tt.settle(t, h, init)
-			r := h.next(t)
+			r := h.got.Next(t)
 			if r.err != nil {
 				t.Fatalf("Verify: %v", r.err)
 			}
@@ -197,7 +158,7 @@ func TestNotificationRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle(t, h, init.Ref, true)
-	orig := h.next(t)
+	orig := h.got.Next(t)
 	if orig.err != nil {
 		t.Fatal(orig.err)
 	}

@@ -2,16 +2,11 @@ package walletb
 
 import (
 	"encoding/json"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -41,14 +36,8 @@ type vectorFile struct {
 
 func readVectors(t *testing.T) vectorFile {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "provider-vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v vectorFile
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
+	providertest.Vectors(t, &v)
 	if len(v.Families.WalletB.Cases) == 0 {
 		t.Fatal("no wallet_b cases")
 	}
@@ -79,25 +68,14 @@ func vectorConfig(t *testing.T, v vectorFile, offset time.Duration) Config {
 	return cfg
 }
 
-func newCaller(t *testing.T, cc provider.CallerConfig) *provider.Caller {
-	t.Helper()
-	m, err := provider.NewMetrics(prometheus.NewRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return provider.NewCaller(Family, cc, nil, m, quietLog())
-}
-
 func newAdapter(t *testing.T, cfg Config) *Adapter {
 	t.Helper()
-	a, err := New(cfg, newCaller(t, cfg.Caller))
+	a, err := New(cfg, providertest.Caller(t, Family, cfg.Caller, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
-
-func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func checkPaid(t *testing.T, n provider.Notification, orderID string, total int64, currency string) {
 	t.Helper()

@@ -14,7 +14,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/decimal"
 	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/internal/simkit"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -91,23 +93,15 @@ func txKey(outTradeNo string) string { return "sim:" + Family + ":tx:" + outTrad
 func tokenKey(token string) string   { return "sim:" + Family + ":qr:" + token }
 
 func (s *Simulator) load(ctx context.Context, outTradeNo string) (simTx, error) {
-	b, err := s.state.Get(ctx, txKey(outTradeNo))
+	t, err := simkit.Load[simTx](ctx, s.state, txKey(outTradeNo))
 	if err != nil {
-		return simTx{}, fmt.Errorf("wallet_b simulator transaction: %w", err)
-	}
-	var t simTx
-	if err := json.Unmarshal(b, &t); err != nil {
 		return simTx{}, fmt.Errorf("wallet_b simulator transaction: %w", err)
 	}
 	return t, nil
 }
 
 func (s *Simulator) save(ctx context.Context, t simTx) error {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return fmt.Errorf("wallet_b simulator transaction: %w", err)
-	}
-	if err := s.state.Put(ctx, txKey(t.OutTradeNo), b, txTTL); err != nil {
+	if err := simkit.Save(ctx, s.state, txKey(t.OutTradeNo), t, txTTL); err != nil {
 		return fmt.Errorf("wallet_b simulator transaction: %w", err)
 	}
 	return nil
@@ -217,7 +211,7 @@ func checkOrder(o nativeOrder, mchid string) string {
 		return "notify_url is missing"
 	case o.Amount.Total <= 0 || schema.Amount(o.Amount.Total) > schema.MaxAmount:
 		return "amount.total must be a positive integer of minor units"
-	case o.Amount.Currency != "" && !currencyCode(o.Amount.Currency):
+	case o.Amount.Currency != "" && !decimal.Currency(o.Amount.Currency):
 		return "amount.currency is not a currency code"
 	}
 	return ""

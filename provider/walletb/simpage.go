@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -30,13 +31,9 @@ func (s *Simulator) choose(c *fiber.Ctx) error {
 	if err != nil {
 		return c.Status(fiber.StatusNotFound).SendString("unknown code")
 	}
-	var paid bool
-	switch c.FormValue("outcome") {
-	case "pay":
-		paid = true
-	case "fail":
-	default:
-		return c.Status(fiber.StatusBadRequest).SendString("outcome must be pay or fail")
+	paid, ok := simkit.Choice(c)
+	if !ok {
+		return simkit.RefuseChoice(c)
 	}
 	t, err = s.settle(c.UserContext(), t, paid)
 	done := doneText(t.State)
@@ -69,16 +66,10 @@ func doneText(state string) string {
 }
 
 func (s *Simulator) render(c *fiber.Ctx, t simTx, done string) error {
-	var b bytes.Buffer
-	p := provider.SimPage{
+	return simkit.SendPage(c, provider.SimPage{
 		Provider: Family, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
 		Description: t.Description, Action: s.codeURL(t.Token), Done: done,
-	}
-	if err := p.Render(&b); err != nil {
-		return fmt.Errorf("wallet_b simulator page: %w", err)
-	}
-	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-	return c.Send(b.Bytes())
+	})
 }
 
 // Settle pays or fails the transaction of our order id ref (Init.Ref)

@@ -1,0 +1,44 @@
+package providertest
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+)
+
+// Delivery is one notification as a Receiver got it, and what the
+// adapter's Verify made of it.
+type Delivery struct {
+	Header http.Header
+	Body   []byte
+	N      provider.Notification
+	Err    error
+}
+
+// Receiver stands in for the gateway's notification endpoint of a family
+// whose notifications are a signed body (the JSON webhooks of the crypto
+// providers): it hands the adapter's Verify the headers, the body and the
+// path after the route's prefix, answers the adapter's Reply, and logs
+// every delivery, retries included.
+type Receiver struct {
+	Adapter provider.Adapter
+	Log[Delivery]
+}
+
+// Handle is the endpoint; mount it at a route ending in "/*".
+func (r *Receiver) Handle(c *fiber.Ctx) error {
+	d := Delivery{Header: Header(c), Body: append([]byte(nil), c.Body()...)}
+	d.N, d.Err = r.Adapter.Verify(c.UserContext(), &provider.Request{Header: d.Header, Body: d.Body, Path: c.Params("*")})
+	r.Add(d)
+	rep := r.Adapter.Reply(d.N, d.Err)
+	return c.Status(rep.Status).SendString(rep.Body)
+}
+
+// WaitFor returns the first delivery that verified with outcome o.
+func (r *Receiver) WaitFor(t testing.TB, o provider.Outcome) Delivery {
+	t.Helper()
+	return r.Log.WaitFor(t, o.String()+" notification", func(d Delivery) bool { return d.Err == nil && d.N.Outcome == o })
+}
