@@ -1,0 +1,204 @@
+package checkout
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"slices"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// Pages serves every payer page.
+type Pages struct {
+	cfg      Config
+	orders   Orders
+	payers   Payers
+	ips      *platform.ClientIP
+	limit    fiber.Handler
+	catalogs map[string]*Catalog
+	tmpl     map[string]*template.Template
+	assets   *assets
+	m        *metrics
+	log      *slog.Logger
+}
+
+// Deps are the pages' collaborators. Limit is the per-client-IP limit of the
+// payer pages (the status address included).
+type Deps struct {
+	Orders   Orders
+	Payers   Payers
+	ClientIP *platform.ClientIP
+	Limit    fiber.Handler
+}
+
+// New builds the pages; templates and catalogues are checked here, so a
+// broken one stops the process before it serves.
+func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Pages, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if d.Orders == nil || d.Payers == nil || d.ClientIP == nil {
+		return nil, fmt.Errorf("checkout: orders, payers and client IP are required")
+	}
+	if d.Limit == nil {
+		d.Limit = func(c *fiber.Ctx) error { return c.Next() }
+	}
+	cats, err := catalogs()
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	a, err := loadAssets()
+	if err != nil {
+		return nil, err
+	}
+	m, err := newMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	return &Pages{cfg: cfg, orders: d.Orders, payers: d.Payers, ips: d.ClientIP, limit: d.Limit,
+		catalogs: cats, tmpl: tmpl, assets: a, m: m, log: log}, nil
+}
+
+// Register mounts the pages, each also under /<lang>/. The two confirm
+// endpoints of the providers' second steps are mounted in front of the
+// command side's JSON ones: a form from our page (it carries a CSRF token)
+// is answered here with a page, anything else passes on.
+func (p *Pages) Register(r fiber.Router) {
+	r.Get("/checkout/assets/:name", p.assets.serve)
+	for _, prefix := range []string{"", "/:lang"} {
+		g := r.Group(prefix, p.limit)
+		g.Get("/payment/:paymentId/status", p.status)
+		g.Get("/payment/:paymentId", p.page(p.payment))
+		g.Post("/payment/:paymentId", p.page(p.paymentPost))
+		g.Get("/payment/:paymentId/usdt-direct", p.page(p.usdtPage))
+		g.Post("/payment/:paymentId/usdt-direct", p.page(p.usdtPost))
+		g.Get("/payment/:paymentId/usdt-qr.png", p.usdtQR)
+		g.Get("/merchant/login", p.page(p.loginPage))
+		g.Post("/merchant/login", p.page(p.loginPost))
+		g.Post("/merchant/pay", p.page(p.payPost))
+		g.Post("/merchant/logout", p.page(p.logoutPost))
+	}
+	r.Post("/api/fiatpsp/confirm", p.limit, p.fromPage(p.fiatpspConfirm))
+	r.Post("/api/cryptopsp/confirm", p.limit, p.fromPage(p.cryptopspConfirm))
+}
+
+// Render answers GET /api/createorder with the payment page of the order
+// the request created or found.
+func (p *Pages) Render(c *fiber.Ctx, o *schema.Order) error {
+	return p.page(func(c *fiber.Ctx, v *view) error { return p.orderPage(c, v, o) })(c)
+}
+
+// view is what every template gets: the page's language, its nonce and
+// token, and the page's own data.
+type view struct {
+	L        *Catalog
+	Nonce    string
+	CSRF     string
+	Prefix   string // "" or "/<lang>", kept on every link and form
+	Assets   assetPaths
+	Title    string
+	Sandbox  bool
+	Order    *orderView
+	Poll     *pollView
+	Data     any
+	ErrorMsg string
+	Status   int
+}
+
+func newNonce() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand never fails on Linux
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// page wraps a page handler: language, nonce, security headers, and an
+// error shown as a page in the payer's language.
+func (p *Pages) page(h func(*fiber.Ctx, *view) error) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		v, err := p.newView(c)
+		if err != nil {
+			return p.fail(c, &view{L: p.catalogs["en"], Nonce: newNonce(), Assets: p.assets.paths}, err)
+		}
+		if len(c.Body()) > p.cfg.MaxFormBytes {
+			return p.fail(c, v, platform.Errorf(platform.KindTooLarge, "the form is larger than %d bytes", p.cfg.MaxFormBytes))
+		}
+		if err := h(c, v); err != nil {
+			return p.fail(c, v, err)
+		}
+		return nil
+	}
+}
+
+// newView reads the path's language: an unknown one is not a page of ours.
+func (p *Pages) newView(c *fiber.Ctx) (*view, error) {
+	v := &view{L: p.catalogs["en"], Nonce: newNonce(), Assets: p.assets.paths}
+	if lang := c.Params("lang"); lang != "" {
+		if !slices.Contains(schema.Langs, lang) {
+			return nil, platform.Errorf(platform.KindRouteNotFound, "no such page")
+		}
+		v.L, v.Prefix = p.catalogs[lang], "/"+lang
+	}
+	return v, nil
+}
+
+// forOrder takes the order's language when the path named none.
+func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) {
+	if c.Params("lang") == "" {
+		if cat, ok := p.catalogs[o.Lang]; ok {
+			v.L = cat
+		}
+	}
+	v.Sandbox = o.Sandbox
+	v.Order = p.orderView(v, o)
+}
+
+// render writes template name with the security headers every page has.
+func (p *Pages) render(c *fiber.Ctx, status int, name string, v *view) error {
+	var buf bytes.Buffer
+	if err := p.tmpl[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+		return fmt.Errorf("render %s: %w", name, err)
+	}
+	p.headers(c, v.Nonce)
+	c.Status(status).Type("html", "utf-8")
+	p.m.pages.WithLabelValues(name).Inc()
+	return c.Send(buf.Bytes())
+}
+
+// headers: nothing runs but our own script with this response's nonce,
+// nothing loads from another host, forms post only to us, no framing, and
+// the payment id does not leak to other hosts through Referer.
+func (p *Pages) headers(c *fiber.Ctx, nonce string) {
+	c.Set("Content-Security-Policy", "default-src 'none'; script-src 'nonce-"+nonce+"'; style-src 'self'; "+
+		"img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	c.Set("X-Content-Type-Options", "nosniff")
+	c.Set("Referrer-Policy", "no-referrer")
+	c.Set("X-Frame-Options", "DENY")
+	c.Set(fiber.HeaderCacheControl, "no-store")
+}
+
+// redirect sends the browser on after a form (303: the next page is a GET).
+func (p *Pages) redirect(c *fiber.Ctx, to string) error {
+	p.headers(c, newNonce())
+	return c.Redirect(to, fiber.StatusSeeOther)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,400 @@
+package checkout
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+type harness struct {
+	app    *fiber.App
+	orders *fakeOrders
+	payers *fakePayers
+	pages  *Pages
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	ips, err := platform.NewClientIP(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Defaults()
+	cfg.PublicURL, cfg.CSRFKey = "http://127.0.0.1:8080", []byte(strings.Repeat("k", 32))
+	h := &harness{orders: newFakeOrders(), payers: &fakePayers{balances: map[string]schema.Amount{"USD": 50000}}}
+	h.pages, err = New(cfg, Deps{Orders: h.orders, Payers: h.payers, ClientIP: ips}, prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.app = fiber.New(fiber.Config{ErrorHandler: platform.ErrorHandler(slog.New(slog.DiscardHandler))})
+	h.pages.Register(h.app)
+	h.app.Post("/api/fiatpsp/confirm", func(c *fiber.Ctx) error { return c.SendString("json api") })
+	return h
+}
+
+type response struct {
+	code    int
+	body    string
+	header  http.Header
+	cookies []*http.Cookie
+}
+
+func (h *harness) do(t *testing.T, req *http.Request) response {
+	t.Helper()
+	res, err := h.app.Test(req, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{code: res.StatusCode, body: string(b), header: res.Header, cookies: res.Cookies()}
+}
+
+func (h *harness) get(t *testing.T, path string) response {
+	t.Helper()
+	return h.do(t, httptest.NewRequest(http.MethodGet, path, nil))
+}
+
+// post sends a form; with a token, it carries the CSRF cookie and token a
+// page would have given.
+func (h *harness) post(t *testing.T, path string, form url.Values, withToken bool) response {
+	t.Helper()
+	if withToken {
+		form.Set("csrf", h.pages.csrfToken(strings.Repeat("s", 43)))
+	}
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: csrfCookie, Value: strings.Repeat("s", 43)})
+	req.AddCookie(&http.Cookie{Name: sessionCookie, Value: "tok-payer"})
+	return h.do(t, req)
+}
+
+func order(id string, mut ...func(*schema.Order)) schema.Order {
+	o := schema.Order{ID: id, AppID: "m1", Amount: 12345, Currency: "USD", Method: schema.MethodWalletA,
+		Status: schema.StatusReady, Lang: "en", Sandbox: true, CustomerEmail: "payer@example.com",
+		ClientOrderID: "shop-1", NotifyURL: "http://merchant.example/notify"}
+	for _, m := range mut {
+		m(&o)
+	}
+	return o
+}
+
+var (
+	inlineHandler = regexp.MustCompile(`(?i)\son[a-z]+\s*=`)
+	scriptTag     = regexp.MustCompile(`<script[^>]*>`)
+)
+
+// checkPage asserts what every page must be: our CSP with this response's
+// nonce on every script, and no inline code.
+func checkPage(t *testing.T, r response) {
+	t.Helper()
+	csp := r.header.Get("Content-Security-Policy")
+	m := regexp.MustCompile(`script-src 'nonce-([A-Za-z0-9_-]+)'`).FindStringSubmatch(csp)
+	if m == nil || !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "form-action 'self'") {
+		t.Fatalf("CSP %q is not ours", csp)
+	}
+	for _, tag := range scriptTag.FindAllString(r.body, -1) {
+		if !strings.Contains(tag, `nonce="`+m[1]+`"`) || !strings.Contains(tag, `src="/checkout/assets/`) {
+			t.Errorf("script tag %s: want our asset with nonce %s", tag, m[1])
+		}
+	}
+	if inlineHandler.MatchString(r.body) {
+		t.Errorf("inline event handler in page: %s", inlineHandler.FindString(r.body))
+	}
+	if strings.Contains(r.body, "http://") || strings.Contains(r.body, "https://") {
+		for _, u := range regexp.MustCompile(`(src|href)="https?://[^"]*"`).FindAllString(r.body, -1) {
+			if !strings.Contains(u, "merchant.example") && !strings.Contains(u, "provider.example") && !strings.Contains(u, "127.0.0.1:1/sim") {
+				t.Errorf("asset from another host: %s", u)
+			}
+		}
+	}
+}
+
+func TestPaymentPages(t *testing.T) {
+	h := newHarness(t)
+	h.orders.methods = []schema.MethodOption{
+		{Method: schema.MethodWalletA, Limits: schema.AmountLimits{Min: 100, Max: 5000000}, Enabled: true},
+		{Method: schema.MethodUSDTDirect, Limits: schema.AmountLimits{Min: 100000}, Reason: "below_min"},
+	}
+	h.orders.systems = []schema.SystemOption{{ID: 7, Name: "Card RUB", Currency: "RUB", Quote: 1134500, Rate: "91.90", Available: true}}
+	h.orders.cryptos = []schema.CryptoOption{{Currency: "BTC", Min: 50000}, {Currency: "USDTTRC20", Min: 1000, Enabled: true}}
+	cases := []struct {
+		name  string
+		order schema.Order
+		path  string
+		want  []string
+	}{
+		{"qr", order("o-qr", func(o *schema.Order) { o.QRPayload = "http://127.0.0.1:1/sim/qr/x" }), "/payment/o-qr",
+			[]string{`src="/payment/o-qr/qr.png"`, "Scan this code with Wallet A", "data-sandbox-wallet", `data-status-url="/payment/o-qr/status"`, `data-poll-ms="4000"`, `data-timeout-ms="180000"`}},
+		{"redirect", order("o-rd", func(o *schema.Order) { o.Method, o.ProviderURL = schema.MethodCryptohost, "https://provider.example/pay/1" }), "/payment/o-rd",
+			[]string{`href="https://provider.example/pay/1"`, "Continue to pay", "Cancel payment"}},
+		{"pending", order("o-pe", func(o *schema.Order) { o.Status = schema.StatusPending }), "/payment/o-pe",
+			[]string{"preparing your payment"}},
+		{"select", order("o-se", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodSelect, schema.NextMethodSelect }), "/payment/o-se?step=select",
+			[]string{"Choose how to pay", `value="wallet_a"`, "1.00 USD – 50000.00 USD", "below this method&#39;s minimum of 1000.00 USD", `action="/payment/o-se?step=confirm"`}},
+		{"fiatpsp", order("o-fi", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodFiatPSP, schema.NextFiatpspSelect }), "/payment/o-fi",
+			[]string{"Choose a payment system", `value="7"`, "You pay 11345.00 RUB at 91.90 RUB per USD", `action="/api/fiatpsp/confirm"`}},
+		{"cryptopsp", order("o-cr", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodCryptoPSP, schema.NextCryptopspSelect }), "/payment/o-cr",
+			[]string{"Choose a cryptocurrency", "below the minimum of 500.00 USD", `value="USDTTRC20"`}},
+		{"usdt network", order("o-un", func(o *schema.Order) {
+			o.Method, o.NextAction, o.PayableAmount = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "123.450017"
+		}), "/payment/o-un/usdt-direct", []string{"Choose the network you send on", `value="TRC20"`, `value="BEP20"`}},
+		{"usdt pay", order("o-up", func(o *schema.Order) {
+			o.Method, o.NextAction, o.PayableAmount, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "123.450017", "TRC20"
+		}), "/payment/o-up/usdt-direct", []string{"123.450017", "TXYZabcdefghijkmnopqrstuvwxyz1234", `data-copy="123.450017"`, "data-countdown", `name="txhash"`, "usdt-qr.png"}},
+		{"usdt review", order("o-ur", func(o *schema.Order) {
+			o.Method, o.NextAction, o.PayableAmount, o.Network, o.TxHash = schema.MethodUSDTDirect, schema.NextUSDTReview, "1.000001", "TRC20", strings.Repeat("ab", 32)
+		}), "/payment/o-ur", []string{"Under review", strings.Repeat("ab", 32)}},
+		{"balance login", order("o-bl", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodBalance, schema.NextBalanceLogin }), "/merchant/login?order=o-bl",
+			[]string{"Pay with your account balance", `name="password"`, `value="o-bl"`}},
+		{"paid with return", order("o-pd", func(o *schema.Order) { o.Status, o.ReturnURL = schema.StatusPaid, "https://merchant.example/r/{paymentId}" }), "/payment/o-pd",
+			[]string{"Payment received", `data-return-now="https://merchant.example/r/o-pd"`}},
+		{"failed", order("o-fa", func(o *schema.Order) { o.Status = schema.StatusFailed }), "/payment/o-fa", []string{"The payment failed"}},
+		{"cancelled", order("o-ca", func(o *schema.Order) { o.Status = schema.StatusCancelled }), "/payment/o-ca", []string{"The payment was cancelled"}},
+		{"zh", order("o-zh", func(o *schema.Order) { o.Lang = "zh"; o.QRPayload = "x" }), "/payment/o-zh", []string{`lang="zh"`, "请使用钱包 A扫描此二维码付款"}},
+		{"es by path", order("o-es", func(o *schema.Order) { o.QRPayload = "x" }), "/es/payment/o-es", []string{`lang="es"`, "Escanee este código con Monedero A"}},
+		{"script description", order("o-xs", func(o *schema.Order) { o.Description = `<script>alert(1)</script>`; o.QRPayload = "x" }), "/payment/o-xs",
+			[]string{"&lt;script&gt;alert(1)&lt;/script&gt;"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h.orders.add(tc.order)
+			r := h.get(t, tc.path)
+			if r.code != http.StatusOK {
+				t.Fatalf("GET %s: %d\n%s", tc.path, r.code, r.body)
+			}
+			checkPage(t, r)
+			for _, w := range tc.want {
+				if !strings.Contains(r.body, w) {
+					t.Errorf("page lacks %q\n%s", w, r.body)
+				}
+			}
+			for _, leak := range []string{"payer@example.com", "shop-1", "merchant.example/notify", ">m1<"} {
+				if strings.Contains(r.body, leak) {
+					t.Errorf("page shows %q", leak)
+				}
+			}
+			if strings.Contains(r.body, "<script>alert") {
+				t.Error("description rendered as markup")
+			}
+		})
+	}
+}
+
+func TestStatusAddress(t *testing.T) {
+	h := newHarness(t)
+	h.orders.add(order("s-ready"))
+	h.orders.add(order("s-paid", func(o *schema.Order) { o.Status, o.ReturnURL = schema.StatusPaid, "https://merchant.example/done?id={paymentId}" }))
+	h.orders.add(order("s-paid-noreturn", func(o *schema.Order) { o.Status = schema.StatusPaid }))
+	cases := []struct {
+		name, path string
+		code       int
+		want       map[string]any
+	}{
+		{"ready", "/payment/s-ready/status", 200, map[string]any{"status": 1.0, "status_str": "ready", "next": ""}},
+		{"paid", "/payment/s-paid/status", 200, map[string]any{"status": 2.0, "status_str": "paid", "next": "https://merchant.example/done?id=s-paid"}},
+		{"paid without return_url", "/payment/s-paid-noreturn/status", 200, map[string]any{"status": 2.0, "status_str": "paid", "next": ""}},
+		{"under a language", "/zh/payment/s-ready/status", 200, map[string]any{"status": 1.0, "status_str": "ready", "next": ""}},
+		{"unknown order", "/payment/nope/status", 404, nil},
+		{"unknown language", "/xx/payment/s-ready/status", 404, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := h.get(t, tc.path)
+			if r.code != tc.code {
+				t.Fatalf("status %d, want %d: %s", r.code, tc.code, r.body)
+			}
+			if tc.want == nil {
+				return
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(r.body), &got); err != nil {
+				t.Fatalf("%s: %v", r.body, err)
+			}
+			if len(got) != len(tc.want) {
+				t.Errorf("body %s has other fields than %v", r.body, tc.want)
+			}
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("%s = %v, want %v", k, got[k], v)
+				}
+			}
+			if r.header.Get("Cache-Control") != "no-store" {
+				t.Errorf("Cache-Control %q", r.header.Get("Cache-Control"))
+			}
+		})
+	}
+}
+
+func TestFormsRefuseBadInput(t *testing.T) {
+	big := url.Values{"paymentMethod": {"wallet_a"}, "pad": {strings.Repeat("x", 9<<10)}}
+	cases := []struct {
+		name      string
+		order     schema.Order
+		path      string
+		form      url.Values
+		withToken bool
+		code      int
+		says      string
+	}{
+		{"missing csrf", order("b1", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodSelect, schema.NextMethodSelect }),
+			"/payment/b1?step=confirm", url.Values{"paymentMethod": {"wallet_a"}}, false, 403, "The form has expired"},
+		{"forged csrf", order("b2", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodSelect, schema.NextMethodSelect }),
+			"/payment/b2?step=confirm", url.Values{"paymentMethod": {"wallet_a"}, "csrf": {"forged"}}, false, 403, "The form has expired"},
+		{"confirm on a paid order", order("b3", func(o *schema.Order) { o.Status = schema.StatusPaid }),
+			"/payment/b3?step=confirm", url.Values{"paymentMethod": {"wallet_a"}}, true, 409, "already moved on"},
+		{"oversized form", order("b4", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodSelect, schema.NextMethodSelect }),
+			"/payment/b4?step=confirm", big, true, 413, "too large"},
+		{"cancel without csrf", order("b5"), "/payment/b5?step=cancel", url.Values{}, false, 403, "The form has expired"},
+		{"traversal in lang", order("b6"), "/..%2f..%2fetc/payment/b6?step=cancel", url.Values{}, true, 404, ""},
+		{"unknown order", schema.Order{ID: "other"}, "/payment/nope?step=cancel", url.Values{}, true, 404, "does not exist"},
+		{"browser form to the fiatpsp API without csrf", order("b7", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodFiatPSP, schema.NextFiatpspSelect }),
+			"/api/fiatpsp/confirm", url.Values{"paymentId": {"b7"}, "fiatpspSystemId": {"7"}, "csrf": {"forged"}}, false, 403, "The form has expired"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.orders.add(tc.order)
+			before := *h.orders.orders[tc.order.ID]
+			r := h.post(t, tc.path, tc.form, tc.withToken)
+			if r.code != tc.code {
+				t.Fatalf("status %d, want %d\n%s", r.code, tc.code, r.body)
+			}
+			if tc.says != "" && !strings.Contains(r.body, tc.says) {
+				t.Errorf("page does not say %q:\n%s", tc.says, r.body)
+			}
+			if len(h.orders.calls) != 0 && tc.code != 409 && tc.code != 404 {
+				t.Errorf("the command side was called: %v", h.orders.calls)
+			}
+			if after := *h.orders.orders[tc.order.ID]; after != before {
+				t.Errorf("order changed: %+v", after)
+			}
+		})
+	}
+}
+
+func TestFormsMoveThePayerOn(t *testing.T) {
+	cases := []struct {
+		name  string
+		order schema.Order
+		path  string
+		form  url.Values
+		to    string
+		call  string
+	}{
+		{"choose a method", order("f1", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodSelect, schema.NextMethodSelect }),
+			"/zh/payment/f1?step=confirm", url.Values{"paymentMethod": {"wallet_a"}}, "/zh/payment/f1", "choose wallet_a"},
+		{"cancel", order("f2"), "/payment/f2?step=cancel", url.Values{}, "/payment/f2", "cancel"},
+		{"fiatpsp system", order("f3", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodFiatPSP, schema.NextFiatpspSelect }),
+			"/api/fiatpsp/confirm", url.Values{"paymentId": {"f3"}, "fiatpspSystemId": {"7"}, "lang": {"es"}}, "/es/payment/f3", "fiatpsp 7"},
+		{"usdt network", order("f4", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodUSDTDirect, schema.NextUSDTDirectPay }),
+			"/payment/f4/usdt-direct", url.Values{"action": {"network"}, "network": {"TRC20"}}, "/payment/f4/usdt-direct", "network TRC20"},
+		{"usdt hash", order("f5", func(o *schema.Order) { o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20" }),
+			"/payment/f5/usdt-direct", url.Values{"action": {"hash"}, "txhash": {"ab"}}, "/payment/f5/usdt-direct", "hash ab"},
+		{"pay with balance", order("f6", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodBalance, schema.NextBalanceLogin }),
+			"/merchant/pay", url.Values{"order": {"f6"}}, "/payment/f6", "balance payer"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.orders.add(tc.order)
+			r := h.post(t, tc.path, tc.form, true)
+			if r.code != http.StatusSeeOther || r.header.Get("Location") != tc.to {
+				t.Fatalf("%d to %q, want 303 to %q\n%s", r.code, r.header.Get("Location"), tc.to, r.body)
+			}
+			if len(h.orders.calls) != 1 || h.orders.calls[0] != tc.call {
+				t.Errorf("calls %v, want [%s]", h.orders.calls, tc.call)
+			}
+		})
+	}
+}
+
+func TestFiatpspAPICallsPassThrough(t *testing.T) {
+	h := newHarness(t)
+	req := httptest.NewRequest(http.MethodPost, "/api/fiatpsp/confirm", strings.NewReader("paymentId=x&fiatpspSystemId=7"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if r := h.do(t, req); r.body != "json api" {
+		t.Fatalf("an API call was answered by the pages: %d %s", r.code, r.body)
+	}
+}
+
+func TestLogin(t *testing.T) {
+	h := newHarness(t)
+	h.orders.add(order("l1", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodBalance, schema.NextBalanceLogin }))
+	req := func(form url.Values, session bool) response {
+		form.Set("csrf", h.pages.csrfToken(strings.Repeat("s", 43)))
+		r := httptest.NewRequest(http.MethodPost, "/merchant/login", strings.NewReader(form.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.AddCookie(&http.Cookie{Name: csrfCookie, Value: strings.Repeat("s", 43)})
+		return h.do(t, r)
+	}
+	bad := req(url.Values{"appid": {"payer"}, "password": {"wrong"}, "order": {"l1"}}, false)
+	if bad.code != http.StatusUnauthorized || !strings.Contains(bad.body, "data-problem") || !strings.Contains(bad.body, `value="payer"`) {
+		t.Fatalf("wrong password: %d\n%s", bad.code, bad.body)
+	}
+	ok := req(url.Values{"appid": {"payer"}, "password": {"correct horse"}, "order": {"l1"}}, false)
+	if ok.code != http.StatusSeeOther || ok.header.Get("Location") != "/merchant/login?order=l1" {
+		t.Fatalf("login: %d %s", ok.code, ok.header.Get("Location"))
+	}
+	var sess *http.Cookie
+	for _, c := range ok.cookies {
+		if c.Name == sessionCookie {
+			sess = c
+		}
+	}
+	if sess == nil || !sess.HttpOnly || sess.SameSite != http.SameSiteLaxMode || sess.Value != "tok-payer" {
+		t.Fatalf("session cookie %+v", sess)
+	}
+	r := httptest.NewRequest(http.MethodGet, "/merchant/login?order=l1", nil)
+	r.AddCookie(sess)
+	page := h.do(t, r)
+	if !strings.Contains(page.body, "Pay 123.45 USD from your balance of 500.00 USD") {
+		t.Fatalf("confirm offer missing:\n%s", page.body)
+	}
+	h.payers.balances["USD"] = 100
+	page = h.do(t, r)
+	if strings.Contains(page.body, "data-pay") || !strings.Contains(page.body, "does not cover") {
+		t.Fatalf("short balance offered:\n%s", page.body)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	good := Defaults()
+	good.PublicURL, good.CSRFKey = "http://x", make([]byte, 32)
+	cases := []struct {
+		name string
+		mut  func(*Config)
+		ok   bool
+	}{
+		{"defaults", func(*Config) {}, true},
+		{"no public URL", func(c *Config) { c.PublicURL = "" }, false},
+		{"short key", func(c *Config) { c.CSRFKey = make([]byte, 16) }, false},
+		{"timeout below interval", func(c *Config) { c.PollTimeout = time.Second }, false},
+		{"tiny forms", func(c *Config) { c.MaxFormBytes = 10 }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := good
+			tc.mut(&c)
+			if err := c.Validate(); (err == nil) != tc.ok {
+				t.Errorf("Validate() = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}

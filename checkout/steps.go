@@ -1,0 +1,120 @@
+package checkout
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// systemChoice is one fiatpsp payment system, with what the payer pays.
+type systemChoice struct {
+	ID        string
+	Name      string
+	Quote     string
+	Available bool
+}
+
+// fiatpspPage lists the provider's payment systems, each with its FX quote
+// where its currency is not the order's; the form posts to
+// /api/fiatpsp/confirm.
+func (p *Pages) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
+	systems, err := p.orders.FiatpspSystems(c.UserContext(), o)
+	if err != nil {
+		return err
+	}
+	choices := make([]systemChoice, len(systems))
+	for i, s := range systems {
+		ch := systemChoice{ID: strconv.Itoa(s.ID), Name: s.Name, Available: s.Available}
+		switch {
+		case !s.Available:
+			ch.Quote = v.L.T("fiatpsp_norate")
+		case s.Rate == "":
+			ch.Quote = v.L.T("fiatpsp_same", "Quote", s.Quote.String(), "Currency", s.Currency)
+		default:
+			ch.Quote = v.L.T("fiatpsp_quote", "Quote", s.Quote.String(), "Currency", s.Currency, "Rate", s.Rate, "Base", o.Currency)
+		}
+		choices[i] = ch
+	}
+	p.withCSRF(c, v)
+	p.withPoll(v)
+	v.Title, v.Data = v.L.T("fiatpsp_title"), choices
+	return p.render(c, fiber.StatusOK, "fiatpsp", v)
+}
+
+// cryptoChoice is one cryptocurrency, with the provider's minimum.
+type cryptoChoice struct {
+	Currency string
+	Min      string
+	Enabled  bool
+}
+
+// cryptopspPage lists the cryptocurrencies; one whose provider minimum is
+// above the order amount is disabled with the minimum shown, before the
+// payer can pick it.
+func (p *Pages) cryptopspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
+	opts, err := p.orders.CryptoCurrencies(c.UserContext(), o)
+	if err != nil {
+		return err
+	}
+	choices := make([]cryptoChoice, len(opts))
+	for i, cur := range opts {
+		choices[i] = cryptoChoice{Currency: cur.Currency, Enabled: cur.Enabled,
+			Min: v.L.T("cryptopsp_min", "Min", cur.Min.String(), "Currency", o.Currency)}
+		if !cur.Enabled {
+			choices[i].Min = v.L.T("cryptopsp_below", "Min", cur.Min.String(), "Currency", o.Currency)
+		}
+	}
+	p.withCSRF(c, v)
+	p.withPoll(v)
+	v.Title, v.Data = v.L.T("cryptopsp_title"), choices
+	return p.render(c, fiber.StatusOK, "cryptopsp", v)
+}
+
+// fromPage routes a provider-step confirm: a browser's form (it navigates,
+// or it carries our CSRF token) is answered with pages and must carry the
+// token; an API call passes on to the command side's JSON endpoint.
+func (p *Pages) fromPage(h func(*fiber.Ctx, *view) error) fiber.Handler {
+	page := p.page(h)
+	return func(c *fiber.Ctx) error {
+		browser := c.Get("Sec-Fetch-Dest") == "document" || strings.Contains(c.Get(fiber.HeaderAccept), "text/html")
+		if !browser && c.FormValue("csrf") == "" {
+			return c.Next()
+		}
+		return page(c)
+	}
+}
+
+// fiatpspConfirm is the payment-system form.
+func (p *Pages) fiatpspConfirm(c *fiber.Ctx, v *view) error {
+	return p.confirmStep(c, v, "fiatpsp", func(id string) (*schema.Order, error) {
+		return p.orders.ConfirmFiatpsp(c.UserContext(), id, c.FormValue("fiatpspSystemId"))
+	})
+}
+
+// cryptopspConfirm is the cryptocurrency form.
+func (p *Pages) cryptopspConfirm(c *fiber.Ctx, v *view) error {
+	return p.confirmStep(c, v, "cryptopsp", func(id string) (*schema.Order, error) {
+		return p.orders.ConfirmCryptopsp(c.UserContext(), id, c.FormValue("pay_currency"))
+	})
+}
+
+func (p *Pages) confirmStep(c *fiber.Ctx, v *view, action string, confirm func(id string) (*schema.Order, error)) error {
+	if err := p.checkCSRF(c); err != nil {
+		return err
+	}
+	if lang := c.FormValue("lang"); lang != "" && lang != "en" {
+		if !p.knownLang(lang) {
+			return fiber.ErrNotFound
+		}
+		v.L, v.Prefix = p.catalogs[lang], "/"+lang
+	}
+	o, err := confirm(c.FormValue("paymentId"))
+	p.m.done(action, err)
+	if err != nil {
+		return err
+	}
+	return p.redirect(c, p.next(v, o))
+}

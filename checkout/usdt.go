@@ -1,0 +1,119 @@
+package checkout
+
+import (
+	"net/url"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	qrcode "github.com/skip2/go-qrcode"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// usdtView is the USDT direct checkout: the network choice, then what to
+// send where with the hash form, then the review.
+type usdtView struct {
+	Networks  []schema.USDTNetwork
+	Network   string
+	Address   string
+	QR        string
+	Payable   string
+	ExpiresMS int64  // Unix ms, for the countdown
+	Left      string // the time left when the page was made (no script)
+	HashHint  string
+	Hash      string
+	Review    bool
+}
+
+// usdtPage serves GET /payment/{id}/usdt-direct.
+func (p *Pages) usdtPage(c *fiber.Ctx, v *view) error {
+	o, err := p.usdtOrderOf(c)
+	if err != nil {
+		return err
+	}
+	return p.orderPage(c, v, o)
+}
+
+func (p *Pages) usdtOrderOf(c *fiber.Ctx) (*schema.Order, error) {
+	o, err := p.orders.Order(c.UserContext(), c.Params("paymentId"))
+	if err != nil {
+		return nil, err
+	}
+	if o.Method != schema.MethodUSDTDirect {
+		return nil, platform.Errorf(platform.KindNotFound, "order %s is not a USDT direct order", o.ID)
+	}
+	return o, nil
+}
+
+// usdtOrder renders a live usdt_direct order's step.
+func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
+	uv := usdtView{Payable: o.PayableAmount, Network: o.Network, Hash: o.TxHash, Review: o.NextAction == schema.NextUSDTReview}
+	exp := p.orders.Expiry(o)
+	uv.ExpiresMS = exp.UnixMilli()
+	uv.Left = time.Until(exp).Round(time.Second).String()
+	if uv.Network == "" || c.Query("change") == "1" && !uv.Review {
+		uv.Network = ""
+		uv.Networks = p.orders.USDTNetworks(o.Sandbox)
+	}
+	for _, n := range p.orders.USDTNetworks(o.Sandbox) {
+		if n.Name == uv.Network {
+			uv.Address = n.Address
+		}
+	}
+	if uv.Network != "" {
+		uv.QR = "/payment/" + url.PathEscape(o.ID) + "/usdt-qr.png"
+		uv.HashHint = v.L.T("usdt_hash_hint_" + uv.Network)
+	}
+	p.withCSRF(c, v)
+	p.withPoll(v)
+	v.Title, v.Data = v.L.T("usdt_title"), uv
+	return p.render(c, fiber.StatusOK, "usdt", v)
+}
+
+// usdtPost serves the network form (action=network) and the hash form
+// (action=hash).
+func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
+	if err := p.checkCSRF(c); err != nil {
+		return err
+	}
+	id := c.Params("paymentId")
+	var err error
+	switch action := c.FormValue("action"); action {
+	case "network":
+		_, err = p.orders.ChooseUSDTNetwork(c.UserContext(), id, c.FormValue("network"))
+	case "hash":
+		_, err = p.orders.SubmitTxHash(c.UserContext(), id, c.FormValue("txhash"))
+	default:
+		err = platform.Errorf(platform.KindInvalidParameter, "unknown action %q", action)
+	}
+	p.m.done("usdt_"+c.FormValue("action"), err)
+	if err != nil {
+		return err
+	}
+	return p.redirect(c, v.Prefix+"/payment/"+url.PathEscape(id)+"/usdt-direct")
+}
+
+// usdtQR is the chosen network's receiving address as a QR code.
+func (p *Pages) usdtQR(c *fiber.Ctx) error {
+	o, err := p.usdtOrderOf(c)
+	if err != nil {
+		return err
+	}
+	addr := ""
+	for _, n := range p.orders.USDTNetworks(o.Sandbox) {
+		if n.Name == o.Network {
+			addr = n.Address
+		}
+	}
+	if addr == "" || !o.Status.Live() {
+		return platform.Errorf(platform.KindNotFound, "no address to show for order %s", o.ID)
+	}
+	png, err := qrcode.Encode(addr, qrcode.Medium, 256)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "private, max-age=60")
+	c.Type("png")
+	return c.Send(png)
+}
