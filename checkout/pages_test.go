@@ -142,7 +142,9 @@ func TestPaymentPages(t *testing.T) {
 	}{
 		{"qr", order("o-qr", func(o *schema.Order) { o.QRPayload = "http://127.0.0.1:1/sim/qr/x" }), "/payment/o-qr",
 			[]string{`src="/payment/o-qr/qr.png"`, "Scan this code with Wallet A", "data-sandbox-wallet", `data-status-url="/payment/o-qr/status"`, `data-poll-ms="4000"`, `data-timeout-ms="180000"`}},
-		{"redirect", order("o-rd", func(o *schema.Order) { o.Method, o.ProviderURL = schema.MethodCryptohost, "https://provider.example/pay/1" }), "/payment/o-rd",
+		{"redirect", order("o-rd", func(o *schema.Order) {
+			o.Method, o.ProviderURL = schema.MethodCryptohost, "https://provider.example/pay/1"
+		}), "/payment/o-rd",
 			[]string{`href="https://provider.example/pay/1"`, "Continue to pay", "Cancel payment"}},
 		{"pending", order("o-pe", func(o *schema.Order) { o.Status = schema.StatusPending }), "/payment/o-pe",
 			[]string{"preparing your payment"}},
@@ -163,7 +165,9 @@ func TestPaymentPages(t *testing.T) {
 		}), "/payment/o-ur", []string{"Under review", strings.Repeat("ab", 32)}},
 		{"balance login", order("o-bl", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodBalance, schema.NextBalanceLogin }), "/merchant/login?order=o-bl",
 			[]string{"Pay with your account balance", `name="password"`, `value="o-bl"`}},
-		{"paid with return", order("o-pd", func(o *schema.Order) { o.Status, o.ReturnURL = schema.StatusPaid, "https://merchant.example/r/{paymentId}" }), "/payment/o-pd",
+		{"paid with return", order("o-pd", func(o *schema.Order) {
+			o.Status, o.ReturnURL = schema.StatusPaid, "https://merchant.example/r/{paymentId}"
+		}), "/payment/o-pd",
 			[]string{"Payment received", `data-return-now="https://merchant.example/r/o-pd"`}},
 		{"failed", order("o-fa", func(o *schema.Order) { o.Status = schema.StatusFailed }), "/payment/o-fa", []string{"The payment failed"}},
 		{"cancelled", order("o-ca", func(o *schema.Order) { o.Status = schema.StatusCancelled }), "/payment/o-ca", []string{"The payment was cancelled"}},
@@ -200,7 +204,9 @@ func TestPaymentPages(t *testing.T) {
 func TestStatusAddress(t *testing.T) {
 	h := newHarness(t)
 	h.orders.add(order("s-ready"))
-	h.orders.add(order("s-paid", func(o *schema.Order) { o.Status, o.ReturnURL = schema.StatusPaid, "https://merchant.example/done?id={paymentId}" }))
+	h.orders.add(order("s-paid", func(o *schema.Order) {
+		o.Status, o.ReturnURL = schema.StatusPaid, "https://merchant.example/done?id={paymentId}"
+	}))
 	h.orders.add(order("s-paid-noreturn", func(o *schema.Order) { o.Status = schema.StatusPaid }))
 	cases := []struct {
 		name, path string
@@ -305,7 +311,9 @@ func TestFormsMoveThePayerOn(t *testing.T) {
 			"/api/fiatpsp/confirm", url.Values{"paymentId": {"f3"}, "fiatpspSystemId": {"7"}, "lang": {"es"}}, "/es/payment/f3", "fiatpsp 7"},
 		{"usdt network", order("f4", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodUSDTDirect, schema.NextUSDTDirectPay }),
 			"/payment/f4/usdt-direct", url.Values{"action": {"network"}, "network": {"TRC20"}}, "/payment/f4/usdt-direct", "network TRC20"},
-		{"usdt hash", order("f5", func(o *schema.Order) { o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20" }),
+		{"usdt hash", order("f5", func(o *schema.Order) {
+			o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20"
+		}),
 			"/payment/f5/usdt-direct", url.Values{"action": {"hash"}, "txhash": {"ab"}}, "/payment/f5/usdt-direct", "hash ab"},
 		{"pay with balance", order("f6", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodBalance, schema.NextBalanceLogin }),
 			"/merchant/pay", url.Values{"order": {"f6"}}, "/payment/f6", "balance payer"},
