@@ -94,19 +94,31 @@ func (h *CreateOrder) Post(c *fiber.Ctx) error {
 }
 
 // Get answers the hosted flow: errors as a page, success as a redirect to
-// where the merchant would send the payer (the hosted page is served there).
+// where the merchant would send the payer. It stands where no payer pages
+// are mounted; Hosted is what a command node serves.
 func (h *CreateOrder) Get(c *fiber.Ctx) error {
-	platform.WantHTMLErrors(c)
-	p, err := ParseQueryParams(c.Context().QueryArgs())
-	if err != nil {
-		return err
+	return h.Hosted(func(c *fiber.Ctx, o *schema.Order) error {
+		l := schema.OrderLinks(o, h.cfg.PublicURL)
+		return c.Redirect(l.MerchantRedirect(h.cfg.PublicURL, o.ID), fiber.StatusFound)
+	})(c)
+}
+
+// Hosted is GET /api/createorder answered with page: the payment page of
+// the order created, or of the live order a refresh with the same
+// clientOrderId finds (SPEC.md).
+func (h *CreateOrder) Hosted(page func(*fiber.Ctx, *schema.Order) error) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		platform.WantHTMLErrors(c)
+		p, err := ParseQueryParams(c.Context().QueryArgs())
+		if err != nil {
+			return err
+		}
+		o, _, err := h.create(c.UserContext(), p, h.requestIP(c))
+		if err != nil {
+			return err
+		}
+		return page(c, o)
 	}
-	o, _, err := h.create(c.UserContext(), p, h.requestIP(c))
-	if err != nil {
-		return err
-	}
-	l := schema.OrderLinks(o, h.cfg.PublicURL)
-	return c.Redirect(l.MerchantRedirect(h.cfg.PublicURL, o.ID), fiber.StatusFound)
 }
 
 func (h *CreateOrder) requestIP(c *fiber.Ctx) netip.Addr { return h.clientIP.Of(c) }

@@ -1,6 +1,10 @@
 package command
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/schema"
+)
 
 // Handlers are the command side's endpoints.
 type Handlers struct {
@@ -15,12 +19,19 @@ type Handlers struct {
 	Simulators    func(r fiber.Router)
 	// Pages limits the payer-facing pages per client IP.
 	Pages fiber.Handler
+	// Page, when set, renders the payment page GET /api/createorder
+	// answers with (the checkout's); without it the GET redirects there.
+	Page func(*fiber.Ctx, *schema.Order) error
 }
 
 // Register mounts the command routes.
 func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/api/createorder", h.Create.Post)
-	r.Get("/api/createorder", h.Create.Get)
+	if h.Page != nil {
+		r.Get("/api/createorder", h.Create.Hosted(h.Page))
+	} else {
+		r.Get("/api/createorder", h.Create.Get)
+	}
 	r.Post("/sandbox/orders/:paymentId/pay", h.Sandbox.Pay)
 	r.Post("/sandbox/orders/:paymentId/fail", h.Sandbox.Fail)
 	r.Get("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Page)

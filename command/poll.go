@@ -1,0 +1,50 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// PollStatus is what every open payer page asks every few seconds: the
+// status and the return URL, two fields of the order hash and nothing
+// else, so that thousands of open pages cost Redis one small read each.
+func (h *CreateOrder) PollStatus(ctx context.Context, id string) (schema.Status, string, error) {
+	st, ret, err := h.store.pollStatus(ctx, id)
+	if errors.Is(err, ErrOrderNotFound) {
+		return 0, "", platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	return st, ret, err
+}
+
+func (s *Store) pollStatus(ctx context.Context, id string) (schema.Status, string, error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return 0, "", ErrOrderNotFound
+	}
+	vals, err := s.rdb.HMGet(ctx, schema.OrderKey(shard, id), schema.FStatus, schema.FReturnURL).Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return 0, "", fmt.Errorf("read status of %s: %w", id, err)
+	}
+	st, _ := vals[0].(string)
+	if st == "" {
+		return 0, "", ErrOrderNotFound
+	}
+	n, err := strconv.Atoi(st)
+	if err != nil {
+		return 0, "", fmt.Errorf("status of %s: %w", id, err)
+	}
+	ret, _ := vals[1].(string)
+	return schema.Status(n), ret, nil
+}
+
+// Expiry is when o is cancelled unless paid: the USDT checkout counts down
+// to it.
+func (h *CreateOrder) Expiry(o *schema.Order) time.Time { return o.CreatedAt.Add(h.store.TTL(o.Method)) }
