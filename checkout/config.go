@@ -14,6 +14,7 @@ type Config struct {
 	PollTimeout   time.Duration // when it stops asking and offers "check again"
 	RedirectDelay time.Duration // from paid to return_url
 	// CSRFKey signs the forms' tokens; every command node must share it.
+	// Empty, Prepare fetches the key every node shares from Deps.Keys.
 	CSRFKey []byte
 	// MaxFormBytes bounds a page's form; a bigger one changes nothing.
 	MaxFormBytes int
@@ -31,7 +32,7 @@ func (c Config) Validate() error {
 		return errors.New("checkout: public URL is empty")
 	case c.PollInterval <= 0 || c.PollTimeout < c.PollInterval || c.RedirectDelay < 0:
 		return errors.New("checkout: poll interval, poll timeout and redirect delay must be positive, timeout ≥ interval")
-	case len(c.CSRFKey) < 32:
+	case len(c.CSRFKey) > 0 && len(c.CSRFKey) < 32:
 		return errors.New("checkout: CSRF key must be at least 32 bytes")
 	case c.MaxFormBytes < 512:
 		return errors.New("checkout: max form bytes below 512")

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
@@ -18,11 +19,14 @@ import (
 
 // Pages serves every payer page.
 type Pages struct {
-	cfg      Config
-	orders   Orders
-	payers   Payers
-	ips      *platform.ClientIP
-	limit    fiber.Handler
+	cfg    Config
+	orders Orders
+	payers Payers
+	ips    *platform.ClientIP
+	limit  fiber.Handler
+	keys   interface {
+		Key(ctx context.Context, name string) ([]byte, error)
+	}
 	catalogs map[string]*Catalog
 	tmpl     map[string]*template.Template
 	assets   *assets
@@ -37,6 +41,9 @@ type Deps struct {
 	Payers   Payers
 	ClientIP *platform.ClientIP
 	Limit    fiber.Handler
+	// Keys gives the CSRF key every node shares when the configuration
+	// names none.
+	Keys KeyStore
 }
 
 // New builds the pages; templates and catalogues are checked here, so a
@@ -47,6 +54,9 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	}
 	if d.Orders == nil || d.Payers == nil || d.ClientIP == nil {
 		return nil, fmt.Errorf("checkout: orders, payers and client IP are required")
+	}
+	if len(cfg.CSRFKey) == 0 && d.Keys == nil {
+		return nil, fmt.Errorf("checkout: no CSRF key and no shared key store")
 	}
 	if d.Limit == nil {
 		d.Limit = func(c *fiber.Ctx) error { return c.Next() }
@@ -67,8 +77,22 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	if err != nil {
 		return nil, err
 	}
-	return &Pages{cfg: cfg, orders: d.Orders, payers: d.Payers, ips: d.ClientIP, limit: d.Limit,
+	return &Pages{cfg: cfg, orders: d.Orders, payers: d.Payers, ips: d.ClientIP, limit: d.Limit, keys: d.Keys,
 		catalogs: cats, tmpl: tmpl, assets: a, m: m, log: log}, nil
+}
+
+// Prepare loads the shared CSRF key when the configuration named none; it
+// runs before the process serves.
+func (p *Pages) Prepare(ctx context.Context) error {
+	if len(p.cfg.CSRFKey) > 0 {
+		return nil
+	}
+	k, err := p.keys.Key(ctx, "csrf")
+	if err != nil {
+		return fmt.Errorf("checkout: %w", err)
+	}
+	p.cfg.CSRFKey = k
+	return nil
 }
 
 // Register mounts the pages, each also under /<lang>/. The two confirm

@@ -39,3 +39,8 @@ type Payers interface {
 	Logout(ctx context.Context, token string) error
 	Balances(ctx context.Context, appid string) (map[string]schema.Amount, error)
 }
+
+// KeyStore hands every node the same secret by name.
+type KeyStore interface {
+	Key(ctx context.Context, name string) ([]byte, error)
+}

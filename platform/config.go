@@ -43,6 +43,12 @@ type Config struct {
 	RateCreate      string // per merchant, createorder
 	RateQuery       string // per merchant, order queries and the sandbox driver
 	RatePages       string // per client IP, payer pages
+	// The payer pages: polling per SPEC.md's Limits, and the key of their
+	// forms' CSRF tokens (empty: one kept in Redis, shared by every node).
+	PagePollInterval  time.Duration
+	PagePollTimeout   time.Duration
+	PageRedirectDelay time.Duration
+	CSRFKey           string
 }
 
 // Limits are the parsed default rate limits.
@@ -61,20 +67,23 @@ func (c *Config) Limits() Limits {
 // Defaults are what a fresh `gateway serve` uses.
 func Defaults() Config {
 	return Config{
-		HTTPAddr:        ":8080",
-		RedisURL:        "redis://127.0.0.1:6379/0",
-		ClickHouseDSN:   "clickhouse://127.0.0.1:9000/gateway",
-		Roles:           slices.Clone(AllRoles),
-		USDTRates:       "USD=1,CNY=7.2,BDT=120",
-		OrderTTL:        30 * time.Minute,
-		OrderRetention:  7 * 24 * time.Hour,
-		ShutdownTimeout: 20 * time.Second,
-		ShutdownDrain:   time.Second,
-		ProviderTimeout: 10 * time.Second,
-		LogLevel:        "info",
-		RateCreate:      "1000/s:2000",
-		RateQuery:       "200/s:400",
-		RatePages:       "20/s:60",
+		HTTPAddr:          ":8080",
+		RedisURL:          "redis://127.0.0.1:6379/0",
+		ClickHouseDSN:     "clickhouse://127.0.0.1:9000/gateway",
+		Roles:             slices.Clone(AllRoles),
+		USDTRates:         "USD=1,CNY=7.2,BDT=120",
+		OrderTTL:          30 * time.Minute,
+		OrderRetention:    7 * 24 * time.Hour,
+		ShutdownTimeout:   20 * time.Second,
+		ShutdownDrain:     time.Second,
+		ProviderTimeout:   10 * time.Second,
+		LogLevel:          "info",
+		RateCreate:        "1000/s:2000",
+		RateQuery:         "200/s:400",
+		RatePages:         "20/s:60",
+		PagePollInterval:  4 * time.Second,
+		PagePollTimeout:   3 * time.Minute,
+		PageRedirectDelay: time.Second,
 	}
 }
 
@@ -116,6 +125,10 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
+	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
+	dur(&c.PagePollTimeout, "page-poll-timeout", "GATEWAY_PAGE_POLL_TIMEOUT", "when an open payment page stops polling and offers to check again")
+	dur(&c.PageRedirectDelay, "page-redirect-delay", "GATEWAY_PAGE_REDIRECT_DELAY", "from paid to the return_url redirect")
+	str(&c.CSRFKey, "csrf-key", "GATEWAY_CSRF_KEY", "key (≥32 bytes) of the payer forms' CSRF tokens; empty: one kept in Redis for every node")
 }
 
 // Validate checks the configuration. An empty PublicURL is allowed: serve
