@@ -115,6 +115,14 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 		if err != nil {
 			return nil, err
 		}
+		// The pages first: their browser forms to the providers' confirm
+		// endpoints are answered before the JSON API's routes.
+		pages, err := checkoutPages(g, cfg, rdb, h.Create, limiter, h.Pages, reg, log)
+		if err != nil {
+			return nil, err
+		}
+		pages.Register(g.app)
+		h.Page = pages.Render
 		h.Register(g.app)
 		g.workers = append(g.workers, workers...)
 	}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/checkout"
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+)
+
+// payers is the balance login the pages need: the logins and sessions,
+// and the accounts' balances.
+type payers struct {
+	*merchant.Logins
+	*merchant.Store
+}
+
+// checkoutPages wires the payer pages over the command side's use cases.
+func checkoutPages(g *gateway, cfg platform.Config, rdb *redis.Client, create *command.CreateOrder, limiter *platform.Limiter,
+	pages fiber.Handler, reg prometheus.Registerer, log *slog.Logger) (*checkout.Pages, error) {
+	limits := cfg.Limits()
+	logins, err := merchant.NewLogins(merchant.LoginConfig{SessionTTL: cfg.SessionTTL, PerIP: limits.LoginIP, PerAccount: limits.LoginAcct},
+		rdb, limiter, reg, log)
+	if err != nil {
+		return nil, err
+	}
+	ips, err := platform.NewClientIP(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	ccfg := checkout.Defaults()
+	ccfg.PublicURL, ccfg.CSRFKey = cfg.PublicURL, []byte(cfg.CSRFKey)
+	ccfg.PollInterval, ccfg.PollTimeout, ccfg.RedirectDelay = cfg.PagePollInterval, cfg.PagePollTimeout, cfg.PageRedirectDelay
+	p, err := checkout.New(ccfg, checkout.Deps{Orders: create, Payers: payers{logins, merchant.NewStore(rdb)}, ClientIP: ips,
+		Limit: pages, Keys: platform.NewSharedKeys(rdb)}, reg, log)
+	if err != nil {
+		return nil, err
+	}
+	g.prepare = append(g.prepare, p.Prepare)
+	return p, nil
+}

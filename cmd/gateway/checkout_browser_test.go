@@ -1,0 +1,348 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/internal/browser"
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/schema"
+)
+
+// shop is the merchant's site in these tests: where return_url sends the
+// payer back, and what it saw.
+type shop struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	hits []string
+}
+
+func newShop(t *testing.T) *shop {
+	t.Helper()
+	s := &shop{}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits = append(s.hits, r.URL.Path)
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<!doctype html><title>shop</title><h1 id=back>Back at the shop: %s</h1>", r.URL.Path)
+	}))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// payerEnv is one running gateway with a sandbox merchant and the shop.
+type payerEnv struct {
+	e     *e2e
+	s     *server
+	m     account
+	shop  *shop
+	br    *browser.Browser
+	hooks *hookReceiver
+}
+
+func newPayerEnv(t *testing.T, env ...string) *payerEnv {
+	t.Helper()
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	p := &payerEnv{e: e, shop: newShop(t), br: browser.New(t), hooks: newHookReceiver(t)}
+	e.cli(&p.m, "merchant", "create", "--name", "shop", "--sandbox", "--json")
+	e.cli(nil, "fx", "set", "USD", "EUR", "0.92", "--json")
+	p.s = e.serve(env...)
+	return p
+}
+
+// hostedURL is the signed GET /api/createorder address a merchant sends the
+// payer's browser to.
+func (p *payerEnv) hostedURL(method, amount, currency string, extra ...string) string {
+	q := schema.Params{"appid": p.m.AppID, "clientip": "127.0.0.1", "action": "createorder", "amount": amount,
+		"currency": currency, "paymentMethod": method, "notify_url": p.hooks.url,
+		"return_url": p.shop.srv.URL + "/return/{paymentId}"}
+	for i := 0; i+1 < len(extra); i += 2 {
+		q[extra[i]] = extra[i+1]
+	}
+	q["sign"] = schema.Sign(q, p.m.APIKey)
+	v := url.Values{}
+	for k, val := range q {
+		v.Set(k, val)
+	}
+	return p.s.base + "/api/createorder?" + v.Encode()
+}
+
+// open goes to the hosted create and returns the order id the page shows.
+func (p *payerEnv) open(t *testing.T, pg *browser.Page, u string) string {
+	t.Helper()
+	pg.Go(u)
+	if st := pg.LastStatus(); st != http.StatusOK {
+		t.Fatalf("GET /api/createorder answered %d", st)
+	}
+	checkPageHeaders(t, pg)
+	return strings.TrimSpace(pg.Text(".summary dd code"))
+}
+
+// checkPageHeaders: our CSP on the document, nothing blocked or broken.
+func checkPageHeaders(t *testing.T, pg *browser.Page) {
+	t.Helper()
+	csp := pg.LastResponseHeaders().Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'nonce-") {
+		t.Errorf("CSP %q", csp)
+	}
+	pg.AssertNoConsoleErrors(t)
+}
+
+// shoot saves the page at both widths.
+func shoot(pg *browser.Page, name string) {
+	w := pg.Width()
+	for _, width := range []int{browser.Narrow, browser.Wide} {
+		pg.SetWidth(width)
+		pg.Screenshot(name)
+	}
+	pg.SetWidth(w)
+}
+
+func (p *payerEnv) paid(t *testing.T, id string) {
+	t.Helper()
+	eventually(t, 10*time.Second, func() bool { return p.s.order(t, p.m.AppID, p.m.QueryKey, id).Data["status"] == 2.0 })
+	eventually(t, 10*time.Second, func() bool { return p.hooks.got(id).Get("status") == "2" })
+}
+
+// backAtShop waits for the browser to arrive at return_url.
+func backAtShop(t *testing.T, pg *browser.Page, id string, within time.Duration) {
+	t.Helper()
+	pg.SetTimeout(within)
+	pg.WaitText("#back", "/return/"+id)
+	pg.SetTimeout(browser.DefaultTimeout)
+}
+
+// TestBrowserPayerPages clicks through every payer flow in headless
+// Chromium against the real binary, with SPEC.md's polling figures.
+func TestBrowserPayerPages(t *testing.T) {
+	p := newPayerEnv(t)
+
+	t.Run("QR page, paid on the phone, back at the shop within 6 s", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Narrow)
+		id := p.open(t, pg, p.hostedURL("wallet_a", "88.00", "CNY", "description", `<script>alert("x")</script> Tea & cake`))
+		pg.WaitVisible(`img[src$="/qr.png"]`)
+		if got := pg.Text(".desc"); got != `<script>alert("x")</script> Tea & cake` {
+			t.Errorf("description shows %q, want it as text", got)
+		}
+		var alerts int
+		pg.Eval(`document.querySelectorAll(".desc script").length`, &alerts)
+		if alerts != 0 {
+			t.Error("the description became a script element")
+		}
+		shoot(pg, "qr")
+		// A refresh of the same address with the same clientOrderId shows the same order.
+		start := time.Now()
+		if r := p.s.sandbox(t, p.m.AppID, p.m.QueryKey, id, "pay"); r.Status != 200 {
+			t.Fatalf("sandbox pay: %+v", r)
+		}
+		backAtShop(t, pg, id, 6*time.Second)
+		if d := time.Since(start); d > 6*time.Second {
+			t.Errorf("back at the shop after %v, want ≤ 6 s", d)
+		}
+		p.paid(t, id)
+	})
+
+	t.Run("refresh with the same clientOrderId shows the same order", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Wide)
+		u := p.hostedURL("wallet_b", "12.00", "USD", "clientOrderId", "refresh-1")
+		first := p.open(t, pg, u)
+		second := p.open(t, pg, u)
+		if first == "" || first != second {
+			t.Fatalf("refresh showed order %q, then %q", first, second)
+		}
+	})
+
+	t.Run("select, wallet_a, paid", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Narrow)
+		id := p.open(t, pg, p.hostedURL("select", "30.00", "USD"))
+		pg.WaitVisible(`input[value=wallet_a]`)
+		shoot(pg, "select")
+		pg.Click(`input[value=wallet_a]`)
+		pg.Submit(`form.choices`)
+		pg.WaitVisible(`img[src$="/qr.png"]`)
+		checkPageHeaders(t, pg)
+		p.s.sandbox(t, p.m.AppID, p.m.QueryKey, id, "pay")
+		backAtShop(t, pg, id, 8*time.Second)
+		p.paid(t, id)
+		if m := p.hooks.got(id).Get("paymentMethod"); m != "wallet_a" {
+			t.Errorf("webhook paymentMethod %q, want the method used", m)
+		}
+	})
+
+	t.Run("select, fiatpsp, a system with its FX quote, paid", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Narrow)
+		id := p.open(t, pg, p.hostedURL("select", "100.00", "USD", "allowedPaymentMethods", "fiatpsp,cryptopsp"))
+		pg.Click(`input[value=fiatpsp]`)
+		pg.Submit(`form.choices`)
+		pg.WaitText("form.choices", "92.00 EUR")
+		checkPageHeaders(t, pg)
+		shoot(pg, "fiatpsp")
+		pg.Click(`input[name=fiatpspSystemId][value="9"]`)
+		pg.Submit(`form.choices`)
+		pg.WaitVisible(`a[data-provider]`)
+		pg.Click(`a[data-provider]`)
+		pg.WaitVisible(`button[value=pay]`)
+		pg.Click(`button[value=pay]`)
+		backAtShop(t, pg, id, 12*time.Second)
+		p.paid(t, id)
+	})
+
+	t.Run("select, cryptopsp: below the minimum refused, above it paid", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Narrow)
+		small := p.open(t, pg, p.hostedURL("select", "5.00", "USD", "allowedPaymentMethods", "cryptopsp"))
+		pg.Click(`input[value=cryptopsp]`)
+		pg.Submit(`form.choices`)
+		pg.WaitVisible(`input[name=pay_currency][value=btc]`)
+		var disabled bool
+		pg.Eval(`document.querySelector('input[name=pay_currency][value=btc]').disabled`, &disabled)
+		if !disabled {
+			t.Error("btc below its minimum is offered")
+		}
+		shoot(pg, "cryptopsp-below")
+		// Forcing the choice anyway is refused with a page, nothing changed.
+		pg.Eval(`(() => { const i = document.querySelector('input[name=pay_currency][value=btc]'); i.disabled = false; i.checked = true; return true })()`, new(bool))
+		pg.Submit(`form.choices`)
+		pg.WaitText("[data-error]", "below")
+		if st := p.s.order(t, p.m.AppID, p.m.QueryKey, small).Data; st["nextAction"] != "cryptopsp_select" {
+			t.Errorf("refused choice changed the order: %+v", st)
+		}
+
+		id := p.open(t, pg, p.hostedURL("select", "150.00", "USD", "allowedPaymentMethods", "cryptopsp"))
+		pg.Click(`input[value=cryptopsp]`)
+		pg.Submit(`form.choices`)
+		pg.Click(`input[name=pay_currency][value=btc]`)
+		pg.Submit(`form.choices`)
+		pg.Click(`a[data-provider]`)
+		pg.Click(`button[value=pay]`)
+		backAtShop(t, pg, id, 12*time.Second)
+		p.paid(t, id)
+	})
+
+	t.Run("usdt_direct: network, hash, under review, approved, paid", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Narrow)
+		id := p.open(t, pg, p.hostedURL("usdt_direct", "50.00", "USD"))
+		pg.WaitVisible(`input[name=network][value=TRC20]`)
+		shoot(pg, "usdt-network")
+		pg.Click(`input[name=network][value=TRC20]`)
+		pg.Submit(`form.choices`)
+		pg.WaitVisible(`#usdt-address`)
+		pg.WaitVisible(`button[data-copy]`) // the script showed the copy buttons
+		amount := pg.Text("#usdt-amount")
+		if !strings.HasPrefix(amount, "50.00") || len(amount) != len("50.000000") {
+			t.Errorf("payable amount %q", amount)
+		}
+		shoot(pg, "usdt-pay")
+		pg.Fill(`#txhash`, "0x"+strings.Repeat("ab", 32))
+		pg.Submit(`form.hash`)
+		pg.WaitText("[data-error]", "")
+		pg.Go(p.s.base + "/payment/" + id + "/usdt-direct")
+		pg.Fill(`#txhash`, strings.Repeat("AB", 32))
+		pg.Submit(`form.hash`)
+		pg.WaitText(".review", strings.Repeat("ab", 32))
+		checkPageHeaders(t, pg)
+		shoot(pg, "usdt-review")
+		p.s.sandbox(t, p.m.AppID, p.m.QueryKey, id, "pay") // the review's stand-in
+		backAtShop(t, pg, id, 8*time.Second)
+		p.paid(t, id)
+	})
+
+	t.Run("balance: login, confirm, paid, both balances right", func(t *testing.T) {
+		var payer account
+		p.e.cli(&payer, "merchant", "create", "--name", "payer", "--sandbox", "--json")
+		p.e.stdin("correct horse battery", "merchant", "set-password", payer.AppID)
+		p.e.cli(nil, "merchant", "credit", payer.AppID, "--currency", "USD", "--amount", "100.00", "--json")
+		pg := p.br.NewPage(browser.Narrow)
+		id := p.open(t, pg, p.hostedURL("select", "40.00", "USD"))
+		pg.Click(`input[value=balance]`)
+		pg.Submit(`form.choices`)
+		pg.WaitVisible(`#password`)
+		shoot(pg, "login")
+		pg.Fill(`#appid`, payer.AppID)
+		pg.Fill(`#password`, "wrong password!")
+		pg.Submit(`form.login`)
+		pg.WaitText("[data-problem]", "Wrong account or password")
+		pg.Fill(`#password`, "correct horse battery")
+		pg.Submit(`form.login`)
+		pg.WaitText("button[data-pay]", "40.00 USD")
+		checkPageHeaders(t, pg)
+		shoot(pg, "balance-confirm")
+		pg.Click(`button[data-pay]`)
+		backAtShop(t, pg, id, 8*time.Second)
+		p.paid(t, id)
+		want := map[string]string{payer.AppID: "60.00", p.m.AppID: "40.00"}
+		for appid, bal := range want {
+			var show struct {
+				Balances map[string]string `json:"balances"`
+			}
+			p.e.cli(&show, "merchant", "show", appid, "--json")
+			if show.Balances["USD"] != bal {
+				t.Errorf("%s USD balance %v, want %s", appid, show.Balances, bal)
+			}
+		}
+	})
+
+	t.Run("cancel", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Narrow)
+		id := p.open(t, pg, p.hostedURL("wallet_a", "9.99", "CNY"))
+		pg.Click(`form.cancel button`)
+		pg.WaitText(".result.bad h1", "cancelled")
+		shoot(pg, "cancelled")
+		if st := p.s.order(t, p.m.AppID, p.m.QueryKey, id).Data["status"]; st != 4.0 {
+			t.Errorf("status %v, want 4 (cancelled)", st)
+		}
+	})
+
+	t.Run("zh and es", func(t *testing.T) {
+		pg := p.br.NewPage(browser.Narrow)
+		p.open(t, pg, p.hostedURL("select", "20.00", "USD", "lang", "zh"))
+		pg.WaitText("legend h1", "选择支付方式")
+		shoot(pg, "select-zh")
+		id := p.open(t, pg, p.hostedURL("wallet_a", "20.00", "CNY"))
+		pg.Go(p.s.base + "/es/payment/" + id)
+		pg.WaitText("figcaption", "Escanee este código")
+		checkPageHeaders(t, pg)
+		shoot(pg, "qr-es")
+		pg.Go(p.s.base + "/xx/payment/" + id)
+		if st := pg.LastStatus(); st != http.StatusNotFound {
+			t.Errorf("unknown language: %d, want 404", st)
+		}
+	})
+}
+
+// TestBrowserPollingStops: with the polling time-out shortened, the page
+// stops asking, says so, and "check again" picks the payment up.
+func TestBrowserPollingStops(t *testing.T) {
+	p := newPayerEnv(t, "GATEWAY_PAGE_POLL_INTERVAL=300ms", "GATEWAY_PAGE_POLL_TIMEOUT=2s")
+	pg := p.br.NewPage(browser.Narrow)
+	id := p.open(t, pg, p.hostedURL("wallet_a", "15.00", "CNY"))
+	pg.WaitVisible(`[data-state=timeout]`)
+	shoot(pg, "poll-stopped")
+	p.s.sandbox(t, p.m.AppID, p.m.QueryKey, id, "pay")
+	time.Sleep(time.Second)
+	if strings.Contains(pg.URL(), "/return/") {
+		t.Fatal("the page kept polling after its time-out")
+	}
+	pg.Click(`[data-check-again]`)
+	backAtShop(t, pg, id, 5*time.Second)
+}
+
+// stdin runs a gateway subcommand with input on its standard input.
+func (e *e2e) stdin(input string, args ...string) {
+	e.t.Helper()
+	cmd := exec.Command(e.bin, args...)
+	cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL, "GATEWAY_CLICKHOUSE_DSN="+e.chDSN)
+	cmd.Stdin = strings.NewReader(input + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		e.t.Fatalf("gateway %v: %v\n%s", args, err, out)
+	}
+}
