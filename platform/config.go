@@ -43,6 +43,7 @@ type Config struct {
 	RateCreate      string // per merchant, createorder
 	RateQuery       string // per merchant, order queries and the sandbox driver
 	RatePages       string // per client IP, payer pages
+	MethodLimits    string // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
 }
 
 // Limits are the parsed default rate limits.
@@ -116,6 +117,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
+	str(&c.MethodLimits, "method-limits", "GATEWAY_METHOD_LIMITS", "order amount limits per method where they differ from the built-in ones, METHOD=MIN-MAX with either side empty for no bound, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-")
 }
 
 // Validate checks the configuration. An empty PublicURL is allowed: serve
