@@ -66,7 +66,10 @@ func TestMethodLimits(t *testing.T) {
 		})
 	}
 	for _, do := range []func() error{
-		func() error { _, err := s.SetMethodLimits(ctx, "999", schema.MethodWalletA, schema.AmountLimits{}); return err },
+		func() error {
+			_, err := s.SetMethodLimits(ctx, "999", schema.MethodWalletA, schema.AmountLimits{})
+			return err
+		},
 		func() error { _, err := s.ClearMethodLimits(ctx, "999", schema.MethodWalletA); return err },
 	} {
 		if err := do(); !errors.Is(err, ErrNotFound) {
