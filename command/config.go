@@ -18,6 +18,10 @@ type Config struct {
 	OrderRetention time.Duration  // how long Redis keeps a finished order
 	CreateLimit    platform.Limit // default per-merchant createorder limit
 	QueryLimit     platform.Limit // default per-merchant limit of the sandbox driver
+	// MethodLimits bound the order amount each method takes, where the
+	// merchant has no override; a method absent, or a zero side, is
+	// unbounded (ParseMethodLimits gives the built-in defaults).
+	MethodLimits map[schema.Method]schema.AmountLimits
 }
 
 // notifyPath is where each family's provider notifies us, under
@@ -61,7 +65,7 @@ func (c Config) Validate() error {
 	if c.CreateLimit.PerSecond <= 0 || c.QueryLimit.PerSecond <= 0 {
 		return errors.New("command: rate limits must be positive")
 	}
-	return nil
+	return validateLimits(c.MethodLimits)
 }
 
 // Accounts is the account lookup the command side needs.

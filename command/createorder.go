@@ -167,6 +167,9 @@ func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr
 	if !ok && req.method != schema.MethodBalance {
 		return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available for this merchant", req.method)
 	}
+	if err := h.checkLimits(acct, req.method, req.amount, req.currency); err != nil {
+		return nil, false, err
+	}
 	o := h.newOrder(acct, req)
 	if req.method == schema.MethodBalance {
 		return h.payFromBalance(ctx, o)

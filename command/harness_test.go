@@ -88,7 +88,8 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	providers := fakeRegistry(prov)
 	fxRates := fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
-	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim},
+	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim,
+		MethodLimits: DefaultMethodLimits()},
 		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, Rates: fxRates, ClientIP: ips},
 		prometheus.NewRegistry(), log)
 	if err != nil {

@@ -77,43 +77,96 @@ func (o *Options) system(ctx context.Context, a provider.Adapter, sandbox bool, 
 	return provider.System{}, platform.Errorf(platform.KindInvalidParameter, "fiatpspSystemId %d is not a payment system of the provider", id)
 }
 
-// cryptoOption is one cryptocurrency for an order.
-type cryptoOption struct {
-	Currency string        `json:"currency"`
-	Min      schema.Amount `json:"-"`
-	MinLit   string        `json:"minAmount"`
-	Enabled  bool          `json:"enabled"`
-}
-
 // crypto checks cur against the provider's list and its minimum for the
 // order's currency.
-func (o *Options) crypto(ctx context.Context, a provider.Adapter, ord *schema.Order, cur string) (cryptoOption, error) {
+func (o *Options) crypto(ctx context.Context, a provider.Adapter, ord *schema.Order, cur string) (schema.CryptoOption, error) {
 	l, ok := a.(provider.Currencies)
 	if !ok {
-		return cryptoOption{}, platform.Errorf(platform.KindMethodUnavailable, "cryptopsp lists no currencies")
+		return schema.CryptoOption{}, platform.Errorf(platform.KindMethodUnavailable, "cryptopsp lists no currencies")
 	}
 	if cur == "" || len(cur) > 16 {
-		return cryptoOption{}, platform.Errorf(platform.KindInvalidParameter, "pay_currency must name a cryptocurrency")
+		return schema.CryptoOption{}, platform.Errorf(platform.KindInvalidParameter, "pay_currency must name a cryptocurrency")
 	}
 	min, err := l.MinAmount(ctx, ord.Currency, cur)
 	if errors.Is(err, provider.ErrNotFound) || errors.Is(err, provider.ErrRefused) {
-		return cryptoOption{}, platform.Errorf(platform.KindInvalidParameter, "pay_currency %s is not offered for %s", cur, ord.Currency)
+		return schema.CryptoOption{}, platform.Errorf(platform.KindInvalidParameter, "pay_currency %s is not offered for %s", cur, ord.Currency)
 	}
 	if err != nil {
-		return cryptoOption{}, &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not give its minimum amount; retry later", Err: err}
+		return schema.CryptoOption{}, &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not give its minimum amount; retry later", Err: err}
 	}
 	if min.Currency != ord.Currency {
-		return cryptoOption{}, fmt.Errorf("cryptopsp minimum in %s for a %s order", min.Currency, ord.Currency)
+		return schema.CryptoOption{}, fmt.Errorf("cryptopsp minimum in %s for a %s order", min.Currency, ord.Currency)
 	}
-	return cryptoOption{Currency: cur, Min: min.Amount, MinLit: min.Amount.String(), Enabled: ord.Amount >= min.Amount}, nil
+	return schema.CryptoOption{Currency: cur, Min: min.Amount, Enabled: ord.Amount >= min.Amount}, nil
 }
 
-// systemView is one payment system, with its quote for an order.
+// FiatpspSystems lists fiatpsp's payment systems for order o, each with
+// what the payer would be charged in its currency at the current rate; a
+// system whose currency has no rate set is listed unavailable.
+func (h *CreateOrder) FiatpspSystems(ctx context.Context, o *schema.Order) ([]schema.SystemOption, error) {
+	a, ok := h.providers.For(schema.MethodFiatPSP, o.Sandbox)
+	if !ok {
+		return nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod fiatpsp is not available")
+	}
+	list, err := h.options.systems(ctx, a, o.Sandbox)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]schema.SystemOption, len(list))
+	for i, s := range list {
+		out[i] = schema.SystemOption{ID: s.ID, Name: s.Name, Currency: s.Currency}
+		r, ok := h.rates.Rate(fx.Pair{Base: o.Currency, Quote: s.Currency})
+		if !ok {
+			continue
+		}
+		out[i].Quote, out[i].Available = fx.Convert(o.Amount, r), true
+		if s.Currency != o.Currency {
+			out[i].Rate = r.String()
+		}
+	}
+	return out, nil
+}
+
+// CryptoCurrencies lists cryptopsp's cryptocurrencies for order o, each with
+// the provider's minimum in the order's currency; one the order is below is
+// disabled, and a pair the provider does not price is left out.
+func (h *CreateOrder) CryptoCurrencies(ctx context.Context, o *schema.Order) ([]schema.CryptoOption, error) {
+	a, ok := h.providers.For(schema.MethodCryptoPSP, o.Sandbox)
+	if !ok {
+		return nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod cryptopsp is not available")
+	}
+	l, ok := a.(provider.Currencies)
+	if !ok {
+		return nil, platform.Errorf(platform.KindMethodUnavailable, "cryptopsp lists no currencies")
+	}
+	curs, err := l.Currencies(ctx)
+	if err != nil {
+		return nil, &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not list its currencies; retry later", Err: err}
+	}
+	out := make([]schema.CryptoOption, 0, len(curs))
+	for _, cur := range curs {
+		opt, err := h.options.crypto(ctx, a, o, cur)
+		if err != nil {
+			continue // a pair the provider does not price is not offered
+		}
+		out = append(out, opt)
+	}
+	return out, nil
+}
+
+// systemView is one payment system in GET /api/fiatpsp/currencies.
 type systemView struct {
 	provider.System
 	Quote     string `json:"quote,omitempty"` // what the payer is charged, in the system's currency
 	Rate      string `json:"rate,omitempty"`
 	Available bool   `json:"available"`
+}
+
+// cryptoView is one cryptocurrency in GET /api/cryptopsp/currencies.
+type cryptoView struct {
+	Currency string `json:"currency"`
+	MinLit   string `json:"minAmount"`
+	Enabled  bool   `json:"enabled"`
 }
 
 // FiatpspCurrencies serves GET /api/fiatpsp/currencies.
@@ -137,21 +190,25 @@ func (o *Options) FiatpspCurrencies(c *fiber.Ctx) error {
 	return platform.OK(c, list)
 }
 
-// fiatpspFor lists the systems with the order's quote in each.
+// fiatpspFor lists the systems with the order's quote in each. The answer
+// has always carried the rate 1 for a system in the order's own currency.
 func (o *Options) fiatpspFor(c *fiber.Ctx, id string) error {
-	ord, a, err := (&Confirm{create: o.create}).awaiting(c.UserContext(), id, schema.MethodFiatPSP, schema.NextFiatpspSelect)
+	ord, _, err := o.create.awaiting(c.UserContext(), id, schema.MethodFiatPSP, schema.NextFiatpspSelect)
 	if err != nil {
 		return err
 	}
-	list, err := o.systems(c.UserContext(), a, ord.Sandbox)
+	list, err := o.create.FiatpspSystems(c.UserContext(), ord)
 	if err != nil {
 		return err
 	}
 	out := make([]systemView, len(list))
 	for i, s := range list {
-		out[i] = systemView{System: s}
-		if r, ok := o.create.rates.Rate(fx.Pair{Base: ord.Currency, Quote: s.Currency}); ok {
-			out[i].Quote, out[i].Rate, out[i].Available = fx.Convert(ord.Amount, r).String(), r.String(), true
+		out[i] = systemView{System: provider.System{ID: s.ID, Name: s.Name, Currency: s.Currency}, Rate: s.Rate, Available: s.Available}
+		if s.Available {
+			out[i].Quote = s.Quote.String()
+			if s.Rate == "" {
+				out[i].Rate = fx.Rate(fx.Micros).String()
+			}
 		}
 	}
 	return platform.OK(c, fiber.Map{"paymentId": ord.ID, "amount": ord.Amount.String(), "currency": ord.Currency, "systems": out})
@@ -161,26 +218,17 @@ func (o *Options) fiatpspFor(c *fiber.Ctx, id string) error {
 // cryptocurrency with the provider's minimum for the order; one below it is
 // shown disabled.
 func (o *Options) CryptopspCurrencies(c *fiber.Ctx) error {
-	ctx := c.UserContext()
-	ord, a, err := (&Confirm{create: o.create}).awaiting(ctx, c.Query("paymentId"), schema.MethodCryptoPSP, schema.NextCryptopspSelect)
+	ord, _, err := o.create.awaiting(c.UserContext(), c.Query("paymentId"), schema.MethodCryptoPSP, schema.NextCryptopspSelect)
 	if err != nil {
 		return err
 	}
-	l, ok := a.(provider.Currencies)
-	if !ok {
-		return platform.Errorf(platform.KindMethodUnavailable, "cryptopsp lists no currencies")
-	}
-	curs, err := l.Currencies(ctx)
+	list, err := o.create.CryptoCurrencies(c.UserContext(), ord)
 	if err != nil {
-		return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not list its currencies; retry later", Err: err}
+		return err
 	}
-	out := make([]cryptoOption, 0, len(curs))
-	for _, cur := range curs {
-		opt, err := o.crypto(ctx, a, ord, cur)
-		if err != nil {
-			continue // a pair the provider does not price is not offered
-		}
-		out = append(out, opt)
+	out := make([]cryptoView, len(list))
+	for i, opt := range list {
+		out[i] = cryptoView{Currency: opt.Currency, MinLit: opt.Min.String(), Enabled: opt.Enabled}
 	}
 	return platform.OK(c, fiber.Map{"paymentId": ord.ID, "amount": ord.Amount.String(), "currency": ord.Currency, "currencies": out})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
 )
 
 // Account is a merchant account.
@@ -23,6 +24,9 @@ type Account struct {
 	// Per-merchant rate limit overrides; nil means the gateway's default.
 	CreateLimit *platform.Limit `json:"createLimit,omitempty"`
 	QueryLimit  *platform.Limit `json:"queryLimit,omitempty"`
+	// Per-method amount limits that replace the gateway's default for the
+	// method; nil means the defaults. Shown by the CLI with the defaults.
+	MethodLimits map[schema.Method]schema.AmountLimits `json:"-"`
 }
 
 // SignKeys are the API keys a signature may be made with now: the current
@@ -76,7 +80,7 @@ func accountFrom(h map[string]string) *Account {
 		AppID: h[fAppID], Name: h[fName], APIKey: h[fAPIKey], PrevAPIKey: h[fPrevKey],
 		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
 		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
-		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),
+		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]), MethodLimits: methodLimitsFrom(h),
 	}
 }
 

@@ -43,6 +43,7 @@ type Config struct {
 	RateCreate      string // per merchant, createorder
 	RateQuery       string // per merchant, order queries and the sandbox driver
 	RatePages       string // per client IP, payer pages
+	MethodLimits    string // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
 	// The payer pages: polling per SPEC.md's Limits, and the key of their
 	// forms' CSRF tokens (empty: one kept in Redis, shared by every node).
 	PagePollInterval  time.Duration
@@ -125,6 +126,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
+	str(&c.MethodLimits, "method-limits", "GATEWAY_METHOD_LIMITS", "order amount limits per method where they differ from the built-in ones, METHOD=MIN-MAX with either side empty for no bound, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-")
 	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
 	dur(&c.PagePollTimeout, "page-poll-timeout", "GATEWAY_PAGE_POLL_TIMEOUT", "when an open payment page stops polling and offers to check again")
 	dur(&c.PageRedirectDelay, "page-redirect-delay", "GATEWAY_PAGE_REDIRECT_DELAY", "from paid to the return_url redirect")

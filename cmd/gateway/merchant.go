@@ -21,13 +21,17 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   create --name NAME [--callback URL] [--sandbox]
   list
   show APPID                      (with the methods it can use: live, those
-                                  whose provider is configured, GATEWAY_PROVIDERS_FILE)
+                                  whose provider is configured, GATEWAY_PROVIDERS_FILE;
+                                  and each method's amount limits, GATEWAY_METHOD_LIMITS)
   disable APPID
   enable APPID
   set-callback APPID URL          (an empty URL clears it)
   rotate-key APPID [--grace DURATION]
   credit APPID --currency CUR --amount AMOUNT
   limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]   ("default" removes an override)
+  method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
+                                  (order amount limits of one method for this merchant;
+                                  a side left out is no bound; --clear restores the default)
 `
 
 // merchantCmd runs one account subcommand against Redis.
@@ -49,6 +53,9 @@ func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	amount := fs.String("amount", "", "amount, e.g. 100.00 (credit)")
 	createLimit := fs.String("create", "", "createorder rate limit, e.g. 500/s:1000 (limits)")
 	queryLimit := fs.String("query", "", "order query rate limit (limits)")
+	minAmount := fs.String("min", "", "smallest order amount, e.g. 1.00 (method-limits)")
+	maxAmount := fs.String("max", "", "largest order amount, e.g. 500.00 (method-limits)")
+	clearLimits := fs.Bool("clear", false, "remove the merchant's limits of the method (method-limits)")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
@@ -98,16 +105,18 @@ func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		if sub == "show" {
-			methods, err := merchantMethods(a.Sandbox, envOr("GATEWAY_PROVIDERS_FILE", ""))
-			if err != nil {
-				return err
-			}
-			return out.value(struct {
-				*merchant.Account
-				Methods []schema.Method `json:"methods"`
-			}{a, methods})
+			return showAccount(out, a)
 		}
 		return out.account(a)
+	case "method-limits":
+		if err := need(2); err != nil {
+			return err
+		}
+		a, err := setMethodLimits(ctx, st, pos, *minAmount, *maxAmount, *clearLimits)
+		if err != nil {
+			return err
+		}
+		return showAccount(out, a)
 	case "limits":
 		if err := need(1); err != nil {
 			return err

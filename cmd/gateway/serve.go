@@ -208,9 +208,13 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls)
 	limits := cfg.Limits()
+	methodLimits, err := command.ParseMethodLimits(cfg.MethodLimits)
+	if err != nil {
+		return nil, nil, fmt.Errorf("configuration: %w", err)
+	}
 	create, err := command.NewCreateOrder(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
-		CreateLimit: limits.Create, QueryLimit: limits.Query,
+		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
 	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, Rates: rates, ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {
 		return nil, nil, err
