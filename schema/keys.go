@@ -56,6 +56,11 @@ const MerchantsVersionKey = "gw:merchants:version"
 // network later, so the amount is kept unique across all networks.
 func USDTAmountKey(amount string) string { return "gw:usdt:amount:" + amount }
 
+// USDTTxKey reserves a usdt_direct transaction hash for the order that
+// submitted it: one transfer pays one order. It names no shard (a hash is
+// checked across all orders), so it is never touched by an order script.
+func USDTTxKey(network, hash string) string { return "gw:usdt:tx:" + network + ":" + hash }
+
 // AllShards lists every shard, for readers that consume all streams.
 func AllShards() []Shard {
 	out := make([]Shard, NumShards)

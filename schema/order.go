@@ -30,6 +30,8 @@ type Order struct {
 	QRPayload       string // what the QR image encodes, for QR methods
 	PayableAmount   string // exact USDT amount for usdt_direct
 	PayCurrency     string // cryptopsp: the cryptocurrency the payer chose
+	Network         string // usdt_direct: the chain the payer sends on (TRC20, BEP20, ...)
+	TxHash          string // usdt_direct: the payer's transaction hash, lower case, once submitted
 	// What the provider charges when it is not the order's own amount: a
 	// USD order charged in BDT, at FXRate (BDT per USD) recorded when the
 	// provider was initialised and never recomputed (DESIGN.md's FX row).
@@ -71,6 +73,8 @@ const (
 	FQRPayload   = "qr"
 	FPayable     = "pay"
 	FPayCurrency = "pcur"
+	FNetwork     = "net"
+	FTxHash      = "txh"
 	FChargeAmt   = "ca"
 	FChargeCur   = "cc"
 	FFXRate      = "fx"
@@ -86,7 +90,7 @@ const (
 // Fields renders the order as hash fields, leaving empty values out so a small
 // order stays small; a missing field reads back as the zero value.
 func (o *Order) Fields() []string {
-	f := make([]string, 0, 2*32)
+	f := make([]string, 0, 2*34)
 	add := func(k, v string) {
 		if v != "" {
 			f = append(f, k, v)
@@ -114,6 +118,8 @@ func (o *Order) Fields() []string {
 	add(FQRPayload, o.QRPayload)
 	add(FPayable, o.PayableAmount)
 	add(FPayCurrency, o.PayCurrency)
+	add(FNetwork, o.Network)
+	add(FTxHash, o.TxHash)
 	if o.ChargeAmount != 0 {
 		add(FChargeAmt, strconv.FormatInt(int64(o.ChargeAmount), 10))
 	}
@@ -169,7 +175,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		NotifyURL: get(FNotifyURL), ReturnURL: get(FReturnURL), Lang: get(FLang), AllowedMethods: get(FAllowed),
 		FiatpspSystemID: get(FFiatpspSys), ProviderURL: get(FProviderURL), NextAction: get(FNextAction),
 		QRPayload: get(FQRPayload), PayableAmount: get(FPayable), PaidWithBalance: get(FPaidBalance) == "1",
-		PayCurrency: get(FPayCurrency), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
+		PayCurrency: get(FPayCurrency), Network: get(FNetwork), TxHash: get(FTxHash), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
 		FXRate: get(FFXRate), ProviderRef: get(FProviderRef),
 		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
