@@ -44,6 +44,12 @@ func (h *CreateOrder) SubmitTxHash(ctx context.Context, id, hash string) (*schem
 	if err != nil {
 		return nil, err
 	}
+	return h.submitTx(ctx, o, hash)
+}
+
+// submitTx submits hash for o as last read; o may be stale by now, which
+// the reservation and the guarded script settle.
+func (h *CreateOrder) submitTx(ctx context.Context, o *schema.Order, hash string) (*schema.Order, error) {
 	if o.TxHash != "" {
 		return resubmitted(o, hash)
 	}
@@ -57,15 +63,15 @@ func (h *CreateOrder) SubmitTxHash(ctx context.Context, id, hash string) (*schem
 	if err != nil {
 		return nil, err
 	}
-	if err := h.usdt.ReserveTx(ctx, o.Network, tx, id); err != nil {
+	if err := h.usdt.ReserveTx(ctx, o.Network, tx, o.ID); err != nil {
 		return nil, err
 	}
 	now := h.now()
-	applied, err := h.store.SubmitUSDTTx(ctx, id, o.Network, tx, now, now.Add(h.cfg.reviewWindow()))
+	applied, err := h.store.SubmitUSDTTx(ctx, o.ID, o.Network, tx, now, now.Add(h.cfg.reviewWindow()))
 	if err != nil || !applied {
 		return h.lostSubmit(ctx, o, tx, err)
 	}
-	return h.store.Get(ctx, id)
+	return h.store.Get(ctx, o.ID)
 }
 
 // resubmitted answers a submit to an order that holds a hash already: the
