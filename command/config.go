@@ -3,7 +3,9 @@ package command
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/paygate/gateway/merchant"
@@ -22,6 +24,27 @@ type Config struct {
 	// merchant has no override; a method absent, or a zero side, is
 	// unbounded (ParseMethodLimits gives the built-in defaults).
 	MethodLimits map[schema.Method]schema.AmountLimits
+	// USDTNetworks are our receiving addresses for live usdt_direct orders
+	// (GATEWAY_USDT_NETWORKS); none means a live payer can choose none.
+	USDTNetworks []schema.USDTNetwork
+	// USDTSandboxNetworks are the sandbox orders' (GATEWAY_USDT_SANDBOX_NETWORKS),
+	// SandboxUSDTNetworks when none are given.
+	USDTSandboxNetworks []schema.USDTNetwork
+	// USDTReviewWindow is how long a usdt_direct order stays live after its
+	// payer submitted a transaction hash, for the review to decide; zero
+	// means DefaultUSDTReviewWindow.
+	USDTReviewWindow time.Duration
+}
+
+// DefaultUSDTReviewWindow leaves a day to review a submitted transaction.
+const DefaultUSDTReviewWindow = 24 * time.Hour
+
+// reviewWindow is USDTReviewWindow with its default.
+func (c Config) reviewWindow() time.Duration {
+	if c.USDTReviewWindow == 0 {
+		return DefaultUSDTReviewWindow
+	}
+	return c.USDTReviewWindow
 }
 
 // notifyPath is where each family's provider notifies us, under
@@ -64,6 +87,12 @@ func (c Config) Validate() error {
 	}
 	if c.CreateLimit.PerSecond <= 0 || c.QueryLimit.PerSecond <= 0 {
 		return errors.New("command: rate limits must be positive")
+	}
+	if c.USDTReviewWindow < 0 {
+		return errors.New("command: the USDT review window must not be negative")
+	}
+	if err := checkUSDTNetworks(append(slices.Clone(c.USDTNetworks), c.USDTSandboxNetworks...)); err != nil {
+		return fmt.Errorf("command: %w", err)
 	}
 	return validateLimits(c.MethodLimits)
 }

@@ -47,7 +47,8 @@ func (e *Expirer) Run(ctx context.Context) {
 }
 
 // Sweep cancels the shard's orders that are due, and reports how many it
-// cancelled. An order that became final meanwhile just leaves the index.
+// cancelled. An order that became final meanwhile just leaves the index;
+// one whose expiry moved later meanwhile (put under review) stays in it.
 func (e *Expirer) Sweep(ctx context.Context, s schema.Shard) (int, error) {
 	now := e.settle.now()
 	key := schema.ExpiryKey(s)
@@ -59,9 +60,12 @@ func (e *Expirer) Sweep(ctx context.Context, s schema.Shard) (int, error) {
 	}
 	cancelled := 0
 	for _, id := range ids {
-		moved, err := e.settle.store.Transition(ctx, id, schema.StatusCancelled, now)
+		moved, due, err := e.settle.store.Expire(ctx, id, now)
 		if err != nil && !errors.Is(err, ErrOrderNotFound) {
 			return cancelled, err
+		}
+		if !due {
+			continue
 		}
 		if moved {
 			cancelled++

@@ -133,9 +133,25 @@ func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (sch
 // makes one (pending to ready), and alone it cost a round trip of its own
 // (cryptohost creates 2.3-2.9k/s alone, 3.0-3.1k/s pipelined, quick A/B).
 func (s *Store) Transition(ctx context.Context, id string, to schema.Status, at time.Time, extra ...string) (moved bool, err error) {
+	res, err := s.move(ctx, id, to, at, "", extra)
+	return res == 1, err
+}
+
+// Expire cancels order id if the shard's expiry index says it is due by
+// at. The sweep reads the due orders before it moves them; an order whose
+// expiry moved later meanwhile (a usdt_direct order put under review) is
+// left alone and reports due=false, and must stay indexed.
+func (s *Store) Expire(ctx context.Context, id string, at time.Time) (moved, due bool, err error) {
+	res, err := s.move(ctx, id, schema.StatusCancelled, at, strconv.FormatInt(at.UnixMilli(), 10), nil)
+	return res == 1, res != 2, err
+}
+
+// move runs transition.lua and returns its verdict: 1 moved, 0 the move
+// does not apply, 2 not due by dueBy (ms, or "" for any time).
+func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.Time, dueBy string, extra []string) (int64, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return false, ErrOrderNotFound
+		return 0, ErrOrderNotFound
 	}
 	from := make([]byte, 0, 5)
 	for st := schema.StatusPending; st <= schema.StatusCancelled; st++ {
@@ -148,19 +164,19 @@ func (s *Store) Transition(ctx context.Context, id string, to schema.Status, at 
 		keep = int64(s.retention / time.Second)
 	}
 	args := []any{int(to), string(from), string(schema.EventFor(to)), at.UnixMilli(), keep,
-		schema.ClientOrderKeyPrefix(shard)}
+		schema.ClientOrderKeyPrefix(shard), dueBy}
 	for _, e := range extra {
 		args = append(args, e)
 	}
 	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard)}
 	res, err := s.batch.Script(ctx, s.transition, keys, args...).Int64Slice()
 	if err != nil {
-		return false, fmt.Errorf("move order %s to %s: %w", id, to, err)
+		return 0, fmt.Errorf("move order %s to %s: %w", id, to, err)
 	}
 	if res[0] == -1 {
-		return false, ErrOrderNotFound
+		return 0, ErrOrderNotFound
 	}
-	return res[0] == 1, nil
+	return res[0], nil
 }
 
 // Get reads an order, or ErrOrderNotFound.

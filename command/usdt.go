@@ -127,8 +127,13 @@ func (u *USDT) Reserve(ctx context.Context, id string, amount schema.Amount, cur
 // Release frees an amount reserved for id (a create that turned out to be a
 // replay), unless another order holds it by now.
 func (u *USDT) Release(ctx context.Context, id, lit string) error {
-	key := schema.USDTAmountKey(lit)
-	err := u.rdb.Watch(ctx, func(tx *redis.Tx) error {
+	return releaseHeld(ctx, u.rdb, schema.USDTAmountKey(lit), id)
+}
+
+// releaseHeld deletes a reservation key while it still names id: a key
+// another order holds by now is left alone.
+func releaseHeld(ctx context.Context, rdb *redis.Client, key, id string) error {
+	err := rdb.Watch(ctx, func(tx *redis.Tx) error {
 		holder, err := tx.Get(ctx, key).Result()
 		if err != nil || holder != id {
 			return nil
@@ -137,7 +142,7 @@ func (u *USDT) Release(ctx context.Context, id, lit string) error {
 		return err
 	}, key)
 	if err != nil && !errors.Is(err, redis.TxFailedErr) {
-		return fmt.Errorf("release usdt amount %s: %w", lit, err)
+		return fmt.Errorf("release %s: %w", key, err)
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ type Config struct {
 	Roles           []string
 	TrustedProxies  []string
 	USDTRates       string
+	USDTNetworks    string // live usdt_direct receiving addresses, TRC20=T...,BEP20=0x...
+	USDTSandboxNets string // the sandbox's; built-in null addresses when empty
+	USDTReview      time.Duration
 	ProvidersFile   string
 	ProviderTimeout time.Duration
 	OrderTTL        time.Duration
@@ -73,6 +76,7 @@ func Defaults() Config {
 		ClickHouseDSN:     "clickhouse://127.0.0.1:9000/gateway",
 		Roles:             slices.Clone(AllRoles),
 		USDTRates:         "USD=1,CNY=7.2,BDT=120",
+		USDTReview:        24 * time.Hour,
 		OrderTTL:          30 * time.Minute,
 		OrderRetention:    7 * 24 * time.Hour,
 		ShutdownTimeout:   20 * time.Second,
@@ -115,6 +119,9 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher")
 	list(&c.TrustedProxies, "trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "CIDRs whose X-Forwarded-For is believed")
 	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "initial units of each currency per 1 USDT, e.g. USD=1,CNY=7.2 (then `gateway fx set USDT CNY 7.2`)")
+	str(&c.USDTNetworks, "usdt-networks", "GATEWAY_USDT_NETWORKS", "our receiving address on each network live usdt_direct payers may send on, e.g. TRC20=T...,BEP20=0x...; none: live payers can choose no network")
+	str(&c.USDTSandboxNets, "usdt-sandbox-networks", "GATEWAY_USDT_SANDBOX_NETWORKS", "the same for sandbox orders; default: the networks' null addresses")
+	dur(&c.USDTReview, "usdt-review-window", "GATEWAY_USDT_REVIEW_WINDOW", "how long a usdt_direct order whose payer submitted a transaction hash stays open for its review before it expires")
 	str(&c.ProvidersFile, "providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it")
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
 	str(&c.OrderTTLMethods, "order-ttl-methods", "GATEWAY_ORDER_TTL_METHODS", "per-method order TTLs that differ from order-ttl, e.g. cryptopsp=60m,usdt_direct=60m")
@@ -166,8 +173,8 @@ func (c *Config) Validate() error {
 	if _, err := ParseMethodTTLs(c.OrderTTLMethods); err != nil {
 		errs = append(errs, err)
 	}
-	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 {
-		errs = append(errs, errors.New("order-ttl, order-retention and shutdown-timeout must be positive"))
+	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 {
+		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout and usdt-review-window must be positive"))
 	}
 	return errors.Join(errs...)
 }

@@ -175,7 +175,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 		return nil, nil, err
 	}
 	g.prepare = append(g.prepare, prepare)
-	usdt, err := command.NewUSDT(rdb, rates, cfg.OrderTTL+cfg.OrderRetention)
+	usdt, err := command.NewUSDT(rdb, rates, cfg.OrderTTL+cfg.USDTReview+cfg.OrderRetention)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,6 +207,14 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 		ttls[schema.Method(m)] = d
 	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls)
+	nets, err := command.ParseUSDTNetworks(cfg.USDTNetworks)
+	if err != nil {
+		return nil, nil, fmt.Errorf("configuration: usdt-networks: %w", err)
+	}
+	sandboxNets, err := command.ParseUSDTNetworks(cfg.USDTSandboxNets)
+	if err != nil {
+		return nil, nil, fmt.Errorf("configuration: usdt-sandbox-networks: %w", err)
+	}
 	limits := cfg.Limits()
 	methodLimits, err := command.ParseMethodLimits(cfg.MethodLimits)
 	if err != nil {
@@ -215,6 +223,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	create, err := command.NewCreateOrder(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
+		USDTNetworks: nets, USDTSandboxNetworks: sandboxNets, USDTReviewWindow: cfg.USDTReview,
 	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, Rates: rates, ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {
 		return nil, nil, err

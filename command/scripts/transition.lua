@@ -3,9 +3,13 @@
 --   index (a finished order leaves it).
 -- ARGV[1] target status, ARGV[2] statuses it may come from (digits),
 --   ARGV[3] event type, ARGV[4] time (ms), ARGV[5] retention (s) once final
---   or 0, ARGV[6] clientOrderId key prefix of the shard, ARGV[7..] extra fields.
+--   or 0, ARGV[6] clientOrderId key prefix of the shard, ARGV[7] for the
+--   expiry sweep the time (ms) the order must be due by in the expiry index,
+--   else '', ARGV[8..] extra fields.
 -- Returns {-1} when there is no such order, {0, status} when the move does
--- not apply (a repeat or a forbidden move), {1, version} when done.
+-- not apply (a repeat or a forbidden move), {2, status} when the order is
+-- not due yet (its expiry moved since the sweep read it), {1, version} when
+-- done.
 local st = redis.call('HGET', KEYS[1], 'st')
 if not st then
   return {-1}
@@ -13,13 +17,19 @@ end
 if not string.find(ARGV[2], st, 1, true) then
   return {0, tonumber(st)}
 end
+if ARGV[7] ~= '' then
+  local due = redis.call('ZSCORE', KEYS[3], redis.call('HGET', KEYS[1], 'id'))
+  if due and tonumber(due) > tonumber(ARGV[7]) then
+    return {2, tonumber(st)}
+  end
+end
 local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'st', ARGV[1], 'ut', ARGV[4])
 if ARGV[1] == '2' then
   redis.call('HSET', KEYS[1], 'dt', ARGV[4])
 end
-if #ARGV > 6 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, 7))
+if #ARGV > 7 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 end
 if ARGV[5] ~= '0' then
   redis.call('EXPIRE', KEYS[1], ARGV[5])
