@@ -42,15 +42,6 @@ func msgOf(err error) string {
 	return ""
 }
 
-// kindOf is the domain error kind of err, "" when err is not one.
-func kindOf(err error) platform.Kind {
-	var pe *platform.Error
-	if errors.As(err, &pe) {
-		return pe.Kind
-	}
-	return ""
-}
-
 func TestParseUSDTNetworks(t *testing.T) {
 	tron, bsc := tronOf(7), "0x"+strings.Repeat("ab", 20)
 	typo := []byte(tron)
