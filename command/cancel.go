@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -11,7 +12,19 @@ import (
 // and answers the order; a paid or failed order cannot be cancelled
 // (conflict). The USDT amount a usdt_direct order held is given back, so
 // that another payer's deposit of it is never matched to this order.
+//
+// A usdt_direct order under review is not the payer's to cancel: the money
+// may be on its way. (A hash submitted between this check and the cancel
+// leaves a cancelled order under review, which the review can still pay: a
+// late payment counts.)
 func (h *CreateOrder) Cancel(ctx context.Context, id string) (*schema.Order, error) {
+	o, err := h.Order(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if o.Status.Live() && o.NextAction == schema.NextUSDTReview {
+		return nil, platform.Errorf(platform.KindConflict, "order %s is under review and cannot be cancelled", id)
+	}
 	out, err := h.NewSettle().Move(ctx, id, schema.StatusCancelled)
 	if err != nil {
 		return nil, err

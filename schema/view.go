@@ -39,7 +39,7 @@ func OrderLinks(o *Order, base string) Links {
 			step = o.NextAction
 		}
 		l.SelectURL = prefix + "/payment/" + url.PathEscape(o.ID) + "?step=" + step
-	case NextUSDTDirectPay:
+	case NextUSDTDirectPay, NextUSDTReview:
 		l.SelectURL = page + "/usdt-direct"
 	}
 	switch {
