@@ -47,4 +47,6 @@ func (s *Store) pollStatus(ctx context.Context, id string) (schema.Status, strin
 
 // Expiry is when o is cancelled unless paid: the USDT checkout counts down
 // to it.
-func (h *CreateOrder) Expiry(o *schema.Order) time.Time { return o.CreatedAt.Add(h.store.TTL(o.Method)) }
+func (h *CreateOrder) Expiry(o *schema.Order) time.Time {
+	return o.CreatedAt.Add(h.store.TTL(o.Method))
+}
