@@ -40,14 +40,18 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	ShutdownDrain   time.Duration
 	LogLevel        string
-	RateCreate      string // per merchant, createorder
-	RateQuery       string // per merchant, order queries and the sandbox driver
-	RatePages       string // per client IP, payer pages
+	RateCreate      string        // per merchant, createorder
+	RateQuery       string        // per merchant, order queries and the sandbox driver
+	RatePages       string        // per client IP, payer pages
+	RateLoginIP     string        // per client IP, payer logins at /merchant/login
+	RateLoginAcct   string        // per account, payer logins at /merchant/login
+	SessionTTL      time.Duration // how long a payer's login session lasts
 }
 
 // Limits are the parsed default rate limits.
 type Limits struct {
 	Create, Query, Pages Limit
+	LoginIP, LoginAcct   Limit
 }
 
 // Limits parses the rate limit settings (Validate has checked them).
@@ -55,7 +59,9 @@ func (c *Config) Limits() Limits {
 	create, _ := ParseLimit(c.RateCreate)
 	query, _ := ParseLimit(c.RateQuery)
 	pages, _ := ParseLimit(c.RatePages)
-	return Limits{Create: create, Query: query, Pages: pages}
+	loginIP, _ := ParseLimit(c.RateLoginIP)
+	loginAcct, _ := ParseLimit(c.RateLoginAcct)
+	return Limits{Create: create, Query: query, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct}
 }
 
 // Defaults are what a fresh `gateway serve` uses.
@@ -75,6 +81,9 @@ func Defaults() Config {
 		RateCreate:      "1000/s:2000",
 		RateQuery:       "200/s:400",
 		RatePages:       "20/s:60",
+		RateLoginIP:     "10/m:10",
+		RateLoginAcct:   "5/m:5",
+		SessionTTL:      15 * time.Minute,
 	}
 }
 
@@ -116,6 +125,9 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
+	str(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
+	str(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
+	dur(&c.SessionTTL, "session-ttl", "GATEWAY_SESSION_TTL", "how long a payer's login session lasts")
 }
 
 // Validate checks the configuration. An empty PublicURL is allowed: serve
@@ -140,7 +152,7 @@ func (c *Config) Validate() error {
 	if _, err := NewClientIP(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
-	for _, l := range []string{c.RateCreate, c.RateQuery, c.RatePages} {
+	for _, l := range []string{c.RateCreate, c.RateQuery, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
 		if _, err := ParseLimit(l); err != nil {
 			errs = append(errs, err)
 		}
@@ -151,8 +163,8 @@ func (c *Config) Validate() error {
 	if _, err := ParseMethodTTLs(c.OrderTTLMethods); err != nil {
 		errs = append(errs, err)
 	}
-	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 {
-		errs = append(errs, errors.New("order-ttl, order-retention and shutdown-timeout must be positive"))
+	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.SessionTTL <= 0 {
+		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout and session-ttl must be positive"))
 	}
 	return errors.Join(errs...)
 }
