@@ -124,7 +124,8 @@ func (x *xfer) paidEvents() []string {
 	var out []string
 	for _, m := range msgs {
 		if m.Values["type"] == "paid" && m.Values[schema.FID] == x.order.ID {
-			out = append(out, fmt.Sprint("pwb=", m.Values[schema.FPaidBalance]))
+			pwb, _ := m.Values[schema.FPaidBalance].(string)
+			out = append(out, "pwb="+pwb)
 		}
 	}
 	return out
