@@ -32,6 +32,7 @@ type CreateOrder struct {
 	log       *slog.Logger
 	m         *metrics
 	now       func() time.Time
+	afterStep func(step int) error // tests: an error stands for the process dying after a transfer step
 }
 
 // CreateDeps are the collaborators of CreateOrder.

@@ -9,6 +9,8 @@ type metrics struct {
 	replays    prometheus.Counter
 	moves      *prometheus.CounterVec
 	scriptTime *prometheus.HistogramVec
+	transfers  *prometheus.CounterVec
+	recoveries *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -26,8 +28,14 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "gateway_redis_script_duration_seconds", Help: "Latency of the order scripts.",
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25},
 		}, []string{"script"}),
+		transfers: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_balance_transfers_total", Help: "Payer balance payments of orders, by result (paid or the error kind).",
+		}, []string{"result"}),
+		recoveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_balance_transfer_recoveries_total", Help: "Interrupted balance payments the recovery drove to an end, by outcome.",
+		}, []string{"outcome"}),
 	}
-	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime} {
+	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime, m.transfers, m.recoveries} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -35,6 +35,7 @@ type Store struct {
 	batch      *platform.Batcher
 	payBalance *redis.Script
 	transition *redis.Script
+	transferScripts
 }
 
 // Creates share pipelines, createLanes in flight: at a few thousand creates
@@ -51,10 +52,11 @@ const createLanes = 8
 func NewStore(rdb *redis.Client, ttl, retention time.Duration) *Store {
 	return &Store{
 		rdb: rdb, ttl: ttl, retention: retention,
-		create:     redis.NewScript(createLua),
-		batch:      platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: createLanes}),
-		payBalance: redis.NewScript(payBalanceLua),
-		transition: redis.NewScript(transitionLua),
+		create:          redis.NewScript(createLua),
+		batch:           platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: createLanes}),
+		payBalance:      redis.NewScript(payBalanceLua),
+		transition:      redis.NewScript(transitionLua),
+		transferScripts: newTransferScripts(),
 	}
 }
 

@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -25,12 +27,17 @@ const firstAppID = 1000
 // Store reads and changes accounts in Redis. Every change bumps the shared
 // version key so that every process's Directory drops its cache.
 type Store struct {
-	rdb *redis.Client
-	now func() time.Time
+	rdb     *redis.Client
+	now     func() time.Time
+	kdf     kdf           // password hash cost
+	hashing chan struct{} // slots for password hashes running at once
+	hashed  atomic.Int64  // password hashes computed, for tests of the timing paths
 }
 
 // NewStore wraps a Redis client.
-func NewStore(rdb *redis.Client) *Store { return &Store{rdb: rdb, now: time.Now} }
+func NewStore(rdb *redis.Client) *Store {
+	return &Store{rdb: rdb, now: time.Now, kdf: defaultKDF, hashing: make(chan struct{}, runtime.GOMAXPROCS(0))}
+}
 
 // NewAccount describes an account to create.
 type NewAccount struct {

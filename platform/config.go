@@ -43,10 +43,13 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	ShutdownDrain   time.Duration
 	LogLevel        string
-	RateCreate      string // per merchant, createorder
-	RateQuery       string // per merchant, order queries and the sandbox driver
-	RatePages       string // per client IP, payer pages
-	MethodLimits    string // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
+	RateCreate      string        // per merchant, createorder
+	RateQuery       string        // per merchant, order queries and the sandbox driver
+	RatePages       string        // per client IP, payer pages
+	RateLoginIP     string        // per client IP, payer logins at /merchant/login
+	RateLoginAcct   string        // per account, payer logins at /merchant/login
+	SessionTTL      time.Duration // how long a payer's login session lasts
+	MethodLimits    string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
 	// The payer pages: polling per SPEC.md's Limits, and the key of their
 	// forms' CSRF tokens (empty: one kept in Redis, shared by every node).
 	PagePollInterval  time.Duration
@@ -58,6 +61,7 @@ type Config struct {
 // Limits are the parsed default rate limits.
 type Limits struct {
 	Create, Query, Pages Limit
+	LoginIP, LoginAcct   Limit
 }
 
 // Limits parses the rate limit settings (Validate has checked them).
@@ -65,7 +69,9 @@ func (c *Config) Limits() Limits {
 	create, _ := ParseLimit(c.RateCreate)
 	query, _ := ParseLimit(c.RateQuery)
 	pages, _ := ParseLimit(c.RatePages)
-	return Limits{Create: create, Query: query, Pages: pages}
+	loginIP, _ := ParseLimit(c.RateLoginIP)
+	loginAcct, _ := ParseLimit(c.RateLoginAcct)
+	return Limits{Create: create, Query: query, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct}
 }
 
 // Defaults are what a fresh `gateway serve` uses.
@@ -86,6 +92,9 @@ func Defaults() Config {
 		RateCreate:        "1000/s:2000",
 		RateQuery:         "200/s:400",
 		RatePages:         "20/s:60",
+		RateLoginIP:       "10/m:10",
+		RateLoginAcct:     "5/m:5",
+		SessionTTL:        15 * time.Minute,
 		PagePollInterval:  4 * time.Second,
 		PagePollTimeout:   3 * time.Minute,
 		PageRedirectDelay: time.Second,
@@ -133,6 +142,9 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
+	str(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
+	str(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
+	dur(&c.SessionTTL, "session-ttl", "GATEWAY_SESSION_TTL", "how long a payer's login session lasts")
 	str(&c.MethodLimits, "method-limits", "GATEWAY_METHOD_LIMITS", "order amount limits per method where they differ from the built-in ones, METHOD=MIN-MAX with either side empty for no bound, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-")
 	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
 	dur(&c.PagePollTimeout, "page-poll-timeout", "GATEWAY_PAGE_POLL_TIMEOUT", "when an open payment page stops polling and offers to check again")
@@ -162,7 +174,7 @@ func (c *Config) Validate() error {
 	if _, err := NewClientIP(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
-	for _, l := range []string{c.RateCreate, c.RateQuery, c.RatePages} {
+	for _, l := range []string{c.RateCreate, c.RateQuery, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
 		if _, err := ParseLimit(l); err != nil {
 			errs = append(errs, err)
 		}
@@ -173,8 +185,8 @@ func (c *Config) Validate() error {
 	if _, err := ParseMethodTTLs(c.OrderTTLMethods); err != nil {
 		errs = append(errs, err)
 	}
-	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 {
-		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout and usdt-review-window must be positive"))
+	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 {
+		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout, usdt-review-window and session-ttl must be positive"))
 	}
 	return errors.Join(errs...)
 }

@@ -25,6 +25,7 @@ const (
 	KindInvalidAppID      Kind = "invalid_appid"
 	KindInvalidSign       Kind = "invalid_sign"
 	KindInvalidKey        Kind = "invalid_key"
+	KindBadCredentials    Kind = "bad_credentials"
 	KindMerchantDisabled  Kind = "merchant_disabled"
 	KindClientIPMismatch  Kind = "clientip_mismatch"
 	KindForbidden         Kind = "forbidden"
@@ -51,6 +52,7 @@ var statusOf = map[Kind]int{
 	KindInvalidAppID:      http.StatusUnauthorized,
 	KindInvalidSign:       http.StatusUnauthorized,
 	KindInvalidKey:        http.StatusUnauthorized,
+	KindBadCredentials:    http.StatusUnauthorized,
 	KindMerchantDisabled:  http.StatusForbidden,
 	KindClientIPMismatch:  http.StatusForbidden,
 	KindForbidden:         http.StatusForbidden,

@@ -58,6 +58,7 @@ const (
 	ClassCreate = "create" // POST/GET /api/createorder, per merchant
 	ClassQuery  = "query"  // GET /api/order and the sandbox driver, per merchant
 	ClassPages  = "pages"  // payer pages (checkout, QR image), per client IP
+	ClassLogin  = "login"  // payer logins at /merchant/login, per client IP and per account
 )
 
 // OnRedisError is what a class of limit does with a request when Redis
@@ -103,8 +104,9 @@ type LimiterConfig struct {
 //     Redis, so while Redis is down a payer is refused either way; when only
 //     the limiter fails, a 503 the payer can reload is cheaper than an
 //     unlimited page.
+//   - login fails closed: it is the only bound on password guessing.
 func DefaultOnRedisError() map[string]OnRedisError {
-	return map[string]OnRedisError{ClassCreate: FailOpen, ClassQuery: FailOpen, ClassPages: FailClosed}
+	return map[string]OnRedisError{ClassCreate: FailOpen, ClassQuery: FailOpen, ClassPages: FailClosed, ClassLogin: FailClosed}
 }
 
 // Limiter enforces limits in Redis, so all command nodes share them. A

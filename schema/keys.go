@@ -80,3 +80,32 @@ const RefusedNotificationsKey = "gw:{notif}:refused"
 
 // SimKeyPrefix is where the sandbox simulators keep their sessions.
 const SimKeyPrefix = "gw:{sim}:"
+
+// SessionKey holds a payer's login session (the appid it is for), named by
+// the SHA-256 of the session token in hex: a dump of Redis yields no token
+// that logs anyone in.
+func SessionKey(tokenHash string) string { return "gw:session:" + tokenHash }
+
+// A balance transfer (a payer's account pays another merchant's order) moves
+// money across three shards: the payer's home shard, the order's shard and
+// the merchant's home shard. Each step is one script on one shard, guarded by
+// a key of that shard named by the order, so every step can be repeated.
+
+// TransferKey is the claim of a balance transfer on the order's shard: who
+// pays, which attempt, how far it got.
+func TransferKey(s Shard, orderID string) string { return "gw:" + s.Tag() + ":xfer:" + orderID }
+
+// TransfersKey indexes the shard's unfinished transfers by when they were
+// claimed (ms), for the recovery sweep.
+func TransfersKey(s Shard) string { return "gw:" + s.Tag() + ":xfers" }
+
+// TransferDebitKey marks a transfer attempt's debit on the payer's home
+// shard: debited, refused, or debited and refunded.
+func TransferDebitKey(payer, orderID, attempt string) string {
+	return "gw:" + HomeShard(payer).Tag() + ":xdebit:" + orderID + ":" + attempt
+}
+
+// TransferCreditKey marks an order's credit on its merchant's home shard.
+func TransferCreditKey(merchant, orderID string) string {
+	return "gw:" + HomeShard(merchant).Tag() + ":xcredit:" + orderID
+}

@@ -20,7 +20,7 @@ commands:
   serve      run the gateway roles (GATEWAY_ROLES, default all)
   migrate    apply the ClickHouse migrations (GATEWAY_CLICKHOUSE_DSN)
   merchant   manage merchant accounts: create, list, show, disable, enable,
-             set-callback, rotate-key, credit
+             set-callback, rotate-key, credit, limits, set-password
   webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
@@ -33,13 +33,13 @@ Run "gateway <command> -h" for its flags.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "gateway:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("no command given")
@@ -48,7 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "serve":
 		return serve(ctx, args[1:], stderr)
 	case "merchant":
-		return merchantCmd(ctx, args[1:], stdout, stderr)
+		return merchantCmd(ctx, args[1:], stdin, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args[1:], stdout, stderr)
 	case "webhook":

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,10 +34,12 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
                                   (order amount limits of one method for this merchant;
                                   a side left out is no bound; --clear restores the default)
+  set-password APPID              (reads the password, 10 to 128 bytes, as one line
+                                  from standard input; never from the command line)
 `
 
 // merchantCmd runs one account subcommand against Redis.
-func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, merchantUsage)
 		return fmt.Errorf("merchant: no subcommand given")
@@ -126,6 +130,18 @@ func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		return out.account(a)
+	case "set-password":
+		if err := need(1); err != nil {
+			return err
+		}
+		pw, err := readPassword(stdin)
+		if err != nil {
+			return err
+		}
+		if err := st.SetPassword(ctx, pos[0], pw); err != nil {
+			return err
+		}
+		return out.value(map[string]string{"appid": pos[0], "password": "set"})
 	case "credit":
 		if err := need(1); err != nil {
 			return err
@@ -142,6 +158,20 @@ func merchantCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprint(stderr, merchantUsage)
 	return fmt.Errorf("merchant: unknown subcommand %q", sub)
+}
+
+// readPassword reads one line: a password on the command line would sit in
+// the shell history and in every process listing.
+func readPassword(r io.Reader) (string, error) {
+	line, err := bufio.NewReader(io.LimitReader(r, merchant.MaxPasswordLen+3)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read the password from standard input: %w", err)
+	}
+	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if line == "" {
+		return "", errors.New("set-password: give the password as one line on standard input")
+	}
+	return line, nil
 }
 
 func accountChange(ctx context.Context, st *merchant.Store, sub string, pos []string, grace time.Duration) (*merchant.Account, error) {

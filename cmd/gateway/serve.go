@@ -244,7 +244,11 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 		Pages:         limiter.PerIP(platform.ClassPages, limits.Pages, ips),
 	}
 	log.Info("providers", "live", provs.live)
-	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run}, nil
+	// Balance transfers a process died in the middle of are finished by
+	// whichever command node sweeps first; 30 s leaves a live request time
+	// to finish its own.
+	recovery := create.NewTransferRecovery(5*time.Second, 30*time.Second, log)
+	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, recovery.Run}, nil
 }
 
 // fxRates is the copy of the rates every create converts with; prepare
