@@ -26,8 +26,9 @@ var candidates = []string{"chromium", "chromium-browser", "google-chrome"}
 // timeout: on a loaded 2-core machine Chromium can take seconds to start.
 const startTimeout = 60 * time.Second
 
-// Browser is this test's handle on the shared browser process; NewPage
-// opens tabs in it.
+// Browser is one test's handle on the shared browser process; NewPage
+// opens tabs in it that belong to that test (its failures, its cleanup). A
+// subtest calls New with its own t: that is cheap once the browser runs.
 type Browser struct {
 	t   testing.TB
 	ctx context.Context // the chromedp context of the shared browser

@@ -140,7 +140,6 @@ func pngSize(t *testing.T, path string) (w, h int) {
 // AssertNoConsoleErrors.
 func TestBrowserProblems(t *testing.T) {
 	srv := site(t)
-	b := New(t)
 	cases := []struct {
 		name, path, kind, text string
 	}{
@@ -151,7 +150,7 @@ func TestBrowserProblems(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := b.NewPage(Wide)
+			p := New(t).NewPage(Wide)
 			p.Go(srv.URL + tc.path)
 			if !hasProblem(p.Problems(), tc.kind, tc.text) {
 				t.Errorf("problems %v: want a %s containing %q", p.Problems(), tc.kind, tc.text)
@@ -164,7 +163,7 @@ func TestBrowserProblems(t *testing.T) {
 		})
 	}
 	t.Run("inline script did not run", func(t *testing.T) {
-		p := b.NewPage(Wide)
+		p := New(t).NewPage(Wide)
 		p.Go(srv.URL + "/inline")
 		var title string
 		p.Eval(`document.title`, &title)
@@ -190,8 +189,8 @@ func TestBrowserFailureReport(t *testing.T) {
 	srv := site(t)
 	f := &fakeTB{TB: t}
 	p := New(f).NewPage(Narrow)
-	p.SetTimeout(300 * time.Millisecond)
 	p.Go(srv.URL + "/")
+	p.SetTimeout(300 * time.Millisecond)
 	catch(func() { p.WaitText("#out", "never") })
 	if !f.failed {
 		t.Fatal("WaitText for a text that never comes did not fail")

@@ -100,7 +100,8 @@ func run[T any](p *Page, what string, a chromedp.Action[T]) T {
 func (p *Page) fail(format string, args ...any) {
 	p.t.Helper()
 	msg := fmt.Sprintf(format, args...)
-	shot, err := p.save("FAIL-" + fileName(p.t.Name()))
+	// Its own budget: the step may have failed for want of time.
+	shot, err := p.save("FAIL-"+fileName(p.t.Name()), DefaultTimeout)
 	if err != nil {
 		shot = "none (" + err.Error() + ")"
 	}

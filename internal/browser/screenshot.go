@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -27,20 +28,20 @@ func (p *Page) Screenshot(name string) string {
 	if name == "" || fileName(name) != name {
 		p.t.Fatalf("browser: screenshot name %q: want letters, digits, '.', '_' or '-' only", name)
 	}
-	path, err := p.save(name)
+	path, err := p.save(name, p.timeout)
 	if err != nil {
 		p.fail("screenshot %s: %v", name, err)
 	}
 	return path
 }
 
-// save captures the page and writes <name>-<width>.png.
-func (p *Page) save(name string) (string, error) {
+// save captures the page within timeout and writes <name>-<width>.png.
+func (p *Page) save(name string, timeout time.Duration) (string, error) {
 	dir, err := screenshotDir()
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, p.timeout)
+	ctx, cancel := context.WithTimeout(p.ctx, timeout)
 	defer cancel()
 	png, err := chromedp.Run(ctx, fullPage(p.width))
 	if err != nil {
