@@ -54,7 +54,8 @@ func reportCSP() chromedp.Action[chromedp.Void] {
 		}
 		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 			Source: `document.addEventListener("securitypolicyviolation", (e) => ` + cspBinding + `(JSON.stringify({
-				directive: e.violatedDirective, blocked: e.blockedURI, source: e.sourceFile, line: e.lineNumber})));`,
+				directive: e.violatedDirective, blocked: e.blockedURI, source: e.sourceFile, line: e.lineNumber,
+				disposition: e.disposition})));`,
 		})
 		return err
 	})
@@ -216,11 +217,15 @@ func stackURL(s *runtime.StackTrace) string {
 // cspText describes a violation reported through cspBinding.
 func cspText(payload string) string {
 	var v struct {
-		Directive, Blocked, Source string
-		Line                       int
+		Directive, Blocked, Source, Disposition string
+		Line                                    int
 	}
 	if err := json.Unmarshal([]byte(payload), &v); err != nil {
 		return payload
 	}
-	return fmt.Sprintf("%s blocked %s at %s:%d", v.Directive, v.Blocked, v.Source, v.Line)
+	verb := "blocked"
+	if v.Disposition == "report" { // a Content-Security-Policy-Report-Only header
+		verb = "would block"
+	}
+	return fmt.Sprintf("%s %s %s at %s:%d", v.Directive, verb, v.Blocked, v.Source, v.Line)
 }
