@@ -4,7 +4,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: build run test test-short bench-create bench-listing fmt vet clean
+.PHONY: build run test test-short screenshots bench-create bench-listing fmt vet clean
 
 build:
 	$(GO) build -o bin/gateway ./cmd/gateway
@@ -23,6 +23,16 @@ test: vet
 # developer's machine; under CI=true they fail instead (CI runs `make test`).
 test-short:
 	$(GO) test -short -count=1 $(PKGS)
+
+# The payer pages' screenshots for the README: the browser tests (every test
+# whose name contains Browser, e.g. in checkout/) save full-page PNGs at 360
+# and 1280 px into screenshots/ (git-ignored); those of the pages named in
+# docs/screenshots/LIST are copied into docs/screenshots/ (committed).
+screenshots:
+	scripts/deps.sh
+	rm -rf screenshots
+	SCREENSHOTS_DIR=$(CURDIR)/screenshots scripts/testenv.sh $(GO) test -count=1 -run Browser $(PKGS)
+	scripts/screenshots.sh screenshots docs/screenshots
 
 # Allocations and time per create through the whole handler (real Redis).
 bench-create:

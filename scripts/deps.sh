@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the servers that tests and `make run` need (Redis, ClickHouse),
-# promtool (Debian's prometheus package) for the metric and rule checks, and
+# promtool (Debian's prometheus package) for the metric and rule checks,
+# Chromium for the payer pages' end-to-end tests (internal/browser), and
 # make, from Debian's packages when their commands are missing; a package that
 # cannot be installed is an error, as the tests fail without it under CI=true.
 # Says nothing when all is there.
@@ -19,6 +20,12 @@ if ! command -v clickhouse >/dev/null 2>&1; then
 	need clickhouse-client clickhouse-client
 fi
 need promtool prometheus
+# Any Chromium or Chrome the tests can find (internal/browser) will do; a
+# CHROMIUM variable naming one counts too.
+if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
+	! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then
+	missing+=(chromium)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=()
