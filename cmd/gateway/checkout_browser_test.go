@@ -45,7 +45,6 @@ type payerEnv struct {
 	s     *server
 	m     account
 	shop  *shop
-	br    *browser.Browser
 	hooks *hookReceiver
 }
 
@@ -53,7 +52,8 @@ func newPayerEnv(t *testing.T, env ...string) *payerEnv {
 	t.Helper()
 	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
 	e.run("migrate")
-	p := &payerEnv{e: e, shop: newShop(t), br: browser.New(t), hooks: newHookReceiver(t)}
+	browser.New(t) // fail or skip before starting servers when there is no browser
+	p := &payerEnv{e: e, shop: newShop(t), hooks: newHookReceiver(t)}
 	e.cli(&p.m, "merchant", "create", "--name", "shop", "--sandbox", "--json")
 	e.cli(nil, "fx", "set", "USD", "EUR", "0.92", "--json")
 	p.s = e.serve(env...)
@@ -128,7 +128,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	p := newPayerEnv(t)
 
 	t.Run("QR page, paid on the phone, back at the shop within 6 s", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("wallet_a", "88.00", "CNY", "description", `<script>alert("x")</script> Tea & cake`))
 		pg.WaitVisible(`img[src$="/qr.png"]`)
 		if got := pg.Text(".desc"); got != `<script>alert("x")</script> Tea & cake` {
@@ -153,7 +153,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	})
 
 	t.Run("refresh with the same clientOrderId shows the same order", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Wide)
+		pg := browser.New(t).NewPage(browser.Wide)
 		u := p.hostedURL("wallet_b", "12.00", "USD", "clientOrderId", "refresh-1")
 		first := p.open(t, pg, u)
 		second := p.open(t, pg, u)
@@ -163,7 +163,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	})
 
 	t.Run("select, wallet_a, paid", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("select", "30.00", "USD"))
 		pg.WaitVisible(`input[value=wallet_a]`)
 		shoot(pg, "select")
@@ -180,7 +180,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	})
 
 	t.Run("select, fiatpsp, a system with its FX quote, paid", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("select", "100.00", "USD", "allowedPaymentMethods", "fiatpsp,cryptopsp"))
 		pg.Click(`input[value=fiatpsp]`)
 		pg.Submit(`form.choices`)
@@ -198,7 +198,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	})
 
 	t.Run("select, cryptopsp: below the minimum refused, above it paid", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		small := p.open(t, pg, p.hostedURL("select", "5.00", "USD", "allowedPaymentMethods", "cryptopsp"))
 		pg.Click(`input[value=cryptopsp]`)
 		pg.Submit(`form.choices`)
@@ -213,6 +213,7 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Eval(`(() => { const i = document.querySelector('input[name=pay_currency][value=btc]'); i.disabled = false; i.checked = true; return true })()`, new(bool))
 		pg.Submit(`form.choices`)
 		pg.WaitText("[data-error]", "below")
+		pg.ForgetProblems() // the refusal's 400 is the point
 		if st := p.s.order(t, p.m.AppID, p.m.QueryKey, small).Data; st["nextAction"] != "cryptopsp_select" {
 			t.Errorf("refused choice changed the order: %+v", st)
 		}
@@ -229,7 +230,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	})
 
 	t.Run("usdt_direct: network, hash, under review, approved, paid", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("usdt_direct", "50.00", "USD"))
 		pg.WaitVisible(`input[name=network][value=TRC20]`)
 		shoot(pg, "usdt-network")
@@ -244,7 +245,8 @@ func TestBrowserPayerPages(t *testing.T) {
 		shoot(pg, "usdt-pay")
 		pg.Fill(`#txhash`, "0x"+strings.Repeat("ab", 32))
 		pg.Submit(`form.hash`)
-		pg.WaitText("[data-error]", "")
+		pg.WaitText("[data-error]", "not valid")
+		pg.ForgetProblems() // the refusal's 400 is the point
 		pg.Go(p.s.base + "/payment/" + id + "/usdt-direct")
 		pg.Fill(`#txhash`, strings.Repeat("AB", 32))
 		pg.Submit(`form.hash`)
@@ -261,7 +263,7 @@ func TestBrowserPayerPages(t *testing.T) {
 		p.e.cli(&payer, "merchant", "create", "--name", "payer", "--sandbox", "--json")
 		p.e.stdin("correct horse battery", "merchant", "set-password", payer.AppID)
 		p.e.cli(nil, "merchant", "credit", payer.AppID, "--currency", "USD", "--amount", "100.00", "--json")
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("select", "40.00", "USD"))
 		pg.Click(`input[value=balance]`)
 		pg.Submit(`form.choices`)
@@ -271,6 +273,7 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Fill(`#password`, "wrong password!")
 		pg.Submit(`form.login`)
 		pg.WaitText("[data-problem]", "Wrong account or password")
+		pg.ForgetProblems() // the refusal's 401 is the point
 		pg.Fill(`#password`, "correct horse battery")
 		pg.Submit(`form.login`)
 		pg.WaitText("button[data-pay]", "40.00 USD")
@@ -292,7 +295,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	})
 
 	t.Run("cancel", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("wallet_a", "9.99", "CNY"))
 		pg.Click(`form.cancel button`)
 		pg.WaitText(".result.bad h1", "cancelled")
@@ -303,7 +306,7 @@ func TestBrowserPayerPages(t *testing.T) {
 	})
 
 	t.Run("zh and es", func(t *testing.T) {
-		pg := p.br.NewPage(browser.Narrow)
+		pg := browser.New(t).NewPage(browser.Narrow)
 		p.open(t, pg, p.hostedURL("select", "20.00", "USD", "lang", "zh"))
 		pg.WaitText("legend h1", "选择支付方式")
 		shoot(pg, "select-zh")
@@ -323,7 +326,7 @@ func TestBrowserPayerPages(t *testing.T) {
 // stops asking, says so, and "check again" picks the payment up.
 func TestBrowserPollingStops(t *testing.T) {
 	p := newPayerEnv(t, "GATEWAY_PAGE_POLL_INTERVAL=300ms", "GATEWAY_PAGE_POLL_TIMEOUT=2s")
-	pg := p.br.NewPage(browser.Narrow)
+	pg := browser.New(t).NewPage(browser.Narrow)
 	id := p.open(t, pg, p.hostedURL("wallet_a", "15.00", "CNY"))
 	pg.WaitVisible(`[data-state=timeout]`)
 	shoot(pg, "poll-stopped")

@@ -109,7 +109,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		if sub == "show" {
-			return showAccount(out, a)
+			return showAccount(ctx, out, st, a)
 		}
 		return out.account(a)
 	case "method-limits":
@@ -120,7 +120,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return showAccount(out, a)
+		return showAccount(ctx, out, st, a)
 	case "limits":
 		if err := need(1); err != nil {
 			return err

@@ -45,9 +45,10 @@ func effectiveLimits(a *merchant.Account, methods []schema.Method) (map[schema.M
 	return out, nil
 }
 
-// showAccount prints an account with the methods it can use and their
-// effective limits (merchant show, merchant method-limits).
-func showAccount(out output, a *merchant.Account) error {
+// showAccount prints an account with the methods it can use, their
+// effective limits and the account's balances (merchant show, merchant
+// method-limits).
+func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchant.Account) error {
 	methods, err := merchantMethods(a.Sandbox, envOr("GATEWAY_PROVIDERS_FILE", ""))
 	if err != nil {
 		return err
@@ -56,11 +57,20 @@ func showAccount(out output, a *merchant.Account) error {
 	if err != nil {
 		return err
 	}
+	bals, err := st.Balances(ctx, a.AppID)
+	if err != nil {
+		return err
+	}
+	balances := make(map[string]string, len(bals))
+	for cur, amt := range bals {
+		balances[cur] = amt.String()
+	}
 	return out.value(struct {
 		*merchant.Account
 		Methods      []schema.Method             `json:"methods"`
 		MethodLimits map[schema.Method]limitView `json:"methodLimits"`
-	}{a, methods, limits})
+		Balances     map[string]string           `json:"balances"`
+	}{a, methods, limits, balances})
 }
 
 // setMethodLimits is merchant method-limits APPID METHOD: --min and --max

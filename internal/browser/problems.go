@@ -229,3 +229,13 @@ func cspText(payload string) string {
 	}
 	return fmt.Sprintf("%s %s %s at %s:%d", v.Directive, verb, v.Blocked, v.Source, v.Line)
 }
+
+// ForgetProblems drops what the page reported so far: after a step that
+// must answer an error page (a refused form), whose failed load is the
+// point of the step, not a fault of the page.
+func (p *Page) ForgetProblems() {
+	p.settle()
+	p.rec.mu.Lock()
+	defer p.rec.mu.Unlock()
+	p.rec.problems = nil
+}
