@@ -149,7 +149,7 @@ func TestPaymentPages(t *testing.T) {
 		{"pending", order("o-pe", func(o *schema.Order) { o.Status = schema.StatusPending }), "/payment/o-pe",
 			[]string{"preparing your payment"}},
 		{"select", order("o-se", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodSelect, schema.NextMethodSelect }), "/payment/o-se?step=select",
-			[]string{"Choose how to pay", `value="wallet_a"`, "1.00 USD – 50000.00 USD", "below this method&#39;s minimum of 1000.00 USD", `action="/payment/o-se?step=confirm"`}},
+			[]string{"Choose how to pay", `value="wallet_a"`, "1.00 – 50000.00 USD", "From 1000.00 USD", "below this method&#39;s minimum of 1000.00 USD", `action="/payment/o-se?step=confirm"`}},
 		{"fiatpsp", order("o-fi", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodFiatPSP, schema.NextFiatpspSelect }), "/payment/o-fi",
 			[]string{"Choose a payment system", `value="7"`, "You pay 11345.00 RUB at 91.90 RUB per USD", `action="/api/fiatpsp/confirm"`}},
 		{"cryptopsp", order("o-cr", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodCryptoPSP, schema.NextCryptopspSelect }), "/payment/o-cr",

@@ -26,7 +26,7 @@ func (p *Pages) selectPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	choices := make([]methodChoice, len(opts))
 	for i, m := range opts {
 		choices[i] = methodChoice{Method: m.Method, Name: v.L.Method(m.Method), Enabled: m.Enabled,
-			Limits: v.L.T("select_limits", "Min", bound(v, m.Limits.Min, o.Currency), "Max", bound(v, m.Limits.Max, o.Currency))}
+			Limits: limitsText(v.L, m.Limits, o.Currency)}
 		switch m.Reason {
 		case "below_min":
 			choices[i].Reason = v.L.T("reason_below_min", "Bound", m.Limits.Min.String()+" "+o.Currency)
@@ -40,9 +40,16 @@ func (p *Pages) selectPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	return p.render(c, fiber.StatusOK, "select", v)
 }
 
-func bound(v *view, a schema.Amount, cur string) string {
-	if a == 0 {
-		return v.L.T("limit_none")
+// limitsText words a method's bounds: both, one side, or none.
+func limitsText(l *Catalog, lim schema.AmountLimits, cur string) string {
+	min, max := lim.Min.String(), lim.Max.String()
+	switch {
+	case lim.Min > 0 && lim.Max > 0:
+		return l.T("limits_both", "Min", min, "Max", max, "Currency", cur)
+	case lim.Min > 0:
+		return l.T("limits_min", "Min", min, "Currency", cur)
+	case lim.Max > 0:
+		return l.T("limits_max", "Max", max, "Currency", cur)
 	}
-	return a.String() + " " + cur
+	return l.T("limits_none")
 }

@@ -32,11 +32,18 @@
     var started, timer = null, current = null;
 
     var poll = function () {
-      if (Date.now() - started >= timeout) { stop(); show("timeout"); return; }
+      if (Date.now() - started >= timeout) { stop(); timedOut(); return; }
       fetch(url, { headers: { "Accept": "application/json" }, cache: "no-store", credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (s) { if (s) { seen(s); } })
         .catch(function () { /* the next turn asks again */ });
+    };
+    // The payment interface stays: the payer may still pay, then check again.
+    var timedOut = function () {
+      var note = document.querySelector("[data-state=timeout]");
+      if (note) { note.hidden = false; }
+      var spin = document.querySelector(".poll");
+      if (spin) { spin.hidden = true; }
     };
     var stop = function () { if (timer) { window.clearInterval(timer); timer = null; } };
     var start = function () {
