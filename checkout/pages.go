@@ -101,18 +101,20 @@ func (p *Pages) Prepare(ctx context.Context) error {
 // is answered here with a page, anything else passes on.
 func (p *Pages) Register(r fiber.Router) {
 	r.Get("/checkout/assets/:name", p.assets.serve)
+	// The limit goes on each route, not on a group: a group's handler on
+	// the "" prefix would be middleware for every route of the app.
+	lim := p.limit
 	for _, prefix := range []string{"", "/:lang"} {
-		g := r.Group(prefix, p.limit)
-		g.Get("/payment/:paymentId/status", p.status)
-		g.Get("/payment/:paymentId", p.page(p.payment))
-		g.Post("/payment/:paymentId", p.page(p.paymentPost))
-		g.Get("/payment/:paymentId/usdt-direct", p.page(p.usdtPage))
-		g.Post("/payment/:paymentId/usdt-direct", p.page(p.usdtPost))
-		g.Get("/payment/:paymentId/usdt-qr.png", p.usdtQR)
-		g.Get("/merchant/login", p.page(p.loginPage))
-		g.Post("/merchant/login", p.page(p.loginPost))
-		g.Post("/merchant/pay", p.page(p.payPost))
-		g.Post("/merchant/logout", p.page(p.logoutPost))
+		r.Get(prefix+"/payment/:paymentId/status", lim, p.status)
+		r.Get(prefix+"/payment/:paymentId", lim, p.page(p.payment))
+		r.Post(prefix+"/payment/:paymentId", lim, p.page(p.paymentPost))
+		r.Get(prefix+"/payment/:paymentId/usdt-direct", lim, p.page(p.usdtPage))
+		r.Post(prefix+"/payment/:paymentId/usdt-direct", lim, p.page(p.usdtPost))
+		r.Get(prefix+"/payment/:paymentId/usdt-qr.png", lim, p.usdtQR)
+		r.Get(prefix+"/merchant/login", lim, p.page(p.loginPage))
+		r.Post(prefix+"/merchant/login", lim, p.page(p.loginPost))
+		r.Post(prefix+"/merchant/pay", lim, p.page(p.payPost))
+		r.Post(prefix+"/merchant/logout", lim, p.page(p.logoutPost))
 	}
 	r.Post("/api/fiatpsp/confirm", p.limit, p.fromPage(p.fiatpspConfirm))
 	r.Post("/api/cryptopsp/confirm", p.limit, p.fromPage(p.cryptopspConfirm))
