@@ -35,6 +35,9 @@ func (p *Pages) orderView(v *view, o *schema.Order) *orderView {
 	ov := &orderView{ID: o.ID, Amount: o.Amount.String(), Currency: o.Currency, Description: o.Description,
 		Method: o.Method, MethodName: v.L.Method(o.Method), Status: o.Status, Live: o.Status.Live(),
 		StatusText: v.L.T("status_" + o.Status.String()), State: o.Status.String(), Page: page, ProviderURL: o.ProviderURL}
+	if o.Status.Live() && o.NextAction == schema.NextUSDTReview {
+		ov.StatusText = v.L.T("usdt_review_title")
+	}
 	if o.ReturnURL != "" {
 		ov.ReturnURL = strings.ReplaceAll(o.ReturnURL, "{paymentId}", o.ID)
 	}

@@ -26,6 +26,11 @@ if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
 	! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then
 	missing+=(chromium)
 fi
+# The zh pages need a CJK font in the browser the tests and screenshots use
+# (a payer's phone has one; a server does not).
+if ! dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null | grep -q 'ok installed'; then
+	missing+=(fonts-wqy-microhei)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=()
