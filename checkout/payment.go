@@ -26,6 +26,7 @@ type orderView struct {
 	ReturnURL   string // return_url with {paymentId} replaced
 	QRImage     string
 	ProviderURL string
+	AutoGo      bool // just chosen: the script goes on to the provider by itself
 	SandboxLink string // sandbox only: the simulated wallet page a scan opens
 	Charge      string // what the provider charges, when not the order's own amount
 }
@@ -104,6 +105,7 @@ func (p *Pages) orderPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	case v.Order.QRImage != "":
 		return p.render(c, fiber.StatusOK, "qr", v)
 	case o.ProviderURL != "":
+		v.Order.AutoGo = c.Query("go") == "1"
 		return p.render(c, fiber.StatusOK, "redirect", v)
 	}
 	return p.render(c, fiber.StatusOK, "waiting", v)
@@ -143,10 +145,15 @@ func (p *Pages) paymentPost(c *fiber.Ctx, v *view) error {
 }
 
 // next is where the payer goes once a choice is made: our own page, which
-// then shows the provider's button, the next step or the result. Never the
-// provider directly: form-action 'self' holds on redirects too.
+// then shows the next step, the result, or the provider's button — and with
+// go=1 its script follows that button at once. Never the provider directly:
+// the CSP's form-action 'self' holds for a form's redirects too, and a
+// provider's origin is not known when the page is made.
 func (p *Pages) next(v *view, o *schema.Order) string {
 	page := v.Prefix + "/payment/" + url.PathEscape(o.ID)
+	if o.ProviderURL != "" && o.Status.Live() {
+		return page + "?go=1"
+	}
 	switch o.NextAction {
 	case schema.NextUSDTDirectPay:
 		return page + "/usdt-direct"

@@ -19,6 +19,10 @@
     if (url) { window.setTimeout(function () { window.location.assign(url); }, ms); }
   }
 
+  // Just after the payer's choice, straight on to the provider's page.
+  var autogo = document.querySelector("a[data-autogo]");
+  if (autogo) { window.location.assign(autogo.href); return; }
+
   var redirectMs = parseInt(main.getAttribute("data-redirect-ms") || "1000", 10);
 
   // A page made for an order paid already goes back to the merchant too.
