@@ -109,3 +109,19 @@ func TransferDebitKey(payer, orderID, attempt string) string {
 func TransferCreditKey(merchant, orderID string) string {
 	return "gw:" + HomeShard(merchant).Tag() + ":xcredit:" + orderID
 }
+
+// USDTReviewsKey is the shard's queue of usdt_direct orders under automatic
+// review: member the order id, score when it is next due (ms); a reviewer
+// holds one by moving its score past its lease (DESIGN.md's leases, as for
+// webhook deliveries). The hash submit adds to it in the same script.
+func USDTReviewsKey(s Shard) string { return "gw:" + s.Tag() + ":usdt:reviews" }
+
+// OrderHistoryKey lists an order's review decisions (JSON), oldest first.
+func OrderHistoryKey(s Shard, id string) string { return "gw:" + s.Tag() + ":hist:" + id }
+
+// USDTConfigKey holds the USDT networks as data (one JSON value per network);
+// USDTConfigVersionKey is bumped on every change so processes reload.
+const (
+	USDTConfigKey        = "gw:usdt:config"
+	USDTConfigVersionKey = "gw:usdt:config:version"
+)

@@ -32,6 +32,8 @@ type Order struct {
 	PayCurrency     string // cryptopsp: the cryptocurrency the payer chose
 	Network         string // usdt_direct: the chain the payer sends on (TRC20, BEP20, ...)
 	TxHash          string // usdt_direct: the payer's transaction hash, lower case, once submitted
+	Review          string // usdt_direct: the review's state: "", waiting (for an administrator), approved, rejected
+	ReviewReason    string // usdt_direct: why the last review rejected or could not decide
 	// What the provider charges when it is not the order's own amount: a
 	// USD order charged in BDT, at FXRate (BDT per USD) recorded when the
 	// provider was initialised and never recomputed (DESIGN.md's FX row).
@@ -75,6 +77,8 @@ const (
 	FPayCurrency = "pcur"
 	FNetwork     = "net"
 	FTxHash      = "txh"
+	FReview      = "rv"
+	FReviewWhy   = "rvr"
 	FChargeAmt   = "ca"
 	FChargeCur   = "cc"
 	FFXRate      = "fx"
@@ -120,6 +124,8 @@ func (o *Order) Fields() []string {
 	add(FPayCurrency, o.PayCurrency)
 	add(FNetwork, o.Network)
 	add(FTxHash, o.TxHash)
+	add(FReview, o.Review)
+	add(FReviewWhy, o.ReviewReason)
 	if o.ChargeAmount != 0 {
 		add(FChargeAmt, strconv.FormatInt(int64(o.ChargeAmount), 10))
 	}
@@ -175,7 +181,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		NotifyURL: get(FNotifyURL), ReturnURL: get(FReturnURL), Lang: get(FLang), AllowedMethods: get(FAllowed),
 		FiatpspSystemID: get(FFiatpspSys), ProviderURL: get(FProviderURL), NextAction: get(FNextAction),
 		QRPayload: get(FQRPayload), PayableAmount: get(FPayable), PaidWithBalance: get(FPaidBalance) == "1",
-		PayCurrency: get(FPayCurrency), Network: get(FNetwork), TxHash: get(FTxHash), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
+		PayCurrency: get(FPayCurrency), Network: get(FNetwork), TxHash: get(FTxHash), Review: get(FReview), ReviewReason: get(FReviewWhy), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
 		FXRate: get(FFXRate), ProviderRef: get(FProviderRef),
 		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),

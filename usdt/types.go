@@ -118,3 +118,21 @@ func Units(payable string, decimals int) (*big.Int, error) {
 	}
 	return n, nil
 }
+
+// Review outcomes.
+const (
+	OutcomeApproved = "approved" // the transfer pays the order
+	OutcomeRejected = "rejected" // it does not; the order stays payable and the payer sees why
+	OutcomeWaiting  = "waiting"  // undecidable automatically: an administrator decides
+)
+
+// Decision is one step of an order's review, kept in the order's history:
+// who (a reviewer process, or "admin:<name>"), when, what and why.
+type Decision struct {
+	By       string    `json:"by"`
+	At       time.Time `json:"at"`
+	Outcome  string    `json:"outcome"`
+	Reason   string    `json:"reason,omitempty"`   // machine word: wrong_amount, wrong_address, wrong_token, too_old, failed_tx, hash_used, not_found, unconfirmed, backend_down, disagree
+	Note     string    `json:"note,omitempty"`     // free text (an administrator's note, a backend's error)
+	Evidence string    `json:"evidence,omitempty"` // what was seen (block, amount, address), for support
+}
