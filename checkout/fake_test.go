@@ -159,3 +159,10 @@ func (f *fakePayers) Logout(context.Context, string) error { return nil }
 func (f *fakePayers) Balances(context.Context, string) (map[string]schema.Amount, error) {
 	return f.balances, nil
 }
+
+func (f *fakeOrders) SimulateUSDTTransfer(_ context.Context, id string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, "simulate")
+	return "ab" + id, nil
+}

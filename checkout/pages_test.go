@@ -160,6 +160,13 @@ func TestPaymentPages(t *testing.T) {
 		{"usdt pay", order("o-up", func(o *schema.Order) {
 			o.Method, o.NextAction, o.PayableAmount, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "123.450017", "TRC20"
 		}), "/payment/o-up/usdt-direct", []string{"123.450017", "TXYZabcdefghijkmnopqrstuvwxyz1234", `data-copy="123.450017"`, "data-countdown", `name="txhash"`, "usdt-qr.png"}},
+		{"usdt rejected", order("o-rj", func(o *schema.Order) {
+			o.Method, o.NextAction, o.PayableAmount, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "1.000001", "TRC20"
+			o.Review, o.ReviewReason = "rejected", "wrong_amount"
+		}), "/payment/o-rj/usdt-direct", []string{"data-rejected", "the amount was not exactly the amount shown", "data-simulate"}},
+		{"usdt waiting for an administrator", order("o-wa", func(o *schema.Order) {
+			o.Method, o.NextAction, o.PayableAmount, o.Network, o.TxHash, o.Review = schema.MethodUSDTDirect, schema.NextUSDTReview, "1.000001", "TRC20", "ab", "waiting"
+		}), "/payment/o-wa/usdt-direct", []string{"An administrator is checking"}},
 		{"usdt review", order("o-ur", func(o *schema.Order) {
 			o.Method, o.NextAction, o.PayableAmount, o.Network, o.TxHash = schema.MethodUSDTDirect, schema.NextUSDTReview, "1.000001", "TRC20", strings.Repeat("ab", 32)
 		}), "/payment/o-ur", []string{"Under review", strings.Repeat("ab", 32)}},
@@ -315,6 +322,8 @@ func TestFormsMoveThePayerOn(t *testing.T) {
 			o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20"
 		}),
 			"/payment/f5/usdt-direct", url.Values{"action": {"hash"}, "txhash": {"ab"}}, "/payment/f5/usdt-direct", "hash ab"},
+		{"simulate a transfer", order("f7", func(o *schema.Order) { o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20" }),
+			"/payment/f7/usdt-direct", url.Values{"action": {"simulate"}}, "/payment/f7/usdt-direct?simhash=abf7", "simulate"},
 		{"pay with balance", order("f6", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodBalance, schema.NextBalanceLogin }),
 			"/merchant/pay", url.Values{"order": {"f6"}}, "/payment/f6", "balance payer"},
 	}

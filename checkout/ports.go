@@ -29,6 +29,9 @@ type Orders interface {
 	USDTNetworks(sandbox bool) []schema.USDTNetwork
 	ChooseUSDTNetwork(ctx context.Context, id, network string) (*schema.Order, error)
 	SubmitTxHash(ctx context.Context, id, hash string) (*schema.Order, error)
+	// SimulateUSDTTransfer makes, on the sandbox's simulated chain, the
+	// transfer a sandbox order's payer would send, and gives its hash.
+	SimulateUSDTTransfer(ctx context.Context, id string) (string, error)
 	PayWithBalance(ctx context.Context, orderID, payerAppID string) (*schema.Order, error)
 }
 

@@ -24,6 +24,19 @@ type usdtView struct {
 	HashHint  string
 	Hash      string
 	Review    bool
+	Waiting   bool   // under review, waiting for an administrator
+	Rejected  string // why the last submitted transaction was refused, worded
+	Sandbox   bool   // the simulated transfer is offered
+	Prefill   string // a simulated transfer's hash, for the form
+}
+
+// rejectedWhy words a rejection reason of the review; reasons without
+// words of their own read as "did not match".
+func rejectedWhy(l *Catalog, reason string) string {
+	if l.Has("why_" + reason) {
+		return l.T("why_" + reason)
+	}
+	return l.T("why_other")
 }
 
 // usdtPage serves GET /payment/{id}/usdt-direct.
@@ -48,7 +61,11 @@ func (p *Pages) usdtOrderOf(c *fiber.Ctx) (*schema.Order, error) {
 
 // usdtOrder renders a live usdt_direct order's step.
 func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
-	uv := usdtView{Payable: o.PayableAmount, Network: o.Network, Hash: o.TxHash, Review: o.NextAction == schema.NextUSDTReview}
+	uv := usdtView{Payable: o.PayableAmount, Network: o.Network, Hash: o.TxHash, Review: o.NextAction == schema.NextUSDTReview,
+		Waiting: o.Review == "waiting", Sandbox: o.Sandbox, Prefill: c.Query("simhash")}
+	if o.Review == "rejected" && !uv.Review {
+		uv.Rejected = v.L.T("usdt_rejected", "Why", rejectedWhy(v.L, o.ReviewReason))
+	}
 	exp := p.orders.Expiry(o)
 	uv.ExpiresMS = exp.UnixMilli()
 	uv.Left = time.Until(exp).Round(time.Second).String()
@@ -84,6 +101,12 @@ func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
 		_, err = p.orders.ChooseUSDTNetwork(c.UserContext(), id, c.FormValue("network"))
 	case "hash":
 		_, err = p.orders.SubmitTxHash(c.UserContext(), id, c.FormValue("txhash"))
+	case "simulate":
+		var hash string
+		if hash, err = p.orders.SimulateUSDTTransfer(c.UserContext(), id); err == nil {
+			p.m.done("usdt_simulate", nil)
+			return p.redirect(c, v.Prefix+"/payment/"+url.PathEscape(id)+"/usdt-direct?simhash="+url.QueryEscape(hash))
+		}
 	default:
 		err = platform.Errorf(platform.KindInvalidParameter, "unknown action %q", action)
 	}
