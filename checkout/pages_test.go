@@ -322,7 +322,9 @@ func TestFormsMoveThePayerOn(t *testing.T) {
 			o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20"
 		}),
 			"/payment/f5/usdt-direct", url.Values{"action": {"hash"}, "txhash": {"ab"}}, "/payment/f5/usdt-direct", "hash ab"},
-		{"simulate a transfer", order("f7", func(o *schema.Order) { o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20" }),
+		{"simulate a transfer", order("f7", func(o *schema.Order) {
+			o.Method, o.NextAction, o.Network = schema.MethodUSDTDirect, schema.NextUSDTDirectPay, "TRC20"
+		}),
 			"/payment/f7/usdt-direct", url.Values{"action": {"simulate"}}, "/payment/f7/usdt-direct?simhash=abf7", "simulate"},
 		{"pay with balance", order("f6", func(o *schema.Order) { o.Method, o.NextAction = schema.MethodBalance, schema.NextBalanceLogin }),
 			"/merchant/pay", url.Values{"order": {"f6"}}, "/payment/f6", "balance payer"},

@@ -26,7 +26,7 @@ type orderView struct {
 	ReturnURL   string // return_url with {paymentId} replaced
 	QRImage     string
 	ProviderURL string
-	AutoGo      bool // just chosen: the script goes on to the provider by itself
+	AutoGo      bool   // just chosen: the script goes on to the provider by itself
 	SandboxLink string // sandbox only: the simulated wallet page a scan opens
 	Charge      string // what the provider charges, when not the order's own amount
 }
