@@ -24,6 +24,8 @@ type report struct {
 	CeilingMore []ceilingWrites     `json:"ceiling_more_writes,omitempty"`
 	Create      *createReport       `json:"createorder,omitempty"`
 	Order       *pair               `json:"order,omitempty"`
+	Status      *pair               `json:"status_poll,omitempty"`  // GET /payment/{id}/status
+	Page        *pair               `json:"payment_page,omitempty"` // GET /payment/{id}
 	List        *pair               `json:"orders_page1,omitempty"`
 	ListDeep    *pair               `json:"orders_deep,omitempty"`
 	Delay       *delayReport        `json:"create_to_listed,omitempty"`

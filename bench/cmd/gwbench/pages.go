@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/paygate/gateway/bench/loadgen"
+)
+
+// The payer pages' two hot addresses, measured over the live orders the
+// createorder phases made (select orders: the page is the method choice).
+// Each request asks for a different order, as runOrder does, so that no
+// cache of one order flatters the figures. All load comes from one client
+// address, so the bench gateway lifts the per-IP pages limit (gatewayEnv).
+
+// pageOrders is how many of createorder's orders the page phases cycle
+// through, the same bound as action=order's.
+const pageOrders = 200_000
+
+// runStatus measures GET /payment/{id}/status, which every open page polls.
+func (b *bench) runStatus(ctx context.Context, gw *server, run *createRun) error {
+	ids, err := liveIDs(run)
+	if err != nil {
+		return err
+	}
+	pr, err := b.runPair(ctx, "status poll", gw, &loadgen.Get{URIs: pageURIs(ids, "/status")}, checkStatus)
+	b.rep.Status = pr
+	return err
+}
+
+// runPage measures GET /payment/{id}: the select page rendered.
+func (b *bench) runPage(ctx context.Context, gw *server, run *createRun) error {
+	ids, err := liveIDs(run)
+	if err != nil {
+		return err
+	}
+	pr, err := b.runPair(ctx, "payment page", gw, &loadgen.Get{URIs: pageURIs(ids, "")}, checkPage)
+	b.rep.Page = pr
+	return err
+}
+
+func liveIDs(run *createRun) ([]string, error) {
+	ids := compact(run.ids)
+	if len(ids) == 0 {
+		return nil, errors.New("no orders to show: createorder created none")
+	}
+	return ids[:min(len(ids), pageOrders)], nil
+}
+
+// pageURIs are /payment/{id}<suffix> of ids.
+func pageURIs(ids []string, suffix string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = "/payment/" + url.PathEscape(id) + suffix
+	}
+	return out
+}
+
+var (
+	statusPrefix = []byte(`{"status":`)
+	statusNext   = []byte(`,"next":`)
+	// selectForm is the method choice's radio buttons: on the select page
+	// only, never on the error page.
+	selectForm = []byte(`name="paymentMethod"`)
+)
+
+// checkStatus accepts a 200 with the status JSON object.
+func checkStatus(r *loadgen.Response) error {
+	if r.Status != fasthttp.StatusOK {
+		return fmt.Errorf("status %d: %.80s", r.Status, r.Body)
+	}
+	if !bytes.HasPrefix(r.Body, statusPrefix) || !bytes.HasSuffix(r.Body, []byte("}")) || !bytes.Contains(r.Body, statusNext) {
+		return fmt.Errorf("not a status object: %.80s", r.Body)
+	}
+	return nil
+}
+
+// checkPage accepts a 200 HTML page with the select step's form.
+func checkPage(r *loadgen.Response) error {
+	if r.Status != fasthttp.StatusOK {
+		return fmt.Errorf("status %d", r.Status)
+	}
+	if !bytes.Contains(r.Body, selectForm) {
+		return fmt.Errorf("not the select page: %.120s", r.Body)
+	}
+	return nil
+}
