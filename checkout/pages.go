@@ -99,20 +99,25 @@ func (p *Pages) Prepare(ctx context.Context) error {
 // endpoints of the providers' second steps are mounted in front of the
 // command side's JSON ones: a form from our page (it carries a CSRF token)
 // is answered here with a page, anything else passes on.
+//
+// The per-IP limit is on each route, not on the groups: a group's handlers
+// are middleware on its prefix, and "" and "/:lang" are prefixes of every
+// path, so the merchant API registered after the pages would pay the
+// payers' per-IP limit too, and a page under /<lang>/ would pay it twice.
 func (p *Pages) Register(r fiber.Router) {
 	r.Get("/checkout/assets/:name", p.assets.serve)
 	for _, prefix := range []string{"", "/:lang"} {
-		g := r.Group(prefix, p.limit)
-		g.Get("/payment/:paymentId/status", p.status)
-		g.Get("/payment/:paymentId", p.page(p.payment))
-		g.Post("/payment/:paymentId", p.page(p.paymentPost))
-		g.Get("/payment/:paymentId/usdt-direct", p.page(p.usdtPage))
-		g.Post("/payment/:paymentId/usdt-direct", p.page(p.usdtPost))
-		g.Get("/payment/:paymentId/usdt-qr.png", p.usdtQR)
-		g.Get("/merchant/login", p.page(p.loginPage))
-		g.Post("/merchant/login", p.page(p.loginPost))
-		g.Post("/merchant/pay", p.page(p.payPost))
-		g.Post("/merchant/logout", p.page(p.logoutPost))
+		g := r.Group(prefix)
+		g.Get("/payment/:paymentId/status", p.limit, p.status)
+		g.Get("/payment/:paymentId", p.limit, p.page(p.payment))
+		g.Post("/payment/:paymentId", p.limit, p.page(p.paymentPost))
+		g.Get("/payment/:paymentId/usdt-direct", p.limit, p.page(p.usdtPage))
+		g.Post("/payment/:paymentId/usdt-direct", p.limit, p.page(p.usdtPost))
+		g.Get("/payment/:paymentId/usdt-qr.png", p.limit, p.usdtQR)
+		g.Get("/merchant/login", p.limit, p.page(p.loginPage))
+		g.Post("/merchant/login", p.limit, p.page(p.loginPost))
+		g.Post("/merchant/pay", p.limit, p.page(p.payPost))
+		g.Post("/merchant/logout", p.limit, p.page(p.logoutPost))
 	}
 	r.Post("/api/fiatpsp/confirm", p.limit, p.fromPage(p.fiatpspConfirm))
 	r.Post("/api/cryptopsp/confirm", p.limit, p.fromPage(p.cryptopspConfirm))

@@ -28,8 +28,12 @@ func (b *bench) runStatus(ctx context.Context, gw *server, run *createRun) error
 	if err != nil {
 		return err
 	}
-	pr, err := b.runPair(ctx, "status poll", gw, &loadgen.Get{URIs: pageURIs(ids, "/status")}, checkStatus)
+	t := &loadgen.Get{URIs: pageURIs(ids, "/status")}
+	pr, err := b.runPair(ctx, "status poll", gw, t, checkStatus)
 	b.rep.Status = pr
+	if err == nil {
+		b.profileRead(ctx, "status poll", gw, t, checkStatus)
+	}
 	return err
 }
 
@@ -39,9 +43,26 @@ func (b *bench) runPage(ctx context.Context, gw *server, run *createRun) error {
 	if err != nil {
 		return err
 	}
-	pr, err := b.runPair(ctx, "payment page", gw, &loadgen.Get{URIs: pageURIs(ids, "")}, checkPage)
+	t := &loadgen.Get{URIs: pageURIs(ids, "")}
+	pr, err := b.runPair(ctx, "payment page", gw, t, checkPage)
 	b.rep.Page = pr
+	if err == nil {
+		b.profileRead(ctx, "payment page", gw, t, checkPage)
+	}
 	return err
+}
+
+// profileRead runs an extra max phase of a read under perf when the run
+// profiles, so the figures above are not measured with perf attached.
+func (b *bench) profileRead(ctx context.Context, name string, gw *server, t loadgen.Target, check func(*loadgen.Response) error) {
+	if !b.cfg.Perf {
+		return
+	}
+	rec := b.perfPhase(ctx, name, gw, b.cfg.ShortPhase+warmup(b.cfg.ShortPhase))
+	if _, err := b.closed(ctx, name+" under perf", gw, t, b.cfg.ShortPhase, check); err != nil {
+		b.note("%s under perf: %v", name, err)
+	}
+	b.perfDone(ctx, rec, name)
 }
 
 func liveIDs(run *createRun) ([]string, error) {
