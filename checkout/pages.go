@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -67,6 +66,9 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	}
 	tmpl, err := parseTemplates()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkMessages(cats["en"]); err != nil { // every language has the English ids
 		return nil, err
 	}
 	a, err := loadAssets()
@@ -194,15 +196,20 @@ func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) {
 }
 
 // render writes template name with the security headers every page has.
+// The page goes straight into the response's body, a buffer fasthttp
+// reuses, instead of one grown and copied per page; a template that fails
+// half-way leaves nothing of itself for the error page.
 func (p *Pages) render(c *fiber.Ctx, status int, name string, v *view) error {
-	var buf bytes.Buffer
-	if err := p.tmpl[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+	res := c.Response()
+	res.ResetBody()
+	if err := p.tmpl[name].ExecuteTemplate(res.BodyWriter(), "layout", v); err != nil {
+		res.ResetBody()
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	p.headers(c, v.Nonce)
 	c.Status(status).Type("html", "utf-8")
 	p.m.pages.WithLabelValues(name).Inc()
-	return c.Send(buf.Bytes())
+	return nil
 }
 
 // headers: nothing runs but our own script with this response's nonce,

@@ -26,7 +26,7 @@ type harness struct {
 	pages  *Pages
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	ips, err := platform.NewClientIP(nil)
 	if err != nil {
