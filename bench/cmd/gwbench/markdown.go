@@ -96,6 +96,10 @@ func (r *report) markdown(w io.Writer) {
 	}
 	r.pairRows(p, "action=order", r.Order, "action=order throughput", "")
 	r.pairRows(p, "GET /payment/{id}/status (Redis: 1 HMGET of 2 fields)", r.Status, "status poll throughput", "status poll p99 at half load")
+	if s := r.StatusPerIP; s != nil {
+		p("| GET /payment/{id}/status, each request from its own client address (Redis: 1 HMGET + 1 EVALSHA of the rate-limit script, a write) | max throughput, c=%d (p99 there) | %s (%s) | |",
+			s.Concurrency, rate(s.Throughput), msStr(s.Latency.P99))
+	}
 	r.pairRows(p, "GET /payment/{id}, select page (Redis: 1 HGETALL)", r.Page, "payment page throughput", "")
 	r.pairRows(p, "action=orders page 1", r.List, "", "action=orders page 1 p99")
 	if r.ListDeep != nil {

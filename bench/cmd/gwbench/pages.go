@@ -31,10 +31,30 @@ func (b *bench) runStatus(ctx context.Context, gw *server, run *createRun) error
 	t := &loadgen.Get{URIs: pageURIs(ids, "/status")}
 	pr, err := b.runPair(ctx, "status poll", gw, t, checkStatus)
 	b.rep.Status = pr
-	if err == nil {
-		b.profileRead(ctx, "status poll", gw, t, checkStatus)
+	if err != nil {
+		return err
 	}
+	b.profileRead(ctx, "status poll", gw, t, checkStatus)
+	res, err := b.closed(ctx, "status poll, own address each", gw, perAddress(t.URIs), b.cfg.ShortPhase, checkStatus)
+	b.rep.StatusPerIP = &res
 	return err
+}
+
+// perAddress sends each request from a client address of its own (the
+// gateway trusts the generator's X-Forwarded-For, see gatewayEnv), as
+// payers polling from their own networks do: every request then finds no
+// lease of its address's pages limit and fetches one from Redis.
+func perAddress(uris []string) loadgen.TargetFunc {
+	xff := make([]string, len(uris))
+	for i := range xff {
+		xff[i] = fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
+	}
+	return func(i int, req *fasthttp.Request) bool {
+		req.Header.SetMethod(fasthttp.MethodGet)
+		req.SetRequestURI(uris[i%len(uris)])
+		req.Header.Set(fasthttp.HeaderXForwardedFor, xff[i%len(xff)])
+		return true
+	}
 }
 
 // runPage measures GET /payment/{id}: the select page rendered.
