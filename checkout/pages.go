@@ -1,7 +1,6 @@
 package checkout
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -69,6 +68,9 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	if err != nil {
 		return nil, err
 	}
+	if err := checkMessages(cats["en"]); err != nil { // every language has the English ids
+		return nil, err
+	}
 	a, err := loadAssets()
 	if err != nil {
 		return nil, err
@@ -99,6 +101,11 @@ func (p *Pages) Prepare(ctx context.Context) error {
 // endpoints of the providers' second steps are mounted in front of the
 // command side's JSON ones: a form from our page (it carries a CSRF token)
 // is answered here with a page, anything else passes on.
+//
+// The per-IP limit is on each route, not on the groups: a group's handlers
+// are middleware on its prefix, and "" and "/:lang" are prefixes of every
+// path, so the merchant API registered after the pages would pay the
+// payers' per-IP limit too, and a page under /<lang>/ would pay it twice.
 func (p *Pages) Register(r fiber.Router) {
 	r.Get("/checkout/assets/:name", p.assets.serve)
 	// The limit goes on each route, not on a group: a group's handler on
@@ -191,15 +198,20 @@ func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) {
 }
 
 // render writes template name with the security headers every page has.
+// The page goes straight into the response's body, a buffer fasthttp
+// reuses, instead of one grown and copied per page; a template that fails
+// half-way leaves nothing of itself for the error page.
 func (p *Pages) render(c *fiber.Ctx, status int, name string, v *view) error {
-	var buf bytes.Buffer
-	if err := p.tmpl[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+	res := c.Response()
+	res.ResetBody()
+	if err := p.tmpl[name].ExecuteTemplate(res.BodyWriter(), "layout", v); err != nil {
+		res.ResetBody()
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	p.headers(c, v.Nonce)
 	c.Status(status).Type("html", "utf-8")
 	p.m.pages.WithLabelValues(name).Inc()
-	return c.Send(buf.Bytes())
+	return nil
 }
 
 // headers: nothing runs but our own script with this response's nonce,

@@ -29,7 +29,9 @@ func (s *Store) pollStatus(ctx context.Context, id string) (schema.Status, strin
 	if !ok {
 		return 0, "", ErrOrderNotFound
 	}
-	vals, err := s.rdb.HMGet(ctx, schema.OrderKey(shard, id), schema.FStatus, schema.FReturnURL).Result()
+	vals, err := platform.Batched(ctx, s.reads, func(ctx context.Context, p redis.Pipeliner) *redis.SliceCmd {
+		return p.HMGet(ctx, schema.OrderKey(shard, id), schema.FStatus, schema.FReturnURL)
+	}).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return 0, "", fmt.Errorf("read status of %s: %w", id, err)
 	}

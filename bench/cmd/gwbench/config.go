@@ -13,7 +13,7 @@ import (
 )
 
 // scenarios run by default, in this order (see run).
-var allScenarios = []string{"ceiling", "create", "order", "listing", "projector", "webhooks", "memory"}
+var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "projector", "webhooks", "memory"}
 
 // config is everything a run needs: where the servers are, and how big
 // each scenario is. scripts/bench.sh fills it for `make bench` and
@@ -44,7 +44,7 @@ type config struct {
 	Scenarios []string
 	RedisPID  int
 	CHPID     int
-	Perf      bool // perf record the gateway during the createorder max phase
+	Perf      bool // perf record the gateway in extra createorder, status and page phases
 	// ExtraWrites also measures the ceiling at these numbers of sequential
 	// write scripts per request: what each extra Redis write round trip costs.
 	ExtraWrites []int
@@ -86,7 +86,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	only := fs.String("scenarios", strings.Join(allScenarios, ","), "scenarios to run")
 	fs.IntVar(&c.RedisPID, "redis-pid", 0, "Redis pid, for CPU shares")
 	fs.IntVar(&c.CHPID, "clickhouse-pid", 0, "ClickHouse pid, for CPU shares")
-	fs.BoolVar(&c.Perf, "perf", false, "perf record the gateway during the createorder max phase")
+	fs.BoolVar(&c.Perf, "perf", false, "perf record the gateway in extra createorder, status poll and payment page phases")
 	fs.Func("ceiling-writes", "also measure the ceiling with N sequential writes per request (comma-separated N)", func(v string) error {
 		for f := range strings.SplitSeq(v, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))

@@ -12,6 +12,8 @@
 //	ceiling   fiber + one EVALSHA (HSET + XADD): max at c=64, latency at 50%
 //	create    createorder: max at c=64, latency at 50%; gateway RSS; Redis bytes per order
 //	order     action=order of live orders: max, latency at 50%
+//	status    GET /payment/{id}/status of live orders (the pages' poll): max, latency at 50%
+//	page      GET /payment/{id} of live orders (the select page rendered): max, latency at 50%
 //	listing   action=orders page 1 and the deep page: max, latency at 50%
 //	projector catch-up of queued events; create-to-listed at 50% create load
 //	webhooks  paid-to-delivered at a steady pay rate; deliveries/s draining a backlog
@@ -96,7 +98,7 @@ func (b *bench) scenarios(ctx context.Context) {
 	if cfg.has("ceiling") && ctx.Err() == nil {
 		fail("ceiling", b.runCeiling(ctx))
 	}
-	if (cfg.has("create") || cfg.has("order") || listed) && ctx.Err() == nil {
+	if (cfg.has("create") || cfg.has("order") || cfg.has("status") || cfg.has("page") || listed) && ctx.Err() == nil {
 		b.readPhases(ctx, listMerchant, listed, fail)
 	}
 	if cfg.has("projector") && ctx.Err() == nil {
@@ -135,12 +137,18 @@ func (b *bench) readPhases(ctx context.Context, listMerchant account, listed boo
 	}
 	defer gw.stop()
 	var run *createRun
-	if b.cfg.has("create") || b.cfg.has("order") {
+	if b.cfg.has("create") || b.cfg.has("order") || b.cfg.has("status") || b.cfg.has("page") {
 		run, err = b.runCreate(ctx, gw)
 		fail("createorder", err)
 	}
 	if b.cfg.has("order") && run != nil && ctx.Err() == nil {
 		fail("action=order", b.runOrder(ctx, gw, run))
+	}
+	if b.cfg.has("status") && run != nil && ctx.Err() == nil {
+		fail("status poll", b.runStatus(ctx, gw, run))
+	}
+	if b.cfg.has("page") && run != nil && ctx.Err() == nil {
+		fail("payment page", b.runPage(ctx, gw, run))
 	}
 	if listed && ctx.Err() == nil {
 		fail("action=orders", b.runListing(ctx, gw, listMerchant))

@@ -24,6 +24,15 @@ func (r *report) targets() {
 	if o := r.Order; o != nil {
 		add("action=order throughput", "≥ 20,000 req/s", rate(o.Max.Throughput), o.Max.Throughput >= 20000)
 	}
+	if s := r.Status; s != nil {
+		add("status poll throughput", "≥ 20,000 req/s", rate(s.Max.Throughput), s.Max.Throughput >= 20000)
+		if s.Half != nil {
+			add("status poll p99 at half load", "≤ 10 ms", msStr(s.Half.Latency.P99), s.Half.Latency.P99 <= 10 && s.Half.OK > 0)
+		}
+	}
+	if pg := r.Page; pg != nil {
+		add("payment page throughput", "≥ 5,000 pages/s", rate(pg.Max.Throughput), pg.Max.Throughput >= 5000)
+	}
 	if l := r.List; l != nil && l.Half != nil {
 		add("action=orders page 1 p99", "≤ 50 ms", msStr(l.Half.Latency.P99), l.Half.Latency.P99 <= 50 && l.Half.OK > 0)
 	}
@@ -86,6 +95,12 @@ func (r *report) markdown(w io.Writer) {
 		}
 	}
 	r.pairRows(p, "action=order", r.Order, "action=order throughput", "")
+	r.pairRows(p, "GET /payment/{id}/status (Redis: 1 HMGET of 2 fields)", r.Status, "status poll throughput", "status poll p99 at half load")
+	if s := r.StatusPerIP; s != nil {
+		p("| GET /payment/{id}/status, each request from its own client address (Redis: 1 HMGET + 1 EVALSHA of the rate-limit script, a write) | max throughput, c=%d (p99 there) | %s (%s) | |",
+			s.Concurrency, rate(s.Throughput), msStr(s.Latency.P99))
+	}
+	r.pairRows(p, "GET /payment/{id}, select page (Redis: 1 HGETALL)", r.Page, "payment page throughput", "")
 	r.pairRows(p, "action=orders page 1", r.List, "", "action=orders page 1 p99")
 	if r.ListDeep != nil {
 		r.pairRows(p, fmt.Sprintf("action=orders page %v", r.Sizes["deep_page"]), r.ListDeep, "", fmt.Sprintf("action=orders page %v p99", r.Sizes["deep_page"]))

@@ -21,9 +21,14 @@ type report struct {
 	Sizes    map[string]any `json:"sizes"`
 	Ceiling  *pair          `json:"ceiling,omitempty"`
 	// CeilingMore is the ceiling with more sequential writes per request.
-	CeilingMore []ceilingWrites     `json:"ceiling_more_writes,omitempty"`
-	Create      *createReport       `json:"createorder,omitempty"`
-	Order       *pair               `json:"order,omitempty"`
+	CeilingMore []ceilingWrites `json:"ceiling_more_writes,omitempty"`
+	Create      *createReport   `json:"createorder,omitempty"`
+	Order       *pair           `json:"order,omitempty"`
+	Status      *pair           `json:"status_poll,omitempty"` // GET /payment/{id}/status
+	// StatusPerIP is the status poll max with every request from its own
+	// client address: the pages limit's lease fetched each time.
+	StatusPerIP *loadgen.Result     `json:"status_poll_own_address_each,omitempty"`
+	Page        *pair               `json:"payment_page,omitempty"` // GET /payment/{id}
 	List        *pair               `json:"orders_page1,omitempty"`
 	ListDeep    *pair               `json:"orders_deep,omitempty"`
 	Delay       *delayReport        `json:"create_to_listed,omitempty"`
