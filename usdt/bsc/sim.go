@@ -143,3 +143,7 @@ func (s *Sim) Fail(ctx context.Context, hash string, f usdtsim.Failure) error {
 
 // Head is the newest block now.
 func (s *Sim) Head() int64 { return s.chain.Head() }
+
+// SandboxPath is where the gateway mounts this simulator under its public
+// URL; the sandbox client's base is publicURL + SandboxPath.
+const SandboxPath = "/sandbox/usdt/bsc"

@@ -154,3 +154,7 @@ func (s *Sim) Fail(ctx context.Context, id string, f usdtsim.Failure) error {
 	}
 	return nil
 }
+
+// SandboxPath is where the gateway mounts this simulator under its public
+// URL; the sandbox client's base is publicURL + SandboxPath.
+const SandboxPath = "/sandbox/usdt/exchange"

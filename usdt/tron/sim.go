@@ -152,3 +152,7 @@ func (s *Sim) Head() int64 { return s.chain.Head() }
 func word(b []byte) string {
 	return hex.EncodeToString(append(make([]byte, 32-len(b)), b...))
 }
+
+// SandboxPath is where the gateway mounts this simulator under its public
+// URL; the sandbox client's base is publicURL + SandboxPath.
+const SandboxPath = "/sandbox/usdt/tron"
