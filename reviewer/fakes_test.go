@@ -137,7 +137,7 @@ type fakeChain struct {
 	calls   map[string]int
 	active  map[string]int
 	maxBusy int
-	entered chan string // when set, told each hash asked
+	onEnter func(hash string) // when set, told of each call as it starts
 }
 
 func newFakeChain() *fakeChain {
@@ -160,15 +160,15 @@ func (c *fakeChain) Tx(_ context.Context, hash string) (usdt.Tx, error) {
 	c.active[hash]++
 	c.maxBusy = max(c.maxBusy, c.active[hash])
 	tx, ok := c.txs[hash]
-	err, hold, block, next, entered := c.err, c.hold, c.block, c.next, c.entered
+	err, hold, block, next, onEnter := c.err, c.hold, c.block, c.next, c.onEnter
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		c.active[hash]--
 		c.mu.Unlock()
 	}()
-	if entered != nil {
-		entered <- hash
+	if onEnter != nil {
+		onEnter(hash)
 	}
 	if block != nil {
 		<-block

@@ -25,6 +25,7 @@ type Reviewer struct {
 	log  *slog.Logger
 	id   string        // who decided, in the order's history: host-pid-random
 	sem  chan struct{} // reviews in flight, at most Batch
+	next int           // the shard the next round starts at (the loop's own)
 	wake chan struct{} // a review ended: a slot is free
 }
 
@@ -74,8 +75,8 @@ func (r *Reviewer) Run(ctx context.Context) error {
 func (r *Reviewer) loop(ctx context.Context, wg *sync.WaitGroup) {
 	t := time.NewTicker(r.cfg.PollInterval)
 	defer t.Stop()
-	for first := 0; ctx.Err() == nil; first++ {
-		if r.round(ctx, wg, first) > 0 {
+	for ctx.Err() == nil {
+		if r.round(ctx, wg) > 0 {
 			continue
 		}
 		select {
@@ -86,18 +87,20 @@ func (r *Reviewer) loop(ctx context.Context, wg *sync.WaitGroup) {
 	}
 }
 
-// round visits every shard once, starting at a rotating one so that no
-// shard is always served last, and claims into the free slots. It returns
-// how many reviews it started.
-func (r *Reviewer) round(ctx context.Context, wg *sync.WaitGroup, first int) int {
+// round visits every shard once and claims into the free slots. It starts
+// after the last shard it took reviews from, so the shards with work due
+// take turns: a shard with a backlog cannot keep another's reviews
+// waiting. It returns how many reviews it started.
+func (r *Reviewer) round(ctx context.Context, wg *sync.WaitGroup) int {
 	shards := schema.AllShards()
-	started := 0
+	start, started := r.next, 0
 	for i := range shards {
 		free := cap(r.sem) - len(r.sem) // only this loop fills sem
 		if free <= 0 || ctx.Err() != nil {
 			break
 		}
-		s := shards[(first+i)%len(shards)]
+		at := (start + i) % len(shards)
+		s := shards[at]
 		claims, err := r.q.take(ctx, s, free, r.cfg.Lease.Milliseconds())
 		if err != nil {
 			if ctx.Err() == nil {
@@ -105,6 +108,9 @@ func (r *Reviewer) round(ctx context.Context, wg *sync.WaitGroup, first int) int
 				r.log.Warn("claim usdt reviews failed; retried", "err", err)
 			}
 			continue
+		}
+		if len(claims) > 0 {
+			r.next = at + 1
 		}
 		for _, c := range claims {
 			r.sem <- struct{}{}
