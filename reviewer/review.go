@@ -1,0 +1,139 @@
+package reviewer
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+)
+
+// modeUnknown labels reviews of an order whose network is not configured.
+const modeUnknown = "unknown"
+
+// review decides one claimed order. Nothing is returned: a failure is
+// logged and counted, and the order falls due again when its lease ends.
+//
+// The review window is counted from the order's UpdatedAt, which is when the
+// hash was submitted: while an order is under review nothing but its review
+// outcome changes it (the submit script is the last change before, the
+// outcome the first after), so UpdatedAt stays the submit time throughout.
+func (r *Reviewer) review(ctx context.Context, c claim) {
+	o, ok := r.order(ctx, c)
+	if !ok {
+		return
+	}
+	n, known := r.d.Networks.Network(o.Network)
+	if !known {
+		r.apply(ctx, o, modeUnknown, verdict{step: stepEscalate, reason: reasonUnknownNetwork, evidence: "network " + o.Network})
+		return
+	}
+	var v verdict
+	switch n.Mode {
+	case usdt.ModeChain:
+		v = r.checkChain(ctx, o, n)
+	case usdt.ModeExchange:
+		v = r.checkDeposit(ctx, o, n)
+	case usdt.ModeDual:
+		v = both(r.checkChain(ctx, o, n), r.checkDeposit(ctx, o, n))
+	case usdt.ModeExchangePay:
+		v = r.checkPayment(ctx, o)
+	default:
+		v = verdict{step: stepEscalate, reason: reasonUnknownNetwork, evidence: "network " + n.Name + " has mode " + string(n.Mode)}
+	}
+	r.apply(ctx, o, string(n.Mode), v)
+}
+
+// order reads the claimed order and reports whether it is still under
+// review; an order that is gone or moved on leaves the queue.
+func (r *Reviewer) order(ctx context.Context, c claim) (*schema.Order, bool) {
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	o, err := r.d.Orders.Order(cctx, c.id)
+	cancel()
+	if err != nil && !isKind(err, platform.KindNotFound) {
+		r.m.errors.WithLabelValues(backendOrders).Inc()
+		r.log.Warn("read order under review failed; retried after the lease", "order", c.id, "err", err)
+		return nil, false
+	}
+	if err == nil && underReview(o) {
+		return o, true
+	}
+	r.log.Info("order no longer under review; dropped from the queue", "order", c.id)
+	if err := r.q.forget(ctx, c); err != nil {
+		r.m.errors.WithLabelValues(backendRedis).Inc()
+		r.log.Warn("drop review failed", "order", c.id, "err", err)
+	}
+	return nil, false
+}
+
+// underReview: a live usdt_direct order whose payer submitted a hash and
+// whose review is not with an administrator.
+func underReview(o *schema.Order) bool {
+	return o != nil && o.Status == schema.StatusReady && o.NextAction == schema.NextUSDTReview &&
+		o.TxHash != "" && o.Review != usdt.OutcomeWaiting
+}
+
+// apply carries a verdict out through the command side. Undecided reviews
+// are checked again after the backoff, but never later than the window's
+// end, where whatever is still undecided goes to an administrator.
+func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v verdict) {
+	now := time.Now()
+	deadline := o.UpdatedAt.Add(r.cfg.Window)
+	if v.step == stepLater && !now.Before(deadline) {
+		v.step = stepEscalate
+	}
+	if v.step == stepLater {
+		due := now.Add(r.cfg.delay(now.Sub(o.UpdatedAt)))
+		if due.After(deadline) {
+			due = deadline
+		}
+		cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+		err := r.d.Orders.RescheduleUSDT(cctx, o.ID, due)
+		cancel()
+		if r.outcomeErr(o, "reschedule", err) {
+			r.m.reviews.WithLabelValues(mode, outRetry).Inc()
+		}
+		return
+	}
+	d := usdt.Decision{By: r.id, At: now.UTC(), Reason: v.reason, Note: v.note, Evidence: v.evidence}
+	call, out := r.d.Orders.EscalateUSDT, outWaiting
+	d.Outcome = usdt.OutcomeWaiting
+	switch v.step {
+	case stepApprove:
+		call, out, d.Outcome, d.Reason = r.d.Orders.ApproveUSDT, outApproved, usdt.OutcomeApproved, ""
+	case stepReject:
+		call, out, d.Outcome = r.d.Orders.RejectUSDT, outRejected, usdt.OutcomeRejected
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	_, err := call(cctx, o.ID, o.TxHash, d)
+	cancel()
+	if r.outcomeErr(o, out, err) {
+		r.m.reviews.WithLabelValues(mode, out).Inc()
+		r.m.latency.WithLabelValues(mode).Observe(max(now.Sub(o.UpdatedAt), 0).Seconds())
+		r.log.Info("usdt review decided", "order", o.ID, "mode", mode, "outcome", d.Outcome, "reason", d.Reason, "evidence", d.Evidence)
+	}
+}
+
+// outcomeErr reports whether an outcome call landed. A conflict or a
+// missing order means another decision got there first (an administrator,
+// a reviewer whose lease ran out, a payment another way): nothing to do.
+// Any other failure leaves the order to be claimed again after the lease.
+func (r *Reviewer) outcomeErr(o *schema.Order, what string, err error) bool {
+	switch {
+	case err == nil:
+		return true
+	case isKind(err, platform.KindConflict) || isKind(err, platform.KindNotFound):
+		r.log.Info("usdt review outcome refused: the order moved on", "order", o.ID, "outcome", what, "err", err)
+	default:
+		r.m.errors.WithLabelValues(backendOrders).Inc()
+		r.log.Warn("usdt review outcome failed; retried after the lease", "order", o.ID, "outcome", what, "err", err)
+	}
+	return false
+}
+
+func isKind(err error, k platform.Kind) bool {
+	var pe *platform.Error
+	return errors.As(err, &pe) && pe.Kind == k
+}

@@ -1,0 +1,77 @@
+package reviewer
+
+import "strings"
+
+// step is what a check concluded.
+type step int
+
+const (
+	stepLater    step = iota // not decidable yet: check again, until the window ends
+	stepApprove              // the transfer pays the order
+	stepReject               // it does not, for reason
+	stepEscalate             // an administrator must decide, for reason
+)
+
+// Reasons of this package beyond those listed on usdt.Decision.
+const (
+	reasonUnknownNetwork = "unknown_network" // the order's network is not configured (any more)
+	reasonWrongNetwork   = "wrong_network"   // the exchange credited it on another network
+	reasonInvalidOrder   = "invalid_order"   // the order's payable amount does not fit the token
+)
+
+// verdict is a check's conclusion. For stepLater, reason is what the order
+// waits for if the window ends now: unconfirmed (not found, not deep
+// enough, not credited) or backend_down (the backend failed).
+type verdict struct {
+	step     step
+	reason   string
+	evidence string
+	note     string
+}
+
+func later(reason, evidence string) verdict {
+	return verdict{step: stepLater, reason: reason, evidence: evidence}
+}
+
+func reject(reason, evidence string) verdict {
+	return verdict{step: stepReject, reason: reason, evidence: evidence}
+}
+
+// both is dual mode: the chain and the exchange must both approve. One
+// approving and the other rejecting is for an administrator; either not yet
+// decided means checking again (a backend failure wins as the reason, so
+// the window's end says backend_down while one is failing).
+func both(chain, exch verdict) verdict {
+	ev := "chain: " + chain.evidence + "; exchange: " + exch.evidence
+	note := strings.Trim(chain.note+"; "+exch.note, "; ")
+	switch {
+	case chain.step == stepApprove && exch.step == stepApprove:
+		return verdict{step: stepApprove, evidence: ev}
+	case chain.step == stepEscalate:
+		return chain
+	case exch.step == stepEscalate:
+		return exch
+	case chain.step == stepLater || exch.step == stepLater:
+		v := later(reasonUnconfirmed, ev)
+		if chain.reason == reasonBackendDown || exch.reason == reasonBackendDown {
+			v.reason = reasonBackendDown
+		}
+		v.note = note
+		return v
+	case chain.step == stepReject && exch.step == stepReject:
+		return verdict{step: stepReject, reason: chain.reason, evidence: ev}
+	}
+	return verdict{step: stepEscalate, reason: reasonDisagree, evidence: ev}
+}
+
+// Reasons named on usdt.Decision.
+const (
+	reasonWrongAmount  = "wrong_amount"
+	reasonWrongAddress = "wrong_address"
+	reasonWrongToken   = "wrong_token"
+	reasonTooOld       = "too_old"
+	reasonFailedTx     = "failed_tx"
+	reasonUnconfirmed  = "unconfirmed"
+	reasonBackendDown  = "backend_down"
+	reasonDisagree     = "disagree"
+)
