@@ -25,6 +25,7 @@ type CreateOrder struct {
 	store     *Store
 	providers *provider.Registry
 	usdt      *USDT
+	networks  USDTNetworkSource
 	rates     Rates
 	options   *Options
 	clientIP  *platform.ClientIP
@@ -41,6 +42,7 @@ type CreateDeps struct {
 	Store     *Store
 	Providers *provider.Registry
 	USDT      *USDT
+	Networks  USDTNetworkSource // nil: Config's networks
 	Rates     Rates
 	ClientIP  *platform.ClientIP
 	Limiter   *platform.Limiter
@@ -56,7 +58,7 @@ func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *sl
 		return nil, fmt.Errorf("register command metrics: %w", err)
 	}
 	h := &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
-		usdt: d.USDT, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}
+		usdt: d.USDT, networks: d.Networks, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}
 	h.options = &Options{create: h, ttl: time.Minute, cache: map[bool]cachedSystems{}}
 	return h, nil
 }

@@ -24,7 +24,7 @@ func tronOf(account byte) string {
 	var out []byte
 	for mod := new(big.Int); n.Sign() > 0; {
 		n.DivMod(n, big.NewInt(58), mod)
-		out = append([]byte{base58Alphabet[mod.Int64()]}, out...)
+		out = append([]byte{"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"[mod.Int64()]}, out...)
 	}
 	return string(out)
 }

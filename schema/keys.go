@@ -116,6 +116,12 @@ func TransferCreditKey(merchant, orderID string) string {
 // webhook deliveries). The hash submit adds to it in the same script.
 func USDTReviewsKey(s Shard) string { return "gw:" + s.Tag() + ":usdt:reviews" }
 
+// USDTDeskKey indexes the shard's usdt_direct orders an administrator may
+// look at: those waiting for one, and those whose review rejected the hash
+// (score the decision's time, ms). The review outcome scripts keep it, so
+// the desk reads it per shard and never scans keys.
+func USDTDeskKey(s Shard) string { return "gw:" + s.Tag() + ":usdt:desk" }
+
 // OrderHistoryKey lists an order's review decisions (JSON), oldest first.
 func OrderHistoryKey(s Shard, id string) string { return "gw:" + s.Tag() + ":hist:" + id }
 
