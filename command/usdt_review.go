@@ -112,16 +112,22 @@ func (r *USDTReview) Reschedule(ctx context.Context, id string, due time.Time) e
 	return nil
 }
 
+// Order reads usdt_direct order id; any other order is not found.
+func (r *USDTReview) Order(ctx context.Context, id string) (*schema.Order, error) {
+	o, err := r.store.Get(ctx, id)
+	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != schema.MethodUSDTDirect) {
+		return nil, platform.Errorf(platform.KindNotFound, "no usdt_direct order %s", id)
+	}
+	return o, err
+}
+
 // decide checks what can be checked before the script (the hash's form
 // and whom it is reserved for) and runs it.
 func (r *USDTReview) decide(ctx context.Context, id, hash, outcome string, d usdt.Decision) (*schema.Order, error) {
 	if d.By == "" {
 		return nil, platform.Errorf(platform.KindInvalidParameter, "a decision names who made it")
 	}
-	o, err := r.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != schema.MethodUSDTDirect) {
-		return nil, platform.Errorf(platform.KindNotFound, "no usdt_direct order %s", id)
-	}
+	o, err := r.Order(ctx, id)
 	if err != nil {
 		return nil, err
 	}
