@@ -1,0 +1,471 @@
+package command
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+)
+
+// underReview is a sandbox usdt_direct order on TRC20 whose payer
+// submitted hash.
+func (h *harness) underReview(hash string) string {
+	h.t.Helper()
+	id := h.usdtOrder(true)
+	h.mustChoose(id, "TRC20")
+	if _, err := h.create.SubmitTxHash(context.Background(), id, hash); err != nil {
+		h.t.Fatalf("submit %s: %v", hash, err)
+	}
+	return id
+}
+
+// reviewKeys is where order id stands in its shard's review indexes.
+type reviewKeys struct {
+	queued, onDesk, expiring bool
+	history                  []usdt.Decision
+}
+
+func (h *harness) reviewKeys(id string) reviewKeys {
+	h.t.Helper()
+	ctx := context.Background()
+	shard, _ := schema.ParseOrderID(id)
+	in := func(key string) bool {
+		err := h.rdb.ZScore(ctx, key, id).Err()
+		if err != nil && err != redis.Nil {
+			h.t.Fatal(err)
+		}
+		return err == nil
+	}
+	hist, err := h.create.USDTHistory(ctx, id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return reviewKeys{queued: in(schema.USDTReviewsKey(shard)), onDesk: in(schema.USDTDeskKey(shard)),
+		expiring: in(schema.ExpiryKey(shard)), history: hist}
+}
+
+func decision(by string) usdt.Decision {
+	return usdt.Decision{By: by, Reason: "wrong_amount", Note: "n"}
+}
+
+// TestSubmitQueuesReview: the script that records the hash puts the order
+// in its shard's review queue, due at the submit's time; a refused submit
+// queues nothing.
+func TestSubmitQueuesReview(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	at := time.UnixMilli(time.Now().UnixMilli())
+	h.create.now = func() time.Time { return at }
+	id := h.underReview(hash64("a1"))
+	shard, _ := schema.ParseOrderID(id)
+	if score := h.rdb.ZScore(ctx, schema.USDTReviewsKey(shard), id).Val(); int64(score) != at.UnixMilli() {
+		t.Fatalf("queued at %v, want %d", score, at.UnixMilli())
+	}
+	other := h.usdtOrder(true) // no network chosen: the submit is refused
+	if _, err := h.create.SubmitTxHash(ctx, other, hash64("a2")); err == nil {
+		t.Fatal("submit without a network accepted")
+	}
+	if h.reviewKeys(other).queued {
+		t.Fatal("a refused submit queued the order")
+	}
+}
+
+// TestTxHashPaysOneOrderEver: the reservation never expires and stays
+// with the first order that recorded it, cancelled or rejected.
+func TestTxHashPaysOneOrderEver(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		after func(h *harness, id, hash string) // what happens to the first order
+	}{
+		{"first order cancelled", func(h *harness, id, _ string) {
+			if _, err := h.store.Transition(ctx, id, schema.StatusCancelled, time.Now()); err != nil {
+				h.t.Fatal(err)
+			}
+		}},
+		{"first order's hash rejected", func(h *harness, id, hash string) {
+			if _, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+				h.t.Fatal(err)
+			}
+		}},
+		{"first order paid", func(h *harness, id, hash string) {
+			if _, err := h.create.ApproveUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+				h.t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newRedisHarness(t)
+			hash := hash64("b2")
+			first := h.underReview(hash)
+			key := schema.USDTTxKey("TRC20", hash)
+			if ttl := h.rdb.TTL(ctx, key).Val(); ttl != -1 {
+				t.Fatalf("reservation expires in %v", ttl)
+			}
+			tt.after(h, first, hash)
+			second := h.usdtOrder(true)
+			h.mustChoose(second, "TRC20")
+			if _, err := h.create.SubmitTxHash(ctx, second, hash); kindOf(err) != platform.KindConflict {
+				t.Fatalf("another order submitting the hash: %v", err)
+			}
+			if holder := h.rdb.Get(ctx, key).Val(); holder != first {
+				t.Fatalf("hash now held by %q", holder)
+			}
+		})
+	}
+}
+
+// TestRejectedHashStaysWithItsOrder: the order whose hash was rejected may
+// submit it again; a stale submit of it that loses (the order was
+// cancelled meanwhile) does not give the reservation back, since this call
+// did not make it.
+func TestRejectedHashStaysWithItsOrder(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	hash := hash64("c3")
+	id := h.underReview(hash)
+	if _, err := h.create.RejectUSDT(ctx, id, hash, decision("r")); err != nil {
+		t.Fatal(err)
+	}
+	stale, _ := h.store.Get(ctx, id)
+	if _, err := h.store.Transition(ctx, id, schema.StatusCancelled, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.create.submitTx(ctx, stale, hash); kindOf(err) != platform.KindConflict {
+		t.Fatalf("submit to a cancelled order: %v", err)
+	}
+	if holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val(); holder != id {
+		t.Fatalf("a losing submit gave the hash away: held by %q", holder)
+	}
+
+	again := h.underReview(hash64("d4"))
+	if _, err := h.create.RejectUSDT(ctx, again, hash64("d4"), decision("r")); err != nil {
+		t.Fatal(err)
+	}
+	o, err := h.create.SubmitTxHash(ctx, again, hash64("d4"))
+	if err != nil || o.TxHash != hash64("d4") || o.Review != "" || o.ReviewReason != "" {
+		t.Fatalf("resubmitting its own rejected hash: %+v %v", o, err)
+	}
+	if k := h.reviewKeys(again); !k.queued || k.onDesk {
+		t.Fatalf("resubmitted: %+v", k)
+	}
+}
+
+// TestConcurrentSubmitsOfOneHash: two payers submit one hash to their two
+// orders at once: exactly one order gets it.
+func TestConcurrentSubmitsOfOneHash(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	const n = 8
+	hash := hash64("e5")
+	orders := make([]*schema.Order, n)
+	for i := range orders {
+		id := h.usdtOrder(true)
+		h.mustChoose(id, "TRC20")
+		orders[i], _ = h.store.Get(ctx, id)
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { _, errs[i] = h.create.submitTx(ctx, orders[i], hash) })
+	}
+	wg.Wait()
+	holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val()
+	won := 0
+	for i, err := range errs {
+		o, _ := h.store.Get(ctx, orders[i].ID)
+		switch {
+		case err == nil:
+			won++
+			if holder != o.ID || o.TxHash != hash {
+				t.Fatalf("winner %s holds %q, reservation %s", o.ID, o.TxHash, holder)
+			}
+		case kindOf(err) != platform.KindConflict || o.TxHash != "":
+			t.Fatalf("loser %d: %v, holds %q", i, err, o.TxHash)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d orders got the hash", won)
+	}
+}
+
+func TestApproveUSDT(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	hash := hash64("f6")
+	id := h.underReview(hash)
+	before, _ := h.store.Get(ctx, id)
+	o, err := h.create.ApproveUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-7", Evidence: "block 9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != schema.StatusPaid || o.Review != usdt.OutcomeApproved || o.NextAction != "" || o.CompletedAt.IsZero() ||
+		o.Version != before.Version+1 || o.TxHash != hash {
+		t.Fatalf("approved: %+v", o)
+	}
+	if ev := h.lastEvent(id); ev.Type != schema.EventFor(schema.StatusPaid) || ev.Order.ID != id || ev.Order.Status != schema.StatusPaid {
+		t.Fatalf("last event %s %+v", ev.Type, ev.Order)
+	}
+	k := h.reviewKeys(id)
+	if k.queued || k.onDesk || k.expiring || len(k.history) != 1 {
+		t.Fatalf("indexes after approve: %+v", k)
+	}
+	if d := k.history[0]; d.Outcome != usdt.OutcomeApproved || d.By != "reviewer-7" || d.Hash != hash || d.Evidence != "block 9" || d.At.IsZero() {
+		t.Fatalf("history %+v", d)
+	}
+	shard, _ := schema.ParseOrderID(id)
+	if ttl := h.rdb.TTL(ctx, schema.OrderHistoryKey(shard, id)).Val(); ttl <= 0 || ttl > time.Hour {
+		t.Fatalf("history kept for %v, want the order's retention", ttl)
+	}
+	again, err := h.create.ApproveUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-8"})
+	if err != nil || again.Version != o.Version || len(h.reviewKeys(id).history) != 1 {
+		t.Fatalf("approving again: v%d %v", again.Version, err)
+	}
+}
+
+// TestReviewConflicts: an outcome for an order not under review for that
+// hash, or paid, or for a hash another order holds, changes nothing.
+func TestReviewConflicts(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	paid := h.underReview(hash64("01"))
+	if _, err := h.create.ApproveUSDT(ctx, paid, hash64("01"), decision("r")); err != nil {
+		t.Fatal(err)
+	}
+	queued := h.underReview(hash64("02"))
+	fresh := h.usdtOrder(true)
+	h.mustChoose(fresh, "TRC20")
+	type outcome func(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error)
+	approve, reject, escalate := outcome(h.create.ApproveUSDT), outcome(h.create.RejectUSDT), outcome(h.create.EscalateUSDT)
+	tests := []struct {
+		name string
+		do   outcome
+		id   string
+		hash string
+		kind platform.Kind
+		msg  string
+	}{
+		{"reject a paid order", reject, paid, hash64("01"), platform.KindConflict, "paid already"},
+		{"escalate a paid order", escalate, paid, hash64("01"), platform.KindConflict, "paid already"},
+		{"approve another hash", approve, queued, hash64("03"), platform.KindConflict, "not under review"},
+		{"approve a hash another order holds", approve, queued, hash64("01"), platform.KindConflict, "hash already used"},
+		{"reject a hash another order holds", reject, fresh, hash64("02"), platform.KindConflict, "hash already used"},
+		{"approve an order with no hash", approve, fresh, hash64("04"), platform.KindConflict, "not under review"},
+		{"approve with a malformed hash", approve, queued, "0x" + hash64("02"), platform.KindInvalidParameter, ""},
+		{"an order that is not usdt_direct", approve, h.createOK(h.baseParams())["paymentId"].(string), hash64("02"), platform.KindNotFound, ""},
+		{"a decision of no one", approve, queued, hash64("02"), platform.KindInvalidParameter, "who"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := h.store.Get(ctx, tt.id)
+			d := decision("r")
+			if tt.msg == "who" {
+				d.By = ""
+			}
+			_, err := tt.do(ctx, tt.id, tt.hash, d)
+			if kindOf(err) != tt.kind || (tt.msg != "" && tt.msg != "who" && !strings.Contains(msgOf(err), tt.msg)) {
+				t.Fatalf("err = %v, want %s %q", err, tt.kind, tt.msg)
+			}
+			if after, _ := h.store.Get(ctx, tt.id); *after != *before {
+				t.Fatalf("order changed: %+v", after)
+			}
+		})
+	}
+	if k := h.reviewKeys(queued); !k.queued || len(k.history) != 0 {
+		t.Fatalf("refused outcomes touched the queue or history: %+v", k)
+	}
+}
+
+func TestRejectUSDT(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	hash := hash64("a7")
+	id := h.underReview(hash)
+	o, err := h.create.RejectUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-2", Reason: "wrong_amount", Evidence: "12.000001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != schema.StatusReady || o.NextAction != schema.NextUSDTDirectPay || o.Review != usdt.OutcomeRejected ||
+		o.ReviewReason != "wrong_amount" || o.TxHash != "" {
+		t.Fatalf("rejected: %+v", o)
+	}
+	if ev := h.lastEvent(id); ev.Type != schema.EventChanged || ev.Order.ReviewReason != "wrong_amount" {
+		t.Fatalf("last event %s %+v", ev.Type, ev.Order)
+	}
+	k := h.reviewKeys(id)
+	if k.queued || !k.onDesk || !k.expiring || len(k.history) != 1 || k.history[0].Outcome != usdt.OutcomeRejected || k.history[0].Hash != hash {
+		t.Fatalf("indexes after reject: %+v", k)
+	}
+	if holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val(); holder != id {
+		t.Fatalf("reservation %q", holder)
+	}
+	again, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-3"))
+	if err != nil || again.Version != o.Version || len(h.reviewKeys(id).history) != 1 {
+		t.Fatalf("rejecting again: %v", err)
+	}
+	if _, err := h.create.RejectUSDT(ctx, id, hash, usdt.Decision{By: "x"}); kindOf(err) != platform.KindInvalidParameter {
+		t.Fatalf("a rejection without a reason: %v", err)
+	}
+	failed, err := h.create.USDTReviews(ctx, DeskFailed)
+	if err != nil || len(failed) != 1 || failed[0].ID != id {
+		t.Fatalf("failed desk: %v %v", failed, err)
+	}
+}
+
+// TestEscalateUSDT: an order waiting for an administrator leaves the
+// review queue and the expiry index, so the sweep does not cancel it
+// however long it waits; the administrator's approval pays it.
+func TestEscalateUSDT(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	hash := hash64("b8")
+	id := h.underReview(hash)
+	o, err := h.create.EscalateUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-4", Reason: "backend_down"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Review != usdt.OutcomeWaiting || o.ReviewReason != "backend_down" || o.NextAction != schema.NextUSDTReview || o.TxHash != hash {
+		t.Fatalf("escalated: %+v", o)
+	}
+	if ev := h.lastEvent(id); ev.Type != schema.EventChanged || ev.Order.Review != usdt.OutcomeWaiting {
+		t.Fatalf("last event %s %+v", ev.Type, ev.Order)
+	}
+	if k := h.reviewKeys(id); k.queued || !k.onDesk || k.expiring || len(k.history) != 1 {
+		t.Fatalf("indexes after escalate: %+v", k)
+	}
+	settle := h.create.NewSettle()
+	settle.now = func() time.Time { return time.Now().Add(30 * 24 * time.Hour) }
+	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	for _, s := range schema.AllShards() {
+		if _, err := e.Sweep(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o, _ := h.store.Get(ctx, id); o.Status != schema.StatusReady {
+		t.Fatalf("a waiting order was swept: %s", o.Status)
+	}
+	waiting, err := h.create.USDTReviews(ctx, DeskWaiting)
+	if err != nil || len(waiting) != 1 || waiting[0].ID != id {
+		t.Fatalf("waiting desk: %v %v", waiting, err)
+	}
+	if o, err := h.create.ApproveUSDT(ctx, id, hash, usdt.Decision{By: "admin:ops", Note: "seen on chain"}); err != nil || o.Status != schema.StatusPaid {
+		t.Fatalf("approve a waiting order: %v", err)
+	}
+	if k := h.reviewKeys(id); k.onDesk || len(k.history) != 2 {
+		t.Fatalf("after the administrator: %+v", k)
+	}
+}
+
+func TestRescheduleUSDT(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	id := h.underReview(hash64("c9"))
+	shard, _ := schema.ParseOrderID(id)
+	due := time.Now().Add(time.Minute).Truncate(time.Millisecond)
+	if err := h.create.RescheduleUSDT(ctx, id, due); err != nil {
+		t.Fatal(err)
+	}
+	if score := h.rdb.ZScore(ctx, schema.USDTReviewsKey(shard), id).Val(); int64(score) != due.UnixMilli() {
+		t.Fatalf("due %v, want %d", score, due.UnixMilli())
+	}
+	if _, err := h.create.ApproveUSDT(ctx, id, hash64("c9"), decision("r")); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.create.RescheduleUSDT(ctx, id, due); kindOf(err) != platform.KindConflict {
+		t.Fatalf("rescheduling a decided order: %v", err)
+	}
+	if h.reviewKeys(id).queued {
+		t.Fatal("a decided order went back to the queue")
+	}
+}
+
+// TestUSDTReviewsStates: each desk state lists exactly its orders.
+func TestUSDTReviewsStates(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	queued := h.underReview(hash64("11"))
+	waiting := h.underReview(hash64("12"))
+	rejected := h.underReview(hash64("13"))
+	paid := h.underReview(hash64("14"))
+	gone := h.underReview(hash64("15"))
+	steps := []error{}
+	_, err := h.create.EscalateUSDT(ctx, waiting, hash64("12"), decision("r"))
+	steps = append(steps, err)
+	_, err = h.create.RejectUSDT(ctx, rejected, hash64("13"), decision("r"))
+	steps = append(steps, err)
+	_, err = h.create.ApproveUSDT(ctx, paid, hash64("14"), decision("r"))
+	steps = append(steps, err)
+	_, err = h.create.RejectUSDT(ctx, gone, hash64("15"), decision("r"))
+	steps = append(steps, err)
+	for i, err := range steps {
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	shard, _ := schema.ParseOrderID(gone)
+	h.rdb.Del(ctx, schema.OrderKey(shard, gone)) // past its retention
+	tests := []struct {
+		state string
+		want  []string
+	}{
+		{DeskWaiting, []string{waiting}},
+		{DeskFailed, []string{rejected}},
+		{DeskAll, []string{queued, waiting}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.state, func(t *testing.T) {
+			orders, err := h.create.USDTReviews(ctx, tt.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, o := range orders {
+				got = append(got, o.ID)
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(tt.want))
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: %v, want %v", tt.state, got, want)
+			}
+		})
+	}
+	if h.rdb.ZScore(ctx, schema.USDTDeskKey(shard), gone).Err() != redis.Nil {
+		t.Fatal("an order gone from Redis stayed on the desk")
+	}
+	if _, err := h.create.USDTReviews(ctx, "everything"); kindOf(err) != platform.KindInvalidParameter {
+		t.Fatalf("unknown state: %v", err)
+	}
+}
+
+// TestHistoryFollowsTheOrder: a waiting order's history has no expiry, as
+// the order has none; once the order is final, both expire together.
+func TestHistoryFollowsTheOrder(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	id := h.underReview(hash64("d1"))
+	if _, err := h.create.EscalateUSDT(ctx, id, hash64("d1"), decision("r")); err != nil {
+		t.Fatal(err)
+	}
+	shard, _ := schema.ParseOrderID(id)
+	key := schema.OrderHistoryKey(shard, id)
+	if ttl := h.rdb.TTL(ctx, key).Val(); ttl != -1 {
+		t.Fatalf("history of a live order expires in %v", ttl)
+	}
+	if _, err := h.store.Transition(ctx, id, schema.StatusFailed, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if ttl := h.rdb.TTL(ctx, key).Val(); ttl <= 0 {
+		t.Fatalf("history of a final order: ttl %v", ttl)
+	}
+}
