@@ -54,6 +54,11 @@ func (h *harness) reviewKeys(id string) reviewKeys {
 		expiring: in(schema.ExpiryKey(shard)), history: hist}
 }
 
+func mustShard(id string) schema.Shard {
+	s, _ := schema.ParseOrderID(id)
+	return s
+}
+
 func decision(by string) usdt.Decision {
 	return usdt.Decision{By: by, Reason: "wrong_amount", Note: "n"}
 }
@@ -229,8 +234,11 @@ func TestApproveUSDT(t *testing.T) {
 		t.Fatalf("history kept for %v, want the order's retention", ttl)
 	}
 	again, err := h.create.ApproveUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-8"})
-	if err != nil || again.Version != o.Version || len(h.reviewKeys(id).history) != 1 {
-		t.Fatalf("approving again: v%d %v", again.Version, err)
+	if err != nil {
+		t.Fatalf("approving again: %v", err)
+	}
+	if again.Version != o.Version || len(h.reviewKeys(id).history) != 1 {
+		t.Fatalf("approving again wrote: v%d", again.Version)
 	}
 }
 
@@ -311,12 +319,28 @@ func TestRejectUSDT(t *testing.T) {
 		t.Fatalf("reservation %q", holder)
 	}
 	again, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-3"))
-	if err != nil || again.Version != o.Version || len(h.reviewKeys(id).history) != 1 {
+	if err != nil {
 		t.Fatalf("rejecting again: %v", err)
+	}
+	if again.Version != o.Version || len(h.reviewKeys(id).history) != 1 {
+		t.Fatalf("rejecting again wrote: v%d", again.Version)
 	}
 	if _, err := h.create.RejectUSDT(ctx, id, hash, usdt.Decision{By: "x"}); kindOf(err) != platform.KindInvalidParameter {
 		t.Fatalf("a rejection without a reason: %v", err)
 	}
+	// An order an administrator was to decide had left the expiry index;
+	// rejected, it is payable again and expires again.
+	waited := h.underReview(hash64("a8"))
+	if _, err := h.create.EscalateUSDT(ctx, waited, hash64("a8"), decision("r")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.create.RejectUSDT(ctx, waited, hash64("a8"), decision("admin:ops")); err != nil {
+		t.Fatal(err)
+	}
+	if !h.reviewKeys(waited).expiring {
+		t.Fatal("a rejected order that had waited never expires")
+	}
+	h.rdb.Del(ctx, schema.OrderKey(mustShard(waited), waited))
 	failed, err := h.create.USDTReviews(ctx, DeskFailed)
 	if err != nil || len(failed) != 1 || failed[0].ID != id {
 		t.Fatalf("failed desk: %v %v", failed, err)
@@ -399,8 +423,13 @@ func TestUSDTReviewsStates(t *testing.T) {
 	rejected := h.underReview(hash64("13"))
 	paid := h.underReview(hash64("14"))
 	gone := h.underReview(hash64("15"))
+	cancelled := h.underReview(hash64("16"))
 	steps := []error{}
-	_, err := h.create.EscalateUSDT(ctx, waiting, hash64("12"), decision("r"))
+	_, err := h.create.RejectUSDT(ctx, cancelled, hash64("16"), decision("r"))
+	steps = append(steps, err)
+	_, err = h.store.Transition(ctx, cancelled, schema.StatusCancelled, time.Now())
+	steps = append(steps, err)
+	_, err = h.create.EscalateUSDT(ctx, waiting, hash64("12"), decision("r"))
 	steps = append(steps, err)
 	_, err = h.create.RejectUSDT(ctx, rejected, hash64("13"), decision("r"))
 	steps = append(steps, err)
