@@ -87,7 +87,9 @@ func (h *CreateOrder) USDTNetworks(sandbox bool) []schema.USDTNetwork {
 	switch {
 	case h.networks != nil:
 		for _, n := range h.networks.For(sandbox) {
-			out = append(out, schema.USDTNetwork{Name: n.Name, Address: n.Addresses[0]})
+			if len(n.Addresses) > 0 { // usdt.Check requires one; a hand-edited entry may lack it
+				out = append(out, schema.USDTNetwork{Name: n.Name, Address: n.Addresses[0]})
+			}
 		}
 	case sandbox:
 		out = slices.Clone(h.cfg.USDTSandboxNetworks)
