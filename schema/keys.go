@@ -57,8 +57,10 @@ const MerchantsVersionKey = "gw:merchants:version"
 func USDTAmountKey(amount string) string { return "gw:usdt:amount:" + amount }
 
 // USDTTxKey reserves a usdt_direct transaction hash for the order that
-// submitted it: one transfer pays one order. It names no shard (a hash is
-// checked across all orders), so it is never touched by an order script.
+// first recorded it, for good (no expiry, kept when that order is paid,
+// cancelled or its review rejects the hash): one transfer pays one order,
+// ever. It names no shard (a hash is checked across all orders), so it is
+// never touched by an order script.
 func USDTTxKey(network, hash string) string { return "gw:usdt:tx:" + network + ":" + hash }
 
 // AllShards lists every shard, for readers that consume all streams.
