@@ -26,6 +26,7 @@ type CreateOrder struct {
 	providers *provider.Registry
 	usdt      *USDT
 	usdtSim   USDTSimulator
+	networks  USDTNetworkSource
 	rates     Rates
 	options   *Options
 	clientIP  *platform.ClientIP
@@ -42,7 +43,8 @@ type CreateDeps struct {
 	Store     *Store
 	Providers *provider.Registry
 	USDT      *USDT
-	USDTSim   USDTSimulator // the sandbox's simulated chains; nil: none
+	USDTSim   USDTSimulator     // the sandbox's simulated chains; nil: none
+	Networks  USDTNetworkSource // nil: Config's networks
 	Rates     Rates
 	ClientIP  *platform.ClientIP
 	Limiter   *platform.Limiter
@@ -58,7 +60,7 @@ func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *sl
 		return nil, fmt.Errorf("register command metrics: %w", err)
 	}
 	h := &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
-		usdt: d.USDT, usdtSim: d.USDTSim, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}
+		usdt: d.USDT, usdtSim: d.USDTSim, networks: d.Networks, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}
 	h.options = &Options{create: h, ttl: time.Minute, cache: map[bool]cachedSystems{}}
 	return h, nil
 }

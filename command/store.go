@@ -180,7 +180,7 @@ func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.T
 	for _, e := range extra {
 		args = append(args, e)
 	}
-	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard)}
+	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard), schema.OrderHistoryKey(shard, id)}
 	res, err := s.batch.Script(ctx, s.transition, keys, args...).Int64Slice()
 	if err != nil {
 		return 0, fmt.Errorf("move order %s to %s: %w", id, to, err)

@@ -1,33 +1,16 @@
 package command
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
 )
-
-// usdtChain is what we know of a network a usdt_direct payer may send on:
-// how our receiving address and a transaction hash look there. An address
-// that is not well formed would take payers' money to nowhere, so it is
-// refused when the configuration is read, not when a payer sees it.
-type usdtChain struct {
-	address func(string) bool
-	tx      func(string) bool // on the lower-cased, trimmed hash
-}
-
-var usdtChains = map[string]usdtChain{
-	"TRC20": {address: tronAddress, tx: func(s string) bool { return len(s) == 64 && isHex(s) }},
-	"BEP20": {address: evmAddress, tx: evmTxHash},
-	"ERC20": {address: evmAddress, tx: evmTxHash},
-}
 
 // SandboxUSDTNetworks are offered to sandbox orders when no sandbox
 // networks are configured: the null addresses of each chain, well formed
@@ -68,11 +51,10 @@ func ParseUSDTNetworks(s string) ([]schema.USDTNetwork, error) {
 
 // checkUSDTNetwork refuses an unknown network or a malformed address.
 func checkUSDTNetwork(n schema.USDTNetwork) error {
-	c, ok := usdtChains[n.Name]
-	if !ok {
-		return fmt.Errorf("usdt network %q is unknown; want one of TRC20, BEP20, ERC20", n.Name)
+	if !usdt.KnownNetwork(n.Name) {
+		return fmt.Errorf("usdt network %q is unknown; want one of %s", n.Name, strings.Join(usdt.NetworkNames, ", "))
 	}
-	if !c.address(n.Address) {
+	if !usdt.ValidAddress(n.Name, n.Address) {
 		return fmt.Errorf("usdt network %s: %q is not a %s address", n.Name, n.Address, n.Name)
 	}
 	return nil
@@ -88,17 +70,36 @@ func checkUSDTNetworks(list []schema.USDTNetwork) error {
 	return errors.Join(errs...)
 }
 
+// USDTNetworkSource is the process's copy of the networks as data
+// (usdt.Watcher), so `gateway usdt config` changes are offered without a
+// restart.
+type USDTNetworkSource interface {
+	For(sandbox bool) []usdt.Network
+}
+
 // USDTNetworks are the networks a usdt_direct payer of a sandbox or live
-// order may send on. A live order gets only configured networks; a sandbox
+// order may send on, each with the address payers are shown (the first
+// configured). They come from the USDTNetworkSource when one is wired,
+// else from Config. A live order gets only configured networks; a sandbox
 // one the configured sandbox networks, else SandboxUSDTNetworks.
 func (h *CreateOrder) USDTNetworks(sandbox bool) []schema.USDTNetwork {
+	var out []schema.USDTNetwork
 	switch {
-	case !sandbox:
-		return slices.Clone(h.cfg.USDTNetworks)
-	case len(h.cfg.USDTSandboxNetworks) > 0:
-		return slices.Clone(h.cfg.USDTSandboxNetworks)
+	case h.networks != nil:
+		for _, n := range h.networks.For(sandbox) {
+			if len(n.Addresses) > 0 { // usdt.Check requires one; a hand-edited entry may lack it
+				out = append(out, schema.USDTNetwork{Name: n.Name, Address: n.Addresses[0]})
+			}
+		}
+	case sandbox:
+		out = slices.Clone(h.cfg.USDTSandboxNetworks)
+	default:
+		out = slices.Clone(h.cfg.USDTNetworks)
 	}
-	return SandboxUSDTNetworks()
+	if sandbox && len(out) == 0 {
+		return SandboxUSDTNetworks()
+	}
+	return out
 }
 
 // ChooseUSDTNetwork records the network the payer of usdt_direct order id
@@ -166,53 +167,4 @@ func awaitingUSDT(o *schema.Order) error {
 		return platform.Errorf(platform.KindConflict, "order %s is %s and takes no payment now", o.ID, o.Status)
 	}
 	return nil
-}
-
-// tronAddress is a TRON address: base58check of 0x41 and 20 bytes, which
-// always reads T and 33 more characters. The checksum catches a mistyped
-// character.
-func tronAddress(s string) bool {
-	if len(s) != 34 || s[0] != 'T' {
-		return false
-	}
-	b, ok := base58(s)
-	if !ok || len(b) != 25 || b[0] != 0x41 {
-		return false
-	}
-	sum := sha256.Sum256(b[:21])
-	sum = sha256.Sum256(sum[:])
-	return bytes.Equal(sum[:4], b[21:])
-}
-
-const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-// base58 decodes Bitcoin's base58; each leading '1' is a zero byte.
-func base58(s string) ([]byte, bool) {
-	n, radix := new(big.Int), big.NewInt(58)
-	for _, r := range s {
-		d := strings.IndexRune(base58Alphabet, r)
-		if d < 0 {
-			return nil, false
-		}
-		n.Mul(n, radix).Add(n, big.NewInt(int64(d)))
-	}
-	zeros := len(s) - len(strings.TrimLeft(s, "1"))
-	return append(make([]byte, zeros), n.Bytes()...), true
-}
-
-// evmAddress is 0x and 20 bytes in hex. A mixed-case (EIP-55) checksum is
-// not verified: that needs Keccak-256, which the standard library lacks.
-func evmAddress(s string) bool {
-	return len(s) == 42 && s[:2] == "0x" && isHex(s[2:])
-}
-
-func evmTxHash(s string) bool { return len(s) == 66 && s[:2] == "0x" && isHex(s[2:]) }
-
-func isHex(s string) bool {
-	for _, c := range []byte(s) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"io"
+	"log/slog"
 	"math/big"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
 )
 
 // tronOf is the TRON address of a 20-byte account: base58check of 0x41 and
@@ -24,7 +27,7 @@ func tronOf(account byte) string {
 	var out []byte
 	for mod := new(big.Int); n.Sign() > 0; {
 		n.DivMod(n, big.NewInt(58), mod)
-		out = append([]byte{base58Alphabet[mod.Int64()]}, out...)
+		out = append([]byte{"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"[mod.Int64()]}, out...)
 	}
 	return string(out)
 }
@@ -185,5 +188,39 @@ func (h *harness) mustChoose(id, network string) {
 	h.t.Helper()
 	if _, err := h.create.ChooseUSDTNetwork(context.Background(), id, network); err != nil {
 		h.t.Fatalf("choose %s: %v", network, err)
+	}
+}
+
+// TestUSDTNetworksFromData: with the networks as data wired, payers are
+// offered what the store holds as soon as the watcher reloads, the first
+// address of each; a sandbox with none configured keeps the null addresses.
+func TestUSDTNetworksFromData(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	st := usdt.NewStore(h.rdb)
+	w := usdt.NewWatcher(st, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Second)
+	h.create.networks = w
+	h.create.cfg.USDTNetworks = []schema.USDTNetwork{usdtNet("TRC20", tronOf(9))} // not used once data is wired
+	if err := w.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.create.USDTNetworks(false); len(got) != 0 {
+		t.Fatalf("live networks of an empty store: %v", got)
+	}
+	bep := "0x" + strings.Repeat("3c", 20)
+	if err := st.Set(ctx, usdt.Network{Name: "BEP20", Addresses: []string{bep, "0x" + strings.Repeat("4d", 20)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.create.USDTNetworks(false); !slices.Equal(got, []schema.USDTNetwork{usdtNet("BEP20", bep)}) {
+		t.Fatalf("live networks: %v", got)
+	}
+	if got := h.create.USDTNetworks(true); !slices.Equal(got, SandboxUSDTNetworks()) {
+		t.Fatalf("sandbox networks with none configured: %v", got)
+	}
+	if _, err := h.create.ChooseUSDTNetwork(ctx, liveUSDT(h), "bep20"); err != nil {
+		t.Fatalf("choosing the configured network: %v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
 )
 
 //go:embed scripts/usdt_submit.lua
@@ -19,17 +20,21 @@ var usdtSubmitLua string
 
 var usdtSubmitScript = redis.NewScript(usdtSubmitLua)
 
-// usdtTxHold is how long a submitted transaction hash stays reserved: past
-// any order's life and any review, so one transfer never pays two orders.
-const usdtTxHold = 400 * 24 * time.Hour
-
 // SubmitTxHash records the transaction hash the payer of usdt_direct order
 // id sent the payableAmount with, on the network chosen, and puts the order
-// under review (NextAction schema.NextUSDTReview, status still ready): the
-// review, not the payer, decides from then on. The hash is reserved across
-// all orders first, because the reservation key names no shard and cannot
-// share the order's script; an update that then loses gives it back.
-// Submitting the hash the order holds again answers the order as it is.
+// under review (NextAction schema.NextUSDTReview, status still ready, due
+// at once in its shard's review queue): the review, not the payer, decides
+// from then on. The hash is reserved across all orders first, because the
+// reservation key names no shard and cannot share the order's script.
+//
+// A hash pays one order, ever: the reservation has no expiry and stays
+// bound to the first order that recorded it, whether that order is paid,
+// cancelled or its review rejected the hash; any other order submitting it
+// is refused. Only a reservation this very call made, for an update that
+// then did not apply, is given back (the order never held the hash).
+// Submitting the hash the order holds again answers the order as it is; an
+// order whose review rejected its hash may submit that hash again (it is
+// its own) or another.
 //
 // Expiry: the order's place in the expiry index moves to the end of the
 // review window (Config.USDTReviewWindow, a day by default) in the script
@@ -39,6 +44,7 @@ const usdtTxHold = 400 * 24 * time.Hour
 // altogether: an order nobody reviews would then stay live in Redis for
 // ever, holding its clientOrderId. Once the window has passed unreviewed it
 // is cancelled like any unpaid order, and the review can still pay it late.
+// (An administrator's "waiting" takes it out: EscalateUSDT.)
 func (h *CreateOrder) SubmitTxHash(ctx context.Context, id, hash string) (*schema.Order, error) {
 	o, err := h.usdtOrder(ctx, id)
 	if err != nil {
@@ -63,13 +69,14 @@ func (h *CreateOrder) submitTx(ctx context.Context, o *schema.Order, hash string
 	if err != nil {
 		return nil, err
 	}
-	if err := h.usdt.ReserveTx(ctx, o.Network, tx, o.ID); err != nil {
+	fresh, err := h.usdt.ReserveTx(ctx, o.Network, tx, o.ID)
+	if err != nil {
 		return nil, err
 	}
 	now := h.now()
 	applied, err := h.store.SubmitUSDTTx(ctx, o.ID, o.Network, tx, now, now.Add(h.cfg.reviewWindow()))
 	if err != nil || !applied {
-		return h.lostSubmit(ctx, o, tx, err)
+		return h.lostSubmit(ctx, o, tx, fresh, err)
 	}
 	return h.store.Get(ctx, o.ID)
 }
@@ -89,10 +96,12 @@ func resubmitted(o *schema.Order, hash string) (*schema.Order, error) {
 
 // lostSubmit follows an update that did not apply (or whose outcome is
 // unknown): when the order holds this hash after all, a concurrent submit
-// of it won and this one is a repeat; otherwise the reservation is given
-// back. When the order cannot be read, the reservation stays: it names
-// this order, which can still submit the hash again.
-func (h *CreateOrder) lostSubmit(ctx context.Context, o *schema.Order, tx string, cause error) (*schema.Order, error) {
+// of it won and this one is a repeat; otherwise a reservation this call
+// made (fresh) is given back. One made before (the order held the hash,
+// then its review rejected it) stays: the hash stays this order's. When the
+// order cannot be read, the reservation stays: it names this order, which
+// can still submit the hash again.
+func (h *CreateOrder) lostSubmit(ctx context.Context, o *schema.Order, tx string, fresh bool, cause error) (*schema.Order, error) {
 	cur, err := h.store.Get(ctx, o.ID)
 	if err != nil {
 		return nil, errors.Join(cause, err)
@@ -100,8 +109,10 @@ func (h *CreateOrder) lostSubmit(ctx context.Context, o *schema.Order, tx string
 	if cur.TxHash == tx {
 		return cur, nil
 	}
-	if err := h.usdt.ReleaseTx(context.WithoutCancel(ctx), o.Network, tx, o.ID); err != nil {
-		h.log.Warn("release usdt transaction hash", "order", o.ID, "err", err)
+	if fresh {
+		if err := h.usdt.ReleaseTx(context.WithoutCancel(ctx), o.Network, tx, o.ID); err != nil {
+			h.log.Warn("release usdt transaction hash", "order", o.ID, "err", err)
+		}
 	}
 	if cause != nil {
 		return nil, cause
@@ -116,14 +127,13 @@ func (h *CreateOrder) lostSubmit(ctx context.Context, o *schema.Order, tx string
 // lower case, the one form a hash is stored and reserved under.
 func normaliseTxHash(network, hash string) (string, error) {
 	tx := strings.ToLower(strings.TrimSpace(hash))
-	c, ok := usdtChains[network]
-	if !ok {
+	if !usdt.KnownNetwork(network) {
 		return "", fmt.Errorf("order network %q is unknown", network)
 	}
 	if tx == "" {
 		return "", platform.Errorf(platform.KindInvalidParameter, "txHash is required")
 	}
-	if !c.tx(tx) {
+	if !usdt.ValidTxHash(network, tx) {
 		if network == "TRC20" {
 			return "", platform.Errorf(platform.KindInvalidParameter, "a TRC20 transaction hash is 64 hexadecimal characters, without 0x")
 		}
@@ -132,25 +142,27 @@ func normaliseTxHash(network, hash string) (string, error) {
 	return tx, nil
 }
 
-// ReserveTx holds transaction hash tx on network for order id; a hash
-// another order holds is refused, one this order holds is fine.
-func (u *USDT) ReserveTx(ctx context.Context, network, tx, id string) error {
+// ReserveTx holds transaction hash tx on network for order id, for good
+// (no expiry: a hash pays one order, ever); fresh reports that this call
+// made the reservation. A hash another order holds is refused, one this
+// order holds is fine.
+func (u *USDT) ReserveTx(ctx context.Context, network, tx, id string) (fresh bool, err error) {
 	key := schema.USDTTxKey(network, tx)
-	ok, err := u.rdb.SetNX(ctx, key, id, usdtTxHold).Result()
+	ok, err := u.rdb.SetNX(ctx, key, id, 0).Result()
 	if err != nil {
-		return fmt.Errorf("reserve usdt transaction hash: %w", err)
+		return false, fmt.Errorf("reserve usdt transaction hash: %w", err)
 	}
 	if ok {
-		return nil
+		return true, nil
 	}
-	holder, err := u.rdb.Get(ctx, key).Result()
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return fmt.Errorf("read usdt transaction hash: %w", err)
+	holder, err := txHolder(ctx, u.rdb, network, tx)
+	if err != nil {
+		return false, err
 	}
 	if holder != id {
-		return platform.Errorf(platform.KindConflict, "this transaction hash was already submitted")
+		return false, platform.Errorf(platform.KindConflict, "this transaction hash was already submitted")
 	}
-	return nil
+	return false, nil
 }
 
 // ReleaseTx gives back a hash reserved for order id.
@@ -160,14 +172,16 @@ func (u *USDT) ReleaseTx(ctx context.Context, network, tx, id string) error {
 
 // SubmitUSDTTx records hash tx on order id if it is ready, awaits the
 // payment and was on network, puts it under review until reviewUntil (its
-// expiry), and emits the changed event; applied=false means the order was
-// not as expected and nothing was written.
+// expiry) and in its shard's review queue due at once, and emits the
+// changed event; applied=false means the order was not as expected and
+// nothing was written.
 func (s *Store) SubmitUSDTTx(ctx context.Context, id, network, tx string, at, reviewUntil time.Time) (applied bool, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
 		return false, ErrOrderNotFound
 	}
-	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard)}
+	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard),
+		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard)}
 	res, err := usdtSubmitScript.Run(ctx, s.rdb, keys, network, tx, schema.NextUSDTDirectPay, schema.NextUSDTReview,
 		string(schema.EventChanged), at.UnixMilli(), reviewUntil.UnixMilli()).Int64Slice()
 	if err != nil {

@@ -57,8 +57,10 @@ const MerchantsVersionKey = "gw:merchants:version"
 func USDTAmountKey(amount string) string { return "gw:usdt:amount:" + amount }
 
 // USDTTxKey reserves a usdt_direct transaction hash for the order that
-// submitted it: one transfer pays one order. It names no shard (a hash is
-// checked across all orders), so it is never touched by an order script.
+// first recorded it, for good (no expiry, kept when that order is paid,
+// cancelled or its review rejects the hash): one transfer pays one order,
+// ever. It names no shard (a hash is checked across all orders), so it is
+// never touched by an order script.
 func USDTTxKey(network, hash string) string { return "gw:usdt:tx:" + network + ":" + hash }
 
 // AllShards lists every shard, for readers that consume all streams.
@@ -115,6 +117,12 @@ func TransferCreditKey(merchant, orderID string) string {
 // holds one by moving its score past its lease (DESIGN.md's leases, as for
 // webhook deliveries). The hash submit adds to it in the same script.
 func USDTReviewsKey(s Shard) string { return "gw:" + s.Tag() + ":usdt:reviews" }
+
+// USDTDeskKey indexes the shard's usdt_direct orders an administrator may
+// look at: those waiting for one, and those whose review rejected the hash
+// (score the decision's time, ms). The review outcome scripts keep it, so
+// the desk reads it per shard and never scans keys.
+func USDTDeskKey(s Shard) string { return "gw:" + s.Tag() + ":usdt:desk" }
 
 // OrderHistoryKey lists an order's review decisions (JSON), oldest first.
 func OrderHistoryKey(s Shard, id string) string { return "gw:" + s.Tag() + ":hist:" + id }

@@ -33,7 +33,11 @@ type Order struct {
 	Network         string // usdt_direct: the chain the payer sends on (TRC20, BEP20, ...)
 	TxHash          string // usdt_direct: the payer's transaction hash, lower case, once submitted
 	Review          string // usdt_direct: the review's state: "", waiting (for an administrator), approved, rejected
-	ReviewReason    string // usdt_direct: why the last review rejected or could not decide
+	// ReviewReason is why the last review rejected the hash or could not
+	// decide: a reviewer's word (usdt.Decision.Reason: wrong_amount, ...)
+	// or an administrator's text. After a rejection the order awaits a
+	// transfer again and the payer pages show this; a new hash clears it.
+	ReviewReason string
 	// What the provider charges when it is not the order's own amount: a
 	// USD order charged in BDT, at FXRate (BDT per USD) recorded when the
 	// provider was initialised and never recomputed (DESIGN.md's FX row).

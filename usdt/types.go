@@ -36,6 +36,9 @@ type Network struct {
 	// ExchangeNetwork is the exchange's name of this network in its deposit
 	// history (TRX, BSC).
 	ExchangeNetwork string `json:"exchangeNetwork"`
+	// Sandbox marks a network offered to sandbox orders only (reviewed
+	// against the simulators); live orders see only the others.
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // Receives reports whether addr is one of our addresses on n.
@@ -130,6 +133,7 @@ const (
 // who (a reviewer process, or "admin:<name>"), when, what and why.
 type Decision struct {
 	By       string    `json:"by"`
+	Hash     string    `json:"hash,omitempty"` // the transaction hash decided on
 	At       time.Time `json:"at"`
 	Outcome  string    `json:"outcome"`
 	Reason   string    `json:"reason,omitempty"`   // machine word: wrong_amount, wrong_address, wrong_token, too_old, failed_tx, hash_used, not_found, unconfirmed, backend_down, disagree

@@ -25,6 +25,8 @@ commands:
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
   fx         currency rates: set BASE QUOTE RATE, list
+  usdt       USDT networks (config set, show, remove) and the review desk
+             (reviews, approve PAYMENTID, reject PAYMENTID)
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -57,6 +59,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return orderCmd(ctx, args[1:], stdout, stderr)
 	case "fx":
 		return fxCmd(ctx, args[1:], stdout, stderr)
+	case "usdt":
+		return usdtCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -18,12 +18,14 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
 )
 
 const orderUsage = `usage: gateway order show PAYMENTID [--json] [--redis-url URL]
 
   show PAYMENTID   the order as Redis holds it, its events still in the
                    stream, every provider notification with its verdict,
+                   a usdt_direct order's review state and decisions,
                    and its webhook delivery with every attempt: what
                    support needs to answer "did this payment go through?"
 `
@@ -33,8 +35,18 @@ type orderReport struct {
 	Order         *schema.Order               `json:"order"`
 	Events        []orderEvent                `json:"events"`
 	Notifications []schema.NotificationRecord `json:"notifications"`
+	Review        *reviewReport               `json:"review,omitempty"`
 	Webhook       *webhookReport              `json:"webhook,omitempty"`
 	WebhookNote   string                      `json:"webhookNote,omitempty"`
+}
+
+// reviewReport is a usdt_direct order's review: its state, the reason the
+// payer sees, and every decision with who, when and why.
+type reviewReport struct {
+	TxHash  string          `json:"txHash,omitempty"`
+	State   string          `json:"state"` // "" while under automatic review or before a hash
+	Reason  string          `json:"reason,omitempty"`
+	History []usdt.Decision `json:"history"`
 }
 
 type orderEvent struct {
@@ -107,6 +119,11 @@ func readOrder(ctx context.Context, rdb *redis.Client, id string) (*orderReport,
 		}
 		r.Notifications = append(r.Notifications, rec)
 	}
+	if o.Method == schema.MethodUSDTDirect {
+		if r.Review, err = readReview(ctx, rdb, &o); err != nil {
+			return nil, err
+		}
+	}
 	d, err := dispatcher.New(dispatcher.Defaults(), rdb, dispatcher.AccountKeys(merchant.NewStore(rdb).Get),
 		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -117,6 +134,23 @@ func readOrder(ctx context.Context, rdb *redis.Client, id string) (*orderReport,
 		r.WebhookNote = err.Error()
 	} else {
 		r.Webhook = &wh
+	}
+	return r, nil
+}
+
+func readReview(ctx context.Context, rdb *redis.Client, o *schema.Order) (*reviewReport, error) {
+	shard, _ := schema.ParseOrderID(o.ID)
+	raw, err := rdb.LRange(ctx, schema.OrderHistoryKey(shard, o.ID), 0, -1).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read review history: %w", err)
+	}
+	r := &reviewReport{TxHash: o.TxHash, State: o.Review, Reason: o.ReviewReason, History: []usdt.Decision{}}
+	for _, s := range raw {
+		var d usdt.Decision
+		if err := json.Unmarshal([]byte(s), &d); err != nil {
+			return nil, fmt.Errorf("decode review decision: %w", err)
+		}
+		r.History = append(r.History, d)
 	}
 	return r, nil
 }
@@ -167,6 +201,12 @@ func printOrder(w io.Writer, r *orderReport) error {
 	fmt.Fprintf(w, "\nprovider notifications (%d)\n", len(r.Notifications))
 	for _, n := range r.Notifications {
 		fmt.Fprintf(w, "  %s  %s  %-9s %-18s moved=%v %s %s\n", schema.WireTime(n.At), n.Provider, n.Outcome, n.Verdict, n.Moved, n.Paid, n.Detail)
+	}
+	if rv := r.Review; rv != nil {
+		fmt.Fprintf(w, "\nusdt review  state %q  reason %q  hash %s  network %s  payable %s\n", rv.State, rv.Reason, rv.TxHash, o.Network, o.PayableAmount)
+		for _, d := range rv.History {
+			fmt.Fprintf(w, "  %s  %-8s by %s  reason %q  note %q  hash %s\n", schema.WireTime(d.At), d.Outcome, d.By, d.Reason, d.Note, d.Hash)
+		}
 	}
 	fmt.Fprintln(w, "\nwebhook")
 	if r.Webhook == nil {

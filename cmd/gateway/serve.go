@@ -207,14 +207,11 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 		ttls[schema.Method(m)] = d
 	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls)
-	nets, err := command.ParseUSDTNetworks(cfg.USDTNetworks)
+	nets, prepareNets, err := usdtNetworks(cfg, rdb, log)
 	if err != nil {
-		return nil, nil, fmt.Errorf("configuration: usdt-networks: %w", err)
+		return nil, nil, err
 	}
-	sandboxNets, err := command.ParseUSDTNetworks(cfg.USDTSandboxNets)
-	if err != nil {
-		return nil, nil, fmt.Errorf("configuration: usdt-sandbox-networks: %w", err)
-	}
+	g.prepare = append(g.prepare, prepareNets)
 	limits := cfg.Limits()
 	methodLimits, err := command.ParseMethodLimits(cfg.MethodLimits)
 	if err != nil {
@@ -223,8 +220,9 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	create, err := command.NewCreateOrder(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
-		USDTNetworks: nets, USDTSandboxNetworks: sandboxNets, USDTReviewWindow: cfg.USDTReview,
-	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, Rates: rates, ClientIP: ips, Limiter: limiter}, reg, log)
+		USDTReviewWindow: cfg.USDTReview,
+	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, Networks: nets, Rates: rates,
+		ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,7 +246,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	// whichever command node sweeps first; 30 s leaves a live request time
 	// to finish its own.
 	recovery := create.NewTransferRecovery(5*time.Second, 30*time.Second, log)
-	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, recovery.Run}, nil
+	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, recovery.Run, nets.Run}, nil
 }
 
 // fxRates is the copy of the rates every create converts with; prepare

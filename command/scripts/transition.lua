@@ -1,6 +1,7 @@
 -- Move an order to another status and emit the event, or do nothing.
 -- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] the shard's expiry
---   index (a finished order leaves it).
+--   index (a finished order leaves it), KEYS[4] the order's review history
+--   (kept as long as the order).
 -- ARGV[1] target status, ARGV[2] statuses it may come from (digits),
 --   ARGV[3] event type, ARGV[4] time (ms), ARGV[5] retention (s) once final
 --   or 0, ARGV[6] clientOrderId key prefix of the shard, ARGV[7] for the
@@ -33,6 +34,7 @@ if #ARGV > 7 then
 end
 if ARGV[5] ~= '0' then
   redis.call('EXPIRE', KEYS[1], ARGV[5])
+  redis.call('EXPIRE', KEYS[4], ARGV[5])
   redis.call('ZREM', KEYS[3], redis.call('HGET', KEYS[1], 'id'))
   -- A finished order frees its clientOrderId, unless a newer order holds it.
   local fields = redis.call('HMGET', KEYS[1], 'appid', 'coid', 'id')

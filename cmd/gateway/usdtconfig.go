@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/paygate/gateway/usdt"
+)
+
+const usdtUsage = `usage: gateway usdt <subcommand> [flags] [--json] [--redis-url URL]
+
+  config set NETWORK [--address A[,B]] [--contract C] [--decimals N]
+             [--confirmations N] [--mode chain|exchange|dual|exchange_pay]
+             [--exchange-network TRX] [--sandbox]
+                      configure a network (TRC20, BEP20, ERC20) for live
+                      orders, or with --sandbox for sandbox orders; flags not
+                      given keep their value, or take the chain's default
+                      (USDT contract, decimals, 30 confirmations on TRON, 15
+                      on BSC, mode chain); every process sees it within a
+                      second
+  config show         the networks as configured
+  config remove NETWORK [--sandbox]
+  reviews [--state waiting|failed|all]
+                      usdt_direct orders for an administrator: waiting for
+                      one, rejected and still payable, or every order under
+                      review
+  approve PAYMENTID --note TEXT [--by NAME]
+                      the order's submitted transfer pays it
+  reject PAYMENTID --reason TEXT [--note TEXT] [--by NAME]
+                      it does not; the payer sees the reason and may pay again
+`
+
+// usdtCmd is the USDT networks' configuration and the review desk.
+func usdtCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usdtUsage)
+		return errors.New("usdt: no subcommand given")
+	}
+	switch args[0] {
+	case "config":
+		return usdtConfigCmd(ctx, args[1:], stdout, stderr)
+	case "reviews", "approve", "reject":
+		return usdtDeskCmd(ctx, args[0], args[1:], stdout, stderr)
+	}
+	fmt.Fprint(stderr, usdtUsage)
+	return fmt.Errorf("usdt: unknown subcommand %q", args[0])
+}
+
+// networkFlags are config set's flags; only those given change the network.
+type networkFlags struct {
+	address, contract, mode, exchange string
+	decimals                          int
+	confirmations                     int64
+}
+
+func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usdtUsage)
+		return errors.New("usdt config: want set, show or remove")
+	}
+	sub := args[0]
+	fs, common := cliFlags("usdt config "+sub, stderr)
+	var nf networkFlags
+	fs.StringVar(&nf.address, "address", "", "set: our receiving address(es), comma-separated; the first is shown to payers")
+	fs.StringVar(&nf.contract, "contract", "", "set: the USDT token contract")
+	fs.IntVar(&nf.decimals, "decimals", 0, "set: the token's decimals")
+	fs.Int64Var(&nf.confirmations, "confirmations", 0, "set: blocks a transfer needs on top of it")
+	fs.StringVar(&nf.mode, "mode", "", "set: review mode: chain, exchange, dual or exchange_pay")
+	fs.StringVar(&nf.exchange, "exchange-network", "", "set: the exchange's name of the network (TRX, BSC)")
+	sandbox := fs.Bool("sandbox", false, "set, remove: the sandbox's network")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	rdb, err := common.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	st, out := usdt.NewStore(rdb), common.output(stdout)
+	switch {
+	case sub == "show" && len(pos) == 0:
+		nets, err := st.List(ctx)
+		if err != nil || out.json {
+			return errors.Join(err, out.value(nets))
+		}
+		printNetworks(stdout, nets)
+		return nil
+	case sub == "remove" && len(pos) == 1:
+		return st.Remove(ctx, pos[0], *sandbox)
+	case sub == "set" && len(pos) == 1:
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		n, err := setNetwork(ctx, st, strings.ToUpper(pos[0]), *sandbox, nf, given)
+		if err != nil {
+			return err
+		}
+		return out.value(n)
+	}
+	fmt.Fprint(stderr, usdtUsage)
+	return fmt.Errorf("usdt config %s: wrong arguments %q", sub, pos)
+}
+
+// setNetwork changes the flags given on the network as stored (or a new
+// one) and stores it; it answers the network as stored.
+func setNetwork(ctx context.Context, st *usdt.Store, name string, sandbox bool, nf networkFlags, given map[string]bool) (usdt.Network, error) {
+	nets, err := st.List(ctx)
+	if err != nil {
+		return usdt.Network{}, err
+	}
+	n := usdt.Network{Name: name, Sandbox: sandbox}
+	for _, have := range nets {
+		if have.Name == name && have.Sandbox == sandbox {
+			n = have
+		}
+	}
+	if given["address"] {
+		n.Addresses = strings.Split(nf.address, ",")
+	}
+	if given["contract"] {
+		n.Contract = nf.contract
+	}
+	if given["decimals"] {
+		n.Decimals = nf.decimals
+	}
+	if given["confirmations"] {
+		n.Confirmations = nf.confirmations
+	}
+	if given["mode"] {
+		n.Mode = usdt.Mode(nf.mode)
+	}
+	if given["exchange-network"] {
+		n.ExchangeNetwork = nf.exchange
+	}
+	if err := st.Set(ctx, n); err != nil {
+		return usdt.Network{}, err
+	}
+	return usdt.Check(n)
+}
+
+func printNetworks(w io.Writer, nets []usdt.Network) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NETWORK\tFOR\tMODE\tCONFIRMATIONS\tDECIMALS\tEXCHANGE\tCONTRACT\tADDRESSES")
+	for _, n := range nets {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", n.Name, map[bool]string{true: "sandbox", false: "live"}[n.Sandbox],
+			n.Mode, n.Confirmations, n.Decimals, n.ExchangeNetwork, n.Contract, strings.Join(n.Addresses, ","))
+	}
+	if len(nets) == 0 {
+		fmt.Fprintln(tw, "(none: live payers can choose no network; sandbox orders get the built-in null addresses)")
+	}
+	_ = tw.Flush()
+}

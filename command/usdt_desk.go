@@ -1,0 +1,149 @@
+package command
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+)
+
+// The administrator's desk reads what the review scripts keep per shard
+// (the review queue and the desk index) and never scans keys, so it stays
+// a handful of round trips however many orders Redis holds.
+
+// Desk states of USDTReviews.
+const (
+	DeskWaiting = "waiting" // waiting for an administrator
+	DeskFailed  = "failed"  // the review rejected the hash; the order is still live
+	DeskAll     = "all"     // in the review queue, or waiting
+)
+
+// USDTHistory lists order id's review decisions, oldest first (USDTReview.History).
+func (h *CreateOrder) USDTHistory(ctx context.Context, id string) ([]usdt.Decision, error) {
+	return h.usdtReview().History(ctx, id)
+}
+
+// USDTReviews lists orders for the desk (USDTReview.Reviews).
+func (h *CreateOrder) USDTReviews(ctx context.Context, state string) ([]*schema.Order, error) {
+	return h.usdtReview().Reviews(ctx, state)
+}
+
+// History lists order id's review decisions, oldest first; none for an
+// order never reviewed (or gone past its retention).
+func (r *USDTReview) History(ctx context.Context, id string) ([]usdt.Decision, error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	raw, err := r.store.rdb.LRange(ctx, schema.OrderHistoryKey(shard, id), 0, -1).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read review history of %s: %w", id, err)
+	}
+	out := make([]usdt.Decision, 0, len(raw))
+	for _, s := range raw {
+		var d usdt.Decision
+		if err := json.Unmarshal([]byte(s), &d); err != nil {
+			return nil, fmt.Errorf("review history of %s: %w", id, err)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Reviews lists the orders of a desk state, oldest first: waiting (for an
+// administrator), failed (rejected, still live) or all (in any shard's
+// review queue, and waiting). Desk entries whose order left Redis (past
+// its retention) are dropped from the index on the way: an order hash
+// never comes back, so that removal cannot race a decision.
+func (r *USDTReview) Reviews(ctx context.Context, state string) ([]*schema.Order, error) {
+	if state != DeskWaiting && state != DeskFailed && state != DeskAll {
+		return nil, platform.Errorf(platform.KindInvalidParameter, "state %q: want waiting, failed or all", state)
+	}
+	ids, err := r.deskIDs(ctx, state == DeskAll)
+	if err != nil {
+		return nil, err
+	}
+	orders, err := r.orders(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []*schema.Order
+	for _, o := range orders {
+		waiting := o.Review == usdt.OutcomeWaiting
+		failed := o.Review == usdt.OutcomeRejected && o.Status.Live()
+		queued := o.NextAction == schema.NextUSDTReview && o.Status != schema.StatusPaid
+		if state == DeskWaiting && waiting || state == DeskFailed && failed || state == DeskAll && (waiting || queued) {
+			out = append(out, o)
+		}
+	}
+	slices.SortFunc(out, func(a, b *schema.Order) int {
+		return cmp.Or(a.UpdatedAt.Compare(b.UpdatedAt), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// deskIDs reads every shard's desk index, and its review queue too.
+func (r *USDTReview) deskIDs(ctx context.Context, queues bool) ([]string, error) {
+	var cmds []*redis.StringSliceCmd
+	_, err := r.store.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, s := range schema.AllShards() {
+			cmds = append(cmds, p.ZRange(ctx, schema.USDTDeskKey(s), 0, -1))
+			if queues {
+				cmds = append(cmds, p.ZRange(ctx, schema.USDTReviewsKey(s), 0, -1))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read usdt desk: %w", err)
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		for _, id := range c.Val() {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
+}
+
+// orders reads ids in one pipeline; those gone leave the desk index.
+func (r *USDTReview) orders(ctx context.Context, ids []string) ([]*schema.Order, error) {
+	cmds := make([]*redis.MapStringStringCmd, len(ids))
+	_, err := r.store.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			shard, _ := schema.ParseOrderID(id)
+			cmds[i] = p.HGetAll(ctx, schema.OrderKey(shard, id))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read usdt desk orders: %w", err)
+	}
+	var out []*schema.Order
+	for i, c := range cmds {
+		if len(c.Val()) == 0 {
+			shard, _ := schema.ParseOrderID(ids[i])
+			if err := r.store.rdb.ZRem(ctx, schema.USDTDeskKey(shard), ids[i]).Err(); err != nil {
+				return nil, fmt.Errorf("trim usdt desk: %w", err)
+			}
+			continue
+		}
+		o, err := schema.OrderFromFields(c.Val())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &o)
+	}
+	return out, nil
+}

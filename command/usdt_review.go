@@ -1,0 +1,215 @@
+package command
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+)
+
+//go:embed scripts/usdt_review.lua
+var usdtReviewLua string
+
+var usdtReviewScript = redis.NewScript(usdtReviewLua)
+
+// USDTReview applies the outcomes of usdt_direct reviews to orders: the
+// reviewer role's and the administrator's desk's. Each outcome is one
+// script on the order's shard that changes the order, emits its event,
+// takes it out of the review queue and appends the decision to the order's
+// history, so a decision is never half applied and never lost.
+type USDTReview struct {
+	store *Store
+	moves *prometheus.CounterVec // nil where no metrics are kept (the CLI)
+	now   func() time.Time
+}
+
+// NewUSDTReview decides over store, for a process that serves nothing (the
+// CLI's desk); a gateway process uses its CreateOrder's methods.
+func NewUSDTReview(store *Store) *USDTReview { return &USDTReview{store: store, now: time.Now} }
+
+func (h *CreateOrder) usdtReview() *USDTReview {
+	return &USDTReview{store: h.store, moves: h.m.moves, now: h.now}
+}
+
+// ApproveUSDT: the transfer hash pays usdt_direct order id (USDTReview.Approve).
+func (h *CreateOrder) ApproveUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return h.usdtReview().Approve(ctx, id, hash, d)
+}
+
+// RejectUSDT: hash does not pay order id (USDTReview.Reject).
+func (h *CreateOrder) RejectUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return h.usdtReview().Reject(ctx, id, hash, d)
+}
+
+// EscalateUSDT: an administrator decides order id (USDTReview.Escalate).
+func (h *CreateOrder) EscalateUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return h.usdtReview().Escalate(ctx, id, hash, d)
+}
+
+// RescheduleUSDT: check order id again at due (USDTReview.Reschedule).
+func (h *CreateOrder) RescheduleUSDT(ctx context.Context, id string, due time.Time) error {
+	return h.usdtReview().Reschedule(ctx, id, due)
+}
+
+// Approve pays order id with the transfer hash: only while hash is the
+// order's transaction hash under review (automatic, or waiting for an
+// administrator), else a conflict. The order becomes paid as any paid
+// order does (completion time, paid event, webhook), even if it was
+// cancelled meanwhile: a late payment counts. Approving again answers the
+// paid order.
+func (r *USDTReview) Approve(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return r.decide(ctx, id, hash, usdt.OutcomeApproved, d)
+}
+
+// Reject refuses hash for order id, giving d.Reason (the payer sees it as
+// Order.ReviewReason): the order goes back to awaiting a transfer (next
+// action usdt_direct_pay) until it expires. The hash leaves the order but
+// stays reserved for it, so it can never pay another order. A paid order
+// cannot be rejected (conflict). Rejecting again answers the order.
+func (r *USDTReview) Reject(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	if d.Reason == "" {
+		return nil, platform.Errorf(platform.KindInvalidParameter, "a rejection needs its reason")
+	}
+	return r.decide(ctx, id, hash, usdt.OutcomeRejected, d)
+}
+
+// Escalate leaves order id to an administrator (review waiting, d.Reason
+// saying why): out of the review queue, and out of the expiry index, so it
+// is not cancelled while it waits.
+func (r *USDTReview) Escalate(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return r.decide(ctx, id, hash, usdt.OutcomeWaiting, d)
+}
+
+// Reschedule makes order id due again at due in its shard's review queue
+// (too few confirmations, a backend down). An order that left the queue
+// (decided meanwhile) is a conflict, and is not put back.
+func (r *USDTReview) Reschedule(ctx context.Context, id string, due time.Time) error {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	key := schema.USDTReviewsKey(shard)
+	z := redis.Z{Score: float64(due.UnixMilli()), Member: id}
+	if err := r.store.rdb.ZAddArgs(ctx, key, redis.ZAddArgs{XX: true, Members: []redis.Z{z}}).Err(); err != nil {
+		return fmt.Errorf("reschedule usdt review of %s: %w", id, err)
+	}
+	err := r.store.rdb.ZScore(ctx, key, id).Err()
+	if errors.Is(err, redis.Nil) {
+		return platform.Errorf(platform.KindConflict, "order %s is not in the review queue", id)
+	}
+	if err != nil {
+		return fmt.Errorf("reschedule usdt review of %s: %w", id, err)
+	}
+	return nil
+}
+
+// Order reads usdt_direct order id; any other order is not found.
+func (r *USDTReview) Order(ctx context.Context, id string) (*schema.Order, error) {
+	o, err := r.store.Get(ctx, id)
+	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != schema.MethodUSDTDirect) {
+		return nil, platform.Errorf(platform.KindNotFound, "no usdt_direct order %s", id)
+	}
+	return o, err
+}
+
+// decide checks what can be checked before the script (the hash's form
+// and whom it is reserved for) and runs it.
+func (r *USDTReview) decide(ctx context.Context, id, hash, outcome string, d usdt.Decision) (*schema.Order, error) {
+	if d.By == "" {
+		return nil, platform.Errorf(platform.KindInvalidParameter, "a decision names who made it")
+	}
+	o, err := r.Order(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := normaliseTxHash(o.Network, hash)
+	if err != nil {
+		return nil, err
+	}
+	holder, err := txHolder(ctx, r.store.rdb, o.Network, tx)
+	if err != nil {
+		return nil, err
+	}
+	switch holder {
+	case id:
+	case "":
+		return nil, refusedReview(o, tx, outcome, "hash")
+	default:
+		return nil, platform.Errorf(platform.KindConflict, "hash already used: transaction %s was submitted to another order", tx)
+	}
+	now := r.now()
+	d.Outcome, d.Hash = outcome, tx
+	if d.At.IsZero() {
+		d.At = now
+	}
+	d.At = d.At.UTC()
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	code, why, err := r.store.reviewUSDT(ctx, id, outcome, tx, d.Reason, raw, now, now.Add(r.store.TTL(schema.MethodUSDTDirect)))
+	if err != nil {
+		return nil, err
+	}
+	if code == 0 {
+		return nil, refusedReview(o, tx, outcome, why)
+	}
+	if code == 1 && outcome == usdt.OutcomeApproved && r.moves != nil {
+		r.moves.WithLabelValues(schema.StatusPaid.String()).Inc()
+	}
+	return r.store.Get(ctx, id)
+}
+
+// refusedReview says why an outcome did not apply to o (as read before).
+func refusedReview(o *schema.Order, tx, outcome, why string) error {
+	switch why {
+	case "paid":
+		return platform.Errorf(platform.KindConflict, "order %s is paid already", o.ID)
+	case "hash":
+		return platform.Errorf(platform.KindConflict, "order %s is not under review for transaction %s", o.ID, tx)
+	}
+	return platform.Errorf(platform.KindConflict, "order %s is not under review and cannot be %s", o.ID, outcome)
+}
+
+// reviewUSDT runs usdt_review.lua: code 1 applied, 2 a repeat, 0 refused
+// for why.
+func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, record []byte, at, expireAt time.Time) (code int64, why string, err error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return 0, "", platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard),
+		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard), schema.OrderHistoryKey(shard, id)}
+	res, err := usdtReviewScript.Run(ctx, s.rdb, keys, outcome, tx, at.UnixMilli(), record, reason,
+		int64(s.retention/time.Second), schema.ClientOrderKeyPrefix(shard), schema.NextUSDTReview, schema.NextUSDTDirectPay,
+		string(schema.EventFor(schema.StatusPaid)), string(schema.EventChanged), expireAt.UnixMilli()).Slice()
+	if err != nil {
+		return 0, "", fmt.Errorf("usdt review %s of order %s: %w", outcome, id, err)
+	}
+	code, _ = res[0].(int64)
+	if code == -1 {
+		return 0, "", platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	if len(res) > 1 {
+		why, _ = res[1].(string)
+	}
+	return code, why, nil
+}
+
+// txHolder is the order hash tx on network is reserved for, "" for none.
+func txHolder(ctx context.Context, rdb *redis.Client, network, tx string) (string, error) {
+	holder, err := rdb.Get(ctx, schema.USDTTxKey(network, tx)).Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return "", fmt.Errorf("read usdt transaction hash: %w", err)
+	}
+	return holder, nil
+}

@@ -1,0 +1,106 @@
+package usdt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"math/big"
+	"strings"
+)
+
+// chain is what we know of how a network writes addresses and transaction
+// hashes. An address that is not well formed would take payers' money to
+// nowhere, so it is refused when a network is configured, not when a payer
+// sees it.
+type chain struct {
+	address func(string) bool
+	tx      func(string) bool // on the lower-cased, trimmed hash
+	// defaults for a network configured without them
+	contract        string
+	decimals        int
+	confirmations   int64
+	exchangeNetwork string
+}
+
+// chains are the networks we know. The contracts are Tether's USDT
+// contracts on each chain (public, as every wallet shows them).
+var chains = map[string]chain{
+	"TRC20": {address: tronAddress, tx: func(s string) bool { return len(s) == 64 && isHex(s) },
+		contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, confirmations: 30, exchangeNetwork: "TRX"},
+	"BEP20": {address: evmAddress, tx: evmTxHash,
+		contract: "0x55d398326f99059ff775485246999027b3197955", decimals: 18, confirmations: 15, exchangeNetwork: "BSC"},
+	"ERC20": {address: evmAddress, tx: evmTxHash,
+		contract: "0xdac17f958d2ee523a2206206994597c13d831ec7", decimals: 6, confirmations: 12, exchangeNetwork: "ETH"},
+}
+
+// NetworkNames are the networks we know, in the order help texts list them.
+var NetworkNames = []string{"TRC20", "BEP20", "ERC20"}
+
+// KnownNetwork reports whether name (upper case) is a network we know.
+func KnownNetwork(name string) bool {
+	_, ok := chains[name]
+	return ok
+}
+
+// ValidAddress reports whether addr is well formed on network: TRON
+// base58check (the checksum catches a mistyped character), or 0x and 20
+// bytes in hex on an EVM chain.
+func ValidAddress(network, addr string) bool {
+	c, ok := chains[network]
+	return ok && c.address(addr)
+}
+
+// ValidTxHash reports whether tx (lower case, trimmed) is a transaction
+// hash as network writes them: 64 hex digits on TRON, 0x and 64 on EVM
+// chains.
+func ValidTxHash(network, tx string) bool {
+	c, ok := chains[network]
+	return ok && c.tx(tx)
+}
+
+// tronAddress is a TRON address: base58check of 0x41 and 20 bytes, which
+// always reads T and 33 more characters.
+func tronAddress(s string) bool {
+	if len(s) != 34 || s[0] != 'T' {
+		return false
+	}
+	b, ok := base58(s)
+	if !ok || len(b) != 25 || b[0] != 0x41 {
+		return false
+	}
+	sum := sha256.Sum256(b[:21])
+	sum = sha256.Sum256(sum[:])
+	return bytes.Equal(sum[:4], b[21:])
+}
+
+const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+// base58 decodes Bitcoin's base58; each leading '1' is a zero byte.
+func base58(s string) ([]byte, bool) {
+	n, radix := new(big.Int), big.NewInt(58)
+	for _, r := range s {
+		d := strings.IndexRune(base58Alphabet, r)
+		if d < 0 {
+			return nil, false
+		}
+		n.Mul(n, radix).Add(n, big.NewInt(int64(d)))
+	}
+	zeros := len(s) - len(strings.TrimLeft(s, "1"))
+	return append(make([]byte, zeros), n.Bytes()...), true
+}
+
+// evmAddress is 0x and 20 bytes in hex. A mixed-case (EIP-55) checksum is
+// not verified: that needs Keccak-256, which the standard library lacks.
+func evmAddress(s string) bool {
+	return len(s) == 42 && s[:2] == "0x" && isHex(s[2:])
+}
+
+func evmTxHash(s string) bool { return len(s) == 66 && s[:2] == "0x" && isHex(s[2:]) }
+
+func isHex(s string) bool {
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
