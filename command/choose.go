@@ -53,6 +53,9 @@ func (h *CreateOrder) offers(m schema.Method, o *schema.Order, allowed []schema.
 	if m == schema.MethodBalance {
 		return len(allowed) > 0 || o.Currency == "USD"
 	}
+	if m == schema.MethodUSDTDirect && len(h.USDTNetworks(o.Sandbox)) == 0 {
+		return false // nobody could pay it
+	}
 	_, ok := h.providers.For(m, o.Sandbox)
 	return ok
 }

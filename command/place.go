@@ -24,6 +24,9 @@ type Rates interface {
 // request; its answer moves the order to ready, or to failed.
 func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.Adapter) (*schema.Order, bool, error) {
 	if o.Method == schema.MethodUSDTDirect {
+		if len(h.USDTNetworks(o.Sandbox)) == 0 {
+			return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod usdt_direct has no USDT network configured")
+		}
 		lit, err := h.usdt.Reserve(ctx, o.ID, o.Amount, o.Currency)
 		if err != nil {
 			return nil, false, err

@@ -17,10 +17,11 @@ const (
 	RoleQuery      = "query"
 	RoleProjector  = "projector"
 	RoleDispatcher = "dispatcher"
+	RoleReviewer   = "reviewer" // USDT direct reviews (package reviewer)
 )
 
 // AllRoles is the default: one process doing everything.
-var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher}
+var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher, RoleReviewer}
 
 // Config is the process-wide configuration. Every field is a flag with a
 // GATEWAY_* environment equivalent; the names are part of the interface.
@@ -56,6 +57,14 @@ type Config struct {
 	PagePollTimeout   time.Duration
 	PageRedirectDelay time.Duration
 	CSRFKey           string
+	// The live USDT backends the reviewers read (sandbox orders use the
+	// simulators every command node serves).
+	TronURL        string
+	TronAPIKey     string
+	BSCURL         string
+	ExchangeURL    string
+	ExchangeKey    string
+	ExchangeSecret string
 }
 
 // Limits are the parsed default rate limits.
@@ -149,6 +158,12 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
 	dur(&c.PagePollTimeout, "page-poll-timeout", "GATEWAY_PAGE_POLL_TIMEOUT", "when an open payment page stops polling and offers to check again")
 	dur(&c.PageRedirectDelay, "page-redirect-delay", "GATEWAY_PAGE_REDIRECT_DELAY", "from paid to the return_url redirect")
+	str(&c.TronURL, "tron-url", "GATEWAY_TRON_URL", "TRON full-node HTTP API base URL for live TRC20 reviews")
+	str(&c.TronAPIKey, "tron-api-key", "GATEWAY_TRON_API_KEY", "TRON-PRO-API-KEY for the TRON API")
+	str(&c.BSCURL, "bsc-url", "GATEWAY_BSC_URL", "BSC JSON-RPC URL for live BEP20 reviews")
+	str(&c.ExchangeURL, "exchange-url", "GATEWAY_EXCHANGE_URL", "exchange API base URL for live exchange reviews")
+	str(&c.ExchangeKey, "exchange-key", "GATEWAY_EXCHANGE_KEY", "exchange API key")
+	str(&c.ExchangeSecret, "exchange-secret", "GATEWAY_EXCHANGE_SECRET", "exchange API secret (HMAC-SHA256 request signing)")
 	str(&c.CSRFKey, "csrf-key", "GATEWAY_CSRF_KEY", "key (≥32 bytes) of the payer forms' CSRF tokens; empty: one kept in Redis for every node")
 }
 

@@ -31,9 +31,10 @@ type Orders interface {
 }
 
 // Networks are the USDT networks as configured (data, reloaded without a
-// restart): each review asks afresh.
+// restart): each review asks afresh, for the order's mode (sandbox orders
+// are reviewed against the sandbox's networks).
 type Networks interface {
-	Network(name string) (usdt.Network, bool)
+	Lookup(name string, sandbox bool) (usdt.Network, bool)
 }
 
 // Backends are the clients of the chains and the exchange, live or

@@ -248,7 +248,7 @@ type fakeNetworks struct {
 	nets map[string]usdt.Network
 }
 
-func (n *fakeNetworks) Network(name string) (usdt.Network, bool) {
+func (n *fakeNetworks) Lookup(name string, _ bool) (usdt.Network, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	v, ok := n.nets[name]

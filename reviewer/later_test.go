@@ -25,7 +25,7 @@ type laterCase struct {
 
 func putTx(change func(*usdt.Tx)) func(*testing.T, *env, *schema.Order) {
 	return func(t *testing.T, e *env, o *schema.Order) {
-		n, _ := e.nets.Network(o.Network)
+		n, _ := e.nets.Lookup(o.Network, o.Sandbox)
 		tx := goodTx(t, o, n)
 		change(&tx)
 		e.chain(o.Network).set(tx, nil)
@@ -34,7 +34,7 @@ func putTx(change func(*usdt.Tx)) func(*testing.T, *env, *schema.Order) {
 
 func putDeposit(change func(*usdt.Deposit)) func(*testing.T, *env, *schema.Order) {
 	return func(t *testing.T, e *env, o *schema.Order) {
-		n, _ := e.nets.Network(o.Network)
+		n, _ := e.nets.Lookup(o.Network, o.Sandbox)
 		d := goodDeposit(o, n)
 		change(&d)
 		e.be.exch.putDeposit(d)

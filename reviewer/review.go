@@ -25,7 +25,7 @@ func (r *Reviewer) review(ctx context.Context, c claim) {
 	if !ok {
 		return
 	}
-	n, known := r.d.Networks.Network(o.Network)
+	n, known := r.d.Networks.Lookup(o.Network, o.Sandbox)
 	if !known {
 		r.apply(ctx, o, modeUnknown, verdict{step: stepEscalate, reason: reasonUnknownNetwork, evidence: "network " + o.Network})
 		return

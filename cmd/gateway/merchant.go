@@ -271,7 +271,7 @@ func merchantMethods(sandbox bool, providersFile string) ([]schema.Method, error
 	for _, m := range schema.AllMethods() {
 		_, family := families[m]
 		_, configured := cfg[m]
-		own := m == schema.MethodSelect || m == schema.MethodBalance || (sandbox && m == schema.MethodUSDTDirect)
+		own := m == schema.MethodSelect || m == schema.MethodBalance || m == schema.MethodUSDTDirect
 		if own || (family && (sandbox || configured)) {
 			out = append(out, m)
 		}

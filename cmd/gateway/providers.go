@@ -151,7 +151,9 @@ func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, time
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Log: log}
 	sandbox := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}, schema.MethodUSDTDirect: provider.Own{}}
-	live := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}}
+	// usdt_direct is ours in both modes: a live order needs a live network
+	// configured (`gateway usdt config`), which the create checks.
+	live := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}, schema.MethodUSDTDirect: provider.Own{}}
 	set := &providerSet{simulators: command.Simulators{}}
 	var sims []func(fiber.Router)
 	var errs []error

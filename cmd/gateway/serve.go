@@ -27,6 +27,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -110,8 +111,20 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 	if err != nil {
 		return nil, err
 	}
+	// The USDT networks as data: the checkout offers them, the reviewers
+	// check against them.
+	var nets *usdt.Watcher
+	if cfg.Has(platform.RoleCommand) || cfg.Has(platform.RoleReviewer) {
+		w, prepare, err := usdtNetworks(cfg, rdb, log)
+		if err != nil {
+			return nil, err
+		}
+		nets = w
+		g.prepare = append(g.prepare, prepare)
+		g.workers = append(g.workers, w.Run)
+	}
 	if cfg.Has(platform.RoleCommand) {
-		h, workers, err := commandHandlers(g, cfg, rdb, dir, limiter, reg, log)
+		h, workers, err := commandHandlers(g, cfg, rdb, dir, limiter, nets, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -146,6 +159,21 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 			}
 		})
 	}
+	if cfg.Has(platform.RoleReviewer) {
+		store, err := orderStore(cfg, rdb)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := newReviewer(cfg, rdb, store, reviewNetworks{nets}, reg, log)
+		if err != nil {
+			return nil, err
+		}
+		g.workers = append(g.workers, func(ctx context.Context) {
+			if err := rv.Run(ctx); err != nil {
+				log.Error("reviewer stopped", "err", err)
+			}
+		})
+	}
 	if cfg.Has(platform.RoleDispatcher) {
 		wcfg.Retention = cfg.OrderRetention
 		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeys(dir.Lookup), reg, log)
@@ -168,7 +196,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 	return g, nil
 }
 
-func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter,
+func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter, nets *usdt.Watcher,
 	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, []func(context.Context), error) {
 	rates, prepare, err := fxRates(cfg, rdb, log)
 	if err != nil {
@@ -195,23 +223,12 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
-	methodTTLs, err := platform.ParseMethodTTLs(cfg.OrderTTLMethods)
+	store, err := orderStore(cfg, rdb)
 	if err != nil {
 		return nil, nil, err
 	}
-	ttls := map[schema.Method]time.Duration{}
-	for m, d := range methodTTLs {
-		if !schema.Method(m).Known() {
-			return nil, nil, fmt.Errorf("configuration: order-ttl-methods names %q, not a method", m)
-		}
-		ttls[schema.Method(m)] = d
-	}
-	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls)
-	nets, prepareNets, err := usdtNetworks(cfg, rdb, log)
-	if err != nil {
-		return nil, nil, err
-	}
-	g.prepare = append(g.prepare, prepareNets)
+	sims := newUSDTSims(rdb, reviewNetworks{nets})
+	sims.mount(g.app)
 	limits := cfg.Limits()
 	methodLimits, err := command.ParseMethodLimits(cfg.MethodLimits)
 	if err != nil {
@@ -221,7 +238,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
 		USDTReviewWindow: cfg.USDTReview,
-	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, Networks: nets, Rates: rates,
+	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
 		ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {
 		return nil, nil, err
@@ -246,7 +263,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 	// whichever command node sweeps first; 30 s leaves a live request time
 	// to finish its own.
 	recovery := create.NewTransferRecovery(5*time.Second, 30*time.Second, log)
-	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, recovery.Run, nets.Run}, nil
+	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, recovery.Run}, nil
 }
 
 // fxRates is the copy of the rates every create converts with; prepare
@@ -305,4 +322,20 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stdout, "migrations: applied", m)
 	}
 	return nil
+}
+
+// orderStore is the order store with the configured per-method TTLs.
+func orderStore(cfg platform.Config, rdb *redis.Client) (*command.Store, error) {
+	methodTTLs, err := platform.ParseMethodTTLs(cfg.OrderTTLMethods)
+	if err != nil {
+		return nil, err
+	}
+	ttls := map[schema.Method]time.Duration{}
+	for m, d := range methodTTLs {
+		if !schema.Method(m).Known() {
+			return nil, fmt.Errorf("configuration: order-ttl-methods names %q, not a method", m)
+		}
+		ttls[schema.Method(m)] = d
+	}
+	return command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls), nil
 }

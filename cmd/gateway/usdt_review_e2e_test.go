@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"math/big"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+	"github.com/paygate/gateway/usdt/bsc"
+	"github.com/paygate/gateway/usdt/exchange"
+	"github.com/paygate/gateway/usdt/tron"
+)
+
+// shown is `gateway order show --json`, the parts these tests read.
+type shown struct {
+	Order struct {
+		Status       int
+		NextAction   string
+		Review       string
+		ReviewReason string
+		CreatedAt    time.Time
+	} `json:"order"`
+	Review *struct {
+		History []usdt.Decision `json:"history"`
+	} `json:"review"`
+}
+
+// TestUSDTReviewsEndToEnd: the real binary with the reviewer role reviews
+// sandbox usdt_direct orders against its simulated chains and exchange, over
+// their real clients; the test writes the transfers into the simulators'
+// shared state, as a payer's wallet would on a chain.
+func TestUSDTReviewsEndToEnd(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	var m account
+	e.cli(&m, "merchant", "create", "--name", "usdt", "--sandbox", "--json")
+	s := e.serve("GATEWAY_ROLES=command,query,projector,dispatcher,reviewer")
+	opt, err := redis.ParseURL(e.redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	t.Cleanup(func() { rdb.Close() })
+	st := &redisState{rdb: rdb}
+	tronSim, bscSim, exSim := tron.NewSim(tron.SimConfig{}, st), bsc.NewSim(bsc.SimConfig{}, st), exchange.NewSim(exchange.SimConfig{}, st)
+	addr := map[string]string{}
+	for _, n := range command.SandboxUSDTNetworks() {
+		addr[n.Name] = n.Address
+	}
+	ctx := context.Background()
+
+	// order creates a sandbox usdt_direct order, picks network on its page,
+	// and returns it with its payable amount in units of decimals.
+	type order struct {
+		id      string
+		payable string
+		units   *big.Int
+		created time.Time
+		c       *payerClient
+		tok     string
+	}
+	newOrder := func(t *testing.T, network string, decimals int) order {
+		t.Helper()
+		p := createParams(m.AppID)
+		p["paymentMethod"], p["currency"], p["amount"] = "usdt_direct", "USD", "25.00"
+		r := s.create(t, p, m.APIKey)
+		if r.Status != 200 {
+			t.Fatalf("create: %+v", r)
+		}
+		o := order{id: r.Data["paymentId"].(string), payable: r.Data["payableAmount"].(string), c: newPayerClient(t, s.base)}
+		o.units, err = usdt.Units(o.payable, decimals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sh shown
+		e.cli(&sh, "order", "show", o.id, "--json")
+		o.created = sh.Order.CreatedAt
+		o.tok = o.c.token("/payment/" + o.id + "/usdt-direct")
+		if pg := o.c.post("/payment/"+o.id+"/usdt-direct", url.Values{"action": {"network"}, "network": {network}, "csrf": {o.tok}}); pg.code != 303 {
+			t.Fatalf("network: %d %s", pg.code, pg.body)
+		}
+		return o
+	}
+	submit := func(t *testing.T, o order, hash string) {
+		t.Helper()
+		if pg := o.c.post("/payment/"+o.id+"/usdt-direct", url.Values{"action": {"hash"}, "txhash": {hash}, "csrf": {o.tok}}); pg.code != 303 {
+			t.Fatalf("submit: %d %s", pg.code, pg.body)
+		}
+	}
+	// decided waits for the review to leave the automatic queue.
+	decided := func(t *testing.T, o order) shown {
+		t.Helper()
+		var sh shown
+		eventually(t, 20*time.Second, func() bool {
+			e.cli(&sh, "order", "show", o.id, "--json")
+			return sh.Order.NextAction != schema.NextUSDTReview || sh.Order.Review == usdt.OutcomeWaiting
+		})
+		return sh
+	}
+	tronTx := func(t *testing.T, spec tron.TransferSpec) string {
+		t.Helper()
+		h, err := tronSim.AddTransfer(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	one := big.NewInt(1)
+	cases := []struct {
+		name     string
+		network  string
+		transfer func(t *testing.T, o order) string
+		status   int
+		review   string
+		reason   string
+	}{
+		{"TRC20 exact amount: approved, paid", "TRC20", func(t *testing.T, o order) string {
+			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
+		}, 2, usdt.OutcomeApproved, ""},
+		{"TRC20 one micro-USDT short", "TRC20", func(t *testing.T, o order) string {
+			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: new(big.Int).Sub(o.units, one), Success: true})
+		}, 1, usdt.OutcomeRejected, "wrong_amount"},
+		{"TRC20 to another address", "TRC20", func(t *testing.T, o order) string {
+			return tronTx(t, tron.TransferSpec{To: simTronPayer, Units: o.units, Success: true})
+		}, 1, usdt.OutcomeRejected, "wrong_address"},
+		{"TRC20 another token", "TRC20", func(t *testing.T, o order) string {
+			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Contract: "TMQFT4gx9wYcNLhXqVKGyQoQyd2KJzzrNR", Units: o.units, Success: true})
+		}, 1, usdt.OutcomeRejected, "wrong_token"},
+		{"TRC20 failed transaction", "TRC20", func(t *testing.T, o order) string {
+			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: false})
+		}, 1, usdt.OutcomeRejected, "failed_tx"},
+		{"TRC20 older than the order", "TRC20", func(t *testing.T, o order) string {
+			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true, At: o.created.Add(-time.Hour)})
+		}, 1, usdt.OutcomeRejected, "too_old"},
+		{"BEP20 exact at 18 decimals: approved", "BEP20", func(t *testing.T, o order) string {
+			h, err := bscSim.AddTransfer(ctx, bsc.TransferSpec{To: addr["BEP20"], Units: o.units, Success: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return h
+		}, 2, usdt.OutcomeApproved, ""},
+		{"BEP20 one unit short at 18 decimals", "BEP20", func(t *testing.T, o order) string {
+			h, err := bscSim.AddTransfer(ctx, bsc.TransferSpec{To: addr["BEP20"], Units: new(big.Int).Sub(o.units, one), Success: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return h
+		}, 1, usdt.OutcomeRejected, "wrong_amount"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dec := 6
+			if tc.network == "BEP20" {
+				dec = 18
+			}
+			o := newOrder(t, tc.network, dec)
+			submit(t, o, tc.transfer(t, o))
+			sh := decided(t, o)
+			if sh.Order.Status != tc.status || sh.Order.Review != tc.review || sh.Order.ReviewReason != tc.reason {
+				t.Fatalf("order status %d review %q reason %q, want %d %q %q", sh.Order.Status, sh.Order.Review, sh.Order.ReviewReason, tc.status, tc.review, tc.reason)
+			}
+			if tc.review == usdt.OutcomeRejected && sh.Order.NextAction != schema.NextUSDTDirectPay {
+				t.Errorf("a rejected order is not payable again: next %q", sh.Order.NextAction)
+			}
+			if sh.Review == nil || len(sh.Review.History) != 1 || sh.Review.History[0].Outcome != tc.review {
+				t.Errorf("history %+v", sh.Review)
+			}
+		})
+	}
+
+	t.Run("exchange mode, and dual disagreeing decided by an administrator", func(t *testing.T) {
+		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--address", addr["TRC20"], "--confirmations", "1", "--mode", "exchange", "--json")
+		time.Sleep(time.Second) // every process reloads within half a second
+		o := newOrder(t, "TRC20", 6)
+		h := tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
+		if err := exSim.AddDeposit(ctx, exchange.DepositSpec{TxID: h, Network: "TRX", Address: addr["TRC20"], Amount: o.payable, Status: 1}); err != nil {
+			t.Fatal(err)
+		}
+		submit(t, o, h)
+		if sh := decided(t, o); sh.Order.Status != 2 || sh.Order.Review != usdt.OutcomeApproved {
+			t.Fatalf("exchange mode: %+v", sh.Order)
+		}
+
+		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--mode", "dual", "--json")
+		time.Sleep(time.Second)
+		o = newOrder(t, "TRC20", 6)
+		h = tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
+		if err := exSim.AddDeposit(ctx, exchange.DepositSpec{TxID: h, Network: "TRX", Address: addr["TRC20"], Amount: "1.000000", Status: 1}); err != nil {
+			t.Fatal(err)
+		}
+		submit(t, o, h)
+		sh := decided(t, o)
+		if sh.Order.Review != usdt.OutcomeWaiting || sh.Order.ReviewReason != "disagree" || sh.Order.Status != 1 {
+			t.Fatalf("dual disagreeing: %+v", sh.Order)
+		}
+		e.run("usdt", "approve", o.id, "--note", "deposit checked by hand", "--by", "alice")
+		e.cli(&sh, "order", "show", o.id, "--json")
+		if sh.Order.Status != 2 || len(sh.Review.History) != 2 || sh.Review.History[1].By != "admin:alice" {
+			t.Fatalf("after the administrator: %+v %+v", sh.Order, sh.Review)
+		}
+	})
+}

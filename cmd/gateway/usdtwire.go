@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/reviewer"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+	"github.com/paygate/gateway/usdt/bsc"
+	"github.com/paygate/gateway/usdt/exchange"
+	"github.com/paygate/gateway/usdt/tron"
+)
+
+// usdtBackends are the chains and the exchange the reviewers read: the
+// sandbox's simulators (served by every command node) for sandbox orders,
+// the configured live endpoints for live ones.
+type usdtBackends struct {
+	chains map[bool]map[string]usdt.Chain
+	exch   map[bool]usdt.Exchange
+}
+
+func (b *usdtBackends) Chain(sandbox bool, network string) (usdt.Chain, bool) {
+	c, ok := b.chains[sandbox][network]
+	return c, ok
+}
+
+func (b *usdtBackends) Exchange(sandbox bool) (usdt.Exchange, bool) {
+	e, ok := b.exch[sandbox]
+	return e, ok
+}
+
+func newUSDTBackends(cfg platform.Config) *usdtBackends {
+	hc := &http.Client{Timeout: 15 * time.Second}
+	b := &usdtBackends{chains: map[bool]map[string]usdt.Chain{
+		true: {
+			"TRC20": tron.NewClient(tron.Config{BaseURL: cfg.PublicURL + tron.SandboxPath}, hc),
+			"BEP20": bsc.NewClient(bsc.Config{URL: cfg.PublicURL + bsc.SandboxPath}, hc),
+		},
+		false: {},
+	}, exch: map[bool]usdt.Exchange{
+		true: exchange.NewClient(exchange.Config{BaseURL: cfg.PublicURL + exchange.SandboxPath,
+			APIKey: exchange.SandboxAPIKey, Secret: exchange.SandboxSecret}, hc),
+	}}
+	if cfg.TronURL != "" {
+		b.chains[false]["TRC20"] = tron.NewClient(tron.Config{BaseURL: cfg.TronURL, APIKey: cfg.TronAPIKey}, hc)
+	}
+	if cfg.BSCURL != "" {
+		b.chains[false]["BEP20"] = bsc.NewClient(bsc.Config{URL: cfg.BSCURL}, hc)
+	}
+	if cfg.ExchangeURL != "" {
+		b.exch[false] = exchange.NewClient(exchange.Config{BaseURL: cfg.ExchangeURL, APIKey: cfg.ExchangeKey, Secret: cfg.ExchangeSecret}, hc)
+	}
+	return b
+}
+
+// reviewNetworks is the networks as data for the reviewers, with the
+// sandbox's built-in networks when none are configured — the same the
+// sandbox checkout offers (command.SandboxUSDTNetworks). Those take one
+// confirmation, so a sandbox payer sees the result at once.
+type reviewNetworks struct{ w *usdt.Watcher }
+
+func (n reviewNetworks) Lookup(name string, sandbox bool) (usdt.Network, bool) {
+	if v, ok := n.w.Lookup(name, sandbox); ok {
+		return v, true
+	}
+	if !sandbox || len(n.w.For(true)) > 0 {
+		return usdt.Network{}, false
+	}
+	for _, d := range command.SandboxUSDTNetworks() {
+		if d.Name == name {
+			net, err := usdt.Check(usdt.Network{Name: name, Addresses: []string{d.Address}, Sandbox: true, Confirmations: 1})
+			return net, err == nil
+		}
+	}
+	return usdt.Network{}, false
+}
+
+// usdtSims are the sandbox's simulated chains and exchange. Their state is
+// in Redis, so any gateway answers for a transfer another one made.
+type usdtSims struct {
+	tron *tron.Sim
+	bsc  *bsc.Sim
+	ex   *exchange.Sim
+	nets reviewNetworks
+}
+
+func newUSDTSims(rdb redis.UniversalClient, nets reviewNetworks) *usdtSims {
+	st := &redisState{rdb: rdb}
+	return &usdtSims{tron: tron.NewSim(tron.SimConfig{}, st), bsc: bsc.NewSim(bsc.SimConfig{}, st),
+		ex: exchange.NewSim(exchange.SimConfig{}, st), nets: nets}
+}
+
+func (s *usdtSims) mount(r fiber.Router) {
+	s.tron.Register(r.Group(tron.SandboxPath))
+	s.bsc.Register(r.Group(bsc.SandboxPath))
+	s.ex.Register(r.Group(exchange.SandboxPath))
+}
+
+// Payers' addresses on the simulated chains.
+const (
+	simTronPayer = "TMQFT4gx9wYcNLhXqVKGyQoQyd2KJzzrNR"
+	simBSCPayer  = "0xc9ba7387d72c52cbb878b06968b3cc78d5802c8c"
+)
+
+// SimulateTransfer is a sandbox payer's wallet: the exact payable amount of
+// the network's USDT to address, on the simulated chain, and the matching
+// deposit row on the simulated exchange (for the exchange and dual modes).
+func (s *usdtSims) SimulateTransfer(ctx context.Context, network, address, payable string) (string, error) {
+	n, ok := s.nets.Lookup(network, true)
+	if !ok {
+		return "", fmt.Errorf("no sandbox network %s", network)
+	}
+	units, err := usdt.Units(payable, n.Decimals)
+	if err != nil {
+		return "", err
+	}
+	var hash string
+	switch network {
+	case "TRC20":
+		hash, err = s.tron.AddTransfer(ctx, tron.TransferSpec{To: address, From: simTronPayer, Contract: n.Contract, Units: units, Success: true})
+	case "BEP20":
+		hash, err = s.bsc.AddTransfer(ctx, bsc.TransferSpec{To: address, From: simBSCPayer, Contract: n.Contract, Units: units, Success: true})
+	default:
+		return "", fmt.Errorf("no simulated chain for %s", network)
+	}
+	if err != nil {
+		return "", fmt.Errorf("simulate a %s transfer: %w", network, err)
+	}
+	if err := s.ex.AddDeposit(ctx, exchange.DepositSpec{TxID: hash, Network: n.ExchangeNetwork, Address: address, Amount: payable, Status: 1}); err != nil {
+		return "", fmt.Errorf("simulate the exchange's deposit: %w", err)
+	}
+	return hash, nil
+}
+
+// reviewOrders is the command side's review outcomes for the reviewers;
+// it needs only the order store, so a reviewer-only process has it too.
+type reviewOrders struct{ r *command.USDTReview }
+
+func (o reviewOrders) Order(ctx context.Context, id string) (*schema.Order, error) {
+	return o.r.Order(ctx, id)
+}
+
+func (o reviewOrders) ApproveUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return o.r.Approve(ctx, id, hash, d)
+}
+
+func (o reviewOrders) RejectUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return o.r.Reject(ctx, id, hash, d)
+}
+
+func (o reviewOrders) EscalateUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return o.r.Escalate(ctx, id, hash, d)
+}
+
+func (o reviewOrders) RescheduleUSDT(ctx context.Context, id string, due time.Time) error {
+	return o.r.Reschedule(ctx, id, due)
+}
+
+// newReviewer wires the reviewer role over the order store.
+func newReviewer(cfg platform.Config, rdb *redis.Client, store *command.Store, nets reviewNetworks,
+	reg prometheus.Registerer, log *slog.Logger) (*reviewer.Reviewer, error) {
+	rv := command.NewUSDTReview(store)
+	waiting := func(ctx context.Context) (int, error) {
+		l, err := rv.Reviews(ctx, command.DeskWaiting)
+		return len(l), err
+	}
+	return reviewer.New(reviewer.Defaults(), reviewer.Deps{Redis: rdb, Orders: reviewOrders{rv}, Networks: nets,
+		Backends: newUSDTBackends(cfg), Waiting: waiting}, reg, log)
+}
