@@ -218,7 +218,7 @@ func TestLiveProviderDownAtCreate(t *testing.T) {
 	s := e.serve("GATEWAY_PROVIDER_CRYPTOHOST="+cfg, "GATEWAY_PROVIDER_TIMEOUT=300ms")
 	var shown struct{ Methods []string }
 	e.cli(&shown, "merchant", "show", live.AppID, "--json")
-	if strings.Join(shown.Methods, ",") != "cryptohost,balance,select" {
+	if strings.Join(shown.Methods, ",") != "cryptohost,usdt_direct,balance,select" {
 		t.Fatalf("live methods %v", shown.Methods)
 	}
 	p := createParams(live.AppID)
