@@ -221,6 +221,12 @@ func TestLiveProviderDownAtCreate(t *testing.T) {
 	if strings.Join(shown.Methods, ",") != "cryptohost,usdt_direct,balance,select" {
 		t.Fatalf("live methods %v", shown.Methods)
 	}
+	// A live usdt_direct order needs a live network configured: none is.
+	u := createParams(live.AppID)
+	u["paymentMethod"], u["currency"] = "usdt_direct", "USD"
+	if r := s.create(t, u, live.APIKey); r.Status != 400 || r.Error != "method_unavailable" {
+		t.Fatalf("live usdt_direct without a network: %+v", r)
+	}
 	p := createParams(live.AppID)
 	p["paymentMethod"], p["currency"] = "cryptohost", "USD"
 	start := time.Now()
