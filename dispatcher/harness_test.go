@@ -65,7 +65,7 @@ func (e *env) start(cfg Config) *running {
 	e.t.Helper()
 	reg := prometheus.NewRegistry()
 	logs := &syncBuffer{}
-	d, err := New(cfg, e.rdb, AccountKeys(e.accounts.Get), reg, slog.New(slog.NewTextHandler(logs, nil)))
+	d, err := New(cfg, e.rdb, AccountKeys(e.accounts.Get, e.accounts.EnsureWebhookSecret), reg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
 		e.t.Fatal(err)
 	}
