@@ -164,6 +164,7 @@ func newReceiver(t *testing.T, respond func(n int, w http.ResponseWriter, r *htt
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
 		form, _ := url.ParseQuery(string(raw))
+		r.PostForm, r.Form = form, form // what respond funcs read, as ParseForm would leave them
 		rc.mu.Lock()
 		rc.reqs = append(rc.reqs, received{at: time.Now(), form: form, contentType: r.Header.Get("Content-Type"),
 			header: r.Header.Clone(), body: string(raw)})
