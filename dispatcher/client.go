@@ -69,9 +69,9 @@ type result struct {
 	latency time.Duration
 }
 
-// post sends one signed callback and judges the answer. ctx carries the
-// attempt's deadline.
-func post(ctx context.Context, c *fasthttp.Client, target, form string, timeout time.Duration) result {
+// post sends one signed callback, with its modern headers when h has an
+// id, and judges the answer. ctx carries the attempt's deadline.
+func post(ctx context.Context, c *fasthttp.Client, target, form string, h modernHeaders, timeout time.Duration) result {
 	start := time.Now()
 	if u, err := url.Parse(target); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return result{err: "invalid notify_url: not an http or https URL", kind: "invalid_url"}
@@ -86,6 +86,11 @@ func post(ctx context.Context, c *fasthttp.Client, target, form string, timeout 
 	req.SetRequestURI(target)
 	req.Header.SetMethod(fasthttp.MethodPost)
 	req.Header.SetContentType("application/x-www-form-urlencoded")
+	if h.id != "" {
+		req.Header.Set(HeaderID, h.id)
+		req.Header.Set(HeaderTimestamp, h.timestamp)
+		req.Header.Set(HeaderSignature, h.signature)
+	}
 	req.SetBodyString(form)
 	err := c.DoDeadline(req, resp, deadline)
 	r := result{latency: time.Since(start)}

@@ -46,7 +46,7 @@ func TestHelperDispatcher(t *testing.T) {
 	cfg.Consumer = os.Getenv(helperConsumerEnv)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	d, err := New(cfg, rdb, AccountKeys(merchant.NewStore(rdb).Get), prometheus.NewRegistry(),
+	d, err := New(cfg, rdb, AccountKeys(merchant.NewStore(rdb).Get, merchant.NewStore(rdb).EnsureWebhookSecret), prometheus.NewRegistry(),
 		slog.New(slog.NewJSONHandler(os.Stderr, nil)))
 	if err != nil {
 		t.Fatal(err)

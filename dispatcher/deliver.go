@@ -178,7 +178,8 @@ func (d *Dispatcher) attempt(ctx context.Context, j job, more bool) *job {
 	return next
 }
 
-// send signs the callback with the merchant's key of this moment and posts it.
+// send signs the callback with the merchant's key and webhook secrets of
+// this moment (MD5 sign in the body, HMAC in the headers) and posts it.
 func (d *Dispatcher) send(ctx context.Context, j job) result {
 	if j.broken != "" {
 		return result{kind: "internal", err: j.broken}
@@ -191,7 +192,15 @@ func (d *Dispatcher) send(ctx context.Context, j job) result {
 	if err != nil {
 		return result{kind: "internal", err: err.Error()}
 	}
-	return post(ctx, d.client, j.url, body, d.cfg.Timeout)
+	secrets, err := d.keys.WebhookSecrets(ctx, j.appid)
+	if err != nil {
+		return result{kind: "internal", err: "cannot sign: " + err.Error()}
+	}
+	h, err := signModern(EventID(j.id), time.Now(), body, secrets)
+	if err != nil {
+		return result{kind: "internal", err: "cannot sign: " + err.Error()}
+	}
+	return post(ctx, d.client, j.url, body, h, d.cfg.Timeout)
 }
 
 // nextDelay is the jittered wait before the next automatic attempt, or -1

@@ -399,14 +399,14 @@ func TestPostOverTLS(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
 	defer cancel()
 
-	untrusted := post(ctx, newHTTPClient(cfg), srv.URL+"/hook", "a=1", cfg.Timeout)
+	untrusted := post(ctx, newHTTPClient(cfg), srv.URL+"/hook", "a=1", modernHeaders{}, cfg.Timeout)
 	if untrusted.ack || !strings.Contains(untrusted.err, "certificate") {
 		t.Errorf("self-signed certificate: %+v", untrusted)
 	}
 	trusting := newHTTPClient(cfg)
 	trusting.TLSConfig.RootCAs = x509.NewCertPool()
 	trusting.TLSConfig.RootCAs.AddCert(srv.Certificate())
-	if r := post(ctx, trusting, srv.URL+"/hook", "a=1", cfg.Timeout); !r.ack || r.status != 200 {
+	if r := post(ctx, trusting, srv.URL+"/hook", "a=1", modernHeaders{}, cfg.Timeout); !r.ack || r.status != 200 {
 		t.Errorf("trusted certificate: %+v", r)
 	}
 }

@@ -91,14 +91,22 @@ func (d *Dispatcher) State(ctx context.Context, paymentID string) (*Delivery, er
 // or acknowledged order gets exactly one, a pending one has its next attempt
 // brought forward. Any running dispatcher sends it.
 func (d *Dispatcher) Resend(ctx context.Context, paymentID string) error {
-	out, err := d.store.requeue(ctx, paymentID)
+	if err := resend(ctx, d.store, "", paymentID); err != nil {
+		return err
+	}
+	d.poke()
+	return nil
+}
+
+// resend queues a manual attempt of appid's order ("" for any merchant's).
+func resend(ctx context.Context, s *store, appid, paymentID string) error {
+	out, err := s.requeue(ctx, appid, paymentID)
 	if err != nil {
 		return err
 	}
 	if out == "in_flight" {
 		return ErrInFlight
 	}
-	d.poke()
 	return nil
 }
 

@@ -33,6 +33,13 @@
 //     With appendfsync always each round trip waits for an fsync, so this is
 //     what sets the deliveries per second.
 //
+// Every attempt also carries the modern headers of issue 14 (modern.go):
+// webhook-id (one per event, the same on every attempt), webhook-timestamp
+// and webhook-signature, an HMAC-SHA256 in the style of the Standard
+// Webhooks specification with the merchant's webhook secret (two during a
+// rotation's grace period). Merchants may ask for a resend themselves
+// (ResendAPI), which queues what `gateway webhook resend` does.
+//
 // Requests go through fasthttp's client with a dialer that resolves names
 // itself and refuses private, loopback, link-local and metadata addresses
 // unless AllowPrivate; it never follows redirects, never resends by itself

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -65,7 +66,7 @@ func (e *env) start(cfg Config) *running {
 	e.t.Helper()
 	reg := prometheus.NewRegistry()
 	logs := &syncBuffer{}
-	d, err := New(cfg, e.rdb, AccountKeys(e.accounts.Get), reg, slog.New(slog.NewTextHandler(logs, nil)))
+	d, err := New(cfg, e.rdb, AccountKeys(e.accounts.Get, e.accounts.EnsureWebhookSecret), reg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -144,6 +145,8 @@ type received struct {
 	at          time.Time
 	form        url.Values
 	contentType string
+	header      http.Header
+	body        string
 }
 
 // receiver is a merchant endpoint on loopback; respond decides each answer
@@ -159,9 +162,12 @@ func newReceiver(t *testing.T, respond func(n int, w http.ResponseWriter, r *htt
 	t.Helper()
 	rc := &receiver{respond: respond}
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
+		raw, _ := io.ReadAll(r.Body)
+		form, _ := url.ParseQuery(string(raw))
+		r.PostForm, r.Form = form, form // what respond funcs read, as ParseForm would leave them
 		rc.mu.Lock()
-		rc.reqs = append(rc.reqs, received{at: time.Now(), form: r.PostForm, contentType: r.Header.Get("Content-Type")})
+		rc.reqs = append(rc.reqs, received{at: time.Now(), form: form, contentType: r.Header.Get("Content-Type"),
+			header: r.Header.Clone(), body: string(raw)})
 		n := len(rc.reqs)
 		rc.mu.Unlock()
 		rc.respond(n, w, r)

@@ -3,25 +3,57 @@ package dispatcher
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/paygate/gateway/merchant"
 )
 
-// KeyLookup gives the API key a merchant's webhooks are signed with now.
-// It is asked at every attempt, so a rotated key signs the next retry.
+// KeyLookup gives what a merchant's webhooks are signed with now: the API
+// key of SPEC.md's MD5 sign, and the webhook secrets of the modern
+// signature headers. It is asked at every attempt, so a rotated key or
+// secret signs the next retry.
 type KeyLookup interface {
 	APIKey(ctx context.Context, appid string) (string, error)
+	WebhookSecrets(ctx context.Context, appid string) ([]string, error)
 }
 
-// AccountKeys adapts an account lookup to KeyLookup: a *merchant.Directory's
-// Lookup (cached, what serve uses) or a *merchant.Store's Get.
-type AccountKeys func(ctx context.Context, appid string) (*merchant.Account, error)
+// AccountLookup reads an account: a *merchant.Directory's Lookup (cached,
+// what serve uses) or a *merchant.Store's Get.
+type AccountLookup func(ctx context.Context, appid string) (*merchant.Account, error)
+
+// accountKeys is KeyLookup over merchant accounts.
+type accountKeys struct {
+	lookup AccountLookup
+	ensure AccountLookup
+	now    func() time.Time
+}
+
+// AccountKeys adapts an account lookup to KeyLookup. ensure gives an
+// account without a webhook secret its first one (a *merchant.Store's
+// EnsureWebhookSecret): accounts made before secrets existed get one at
+// their first webhook.
+func AccountKeys(lookup, ensure AccountLookup) KeyLookup {
+	return accountKeys{lookup: lookup, ensure: ensure, now: time.Now}
+}
 
 // APIKey returns the account's current API key.
-func (f AccountKeys) APIKey(ctx context.Context, appid string) (string, error) {
-	a, err := f(ctx, appid)
+func (k accountKeys) APIKey(ctx context.Context, appid string) (string, error) {
+	a, err := k.lookup(ctx, appid)
 	if err != nil {
 		return "", fmt.Errorf("merchant %s: %w", appid, err)
 	}
 	return a.APIKey, nil
+}
+
+// WebhookSecrets returns the secrets to sign with now, making the first one
+// if the account has none.
+func (k accountKeys) WebhookSecrets(ctx context.Context, appid string) ([]string, error) {
+	a, err := k.lookup(ctx, appid)
+	if err == nil && a.WebhookSecret == "" {
+		a, err = k.ensure(ctx, appid)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("merchant %s: %w", appid, err)
+	}
+	return a.WebhookSecrets(k.now()), nil
 }

@@ -213,18 +213,22 @@ func decodeJob(shard schema.Shard, v []any) job {
 	return j
 }
 
-// requeue asks for one more attempt now (a manual resend).
-func (s *store) requeue(ctx context.Context, id string) (string, error) {
+// requeue asks for one more attempt now (a manual resend). With an appid,
+// only a delivery of that merchant's order is found: another merchant's is
+// answered like a missing one.
+func (s *store) requeue(ctx context.Context, appid, id string) (string, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
 		return "", ErrNoDelivery
 	}
-	host, err := s.rdb.HGet(ctx, schema.WebhookKey(shard, id), "host").Result()
-	if errors.Is(err, redis.Nil) {
-		return "", ErrNoDelivery
-	}
+	f, err := s.rdb.HMGet(ctx, schema.WebhookKey(shard, id), "host", "appid").Result()
 	if err != nil {
 		return "", fmt.Errorf("read webhook of %s: %w", id, err)
+	}
+	host, _ := f[0].(string)
+	owner, _ := f[1].(string)
+	if host == "" || (appid != "" && owner != appid) {
+		return "", ErrNoDelivery
 	}
 	keys := []string{schema.WebhookKey(shard, id), schema.WebhookQueueKey(shard, host), schema.WebhookHostsKey(shard)}
 	out, err := s.resend.Run(ctx, s.rdb, keys, id, host).Text()

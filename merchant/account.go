@@ -17,10 +17,16 @@ type Account struct {
 	PrevAPIKey  string    `json:"-"`
 	PrevKeyTill time.Time `json:"prevKeyValidUntil,omitzero"`
 	QueryKey    string    `json:"queryKey,omitempty"`
-	Callback    string    `json:"callback"`
-	Sandbox     bool      `json:"sandbox"`
-	Disabled    bool      `json:"disabled"`
-	CreatedAt   time.Time `json:"createdAt"`
+	// The webhook signing secret (whsec_...) and, for a grace period after a
+	// rotation, the previous one. Never in the account's JSON: only
+	// `merchant create` and `merchant rotate-webhook-secret` show it.
+	WebhookSecret     string    `json:"-"`
+	PrevWebhookSecret string    `json:"-"`
+	PrevWebhookTill   time.Time `json:"-"`
+	Callback          string    `json:"callback"`
+	Sandbox           bool      `json:"sandbox"`
+	Disabled          bool      `json:"disabled"`
+	CreatedAt         time.Time `json:"createdAt"`
 	// Per-merchant rate limit overrides; nil means the gateway's default.
 	CreateLimit *platform.Limit `json:"createLimit,omitempty"`
 	QueryLimit  *platform.Limit `json:"queryLimit,omitempty"`
@@ -65,6 +71,9 @@ const (
 	fCreated  = "createdAt"
 	fLimitC   = "limitCreate"
 	fLimitQ   = "limitQuery"
+	fWHSecret = "webhookSecret"
+	fWHPrev   = "prevWebhookSecret"
+	fWHTill   = "prevWebhookSecretUntil"
 )
 
 func (a *Account) fields() map[string]any {
@@ -72,6 +81,7 @@ func (a *Account) fields() map[string]any {
 		fAppID: a.AppID, fName: a.Name, fAPIKey: a.APIKey, fPrevKey: a.PrevAPIKey,
 		fPrevTill: ms(a.PrevKeyTill), fQueryKey: a.QueryKey, fCallback: a.Callback,
 		fSandbox: flag(a.Sandbox), fDisabled: flag(a.Disabled), fCreated: ms(a.CreatedAt),
+		fWHSecret: a.WebhookSecret, fWHPrev: a.PrevWebhookSecret, fWHTill: ms(a.PrevWebhookTill),
 	}
 }
 
@@ -80,6 +90,7 @@ func accountFrom(h map[string]string) *Account {
 		AppID: h[fAppID], Name: h[fName], APIKey: h[fAPIKey], PrevAPIKey: h[fPrevKey],
 		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
 		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
+		WebhookSecret: h[fWHSecret], PrevWebhookSecret: h[fWHPrev], PrevWebhookTill: fromMS(h[fWHTill]),
 		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]), MethodLimits: methodLimitsFrom(h),
 	}
 }

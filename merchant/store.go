@@ -60,7 +60,7 @@ func (s *Store) Create(ctx context.Context, na NewAccount) (*Account, error) {
 	}
 	a := &Account{
 		AppID: strconv.FormatInt(firstAppID+seq, 10), Name: na.Name, APIKey: newAPIKey(),
-		QueryKey: uuid.NewString(), Callback: na.Callback, Sandbox: na.Sandbox, CreatedAt: s.now().UTC(),
+		QueryKey: uuid.NewString(), WebhookSecret: NewWebhookSecret(), Callback: na.Callback, Sandbox: na.Sandbox, CreatedAt: s.now().UTC(),
 	}
 	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, schema.MerchantKey(a.AppID), a.fields())

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -15,6 +16,7 @@ import (
 // dispatcher recorded for one order, oldest first.
 type WebhookLog interface {
 	Attempts(ctx context.Context, id string) ([]schema.WebhookAttempt, error)
+	Delivery(ctx context.Context, id string) (*schema.WebhookState, error)
 }
 
 // Attempts reads an order's webhook attempts. The dispatcher keeps them
@@ -32,9 +34,26 @@ func (r *RedisOrders) Attempts(ctx context.Context, id string) ([]schema.Webhook
 	return schema.DecodeWebhookLog(id, raw)
 }
 
-// WebhooksView is the data of action=webhooks.
+// Delivery reads an order's webhook delivery state: whether it is pending,
+// delivered or dead-lettered and when its next attempt starts; nil when
+// the order has none.
+func (r *RedisOrders) Delivery(ctx context.Context, id string) (*schema.WebhookState, error) {
+	shard, ok := schema.ParseOrderID(id)
+	if !ok {
+		return nil, nil
+	}
+	h, err := r.rdb.HGetAll(ctx, schema.WebhookKey(shard, id)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read webhook of %s: %w", id, err)
+	}
+	return schema.WebhookStateFrom(id, h, time.Now()), nil
+}
+
+// WebhooksView is the data of action=webhooks: the delivery (null when the
+// order has none) and its attempts.
 type WebhooksView struct {
 	PaymentID string                  `json:"paymentId"`
+	Delivery  *schema.WebhookState    `json:"delivery"`
 	Attempts  []schema.WebhookAttempt `json:"attempts"`
 }
 
@@ -55,5 +74,9 @@ func (q *Orders) webhooks(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
-	return platform.OK(c, WebhooksView{PaymentID: o.ID, Attempts: attempts})
+	state, err := q.webhookLog.Delivery(c.UserContext(), o.ID)
+	if err != nil {
+		return err
+	}
+	return platform.OK(c, WebhooksView{PaymentID: o.ID, Delivery: state, Attempts: attempts})
 }

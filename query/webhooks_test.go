@@ -38,6 +38,9 @@ func TestWebhookLogQuery(t *testing.T) {
 		rdb.RPush(ctx, schema.WebhookLogKey(3, paid.ID), js)
 	}
 
+	due := time.Now().Add(time.Hour).Truncate(time.Millisecond)
+	rdb.HSet(ctx, schema.WebhookKey(3, paid.ID), "st", "pending", "n", "2", "due", due.UnixMilli(), "appid", a.AppID)
+
 	live := NewRedisOrders(rdb)
 	app := serveOrders(t, dir, Sources{Live: live, Webhooks: live}, log)
 
@@ -79,6 +82,14 @@ func TestWebhookLogQuery(t *testing.T) {
 			}
 			if tt.want > 0 && body.Data.Attempts[1] != attempts[1] {
 				t.Errorf("attempt %+v, want %+v", body.Data.Attempts[1], attempts[1])
+			}
+			wantState := &schema.WebhookState{EventID: "evt_paid_" + paid.ID, State: "pending", Automatic: 2,
+				NextAttemptAt: schema.WireTime(due)}
+			switch {
+			case tt.want == 0 && body.Data.Delivery != nil:
+				t.Errorf("delivery %+v for an order without one", body.Data.Delivery)
+			case tt.want > 0 && (body.Data.Delivery == nil || *body.Data.Delivery != *wantState):
+				t.Errorf("delivery %s, want %+v", raw, wantState)
 			}
 		})
 	}

@@ -202,6 +202,8 @@ type account struct {
 	Callback string `json:"callback"`
 	Sandbox  bool   `json:"sandbox"`
 	Disabled bool   `json:"disabled"`
+	// Only create and rotate-webhook-secret print it.
+	WebhookSecret string `json:"webhookSecret"`
 }
 
 func createParams(appid string) schema.Params {
@@ -259,6 +261,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	q = s.order(t, shop.AppID, shop.QueryKey, id)
 	checkWebhook(t, s, shop)
+	checkWebhookSecretShown(t, e, shop)
 	if q.Data["status"] != 2.0 || q.Data["completedTime"] == nil {
 		t.Fatalf("query after pay: %+v", q)
 	}
@@ -369,14 +372,16 @@ func checkMetricsLint(t *testing.T, s *server) {
 }
 
 // checkWebhook pays an order whose notify_url is a receiver on loopback: the
-// signed callback arrives once, verifies with the merchant's key, and the
-// merchant sees the attempt with action=webhooks.
+// signed callback arrives once, verifies with the merchant's key and, in its
+// headers, with the merchant's webhook secret; the merchant sees the
+// attempt with action=webhooks and asks for a resend through the API.
 func checkWebhook(t *testing.T, s *server, shop account) {
 	t.Helper()
-	got := make(chan url.Values, 10)
+	got := make(chan hookRequest, 10)
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
-		got <- r.PostForm
+		raw, _ := io.ReadAll(r.Body)
+		form, _ := url.ParseQuery(string(raw))
+		got <- hookRequest{form: form, header: r.Header.Clone(), body: string(raw)}
 		_, _ = io.WriteString(w, "SUCCESS\n")
 	}))
 	defer rcv.Close()
@@ -387,12 +392,13 @@ func checkWebhook(t *testing.T, s *server, shop account) {
 	if r := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay"); r.Status != 200 {
 		t.Fatalf("pay: %+v", r)
 	}
-	var form url.Values
+	var first hookRequest
 	select {
-	case form = <-got:
+	case first = <-got:
 	case <-time.After(10 * time.Second):
 		t.Fatal("no webhook within 10s")
 	}
+	form := first.form
 	params := schema.Params{}
 	for k := range form {
 		params[k] = form.Get(k)
@@ -404,6 +410,7 @@ func checkWebhook(t *testing.T, s *server, shop account) {
 		form.Get("status") != "2" || form.Get("status_str") != "paid" || form.Get("clientOrderId") != "HOOK-1" {
 		t.Fatalf("webhook fields: %v", form)
 	}
+	first.verify(t, shop.WebhookSecret, "evt_paid_"+id)
 	q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {"webhooks"}, "paymentId": {id}}
 	eventually(t, 5*time.Second, func() bool {
 		req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
@@ -413,7 +420,8 @@ func checkWebhook(t *testing.T, s *server, shop account) {
 	})
 	select {
 	case extra := <-got:
-		t.Fatalf("a second webhook after success: %v", extra)
+		t.Fatalf("a second webhook after success: %v", extra.form)
 	case <-time.After(500 * time.Millisecond):
 	}
+	checkResend(t, s, shop, id, got)
 }

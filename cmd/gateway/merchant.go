@@ -29,6 +29,10 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   enable APPID
   set-callback APPID URL          (an empty URL clears it)
   rotate-key APPID [--grace DURATION]
+  rotate-webhook-secret APPID [--grace DURATION]
+                                  (a new whsec_ secret for the webhook-signature
+                                  header, printed once; for --grace webhooks are
+                                  signed with the old secret as well)
   credit APPID --currency CUR --amount AMOUNT
   limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]   ("default" removes an override)
   method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
@@ -52,7 +56,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	name := fs.String("name", "", "merchant name (create)")
 	callback := fs.String("callback", "", "default webhook URL (create)")
 	sandbox := fs.Bool("sandbox", false, "sandbox account (create)")
-	grace := fs.Duration("grace", 0, "how long the old API key keeps verifying (rotate-key)")
+	grace := fs.Duration("grace", 0, "how long the old API key keeps verifying (rotate-key), or the old webhook secret keeps signing (rotate-webhook-secret)")
 	currency := fs.String("currency", "", "currency (credit)")
 	amount := fs.String("amount", "", "amount, e.g. 100.00 (credit)")
 	createLimit := fs.String("create", "", "createorder rate limit, e.g. 500/s:1000 (limits)")
@@ -86,7 +90,16 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.account(a)
+		return out.withWebhookSecret(a)
+	case "rotate-webhook-secret":
+		if err := need(1); err != nil {
+			return err
+		}
+		a, err := st.RotateWebhookSecret(ctx, pos[0], *grace)
+		if err != nil {
+			return err
+		}
+		return out.withWebhookSecret(a)
 	case "list":
 		if err := need(0); err != nil {
 			return err
@@ -240,6 +253,20 @@ func (o output) value(v any) error {
 }
 
 func (o output) account(a *merchant.Account) error { return o.value(a) }
+
+// withWebhookSecret is the account with its webhook secret: only create and
+// rotate-webhook-secret print it, the moments the merchant must copy it.
+func (o output) withWebhookSecret(a *merchant.Account) error {
+	v := struct {
+		*merchant.Account
+		WebhookSecret string `json:"webhookSecret"`
+		PrevTill      string `json:"prevWebhookSecretValidUntil,omitempty"`
+	}{Account: a, WebhookSecret: a.WebhookSecret}
+	if !a.PrevWebhookTill.IsZero() && a.PrevWebhookSecret != "" {
+		v.PrevTill = schema.WireTime(a.PrevWebhookTill)
+	}
+	return o.value(v)
+}
 
 func (o output) list(all []*merchant.Account) error {
 	if o.json {

@@ -124,7 +124,7 @@ func readOrder(ctx context.Context, rdb *redis.Client, id string) (*orderReport,
 			return nil, err
 		}
 	}
-	d, err := dispatcher.New(dispatcher.Defaults(), rdb, dispatcher.AccountKeys(merchant.NewStore(rdb).Get),
+	d, err := dispatcher.New(dispatcher.Defaults(), rdb, accountKeys(merchant.NewStore(rdb)),
 		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return nil, err

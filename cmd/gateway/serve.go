@@ -104,7 +104,8 @@ type gateway struct {
 func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch driver.Conn, reg prometheus.Registerer, gather prometheus.Gatherer, log *slog.Logger) (*gateway, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		platform.NewStreamCollector(rdb))
-	dir := merchant.NewDirectory(merchant.NewStore(rdb), log, 0)
+	accounts := merchant.NewStore(rdb)
+	dir := merchant.NewDirectory(accounts, log, 0)
 	g := &gateway{app: platform.NewApp(log, reg, gather), drain: &platform.Drain{}, workers: []func(context.Context){dir.Run}}
 	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)
@@ -138,6 +139,13 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 		h.Page = pages.Render
 		h.Register(g.app)
 		g.workers = append(g.workers, workers...)
+		// A merchant's webhook resend only queues an attempt in Redis, so
+		// the command side, which takes the merchant's signed calls, serves it.
+		resend, err := dispatcher.NewResendAPI(dispatcher.ResendConfig{Limit: cfg.Limits().Create}, rdb, dir, limiter)
+		if err != nil {
+			return nil, err
+		}
+		g.app.Post("/api/order/webhooks/resend", resend.Serve)
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
@@ -176,7 +184,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 	}
 	if cfg.Has(platform.RoleDispatcher) {
 		wcfg.Retention = cfg.OrderRetention
-		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeys(dir.Lookup), reg, log)
+		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeys(dir.Lookup, accounts.EnsureWebhookSecret), reg, log)
 		if err != nil {
 			return nil, err
 		}

@@ -60,7 +60,7 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer rdb.Close()
 	// Reading and queueing need no worker; the registry and logger only
 	// satisfy the constructor.
-	d, err := dispatcher.New(dispatcher.Defaults(), rdb, dispatcher.AccountKeys(merchant.NewStore(rdb).Get),
+	d, err := dispatcher.New(dispatcher.Defaults(), rdb, accountKeys(merchant.NewStore(rdb)),
 		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return err
@@ -188,4 +188,10 @@ func oneLine(s string, n int) string {
 	}
 	q := strconv.Quote(s)
 	return q[1 : len(q)-1]
+}
+
+// accountKeys signs webhooks with the accounts in Redis, read directly (a
+// command-line tool has no directory cache to keep).
+func accountKeys(st *merchant.Store) dispatcher.KeyLookup {
+	return dispatcher.AccountKeys(st.Get, st.EnsureWebhookSecret)
 }

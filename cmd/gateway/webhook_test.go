@@ -45,7 +45,7 @@ func TestWebhookCommands(t *testing.T) {
 
 	cfg := dispatcher.Defaults()
 	cfg.Schedule, cfg.AllowPrivate, cfg.Poll = []time.Duration{20 * time.Millisecond}, true, 20*time.Millisecond
-	d, err := dispatcher.New(cfg, rdb, dispatcher.AccountKeys(merchant.NewStore(rdb).Get), prometheus.NewRegistry(),
+	d, err := dispatcher.New(cfg, rdb, accountKeys(merchant.NewStore(rdb)), prometheus.NewRegistry(),
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,135 @@
+package dispatcher
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// resendApp serves the resend API over the env's accounts.
+func (e *env) resendApp() func(body string) (int, map[string]any) {
+	e.t.Helper()
+	api, err := NewResendAPI(ResendConfig{Limit: platform.Limit{PerSecond: 100, Burst: 100}}, e.rdb, storeLookup{e.accounts}, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	app.Post("/api/order/webhooks/resend", api.Serve)
+	return func(body string) (int, map[string]any) {
+		e.t.Helper()
+		req := httptest.NewRequest(http.MethodPost, "/api/order/webhooks/resend", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := app.Test(req, 5000)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out
+	}
+}
+
+// storeLookup is Accounts read straight from the store.
+type storeLookup struct{ st *merchant.Store }
+
+func (s storeLookup) Lookup(ctx context.Context, appid string) (*merchant.Account, error) {
+	return s.st.Get(ctx, appid)
+}
+
+// signed is a resend request body signed with key, with extra fields
+// overriding the defaults.
+func signed(t *testing.T, appid, key, id string, extra map[string]string) string {
+	t.Helper()
+	p := schema.Params{"appid": appid, "action": "resend", "paymentId": id}
+	for k, v := range extra {
+		if v == "" {
+			delete(p, k)
+			continue
+		}
+		p[k] = v
+	}
+	if _, set := extra["sign"]; !set {
+		p["sign"] = schema.Sign(p, key)
+	}
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// TestResendAPI: a signed resend of the merchant's delivered order makes
+// one more attempt, recorded as manual, with the same webhook-id; the
+// checks run in createorder's order with its error shape, and another
+// merchant's order is 404 like a missing one.
+func TestResendAPI(t *testing.T) {
+	e := newEnv(t)
+	other, err := e.accounts.Create(context.Background(), merchant.NewAccount{Name: "other shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := newReceiver(t, answer(200, "success"))
+	d := e.start(testConfig())
+	o := e.pay(rc.URL + "/hook")
+	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	call := e.resendApp()
+	key := e.acct.APIKey
+
+	tests := []struct {
+		name   string
+		body   string
+		status int
+		kind   string
+	}{
+		{"missing paymentId", signed(t, e.acct.AppID, key, "", nil), 400, "missing_parameter"},
+		{"missing sign", signed(t, e.acct.AppID, key, o.ID, map[string]string{"sign": ""}), 400, "missing_parameter"},
+		{"unknown appid", signed(t, "999999", key, o.ID, nil), 401, "invalid_appid"},
+		{"bad sign", signed(t, e.acct.AppID, key, o.ID, map[string]string{"sign": strings.Repeat("0", 32)}), 401, "invalid_sign"},
+		{"signed with another key", signed(t, e.acct.AppID, other.APIKey, o.ID, nil), 401, "invalid_sign"},
+		{"sign_type", signed(t, e.acct.AppID, key, o.ID, map[string]string{"sign_type": "SHA1"}), 400, "invalid_sign_type"},
+		{"wrong action", signed(t, e.acct.AppID, key, o.ID, map[string]string{"action": "createorder"}), 400, "invalid_parameter"},
+		{"other merchant's order", signed(t, other.AppID, other.APIKey, o.ID, nil), 404, "order_not_found"},
+		{"unknown order", signed(t, e.acct.AppID, key, "P20260101000000000000000000000000000", nil), 404, "order_not_found"},
+		{"not JSON", "appid=1", 400, "invalid_request"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, out := call(tt.body)
+			if status != tt.status || out["error"] != tt.kind {
+				t.Fatalf("%d %v, want %d %s", status, out, tt.status, tt.kind)
+			}
+		})
+	}
+	if n := rc.count(); n != 1 {
+		t.Fatalf("refused resends made attempts: %d requests", n)
+	}
+
+	status, out := call(signed(t, e.acct.AppID, key, o.ID, nil))
+	data, _ := out["data"].(map[string]any)
+	if status != 200 || data["resend"] != "queued" || data["eventId"] != "evt_paid_"+o.ID {
+		t.Fatalf("resend: %d %v", status, out)
+	}
+	eventually(t, 10*time.Second, "the manual attempt", func() bool { return rc.count() == 2 })
+	eventually(t, 10*time.Second, "recorded", func() bool {
+		log, err := d.Log(context.Background(), o.ID)
+		return err == nil && len(log) == 2 && log[1].Manual && log[1].Success
+	})
+	reqs := rc.requests()
+	if reqs[0].header.Get("webhook-id") != reqs[1].header.Get("webhook-id") {
+		t.Errorf("the resend has another webhook-id: %q, %q", reqs[0].header.Get("webhook-id"), reqs[1].header.Get("webhook-id"))
+	}
+	if e.state(d, o.ID) != StateDelivered {
+		t.Errorf("after the resend: %s", e.state(d, o.ID))
+	}
+}
