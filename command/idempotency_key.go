@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/platform"
@@ -55,14 +56,15 @@ type idempotency struct {
 	poll    time.Duration
 	finish  *redis.Script
 	release *redis.Script
+	count   *prometheus.CounterVec // by outcome
 	log     *slog.Logger
 }
 
-func newIdempotency(rdb *redis.Client, ttl time.Duration, log *slog.Logger) *idempotency {
+func newIdempotency(rdb *redis.Client, ttl time.Duration, m *metrics, log *slog.Logger) *idempotency {
 	if ttl <= 0 {
 		ttl = DefaultIdempotencyTTL
 	}
-	return &idempotency{rdb: rdb, ttl: ttl, lock: idemLock, wait: idemWait, poll: idemPoll, log: log,
+	return &idempotency{rdb: rdb, ttl: ttl, lock: idemLock, wait: idemWait, poll: idemPoll, count: m.idemKeys, log: log,
 		// Both act only while the record is still this call's claim, so a
 		// call that outlived its lock never overwrites another's record.
 		finish: redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -141,6 +143,7 @@ func (s *idempotency) run(c *fiber.Ctx, rk, claim, digest string, next fiber.Han
 	kept := false
 	defer func() {
 		if !kept { // a panic or an answer to retry for real: free the key
+			s.count.WithLabelValues("released").Inc()
 			if err := s.release.Run(bg, s.rdb, []string{rk}, claim).Err(); err != nil {
 				s.log.Warn("release idempotency key", "err", err)
 			}
@@ -168,7 +171,9 @@ func (s *idempotency) run(c *fiber.Ctx, rk, claim, digest string, next fiber.Han
 		// which is what a client without the header gets anyway.
 		s.log.Warn("store idempotency record", "err", err)
 		kept = false
+		return nil
 	}
+	s.count.WithLabelValues("stored").Inc()
 	return nil
 }
 
@@ -200,10 +205,13 @@ func (s *idempotency) claim(ctx context.Context, rk, digest string) (*idemRecord
 		case rec == nil: // freed meanwhile: claim again
 			continue
 		case rec.Digest != digest:
+			s.count.WithLabelValues("mismatch").Inc()
 			return nil, "", platform.Errorf(platform.KindIdempotencyMismatch, "%s was already used with other parameters", HeaderIdempotencyKey)
 		case rec.Status != 0:
+			s.count.WithLabelValues("replayed").Inc()
 			return rec, "", nil
 		case time.Now().After(deadline):
+			s.count.WithLabelValues("in_progress").Inc()
 			return nil, "", platform.Errorf(platform.KindIdempotencyInProgress, "a request with this %s is still in progress; retry later", HeaderIdempotencyKey)
 		}
 		select {

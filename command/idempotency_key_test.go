@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/platform"
@@ -77,6 +78,9 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 	if n := orderCount(t, h, h.acct.AppID); n != 2 {
 		t.Fatalf("%d orders, want 2", n)
 	}
+	if n := testutil.ToFloat64(h.create.m.idemKeys.WithLabelValues("replayed")); n != 2 {
+		t.Fatalf("%v replays counted, want 2", n)
+	}
 	if ttl := h.rdb.PTTL(context.Background(), idemKey(h.acct.AppID, "order-1")).Val(); ttl <= 0 || ttl > DefaultIdempotencyTTL {
 		t.Fatalf("record ttl %v", ttl)
 	}
@@ -120,6 +124,9 @@ func TestIdempotencyKeyScope(t *testing.T) {
 	cancel := signed(schema.Params{"appid": h.acct.AppID, "action": "cancel", "paymentId": first.data(t)["paymentId"].(string)}, h.acct.APIKey)
 	if r := h.postTo("/api/order/cancel", cancel, HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
 		t.Fatalf("the key on another route: %d %s", r.Status, r.Raw)
+	}
+	if n := testutil.ToFloat64(h.create.m.idemKeys.WithLabelValues("mismatch")); n != 2 {
+		t.Fatalf("%v mismatches counted, want 2", n)
 	}
 	b, err := h.accounts.Create(context.Background(), newAccount("shop b", true))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
@@ -76,4 +77,11 @@ func TestIdempotencyKeyAndCancelEndToEnd(t *testing.T) {
 	if r := s.signedPost(t, "/api/order/cancel", cancel, shop.APIKey, "cancel-1"); r.Raw != c1.Raw {
 		t.Fatalf("cancel retried with its key: %s\nfirst: %s", r.Raw, c1.Raw)
 	}
+
+	// Cancels spend the merchant's create limit.
+	e.cli(nil, "merchant", "limits", shop.AppID, "--create", "1/h:1", "--json")
+	eventually(t, 5*time.Second, func() bool {
+		r := s.signedPost(t, "/api/order/cancel", cancel, shop.APIKey, "")
+		return r.Status == 429 && r.Error == "rate_limited"
+	})
 }
