@@ -142,7 +142,7 @@ func (s *idempotency) run(c *fiber.Ctx, rk, claim, digest string, next fiber.Han
 	bg := context.WithoutCancel(c.UserContext())
 	kept := false
 	defer func() {
-		if !kept { // a panic or an answer to retry for real: free the key
+		if !kept { // a panic, or an answer to retry for real: free the key
 			s.count.WithLabelValues("released").Inc()
 			if err := s.release.Run(bg, s.rdb, []string{rk}, claim).Err(); err != nil {
 				s.log.Warn("release idempotency key", "err", err)
@@ -167,10 +167,11 @@ func (s *idempotency) run(c *fiber.Ctx, rk, claim, digest string, next fiber.Han
 	}
 	kept = true
 	if err := s.finish.Run(bg, s.rdb, []string{rk}, claim, done, s.ttl.Milliseconds()).Err(); err != nil && !errors.Is(err, redis.Nil) {
-		// The answer stands; a retry finds no record and runs again,
-		// which is what a client without the header gets anyway.
+		// The answer stands. The claim is left to lapse rather than freed:
+		// until it does retries get idempotency_in_progress, which is
+		// safer than running a balance payment a second time at once.
 		s.log.Warn("store idempotency record", "err", err)
-		kept = false
+		s.count.WithLabelValues("unstored").Inc()
 		return nil
 	}
 	s.count.WithLabelValues("stored").Inc()

@@ -37,7 +37,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}, []string{"outcome"}),
 		idemKeys: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_idempotency_keys_total",
-			Help: "Calls with an Idempotency-Key, by outcome (stored, replayed, released, mismatch, in_progress).",
+			Help: "Calls with an Idempotency-Key, by outcome (stored, replayed, released, mismatch, in_progress, unstored).",
 		}, []string{"outcome"}),
 	}
 	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime, m.transfers, m.recoveries, m.idemKeys} {
