@@ -13,8 +13,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/redis/go-redis/v9"
+	"github.com/valyala/fasthttp"
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
@@ -281,5 +283,23 @@ func TestIdempotencyKeyInProgress(t *testing.T) {
 	}
 	if n := orderCount(t, h, h.acct.AppID); n != 0 {
 		t.Fatalf("%d orders, want none", n)
+	}
+}
+
+// TestIdempotencyKeyAbsentCostsNothing: without the header the wrapper
+// only looks the header up: no allocation, no Redis call (h has none).
+func TestIdempotencyKeyAbsentCostsNothing(t *testing.T) {
+	h := &CreateOrder{}
+	app := fiber.New()
+	c := app.AcquireCtx(&fasthttp.RequestCtx{})
+	defer app.ReleaseCtx(c)
+	c.Request().Header.Set("Content-Type", "application/json")
+	ran := 0
+	wrapped := h.Idempotent(func(*fiber.Ctx) error { ran++; return nil })
+	if n := testing.AllocsPerRun(100, func() { _ = wrapped(c) }); n != 0 {
+		t.Fatalf("%v allocations per call without the header", n)
+	}
+	if ran == 0 {
+		t.Fatal("the handler did not run")
 	}
 }
