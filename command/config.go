@@ -34,6 +34,9 @@ type Config struct {
 	// payer submitted a transaction hash, for the review to decide; zero
 	// means DefaultUSDTReviewWindow.
 	USDTReviewWindow time.Duration
+	// IdempotencyTTL is how long an Idempotency-Key's decided answer is
+	// replayed; zero means DefaultIdempotencyTTL (24 h).
+	IdempotencyTTL time.Duration
 }
 
 // DefaultUSDTReviewWindow leaves a day to review a submitted transaction.
@@ -87,6 +90,9 @@ func (c Config) Validate() error {
 	}
 	if c.CreateLimit.PerSecond <= 0 || c.QueryLimit.PerSecond <= 0 {
 		return errors.New("command: rate limits must be positive")
+	}
+	if c.IdempotencyTTL < 0 {
+		return errors.New("command: the idempotency TTL must not be negative")
 	}
 	if c.USDTReviewWindow < 0 {
 		return errors.New("command: the USDT review window must not be negative")

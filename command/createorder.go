@@ -35,6 +35,7 @@ type CreateOrder struct {
 	m         *metrics
 	now       func() time.Time
 	afterStep func(step int) error // tests: an error stands for the process dying after a transfer step
+	idem      *idempotency
 }
 
 // CreateDeps are the collaborators of CreateOrder.
@@ -61,6 +62,7 @@ func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *sl
 	}
 	h := &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
 		usdt: d.USDT, usdtSim: d.USDTSim, networks: d.Networks, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}
+	h.idem = newIdempotency(d.Store.rdb, cfg.IdempotencyTTL, m, log)
 	h.options = &Options{create: h, ttl: time.Minute, cache: map[bool]cachedSystems{}}
 	return h, nil
 }

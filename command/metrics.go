@@ -11,6 +11,7 @@ type metrics struct {
 	scriptTime *prometheus.HistogramVec
 	transfers  *prometheus.CounterVec
 	recoveries *prometheus.CounterVec
+	idemKeys   *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -34,8 +35,12 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		recoveries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_balance_transfer_recoveries_total", Help: "Interrupted balance payments the recovery drove to an end, by outcome.",
 		}, []string{"outcome"}),
+		idemKeys: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_idempotency_keys_total",
+			Help: "Calls with an Idempotency-Key, by outcome (stored, replayed, released, mismatch, in_progress, unstored).",
+		}, []string{"outcome"}),
 	}
-	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime, m.transfers, m.recoveries} {
+	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime, m.transfers, m.recoveries, m.idemKeys} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -26,7 +26,8 @@ type Handlers struct {
 
 // Register mounts the command routes.
 func (h *Handlers) Register(r fiber.Router) {
-	r.Post("/api/createorder", h.Create.Post)
+	r.Post("/api/createorder", h.Create.Idempotent(h.Create.Post))
+	r.Post("/api/order/cancel", h.Create.Idempotent(h.Create.CancelPost))
 	if h.Page != nil {
 		r.Get("/api/createorder", h.Create.Hosted(h.Page))
 	} else {

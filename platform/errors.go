@@ -32,39 +32,45 @@ const (
 	KindNotFound          Kind = "order_not_found"
 	KindRouteNotFound     Kind = "not_found"
 	KindConflict          Kind = "conflict"
-	KindTooLarge          Kind = "request_too_large"
-	KindRateLimited       Kind = "rate_limited"
-	KindUnavailable       Kind = "unavailable"
-	KindProviderRefused   Kind = "provider_refused"
-	KindBelowMinimum      Kind = "below_minimum"
-	KindInternal          Kind = "internal_error"
+	// An Idempotency-Key reused with other parameters, or still being
+	// answered by the call that first used it.
+	KindIdempotencyMismatch   Kind = "idempotency_mismatch"
+	KindIdempotencyInProgress Kind = "idempotency_in_progress"
+	KindTooLarge              Kind = "request_too_large"
+	KindRateLimited           Kind = "rate_limited"
+	KindUnavailable           Kind = "unavailable"
+	KindProviderRefused       Kind = "provider_refused"
+	KindBelowMinimum          Kind = "below_minimum"
+	KindInternal              Kind = "internal_error"
 )
 
 // statusOf is the one table from error kinds to HTTP status.
 var statusOf = map[Kind]int{
-	KindBadRequest:        http.StatusBadRequest,
-	KindMissingParameter:  http.StatusBadRequest,
-	KindInvalidParameter:  http.StatusBadRequest,
-	KindInvalidSignType:   http.StatusBadRequest,
-	KindUnsupportedMethod: http.StatusBadRequest,
-	KindMethodUnavailable: http.StatusBadRequest,
-	KindInsufficientFunds: http.StatusBadRequest,
-	KindInvalidAppID:      http.StatusUnauthorized,
-	KindInvalidSign:       http.StatusUnauthorized,
-	KindInvalidKey:        http.StatusUnauthorized,
-	KindBadCredentials:    http.StatusUnauthorized,
-	KindMerchantDisabled:  http.StatusForbidden,
-	KindClientIPMismatch:  http.StatusForbidden,
-	KindForbidden:         http.StatusForbidden,
-	KindNotFound:          http.StatusNotFound,
-	KindRouteNotFound:     http.StatusNotFound,
-	KindConflict:          http.StatusConflict,
-	KindTooLarge:          http.StatusRequestEntityTooLarge,
-	KindRateLimited:       http.StatusTooManyRequests,
-	KindUnavailable:       http.StatusServiceUnavailable,
-	KindProviderRefused:   http.StatusBadGateway,
-	KindBelowMinimum:      http.StatusBadRequest,
-	KindInternal:          http.StatusInternalServerError,
+	KindBadRequest:            http.StatusBadRequest,
+	KindMissingParameter:      http.StatusBadRequest,
+	KindInvalidParameter:      http.StatusBadRequest,
+	KindInvalidSignType:       http.StatusBadRequest,
+	KindUnsupportedMethod:     http.StatusBadRequest,
+	KindMethodUnavailable:     http.StatusBadRequest,
+	KindInsufficientFunds:     http.StatusBadRequest,
+	KindInvalidAppID:          http.StatusUnauthorized,
+	KindInvalidSign:           http.StatusUnauthorized,
+	KindInvalidKey:            http.StatusUnauthorized,
+	KindBadCredentials:        http.StatusUnauthorized,
+	KindMerchantDisabled:      http.StatusForbidden,
+	KindClientIPMismatch:      http.StatusForbidden,
+	KindForbidden:             http.StatusForbidden,
+	KindNotFound:              http.StatusNotFound,
+	KindRouteNotFound:         http.StatusNotFound,
+	KindConflict:              http.StatusConflict,
+	KindIdempotencyMismatch:   http.StatusConflict,
+	KindIdempotencyInProgress: http.StatusConflict,
+	KindTooLarge:              http.StatusRequestEntityTooLarge,
+	KindRateLimited:           http.StatusTooManyRequests,
+	KindUnavailable:           http.StatusServiceUnavailable,
+	KindProviderRefused:       http.StatusBadGateway,
+	KindBelowMinimum:          http.StatusBadRequest,
+	KindInternal:              http.StatusInternalServerError,
 }
 
 // Error is a domain error: its message is written for the merchant and is

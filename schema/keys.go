@@ -133,3 +133,12 @@ const (
 	USDTConfigKey        = "gw:usdt:config"
 	USDTConfigVersionKey = "gw:usdt:config:version"
 )
+
+// IdempotencyKey holds the record of one merchant Idempotency-Key: who
+// claimed it, the digest of the parameters it was first used with, and once
+// decided the answer every retry replays. It lives on the merchant's home
+// shard like the balances, named by the SHA-256 (hex) of the header value,
+// so a key of any length or spelling makes one bounded, slot-local name.
+func IdempotencyKey(appid, keyHash string) string {
+	return "gw:" + HomeShard(appid).Tag() + ":idem:" + appid + ":" + keyHash
+}
