@@ -29,7 +29,8 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   enable APPID
   set-callback APPID URL          (an empty URL clears it)
   rotate-key APPID [--grace DURATION]
-  credit APPID --currency CUR --amount AMOUNT
+  rotate-query-key APPID          (a new query key; the old one stops at once)
+  credit APPID --currency CUR --amount AMOUNT   (CUR: CNY or USD, what balance payments take)
   limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]   ("default" removes an override)
   method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
                                   (order amount limits of one method for this merchant;
@@ -86,7 +87,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.account(a)
+		return out.account(a, true)
 	case "list":
 		if err := need(0); err != nil {
 			return err
@@ -96,7 +97,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		return out.list(all)
-	case "show", "disable", "enable", "set-callback", "rotate-key":
+	case "show", "disable", "enable", "set-callback", "rotate-key", "rotate-query-key":
 		argsWanted := 1
 		if sub == "set-callback" {
 			argsWanted = 2
@@ -111,7 +112,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if sub == "show" {
 			return showAccount(ctx, out, st, a)
 		}
-		return out.account(a)
+		return out.account(a, sub == "rotate-key")
 	case "method-limits":
 		if err := need(2); err != nil {
 			return err
@@ -129,7 +130,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.account(a)
+		return out.account(a, false)
 	case "set-password":
 		if err := need(1); err != nil {
 			return err
@@ -184,6 +185,8 @@ func accountChange(ctx context.Context, st *merchant.Store, sub string, pos []st
 		return st.SetCallback(ctx, pos[0], pos[1])
 	case "rotate-key":
 		return st.RotateKey(ctx, pos[0], grace)
+	case "rotate-query-key":
+		return st.RotateQueryKey(ctx, pos[0])
 	}
 	return st.Get(ctx, pos[0])
 }
@@ -239,7 +242,29 @@ func (o output) value(v any) error {
 	return nil
 }
 
-func (o output) account(a *merchant.Account) error { return o.value(a) }
+// withKey says whether a printout may show the secret API key: only the
+// commands that make one (create, rotate-key) and show, which is how an
+// operator reads it again.
+type withKey bool
+
+func (o output) account(a *merchant.Account, key withKey) error { return o.value(accountView(a, key)) }
+
+// accountView is an account as the CLI prints it: rate limits as people
+// write them ("5/s burst 10"), and the API key only where key allows.
+func accountView(a *merchant.Account, key withKey) map[string]any {
+	raw, _ := json.Marshal(a)
+	var v map[string]any
+	_ = json.Unmarshal(raw, &v)
+	if !key {
+		delete(v, "apiKey")
+	}
+	for name, l := range map[string]*platform.Limit{"createLimit": a.CreateLimit, "queryLimit": a.QueryLimit} {
+		if l != nil {
+			v[name] = l.Human()
+		}
+	}
+	return v
+}
 
 func (o output) list(all []*merchant.Account) error {
 	if o.json {
