@@ -67,7 +67,8 @@ func TestMerchantPrintouts(t *testing.T) {
 		has, not []string
 	}{
 		{"limits", []string{"merchant", "limits", shop.AppID, "--create", "5/s:10"}, false, []string{"5/s burst 10"}, []string{shop.APIKey, "PerSecond", "map["}},
-		{"limits --json", []string{"merchant", "limits", shop.AppID, "--json"}, false, []string{`"5/s burst 10"`}, []string{shop.APIKey}},
+		{"limits --json", []string{"merchant", "limits", shop.AppID, "--json"}, false, []string{`"PerSecond": 5`, `"Burst": 10`}, []string{shop.APIKey}},
+		{"show", []string{"merchant", "show", shop.AppID}, false, []string{"5/s burst 10", shop.APIKey}, []string{"PerSecond"}},
 		{"disable", []string{"merchant", "disable", shop.AppID}, false, []string{"disabled"}, []string{shop.APIKey, "apiKey"}},
 		{"enable --json", []string{"merchant", "enable", shop.AppID, "--json"}, false, []string{shop.AppID}, []string{shop.APIKey, "apiKey"}},
 		{"show has balances", []string{"merchant", "show", shop.AppID}, false, []string{"balances:"}, nil},

@@ -247,11 +247,12 @@ func (o output) value(v any) error {
 // operator reads it again.
 type withKey bool
 
-func (o output) account(a *merchant.Account, key withKey) error { return o.value(accountView(a, key)) }
+func (o output) account(a *merchant.Account, key withKey) error { return o.value(o.accountView(a, key)) }
 
-// accountView is an account as the CLI prints it: rate limits as people
-// write them ("5/s burst 10"), and the API key only where key allows.
-func accountView(a *merchant.Account, key withKey) map[string]any {
+// accountView is an account as the CLI prints it: the API key only where
+// key allows, and as text the rate limits as people write them ("5/s burst
+// 10"); --json keeps their structure for scripts.
+func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
 	raw, _ := json.Marshal(a)
 	var v map[string]any
 	_ = json.Unmarshal(raw, &v)
@@ -259,7 +260,7 @@ func accountView(a *merchant.Account, key withKey) map[string]any {
 		delete(v, "apiKey")
 	}
 	for name, l := range map[string]*platform.Limit{"createLimit": a.CreateLimit, "queryLimit": a.QueryLimit} {
-		if l != nil {
+		if l != nil && !o.json {
 			v[name] = l.Human()
 		}
 	}

@@ -65,7 +65,7 @@ func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchan
 	for cur, amt := range bals {
 		balances[cur] = amt.String()
 	}
-	v := accountView(a, true)
+	v := out.accountView(a, true)
 	v["methods"], v["methodLimits"], v["balances"] = methods, limits, balances
 	return out.value(v)
 }
