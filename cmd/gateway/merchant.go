@@ -247,7 +247,9 @@ func (o output) value(v any) error {
 // operator reads it again.
 type withKey bool
 
-func (o output) account(a *merchant.Account, key withKey) error { return o.value(o.accountView(a, key)) }
+func (o output) account(a *merchant.Account, key withKey) error {
+	return o.value(o.accountView(a, key))
+}
 
 // accountView is an account as the CLI prints it: the API key only where
 // key allows, and as text the rate limits as people write them ("5/s burst
