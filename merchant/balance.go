@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -33,8 +34,9 @@ func (s *Store) Credit(ctx context.Context, appid, currency string, amount schem
 	if amount <= 0 {
 		return 0, errors.New("credit amount must be positive")
 	}
-	if !schema.KnownCurrency(currency) {
-		return 0, fmt.Errorf("unknown currency %q", currency)
+	if !schema.MethodBalance.Supports(currency) {
+		// A balance in another currency could never be spent.
+		return 0, fmt.Errorf("currency %q: balance payments take %s", currency, strings.Join(schema.MethodBalance.Currencies(), " and "))
 	}
 	if _, err := s.Get(ctx, appid); err != nil {
 		return 0, err

@@ -161,6 +161,12 @@ func (s *Store) RotateKey(ctx context.Context, appid string, grace time.Duration
 	return s.update(ctx, appid, f)
 }
 
+// RotateQueryKey issues a new query key at once: unlike the API key it has
+// no grace period, because it only reads and a leaked one should stop now.
+func (s *Store) RotateQueryKey(ctx context.Context, appid string) (*Account, error) {
+	return s.update(ctx, appid, map[string]any{fQueryKey: uuid.NewString()})
+}
+
 // SetLimits sets the merchant's rate limit overrides; "" leaves one as it
 // is and "default" removes it.
 func (s *Store) SetLimits(ctx context.Context, appid, create, query string) (*Account, error) {

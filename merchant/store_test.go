@@ -119,7 +119,7 @@ func TestCredit(t *testing.T) {
 	for _, bad := range []struct {
 		appid, cur string
 		amt        schema.Amount
-	}{{a.AppID, "XYZ", 1}, {a.AppID, "USD", 0}, {"9999", "USD", 1}} {
+	}{{a.AppID, "XYZ", 1}, {a.AppID, "BDT", 1}, {a.AppID, "EUR", 1}, {a.AppID, "USD", 0}, {"9999", "USD", 1}} {
 		if _, err := s.Credit(ctx, bad.appid, bad.cur, bad.amt); err == nil {
 			t.Errorf("credit %+v accepted", bad)
 		}

@@ -26,7 +26,10 @@ var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher, R
 // Config is the process-wide configuration. Every field is a flag with a
 // GATEWAY_* environment equivalent; the names are part of the interface.
 type Config struct {
-	HTTPAddr        string
+	HTTPAddr string
+	// OpsAddr, when set, is a second listener for /metrics and /healthz,
+	// and the merchant-facing HTTPAddr then serves no /metrics.
+	OpsAddr         string
 	PublicURL       string
 	RedisURL        string
 	ClickHouseDSN   string
@@ -131,6 +134,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 		fs.DurationVar(p, name, *p, usage+" ("+env+")")
 	}
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
+	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of a separate operations listener (/metrics, /healthz); when set the HTTP server serves no /metrics")
 	str(&c.PublicURL, "public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>")
 	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL")
 	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")

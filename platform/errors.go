@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"log/slog"
+	"maps"
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
@@ -31,6 +32,7 @@ const (
 	KindForbidden         Kind = "forbidden"
 	KindNotFound          Kind = "order_not_found"
 	KindRouteNotFound     Kind = "not_found"
+	KindMethodNotAllowed  Kind = "method_not_allowed"
 	KindConflict          Kind = "conflict"
 	// An Idempotency-Key reused with other parameters, or still being
 	// answered by the call that first used it.
@@ -62,6 +64,7 @@ var statusOf = map[Kind]int{
 	KindForbidden:             http.StatusForbidden,
 	KindNotFound:              http.StatusNotFound,
 	KindRouteNotFound:         http.StatusNotFound,
+	KindMethodNotAllowed:      http.StatusMethodNotAllowed,
 	KindConflict:              http.StatusConflict,
 	KindIdempotencyMismatch:   http.StatusConflict,
 	KindIdempotencyInProgress: http.StatusConflict,
@@ -72,6 +75,10 @@ var statusOf = map[Kind]int{
 	KindBelowMinimum:          http.StatusBadRequest,
 	KindInternal:              http.StatusInternalServerError,
 }
+
+// Kinds is every error kind with its HTTP status: what
+// the API description must name (apidoc's test holds it to this table).
+func Kinds() map[Kind]int { return maps.Clone(statusOf) }
 
 // Error is a domain error: its message is written for the merchant and is
 // safe to show, unlike the wrapped cause.
@@ -135,7 +142,7 @@ func Classify(err error) ErrorBody {
 		case fe.Code == http.StatusNotFound:
 			kind = KindRouteNotFound
 		case fe.Code == http.StatusMethodNotAllowed:
-			kind = "method_not_allowed"
+			kind = KindMethodNotAllowed
 		case fe.Code == http.StatusRequestEntityTooLarge:
 			kind = KindTooLarge
 		case fe.Code >= 500:

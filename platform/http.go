@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // NewApp is the fiber app every role mounts its routes on, with the shared
-// error mapping, bounds, request ids and request metrics.
+// error mapping, bounds, request ids and request metrics. It serves /metrics
+// from gather; a nil gather serves none, for a public listener whose metrics
+// are on the operations listener (NewOpsApp).
 func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName: "gateway",
@@ -26,12 +29,42 @@ func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gathe
 	})
 	app.Use(newHTTPMetrics(reg).observe)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok") })
-	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(gather, promhttp.HandlerOpts{})))
+	if gather != nil {
+		app.Get("/metrics", metricsHandler(gather))
+	}
 	return app
 }
 
-// NotFound answers every unmatched route with the JSON error body.
+// NewOpsApp is the operations listener's app (GATEWAY_OPS_ADDR): /metrics
+// and /healthz only, so that a merchant-facing listener need not expose
+// what the gateway counts.
+func NewOpsApp(log *slog.Logger, gather prometheus.Gatherer) *fiber.App {
+	app := fiber.New(fiber.Config{
+		AppName:               "gateway-ops",
+		ReadTimeout:           15 * time.Second,
+		WriteTimeout:          15 * time.Second,
+		DisableStartupMessage: true,
+		ErrorHandler:          ErrorHandler(log),
+	})
+	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok") })
+	app.Get("/metrics", metricsHandler(gather))
+	app.Use(NotFound)
+	return app
+}
+
+func metricsHandler(gather prometheus.Gatherer) fiber.Handler {
+	return adaptor.HTTPHandler(promhttp.HandlerFor(gather, promhttp.HandlerOpts{}))
+}
+
+// NotFound answers every unmatched route with the JSON error body, mounted
+// last with Use. A path that is routed for other methods gets fiber's 405
+// (with its Allow header) instead: fiber decides that only when the route
+// chain runs out, which is what c.Next() does from here.
 func NotFound(c *fiber.Ctx) error {
+	var fe *fiber.Error
+	if err := c.Next(); errors.As(err, &fe) && fe.Code == fiber.StatusMethodNotAllowed {
+		return Errorf(KindMethodNotAllowed, "%s is not allowed on %s; allowed: %s", c.Method(), c.Path(), string(c.Response().Header.Peek(fiber.HeaderAllow)))
+	}
 	return Errorf(KindRouteNotFound, "no route for %s %s", c.Method(), c.Path())
 }
 

@@ -49,6 +49,11 @@ func (l Limit) String() string {
 	return strconv.FormatFloat(l.PerSecond, 'f', -1, 64) + "/s:" + strconv.Itoa(l.Burst)
 }
 
+// Human is the limit as people write it, "5/s burst 10", for the CLI.
+func (l Limit) Human() string {
+	return strconv.FormatFloat(l.PerSecond, 'f', -1, 64) + "/s burst " + strconv.Itoa(l.Burst)
+}
+
 //go:embed scripts/ratelimit.lua
 var rateLimitLua string
 

@@ -76,7 +76,7 @@ func TestOrderQuery(t *testing.T) {
 				return
 			}
 			want := map[string]any{
-				"paymentId": o.ID, "orderId": o.ID, "status": 2.0, "status_str": "paid", "amount": 100.0,
+				"paymentId": o.ID, "orderId": o.ID, "status": 2.0, "status_str": "paid", "amount": "100.00",
 				"currency": "CNY", "paymentMethod": "wallet_a", "clientOrderId": "A-77", "notify_url": "https://shop.test/h",
 				"createdAt": "2026-11-21T22:33:20Z", "completedTime": "2026-11-21T22:34:20Z",
 				"redirectUrl": "https://pay.test/payment/" + o.ID, "qrImageUrl": "https://pay.test/payment/" + o.ID + "/qr.png",
@@ -87,8 +87,8 @@ func TestOrderQuery(t *testing.T) {
 					t.Errorf("data.%s = %v, want %v", k, body.Data[k], v)
 				}
 			}
-			if !json.Valid(raw) || !containsLiteral(raw, `"amount":100.00`) {
-				t.Errorf("amount must be a two-decimal number: %s", raw)
+			if !json.Valid(raw) || !containsLiteral(raw, `"amount":"100.00"`) {
+				t.Errorf("amount must be a two-decimal string, as create and the webhook answer it: %s", raw)
 			}
 		})
 	}

@@ -1,9 +1,6 @@
 package schema
 
-import (
-	"encoding/json"
-	"net/url"
-)
+import "net/url"
 
 // Next actions of SPEC.md: the choice a payer makes before paying.
 const (
@@ -69,32 +66,32 @@ func (l Links) MerchantRedirect(base, id string) string {
 
 // OrderView is the order object merchants read from GET /api/order.
 type OrderView struct {
-	PaymentID       string      `json:"paymentId"`
-	OrderID         string      `json:"orderId"`
-	Status          int         `json:"status"`
-	StatusStr       string      `json:"status_str"`
-	Amount          json.Number `json:"amount"`
-	Currency        string      `json:"currency"`
-	PaymentMethod   string      `json:"paymentMethod"`
-	Description     string      `json:"description,omitempty"`
-	ClientOrderID   string      `json:"clientOrderId,omitempty"`
-	NotifyURL       string      `json:"notify_url,omitempty"`
-	ReturnURL       string      `json:"return_url,omitempty"`
-	CreatedAt       string      `json:"createdAt"`
-	CompletedTime   string      `json:"completedTime,omitempty"`
-	RedirectURL     string      `json:"redirectUrl,omitempty"`
-	SelectURL       string      `json:"selectUrl,omitempty"`
-	NextAction      string      `json:"nextAction,omitempty"`
-	PayableAmount   string      `json:"payableAmount,omitempty"`
-	QRImageURL      *string     `json:"qrImageUrl"`
-	PaidWithBalance bool        `json:"paidWithBalance"`
-	Sandbox         bool        `json:"sandbox"`
+	PaymentID       string  `json:"paymentId"`
+	OrderID         string  `json:"orderId"`
+	Status          int     `json:"status"`
+	StatusStr       string  `json:"status_str"`
+	Amount          string  `json:"amount"` // two decimals, like create and the webhook
+	Currency        string  `json:"currency"`
+	PaymentMethod   string  `json:"paymentMethod"`
+	Description     string  `json:"description,omitempty"`
+	ClientOrderID   string  `json:"clientOrderId,omitempty"`
+	NotifyURL       string  `json:"notify_url,omitempty"`
+	ReturnURL       string  `json:"return_url,omitempty"`
+	CreatedAt       string  `json:"createdAt"`
+	CompletedTime   string  `json:"completedTime,omitempty"`
+	RedirectURL     string  `json:"redirectUrl,omitempty"`
+	SelectURL       string  `json:"selectUrl,omitempty"`
+	NextAction      string  `json:"nextAction,omitempty"`
+	PayableAmount   string  `json:"payableAmount,omitempty"`
+	QRImageURL      *string `json:"qrImageUrl"`
+	PaidWithBalance bool    `json:"paidWithBalance"`
+	Sandbox         bool    `json:"sandbox"`
 	// The provider's charge when it differs from the order's amount, and the
 	// rate it was converted at (recorded once, at initialisation).
-	ChargeAmount   json.Number `json:"chargeAmount,omitempty"`
-	ChargeCurrency string      `json:"chargeCurrency,omitempty"`
-	FXRate         string      `json:"fxRate,omitempty"`
-	PayCurrency    string      `json:"payCurrency,omitempty"`
+	ChargeAmount   string `json:"chargeAmount,omitempty"`
+	ChargeCurrency string `json:"chargeCurrency,omitempty"`
+	FXRate         string `json:"fxRate,omitempty"`
+	PayCurrency    string `json:"payCurrency,omitempty"`
 }
 
 // View renders the order for merchants.
@@ -102,7 +99,7 @@ func View(o *Order, base string) OrderView {
 	l := OrderLinks(o, base)
 	v := OrderView{
 		PaymentID: o.ID, OrderID: o.ID, Status: int(o.Status), StatusStr: o.Status.String(),
-		Amount: json.Number(o.Amount.String()), Currency: o.Currency, PaymentMethod: string(o.Method),
+		Amount: o.Amount.String(), Currency: o.Currency, PaymentMethod: string(o.Method),
 		Description: o.Description, ClientOrderID: o.ClientOrderID, NotifyURL: o.NotifyURL,
 		ReturnURL: o.ReturnURL, CreatedAt: WireTime(o.CreatedAt), CompletedTime: WireTime(o.CompletedAt),
 		RedirectURL: l.RedirectURL, SelectURL: l.SelectURL, NextAction: o.NextAction,
@@ -112,7 +109,7 @@ func View(o *Order, base string) OrderView {
 		v.QRImageURL = &l.QRImageURL
 	}
 	if o.ChargeCurrency != "" {
-		v.ChargeAmount, v.ChargeCurrency, v.FXRate = json.Number(o.ChargeAmount.String()), o.ChargeCurrency, o.FXRate
+		v.ChargeAmount, v.ChargeCurrency, v.FXRate = o.ChargeAmount.String(), o.ChargeCurrency, o.FXRate
 	}
 	v.PayCurrency = o.PayCurrency
 	return v

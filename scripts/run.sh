@@ -6,12 +6,27 @@
 # then the servers this run started. A second run finds the same data.
 #
 # GATEWAY_RUN_REDIS_PORT / GATEWAY_RUN_CLICKHOUSE_PORT move the servers when
-# those ports are taken; GATEWAY_PUBLIC_URL and the other GATEWAY_* settings
-# are passed through to the gateway.
+# those ports are taken; GATEWAY_HTTP_ADDR moves the gateway, and the printed
+# curls and GATEWAY_PUBLIC_URL follow it; GATEWAY_PUBLIC_URL and the other
+# GATEWAY_* settings are passed through to the gateway. Webhooks may reach
+# private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true): a development
+# instance, as its banner says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
+
+# Loopback only by default: this is a development instance. The public URL
+# is derived from the listening address unless given, and the port is checked
+# before anything is started or printed.
+export GATEWAY_HTTP_ADDR=${GATEWAY_HTTP_ADDR:-127.0.0.1:8080}
+http_port=${GATEWAY_HTTP_ADDR##*:}
+http_host=${GATEWAY_HTTP_ADDR%:*}
+case "$http_host" in "" | 0.0.0.0 | "[::]") http_host=127.0.0.1 ;; esac
+[[ "$http_port" =~ ^[0-9]+$ ]] && [ "$http_port" != 0 ] || die "GATEWAY_HTTP_ADDR=$GATEWAY_HTTP_ADDR: give a fixed port, e.g. 127.0.0.1:8080"
+port_in_use "$http_port" && die "port $http_port (GATEWAY_HTTP_ADDR=$GATEWAY_HTTP_ADDR) is taken by another program; stop it, or set GATEWAY_HTTP_ADDR to a free address"
+export GATEWAY_PUBLIC_URL=${GATEWAY_PUBLIC_URL:-http://$http_host:$http_port}
+export GATEWAY_WEBHOOK_ALLOW_PRIVATE=${GATEWAY_WEBHOOK_ALLOW_PRIVATE:-true}
 
 redis_port=${GATEWAY_RUN_REDIS_PORT:-6379}
 ch_port=${GATEWAY_RUN_CLICKHOUSE_PORT:-9000}
@@ -50,9 +65,6 @@ start clickhouse "$ch_port" GATEWAY_RUN_CLICKHOUSE_PORT
 
 export GATEWAY_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export GATEWAY_CLICKHOUSE_DSN="clickhouse://127.0.0.1:$ch_port/gateway"
-# Loopback only by default: this is a development instance.
-export GATEWAY_HTTP_ADDR=${GATEWAY_HTTP_ADDR:-127.0.0.1:8080}
-export GATEWAY_PUBLIC_URL=${GATEWAY_PUBLIC_URL:-http://127.0.0.1:8080}
 
 log "building bin/gateway"
 go build -o bin/gateway ./cmd/gateway
@@ -76,6 +88,9 @@ base=$GATEWAY_PUBLIC_URL
 sign=$(printf '%s' "action=createorder&amount=10.00&appid=$appid&clientip=127.0.0.1&currency=USD&paymentMethod=wallet_a$api_key" | md5sum | cut -d' ' -f1)
 cat <<EOF
 
+==== DEVELOPMENT instance on $GATEWAY_HTTP_ADDR ($base): webhooks may go to private
+     addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=$GATEWAY_WEBHOOK_ALLOW_PRIVATE); not for production.
+     API description: $base/openapi.json
 ==== demo merchant (sandbox) — $merchant
   appid:     $appid
   API key:   $api_key

@@ -88,6 +88,7 @@ func (e *e2e) run(args ...string) {
 type server struct {
 	cmd  *exec.Cmd
 	base string
+	ops  string // the operations listener's base URL, when GATEWAY_OPS_ADDR is set
 	done chan error
 	logs *bytes.Buffer
 }
@@ -108,18 +109,19 @@ func (e *e2e) serve(env ...string) *server {
 		e.t.Fatal(err)
 	}
 	s := &server{cmd: cmd, done: make(chan error, 1), logs: &bytes.Buffer{}}
-	addr := make(chan string, 1)
+	addr := make(chan [2]string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
 			s.logs.WriteString(line + "\n")
 			var rec struct {
-				Msg  string `json:"msg"`
-				Addr string `json:"addr"`
+				Msg     string `json:"msg"`
+				Addr    string `json:"addr"`
+				OpsAddr string `json:"ops_addr"`
 			}
 			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "gateway serving" {
-				addr <- rec.Addr
+				addr <- [2]string{rec.Addr, rec.OpsAddr}
 			}
 		}
 	}()
@@ -127,7 +129,10 @@ func (e *e2e) serve(env ...string) *server {
 	e.t.Cleanup(func() { _ = cmd.Process.Kill() })
 	select {
 	case a := <-addr:
-		s.base = "http://" + a
+		s.base = "http://" + a[0]
+		if a[1] != "" {
+			s.ops = "http://" + a[1]
+		}
 	case err := <-s.done:
 		e.t.Fatalf("gateway serve exited: %v\n%s", err, s.logs)
 	case <-time.After(15 * time.Second):

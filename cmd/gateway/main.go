@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,7 +22,8 @@ commands:
   serve      run the gateway roles (GATEWAY_ROLES, default all)
   migrate    apply the ClickHouse migrations (GATEWAY_CLICKHOUSE_DSN)
   merchant   manage merchant accounts: create, list, show, disable, enable,
-             set-callback, rotate-key, credit, limits, set-password
+             set-callback, rotate-key, rotate-query-key, credit, limits,
+             method-limits, set-password
   webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
@@ -41,11 +44,32 @@ func main() {
 	}
 }
 
+// subUsage is each command's usage text, printed on standard output by
+// "gateway COMMAND --help" (serve and migrate print their flags instead).
+var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
+	"fx": fxUsage, "usdt": usdtUsage}
+
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
+}
+
+// run runs one command. Asking for help is not an error: it exits 0.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("no command given")
 	}
+	if text, ok := subUsage[args[0]]; ok && len(args) > 1 && isHelp(args[1]) {
+		fmt.Fprint(stdout, text)
+		return nil
+	}
+	if err := dispatch(ctx, args, stdin, stdout, stderr); !errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return nil
+}
+
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:], stderr)
@@ -75,9 +99,18 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		lv = slog.LevelInfo
 	}
-	opts := &slog.HandlerOptions{Level: lv}
+	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: humanDurations}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// humanDurations prints every time.Duration attribute as people read it
+// ("1.5s"), where the JSON handler would write nanoseconds.
+func humanDurations(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.String(a.Key, a.Value.Duration().String())
+	}
+	return a
 }

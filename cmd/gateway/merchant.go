@@ -33,7 +33,8 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
                                   (a new whsec_ secret for the webhook-signature
                                   header, printed once; for --grace webhooks are
                                   signed with the old secret as well)
-  credit APPID --currency CUR --amount AMOUNT
+  rotate-query-key APPID          (a new query key; the old one stops at once)
+  credit APPID --currency CUR --amount AMOUNT   (CUR: CNY or USD, what balance payments take)
   limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]   ("default" removes an override)
   method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
                                   (order amount limits of one method for this merchant;
@@ -90,7 +91,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.withWebhookSecret(a)
+		return out.withWebhookSecret(a, true)
 	case "rotate-webhook-secret":
 		if err := need(1); err != nil {
 			return err
@@ -99,7 +100,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.withWebhookSecret(a)
+		return out.withWebhookSecret(a, false)
 	case "list":
 		if err := need(0); err != nil {
 			return err
@@ -109,7 +110,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		return out.list(all)
-	case "show", "disable", "enable", "set-callback", "rotate-key":
+	case "show", "disable", "enable", "set-callback", "rotate-key", "rotate-query-key":
 		argsWanted := 1
 		if sub == "set-callback" {
 			argsWanted = 2
@@ -124,7 +125,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if sub == "show" {
 			return showAccount(ctx, out, st, a)
 		}
-		return out.account(a)
+		return out.account(a, sub == "rotate-key")
 	case "method-limits":
 		if err := need(2); err != nil {
 			return err
@@ -142,7 +143,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.account(a)
+		return out.account(a, false)
 	case "set-password":
 		if err := need(1); err != nil {
 			return err
@@ -197,6 +198,8 @@ func accountChange(ctx context.Context, st *merchant.Store, sub string, pos []st
 		return st.SetCallback(ctx, pos[0], pos[1])
 	case "rotate-key":
 		return st.RotateKey(ctx, pos[0], grace)
+	case "rotate-query-key":
+		return st.RotateQueryKey(ctx, pos[0])
 	}
 	return st.Get(ctx, pos[0])
 }
@@ -252,18 +255,40 @@ func (o output) value(v any) error {
 	return nil
 }
 
-func (o output) account(a *merchant.Account) error { return o.value(a) }
+// withKey says whether a printout may show the secret API key: only the
+// commands that make one (create, rotate-key) and show, which is how an
+// operator reads it again.
+type withKey bool
+
+func (o output) account(a *merchant.Account, key withKey) error {
+	return o.value(o.accountView(a, key))
+}
+
+// accountView is an account as the CLI prints it: the API key only where
+// key allows, and as text the rate limits as people write them ("5/s burst
+// 10"); --json keeps their structure for scripts.
+func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
+	raw, _ := json.Marshal(a)
+	var v map[string]any
+	_ = json.Unmarshal(raw, &v)
+	if !key {
+		delete(v, "apiKey")
+	}
+	for name, l := range map[string]*platform.Limit{"createLimit": a.CreateLimit, "queryLimit": a.QueryLimit} {
+		if l != nil && !o.json {
+			v[name] = l.Human()
+		}
+	}
+	return v
+}
 
 // withWebhookSecret is the account with its webhook secret: only create and
 // rotate-webhook-secret print it, the moments the merchant must copy it.
-func (o output) withWebhookSecret(a *merchant.Account) error {
-	v := struct {
-		*merchant.Account
-		WebhookSecret string `json:"webhookSecret"`
-		PrevTill      string `json:"prevWebhookSecretValidUntil,omitempty"`
-	}{Account: a, WebhookSecret: a.WebhookSecret}
+func (o output) withWebhookSecret(a *merchant.Account, key withKey) error {
+	v := o.accountView(a, key)
+	v["webhookSecret"] = a.WebhookSecret
 	if !a.PrevWebhookTill.IsZero() && a.PrevWebhookSecret != "" {
-		v.PrevTill = schema.WireTime(a.PrevWebhookTill)
+		v["prevWebhookSecretValidUntil"] = schema.WireTime(a.PrevWebhookTill)
 	}
 	return o.value(v)
 }

@@ -65,12 +65,9 @@ func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchan
 	for cur, amt := range bals {
 		balances[cur] = amt.String()
 	}
-	return out.value(struct {
-		*merchant.Account
-		Methods      []schema.Method             `json:"methods"`
-		MethodLimits map[schema.Method]limitView `json:"methodLimits"`
-		Balances     map[string]string           `json:"balances"`
-	}{a, methods, limits, balances})
+	v := out.accountView(a, true)
+	v["methods"], v["methodLimits"], v["balances"] = methods, limits, balances
+	return out.value(v)
 }
 
 // setMethodLimits is merchant method-limits APPID METHOD: --min and --max

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/apidoc"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
@@ -59,7 +60,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 	reg := prometheus.NewRegistry()
-	g, err := wire(cfg, wcfg, rdb, ch, reg, reg, log)
+	var publicMetrics prometheus.Gatherer = reg
+	var ops *fiber.App
+	var opsLn net.Listener
+	if cfg.OpsAddr != "" {
+		if opsLn, err = net.Listen("tcp", cfg.OpsAddr); err != nil {
+			return fmt.Errorf("listen on %s: %w", cfg.OpsAddr, err)
+		}
+		ops, publicMetrics = platform.NewOpsApp(log, reg), nil
+	}
+	g, err := wire(cfg, wcfg, rdb, ch, reg, publicMetrics, log)
 	if err != nil {
 		return err
 	}
@@ -72,9 +82,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	for _, run := range g.workers {
 		workers.Go(func() { run(ctx) })
 	}
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- g.app.Listener(ln) }()
-	log.Info("gateway serving", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "roles", cfg.Roles)
+	opsAddr := ""
+	if ops != nil {
+		go func() { errc <- ops.Listener(opsLn) }()
+		opsAddr = opsLn.Addr().String()
+		defer func() { _ = ops.ShutdownWithTimeout(time.Second) }()
+	}
+	log.Info("gateway serving", "addr", ln.Addr().String(), "ops_addr", opsAddr, "public_url", cfg.PublicURL, "roles", cfg.Roles)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("http server: %w", err)
@@ -199,6 +215,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
 	}
 	g.app.Get("/readyz", platform.Ready(g.drain, checks...))
+	g.app.Get("/openapi.json", apidoc.Serve)
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(platform.NotFound)
 	return g, nil

@@ -73,7 +73,7 @@ func TestTwoStepFlowsEndToEnd(t *testing.T) {
 		payOnPage(t, redirect, "pay")
 		paid(t, id, 2)
 		q := s.order(t, shop.AppID, shop.QueryKey, id)
-		if q.Data["chargeAmount"] != 92.0 || q.Data["chargeCurrency"] != "EUR" || q.Data["fxRate"] != "0.92" {
+		if q.Data["chargeAmount"] != "92.00" || q.Data["chargeCurrency"] != "EUR" || q.Data["fxRate"] != "0.92" {
 			t.Fatalf("order: %+v", q.Data)
 		}
 	})

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
+)
+
+// TestHelpExitsZero: asking the binary for help is not a failure, and the
+// help lists every subcommand a newcomer can run.
+func TestHelpExitsZero(t *testing.T) {
+	bin := gatewayBinary(t)
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"gateway", []string{"--help"}, []string{"serve", "migrate", "merchant", "webhook", "order", "fx", "usdt", "limits", "rotate-query-key"}},
+		{"serve", []string{"serve", "--help"}, []string{"-http-addr", "-ops-addr"}},
+		{"merchant", []string{"merchant", "--help"}, []string{"create", "list", "show", "disable", "enable", "set-callback",
+			"rotate-key", "rotate-query-key", "credit", "limits", "method-limits", "set-password"}},
+		{"usdt", []string{"usdt", "-h"}, []string{"config", "reviews", "approve", "reject"}},
+		{"webhook", []string{"webhook", "--help"}, []string{"log", "resend"}},
+		{"order", []string{"order", "--help"}, []string{"show"}},
+		{"fx", []string{"fx", "--help"}, []string{"set", "list"}},
+		{"migrate", []string{"migrate", "--help"}, []string{"-clickhouse-dsn"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := exec.Command(bin, tt.args...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("gateway %v: %v\n%s", tt.args, err, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("gateway %v does not mention %q:\n%s", tt.args, w, out)
+				}
+			}
+		})
+	}
+}
+
+// TestMerchantPrintouts: limits are printed as people write them, the API
+// key only by the commands that make it, credit takes only the currencies
+// balance payments use, and rotate-query-key replaces the query key.
+func TestMerchantPrintouts(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	var shop account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--json")
+	text := func(args ...string) (string, error) {
+		cmd := exec.Command(e.bin, args...)
+		cmd.Env = append(cmd.Environ(), "GATEWAY_REDIS_URL="+e.redisURL)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		fails    bool
+		has, not []string
+	}{
+		{"limits", []string{"merchant", "limits", shop.AppID, "--create", "5/s:10"}, false, []string{"5/s burst 10"}, []string{shop.APIKey, "PerSecond", "map["}},
+		{"limits --json", []string{"merchant", "limits", shop.AppID, "--json"}, false, []string{`"PerSecond": 5`, `"Burst": 10`}, []string{shop.APIKey}},
+		{"show", []string{"merchant", "show", shop.AppID}, false, []string{"5/s burst 10", shop.APIKey}, []string{"PerSecond"}},
+		{"disable", []string{"merchant", "disable", shop.AppID}, false, []string{"disabled"}, []string{shop.APIKey, "apiKey"}},
+		{"enable --json", []string{"merchant", "enable", shop.AppID, "--json"}, false, []string{shop.AppID}, []string{shop.APIKey, "apiKey"}},
+		{"show has balances", []string{"merchant", "show", shop.AppID}, false, []string{"balances:"}, nil},
+		{"credit BDT", []string{"merchant", "credit", shop.AppID, "--currency", "BDT", "--amount", "1.00"}, true, []string{"CNY and USD"}, nil},
+		{"credit CNY", []string{"merchant", "credit", shop.AppID, "--currency", "CNY", "--amount", "1.00"}, false, []string{"1.00"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := text(tt.args...)
+			if (err != nil) != tt.fails {
+				t.Fatalf("gateway %v: err %v, want failure %v\n%s", tt.args, err, tt.fails, out)
+			}
+			for _, w := range tt.has {
+				if !strings.Contains(out, w) {
+					t.Errorf("gateway %v does not print %q:\n%s", tt.args, w, out)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(out, w) {
+					t.Errorf("gateway %v prints %q:\n%s", tt.args, w, out)
+				}
+			}
+		})
+	}
+	var rotated account
+	e.cli(&rotated, "merchant", "rotate-query-key", shop.AppID, "--json")
+	if rotated.QueryKey == "" || rotated.QueryKey == shop.QueryKey || rotated.APIKey != "" {
+		t.Fatalf("rotate-query-key: %+v (was %s)", rotated, shop.QueryKey)
+	}
+}
+
+// TestLogDurationsReadable: a duration attribute is logged as "1.5s".
+func TestLogDurationsReadable(t *testing.T) {
+	var buf bytes.Buffer
+	newLogger(&buf, "info").Info("x", "took", 1500*time.Millisecond, slog.Group("g", "wait", 2*time.Minute))
+	var rec struct {
+		Took string `json:"took"`
+		G    struct {
+			Wait string `json:"wait"`
+		} `json:"g"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &rec); err != nil || rec.Took != "1.5s" || rec.G.Wait != "2m0s" {
+		t.Fatalf("logged %s (%v)", buf.Bytes(), err)
+	}
+}
+
+// TestOpsListener: with GATEWAY_OPS_ADDR the metrics are served there and
+// not on the merchant-facing listener.
+func TestOpsListener(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	s := e.serve("GATEWAY_OPS_ADDR=127.0.0.1:0")
+	if s.ops == "" {
+		t.Fatalf("no ops_addr in the serving line\n%s", s.logs)
+	}
+	get := func(u string) int {
+		t.Helper()
+		res, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, c := range []struct {
+		url  string
+		want int
+	}{{s.ops + "/metrics", 200}, {s.ops + "/healthz", 200}, {s.base + "/metrics", 404}, {s.base + "/healthz", 200}, {s.ops + "/api/order", 404}} {
+		if got := get(c.url); got != c.want {
+			t.Errorf("GET %s: %d, want %d", c.url, got, c.want)
+		}
+	}
+}

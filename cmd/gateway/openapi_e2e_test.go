@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/schema"
+)
+
+// TestOpenAPIDescribesRealResponses validates answers of the running binary
+// against the document the same binary serves at /openapi.json, so the
+// document cannot drift from the API: a field added, renamed or retyped in a
+// response, or an error kind or status the document does not name, fails here.
+func TestOpenAPIDescribesRealResponses(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "success") }))
+	t.Cleanup(hook.Close)
+	var shop account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--callback", hook.URL, "--json")
+	s := e.serve()
+	v := s.openAPIValidator(t)
+	api := func(method, path string, q url.Values, body any) *http.Request {
+		t.Helper()
+		var rd io.Reader
+		if body != nil {
+			raw, _ := json.Marshal(body)
+			rd = bytes.NewReader(raw)
+		}
+		u := s.base + path
+		if q != nil {
+			u += "?" + q.Encode()
+		}
+		req, err := http.NewRequest(method, u, rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return req
+	}
+	signed := func(p schema.Params, key string) schema.Params {
+		p["sign"] = schema.Sign(p, key)
+		return p
+	}
+	p := createParams(shop.AppID)
+	p["clientOrderId"] = "OAS-1"
+	created := validate(t, v, api(http.MethodPost, "/api/createorder", nil, signed(p, shop.APIKey)), 200)
+	id, _ := created.Data["paymentId"].(string)
+	if created.Data["amount"] != "100.50" {
+		t.Fatalf("create amount: %+v", created)
+	}
+	paid := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay")
+	if paid.Status != 200 {
+		t.Fatalf("sandbox pay: %+v", paid)
+	}
+	query := func(action string, extra url.Values) url.Values {
+		q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {action}}
+		for k, vs := range extra {
+			q[k] = vs
+		}
+		return q
+	}
+	// The webhook attempt and the listed order are what the documented
+	// shapes hold; wait for both so their items are validated, not only
+	// empty arrays.
+	eventually(t, 10*time.Second, func() bool {
+		r := call(t, api(http.MethodGet, "/api/order", query("webhooks", url.Values{"paymentId": {id}}), nil))
+		attempts, _ := r.Data["attempts"].([]any)
+		return len(attempts) > 0
+	})
+	eventually(t, 10*time.Second, func() bool {
+		r := call(t, api(http.MethodGet, "/api/order", query("orders", nil), nil))
+		orders, _ := r.Data["orders"].([]any)
+		return len(orders) > 0
+	})
+	missing := createParams(shop.AppID)
+	delete(missing, "amount")
+	badSign := createParams(shop.AppID)
+	badSign["sign"] = strings.Repeat("0", 32)
+	tests := []struct {
+		name   string
+		req    *http.Request
+		status int
+		kind   string
+	}{
+		{"create without amount", api(http.MethodPost, "/api/createorder", nil, signed(missing, shop.APIKey)), 400, "missing_parameter"},
+		{"create with a wrong sign", api(http.MethodPost, "/api/createorder", nil, badSign), 401, "invalid_sign"},
+		{"order", api(http.MethodGet, "/api/order", query("order", url.Values{"paymentId": {id}}), nil), 200, ""},
+		{"listing", api(http.MethodGet, "/api/order", query("orders", url.Values{"limit": {"5"}}), nil), 200, ""},
+		{"webhooks", api(http.MethodGet, "/api/order", query("webhooks", url.Values{"paymentId": {id}}), nil), 200, ""},
+		{"unknown order", api(http.MethodGet, "/api/order", query("order", url.Values{"paymentId": {"0000000000000000000000"}}), nil), 404, "order_not_found"},
+		{"wrong query key", api(http.MethodGet, "/api/order", url.Values{"appid": {shop.AppID}, "key": {"nope"}, "action": {"order"}, "paymentId": {id}}, nil), 401, "invalid_key"},
+		{"known path, wrong method", api(http.MethodDelete, "/api/order", nil, nil), 405, "method_not_allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := validate(t, v, tt.req, tt.status)
+			if r.Error != tt.kind {
+				t.Fatalf("error kind %q, want %q: %s", r.Error, tt.kind, r.Raw)
+			}
+		})
+	}
+}
+
+// openAPIValidator reads the document the server serves and builds a
+// validator from it with libopenapi (OpenAPI 3.1).
+func (s *server) openAPIValidator(t *testing.T) validator.Validator {
+	t.Helper()
+	res, err := http.Get(s.base + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("GET /openapi.json: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	doc, err := libopenapi.NewDocument(raw)
+	if err != nil {
+		t.Fatalf("parse the document: %v", err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatalf("build the validator: %v", errs)
+	}
+	if ok, verrs := v.ValidateDocument(); !ok {
+		for _, ve := range verrs {
+			t.Errorf("document: %s: %s", ve.Message, ve.Reason)
+		}
+		t.FailNow()
+	}
+	return v
+}
+
+// validate sends req, checks its status and validates the response against
+// the document, returning it decoded.
+func validate(t *testing.T, v validator.Validator, req *http.Request, status int) apiResponse {
+	t.Helper()
+	var reqBody []byte
+	if req.Body != nil {
+		reqBody, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	var r apiResponse
+	r.Status, r.Raw = res.StatusCode, string(raw)
+	_ = json.Unmarshal(raw, &r)
+	if res.StatusCode != status {
+		t.Fatalf("%s %s: status %d, want %d: %s", req.Method, req.URL.Path, res.StatusCode, status, raw)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	res.Body = io.NopCloser(bytes.NewReader(raw))
+	lookup := req
+	if status == http.StatusMethodNotAllowed {
+		// The document lists the methods a path takes; a 405 is described
+		// under each of them, so it is looked up under the one allowed.
+		lookup = req.Clone(req.Context())
+		lookup.Method = strings.TrimSpace(strings.Split(res.Header.Get("Allow"), ",")[0])
+	}
+	if ok, errs := v.ValidateHttpResponse(lookup, res); !ok {
+		for _, ve := range errs {
+			t.Errorf("%s %s %d does not match the document: %s: %s %v", req.Method, req.URL.Path, res.StatusCode, ve.Message, ve.Reason, ve.SchemaValidationErrors)
+		}
+		t.Fatalf("body: %s", raw)
+	}
+	return r
+}
