@@ -6,13 +6,33 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// methodChoice is one method on the select page, worded.
-type methodChoice struct {
-	Method  schema.Method
+// choice is one option of a choosing page (a method, a payment system, a
+// cryptocurrency), worded: Detail is what it costs or allows, Why is why a
+// disabled one cannot be chosen.
+type choice struct {
+	Value   string
 	Name    string
-	Limits  string
+	Detail  string
+	Why     string
 	Enabled bool
-	Reason  string
+}
+
+// choiceForm is a choosing page's form: the select step and the two
+// providers' second steps are one template.
+type choiceForm struct {
+	Action  string
+	Field   string
+	Title   string
+	Hidden  map[string]string
+	Choices []choice
+}
+
+// choose renders a choosing page.
+func (p *Pages) choose(c *fiber.Ctx, v *view, f choiceForm) error {
+	p.withCSRF(c, v)
+	p.withPoll(v)
+	v.Title, v.Data = f.Title, f
+	return p.render(c, fiber.StatusOK, "choose", v)
 }
 
 // selectPage is the select flow's first step: every method the order may
@@ -23,21 +43,19 @@ func (p *Pages) selectPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	if err != nil {
 		return err
 	}
-	choices := make([]methodChoice, len(opts))
+	choices := make([]choice, len(opts))
 	for i, m := range opts {
-		choices[i] = methodChoice{Method: m.Method, Name: v.L.Method(m.Method), Enabled: m.Enabled,
-			Limits: limitsText(v.L, m.Limits, o.Currency)}
+		choices[i] = choice{Value: string(m.Method), Name: v.L.Method(m.Method), Enabled: m.Enabled,
+			Detail: limitsText(v.L, m.Limits, o.Currency)}
 		switch m.Reason {
 		case "below_min":
-			choices[i].Reason = v.L.T("reason_below_min", "Bound", m.Limits.Min.String()+" "+o.Currency)
+			choices[i].Why = v.L.T("reason_below_min", "Bound", m.Limits.Min.String()+" "+o.Currency)
 		case "above_max":
-			choices[i].Reason = v.L.T("reason_above_max", "Bound", m.Limits.Max.String()+" "+o.Currency)
+			choices[i].Why = v.L.T("reason_above_max", "Bound", m.Limits.Max.String()+" "+o.Currency)
 		}
 	}
-	p.withCSRF(c, v)
-	p.withPoll(v)
-	v.Title, v.Data = v.L.T("select_title"), choices
-	return p.render(c, fiber.StatusOK, "select", v)
+	return p.choose(c, v, choiceForm{Action: v.Order.Page + "?step=confirm", Field: "paymentMethod",
+		Title: v.L.T("select_title"), Choices: choices})
 }
 
 // limitsText words a method's bounds: both, one side, or none.

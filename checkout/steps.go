@@ -9,14 +9,6 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// systemChoice is one fiatpsp payment system, with what the payer pays.
-type systemChoice struct {
-	ID        string
-	Name      string
-	Quote     string
-	Available bool
-}
-
 // fiatpspPage lists the provider's payment systems, each with its FX quote
 // where its currency is not the order's; the form posts to
 // /api/fiatpsp/confirm.
@@ -25,30 +17,20 @@ func (p *Pages) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	if err != nil {
 		return err
 	}
-	choices := make([]systemChoice, len(systems))
+	choices := make([]choice, len(systems))
 	for i, s := range systems {
-		ch := systemChoice{ID: strconv.Itoa(s.ID), Name: s.Name, Available: s.Available}
+		ch := choice{Value: strconv.Itoa(s.ID), Name: s.Name, Enabled: s.Available}
 		switch {
 		case !s.Available:
-			ch.Quote = v.L.T("fiatpsp_norate")
+			ch.Why = v.L.T("fiatpsp_norate")
 		case s.Rate == "":
-			ch.Quote = v.L.T("fiatpsp_same", "Quote", s.Quote.String(), "Currency", s.Currency)
+			ch.Detail = v.L.T("fiatpsp_same", "Quote", s.Quote.String(), "Currency", s.Currency)
 		default:
-			ch.Quote = v.L.T("fiatpsp_quote", "Quote", s.Quote.String(), "Currency", s.Currency, "Rate", s.Rate, "Base", o.Currency)
+			ch.Detail = v.L.T("fiatpsp_quote", "Quote", s.Quote.String(), "Currency", s.Currency, "Rate", s.Rate, "Base", o.Currency)
 		}
 		choices[i] = ch
 	}
-	p.withCSRF(c, v)
-	p.withPoll(v)
-	v.Title, v.Data = v.L.T("fiatpsp_title"), choices
-	return p.render(c, fiber.StatusOK, "fiatpsp", v)
-}
-
-// cryptoChoice is one cryptocurrency, with the provider's minimum.
-type cryptoChoice struct {
-	Currency string
-	Min      string
-	Enabled  bool
+	return p.choose(c, v, p.stepForm(v, o, "/api/fiatpsp/confirm", "fiatpspSystemId", v.L.T("fiatpsp_title"), choices))
 }
 
 // cryptopspPage lists the cryptocurrencies; one whose provider minimum is
@@ -59,18 +41,22 @@ func (p *Pages) cryptopspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	if err != nil {
 		return err
 	}
-	choices := make([]cryptoChoice, len(opts))
+	choices := make([]choice, len(opts))
 	for i, cur := range opts {
-		choices[i] = cryptoChoice{Currency: cur.Currency, Enabled: cur.Enabled,
-			Min: v.L.T("cryptopsp_min", "Min", cur.Min.String(), "Currency", o.Currency)}
+		choices[i] = choice{Value: cur.Currency, Name: cur.Currency, Enabled: cur.Enabled,
+			Detail: v.L.T("cryptopsp_min", "Min", cur.Min.String(), "Currency", o.Currency)}
 		if !cur.Enabled {
-			choices[i].Min = v.L.T("cryptopsp_below", "Min", cur.Min.String(), "Currency", o.Currency)
+			choices[i].Detail, choices[i].Why = "", v.L.T("cryptopsp_below", "Min", cur.Min.String(), "Currency", o.Currency)
 		}
 	}
-	p.withCSRF(c, v)
-	p.withPoll(v)
-	v.Title, v.Data = v.L.T("cryptopsp_title"), choices
-	return p.render(c, fiber.StatusOK, "cryptopsp", v)
+	return p.choose(c, v, p.stepForm(v, o, "/api/cryptopsp/confirm", "pay_currency", v.L.T("cryptopsp_title"), choices))
+}
+
+// stepForm is a provider's second step: posted to its confirm endpoint with
+// the order and the page's language, since that address has no path of ours.
+func (p *Pages) stepForm(v *view, o *schema.Order, action, field, title string, choices []choice) choiceForm {
+	return choiceForm{Action: action, Field: field, Title: title, Choices: choices,
+		Hidden: map[string]string{"paymentId": o.ID, "lang": v.L.Lang}}
 }
 
 // fromPage routes a provider-step confirm: a browser's form (it navigates,

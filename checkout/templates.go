@@ -12,7 +12,7 @@ import (
 var templateFiles embed.FS
 
 // pageNames are the pages; each is parsed with the layout and partials.
-var pageNames = []string{"qr", "redirect", "waiting", "result", "select", "fiatpsp", "cryptopsp", "usdt", "login", "error"}
+var pageNames = []string{"qr", "redirect", "waiting", "result", "choose", "usdt", "login", "error"}
 
 // msgRef is a template's use of a message without parameters.
 var msgRef = regexp.MustCompile(`\.L\.Msg\.([A-Za-z0-9_]+)`)
