@@ -1,10 +1,7 @@
 package usdt
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"math/big"
-	"strings"
+	"github.com/paygate/gateway/usdt/internal/base58check"
 )
 
 // chain is what we know of how a network writes addresses and transaction
@@ -23,11 +20,18 @@ type chain struct {
 
 // chains are the networks we know. The contracts are Tether's USDT
 // contracts on each chain (public, as every wallet shows them).
+// Tether's USDT contracts: the default token of each network, and the
+// simulators' token.
+const (
+	TRC20Contract = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+	BEP20Contract = "0x55d398326f99059ff775485246999027b3197955"
+)
+
 var chains = map[string]chain{
 	"TRC20": {address: tronAddress, tx: func(s string) bool { return len(s) == 64 && isHex(s) },
-		contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, confirmations: 30, exchangeNetwork: "TRX"},
+		contract: TRC20Contract, decimals: 6, confirmations: 30, exchangeNetwork: "TRX"},
 	"BEP20": {address: evmAddress, tx: evmTxHash,
-		contract: "0x55d398326f99059ff775485246999027b3197955", decimals: 18, confirmations: 15, exchangeNetwork: "BSC"},
+		contract: BEP20Contract, decimals: 18, confirmations: 15, exchangeNetwork: "BSC"},
 	"ERC20": {address: evmAddress, tx: evmTxHash,
 		contract: "0xdac17f958d2ee523a2206206994597c13d831ec7", decimals: 6, confirmations: 12, exchangeNetwork: "ETH"},
 }
@@ -63,29 +67,8 @@ func tronAddress(s string) bool {
 	if len(s) != 34 || s[0] != 'T' {
 		return false
 	}
-	b, ok := base58(s)
-	if !ok || len(b) != 25 || b[0] != 0x41 {
-		return false
-	}
-	sum := sha256.Sum256(b[:21])
-	sum = sha256.Sum256(sum[:])
-	return bytes.Equal(sum[:4], b[21:])
-}
-
-const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-// base58 decodes Bitcoin's base58; each leading '1' is a zero byte.
-func base58(s string) ([]byte, bool) {
-	n, radix := new(big.Int), big.NewInt(58)
-	for _, r := range s {
-		d := strings.IndexRune(base58Alphabet, r)
-		if d < 0 {
-			return nil, false
-		}
-		n.Mul(n, radix).Add(n, big.NewInt(int64(d)))
-	}
-	zeros := len(s) - len(strings.TrimLeft(s, "1"))
-	return append(make([]byte, zeros), n.Bytes()...), true
+	b, err := base58check.Decode(s)
+	return err == nil && len(b) == 21 && b[0] == 0x41
 }
 
 // evmAddress is 0x and 20 bytes in hex. A mixed-case (EIP-55) checksum is

@@ -13,12 +13,13 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/usdt/usdtsim"
 )
 
 // USDTContract is USDT's BEP20 contract on BSC mainnet (18 decimals), the
 // simulator's default token.
-const USDTContract = "0x55d398326f99059ff775485246999027b3197955"
+const USDTContract = usdt.BEP20Contract
 
 // BlockInterval is the simulated chain's block time.
 const BlockInterval = 3 * time.Second

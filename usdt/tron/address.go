@@ -1,19 +1,16 @@
 package tron
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/big"
 	"strings"
+
+	"github.com/paygate/gateway/usdt/internal/base58check"
 )
 
 // AddressPrefix is the first byte of every TRON mainnet address.
 const AddressPrefix = 0x41
-
-const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 // ErrAddress is an address that is not a TRON address: a wrong length,
 // character, prefix or checksum (a mistyped address is refused here).
@@ -25,8 +22,7 @@ func Address(raw []byte) (string, error) {
 	if len(raw) != 21 || raw[0] != AddressPrefix {
 		return "", fmt.Errorf("%w: %d bytes starting %#x", ErrAddress, len(raw), first(raw))
 	}
-	sum := checksum(raw)
-	return base58(append(append([]byte(nil), raw...), sum[:]...)), nil
+	return base58check.Encode(raw), nil
 }
 
 // AddressFromHex is the base58check form of an address in hex: 41 + 40
@@ -46,26 +42,14 @@ func AddressFromHex(h string) (string, error) {
 
 // ParseAddress checks a base58check address and returns its 21 bytes.
 func ParseAddress(s string) ([]byte, error) {
-	n := new(big.Int)
-	for _, c := range []byte(s) {
-		i := strings.IndexByte(base58Alphabet, c)
-		if i < 0 {
-			return nil, fmt.Errorf("%w: %q has %q", ErrAddress, s, c)
-		}
-		n.Mul(n, big.NewInt(58)).Add(n, big.NewInt(int64(i)))
+	b, err := base58check.Decode(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %w", ErrAddress, s, err)
 	}
-	b := n.Bytes()
-	for i := 0; i < len(s) && s[i] == '1'; i++ {
-		b = append([]byte{0}, b...)
-	}
-	if len(b) != 25 || b[0] != AddressPrefix {
+	if len(b) != 21 || b[0] != AddressPrefix {
 		return nil, fmt.Errorf("%w: %q", ErrAddress, s)
 	}
-	sum := checksum(b[:21])
-	if !bytes.Equal(sum[:], b[21:]) {
-		return nil, fmt.Errorf("%w: %q fails its checksum", ErrAddress, s)
-	}
-	return b[:21], nil
+	return b, nil
 }
 
 // AddressHex is the 41-prefixed hex of a base58check address.
@@ -75,34 +59,6 @@ func AddressHex(s string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(raw), nil
-}
-
-// checksum is the first four bytes of the double SHA-256.
-func checksum(b []byte) [4]byte {
-	h1 := sha256.Sum256(b)
-	h2 := sha256.Sum256(h1[:])
-	return [4]byte(h2[:4])
-}
-
-// base58 encodes b, each leading zero byte as a '1'.
-func base58(b []byte) string {
-	n := new(big.Int).SetBytes(b)
-	var out []byte
-	mod, base := new(big.Int), big.NewInt(58)
-	for n.Sign() > 0 {
-		n.DivMod(n, base, mod)
-		out = append(out, base58Alphabet[mod.Int64()])
-	}
-	for _, c := range b {
-		if c != 0 {
-			break
-		}
-		out = append(out, '1')
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return string(out)
 }
 
 func first(b []byte) byte {

@@ -13,12 +13,13 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/usdt/usdtsim"
 )
 
 // USDTContract is USDT's TRC20 contract on mainnet, the simulator's
 // default token.
-const USDTContract = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+const USDTContract = usdt.TRC20Contract
 
 // BlockInterval is TRON's block time.
 const BlockInterval = 3 * time.Second
