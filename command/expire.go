@@ -21,14 +21,14 @@ import (
 // the second move is a no-op.
 type Expirer struct {
 	settle *Settle
-	rdb    *redis.Client
+	rdb    redis.UniversalClient
 	every  time.Duration
 	batch  int64
 	log    *slog.Logger
 }
 
 // NewExpirer sweeps every interval, at most batch orders a shard a round.
-func (s *Settle) NewExpirer(rdb *redis.Client, every time.Duration, log *slog.Logger) *Expirer {
+func (s *Settle) NewExpirer(rdb redis.UniversalClient, every time.Duration, log *slog.Logger) *Expirer {
 	if every <= 0 {
 		every = time.Second
 	}

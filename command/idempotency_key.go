@@ -49,7 +49,7 @@ const (
 // holding an idemRecord: pending (Status 0) while the first call runs, then
 // decided with the answer retries replay.
 type idempotency struct {
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	ttl     time.Duration
 	lock    time.Duration
 	wait    time.Duration
@@ -60,7 +60,7 @@ type idempotency struct {
 	log     *slog.Logger
 }
 
-func newIdempotency(rdb *redis.Client, ttl time.Duration, m *metrics, log *slog.Logger) *idempotency {
+func newIdempotency(rdb redis.UniversalClient, ttl time.Duration, m *metrics, log *slog.Logger) *idempotency {
 	if ttl <= 0 {
 		ttl = DefaultIdempotencyTTL
 	}

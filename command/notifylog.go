@@ -15,7 +15,7 @@ import (
 // (bounded, as long as the order is kept) or, when it named no order of
 // ours, on a bounded list of refusals.
 type notificationLog struct {
-	rdb  *redis.Client
+	rdb  redis.UniversalClient
 	keep time.Duration
 }
 

@@ -27,7 +27,7 @@ var (
 // order and appends its event together (DESIGN.md): no change without its
 // event, no event without its change.
 type Store struct {
-	rdb        *redis.Client
+	rdb        redis.UniversalClient
 	ttl        time.Duration
 	ttls       map[schema.Method]time.Duration
 	retention  time.Duration
@@ -58,7 +58,7 @@ const readLanes = 2
 
 // NewStore prepares the scripts: ttl is how long an unpaid order stays
 // payable, retention how long a finished order stays in Redis.
-func NewStore(rdb *redis.Client, ttl, retention time.Duration) *Store {
+func NewStore(rdb redis.UniversalClient, ttl, retention time.Duration) *Store {
 	return &Store{
 		rdb: rdb, ttl: ttl, retention: retention,
 		create:          redis.NewScript(createLua),

@@ -21,7 +21,7 @@ import (
 // its order by amount alone, so each live order gets the converted amount plus
 // a random suffix of micro-USDT that no other live order holds.
 type USDT struct {
-	rdb   *redis.Client
+	rdb   redis.UniversalClient
 	rates Rates // currency units per USDT: the pairs USDT:<currency>
 	hold  time.Duration
 }
@@ -72,7 +72,7 @@ func parseMicros(lit string) (int64, error) {
 // GATEWAY_USDT_RATES, set with `gateway fx`); a currency without a rate
 // makes usdt_direct unavailable for it. hold is how long a payable amount
 // stays reserved for its order.
-func NewUSDT(rdb *redis.Client, rates Rates, hold time.Duration) (*USDT, error) {
+func NewUSDT(rdb redis.UniversalClient, rates Rates, hold time.Duration) (*USDT, error) {
 	if rates == nil {
 		return nil, fmt.Errorf("usdt: no rates")
 	}
@@ -132,7 +132,7 @@ func (u *USDT) Release(ctx context.Context, id, lit string) error {
 
 // releaseHeld deletes a reservation key while it still names id: a key
 // another order holds by now is left alone.
-func releaseHeld(ctx context.Context, rdb *redis.Client, key, id string) error {
+func releaseHeld(ctx context.Context, rdb redis.UniversalClient, key, id string) error {
 	err := rdb.Watch(ctx, func(tx *redis.Tx) error {
 		holder, err := tx.Get(ctx, key).Result()
 		if err != nil || holder != id {

@@ -206,7 +206,7 @@ func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, 
 }
 
 // txHolder is the order hash tx on network is reserved for, "" for none.
-func txHolder(ctx context.Context, rdb *redis.Client, network, tx string) (string, error) {
+func txHolder(ctx context.Context, rdb redis.UniversalClient, network, tx string) (string, error) {
 	holder, err := rdb.Get(ctx, schema.USDTTxKey(network, tx)).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return "", fmt.Errorf("read usdt transaction hash: %w", err)

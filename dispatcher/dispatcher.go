@@ -24,7 +24,7 @@ var ErrInFlight = errors.New("a webhook attempt of this order is in flight")
 // Dispatcher is the webhook role of one process.
 type Dispatcher struct {
 	cfg    Config
-	rdb    *redis.Client
+	rdb    redis.UniversalClient
 	store  *store
 	keys   KeyLookup
 	client *fasthttp.Client
@@ -37,7 +37,7 @@ type Dispatcher struct {
 }
 
 // New checks cfg and prepares a dispatcher; Run starts it.
-func New(cfg Config, rdb *redis.Client, keys KeyLookup, reg prometheus.Registerer, log *slog.Logger) (*Dispatcher, error) {
+func New(cfg Config, rdb redis.UniversalClient, keys KeyLookup, reg prometheus.Registerer, log *slog.Logger) (*Dispatcher, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("dispatcher config: %w", err)
 	}

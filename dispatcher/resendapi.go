@@ -40,7 +40,7 @@ type ResendAPI struct {
 }
 
 // NewResendAPI wires the resend endpoint; a nil limiter applies no limit.
-func NewResendAPI(cfg ResendConfig, rdb *redis.Client, accounts Accounts, limiter *platform.Limiter) (*ResendAPI, error) {
+func NewResendAPI(cfg ResendConfig, rdb redis.UniversalClient, accounts Accounts, limiter *platform.Limiter) (*ResendAPI, error) {
 	if rdb == nil || accounts == nil {
 		return nil, errors.New("resend API: redis and accounts are required")
 	}

@@ -36,7 +36,7 @@ var ErrNoDelivery = errors.New("no webhook delivery for this order")
 // order's shard, so a claim, an attempt's outcome and a resend never
 // interleave halfway.
 type store struct {
-	rdb      *redis.Client
+	rdb      redis.UniversalClient
 	cfg      Config
 	schedule *redis.Script
 	claim    *redis.Script
@@ -45,7 +45,7 @@ type store struct {
 	finishes *platform.Batcher // runs of finish
 }
 
-func newStore(rdb *redis.Client, cfg Config) *store {
+func newStore(rdb redis.UniversalClient, cfg Config) *store {
 	script := func(body string) *redis.Script { return redis.NewScript(libLua + "\n" + body) }
 	s := &store{rdb: rdb, cfg: cfg,
 		schedule: script(scheduleLua), claim: script(claimLua), finish: script(finishLua), resend: script(resendLua)}

@@ -67,7 +67,7 @@ func (c *LoginConfig) Validate() error {
 type Logins struct {
 	cfg     LoginConfig
 	store   *Store
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	limiter *platform.Limiter
 	log     *slog.Logger
 	results *prometheus.CounterVec
@@ -82,7 +82,7 @@ const (
 )
 
 // NewLogins wires the logins.
-func NewLogins(cfg LoginConfig, rdb *redis.Client, limiter *platform.Limiter, reg prometheus.Registerer, log *slog.Logger) (*Logins, error) {
+func NewLogins(cfg LoginConfig, rdb redis.UniversalClient, limiter *platform.Limiter, reg prometheus.Registerer, log *slog.Logger) (*Logins, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

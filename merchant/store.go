@@ -27,7 +27,7 @@ const firstAppID = 1000
 // Store reads and changes accounts in Redis. Every change bumps the shared
 // version key so that every process's Directory drops its cache.
 type Store struct {
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	now     func() time.Time
 	kdf     kdf           // password hash cost
 	hashing chan struct{} // slots for password hashes running at once
@@ -35,7 +35,7 @@ type Store struct {
 }
 
 // NewStore wraps a Redis client.
-func NewStore(rdb *redis.Client) *Store {
+func NewStore(rdb redis.UniversalClient) *Store {
 	return &Store{rdb: rdb, now: time.Now, kdf: defaultKDF, hashing: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 

@@ -21,7 +21,7 @@ type ScriptCall struct {
 // itself: after a NOSCRIPT (Redis restarted or flushed its scripts) the
 // script is loaded and the calls it refused run again. Result i belongs to
 // calls[i].
-func EvalPipelined(ctx context.Context, rdb *redis.Client, sc *redis.Script, calls []ScriptCall) []*redis.Cmd {
+func EvalPipelined(ctx context.Context, rdb redis.UniversalClient, sc *redis.Script, calls []ScriptCall) []*redis.Cmd {
 	out := make([]*redis.Cmd, len(calls))
 	b := make([]*batchCall, len(calls))
 	for i, c := range calls {
@@ -46,7 +46,7 @@ func EvalPipelined(ctx context.Context, rdb *redis.Client, sc *redis.Script, cal
 // caller sends at most one pipeline, the one holding its own call, and
 // nobody's answer waits on anyone else's beyond that one round trip.
 type Batcher struct {
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	max     int
 	lanes   int
 	timeout time.Duration
@@ -77,7 +77,7 @@ type BatcherConfig struct {
 }
 
 // NewBatcher batches calls on rdb.
-func NewBatcher(rdb *redis.Client, cfg BatcherConfig) *Batcher {
+func NewBatcher(rdb redis.UniversalClient, cfg BatcherConfig) *Batcher {
 	b := &Batcher{rdb: rdb, max: cfg.Size, lanes: cfg.Lanes, timeout: cfg.Timeout}
 	if b.max <= 0 {
 		b.max = 128
@@ -163,7 +163,7 @@ func (b *Batcher) send(ctx context.Context, batch []*batchCall) {
 
 // execBatch sends the calls in one pipeline, then once more those of a
 // script Redis did not hold, after loading it.
-func execBatch(ctx context.Context, rdb *redis.Client, calls []*batchCall) {
+func execBatch(ctx context.Context, rdb redis.UniversalClient, calls []*batchCall) {
 	todo := calls
 	for round := 0; round < 2 && len(todo) > 0; round++ {
 		_, _ = rdb.Pipelined(ctx, func(p redis.Pipeliner) error {

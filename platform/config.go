@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -29,31 +30,38 @@ type Config struct {
 	HTTPAddr string
 	// OpsAddr, when set, is a second listener for /metrics and /healthz,
 	// and the merchant-facing HTTPAddr then serves no /metrics.
-	OpsAddr         string
-	PublicURL       string
-	RedisURL        string
-	ClickHouseDSN   string
-	Roles           []string
-	TrustedProxies  []string
-	USDTRates       string
-	USDTNetworks    string // live usdt_direct receiving addresses, TRC20=T...,BEP20=0x...
-	USDTSandboxNets string // the sandbox's; built-in null addresses when empty
-	USDTReview      time.Duration
-	ProvidersFile   string
-	ProviderTimeout time.Duration
-	OrderTTL        time.Duration
-	OrderTTLMethods string // per-method TTLs, e.g. cryptopsp=60m,usdt_direct=60m
-	OrderRetention  time.Duration
-	ShutdownTimeout time.Duration
-	ShutdownDrain   time.Duration
-	LogLevel        string
-	RateCreate      string        // per merchant, createorder
-	RateQuery       string        // per merchant, order queries and the sandbox driver
-	RatePages       string        // per client IP, payer pages
-	RateLoginIP     string        // per client IP, payer logins at /merchant/login
-	RateLoginAcct   string        // per account, payer logins at /merchant/login
-	SessionTTL      time.Duration // how long a payer's login session lasts
-	MethodLimits    string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
+	OpsAddr   string
+	PublicURL string
+	RedisURL  string
+	// RedisCluster reads RedisURL as a cluster seed
+	// (redis://h1:7000?addr=h2:7001) and talks to Redis Cluster.
+	RedisCluster  bool
+	ClickHouseDSN string
+	// ClickHouseCluster names a cluster of ClickHouse's remote_servers:
+	// migrate then builds sharded tables on its every node and a
+	// Distributed table for reads. Empty: one node.
+	ClickHouseCluster string
+	Roles             []string
+	TrustedProxies    []string
+	USDTRates         string
+	USDTNetworks      string // live usdt_direct receiving addresses, TRC20=T...,BEP20=0x...
+	USDTSandboxNets   string // the sandbox's; built-in null addresses when empty
+	USDTReview        time.Duration
+	ProvidersFile     string
+	ProviderTimeout   time.Duration
+	OrderTTL          time.Duration
+	OrderTTLMethods   string // per-method TTLs, e.g. cryptopsp=60m,usdt_direct=60m
+	OrderRetention    time.Duration
+	ShutdownTimeout   time.Duration
+	ShutdownDrain     time.Duration
+	LogLevel          string
+	RateCreate        string        // per merchant, createorder
+	RateQuery         string        // per merchant, order queries and the sandbox driver
+	RatePages         string        // per client IP, payer pages
+	RateLoginIP       string        // per client IP, payer logins at /merchant/login
+	RateLoginAcct     string        // per account, payer logins at /merchant/login
+	SessionTTL        time.Duration // how long a payer's login session lasts
+	MethodLimits      string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
 	// The payer pages: polling per SPEC.md's Limits, and the key of their
 	// forms' CSRF tokens (empty: one kept in Redis, shared by every node).
 	PagePollInterval  time.Duration
@@ -136,8 +144,10 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
 	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of a separate operations listener (/metrics, /healthz); when set the HTTP server serves no /metrics")
 	str(&c.PublicURL, "public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>")
-	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL")
+	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL; with redis-cluster a cluster seed, redis://h1:7000?addr=h2:7001&addr=h3:7002")
+	BindRedisCluster(fs, &c.RedisCluster)
 	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")
+	str(&c.ClickHouseCluster, "clickhouse-cluster", "GATEWAY_CLICKHOUSE_CLUSTER", "cluster of ClickHouse's remote_servers the order table is sharded over; empty: one node")
 	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher")
 	list(&c.TrustedProxies, "trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "CIDRs whose X-Forwarded-For is believed")
 	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "initial units of each currency per 1 USDT, e.g. USD=1,CNY=7.2 (then `gateway fx set USDT CNY 7.2`)")
@@ -223,6 +233,15 @@ func ParseMethodTTLs(v string) (map[string]time.Duration, error) {
 		out[strings.TrimSpace(m)] = d
 	}
 	return out, nil
+}
+
+// BindRedisCluster registers -redis-cluster on fs, defaulting to
+// GATEWAY_REDIS_CLUSTER, for serve and every CLI command alike.
+func BindRedisCluster(fs *flag.FlagSet, p *bool) {
+	if v, ok := os.LookupEnv("GATEWAY_REDIS_CLUSTER"); ok {
+		*p, _ = strconv.ParseBool(v)
+	}
+	fs.BoolVar(p, "redis-cluster", *p, "GATEWAY_REDIS_URL is a Redis Cluster seed (GATEWAY_REDIS_CLUSTER)")
 }
 
 // Has reports whether the process runs role.

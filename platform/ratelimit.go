@@ -121,7 +121,7 @@ func DefaultOnRedisError() map[string]OnRedisError {
 // and spends them in the process before they go stale. A small limit leases
 // one at a time and is exact.
 type Limiter struct {
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	script  *redis.Script
 	onError map[string]OnRedisError
 	limited *prometheus.CounterVec
@@ -154,7 +154,7 @@ func leaseSize(l Limit) int {
 }
 
 // NewLimiter registers the limiter's counters.
-func NewLimiter(rdb *redis.Client, cfg LimiterConfig, reg prometheus.Registerer, log *slog.Logger) (*Limiter, error) {
+func NewLimiter(rdb redis.UniversalClient, cfg LimiterConfig, reg prometheus.Registerer, log *slog.Logger) (*Limiter, error) {
 	if cfg.OnRedisError == nil {
 		cfg.OnRedisError = DefaultOnRedisError()
 	}

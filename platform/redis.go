@@ -9,18 +9,36 @@ import (
 )
 
 // OpenRedis connects and pings, so a wrong URL fails at start, not at the
-// first merchant request.
-func OpenRedis(ctx context.Context, rawURL string) (*redis.Client, error) {
-	opt, err := redis.ParseURL(rawURL)
+// first merchant request. With cluster set, rawURL is go-redis's cluster
+// seed form (redis://h1:7000?addr=h2:7001&addr=h3:7002) and the client
+// follows the cluster's slots itself; every script's keys share one hash
+// tag, so nothing of ours needs to know which node holds what.
+func OpenRedis(ctx context.Context, rawURL string, cluster bool) (redis.UniversalClient, error) {
+	c, where, err := newRedis(rawURL, cluster)
 	if err != nil {
-		return nil, fmt.Errorf("parse redis url: %w", err)
+		return nil, err
 	}
-	c := redis.NewClient(opt)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := c.Ping(pctx).Err(); err != nil {
 		_ = c.Close()
-		return nil, fmt.Errorf("ping redis at %s: %w", opt.Addr, err)
+		return nil, fmt.Errorf("ping redis at %s: %w", where, err)
 	}
 	return c, nil
+}
+
+func newRedis(rawURL string, cluster bool) (redis.UniversalClient, string, error) {
+	if !cluster {
+		opt, err := redis.ParseURL(rawURL)
+		if err != nil {
+			return nil, "", fmt.Errorf("parse redis url: %w", err)
+		}
+		return redis.NewClient(opt), opt.Addr, nil
+	}
+	opt, err := redis.ParseClusterURL(rawURL)
+	if err != nil {
+		return nil, "", fmt.Errorf("parse redis cluster url: %w", err)
+	}
+	// Reads stay on masters: a replica may lag behind an answered create.
+	return redis.NewClusterClient(opt), fmt.Sprint(opt.Addrs), nil
 }

@@ -11,10 +11,10 @@ import (
 // SharedKeys hands every process the same secret for a purpose (the payer
 // forms' CSRF key) without an operator having to make and distribute one:
 // the first process to ask creates it in Redis, the others read it.
-type SharedKeys struct{ rdb *redis.Client }
+type SharedKeys struct{ rdb redis.UniversalClient }
 
 // NewSharedKeys keeps the keys in rdb.
-func NewSharedKeys(rdb *redis.Client) *SharedKeys { return &SharedKeys{rdb: rdb} }
+func NewSharedKeys(rdb redis.UniversalClient) *SharedKeys { return &SharedKeys{rdb: rdb} }
 
 // Key returns the 32-byte key named name, creating it on first use.
 func (s *SharedKeys) Key(ctx context.Context, name string) ([]byte, error) {

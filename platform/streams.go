@@ -15,14 +15,14 @@ import (
 // each consumer group's lag (entries not yet delivered) and pending count
 // (delivered, not acknowledged): whether the read side and webhooks keep up.
 type StreamCollector struct {
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	length  *prometheus.Desc
 	lag     *prometheus.Desc
 	pending *prometheus.Desc
 }
 
 // NewStreamCollector describes the stream metrics.
-func NewStreamCollector(rdb *redis.Client) *StreamCollector {
+func NewStreamCollector(rdb redis.UniversalClient) *StreamCollector {
 	return &StreamCollector{
 		rdb:     rdb,
 		length:  prometheus.NewDesc("gateway_stream_length", "Entries in a shard's event stream.", []string{"shard"}, nil),

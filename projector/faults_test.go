@@ -103,7 +103,7 @@ func TestHelperProjectorProcess(t *testing.T) {
 		t.Skip("runs only as the subprocess of TestKilledBetweenInsertAndAck")
 	}
 	ctx := context.Background()
-	rdb, err := platform.OpenRedis(ctx, os.Getenv("PROJECTOR_REDIS_URL"))
+	rdb, err := platform.OpenRedis(ctx, os.Getenv("PROJECTOR_REDIS_URL"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

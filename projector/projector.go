@@ -26,7 +26,7 @@ const DeadLetterKey = "gw:deadletter:projector"
 // Projector moves events from every shard stream into the sink.
 type Projector struct {
 	cfg     Config
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	sink    Sink
 	log     *slog.Logger
 	m       *metrics
@@ -61,7 +61,7 @@ func (b *batch) reset() {
 }
 
 // New wires a projector; Run starts it.
-func New(cfg Config, rdb *redis.Client, sink Sink, reg prometheus.Registerer, log *slog.Logger) (*Projector, error) {
+func New(cfg Config, rdb redis.UniversalClient, sink Sink, reg prometheus.Registerer, log *slog.Logger) (*Projector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

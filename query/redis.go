@@ -13,7 +13,7 @@ import (
 
 // RedisOrders reads live and recently finished orders from their hashes.
 type RedisOrders struct {
-	rdb   *redis.Client
+	rdb   redis.UniversalClient
 	reads *platform.Batcher
 }
 
@@ -26,7 +26,7 @@ type RedisOrders struct {
 const readLanes = 2
 
 // NewRedisOrders wraps a Redis client.
-func NewRedisOrders(rdb *redis.Client) *RedisOrders {
+func NewRedisOrders(rdb redis.UniversalClient) *RedisOrders {
 	return &RedisOrders{rdb: rdb, reads: platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: readLanes})}
 }
 

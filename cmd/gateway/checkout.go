@@ -21,7 +21,7 @@ type payers struct {
 }
 
 // checkoutPages wires the payer pages over the command side's use cases.
-func checkoutPages(g *gateway, cfg platform.Config, rdb *redis.Client, create *command.CreateOrder, limiter *platform.Limiter,
+func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, create *command.CreateOrder, limiter *platform.Limiter,
 	pages fiber.Handler, reg prometheus.Registerer, log *slog.Logger) (*checkout.Pages, error) {
 	limits := cfg.Limits()
 	logins, err := merchant.NewLogins(merchant.LoginConfig{SessionTTL: cfg.SessionTTL, PerIP: limits.LoginIP, PerAccount: limits.LoginAcct},

@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/paygate/gateway/fx"
-	"github.com/paygate/gateway/platform"
 )
 
 const fxUsage = `usage: gateway fx <subcommand> [--json] [--redis-url URL]
@@ -31,14 +30,14 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	sub := args[0]
 	fs := flag.NewFlagSet("fx "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	history := fs.Int64("history", 20, "list: how many past rates to show")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
 	}
-	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	sub := args[0]
 	fs := flag.NewFlagSet("merchant "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	name := fs.String("name", "", "merchant name (create)")
 	callback := fs.String("callback", "", "default webhook URL (create)")
@@ -69,7 +69,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
-	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err
 	}

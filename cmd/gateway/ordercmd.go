@@ -16,7 +16,6 @@ import (
 
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -64,7 +63,7 @@ func orderCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fs := flag.NewFlagSet("order show", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
@@ -73,7 +72,7 @@ func orderCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) != 1 {
 		return fmt.Errorf("order show: want a PAYMENTID\n%s", orderUsage)
 	}
-	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -88,7 +87,7 @@ func orderCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return printOrder(stdout, r)
 }
 
-func readOrder(ctx context.Context, rdb *redis.Client, id string) (*orderReport, error) {
+func readOrder(ctx context.Context, rdb redis.UniversalClient, id string) (*orderReport, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
 		return nil, fmt.Errorf("%q is not a payment id", id)
@@ -138,7 +137,7 @@ func readOrder(ctx context.Context, rdb *redis.Client, id string) (*orderReport,
 	return r, nil
 }
 
-func readReview(ctx context.Context, rdb *redis.Client, o *schema.Order) (*reviewReport, error) {
+func readReview(ctx context.Context, rdb redis.UniversalClient, o *schema.Order) (*reviewReport, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
 	raw, err := rdb.LRange(ctx, schema.OrderHistoryKey(shard, o.ID), 0, -1).Result()
 	if err != nil {
@@ -158,7 +157,7 @@ func readReview(ctx context.Context, rdb *redis.Client, o *schema.Order) (*revie
 // orderEvents reads the order's events from its shard's stream, between its
 // creation and its last change (entry ids are times): the stream is trimmed
 // once every group has read it, so older events live only in ClickHouse.
-func orderEvents(ctx context.Context, rdb *redis.Client, o *schema.Order) ([]orderEvent, error) {
+func orderEvents(ctx context.Context, rdb redis.UniversalClient, o *schema.Order) ([]orderEvent, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
 	from := strconv.FormatInt(o.CreatedAt.UnixMilli(), 10)
 	to := strconv.FormatInt(o.UpdatedAt.Add(time.Second).UnixMilli(), 10)

@@ -40,7 +40,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL)
+	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL, cfg.RedisCluster)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ type gateway struct {
 
 // wire builds the roles cfg names over the given clients; ch may be nil when
 // no role needs ClickHouse. Nothing here dials or starts.
-func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch driver.Conn, reg prometheus.Registerer, gather prometheus.Gatherer, log *slog.Logger) (*gateway, error) {
+func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, reg prometheus.Registerer, gather prometheus.Gatherer, log *slog.Logger) (*gateway, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		platform.NewStreamCollector(rdb))
 	accounts := merchant.NewStore(rdb)
@@ -221,7 +221,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb *redis.Client, ch dri
 	return g, nil
 }
 
-func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *merchant.Directory, limiter *platform.Limiter, nets *usdt.Watcher,
+func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient, dir *merchant.Directory, limiter *platform.Limiter, nets *usdt.Watcher,
 	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, []func(context.Context), error) {
 	rates, prepare, err := fxRates(cfg, rdb, log)
 	if err != nil {
@@ -294,7 +294,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb *redis.Client, dir *me
 // fxRates is the copy of the rates every create converts with; prepare
 // seeds it from GATEWAY_USDT_RATES where no rate of those pairs was set yet
 // and loads it before the process serves.
-func fxRates(cfg platform.Config, rdb *redis.Client, log *slog.Logger) (*fx.Rates, func(context.Context) error, error) {
+func fxRates(cfg platform.Config, rdb redis.UniversalClient, log *slog.Logger) (*fx.Rates, func(context.Context) error, error) {
 	store := fx.NewStore(rdb)
 	seed, err := command.ParseUSDTRates(cfg.USDTRates)
 	if err != nil {
@@ -350,7 +350,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // orderStore is the order store with the configured per-method TTLs.
-func orderStore(cfg platform.Config, rdb *redis.Client) (*command.Store, error) {
+func orderStore(cfg platform.Config, rdb redis.UniversalClient) (*command.Store, error) {
 	methodTTLs, err := platform.ParseMethodTTLs(cfg.OrderTTLMethods)
 	if err != nil {
 		return nil, err

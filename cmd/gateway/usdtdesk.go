@@ -21,21 +21,21 @@ import (
 
 // cliCommon are the flags every usdt subcommand takes.
 type cliCommon struct {
-	redisURL *string
-	json     *bool
+	redis *redisFlags
+	json  *bool
 }
 
 func cliFlags(name string, stderr io.Writer) (*flag.FlagSet, cliCommon) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return fs, cliCommon{
-		redisURL: fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)"),
-		json:     fs.Bool("json", false, "print JSON"),
+		redis: bindRedis(fs),
+		json:  fs.Bool("json", false, "print JSON"),
 	}
 }
 
-func (c cliCommon) open(ctx context.Context) (*redis.Client, error) {
-	return platform.OpenRedis(ctx, *c.redisURL)
+func (c cliCommon) open(ctx context.Context) (redis.UniversalClient, error) {
+	return c.redis.open(ctx)
 }
 
 func (c cliCommon) output(w io.Writer) output { return output{w: w, json: *c.json} }
@@ -105,7 +105,7 @@ func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string,
 // deskStore is the order store with the process configuration's TTLs and
 // retention, read from the environment as `gateway serve` reads them (a
 // paid order must stay in Redis as long as the gateway's own).
-func deskStore(rdb *redis.Client) *command.Store {
+func deskStore(rdb redis.UniversalClient) *command.Store {
 	cfg := platform.Defaults()
 	cfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError)) // applies GATEWAY_* values; nothing is parsed
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)

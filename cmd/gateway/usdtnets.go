@@ -18,7 +18,7 @@ import (
 // the store from GATEWAY_USDT_NETWORKS and GATEWAY_USDT_SANDBOX_NETWORKS
 // on a deployment's first start (usdt.Store.Seed) and loads the copy before
 // the process serves. After that `gateway usdt config` is the source.
-func usdtNetworks(cfg platform.Config, rdb *redis.Client, log *slog.Logger) (*usdt.Watcher, func(context.Context) error, error) {
+func usdtNetworks(cfg platform.Config, rdb redis.UniversalClient, log *slog.Logger) (*usdt.Watcher, func(context.Context) error, error) {
 	live, err := command.ParseUSDTNetworks(cfg.USDTNetworks)
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: usdt-networks: %w", err)

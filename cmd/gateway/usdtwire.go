@@ -167,7 +167,7 @@ func (o reviewOrders) RescheduleUSDT(ctx context.Context, id string, due time.Ti
 }
 
 // newReviewer wires the reviewer role over the order store.
-func newReviewer(cfg platform.Config, rdb *redis.Client, store *command.Store, nets reviewNetworks,
+func newReviewer(cfg platform.Config, rdb redis.UniversalClient, store *command.Store, nets reviewNetworks,
 	reg prometheus.Registerer, log *slog.Logger) (*reviewer.Reviewer, error) {
 	rv := command.NewUSDTReview(store)
 	waiting := func(ctx context.Context) (int, error) {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -39,7 +38,7 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sub := args[0]
 	fs := flag.NewFlagSet("webhook "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	redisURL := fs.String("redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL (GATEWAY_REDIS_URL)")
+	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	wait := fs.Duration("wait", 0, "resend: wait this long for the attempt and show it")
 	pos, err := parseInterleaved(fs, args[1:])
@@ -53,7 +52,7 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 1 {
 		return fmt.Errorf("webhook %s: want a PAYMENTID\n%s", sub, webhookUsage)
 	}
-	rdb, err := platform.OpenRedis(ctx, *redisURL)
+	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err
 	}

@@ -34,9 +34,16 @@ func newBench(ctx context.Context, cfg *config, log io.Writer) (*bench, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
-	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL)
+	// A single node's own client: the bench reads its options to reach
+	// other databases of the same server.
+	opt, err := redis.ParseURL(cfg.RedisURL)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("parse redis url: %w", err)
+	}
+	rdb := redis.NewClient(opt)
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		return nil, fmt.Errorf("ping redis: %w", err)
 	}
 	ch, err := platform.OpenClickHouse(cfg.chDSN())
 	if err != nil {

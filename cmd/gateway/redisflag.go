@@ -1,0 +1,28 @@
+package main
+
+import (
+	"context"
+	"flag"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/platform"
+)
+
+// redisFlags are the Redis flags every CLI command shares with serve, so
+// `gateway merchant ...` reaches a cluster exactly as the server does.
+type redisFlags struct {
+	url     string
+	cluster bool
+}
+
+func bindRedis(fs *flag.FlagSet) *redisFlags {
+	r := &redisFlags{}
+	fs.StringVar(&r.url, "redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL, or a cluster seed with -redis-cluster (GATEWAY_REDIS_URL)")
+	platform.BindRedisCluster(fs, &r.cluster)
+	return r
+}
+
+func (r *redisFlags) open(ctx context.Context) (redis.UniversalClient, error) {
+	return platform.OpenRedis(ctx, r.url, r.cluster)
+}
