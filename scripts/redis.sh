@@ -6,6 +6,9 @@
 #   redis.sh start DIR PORT   start (or find already running) and wait until it answers
 #   redis.sh stop DIR         clean shutdown (AOF flushed), waits until it is gone
 #   redis.sh status DIR       exit 0 and print the port when running
+#
+# REDIS_CLUSTER=yes makes the node a Redis Cluster member (scripts/redis-cluster.sh);
+# its cluster bus listens on PORT+10000, so PORT stays below 55535.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -44,6 +47,16 @@ start() {
 			auto-aof-rewrite-min-size 1gb
 			save ""
 		CONF
+		if [ "${REDIS_CLUSTER:-}" = yes ]; then
+			# A cluster node has one database; cluster-node-timeout 2000: a
+			# killed master's replica takes over within seconds (tests, failover).
+			sed -i '/^databases/d' "$dir/redis.conf"
+			cat >>"$dir/redis.conf" <<-CONF
+				cluster-enabled yes
+				cluster-config-file $dir/nodes.conf
+				cluster-node-timeout ${REDIS_CLUSTER_NODE_TIMEOUT:-2000}
+			CONF
+		fi
 		echo "$port" >"$dir/port"
 		redis-server "$dir/redis.conf" || { tail -n 20 "$dir/redis.log" >&2 2>/dev/null; die "redis-server failed to start"; }
 	fi
