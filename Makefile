@@ -19,6 +19,16 @@ test: vet
 	scripts/deps.sh
 	scripts/testenv.sh $(GO) test -count=1 -timeout 9m $(PKGS)
 
+# The end-to-end tests, and the failover, on a 3-master Redis Cluster with
+# replicas and a 2-shard ClickHouse cluster (scripts/testenv-cluster.sh).
+# One package at a time (-p 1): a cluster has one database, so tests take
+# turns on it (internal/testenv).
+CLUSTER_TESTS ?= ^(TestCluster|TestEndToEnd$$|TestIdempotencyKeyAndCancelEndToEnd$$|TestProvidersEndToEnd$$|TestTwoStepFlowsEndToEnd$$|TestUSDTReviewsEndToEnd$$|TestPayerPagesRefuseBadInput$$|TestOpenAPIDescribesRealResponses$$|TestRateLimitAcrossProcesses$$|TestMerchantPrintouts$$|TestUSDTConfigCLI$$)
+.PHONY: test-cluster
+test-cluster:
+	scripts/deps.sh
+	scripts/testenv-cluster.sh $(GO) test -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
+
 # Unit tests only: integration tests skip themselves in -short mode on a
 # developer's machine; under CI=true they fail instead (CI runs `make test`).
 test-short:

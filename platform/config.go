@@ -35,8 +35,12 @@ type Config struct {
 	RedisURL  string
 	// RedisCluster reads RedisURL as a cluster seed
 	// (redis://h1:7000?addr=h2:7001) and talks to Redis Cluster.
-	RedisCluster  bool
-	ClickHouseDSN string
+	RedisCluster bool
+	// On a cluster, every write waits for this many replicas (WAIT) up to
+	// RedisWaitTimeout before it is answered; 0 turns that off.
+	RedisWaitReplicas int
+	RedisWaitTimeout  time.Duration
+	ClickHouseDSN     string
 	// ClickHouseCluster names a cluster of ClickHouse's remote_servers:
 	// migrate then builds sharded tables on its every node and a
 	// Distributed table for reads. Empty: one node.
@@ -99,6 +103,8 @@ func Defaults() Config {
 	return Config{
 		HTTPAddr:          ":8080",
 		RedisURL:          "redis://127.0.0.1:6379/0",
+		RedisWaitReplicas: 1,
+		RedisWaitTimeout:  100 * time.Millisecond,
 		ClickHouseDSN:     "clickhouse://127.0.0.1:9000/gateway",
 		Roles:             slices.Clone(AllRoles),
 		USDTRates:         "USD=1,CNY=7.2,BDT=120",
@@ -141,11 +147,21 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 		}
 		fs.DurationVar(p, name, *p, usage+" ("+env+")")
 	}
+	integer := func(p *int, name, env, usage string) {
+		if v, ok := os.LookupEnv(env); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				*p = n
+			}
+		}
+		fs.IntVar(p, name, *p, usage+" ("+env+")")
+	}
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
 	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of a separate operations listener (/metrics, /healthz); when set the HTTP server serves no /metrics")
 	str(&c.PublicURL, "public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>")
 	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL; with redis-cluster a cluster seed, redis://h1:7000?addr=h2:7001&addr=h3:7002")
 	BindRedisCluster(fs, &c.RedisCluster)
+	integer(&c.RedisWaitReplicas, "redis-wait-replicas", "GATEWAY_REDIS_WAIT_REPLICAS", "on Redis Cluster, replicas every write waits for before it is answered (0: none)")
+	dur(&c.RedisWaitTimeout, "redis-wait-timeout", "GATEWAY_REDIS_WAIT_TIMEOUT", "on Redis Cluster, how long a write waits for its replicas before it is answered anyway (counted in gateway_redis_unreplicated_writes_total)")
 	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")
 	str(&c.ClickHouseCluster, "clickhouse-cluster", "GATEWAY_CLICKHOUSE_CLUSTER", "cluster of ClickHouse's remote_servers the order table is sharded over; empty: one node")
 	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher")
@@ -213,6 +229,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := ParseMethodTTLs(c.OrderTTLMethods); err != nil {
 		errs = append(errs, err)
+	}
+	if c.RedisWaitReplicas < 0 || c.RedisWaitTimeout <= 0 {
+		errs = append(errs, errors.New("redis-wait-replicas must be at least 0 and redis-wait-timeout positive"))
 	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout, usdt-review-window and session-ttl must be positive"))

@@ -13,8 +13,8 @@ import (
 // seed form (redis://h1:7000?addr=h2:7001&addr=h3:7002) and the client
 // follows the cluster's slots itself; every script's keys share one hash
 // tag, so nothing of ours needs to know which node holds what.
-func OpenRedis(ctx context.Context, rawURL string, cluster bool) (redis.UniversalClient, error) {
-	c, where, err := newRedis(rawURL, cluster)
+func OpenRedis(ctx context.Context, rawURL string, cluster bool, opts ...RedisOption) (redis.UniversalClient, error) {
+	c, where, err := newRedis(rawURL, cluster, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,23 @@ func OpenRedis(ctx context.Context, rawURL string, cluster bool) (redis.Universa
 	return c, nil
 }
 
-func newRedis(rawURL string, cluster bool) (redis.UniversalClient, string, error) {
+// RedisOption adjusts a client OpenRedis makes.
+type RedisOption func(*redisOptions)
+
+type redisOptions struct{ wait *ReplicaWait }
+
+// WithReplicaWait makes every write on a cluster wait for w.Replicas
+// replicas (ReplicaWait); a single node ignores it, its AOF being the
+// durability there.
+func WithReplicaWait(w *ReplicaWait) RedisOption {
+	return func(o *redisOptions) { o.wait = w }
+}
+
+func newRedis(rawURL string, cluster bool, opts []RedisOption) (redis.UniversalClient, string, error) {
+	var o redisOptions
+	for _, f := range opts {
+		f(&o)
+	}
 	if !cluster {
 		opt, err := redis.ParseURL(rawURL)
 		if err != nil {
@@ -40,5 +56,9 @@ func newRedis(rawURL string, cluster bool) (redis.UniversalClient, string, error
 		return nil, "", fmt.Errorf("parse redis cluster url: %w", err)
 	}
 	// Reads stay on masters: a replica may lag behind an answered create.
-	return redis.NewClusterClient(opt), fmt.Sprint(opt.Addrs), nil
+	c := redis.NewClusterClient(opt)
+	if o.wait != nil && o.wait.Replicas > 0 {
+		o.wait.Install(c) // before the first command makes any node
+	}
+	return c, fmt.Sprint(opt.Addrs), nil
 }

@@ -24,5 +24,7 @@ func bindRedis(fs *flag.FlagSet) *redisFlags {
 }
 
 func (r *redisFlags) open(ctx context.Context) (redis.UniversalClient, error) {
-	return platform.OpenRedis(ctx, r.url, r.cluster)
+	d := platform.Defaults()
+	return platform.OpenRedis(ctx, r.url, r.cluster,
+		platform.WithReplicaWait(platform.NewReplicaWait(d.RedisWaitReplicas, d.RedisWaitTimeout, nil)))
 }

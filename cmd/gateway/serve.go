@@ -40,7 +40,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL, cfg.RedisCluster)
+	reg := prometheus.NewRegistry()
+	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL, cfg.RedisCluster,
+		platform.WithReplicaWait(platform.NewReplicaWait(cfg.RedisWaitReplicas, cfg.RedisWaitTimeout, reg)))
 	if err != nil {
 		return err
 	}
@@ -59,7 +61,6 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
-	reg := prometheus.NewRegistry()
 	var publicMetrics prometheus.Gatherer = reg
 	var ops *fiber.App
 	var opsLn net.Listener

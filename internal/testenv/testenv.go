@@ -95,6 +95,9 @@ func Tool(t testing.TB, name string) string {
 // inspection until the index is handed out again.
 func Redis(t testing.TB) *redis.Client {
 	t.Helper()
+	if _, ok := RedisClusterURL(); ok {
+		t.Fatal("testenv.Redis is one node's database; under make test-cluster use RedisURL and Client")
+	}
 	opt := redisOptions(t)
 	c := redis.NewClient(opt)
 	t.Cleanup(func() { _ = c.Close() })
@@ -103,8 +106,14 @@ func Redis(t testing.TB) *redis.Client {
 
 // RedisURL returns the redis:// URL of a database of this test's own, empty
 // at the start, for handing to a subprocess or to code that takes a URL.
+//
+// Under `make test-cluster` it is the test Redis Cluster's seed URL: the
+// cluster is emptied and the test has it to itself until it ends.
 func RedisURL(t testing.TB) string {
 	t.Helper()
+	if seed, ok := RedisClusterURL(); ok {
+		return clusterRedisURL(t, seed)
+	}
 	return urlFor(redisOptions(t))
 }
 
@@ -190,9 +199,7 @@ func ClickHouseDatabase(t testing.TB) (addr, db string) {
 	if err != nil {
 		t.Fatalf("testenv: open ClickHouse at %s: %v", addr, err)
 	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	db = "test_" + hex.EncodeToString(b[:])
+	db = "test_" + randomHex()
 
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
@@ -215,6 +222,15 @@ func ClickHouseDatabase(t testing.TB) (addr, db string) {
 // for a fresh database of this test's own, dropped when the test ends.
 func ClickHouseDSN(t testing.TB) string {
 	t.Helper()
+	if _, nodes, ok := clickHouseCluster(); ok {
+		return clusterDSN(t, nodes)
+	}
 	addr, db := ClickHouseDatabase(t)
 	return fmt.Sprintf("clickhouse://%s/%s", addr, db)
+}
+
+func randomHex() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
