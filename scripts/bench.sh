@@ -47,6 +47,7 @@ cleanup() {
 		pid=$(running_pid "$f" "$tmp/bin/") && stop_pid "$pid" "${f##*/}"
 	done
 	scripts/redis.sh stop "$tmp/redis" || true
+	scripts/redis-cluster.sh stop "$tmp/redis-cluster" || true
 	scripts/clickhouse.sh stop "$tmp/clickhouse" || true
 	rm -rf "$tmp"
 }
@@ -77,13 +78,30 @@ wait "$r" || failed=1
 wait "$c" || failed=1
 [ "$failed" -eq 0 ] || die "could not start Redis and ClickHouse (see above)"
 
+# The cluster scenario's Redis Cluster: 3 masters with a replica each, ports
+# whose cluster bus (port+10000) is free too. Left out when --scenarios
+# does not name it.
+cluster=()
+case " $* " in
+*" --scenarios"*) [[ " $* " =~ --scenarios[=[:space:]]+[^[:space:]]*cluster ]] && want_cluster=1 || want_cluster=0 ;;
+*) want_cluster=1 ;;
+esac
+if [ "$want_cluster" = 1 ]; then
+	ports=()
+	while [ ${#ports[@]} -lt 6 ]; do
+		p=$(free_port "$redis_port" "$ch_port" "${ports[@]}")
+		port_in_use $((p + 10000)) || ports+=("$p")
+	done
+	cluster=(--redis-cluster-url "$(scripts/redis-cluster.sh start "$tmp/redis-cluster" "${ports[@]}")")
+fi
+
 export GATEWAY_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export GATEWAY_CLICKHOUSE_DSN="clickhouse://127.0.0.1:$ch_port/gateway"
 "$tmp/bin/gateway" migrate >/dev/null
 
 status=0
 "$tmp/bin/gwbench" --redis-url "$GATEWAY_REDIS_URL" --clickhouse-addr "127.0.0.1:$ch_port" \
-	--gateway "$tmp/bin/gateway" --ceiling "$tmp/bin/ceiling" --data "$tmp" --out "$root/bench-results" \
+	"${cluster[@]}" --gateway "$tmp/bin/gateway" --ceiling "$tmp/bin/ceiling" --data "$tmp" --out "$root/bench-results" \
 	--redis-pid "$(cat "$tmp/redis/redis.pid")" --clickhouse-pid "$(cat "$tmp/clickhouse/clickhouse.pid")" \
 	--command "make bench$([ "$mode" = quick ] && echo -quick)${BENCH_GATEWAY:+ with BENCH_GATEWAY=$BENCH_GATEWAY}${*:+ BENCH_FLAGS='$*'}" \
 	"${sizes[@]}" "$@" || status=$?

@@ -13,13 +13,14 @@ import (
 )
 
 // scenarios run by default, in this order (see run).
-var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "projector", "webhooks", "memory"}
+var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "projector", "webhooks", "memory", "cluster"}
 
 // config is everything a run needs: where the servers are, and how big
 // each scenario is. scripts/bench.sh fills it for `make bench` and
 // `make bench-quick`.
 type config struct {
 	RedisURL       string
+	ClusterURL     string // a Redis Cluster seed, for the cluster scenario
 	ClickHouseAddr string
 	Gateway        string // gateway binary
 	Ceiling        string // ceiling binary
@@ -64,6 +65,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("gwbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.RedisURL, "redis-url", "", "Redis URL of the gateway (database 0); the ceiling uses database 1")
+	fs.StringVar(&c.ClusterURL, "redis-cluster-url", "", "Redis Cluster seed URL (redis://h:p1?addr=h:p2) for the cluster scenario")
 	fs.StringVar(&c.ClickHouseAddr, "clickhouse-addr", "", "ClickHouse native address host:port")
 	fs.StringVar(&c.Gateway, "gateway", "", "gateway binary")
 	fs.StringVar(&c.Ceiling, "ceiling", "", "ceiling binary")
@@ -128,6 +130,9 @@ func (c *config) validate() error {
 		if !slices.Contains(allScenarios, s) {
 			errs = append(errs, fmt.Errorf("unknown scenario %q (have %v)", s, allScenarios))
 		}
+	}
+	if c.has("cluster") && !strings.HasPrefix(c.ClusterURL, "redis://127.0.0.1:") {
+		errs = append(errs, fmt.Errorf("the cluster scenario needs --redis-cluster-url on 127.0.0.1 (got %q)", c.ClusterURL))
 	}
 	if c.has("ceiling") && c.Ceiling == "" {
 		errs = append(errs, errors.New("--ceiling is required for the ceiling scenario"))

@@ -125,6 +125,9 @@ func (b *bench) scenarios(ctx context.Context) {
 	if cfg.has("memory") && ctx.Err() == nil {
 		fail("clickhouse memory", b.clickhouseMemory(ctx))
 	}
+	if cfg.has("cluster") && ctx.Err() == nil {
+		fail("cluster", b.runCluster(ctx))
+	}
 	b.rep.Memory.AOFRewrites = b.redisInfo(ctx, "persistence")["aof_rewrites"]
 }
 

@@ -129,6 +129,14 @@ func (r *report) markdown(w io.Writer) {
 				rate(h.SteadyRate), msStr(h.Delay.P50), msStr(h.Delay.P99), msStr(h.Delay.Max), h.Delivered, rate(h.SteadyPerS))
 		}
 	}
+	if c := r.Cluster; c != nil && c.One.OK > 0 {
+		p("| createorder on Redis Cluster (3 masters + 3 replicas, AOF always, WAIT 1 replica) | max throughput, 1 gateway (command role), c=%d; p99 | %s; %s | |",
+			c.One.Concurrency, rate(c.One.Throughput), msStr(c.One.Latency.P99))
+		if len(c.Two) == 2 {
+			p("| createorder on Redis Cluster | max throughput, 2 gateways, c=%d each; p99 of each | %s; %s / %s | |",
+				c.Two[0].Concurrency, rate(c.Sum), msStr(c.Two[0].Latency.P99), msStr(c.Two[1].Latency.P99))
+		}
+	}
 	m := r.Memory
 	if m.GatewayRSSMiB > 0 {
 		p("| memory | gateway RSS peak under createorder load (all roles) | %.0f MiB (%.0f MiB) | |", m.GatewayRSSMiB, m.GatewayRSSAllMiB)

@@ -154,7 +154,7 @@ func startGateway(ctx context.Context, cfg *config, name, roles string) (*server
 // cli runs a gateway subcommand and decodes its JSON output into v.
 func cli(ctx context.Context, cfg *config, v any, args ...string) error {
 	cmd := exec.CommandContext(ctx, cfg.Gateway, args...)
-	cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+cfg.RedisURL, "GATEWAY_CLICKHOUSE_DSN="+cfg.chDSN())
+	cmd.Env = append(append(os.Environ(), cfg.GatewayEnv...), "GATEWAY_REDIS_URL="+cfg.RedisURL, "GATEWAY_CLICKHOUSE_DSN="+cfg.chDSN())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

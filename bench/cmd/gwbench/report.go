@@ -35,6 +35,7 @@ type report struct {
 	CatchUp     *catchUpReport      `json:"projector_catch_up,omitempty"`
 	Hooks       *webhookReport      `json:"webhooks,omitempty"`
 	Memory      memoryReport        `json:"memory"`
+	Cluster     *clusterReport      `json:"redis_cluster,omitempty"`
 	CPU         []phaseCPU          `json:"cpu"`
 	Profiles    map[string][]string `json:"perf_top,omitempty"` // by phase
 	Targets     []targetCheck       `json:"targets"`
