@@ -106,7 +106,7 @@ var readOnly = map[string]bool{
 	"xrange": true, "xrevrange": true, "xlen": true, "xinfo": true, "xpending": true,
 	"ping": true, "echo": true, "info": true, "cluster": true, "wait": true, "script": true,
 	"readonly": true, "readwrite": true, "hello": true, "client": true, "select": true, "auth": true,
-	"multi": true, "exec": true, "evalsha_ro": true, "eval_ro": true,
+	"multi": true, "exec": true, "evalsha_ro": true, "eval_ro": true, "command": true,
 }
 
 // rateLimitSHA is the rate limiter's script: a counter that a failover may
