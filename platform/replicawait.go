@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,9 +15,10 @@ import (
 // before the caller sees its answer. A cluster replicates asynchronously:
 // a master killed right after answering could take the write with it, and
 // its promoted replica would never have seen it, so a create we answered
-// 200 would be gone. After every command or pipeline that may write, the
-// master is sent WAIT Replicas Timeout on the same node; batching keeps that
-// at one WAIT per node per pipeline.
+// 200 would be gone. Every command or pipeline that may write carries a
+// WAIT Replicas Timeout behind it on the same connection (WAIT only covers
+// that connection's writes); batching keeps that at one WAIT per node per
+// pipeline.
 //
 // When no replica acknowledges within Timeout (the replica is down or
 // resyncing) the answer still goes out and Unreplicated counts it: we keep
@@ -64,35 +66,37 @@ func (h *waitHook) DialHook(next redis.DialHook) redis.DialHook {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) { return next(ctx, network, addr) }
 }
 
+// ProcessHook sends a lone write as a pipeline of one, so that the
+// pipeline hook puts its WAIT on the same connection: WAIT only covers
+// the writes made earlier on the connection it is sent on.
 func (h *waitHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		err := next(ctx, cmd)
-		if err == nil && writes(cmd) {
-			h.wait(ctx)
+		if !writes(cmd) {
+			return next(ctx, cmd)
 		}
-		return err
+		_, _ = h.node.Pipelined(ctx, func(p redis.Pipeliner) error { return p.Process(ctx, cmd) })
+		return cmd.Err()
 	}
 }
 
+// ProcessPipelineHook appends one WAIT to a pipeline holding a write: one
+// connection carries both, and a batch of writes costs one WAIT.
 func (h *waitHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		err := next(ctx, cmds)
-		for _, c := range cmds {
-			if c.Err() == nil && writes(c) {
-				h.wait(ctx)
-				break
-			}
+		// A MULTI/EXEC block must end with EXEC for go-redis to read it:
+		// transactions (rare operator writes: merchant settings, FX rates)
+		// go without a WAIT; every payment path is a script.
+		if !slices.ContainsFunc(cmds, writes) || (len(cmds) > 0 && strings.EqualFold(cmds[0].Name(), "multi")) {
+			return next(ctx, cmds)
+		}
+		wait := redis.NewIntCmd(ctx, "wait", h.w.Replicas, h.w.Timeout.Milliseconds())
+		start := time.Now()
+		err := next(ctx, append(cmds[:len(cmds):len(cmds)], wait))
+		h.w.waitSeconds.Observe(time.Since(start).Seconds())
+		if n, werr := wait.Result(); werr != nil || n < int64(h.w.Replicas) {
+			h.w.unreplicated.Inc()
 		}
 		return err
-	}
-}
-
-func (h *waitHook) wait(ctx context.Context) {
-	start := time.Now()
-	n, err := h.node.Do(ctx, "wait", h.w.Replicas, h.w.Timeout.Milliseconds()).Int()
-	h.w.waitSeconds.Observe(time.Since(start).Seconds())
-	if err != nil || n < h.w.Replicas {
-		h.w.unreplicated.Inc()
 	}
 }
 
@@ -104,6 +108,10 @@ var readOnly = map[string]bool{
 	"lrange": true, "llen": true, "lindex": true, "smembers": true, "sismember": true, "scard": true,
 	"zrange": true, "zrangebyscore": true, "zscore": true, "zcard": true, "zcount": true, "zrevrange": true,
 	"xrange": true, "xrevrange": true, "xlen": true, "xinfo": true, "xpending": true,
+	// A consumer group's read and acknowledgement: lost in a failover,
+	// the entry is delivered again (at least once), which both consumers
+	// expect; and a blocking read cannot ride in a pipeline.
+	"xreadgroup": true, "xack": true, "xautoclaim": true, "xclaim": true,
 	"ping": true, "echo": true, "info": true, "cluster": true, "wait": true, "script": true,
 	"readonly": true, "readwrite": true, "hello": true, "client": true, "select": true, "auth": true,
 	"multi": true, "exec": true, "evalsha_ro": true, "eval_ro": true, "command": true,

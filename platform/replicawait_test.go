@@ -83,6 +83,18 @@ func TestClusterReplicaWait(t *testing.T) {
 		t.Fatal("a read waited for a replica")
 	}
 
+	// A transaction goes through untouched (its reply must end with EXEC).
+	if _, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, "rw:{a}:t", "1", 0)
+		p.Incr(ctx, "rw:{a}:u")
+		return nil
+	}); err != nil {
+		t.Fatalf("transaction: %v", err)
+	}
+	if v, err := c.Get(ctx, "rw:{a}:u").Result(); err != nil || v != "1" {
+		t.Fatalf("after the transaction: %q, %v", v, err)
+	}
+
 	// The replica of {b}'s master is stopped (SIGSTOP): the write is
 	// answered after the time-out, and counted as unreplicated.
 	pid := serverPID(t, replicaOf(t, c, "rw:{b}:1"))

@@ -56,6 +56,7 @@ func exportedMetrics(t *testing.T) map[string]bool {
 		t.Fatal(err)
 	}
 	rec := &recorder{Registry: prometheus.NewRegistry()}
+	replicaWait(cfg, rec) // serve registers it before wire
 	if _, err := wire(cfg, dispatcher.Defaults(), rdb, ch, rec, rec.Registry, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	log := newLogger(stderr, cfg.LogLevel)
 	reg := prometheus.NewRegistry()
 	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL, cfg.RedisCluster,
-		platform.WithReplicaWait(platform.NewReplicaWait(cfg.RedisWaitReplicas, cfg.RedisWaitTimeout, reg)))
+		platform.WithReplicaWait(replicaWait(cfg, reg)))
 	if err != nil {
 		return err
 	}
@@ -364,4 +364,11 @@ func orderStore(cfg platform.Config, rdb redis.UniversalClient) (*command.Store,
 		ttls[schema.Method(m)] = d
 	}
 	return command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls), nil
+}
+
+// replicaWait is the Redis Cluster write acknowledgement of serve; its
+// metrics exist on a single node too, at zero, so dashboards need no
+// second layout.
+func replicaWait(cfg platform.Config, reg prometheus.Registerer) *platform.ReplicaWait {
+	return platform.NewReplicaWait(cfg.RedisWaitReplicas, cfg.RedisWaitTimeout, reg)
 }
