@@ -12,15 +12,18 @@
 #       and one DSN per node (clickhouse://127.0.0.1:PORTn/default)
 #   clickhouse-cluster.sh stop DIR      stops every node under DIR
 #   clickhouse-cluster.sh env DIR       prints the variable again
-#   clickhouse-cluster.sh test DIR CMD...
-#       starts a 2-node cluster "gw" on free ports under DIR, runs CMD with
-#       GATEWAY_TEST_CLICKHOUSE_CLUSTER set, stops it; the status is CMD's
+#   clickhouse-cluster.sh test CMD...
+#       starts a throwaway 2-node cluster "gw" on free ports (under
+#       .data/test-cluster-XXXX), runs CMD with GATEWAY_TEST_CLICKHOUSE_CLUSTER
+#       set, then stops it and removes its data; the status is CMD's. With
+#       scripts/testenv.sh for Redis and the single ClickHouse:
+#         scripts/testenv.sh scripts/clickhouse-cluster.sh test go test -run Cluster ./...
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$scripts/lib.sh"
 
-usage() { die "usage: clickhouse-cluster.sh start DIR NAME PORT1 PORT2 [PORT...] | stop DIR | env DIR | test DIR CMD..."; }
+usage() { die "usage: clickhouse-cluster.sh start DIR NAME PORT1 PORT2 [PORT...] | stop DIR | env DIR | test CMD..."; }
 
 # The cluster definition every node gets, in config.d/ (merged into the
 # config.xml that clickhouse.sh writes; 18.16 and current releases read it).
@@ -81,11 +84,13 @@ stop() {
 }
 
 run_test() {
-	local dir=$1 p1 p2 status=0
-	shift
-	mkdir -p "$dir"
+	local dir p1 p2 status=0
+	mkdir -p "$scripts/../.data"
+	dir=$(mktemp -d "$scripts/../.data/test-cluster-XXXX")
 	# shellcheck disable=SC2064 # expand dir now
-	trap "'$scripts/clickhouse-cluster.sh' stop '$dir' || true" EXIT
+	trap "'$scripts/clickhouse-cluster.sh' stop '$dir' || true; rm -rf '$dir'" EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	p1=$(free_port)
 	p2=$(free_port "$p1")
 	start "$dir" gw "$p1" "$p2" >/dev/null
@@ -100,6 +105,6 @@ case "${1:-}" in
 start) [ $# -ge 5 ] || usage; shift; start "$@" ;;
 stop) [ $# -eq 2 ] || usage; stop "$2" ;;
 env) [ $# -eq 2 ] || usage; print_env "$2" ;;
-test) [ $# -ge 3 ] || usage; shift; run_test "$@" ;;
+test) [ $# -ge 2 ] || usage; shift; run_test "$@" ;;
 *) usage ;;
 esac
