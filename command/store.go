@@ -96,7 +96,8 @@ var ErrOrderNotFound = errors.New("order not found")
 // order's id is returned with created=false.
 func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created bool, err error) {
 	shard, _ := schema.ParseOrderID(o.ID)
-	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID), schema.ExpiryKey(shard)}
+	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID), schema.ExpiryKey(shard),
+		schema.StatusCountKey(shard, o.AppID)}
 	if o.ClientOrderID != "" {
 		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
 	}
@@ -121,7 +122,7 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (schema.Amount, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
 	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard),
-		schema.BalanceKey(o.AppID), schema.LedgerKey(o.AppID), schema.OrderCountKey(shard, o.AppID)}
+		schema.BalanceKey(o.AppID), schema.LedgerKey(o.AppID), schema.OrderCountKey(shard, o.AppID), schema.StatusCountKey(shard, o.AppID)}
 	fields := o.Fields()
 	args := make([]any, 0, 5+len(fields))
 	args = append(args, o.Currency, int64(o.Amount), o.CreatedAt.UnixMilli(), o.ID, int64(s.retention/time.Second))
@@ -176,7 +177,7 @@ func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.T
 		keep = int64(s.retention / time.Second)
 	}
 	args := []any{int(to), string(from), string(schema.EventFor(to)), at.UnixMilli(), keep,
-		schema.ClientOrderKeyPrefix(shard), dueBy}
+		schema.ClientOrderKeyPrefix(shard), dueBy, schema.StatusCountKeyPrefix(shard)}
 	for _, e := range extra {
 		args = append(args, e)
 	}

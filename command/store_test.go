@@ -39,9 +39,10 @@ type snapshot struct {
 	hash     map[string]string
 	ttl      time.Duration
 	events   int64
-	indexed  bool   // in the shard's expiry index
-	coidHeld string // the order id its clientOrderId key holds, if any
-	counter  int64  // the merchant's order counter on the shard
+	indexed  bool              // in the shard's expiry index
+	coidHeld string            // the order id its clientOrderId key holds, if any
+	counter  int64             // the merchant's order counter on the shard
+	byStatus map[string]string // the merchant's status counters on the shard
 }
 
 func (h *harness) snapshot(o *schema.Order) snapshot {
@@ -79,7 +80,32 @@ func (h *harness) snapshot(o *schema.Order) snapshot {
 	case !errors.Is(err, redis.Nil):
 		h.t.Fatal(err)
 	}
+	if s.byStatus, err = h.rdb.HGetAll(ctx, schema.StatusCountKey(shard, o.AppID)).Result(); err != nil {
+		h.t.Fatal(err)
+	}
 	return s
+}
+
+// countsMoved reports whether the status counters of after are those of
+// before with one order moved from status from (or from none when from is
+// -1) to status to; a counter at 0 and a missing one are the same.
+func countsMoved(before, after map[string]string, from, to schema.Status) bool {
+	want := map[string]int{}
+	for k, v := range before {
+		want[k], _ = strconv.Atoi(v)
+	}
+	if from >= 0 {
+		want[strconv.Itoa(int(from))]--
+	}
+	want[strconv.Itoa(int(to))]++
+	for st := schema.StatusPending; st <= schema.StatusCancelled; st++ {
+		k := strconv.Itoa(int(st))
+		got, _ := strconv.Atoi(after[k])
+		if got != want[k] {
+			return false
+		}
+	}
+	return len(after) <= int(schema.StatusCancelled)+1
 }
 
 // lastEvent decodes the newest event of the order's shard.
@@ -142,7 +168,7 @@ func TestCreateScript(t *testing.T) {
 					t.Fatalf("replay answered %s, want the live order %s", id, holder.ID)
 				}
 				if len(after.hash) != 0 || after.events != before.events || after.indexed || after.counter != before.counter ||
-					after.coidHeld != holder.ID {
+					after.coidHeld != holder.ID || !maps.Equal(after.byStatus, before.byStatus) {
 					t.Fatalf("a replay wrote: before %+v, after %+v", before, after)
 				}
 				return
@@ -153,7 +179,8 @@ func TestCreateScript(t *testing.T) {
 			if after.hash[schema.FStatus] != "0" || after.hash[schema.FAmount] != "500" || after.ttl != -1 {
 				t.Fatalf("stored %v, ttl %v", after.hash, after.ttl)
 			}
-			if after.events != before.events+1 || after.counter != before.counter+1 || !after.indexed {
+			if after.events != before.events+1 || after.counter != before.counter+1 || !after.indexed ||
+				!countsMoved(before.byStatus, after.byStatus, -1, schema.StatusPending) {
 				t.Fatalf("before %+v, after %+v", before, after)
 			}
 			shard, _ := schema.ParseOrderID(o.ID)
@@ -235,7 +262,7 @@ func TestTransitionScript(t *testing.T) {
 			after := h.snapshot(o)
 			if !tt.moved {
 				if !maps.Equal(after.hash, before.hash) || after.events != before.events || after.indexed != before.indexed ||
-					after.coidHeld != before.coidHeld || (after.ttl < 0) != (before.ttl < 0) {
+					after.coidHeld != before.coidHeld || (after.ttl < 0) != (before.ttl < 0) || !maps.Equal(after.byStatus, before.byStatus) {
 					t.Fatalf("a move that does not apply wrote: before %+v, after %+v", before, after)
 				}
 				return
@@ -251,6 +278,10 @@ func TestTransitionScript(t *testing.T) {
 			}
 			if after.events != before.events+1 {
 				t.Fatalf("%d events after the move, %d before", after.events, before.events)
+			}
+			from, _ := strconv.Atoi(before.hash[schema.FStatus])
+			if !countsMoved(before.byStatus, after.byStatus, schema.Status(from), tt.to) {
+				t.Fatalf("status counters %v after the move from %d to %s, %v before", after.byStatus, from, tt.to, before.byStatus)
 			}
 			ev := h.lastEvent(o.ID)
 			if ev.Type != schema.EventFor(tt.to) || ev.Order.ID != o.ID || ev.Version != int64(v+1) ||
@@ -370,7 +401,8 @@ func TestPayBalanceScript(t *testing.T) {
 			}
 			wantBalance(t, h, "USD", usd)
 			if !tt.ok {
-				if len(after.hash) != 0 || after.events != before.events || after.counter != before.counter || ledgerAfter != ledgerBefore {
+				if len(after.hash) != 0 || after.events != before.events || after.counter != before.counter || ledgerAfter != ledgerBefore ||
+					!maps.Equal(after.byStatus, before.byStatus) {
 					t.Fatalf("a refused payment wrote: before %+v (ledger %d), after %+v (ledger %d)",
 						before, ledgerBefore, after, ledgerAfter)
 				}
@@ -380,7 +412,8 @@ func TestPayBalanceScript(t *testing.T) {
 				after.indexed {
 				t.Fatalf("paid order %v, ttl %v, indexed %v", after.hash, after.ttl, after.indexed)
 			}
-			if after.events != before.events+1 || after.counter != before.counter+1 || ledgerAfter != ledgerBefore+1 {
+			if after.events != before.events+1 || after.counter != before.counter+1 || ledgerAfter != ledgerBefore+1 ||
+				!countsMoved(before.byStatus, after.byStatus, -1, schema.StatusPaid) {
 				t.Fatalf("before %+v (ledger %d), after %+v (ledger %d)", before, ledgerBefore, after, ledgerAfter)
 			}
 			if ev := h.lastEvent(o.ID); ev.Type != schema.EventPaid || ev.Order.ID != o.ID || ev.Order.Status != schema.StatusPaid {

@@ -191,7 +191,8 @@ func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, 
 		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard), schema.OrderHistoryKey(shard, id)}
 	res, err := usdtReviewScript.Run(ctx, s.rdb, keys, outcome, tx, at.UnixMilli(), record, reason,
 		int64(s.retention/time.Second), schema.ClientOrderKeyPrefix(shard), schema.NextUSDTReview, schema.NextUSDTDirectPay,
-		string(schema.EventFor(schema.StatusPaid)), string(schema.EventChanged), expireAt.UnixMilli()).Slice()
+		string(schema.EventFor(schema.StatusPaid)), string(schema.EventChanged), expireAt.UnixMilli(),
+		schema.StatusCountKeyPrefix(shard)).Slice()
 	if err != nil {
 		return 0, "", fmt.Errorf("usdt review %s of order %s: %w", outcome, id, err)
 	}

@@ -17,16 +17,7 @@ import (
 // a gateway whose ClickHouse is down still starts, its projector backs off
 // and its readiness says why.
 func OpenClickHouse(dsn string) (driver.Conn, error) {
-	opt, err := clickhouse.ParseDSN(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("parse clickhouse dsn: %w", err)
-	}
-	setTimeouts(opt)
-	conn, err := clickhouse.Open(opt)
-	if err != nil {
-		return nil, fmt.Errorf("open clickhouse: %w", err)
-	}
-	return conn, nil
+	return OpenClickHouseCluster(dsn, "")
 }
 
 func setTimeouts(opt *clickhouse.Options) {
@@ -63,6 +54,12 @@ func Migrate(ctx context.Context, dsn string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse clickhouse dsn: %w", err)
 	}
+	return migrateNode(ctx, opt, func(m schema.Migration) ([]string, error) { return []string{m.SQL}, nil })
+}
+
+// migrateNode applies to one node the statements stmts gives for each
+// migration the node has not recorded, then records it there.
+func migrateNode(ctx context.Context, opt *clickhouse.Options, stmts func(schema.Migration) ([]string, error)) ([]string, error) {
 	if err := createDatabase(ctx, *opt); err != nil {
 		return nil, err
 	}
@@ -87,8 +84,14 @@ func Migrate(ctx context.Context, dsn string) ([]string, error) {
 		if done[uint32(m.Version)] {
 			continue
 		}
-		if err := conn.Exec(ctx, m.SQL); err != nil {
-			return nil, fmt.Errorf("migration %s: %w", m.Name, err)
+		sqls, err := stmts(m)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range sqls {
+			if err := conn.Exec(ctx, q); err != nil {
+				return nil, fmt.Errorf("migration %s: %w", m.Name, err)
+			}
 		}
 		if err := recordMigration(ctx, conn, m); err != nil {
 			return nil, fmt.Errorf("record migration %s: %w", m.Name, err)

@@ -208,6 +208,9 @@ func (c *Config) Validate() error {
 	if u, err := url.Parse(c.PublicURL); c.PublicURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 		errs = append(errs, fmt.Errorf("public-url %q is not an http(s) URL", c.PublicURL))
 	}
+	if c.ClickHouseCluster != "" && !dbName.MatchString(c.ClickHouseCluster) {
+		errs = append(errs, fmt.Errorf("clickhouse-cluster %q is not a plain identifier", c.ClickHouseCluster))
+	}
 	if len(c.Roles) == 0 {
 		errs = append(errs, errors.New("roles is empty"))
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
@@ -23,7 +24,10 @@ import (
 // The rows are loaded once into the database bench_listing of the
 // ClickHouse at GATEWAY_TEST_CLICKHOUSE_ADDR and reused by later runs.
 // It reports p50 and p99 latency of Page (the unfiltered total comes from
-// Redis counters), and of the exact Count a status filter needs.
+// Redis counters), of the exact Count in ClickHouse a status filter needed
+// before the per-status counters (count-status-paid), and of the listing's
+// total for a status filter as it is taken now, from those counters in the
+// Redis at GATEWAY_TEST_REDIS_URL (total-status-paid).
 //
 //	make bench-listing
 func BenchmarkListing(b *testing.B) {
@@ -79,6 +83,47 @@ func BenchmarkListing(b *testing.B) {
 		}
 		reportPercentiles(b, lat)
 	})
+	q := &Orders{lister: orders, totals: NewRedisOrders(benchCounters(b, merchantRows))}
+	b.Run("total-status-paid", func(b *testing.B) {
+		var lat []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			n, err := q.total(ctx, Filter{AppID: "big", Page: 1, Limit: 10, Status: &paid})
+			if err != nil || n != merchantRows/10 {
+				b.Fatalf("total: %d, %v", n, err)
+			}
+			lat = append(lat, time.Since(start))
+		}
+		reportPercentiles(b, lat)
+	})
+}
+
+// benchCounters sets merchant big's order and status counters as the
+// scripts would have kept them for loadBenchRows' orders: order i on shard
+// i mod NumShards, paid when i is a multiple of 10, else ready.
+func benchCounters(b *testing.B, merchantRows int) *redis.Client {
+	b.Helper()
+	rdb := testenv.Redis(b)
+	ctx := context.Background()
+	total, paid := make([]int, schema.NumShards), make([]int, schema.NumShards)
+	for i := range merchantRows {
+		total[i%schema.NumShards]++
+		if i%10 == 0 {
+			paid[i%schema.NumShards]++
+		}
+	}
+	_, err := rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, s := range schema.AllShards() {
+			p.Set(ctx, schema.OrderCountKey(s, "big"), total[s], 0)
+			p.HSet(ctx, schema.StatusCountKey(s, "big"), strconv.Itoa(int(schema.StatusReady)), total[s]-paid[s],
+				strconv.Itoa(int(schema.StatusPaid)), paid[s])
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rdb
 }
 
 func reportPercentiles(b *testing.B, lat []time.Duration) {

@@ -29,13 +29,21 @@ type Lister interface {
 }
 
 // Totals counts a merchant's orders without a scan; an unfiltered listing
-// takes its total from it.
+// takes its total from Total, one filtered by status alone from
+// StatusTotal when that covers the merchant's orders (ok), else the
+// listing counts in ClickHouse.
 type Totals interface {
 	Total(ctx context.Context, appid string) (int, error)
+	StatusTotal(ctx context.Context, appid string, st schema.Status) (n int, ok bool, err error)
 }
 
 func (f *Filter) unfiltered() bool {
 	return f.Status == nil && f.ClientOrderID == "" && f.From.IsZero() && f.To.IsZero()
+}
+
+// statusOnly is a listing filtered by status and nothing else.
+func (f *Filter) statusOnly() bool {
+	return f.Status != nil && f.ClientOrderID == "" && f.From.IsZero() && f.To.IsZero()
 }
 
 // Page limits of SPEC.md.
@@ -121,18 +129,29 @@ func wholeParam(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
 }
 
 // page reads the page and its total. The total of an unfiltered listing is
-// the merchant's order counter: it may be ahead of the page by the orders
-// created in the last moment and not yet projected.
+// the merchant's order counter, that of a listing filtered by status alone
+// the merchant's counter of that status: either may be ahead of the page by
+// the changes of the last moment not yet projected. Other filters are
+// counted in ClickHouse.
 func (q *Orders) page(ctx context.Context, f Filter) (int, []schema.Order, error) {
 	orders, err := q.lister.Page(ctx, f)
 	if err != nil {
 		return 0, nil, err
 	}
-	var total int
-	if f.unfiltered() && q.totals != nil {
-		total, err = q.totals.Total(ctx, f.AppID)
-	} else {
-		total, err = q.lister.Count(ctx, f)
-	}
+	total, err := q.total(ctx, f)
 	return total, orders, err
+}
+
+func (q *Orders) total(ctx context.Context, f Filter) (int, error) {
+	switch {
+	case q.totals == nil:
+	case f.unfiltered():
+		return q.totals.Total(ctx, f.AppID)
+	case f.statusOnly():
+		n, ok, err := q.totals.StatusTotal(ctx, f.AppID, *f.Status)
+		if err != nil || ok {
+			return n, err
+		}
+	}
+	return q.lister.Count(ctx, f)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/redis/go-redis/v9"
 
@@ -75,4 +76,51 @@ func (r *RedisOrders) Total(ctx context.Context, appid string) (int, error) {
 		total += n
 	}
 	return total, nil
+}
+
+// StatusTotal is how many of the merchant's orders are in status st, from
+// the per-status counters the order scripts keep beside the order
+// counters (schema.StatusCountKey), in one round trip. ok is false when
+// the counters do not cover every order the merchant has: each order
+// enters them when created and only moves between statuses after, so
+// their sum equals the order counters exactly when no order predates them
+// (orders created before the counters existed are in the order counters
+// only). The caller then counts in ClickHouse.
+func (r *RedisOrders) StatusTotal(ctx context.Context, appid string, st schema.Status) (n int, ok bool, err error) {
+	shards := schema.AllShards()
+	totals := make([]*redis.StringCmd, len(shards))
+	counts := make([]*redis.MapStringStringCmd, len(shards))
+	_, err = r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, s := range shards {
+			totals[i] = p.Get(ctx, schema.OrderCountKey(s, appid))
+			counts[i] = p.HGetAll(ctx, schema.StatusCountKey(s, appid))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return 0, false, fmt.Errorf("read status counters: %w", err)
+	}
+	created, covered := 0, 0
+	want := strconv.Itoa(int(st))
+	for i := range shards {
+		t, err := totals[i].Int()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return 0, false, fmt.Errorf("read order counter: %w", err)
+		}
+		created += t
+		for field, v := range counts[i].Val() {
+			c, err := strconv.Atoi(v)
+			if err != nil {
+				return 0, false, fmt.Errorf("read status counter %s: %w", field, err)
+			}
+			covered += c
+			if field == want {
+				n += c
+			}
+		}
+	}
+	if covered != created {
+		return 0, false, nil
+	}
+	return n, true, nil
 }

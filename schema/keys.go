@@ -27,6 +27,17 @@ func EventsKey(s Shard) string { return "gw:" + s.Tag() + ":events" }
 // counting millions of rows in ClickHouse.
 func OrderCountKey(s Shard, appid string) string { return "gw:" + s.Tag() + ":count:" + appid }
 
+// StatusCountKey is the hash of how many of the merchant's orders on one
+// shard are in each status (field: the status code), kept by every script
+// that creates an order or changes its status, in the same step as its
+// event: a listing filtered by status alone takes its total from the sums
+// over shards instead of counting in ClickHouse.
+func StatusCountKey(s Shard, appid string) string { return StatusCountKeyPrefix(s) + appid }
+
+// StatusCountKeyPrefix lets a script that reads the order's merchant from
+// its hash build the merchant's StatusCountKey.
+func StatusCountKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":stcount:" }
+
 // ExpiryKey indexes the shard's unpaid orders by when they expire (ms), so
 // the expiry sweep finds them without scanning.
 func ExpiryKey(s Shard) string { return "gw:" + s.Tag() + ":expiry" }

@@ -49,7 +49,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	defer rdb.Close()
 	var ch driver.Conn
 	if cfg.Has(platform.RoleQuery) || cfg.Has(platform.RoleProjector) {
-		if ch, err = platform.OpenClickHouse(cfg.ClickHouseDSN); err != nil {
+		if ch, err = platform.OpenClickHouseCluster(cfg.ClickHouseDSN, cfg.ClickHouseCluster); err != nil {
 			return err
 		}
 		defer ch.Close()
@@ -331,13 +331,20 @@ func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Wri
 	return nil
 }
 
-// migrate applies the embedded ClickHouse migrations to GATEWAY_CLICKHOUSE_DSN.
+// migrate applies the embedded ClickHouse migrations to GATEWAY_CLICKHOUSE_DSN,
+// or with GATEWAY_CLICKHOUSE_CLUSTER to every node of that cluster.
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cfg := platform.Defaults()
 	if err := parseConfig(&cfg, "migrate", args, stderr); err != nil {
 		return err
 	}
-	applied, err := platform.Migrate(ctx, cfg.ClickHouseDSN)
+	var applied []string
+	var err error
+	if cfg.ClickHouseCluster != "" {
+		applied, err = platform.MigrateCluster(ctx, cfg.ClickHouseDSN, cfg.ClickHouseCluster)
+	} else {
+		applied, err = platform.Migrate(ctx, cfg.ClickHouseDSN)
+	}
 	if err != nil {
 		return err
 	}

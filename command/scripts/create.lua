@@ -1,12 +1,13 @@
 -- Create an order and emit its event, honouring clientOrderId idempotency.
 -- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] the merchant's order
---   counter on the shard, KEYS[4] the shard's expiry index, KEYS[5]
---   clientOrderId key or absent. All share the shard's hash tag.
+--   counter on the shard, KEYS[4] the shard's expiry index, KEYS[5] the
+--   merchant's status counters on the shard, KEYS[6] clientOrderId key or
+--   absent. All share the shard's hash tag.
 -- ARGV[1] order key prefix of the shard, ARGV[2] order id, ARGV[3] event type,
 --   ARGV[4] event time (ms), ARGV[5] when the unpaid order expires (ms),
 --   ARGV[6..] the order's hash fields and values.
 -- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
-local coid = KEYS[5]
+local coid = KEYS[6]
 if coid then
   local cur = redis.call('GET', coid)
   if cur then
@@ -22,5 +23,6 @@ if coid then
   redis.call('SET', coid, ARGV[2])
 end
 redis.call('INCR', KEYS[3])
+redis.call('HINCRBY', KEYS[5], redis.call('HGET', KEYS[1], 'st'), 1)
 redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(ARGV, 6))
 return {1, ARGV[2]}

@@ -1,8 +1,8 @@
 -- Create an order paid from the merchant's balance: debit, ledger entry,
 -- order and its event in one step, or nothing at all.
 -- KEYS[1] order hash, KEYS[2] event stream, KEYS[3] balance hash, KEYS[4]
---   ledger stream, KEYS[5] the merchant's order counter (all on the
---   merchant's home shard).
+--   ledger stream, KEYS[5] the merchant's order counter, KEYS[6] its status
+--   counters (all on the merchant's home shard).
 -- ARGV[1] currency, ARGV[2] amount (minor units), ARGV[3] time (ms),
 --   ARGV[4] order id, ARGV[5] retention (s), ARGV[6..] order fields.
 -- Returns {1, balance after} or {0, balance} when it does not cover the amount.
@@ -15,5 +15,6 @@ redis.call('XADD', KEYS[4], '*', 'type', 'debit', 'cur', ARGV[1], 'amt', ARGV[2]
 redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('INCR', KEYS[5])
+redis.call('HINCRBY', KEYS[6], redis.call('HGET', KEYS[1], 'st'), 1)
 redis.call('XADD', KEYS[2], '*', 'type', 'paid', 'at', ARGV[3], unpack(ARGV, 6))
 return {1, bal}

@@ -6,7 +6,9 @@
 --   ARGV[3] event type, ARGV[4] time (ms), ARGV[5] retention (s) once final
 --   or 0, ARGV[6] clientOrderId key prefix of the shard, ARGV[7] for the
 --   expiry sweep the time (ms) the order must be due by in the expiry index,
---   else '', ARGV[8..] extra fields.
+--   else '', ARGV[8] status counters key prefix of the shard (the
+--   merchant's is the prefix and the order's appid: one counter leaves the
+--   old status, one enters the new), ARGV[9..] extra fields.
 -- Returns {-1} when there is no such order, {0, status} when the move does
 -- not apply (a repeat or a forbidden move), {2, status} when the order is
 -- not due yet (its expiry moved since the sweep read it), {1, version} when
@@ -25,12 +27,15 @@ if ARGV[7] ~= '' then
   end
 end
 local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+local counts = ARGV[8] .. redis.call('HGET', KEYS[1], 'appid')
+redis.call('HINCRBY', counts, st, -1)
+redis.call('HINCRBY', counts, ARGV[1], 1)
 redis.call('HSET', KEYS[1], 'st', ARGV[1], 'ut', ARGV[4])
 if ARGV[1] == '2' then
   redis.call('HSET', KEYS[1], 'dt', ARGV[4])
 end
-if #ARGV > 7 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, 8))
+if #ARGV > 8 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 9))
 end
 if ARGV[5] ~= '0' then
   redis.call('EXPIRE', KEYS[1], ARGV[5])

@@ -16,7 +16,9 @@
 --   ARGV[5] reason, ARGV[6] retention (s) once paid, ARGV[7] clientOrderId
 --   key prefix, ARGV[8] next action under review, ARGV[9] next action to
 --   pay, ARGV[10] paid event type, ARGV[11] changed event type,
---   ARGV[12] expiry (ms) of a rejected order that had none.
+--   ARGV[12] expiry (ms) of a rejected order that had none, ARGV[13] status
+--   counters key prefix of the shard (approval moves the order's count to
+--   paid).
 -- Returns {-1} no such order, {0, why} refused (nothing written; why is
 -- method, paid, hash or state), {2, version} a repeat (nothing written),
 -- {1, version} done.
@@ -53,6 +55,9 @@ redis.call('HSET', KEYS[1], 'ut', ARGV[3], 'rv', outcome)
 redis.call('ZREM', KEYS[4], id)
 if outcome == 'approved' then
   event = ARGV[10]
+  local counts = ARGV[13] .. redis.call('HGET', KEYS[1], 'appid')
+  redis.call('HINCRBY', counts, st, -1)
+  redis.call('HINCRBY', counts, '2', 1)
   redis.call('HSET', KEYS[1], 'st', '2', 'dt', ARGV[3])
   redis.call('HDEL', KEYS[1], 'next', 'rvr')
   redis.call('EXPIRE', KEYS[1], ARGV[6])

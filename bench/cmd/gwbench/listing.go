@@ -18,7 +18,8 @@ import (
 // a second back from now for the merchant, the rest spread over 1,000 other
 // merchants and 30 days, a tenth of the merchant's orders with a second,
 // paid version as projection leaves them. The merchant's per-shard Redis
-// counters are set to match, since they give the unfiltered total.
+// counters, of orders and of orders by status, are set to match, since they
+// give the unfiltered total and the total filtered by status.
 func (b *bench) loadListing(ctx context.Context) (account, error) {
 	m, err := newMerchant(ctx, b.cfg, "bench-list")
 	if err != nil {
@@ -28,6 +29,7 @@ func (b *bench) loadListing(ctx context.Context) (account, error) {
 	insert := "INSERT INTO orders (" + strings.Join(schema.OrderColumns, ", ") + ")"
 	now := time.Now().UTC()
 	perShard := make([]int64, schema.NumShards)
+	paidPerShard := make([]int64, schema.NumShards)
 	const chunk = 200_000
 	for done := 0; done < b.cfg.ListTotal; {
 		batch, err := b.ch.PrepareBatch(ctx, insert)
@@ -53,6 +55,7 @@ func (b *bench) loadListing(ctx context.Context) (account, error) {
 			}
 			perShard[shard]++
 			if i%10 == 0 {
+				paidPerShard[shard]++
 				o.Status, o.Version, o.CompletedAt = schema.StatusPaid, 2, at.Add(time.Minute)
 				if err := batch.Append(schema.OrderRow(&o, at)...); err != nil {
 					return m, fmt.Errorf("append row: %w", err)
@@ -68,6 +71,8 @@ func (b *bench) loadListing(ctx context.Context) (account, error) {
 	_, err = b.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for s, n := range perShard {
 			p.Set(ctx, schema.OrderCountKey(schema.Shard(s), m.AppID), n, 0)
+			p.HSet(ctx, schema.StatusCountKey(schema.Shard(s), m.AppID),
+				strconv.Itoa(int(schema.StatusReady)), n-paidPerShard[s], strconv.Itoa(int(schema.StatusPaid)), paidPerShard[s])
 		}
 		return nil
 	})
