@@ -19,15 +19,17 @@ test: vet
 	scripts/deps.sh
 	scripts/testenv.sh $(GO) test -count=1 -timeout 9m $(PKGS)
 
-# The end-to-end tests, and the failover, on a 3-master Redis Cluster with
-# replicas and a 2-shard ClickHouse cluster (scripts/testenv-cluster.sh).
+# The end-to-end tests, the failover and every *Cluster* test on a 3-master
+# Redis Cluster with replicas and a 2-shard ClickHouse cluster
+# (scripts/testenv-cluster.sh; the single servers of testenv.sh are there
+# too, for tests of one node's database).
 # One package at a time (-p 1): a cluster has one database, so tests take
 # turns on it (internal/testenv).
-CLUSTER_TESTS ?= ^(TestCluster|TestEndToEnd$$|TestIdempotencyKeyAndCancelEndToEnd$$|TestProvidersEndToEnd$$|TestTwoStepFlowsEndToEnd$$|TestUSDTReviewsEndToEnd$$|TestPayerPagesRefuseBadInput$$|TestOpenAPIDescribesRealResponses$$|TestRateLimitAcrossProcesses$$|TestMerchantPrintouts$$|TestUSDTConfigCLI$$)
+CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI)$$
 .PHONY: test-cluster
 test-cluster:
 	scripts/deps.sh
-	scripts/testenv-cluster.sh $(GO) test -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
+	scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
 
 # Unit tests only: integration tests skip themselves in -short mode on a
 # developer's machine; under CI=true they fail instead (CI runs `make test`).

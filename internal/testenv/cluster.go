@@ -12,16 +12,13 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Set by `make test-cluster` (scripts/testenv-cluster.sh): the end-to-end
-// tests then run on a Redis Cluster and a sharded ClickHouse instead of one
-// node of each.
+// Set by `make test-cluster` (scripts/testenv-cluster.sh) with
+// ClickHouseClusterEnv: the end-to-end tests then run on a Redis Cluster
+// and a sharded ClickHouse instead of one node of each.
 const (
 	// RedisClusterURLEnv is a go-redis cluster seed URL,
 	// redis://h:p1?addr=h:p2&addr=h:p3.
 	RedisClusterURLEnv = "GATEWAY_TEST_REDIS_CLUSTER_URL"
-	// ClickHouseClusterEnv is NAME@host:port,host:port: the remote_servers
-	// cluster and the native address of each of its nodes.
-	ClickHouseClusterEnv = "GATEWAY_TEST_CLICKHOUSE_CLUSTER"
 )
 
 // clusterTurn lets one test at a time use the cluster: a cluster has one
