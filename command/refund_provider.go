@@ -44,5 +44,5 @@ func refundRequest(o *schema.Order, r *schema.Refund) provider.RefundRequest {
 		amt = schema.Amount(n.Quo(n, big.NewInt(int64(o.Amount))).Int64())
 	}
 	return provider.RefundRequest{OrderID: o.ID, Ref: o.ProviderRef, RefundID: r.ID,
-		Amount: provider.Money{Amount: amt, Currency: cur}, Reason: r.Reason}
+		Amount: provider.Money{Amount: amt, Currency: cur}, Charged: provider.Money{Amount: charged, Currency: cur}, Reason: r.Reason}
 }

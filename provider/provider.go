@@ -124,6 +124,7 @@ type RefundRequest struct {
 	Ref      string // the provider's id of the payment, as recorded on the order
 	RefundID string // ours
 	Amount   Money  // in what the provider charged
+	Charged  Money  // what the payment charged in all
 	Reason   string
 }
 
