@@ -85,43 +85,44 @@ func (h *CreateOrder) merchantRefund(ctx context.Context, p schema.Params, ip ne
 	if err != nil {
 		return nil, false, err
 	}
-	o, err := h.Order(ctx, ask.orderID)
+	o, err := h.Order(ctx, ask.OrderID)
 	if err != nil {
 		return nil, false, err
 	}
 	if o.AppID != acct.AppID { // another merchant's order is not there for this one
-		return nil, false, platform.Errorf(platform.KindNotFound, "order %s not found", ask.orderID)
+		return nil, false, platform.Errorf(platform.KindNotFound, "order %s not found", ask.OrderID)
 	}
 	return h.Refund(ctx, o, ask)
 }
 
 // parseRefund applies the business rules to a refund's parameters.
-func parseRefund(p schema.Params) (refundAsk, error) {
-	a := refundAsk{orderID: p["paymentId"], clientRefundID: p["clientRefundId"], reason: p["reason"]}
+func parseRefund(p schema.Params) (RefundAsk, error) {
+	a := RefundAsk{OrderID: p["paymentId"], ClientRefundID: p["clientRefundId"], Reason: p["reason"]}
 	if p["action"] != "refund" {
 		return a, invalid("action must be refund")
 	}
 	var err error
-	if a.amount, err = schema.ParseAmount(p["amount"]); err != nil {
+	if a.Amount, err = schema.ParseAmount(p["amount"]); err != nil {
 		return a, invalid("amount %s", err)
 	}
-	if _, given := p["clientRefundId"]; given && !clientOrderIDPattern.MatchString(a.clientRefundID) {
+	if _, given := p["clientRefundId"]; given && !clientOrderIDPattern.MatchString(a.ClientRefundID) {
 		return a, invalid("clientRefundId must be 1 to 64 characters of A-Z a-z 0-9 _ . : -")
 	}
-	if utf8.RuneCountInString(a.reason) > maxRefundReason {
+	if utf8.RuneCountInString(a.Reason) > maxRefundReason {
 		return a, invalid("reason must be at most %d characters", maxRefundReason)
 	}
 	return a, nil
 }
 
-// Refund refunds ask.amount of the paid order o: it reserves the amount
+// Refund refunds ask.Amount of the paid order o: it reserves the amount
 // (never more in total than was paid, whatever runs at once), then moves
 // the money: between balances at once for a balance order, through the
 // provider's refund call otherwise. It returns the refund as it stands
 // (succeeded, failed, or pending when the provider could not be reached:
 // the recovery asks again), and whether clientRefundId named an earlier
 // refund, which is returned instead and nothing is done.
-func (h *CreateOrder) Refund(ctx context.Context, o *schema.Order, ask refundAsk) (*schema.Refund, bool, error) {
+func (h *CreateOrder) Refund(ctx context.Context, o *schema.Order, ask RefundAsk) (*schema.Refund, bool, error) {
+	ask.OrderID = o.ID
 	refunder, err := h.refundKind(o, &ask)
 	if err != nil {
 		return nil, false, err
@@ -136,9 +137,9 @@ func (h *CreateOrder) Refund(ctx context.Context, o *schema.Order, ask refundAsk
 	case reserveNotPaid:
 		return nil, false, platform.Errorf(platform.KindConflict, "order %s is %s; only a paid order can be refunded", o.ID, schema.Status(n))
 	case reserveMismatch:
-		return nil, false, platform.Errorf(platform.KindRefundMismatch, "clientRefundId %s was already used for a refund of %s", ask.clientRefundID, r.Amount)
+		return nil, false, platform.Errorf(platform.KindRefundMismatch, "clientRefundId %s was already used for a refund of %s", ask.ClientRefundID, r.Amount)
 	case reserveExceeds:
-		return nil, false, platform.Errorf(platform.KindRefundExceeded, "amount %s is more than the %s %s left to refund", ask.amount, schema.Amount(n), o.Currency)
+		return nil, false, platform.Errorf(platform.KindRefundExceeded, "amount %s is more than the %s %s left to refund", ask.Amount, schema.Amount(n), o.Currency)
 	case reserveReplay:
 		return r, true, nil
 	}
@@ -153,7 +154,7 @@ func (h *CreateOrder) Refund(ctx context.Context, o *schema.Order, ask refundAsk
 // refundKind decides how o's money goes back, before anything is reserved:
 // a balance order between balances, a provider order through an adapter
 // with a refund call; any other is refused.
-func (h *CreateOrder) refundKind(o *schema.Order, ask *refundAsk) (Refunder, error) {
+func (h *CreateOrder) refundKind(o *schema.Order, ask *RefundAsk) (Refunder, error) {
 	if o.Method == schema.MethodBalance || o.PaidWithBalance {
 		ask.kind = schema.RefundKindBalance
 		return nil, nil

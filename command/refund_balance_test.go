@@ -25,7 +25,7 @@ func paidXfer(t *testing.T) *xfer {
 }
 
 func (x *xfer) refund(amount schema.Amount) (*schema.Refund, error) {
-	r, _, err := x.h.create.Refund(context.Background(), x.get(), refundAsk{orderID: x.order.ID, amount: amount})
+	r, _, err := x.h.create.Refund(context.Background(), x.get(), RefundAsk{OrderID: x.order.ID, Amount: amount})
 	return r, err
 }
 

@@ -15,7 +15,7 @@ import (
 // the recovery asks again, and the provider refunds once per refund id.
 func (h *CreateOrder) refundProvider(ctx context.Context, o *schema.Order, r *schema.Refund, refunder Refunder) (*schema.Refund, error) {
 	if refunder == nil {
-		ask := refundAsk{}
+		ask := RefundAsk{}
 		var err error
 		if refunder, err = h.refundKind(o, &ask); err != nil {
 			return h.endRefund(ctx, r, schema.RefundFailed, "the provider does not support refunds", "")

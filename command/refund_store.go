@@ -25,13 +25,14 @@ var (
 	refundFinishScript  = redis.NewScript(refundFinishLua)
 )
 
-// refundAsk is one refund as the merchant asked for it.
-type refundAsk struct {
-	orderID        string
-	amount         schema.Amount
-	clientRefundID string
-	reason         string
-	kind           string
+// RefundAsk is one refund as the merchant asked for it. ClientRefundID
+// and Reason are optional.
+type RefundAsk struct {
+	OrderID        string
+	Amount         schema.Amount
+	ClientRefundID string
+	Reason         string
+	kind           string // set by Refund: how the money goes back
 }
 
 // Reservation verdicts of refund_reserve.lua.
@@ -50,17 +51,17 @@ var errRefundGone = errors.New("refund or its order is gone")
 // reserveRefund runs refund_reserve.lua for a new refund id. It returns the
 // verdict, the record when there is one, and the number the verdict
 // carries (the order's status, or the amount left to refund).
-func (s *Store) reserveRefund(ctx context.Context, id string, a refundAsk, at time.Time) (int64, *schema.Refund, int64, error) {
-	shard, ok := schema.ParseOrderID(a.orderID)
+func (s *Store) reserveRefund(ctx context.Context, id string, a RefundAsk, at time.Time) (int64, *schema.Refund, int64, error) {
+	shard, ok := schema.ParseOrderID(a.OrderID)
 	if !ok {
 		return reserveNoOrder, nil, 0, nil
 	}
-	keys := []string{schema.OrderKey(shard, a.orderID), schema.EventsKey(shard), schema.RefundsKey(shard, a.orderID),
-		schema.RefundIndexKey(shard), schema.TransferKey(shard, a.orderID)}
-	res, err := refundReserveScript.Run(ctx, s.rdb, keys, id, int64(a.amount), a.clientRefundID, a.reason,
+	keys := []string{schema.OrderKey(shard, a.OrderID), schema.EventsKey(shard), schema.RefundsKey(shard, a.OrderID),
+		schema.RefundIndexKey(shard), schema.TransferKey(shard, a.OrderID)}
+	res, err := refundReserveScript.Run(ctx, s.rdb, keys, id, int64(a.Amount), a.ClientRefundID, a.Reason,
 		at.UnixMilli(), a.kind).Slice()
 	if err != nil {
-		return 0, nil, 0, fmt.Errorf("reserve refund of order %s: %w", a.orderID, err)
+		return 0, nil, 0, fmt.Errorf("reserve refund of order %s: %w", a.OrderID, err)
 	}
 	code, _ := res[0].(int64)
 	if len(res) < 2 {

@@ -158,7 +158,7 @@ func TestRefundsNeverExceedPaid(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			o := &schema.Order{ID: id, AppID: h.acct.AppID, Method: schema.MethodWalletA, Sandbox: true}
-			_, _, err := h.create.Refund(context.Background(), o, refundAsk{orderID: id, amount: 10_00, reason: fmt.Sprint("part ", i)})
+			_, _, err := h.create.Refund(context.Background(), o, RefundAsk{OrderID: id, Amount: 10_00, Reason: fmt.Sprint("part ", i)})
 			switch {
 			case err == nil:
 				ok.Add(1)
