@@ -14,7 +14,7 @@ import (
 )
 
 // TransferRecovery finishes balance transfers whose request died between
-// steps (balance_pay.go): every transfer claimed longer than grace ago and
+// steps (balance_pay.go), and refunds likewise (SweepRefunds): every transfer claimed longer than grace ago and
 // not finished is driven on from wherever it stopped. Every step is
 // idempotent, so a transfer whose request is merely slow, or which two
 // processes' recoveries find at once, is still paid and credited once.
@@ -43,6 +43,9 @@ func (r *TransferRecovery) Run(ctx context.Context) {
 		for _, s := range schema.AllShards() {
 			if _, err := r.Sweep(ctx, s); err != nil && ctx.Err() == nil {
 				r.log.Warn("recover balance transfers", "shard", int(s), "err", err)
+			}
+			if _, err := r.SweepRefunds(ctx, s); err != nil && ctx.Err() == nil {
+				r.log.Warn("recover refunds", "shard", int(s), "err", err)
 			}
 		}
 	})

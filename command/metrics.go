@@ -12,6 +12,7 @@ type metrics struct {
 	transfers  *prometheus.CounterVec
 	recoveries *prometheus.CounterVec
 	idemKeys   *prometheus.CounterVec
+	refunds    *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -39,8 +40,11 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Name: "gateway_idempotency_keys_total",
 			Help: "Calls with an Idempotency-Key, by outcome (stored, replayed, released, mismatch, in_progress, unstored).",
 		}, []string{"outcome"}),
+		refunds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_refunds_total", Help: "Refunds, by step reached (reserved, succeeded, failed, recovered).",
+		}, []string{"outcome"}),
 	}
-	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime, m.transfers, m.recoveries, m.idemKeys} {
+	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime, m.transfers, m.recoveries, m.idemKeys, m.refunds} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

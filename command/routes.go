@@ -28,6 +28,7 @@ type Handlers struct {
 func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/api/createorder", h.Create.Idempotent(h.Create.Post))
 	r.Post("/api/order/cancel", h.Create.Idempotent(h.Create.CancelPost))
+	r.Post("/api/order/refund", h.Create.Idempotent(h.Create.RefundPost))
 	if h.Page != nil {
 		r.Get("/api/createorder", h.Create.Hosted(h.Page))
 	} else {

@@ -154,18 +154,25 @@ func (d *Dispatcher) handle(ctx context.Context, read []redis.XStream) {
 	}
 }
 
-// deliveryOf is the delivery a paid event with a notify_url asks for; every
-// other entry needs nothing and is only acknowledged.
+// deliveryOf is the delivery a paid event, or a refund event that ended
+// its refund, with a notify_url asks for; every other entry needs nothing
+// and is only acknowledged. A refund's delivery is keyed by the refund id,
+// so it is its own delivery beside the order's paid webhook.
 func (d *Dispatcher) deliveryOf(m redis.XMessage) (delivery, bool) {
-	if t, _ := m.Values[schema.EvType].(string); t != string(schema.EventPaid) {
+	t, _ := m.Values[schema.EvType].(string)
+	if t != string(schema.EventPaid) && t != string(schema.EventRefund) {
 		d.m.events.WithLabelValues("ignored").Inc()
 		return delivery{}, false
 	}
 	ev, err := schema.DecodeEvent(m.ID, m.Values)
 	if err != nil {
 		// Retrying cannot repair it; keeping it pending would only block.
-		d.log.Error("paid event cannot be read; no webhook sent", "stream_id", m.ID, "err", err)
+		d.log.Error(t+" event cannot be read; no webhook sent", "stream_id", m.ID, "err", err)
 		d.m.events.WithLabelValues("invalid").Inc()
+		return delivery{}, false
+	}
+	if ev.Refund != nil && !ev.Refund.Status.Final() {
+		d.m.events.WithLabelValues("ignored").Inc()
 		return delivery{}, false
 	}
 	o := &ev.Order
@@ -175,9 +182,13 @@ func (d *Dispatcher) deliveryOf(m redis.XMessage) (delivery, bool) {
 	}
 	shard, ok := schema.ParseOrderID(o.ID)
 	if !ok {
-		d.log.Error("paid event names no order of ours; no webhook sent", "stream_id", m.ID, "order", o.ID)
+		d.log.Error(t+" event names no order of ours; no webhook sent", "stream_id", m.ID, "order", o.ID)
 		d.m.events.WithLabelValues("invalid").Inc()
 		return delivery{}, false
+	}
+	if ev.Refund != nil {
+		return delivery{shard: shard, id: ev.Refund.ID, url: o.NotifyURL, appid: o.AppID,
+			params: schema.RefundWebhookParams(o, ev.Refund), paid: ev.Refund.UpdatedAt()}, true
 	}
 	return delivery{shard: shard, id: o.ID, url: o.NotifyURL, appid: o.AppID, params: callbackParams(o), paid: o.CompletedAt}, true
 }

@@ -44,6 +44,11 @@ const (
 	KindProviderRefused       Kind = "provider_refused"
 	KindBelowMinimum          Kind = "below_minimum"
 	KindInternal              Kind = "internal_error"
+	// Refunds: more than is left to refund, a clientRefundId reused with
+	// another amount, a provider family without a refund call.
+	KindRefundExceeded    Kind = "refund_exceeds_paid"
+	KindRefundMismatch    Kind = "refund_mismatch"
+	KindRefundUnsupported Kind = "refund_not_supported"
 )
 
 // statusOf is the one table from error kinds to HTTP status.
@@ -74,6 +79,9 @@ var statusOf = map[Kind]int{
 	KindProviderRefused:       http.StatusBadGateway,
 	KindBelowMinimum:          http.StatusBadRequest,
 	KindInternal:              http.StatusInternalServerError,
+	KindRefundExceeded:        http.StatusConflict,
+	KindRefundMismatch:        http.StatusConflict,
+	KindRefundUnsupported:     http.StatusUnprocessableEntity,
 }
 
 // Kinds is every error kind with its HTTP status: what

@@ -60,7 +60,7 @@ var rateLimitLua string
 // The classes of limit the gateway enforces, each a budget of its own per
 // subject.
 const (
-	ClassCreate = "create" // POST/GET /api/createorder and POST /api/order/cancel, per merchant
+	ClassCreate = "create" // POST/GET /api/createorder, POST /api/order/cancel and /refund, per merchant
 	ClassQuery  = "query"  // GET /api/order and the sandbox driver, per merchant
 	ClassPages  = "pages"  // payer pages (checkout, QR image), per client IP
 	ClassLogin  = "login"  // payer logins at /merchant/login, per client IP and per account

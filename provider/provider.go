@@ -116,6 +116,23 @@ type Adapter interface {
 	Reply(n Notification, err error) Reply
 }
 
+// RefundRequest is what an adapter is told of a refund of a paid order.
+// The provider keys the refund by RefundID, so asking again for the same
+// refund (a retry after a crash) refunds once.
+type RefundRequest struct {
+	OrderID  string
+	Ref      string // the provider's id of the payment, as recorded on the order
+	RefundID string // ours
+	Amount   Money  // in what the provider charged
+	Charged  Money  // what the payment charged in all
+	Reason   string
+}
+
+// RefundResult is a provider's answer to a refund it made.
+type RefundResult struct {
+	Ref string // the provider's id of the refund
+}
+
 // System is one of fiatpsp's payment systems.
 type System struct {
 	ID       int    `json:"id"`

@@ -44,6 +44,7 @@ type Sources struct {
 	Lister   Lister
 	Totals   Totals
 	Webhooks WebhookLog
+	Refunds  RefundReader // nil: action=order lists no refunds
 }
 
 // Orders serves GET /api/order.
@@ -55,6 +56,7 @@ type Orders struct {
 	lister     Lister
 	totals     Totals
 	webhookLog WebhookLog
+	refunds    RefundReader
 	limiter    *platform.Limiter
 	log        *slog.Logger
 }
@@ -67,7 +69,7 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Lim
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, limiter: limiter, log: log}, nil
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, refunds: src.Refunds, limiter: limiter, log: log}, nil
 }
 
 // Serve dispatches on action.
@@ -98,7 +100,11 @@ func (q *Orders) one(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
-	return platform.OK(c, schema.View(o, q.cfg.PublicURL))
+	v, err := q.withRefunds(c.UserContext(), o)
+	if err != nil {
+		return err
+	}
+	return platform.OK(c, v)
 }
 
 // own reads the order paymentId names, if it is the merchant's. Another

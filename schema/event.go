@@ -19,6 +19,9 @@ const (
 	// EventChanged is a change of an order's details, not of its status: the
 	// payer's choice on a deferred flow, the provider's answer to it.
 	EventChanged EventType = "changed"
+	// EventRefund is a refund of the order asked for or finished; the entry
+	// carries the refund record (EvRefund) beside the order's fields.
+	EventRefund EventType = "refund"
 )
 
 // EventFor is the event a move into status to emits.
@@ -44,6 +47,8 @@ func EventFor(to Status) EventType {
 const (
 	EvType = "type"
 	EvAt   = "at"
+	// EvRefund is a refund event's record (JSON, Refund).
+	EvRefund = "rf"
 )
 
 // Event is one change of one order as the stream carries it.
@@ -53,6 +58,7 @@ type Event struct {
 	Version  int64
 	At       time.Time
 	Order    Order
+	Refund   *Refund // refund events only
 }
 
 // EventFields are a stream entry's values for an event, exactly as the
@@ -73,6 +79,12 @@ func DecodeEvent(streamID string, values map[string]any) (Event, error) {
 	ev := Event{StreamID: streamID, Type: EventType(str(EvType))}
 	switch ev.Type {
 	case EventCreated, EventReady, EventPaid, EventFailed, EventCancelled, EventChanged:
+	case EventRefund:
+		r, err := DecodeRefund(str(EvRefund))
+		if err != nil {
+			return Event{}, fmt.Errorf("event %s: %w", streamID, err)
+		}
+		ev.Refund = &r
 	default:
 		return Event{}, fmt.Errorf("event %s: unknown type %q", streamID, ev.Type)
 	}

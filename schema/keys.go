@@ -153,3 +153,27 @@ const (
 func IdempotencyKey(appid, keyHash string) string {
 	return "gw:" + HomeShard(appid).Tag() + ":idem:" + appid + ":" + keyHash
 }
+
+// Refunds (command's refund use case). An order's refunds live on its shard,
+// beside it, so one script reserves an amount, records the refund and emits
+// the order's event.
+
+// RefundsKey is the hash of an order's refunds: each refund id to its record
+// (JSON, Refund), and "c:" plus each clientRefundId to the refund id.
+func RefundsKey(s Shard, orderID string) string { return "gw:" + s.Tag() + ":refunds:" + orderID }
+
+// RefundIndexKey indexes the shard's pending refunds (RefundIndexMember) by
+// when they were asked for (ms), for the recovery sweep.
+func RefundIndexKey(s Shard) string { return "gw:" + s.Tag() + ":refunds:pending" }
+
+// RefundDebitKey marks a balance refund's debit of the merchant, on the
+// merchant's home shard: debited, or refused (balance short).
+func RefundDebitKey(merchant, refundID string) string {
+	return "gw:" + HomeShard(merchant).Tag() + ":rdebit:" + refundID
+}
+
+// RefundCreditKey marks a balance refund's credit of the payer, on the
+// payer's home shard.
+func RefundCreditKey(payer, refundID string) string {
+	return "gw:" + HomeShard(payer).Tag() + ":rcredit:" + refundID
+}

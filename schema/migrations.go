@@ -57,5 +57,5 @@ var OrderColumns = []string{
 	"status", "description", "customer_name", "customer_email", "customer_phone", "notify_url", "return_url",
 	"lang", "allowed_methods", "fiatpsp_system_id", "provider_url", "next_action", "qr_payload",
 	"payable_amount", "paid_with_balance", "created_ms", "updated_ms", "completed_ms", "event_ms",
-	"pay_currency", "charge_amount", "charge_currency", "fx_rate", "provider_ref",
+	"pay_currency", "charge_amount", "charge_currency", "fx_rate", "provider_ref", "refunded_amount",
 }

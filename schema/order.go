@@ -46,11 +46,15 @@ type Order struct {
 	FXRate          string
 	ProviderRef     string // the provider's id of the payment (session, charge, invoice)
 	PaidWithBalance bool
-	ClientIP        string
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
-	CompletedAt     time.Time // zero until paid
-	Version         int64
+	// Refunded is what the order's succeeded refunds gave back;
+	// RefundReserved also counts the pending ones, and never exceeds Amount.
+	Refunded       Amount
+	RefundReserved Amount
+	ClientIP       string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	CompletedAt    time.Time // zero until paid
+	Version        int64
 }
 
 // Hash field names. They are short because a live order is a Redis hash and
@@ -89,6 +93,8 @@ const (
 	FProviderRef = "pref"
 	FPaidBalance = "pwb"
 	FClientIP    = "ip"
+	FRefunded    = "rfd"
+	FRefundRes   = "rfr"
 	FCreatedAt   = "ct"
 	FUpdatedAt   = "ut"
 	FCompletedAt = "dt"
@@ -98,7 +104,7 @@ const (
 // Fields renders the order as hash fields, leaving empty values out so a small
 // order stays small; a missing field reads back as the zero value.
 func (o *Order) Fields() []string {
-	f := make([]string, 0, 2*34)
+	f := make([]string, 0, 2*36)
 	add := func(k, v string) {
 		if v != "" {
 			f = append(f, k, v)
@@ -138,6 +144,12 @@ func (o *Order) Fields() []string {
 	add(FProviderRef, o.ProviderRef)
 	add(FPaidBalance, boolField(o.PaidWithBalance))
 	add(FClientIP, o.ClientIP)
+	if o.Refunded != 0 {
+		add(FRefunded, strconv.FormatInt(int64(o.Refunded), 10))
+	}
+	if o.RefundReserved != 0 {
+		add(FRefundRes, strconv.FormatInt(int64(o.RefundReserved), 10))
+	}
 	add(FCreatedAt, msField(o.CreatedAt))
 	add(FUpdatedAt, msField(o.UpdatedAt))
 	add(FCompletedAt, msField(o.CompletedAt))
@@ -189,6 +201,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		FXRate: get(FFXRate), ProviderRef: get(FProviderRef),
 		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
+		Refunded: Amount(num(FRefunded)), RefundReserved: Amount(num(FRefundRes)),
 	}
 	if len(errs) > 0 {
 		return Order{}, fmt.Errorf("order %s: %v", o.ID, errs)

@@ -92,6 +92,18 @@ type OrderView struct {
 	ChargeCurrency string `json:"chargeCurrency,omitempty"`
 	FXRate         string `json:"fxRate,omitempty"`
 	PayCurrency    string `json:"payCurrency,omitempty"`
+	// What succeeded refunds gave back, once there is any; Refunds only in
+	// action=order (WithRefunds), oldest first.
+	RefundedAmount string       `json:"refundedAmount,omitempty"`
+	Refunds        []RefundView `json:"refunds,omitempty"`
+}
+
+// WithRefunds adds the order's refunds to its view.
+func (v OrderView) WithRefunds(rs []Refund) OrderView {
+	for i := range rs {
+		v.Refunds = append(v.Refunds, ViewRefund(&rs[i]))
+	}
+	return v
 }
 
 // View renders the order for merchants.
@@ -112,5 +124,8 @@ func View(o *Order, base string) OrderView {
 		v.ChargeAmount, v.ChargeCurrency, v.FXRate = o.ChargeAmount.String(), o.ChargeCurrency, o.FXRate
 	}
 	v.PayCurrency = o.PayCurrency
+	if o.Refunded != 0 {
+		v.RefundedAmount = o.Refunded.String()
+	}
 	return v
 }

@@ -8,8 +8,14 @@ import (
 // WebhookEventID is the webhook-id header of an order's paid webhook: an
 // order has one paid event, so the id is derived from the order and is the
 // same on every attempt, automatic or manual — what a receiver deduplicates
-// on.
-func WebhookEventID(paymentID string) string { return "evt_paid_" + paymentID }
+// on. A refund's webhook is a delivery of its own, keyed by the refund id:
+// its event id is evt_refund_ and that id.
+func WebhookEventID(deliveryID string) string {
+	if IsRefundID(deliveryID) {
+		return "evt_refund_" + deliveryID
+	}
+	return "evt_paid_" + deliveryID
+}
 
 // WebhookState is an order's webhook delivery as merchants read it in
 // action=webhooks.

@@ -86,6 +86,20 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		orders, _ := r.Data["orders"].([]any)
 		return len(orders) > 0
 	})
+	other := createParams(shop.AppID)
+	other["paymentMethod"], other["currency"] = "cryptohost", "USD"
+	crypto, _ := validate(t, v, api(http.MethodPost, "/api/createorder", nil, signed(other, shop.APIKey)), 200).Data["paymentId"].(string)
+	if r := s.sandbox(t, shop.AppID, shop.QueryKey, crypto, "pay"); r.Status != 200 {
+		t.Fatalf("sandbox pay: %+v", r)
+	}
+	ready, _ := validate(t, v, api(http.MethodPost, "/api/createorder", nil, signed(createParams(shop.AppID), shop.APIKey)), 200).Data["paymentId"].(string)
+	after := func(action, order string, kv ...string) schema.Params {
+		p := schema.Params{"appid": shop.AppID, "action": action, "paymentId": order}
+		for i := 0; i+1 < len(kv); i += 2 {
+			p[kv[i]] = kv[i+1]
+		}
+		return signed(p, shop.APIKey)
+	}
 	missing := createParams(shop.AppID)
 	delete(missing, "amount")
 	badSign := createParams(shop.AppID)
@@ -104,6 +118,15 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		{"unknown order", api(http.MethodGet, "/api/order", query("order", url.Values{"paymentId": {"0000000000000000000000"}}), nil), 404, "order_not_found"},
 		{"wrong query key", api(http.MethodGet, "/api/order", url.Values{"appid": {shop.AppID}, "key": {"nope"}, "action": {"order"}, "paymentId": {id}}, nil), 401, "invalid_key"},
 		{"known path, wrong method", api(http.MethodDelete, "/api/order", nil, nil), 405, "method_not_allowed"},
+		{"refund", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "30", "clientRefundId", "OAS-R1", "reason", "returned")), 200, ""},
+		{"refund replayed by clientRefundId", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "30", "clientRefundId", "OAS-R1")), 200, ""},
+		{"refund over what is left", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "70.51")), 409, "refund_exceeds_paid"},
+		{"refund, provider without refunds", api(http.MethodPost, "/api/order/refund", nil, after("refund", crypto, "amount", "1")), 422, "refund_not_supported"},
+		{"refund without amount", api(http.MethodPost, "/api/order/refund", nil, after("refund", id)), 400, "missing_parameter"},
+		{"order with refunds", api(http.MethodGet, "/api/order", query("order", url.Values{"paymentId": {id}}), nil), 200, ""},
+		{"cancel", api(http.MethodPost, "/api/order/cancel", nil, after("cancel", ready)), 200, ""},
+		{"cancel a paid order", api(http.MethodPost, "/api/order/cancel", nil, after("cancel", id)), 409, "conflict"},
+		{"resend", api(http.MethodPost, "/api/order/webhooks/resend", nil, after("resend", id)), 200, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

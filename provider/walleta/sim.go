@@ -52,8 +52,8 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 	return s
 }
 
-// Register mounts the simulator's routes: POST /gateway (the API: precreate
-// and query), GET and POST /qr/:token (the scanned code's page).
+// Register mounts the simulator's routes: POST /gateway (the API: precreate,
+// query and refund), GET and POST /qr/:token (the scanned code's page).
 func (s *Simulator) Register(r fiber.Router) {
 	r.Post("/gateway", s.api)
 	r.Get("/qr/:token", s.page)
@@ -75,6 +75,9 @@ type trade struct {
 	Status        string    `json:"status"` // empty until the payer scans
 	Created       time.Time `json:"created"`
 	Settled       time.Time `json:"settled,omitzero"`
+	// Refunds by out_request_no (the amount), and their total.
+	Refunds  map[string]string `json:"refunds,omitempty"`
+	Refunded string            `json:"refunded,omitempty"`
 }
 
 func tradeKey(outTradeNo string) string { return "sim:" + Family + ":trade:" + outTradeNo }
@@ -134,6 +137,8 @@ func (s *Simulator) api(c *fiber.Ctx) error {
 		return s.answer(c, method, s.precreate(c.UserContext(), params))
 	case s.cfg.MethodPrefix + "trade.query":
 		return s.answer(c, method, s.query(c.UserContext(), params["biz_content"]))
+	case s.cfg.MethodPrefix + "trade.refund":
+		return s.answer(c, method, s.refund(c.UserContext(), params["biz_content"]))
 	default:
 		return s.answer(c, "", invalidArguments("isv.invalid-method", "unknown method"))
 	}

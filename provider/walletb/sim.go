@@ -63,11 +63,13 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 }
 
 // Register mounts the simulator's routes: POST /v3/pay/transactions/native,
-// GET /v3/pay/transactions/out-trade-no/:no, and GET and POST /qr/:token
+// GET /v3/pay/transactions/out-trade-no/:no, POST /v3/refund/domestic/refunds,
+// and GET and POST /qr/:token
 // (the scanned code's page).
 func (s *Simulator) Register(r fiber.Router) {
 	r.Post(pathNative, s.native)
 	r.Get(pathQuery+":no", s.query)
+	r.Post(pathRefunds, s.refund)
 	r.Get("/qr/:token", s.page)
 	r.Post("/qr/:token", s.choose)
 }
@@ -87,6 +89,9 @@ type simTx struct {
 	Currency      string    `json:"currency"`
 	State         string    `json:"state"` // NOTPAY, SUCCESS, PAYERROR
 	Settled       time.Time `json:"settled,omitzero"`
+	// Refunds by out_refund_no, and their total (minor units).
+	Refunds       map[string]simRefund `json:"refunds,omitempty"`
+	RefundedTotal int64                `json:"refunded,omitempty"`
 }
 
 func txKey(outTradeNo string) string { return "sim:" + Family + ":tx:" + outTradeNo }
