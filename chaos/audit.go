@@ -73,13 +73,14 @@ type Stream struct {
 // Snapshot is everything the audit judges, gathered once the system has
 // settled after a scenario.
 type Snapshot struct {
-	Creates      []Create
-	Orders       map[string]Order   // by id: every order of the load's merchants in Redis
-	Rows         map[string]Row     // by id: ClickHouse
-	Webhooks     map[string]Webhook // by id
-	Balances     []Balance
-	Streams      []Stream
-	CheckCH      bool // false when ClickHouse could not be read (the audit then fails)
+	Creates  []Create
+	Orders   map[string]Order   // by id: every order of the load's merchants in Redis
+	Rows     map[string]Row     // by id: ClickHouse
+	Webhooks map[string]Webhook // by id
+	Balances []Balance
+	Streams  []Stream
+	CheckCH  bool  // false when ClickHouse could not be read (the audit then fails)
+	CHErr    error // why
 }
 
 // Figures is the audit's outcome: counts for the report and the problems
@@ -165,7 +166,7 @@ func (f *Figures) checkOrders(s Snapshot, answered map[string]bool) {
 		}
 	}
 	if !s.CheckCH {
-		f.Problems = append(f.Problems, "clickhouse: could not be read")
+		f.Problems = append(f.Problems, fmt.Sprintf("clickhouse: could not be read: %v", s.CHErr))
 	}
 	f.problems("lost", lost)
 	f.problems("clickhouse", projected)
