@@ -49,7 +49,17 @@ func (r *Report) Markdown(w io.Writer) {
 	for _, res := range r.Results {
 		verdict := "pass"
 		if res.Err != "" || !res.Audit.OK() {
-			verdict = "**FAIL**: " + strings.Join(append(res.Audit.Problems, res.Err), "; ")
+			probs := res.Audit.Problems
+			if len(probs) > 2 {
+				probs = append(probs[:2:2], fmt.Sprintf("and %d more", len(res.Audit.Problems)-2))
+			}
+			if res.Err != "" {
+				probs = append(probs, "fault: "+res.Err)
+			}
+			verdict = "**FAIL**: " + strings.Join(probs, "; ")
+			if res.Recovery != "" {
+				verdict += " — " + res.Recovery
+			}
 		}
 		a := res.Audit
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %d / %d | %d, %d, %d/%d, %d | %s | %s |\n",

@@ -21,6 +21,7 @@ type Result struct {
 	Audit       Figures            // of everything since the run began
 	Settled     time.Duration      // from the end of the load to a passing audit (or the give-up)
 	Err         string             // the fault itself could not be injected or undone
+	Recovery    string             // after a failed audit: what restarting the gateways showed
 }
 
 // Run is a whole chaos run: the cluster, each scenario with its audit, the
@@ -117,7 +118,28 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario) Result {
 		}
 	}
 	r.Audit, r.Settled = c.settle(ctx, load)
+	if !r.Audit.OK() && ctx.Err() == nil {
+		r.Recovery = c.recover(ctx, load)
+	}
 	return r
+}
+
+// recover restarts every gateway process after a failed audit and audits
+// again, so that one stuck process does not fail every later scenario and
+// the report says whether anything was lost or only stuck. The scenario
+// stays failed either way.
+func (c *Cluster) recover(ctx context.Context, load *Load) string {
+	for _, p := range c.Procs {
+		p.Stop()
+	}
+	if err := c.startProcs(ctx, c.Procs); err != nil {
+		return "gateways could not be restarted: " + err.Error()
+	}
+	f, took := c.settle(ctx, load)
+	if f.OK() {
+		return fmt.Sprintf("the audit passed %s after restarting every gateway process", took)
+	}
+	return "still failing after restarting every gateway process: " + strings.Join(f.Problems, "; ")
 }
 
 // settle audits every two seconds until the audit passes or Settle is
