@@ -3,6 +3,7 @@ package chaos
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // healthy is a snapshot that passes every rule: one answered create paid
@@ -109,5 +110,26 @@ func TestLessID(t *testing.T) {
 		if got := lessID(tt.a, tt.b); got != tt.want {
 			t.Errorf("lessID(%s, %s) = %v", tt.a, tt.b, got)
 		}
+	}
+}
+
+func TestOutageFor(t *testing.T) {
+	u := Usage{Entries: 1000, Bytes: 500_000, Seconds: 10} // 500 B an entry, 100 events/s
+	tests := []struct {
+		name     string
+		headroom int64
+		rate     float64
+		want     time.Duration
+	}{
+		{"the formula", 1_000_000_000, 1000, 2000 * time.Second}, // 1e9 / (500 × 1000)
+		{"at the measured rate", 50_000_000, u.EventsPerSecond(), 1000 * time.Second},
+		{"no rate", 1 << 30, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := u.OutageFor(tt.headroom, tt.rate); got != tt.want {
+				t.Fatalf("OutageFor(%d, %v) = %v, want %v", tt.headroom, tt.rate, got, tt.want)
+			}
+		})
 	}
 }

@@ -71,6 +71,10 @@ func (r *Report) Markdown(w io.Writer) {
 		fmt.Fprintf(w, "Projector outage (ClickHouse stopped %.0f s): %d stream entries added, streams grew %d bytes: "+
 			"**%.0f bytes per entry** at **%.1f events/s**; Redis used_memory %d bytes, maxmemory %d.\n\n",
 			u.Seconds, u.Entries, u.Bytes, u.BytesPerEntry(), u.EventsPerSecond(), u.UsedMemory, u.MaxMemory)
+		fmt.Fprintf(w, "So T = headroom / (%.0f B × E): per GiB of headroom, %s at this load's %.1f events/s, "+
+			"%s at 1,000 events/s, %s at 10,000 events/s.\n\n", u.BytesPerEntry(),
+			u.OutageFor(1<<30, u.EventsPerSecond()).Round(time.Minute), u.EventsPerSecond(),
+			u.OutageFor(1<<30, 1000).Round(time.Second), u.OutageFor(1<<30, 10000).Round(time.Second))
 	}
 	if r.Planted != "" {
 		fmt.Fprintf(w, "Planted loss: %s.\n", r.Planted)
