@@ -31,11 +31,6 @@ fi
 if ! dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null | grep -q 'ok installed'; then
 	missing+=(fonts-wqy-microhei)
 fi
-# make chaos skews Redis's clock with libfaketime (chaos/scenarios.go says
-# why Redis's and not a gateway's: Go reads the clock without libc).
-if ! dpkg-query -W -f='${Status}' libfaketime 2>/dev/null | grep -q 'ok installed'; then
-	missing+=(libfaketime)
-fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=()
