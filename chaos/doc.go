@@ -4,8 +4,9 @@
 // injects faults (kill -9 of each role and of every gateway, Redis kill -9
 // and restart from its AOF, ClickHouse stopped, a merchant endpoint that
 // hangs, resets or answers slowly, a partition between a dispatcher and
-// Redis, a skewed clock), and after each scenario audits Redis, ClickHouse
-// and the webhook receiver against what the load was answered.
+// Redis; no skewed clock, see scenarios.go), and after each scenario
+// audits Redis, ClickHouse and the webhook receiver against what the load
+// was answered.
 //
 // The audit (audit.go) is pure: it judges a Snapshot, so its rules are unit
 // tested without servers; collect.go fills a Snapshot from the real stores.
