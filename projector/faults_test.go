@@ -2,6 +2,7 @@ package projector
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
@@ -253,4 +255,44 @@ func (p *cutProxy) cut(down bool) {
 		_ = c.Close()
 	}
 	clear(p.conns)
+}
+
+// failAcks makes the first n pipelines that acknowledge fail, as they do
+// while Redis replays its AOF after a restart (LOADING).
+type failAcks struct{ n atomic.Int32 }
+
+func (f *failAcks) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (f *failAcks) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+
+func (f *failAcks) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		if len(cmds) > 0 && cmds[0].Name() == "xack" && f.n.Add(-1) >= 0 {
+			err := errors.New("LOADING Redis is loading the dataset in memory")
+			for _, c := range cmds {
+				c.SetErr(err)
+			}
+			return err
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// TestAckFailuresAreRetried: a Redis that refuses acknowledgements for a
+// while (a restart replaying its AOF) does not stop the projector; once it
+// answers, every entry is projected and acknowledged, and the projector
+// keeps projecting what comes after.
+func TestAckFailuresAreRetried(t *testing.T) {
+	e := newEnv(t)
+	hook := &failAcks{}
+	hook.n.Store(3)
+	e.rdb.AddHook(hook)
+	e.start(testConfig("acks"), NewClickHouse(e.ch))
+	first := newOrder("p-acks")
+	e.emit(first, schema.EventCreated)
+	waitFor(t, "the refused acknowledgements", func() bool { return hook.n.Load() < 0 })
+	second := newOrder("p-acks")
+	e.emit(second, schema.EventCreated)
+	e.waitListed("p-acks", map[string]schema.Order{first.ID: first, second.ID: second}, 10*time.Second)
+	waitFor(t, "all entries acknowledged", func() bool { return e.pending() == 0 })
 }

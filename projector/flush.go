@@ -17,20 +17,39 @@ func (p *Projector) flush(ctx context.Context) error {
 			return err
 		}
 	}
-	_, err := p.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-		for stream, ids := range p.batch.acks {
-			pipe.XAck(ctx, stream, Group, ids...)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := p.ack(ctx); err != nil {
 		// Rows are in; the entries stay pending and are inserted again later,
 		// which the table's versioning makes harmless.
-		return fmt.Errorf("acknowledge batch: %w", err)
+		return err
 	}
 	p.m.projected.Add(float64(len(p.batch.events)))
 	p.batch.reset()
 	return nil
+}
+
+// ack acknowledges the batch, retrying with backoff while ctx lasts: a
+// failed XACK is Redis unreachable or still loading its AOF after a
+// restart, and a projector that gave up on it would stop projecting for
+// good while its process stayed up and ready (make chaos found that).
+func (p *Projector) ack(ctx context.Context) error {
+	backoff := p.cfg.BackoffMin
+	for {
+		_, err := p.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
+			for stream, ids := range p.batch.acks {
+				pipe.XAck(ctx, stream, Group, ids...)
+			}
+			return nil
+		})
+		if err == nil {
+			return nil
+		}
+		p.log.Warn("acknowledge failed; retrying", "backoff", backoff, "err", err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("acknowledge batch: %w", err)
+		}
+		p.sleep(ctx, backoff)
+		backoff = min(2*backoff, p.cfg.BackoffMax)
+	}
 }
 
 func (p *Projector) insert(ctx context.Context) error {

@@ -1,0 +1,183 @@
+package chaos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/platform"
+)
+
+// Config is a chaos run.
+type Config struct {
+	Root      string        // the repository (its scripts/ start the servers)
+	Gateway   string        // the release gateway binary
+	DataDir   string        // servers' data, gateway logs and pid files
+	Quick     bool          // `make chaos-quick`: fewer, shorter scenarios
+	Scenarios []string      // names to run; empty: the mode's list
+	Settle    time.Duration // how long the audit may wait for the system to settle
+	Report    string        // RELIABILITY.md to rewrite the table of ("": print only)
+	PlantLoss bool          // after the last scenario, delete one order and expect the audit to fail
+}
+
+// Validate checks the run can start.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Root == "" || c.Gateway == "" || c.DataDir == "" {
+		errs = append(errs, errors.New("root, gateway and data are required"))
+	}
+	if c.Settle <= 0 {
+		errs = append(errs, errors.New("settle must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
+// Cluster is everything a run starts.
+type Cluster struct {
+	cfg   Config
+	log   *slog.Logger
+	Redis *Store
+	CH    *Store
+	Procs []*Proc // command+query ×2, projector ×2, dispatcher ×2
+	Proxy *Proxy  // the last dispatcher reaches Redis through it
+	Recv  *Receiver
+	rdb   redis.UniversalClient
+	ch    driver.Conn
+	M     *Merchants
+	usage *Usage // measured in the clickhouse-stop scenario
+}
+
+// The split the issue asks for: two processes of each role group.
+var layout = []struct{ name, roles string }{
+	{"cq1", "command,query"}, {"cq2", "command,query"},
+	{"proj1", "projector"}, {"proj2", "projector"},
+	{"disp1", "dispatcher"}, {"disp2", "dispatcher"},
+}
+
+// RedisURL is Redis's address for the gateways and the CLI.
+func (c *Cluster) RedisURL() string { return "redis://127.0.0.1:" + strconv.Itoa(c.Redis.Port) + "/0" }
+
+// ClickHouseDSN is ClickHouse's.
+func (c *Cluster) ClickHouseDSN() string {
+	return "clickhouse://127.0.0.1:" + strconv.Itoa(c.CH.Port) + "/gateway"
+}
+
+// Start brings up Redis, ClickHouse, the receiver, the partition proxy,
+// the schema, the merchants and the six gateway processes.
+func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Cluster, error) {
+	c := &Cluster{cfg: cfg, log: log}
+	var err error
+	if c.Redis, err = newStore(cfg.Root, cfg.DataDir, "redis"); err != nil {
+		return nil, err
+	}
+	if c.CH, err = newStore(cfg.Root, cfg.DataDir, "clickhouse"); err != nil {
+		return nil, err
+	}
+	if err := c.Redis.Start(ctx); err != nil {
+		return c, err
+	}
+	if err := c.CH.Start(ctx); err != nil {
+		return c, err
+	}
+	c.rdb = redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(c.Redis.Port)})
+	if c.ch, err = platform.OpenClickHouse(c.ClickHouseDSN()); err != nil {
+		return c, fmt.Errorf("clickhouse: %w", err)
+	}
+	if c.Recv, err = NewReceiver(c.rdb); err != nil {
+		return c, err
+	}
+	if c.Proxy, err = NewProxy("127.0.0.1:" + strconv.Itoa(c.Redis.Port)); err != nil {
+		return c, err
+	}
+	if err := c.cli(ctx, nil, "", "migrate"); err != nil {
+		return c, err
+	}
+	if c.M, err = c.setupMerchants(ctx); err != nil {
+		return c, err
+	}
+	for i, l := range layout {
+		redisURL := c.RedisURL()
+		if i == len(layout)-1 {
+			redisURL = "redis://" + c.Proxy.Addr() + "/0"
+		}
+		p, err := newProc(cfg.Gateway, cfg.DataDir, l.name, l.roles, c.gatewayEnv(redisURL))
+		if err != nil {
+			return c, err
+		}
+		c.Procs = append(c.Procs, p)
+	}
+	return c, c.startProcs(ctx, c.Procs)
+}
+
+// gatewayEnv is what every gateway shares: our servers, limits the load
+// never reaches (rate limiting is not under test), private notify URLs
+// allowed (the receiver is on loopback) and a compressed retry schedule,
+// so a delivery failed during a fault is retried within the settle time
+// instead of the production 15 s, 1 min, 5 min, ...
+func (c *Cluster) gatewayEnv(redisURL string) []string {
+	return []string{
+		"GATEWAY_REDIS_URL=" + redisURL, "GATEWAY_CLICKHOUSE_DSN=" + c.ClickHouseDSN(),
+		"GATEWAY_LOG_LEVEL=info",
+		"GATEWAY_RATE_CREATE=1000000/s", "GATEWAY_RATE_QUERY=1000000/s", "GATEWAY_RATE_PAGES=1000000/s",
+		"GATEWAY_RATE_LOGIN_IP=1000000/m", "GATEWAY_RATE_LOGIN_ACCOUNT=1000000/m",
+		"GATEWAY_WEBHOOK_ALLOW_PRIVATE=true",
+		"GATEWAY_WEBHOOK_SCHEDULE=2s,4s,8s,8s,8s,8s,8s,8s,8s,8s,8s",
+		"GATEWAY_SHUTDOWN_DRAIN=0s",
+	}
+}
+
+// startProcs starts processes side by side and waits for all.
+func (c *Cluster) startProcs(ctx context.Context, ps []*Proc, extra ...string) error {
+	errc := make(chan error, len(ps))
+	for _, p := range ps {
+		go func() { errc <- p.Start(ctx, extra...) }()
+	}
+	var errs []error
+	for range ps {
+		errs = append(errs, <-errc)
+	}
+	return errors.Join(errs...)
+}
+
+// Proc is the process of that name.
+func (c *Cluster) Proc(name string) *Proc {
+	for _, p := range c.Procs {
+		if p.Name == name {
+			return p
+		}
+	}
+	panic("chaos: no process " + name)
+}
+
+// Close stops everything the run started, gracefully.
+func (c *Cluster) Close() {
+	for _, p := range c.Procs {
+		p.Stop()
+	}
+	if c.Recv != nil {
+		c.Recv.Close()
+	}
+	if c.Proxy != nil {
+		c.Proxy.Close()
+	}
+	if c.rdb != nil {
+		_ = c.rdb.Close()
+	}
+	if c.ch != nil {
+		_ = c.ch.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if c.Redis != nil {
+		_ = c.Redis.Stop(ctx)
+	}
+	if c.CH != nil {
+		_ = c.CH.Stop(ctx)
+	}
+}

@@ -1,0 +1,66 @@
+// Command chaos runs the fault suite of issue 15 (package chaos): the
+// release gateway binary in six processes with split roles, a steady load,
+// each scenario's fault, and the audit after it. It prints the Markdown
+// table and, with --report, rewrites its section of RELIABILITY.md. It exits
+// 1 when any audit fails.
+//
+// scripts/chaos.sh builds the binaries and cleans up; use `make chaos` or
+// `make chaos-quick` rather than running this directly.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/paygate/gateway/chaos"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "chaos:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("chaos", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg chaos.Config
+	var scenarios string
+	fs.StringVar(&cfg.Root, "root", ".", "the repository (its scripts/ start Redis and ClickHouse)")
+	fs.StringVar(&cfg.Gateway, "gateway", "", "release gateway binary")
+	fs.StringVar(&cfg.DataDir, "data", "", "directory for the servers' data, logs and pid files")
+	fs.BoolVar(&cfg.Quick, "quick", false, "the reduced run of make chaos-quick")
+	fs.StringVar(&scenarios, "scenarios", "", "comma-separated scenario names (default: all of the mode)")
+	fs.DurationVar(&cfg.Settle, "settle", 90*time.Second, "how long an audit may wait for the system to settle")
+	fs.StringVar(&cfg.Report, "report", "", "RELIABILITY.md whose generated section to rewrite")
+	fs.BoolVar(&cfg.PlantLoss, "plant-loss", true, "at the end, delete one order and require the audit to notice")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if scenarios != "" {
+		cfg.Scenarios = strings.Split(scenarios, ",")
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	rep, err := chaos.Run(ctx, cfg, log)
+	if rep == nil {
+		return err
+	}
+	rep.Markdown(stdout)
+	if cfg.Report != "" {
+		if werr := rep.WriteInto(cfg.Report); werr != nil {
+			return fmt.Errorf("%w (and the run: %v)", werr, err)
+		}
+	}
+	return err
+}

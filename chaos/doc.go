@@ -1,0 +1,15 @@
+// Package chaos is the fault suite of issue 15 (`make chaos`): it runs the
+// release gateway binary in separate processes with split roles against
+// Redis (AOF, appendfsync always) and ClickHouse, holds a steady mixed load,
+// injects faults (kill -9 of each role and of every gateway, Redis kill -9
+// and restart from its AOF, ClickHouse stopped, a merchant endpoint that
+// hangs, resets or answers slowly, a partition between a dispatcher and
+// Redis; no skewed clock, see scenarios.go), and after each scenario
+// audits Redis, ClickHouse and the webhook receiver against what the load
+// was answered.
+//
+// The audit (audit.go) is pure: it judges a Snapshot, so its rules are unit
+// tested without servers; collect.go fills a Snapshot from the real stores.
+// Failing creates during a fault are allowed and counted; losing an answered
+// one is not.
+package chaos

@@ -1,0 +1,297 @@
+package chaos
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// Rates is the steady load, per second. Small on purpose: the machine is
+// shared, and the suite tests what survives, not how fast.
+type Rates struct {
+	Creates, Pays, SelfPays, Transfers, Queries float64
+}
+
+// DefaultRates is the load of every scenario.
+var DefaultRates = Rates{Creates: 30, Pays: 8, SelfPays: 4, Transfers: 2, Queries: 10}
+
+// Load drives the gateways and remembers every create and its answer.
+type Load struct {
+	c      *Cluster
+	client *http.Client
+
+	mu      sync.Mutex
+	creates []Create
+	payable []string // answered Shop orders the sandbox can pay
+	coids   []string // recent clientOrderIds, for repeats
+	ops     map[string]*OpCount
+	seq     int
+	payers  map[int]*payer
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// OpCount is how one kind of request fared, with its first error.
+type OpCount struct {
+	OK, Failed int
+	FirstErr   string
+}
+
+// methods are the Shop's creates, each with a currency it takes.
+var methods = []struct{ method, currency string }{
+	{"wallet_a", "CNY"}, {"wallet_b", "CNY"}, {"cryptohost", "USD"}, {"select", "USD"},
+}
+
+// NewLoad prepares the load; Run starts it.
+func NewLoad(c *Cluster) *Load {
+	return &Load{c: c, ops: map[string]*OpCount{},
+		client: &http.Client{Timeout: 5 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// Run starts every kind of request at its rate until Stop.
+func (l *Load) Run(r Rates) {
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	l.mu.Lock()
+	for _, c := range l.ops {
+		c.FirstErr = "" // the first error of this run, not of the whole suite
+	}
+	l.mu.Unlock()
+	l.every(ctx, "create", r.Creates, 4, l.create)
+	l.every(ctx, "sandbox pay", r.Pays, 2, l.pay)
+	l.every(ctx, "balance create", r.SelfPays, 3, l.selfPay) // three racing on one balance
+	l.every(ctx, "balance transfer", r.Transfers, 2, l.transfer)
+	l.every(ctx, "query", r.Queries, 2, l.query)
+}
+
+// Stop ends the load and waits for requests in flight.
+func (l *Load) Stop() {
+	l.cancel()
+	l.wg.Wait()
+}
+
+// every runs fn from workers goroutines, rate times a second in all.
+func (l *Load) every(ctx context.Context, name string, rate float64, workers int, fn func(ctx context.Context, w int) error) {
+	if rate <= 0 {
+		return
+	}
+	period := time.Duration(float64(time.Second) * float64(workers) / rate)
+	for w := range workers {
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			t := time.NewTicker(period)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+				// Not ctx: Stop lets the request in flight finish, so
+				// that no create is dropped by the suite itself.
+				err := fn(context.WithoutCancel(ctx), w)
+				l.count(name, err)
+			}
+		}()
+	}
+}
+
+func (l *Load) count(op string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.ops[op]
+	if c == nil {
+		c = &OpCount{}
+		l.ops[op] = c
+	}
+	if err != nil {
+		c.Failed++
+		if c.FirstErr == "" {
+			c.FirstErr = err.Error()
+		}
+	} else {
+		c.OK++
+	}
+}
+
+// base is the address of a command+query gateway, alternating.
+func (l *Load) base(w int) string { return "http://" + l.c.Procs[w%2].Addr }
+
+// apiAnswer is the gateway's JSON envelope.
+type apiAnswer struct {
+	Code  int            `json:"code"`
+	Error string         `json:"error"`
+	Data  map[string]any `json:"data"`
+}
+
+// createOrder sends one signed create and records it with its answer.
+// fresh is false when the answer was an idempotent replay of an order the
+// same clientOrderId made before.
+func (l *Load) createOrder(ctx context.Context, w int, a Account, p schema.Params) (id string, fresh bool, err error) {
+	p["appid"], p["action"], p["clientip"] = a.AppID, "createorder", "127.0.0.1"
+	p["notify_url"] = l.c.Recv.URL()
+	p["sign"] = schema.Sign(p, a.APIKey)
+	body, _ := json.Marshal(p)
+	status, ans, err := l.post(ctx, l.base(w)+"/api/createorder", "application/json", body)
+	rec := Create{AppID: a.AppID, ClientOrderID: p["clientOrderId"], HTTPStatus: status}
+	id, _ = ans.Data["paymentId"].(string)
+	replay, _ := ans.Data["idempotent"].(bool)
+	if err == nil && status/100 == 2 && id != "" {
+		rec.PaymentID = id
+	} else if err == nil {
+		err = fmt.Errorf("create: %d %s", status, ans.Error)
+	}
+	l.mu.Lock()
+	l.creates = append(l.creates, rec)
+	l.mu.Unlock()
+	return rec.PaymentID, !replay, err
+}
+
+func (l *Load) post(ctx context.Context, u, ctype string, body []byte) (int, apiAnswer, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return 0, apiAnswer{}, err
+	}
+	req.Header.Set("Content-Type", ctype)
+	return l.do(req)
+}
+
+func (l *Load) do(req *http.Request) (int, apiAnswer, error) {
+	var ans apiAnswer
+	res, err := l.client.Do(req)
+	if err != nil {
+		return 0, ans, err
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	_ = json.Unmarshal(raw, &ans)
+	return res.StatusCode, ans, nil
+}
+
+// create is the Shop's mixed create: a method in turn, half with a
+// clientOrderId, a fifth of those a repeat of a recent one.
+func (l *Load) create(ctx context.Context, w int) error {
+	l.mu.Lock()
+	l.seq++
+	n := l.seq
+	coid := ""
+	switch {
+	case n%2 == 0 && n%5 == 0 && len(l.coids) > 0:
+		coid = l.coids[rand.IntN(len(l.coids))]
+	case n%2 == 0:
+		coid = fmt.Sprintf("chaos-%d", n)
+		l.coids = append(l.coids, coid)
+		if len(l.coids) > 200 {
+			l.coids = l.coids[1:]
+		}
+	}
+	l.mu.Unlock()
+	m := methods[n%len(methods)]
+	p := schema.Params{"paymentMethod": m.method, "currency": m.currency, "amount": amount()}
+	if coid != "" {
+		p["clientOrderId"] = coid
+	}
+	id, fresh, err := l.createOrder(ctx, w, l.c.M.Shop, p)
+	if err == nil && fresh && m.method != "select" {
+		l.mu.Lock()
+		l.payable = append(l.payable, id)
+		l.mu.Unlock()
+	}
+	return err
+}
+
+// amount is a random amount from 1.00 to 99.99.
+func amount() string { return fmt.Sprintf("%d.%02d", 1+rand.IntN(99), rand.IntN(100)) }
+
+// pay pays a Shop order through the sandbox, as the browser tests do.
+func (l *Load) pay(ctx context.Context, w int) error {
+	l.mu.Lock()
+	if len(l.payable) == 0 {
+		l.mu.Unlock()
+		return nil
+	}
+	i := rand.IntN(len(l.payable))
+	id := l.payable[i]
+	l.payable[i] = l.payable[len(l.payable)-1]
+	l.payable = l.payable[:len(l.payable)-1]
+	l.mu.Unlock()
+	a := l.c.M.Shop
+	form := url.Values{"appid": {a.AppID}, "key": {a.QueryKey}}.Encode()
+	status, ans, err := l.post(ctx, l.base(w)+"/sandbox/orders/"+id+"/pay", "application/x-www-form-urlencoded", []byte(form))
+	if err == nil && status != http.StatusOK {
+		err = fmt.Errorf("sandbox pay: %d %s", status, ans.Error)
+	}
+	return err
+}
+
+// selfPay creates an order Self pays at once from its own balance; three
+// workers race on that one balance.
+func (l *Load) selfPay(ctx context.Context, w int) error {
+	_, _, err := l.createOrder(ctx, w, l.c.M.Self, schema.Params{"paymentMethod": "balance", "currency": "USD", "amount": amount()})
+	return err
+}
+
+// query reads a recent order by id, or a merchant's first listing page.
+func (l *Load) query(ctx context.Context, w int) error {
+	a := l.c.M.Shop
+	q := url.Values{"appid": {a.AppID}, "key": {a.QueryKey}, "action": {"orders"}, "limit": {"20"}}
+	l.mu.Lock()
+	if n := len(l.creates); n > 0 && rand.IntN(2) == 0 {
+		if c := l.creates[rand.IntN(n)]; c.PaymentID != "" && c.AppID == a.AppID {
+			q.Set("action", "order")
+			q.Set("paymentId", c.PaymentID)
+			q.Del("limit")
+		}
+	}
+	l.mu.Unlock()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, l.base(w)+"/api/order?"+q.Encode(), nil)
+	if err != nil {
+		return err
+	}
+	status, ans, err := l.do(req)
+	if err == nil && status != http.StatusOK {
+		err = fmt.Errorf("query: %d %s", status, ans.Error)
+	}
+	return err
+}
+
+// Creates is a copy of every create so far.
+func (l *Load) Creates() []Create {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]Create(nil), l.creates...)
+}
+
+// Ops is a copy of the request counts so far.
+func (l *Load) Ops() map[string]OpCount {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := map[string]OpCount{}
+	for k, v := range l.ops {
+		out[k] = *v
+	}
+	return out
+}
+
+// opsLine is the counts as one line for the report.
+func opsLine(ops map[string]OpCount) string {
+	var b strings.Builder
+	for _, k := range []string{"create", "sandbox pay", "balance create", "balance transfer", "query"} {
+		c := ops[k]
+		fmt.Fprintf(&b, "%s %d/%d, ", k, c.OK, c.OK+c.Failed)
+	}
+	return strings.TrimSuffix(b.String(), ", ")
+}

@@ -1,0 +1,159 @@
+package chaos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Scenario is one fault, or several at once. Inject starts the fault,
+// holds it for d while the load runs, and ends it (restarts what it
+// killed); the runner then stops the load and audits.
+type Scenario struct {
+	Name   string
+	Fault  string // what was done, for the report
+	Quick  bool   // part of `make chaos-quick`
+	Hold   time.Duration
+	QHold  time.Duration // the hold in quick mode
+	Inject func(ctx context.Context, c *Cluster, hold time.Duration) error
+}
+
+// restartPause is how long a killed process stays dead: long enough for
+// the load to hit the hole, short enough to keep the run short.
+const restartPause = 3 * time.Second
+
+// Scenarios is every scenario, in the order of a full run.
+func Scenarios() []Scenario {
+	return []Scenario{
+		kill9("kill9-command", "kill -9 of one command+query process", "cq1"),
+		kill9("kill9-projector", "kill -9 of one projector", "proj1"),
+		kill9("kill9-dispatcher", "kill -9 of one dispatcher", "disp1"),
+		{Name: "kill9-all", Fault: "kill -9 of all six gateway processes at once", Quick: true,
+			Inject: func(ctx context.Context, c *Cluster, _ time.Duration) error { return c.killAll(ctx) }},
+		{Name: "redis-kill9", Fault: "kill -9 of Redis, restart from its AOF", Quick: true,
+			Inject: func(ctx context.Context, c *Cluster, _ time.Duration) error { return c.redisKill9(ctx, nil) }},
+		{Name: "clickhouse-stop", Fault: "ClickHouse stopped", Hold: 60 * time.Second, QHold: 15 * time.Second,
+			Inject: clickhouseStop},
+		receiver("receiver-hang", "merchant endpoint hangs (never answers)", ModeHang, true),
+		receiver("receiver-reset", "merchant endpoint resets connections", ModeReset, false),
+		receiver("receiver-slow", "merchant endpoint answers after 3 s", ModeSlow, false),
+		{Name: "partition", Fault: "dispatcher disp2 cut off from Redis (blackholing proxy)",
+			Hold: 30 * time.Second, QHold: 10 * time.Second, Inject: partition},
+		{Name: "combined-storm", Fault: "merchant endpoint hangs + Redis kill -9 + kill -9 of all gateways",
+			Hold: 20 * time.Second, QHold: 10 * time.Second, Inject: storm},
+		{Name: "combined-degraded", Fault: "ClickHouse stopped + kill -9 of a projector + partition of disp2 + slow endpoint",
+			Hold: 30 * time.Second, QHold: 10 * time.Second, Inject: degraded},
+	}
+}
+
+func kill9(name, fault, proc string) Scenario {
+	return Scenario{Name: name, Fault: fault, Inject: func(ctx context.Context, c *Cluster, _ time.Duration) error {
+		p := c.Proc(proc)
+		p.Kill9()
+		time.Sleep(restartPause)
+		return p.Start(ctx)
+	}}
+}
+
+func receiver(name, fault string, m Mode, quick bool) Scenario {
+	return Scenario{Name: name, Fault: fault, Quick: quick, Hold: 30 * time.Second, QHold: 20 * time.Second,
+		Inject: func(ctx context.Context, c *Cluster, hold time.Duration) error {
+			c.Recv.SetMode(m)
+			defer c.Recv.SetMode(ModeNormal)
+			return sleep(ctx, hold)
+		}}
+}
+
+// killAll is SIGKILL to every gateway at once, then all restarted.
+func (c *Cluster) killAll(ctx context.Context) error {
+	for _, p := range c.Procs {
+		go p.Kill9()
+	}
+	for _, p := range c.Procs {
+		for p.running() {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	time.Sleep(restartPause)
+	return c.startProcs(ctx, c.Procs)
+}
+
+// redisKill9 kills Redis with SIGKILL and starts it again from its data
+// directory (the AOF), with env for the restarted server.
+func (c *Cluster) redisKill9(ctx context.Context, env []string) error {
+	if err := c.Redis.Kill9(); err != nil {
+		return err
+	}
+	time.Sleep(restartPause)
+	return c.Redis.Start(ctx, env...)
+}
+
+// clickhouseStop also measures what the outage costs Redis (usage.go).
+func clickhouseStop(ctx context.Context, c *Cluster, hold time.Duration) error {
+	if err := c.CH.Stop(ctx); err != nil {
+		return err
+	}
+	err := c.measureOutage(ctx, func() error { return sleep(ctx, hold) })
+	return errors.Join(err, c.CH.Start(ctx))
+}
+
+// No skewed-clock scenario: a gateway's clock cannot be moved from
+// outside. Go reads the time through the vDSO, never libc, so libfaketime
+// has no effect on the binary, and the binary has no clock seam (roles call
+// time.Now directly). Skewing Redis's clock instead (every decision that
+// needs a shared clock uses it) fails too: Redis 7.0 under libfaketime
+// hangs at start-up (jemalloc's clock_gettime recursion). RELIABILITY.md
+// says what that leaves untested.
+
+func partition(ctx context.Context, c *Cluster, hold time.Duration) error {
+	c.Proxy.Cut()
+	defer c.Proxy.Heal()
+	return sleep(ctx, hold)
+}
+
+func storm(ctx context.Context, c *Cluster, hold time.Duration) error {
+	c.Recv.SetMode(ModeHang)
+	defer c.Recv.SetMode(ModeNormal)
+	if err := sleep(ctx, hold/2); err != nil {
+		return err
+	}
+	for _, p := range c.Procs {
+		go p.Kill9()
+	}
+	if err := c.redisKill9(ctx, nil); err != nil {
+		return err
+	}
+	for _, p := range c.Procs {
+		for p.running() {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if err := c.startProcs(ctx, c.Procs); err != nil {
+		return err
+	}
+	return sleep(ctx, hold/2)
+}
+
+func degraded(ctx context.Context, c *Cluster, hold time.Duration) error {
+	c.Recv.SetMode(ModeSlow)
+	defer c.Recv.SetMode(ModeNormal)
+	c.Proxy.Cut()
+	defer c.Proxy.Heal()
+	if err := c.CH.Stop(ctx); err != nil {
+		return err
+	}
+	p := c.Proc("proj2")
+	p.Kill9()
+	err := sleep(ctx, hold)
+	return errors.Join(err, c.CH.Start(ctx), p.Start(ctx))
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	case <-time.After(d):
+		return nil
+	}
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# chaos.sh full|quick: `make chaos` and `make chaos-quick` (issue 15).
+# Builds release binaries (go build -trimpath) of the gateway and of the
+# runner (chaos/cmd/chaos), which starts Redis and ClickHouse through
+# scripts/redis.sh and scripts/clickhouse.sh under .data/chaos-XXXX, six
+# gateway processes with split roles, the webhook receiver and the load,
+# injects each scenario's fault and audits. The full run rewrites the
+# generated table of RELIABILITY.md. Everything started is stopped on exit,
+# also when the runner is killed (by the pid files it leaves).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+
+mode=${1:-full}
+case "$mode" in
+full) flags=(--report "$root/RELIABILITY.md" --settle 120s) ;;
+quick) flags=(--quick --settle 60s) ;;
+*) die "usage: chaos.sh full|quick" ;;
+esac
+
+scripts/deps.sh
+mkdir -p .data
+tmp=$(mktemp -d "$root/.data/chaos-XXXX")
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	local f pid
+	for f in "$tmp"/*.pid; do
+		[ -e "$f" ] || continue
+		pid=$(running_pid "$f" "$tmp/bin/") && kill -KILL "$pid" 2>/dev/null || true
+	done
+	scripts/redis.sh stop "$tmp/redis" || true
+	scripts/clickhouse.sh stop "$tmp/clickhouse" || true
+	if [ "${status:-1}" -ne 0 ]; then
+		mkdir -p chaos-results
+		for f in "$tmp"/*.log "$tmp/redis/redis.log"; do
+			[ -e "$f" ] && cp "$f" "chaos-results/$mode-${f##*/}"
+		done
+		log "logs of the failed run: chaos-results/"
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+go build -trimpath -o "$tmp/bin/gateway" ./cmd/gateway
+go build -trimpath -o "$tmp/bin/chaos" ./chaos/cmd/chaos
+status=0
+"$tmp/bin/chaos" --root "$root" --gateway "$tmp/bin/gateway" --data "$tmp" "${flags[@]}" || status=$?
+exit "$status"
