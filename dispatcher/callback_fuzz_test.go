@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/paygate/gateway/schema"
 )
@@ -67,9 +68,12 @@ func FuzzCallbackSignature(f *testing.F) {
 			return // a callback always has its fixed fields
 		}
 		stored := encodeCallback(p)
-		asJSON, _ := json.Marshal(p)
-		if old, err := storedForm(string(asJSON)); err != nil || old != stored {
-			t.Fatalf("JSON-stored %s reads as %q (%v), want %q", asJSON, old, err, stored)
+		// The older JSON form cannot hold invalid UTF-8 (encoding/json
+		// writes U+FFFD), so only valid text must read back the same.
+		if asJSON, _ := json.Marshal(p); validUTF8(p) {
+			if old, err := storedForm(string(asJSON)); err != nil || old != stored {
+				t.Fatalf("JSON-stored %s reads as %q (%v), want %q", asJSON, old, err, stored)
+			}
 		}
 		body, err := signForm(stored, key)
 		if err != nil {
@@ -114,4 +118,13 @@ func FuzzCallbackSignature(f *testing.F) {
 			t.Fatalf("sign with digit %d changed verified", i)
 		}
 	})
+}
+
+func validUTF8(p schema.Params) bool {
+	for k, v := range p {
+		if !utf8.ValidString(k) || !utf8.ValidString(v) {
+			return false
+		}
+	}
+	return true
 }
