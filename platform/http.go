@@ -16,12 +16,23 @@ import (
 // from gather; a nil gather serves none, for a public listener whose metrics
 // are on the operations listener (NewOpsApp).
 func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
+	return NewAppReading(DefaultReadTimeout, log, reg, gather)
+}
+
+// DefaultReadTimeout bounds reading one whole request, headers and body:
+// a client that sends them a byte at a time (slow loris) is cut off there
+// and its connection closed, so it holds a connection for no longer.
+const DefaultReadTimeout = 15 * time.Second
+
+// NewAppReading is NewApp with the request read bound read (Config's
+// HTTPReadTimeout, GATEWAY_HTTP_READ_TIMEOUT).
+func NewAppReading(read time.Duration, log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName: "gateway",
 		// Handlers bound their own bodies (createorder at 64 KiB) so that an
 		// oversized one still gets the JSON error body; this is the backstop.
 		BodyLimit:             1 << 20,
-		ReadTimeout:           15 * time.Second,
+		ReadTimeout:           read,
 		WriteTimeout:          15 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		DisableStartupMessage: true,
