@@ -53,14 +53,14 @@ type Config struct {
 	// BehindTLS says a TLS-terminating proxy or load balancer is in front
 	// of HTTPAddr, which serves plain HTTP: serve stops warning about a
 	// public address then.
-	BehindTLS bool
-	RateCreate      string        // per merchant, createorder
-	RateQuery       string        // per merchant, order queries and the sandbox driver
-	RatePages       string        // per client IP, payer pages
-	RateLoginIP     string        // per client IP, payer logins at /merchant/login
-	RateLoginAcct   string        // per account, payer logins at /merchant/login
-	SessionTTL      time.Duration // how long a payer's login session lasts
-	MethodLimits    string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
+	BehindTLS     bool
+	RateCreate    string        // per merchant, createorder
+	RateQuery     string        // per merchant, order queries and the sandbox driver
+	RatePages     string        // per client IP, payer pages
+	RateLoginIP   string        // per client IP, payer logins at /merchant/login
+	RateLoginAcct string        // per account, payer logins at /merchant/login
+	SessionTTL    time.Duration // how long a payer's login session lasts
+	MethodLimits  string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
 	// The payer pages: polling per SPEC.md's Limits, and the key of their
 	// forms' CSRF tokens (empty: one kept in Redis, shared by every node).
 	PagePollInterval  time.Duration
