@@ -20,6 +20,7 @@ test: vet
 	scripts/deps.sh
 	scripts/testenv.sh $(GO) test -count=1 -timeout 9m $(PKGS)
 	scripts/chaos.sh quick
+	$(MAKE) fuzz-quick
 
 # The end-to-end tests, the failover and every *Cluster* test on a 3-master
 # Redis Cluster with replicas and a 2-shard ClickHouse cluster
@@ -32,6 +33,21 @@ CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|Test
 test-cluster:
 	scripts/deps.sh
 	scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
+
+# Every native fuzz target (func FuzzX in *_test.go, found by
+# scripts/fuzz.sh) for FUZZTIME each: the parsers of requests, query and
+# listing parameters, signatures, webhook answers and provider
+# notifications. fuzz-quick is the bounded run `make test` ends with; a
+# failing input lands in <package>/testdata/fuzz/ and becomes a
+# regression seed once committed.
+FUZZTIME ?= 2m
+FUZZTIME_QUICK ?= 4s
+.PHONY: fuzz fuzz-quick
+fuzz:
+	GO=$(GO) scripts/fuzz.sh $(FUZZTIME)
+
+fuzz-quick:
+	GO=$(GO) scripts/fuzz.sh $(FUZZTIME_QUICK)
 
 # Unit tests only: integration tests skip themselves in -short mode on a
 # developer's machine; under CI=true they fail instead (CI runs `make test`).

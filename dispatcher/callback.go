@@ -96,12 +96,16 @@ func signForm(form, apiKey string) (string, error) {
 
 // acknowledged is DESIGN.md's rule: any 2xx whose body, with surrounding
 // ASCII white space trimmed, is "success" in any letter case. (A body over
-// our read bound never gets here: the client refuses it.)
+// our read bound never gets here: the client refuses it.) Letter case is
+// ASCII's: the length check keeps Unicode's folds ("ſuccess" with U+017F,
+// which strings.EqualFold equates with "success") from acknowledging, as
+// SPEC.md asks for exactly the word.
 func acknowledged(status int, body []byte) bool {
 	if status < 200 || status > 299 {
 		return false
 	}
-	return strings.EqualFold(strings.Trim(string(body), " \t\r\n\v\f"), "success")
+	word := strings.Trim(string(body), " \t\r\n\v\f")
+	return len(word) == len("success") && strings.EqualFold(word, "success")
 }
 
 // keptBody is the start of a response body as an attempt record keeps it;

@@ -31,11 +31,16 @@ const userAgent = "gateway-webhook/1"
 // again by itself (our schedule decides that), and connects only to
 // addresses the guard accepts.
 func newHTTPClient(cfg Config) *fasthttp.Client {
-	g := &guardedDialer{
+	return guardedClient(cfg, &guardedDialer{
 		allowPrivate: cfg.AllowPrivate,
 		resolver:     net.DefaultResolver,
 		dialer:       &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second},
-	}
+	})
+}
+
+// guardedClient is the webhook client over g; tests pass a g whose
+// resolver and policy they control.
+func guardedClient(cfg Config, g *guardedDialer) *fasthttp.Client {
 	return &fasthttp.Client{
 		Name: userAgent,
 		Dial: func(addr string) (net.Conn, error) {

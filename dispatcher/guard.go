@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"syscall"
 )
 
 // RefusedError is an attempt the dispatcher would not make: every address
@@ -88,10 +89,53 @@ func refusal(a netip.Addr) string {
 // guardedDialer resolves the host itself and connects only to addresses
 // that pass refusal, by IP: what was checked is what is dialled, so a DNS
 // answer that changes between check and connect (rebinding) gains nothing.
+// The socket's own address is checked once more just before connect
+// (net.Dialer.Control), so a later change that dials by name, or a dial
+// path that skips the lookup, still cannot reach a refused address.
 type guardedDialer struct {
 	allowPrivate bool
 	resolver     *net.Resolver
 	dialer       *net.Dialer
+	// lookup and refuse replace the resolver and refusal in tests (a name
+	// that answers differently on each lookup; a policy under which one
+	// loopback address stands for a public one). nil means the real ones.
+	lookup func(ctx context.Context, host string) ([]netip.Addr, error)
+	refuse func(netip.Addr) string
+}
+
+// why is the refusal of a under g's policy, "" when it may be dialled.
+func (g *guardedDialer) why(a netip.Addr) string {
+	if g.allowPrivate {
+		return ""
+	}
+	if g.refuse != nil {
+		return g.refuse(a)
+	}
+	return refusal(a)
+}
+
+func (g *guardedDialer) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+	if g.lookup != nil {
+		return g.lookup(ctx, host)
+	}
+	return g.resolver.LookupNetIP(ctx, "ip", host)
+}
+
+// netDialer is g's dialer with the last check attached: Control sees the
+// address the socket is about to connect to, after every resolution.
+func (g *guardedDialer) netDialer() *net.Dialer {
+	d := *g.dialer
+	d.Control = func(_, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return fmt.Errorf("dial %s: not an address", address)
+		}
+		if r := g.why(ap.Addr()); r != "" {
+			return &RefusedError{Host: address, Addr: ap.Addr().Unmap(), Reason: r}
+		}
+		return nil
+	}
+	return &d
 }
 
 func (g *guardedDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -103,14 +147,14 @@ func (g *guardedDialer) DialContext(ctx context.Context, network, addr string) (
 	if err != nil {
 		return nil, fmt.Errorf("port %q: %w", portStr, err)
 	}
-	ips, err := g.resolver.LookupNetIP(ctx, "ip", host)
+	ips, err := g.resolve(ctx, host)
 	if err != nil {
 		return nil, err
 	}
 	var allowed []netip.Addr
 	var refused *RefusedError
 	for _, ip := range ips {
-		if r := refusal(ip); r != "" && !g.allowPrivate {
+		if r := g.why(ip); r != "" {
 			if refused == nil {
 				refused = &RefusedError{Host: host, Addr: ip.Unmap(), Reason: r}
 			}
@@ -125,8 +169,9 @@ func (g *guardedDialer) DialContext(ctx context.Context, network, addr string) (
 		return nil, fmt.Errorf("host %s has no address", host)
 	}
 	var errs []error
+	d := g.netDialer()
 	for _, ip := range allowed {
-		c, err := g.dialer.DialContext(ctx, network, netip.AddrPortFrom(ip, uint16(port)).String())
+		c, err := d.DialContext(ctx, network, netip.AddrPortFrom(ip, uint16(port)).String())
 		if err == nil {
 			return c, nil
 		}

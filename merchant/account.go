@@ -25,8 +25,19 @@ type Account struct {
 	PrevWebhookTill   time.Time `json:"-"`
 	Callback          string    `json:"callback"`
 	Sandbox           bool      `json:"sandbox"`
-	Disabled          bool      `json:"disabled"`
-	CreatedAt         time.Time `json:"createdAt"`
+	// Disabled stops new business, not money already moving. The
+	// merchant's own API is refused with 403 (create, query, cancel,
+	// webhook log and resend, the sandbox driver), and as a payer the
+	// account can neither log in nor pay from its balance. Orders already
+	// created keep their course until they expire: a payer on the
+	// provider's page may still pay, the provider's notification settles
+	// the order, and its webhook is delivered and retried. A payer who
+	// has paid must end with a paid order and the merchant must hear of
+	// it: refusing either would leave money taken at the provider with
+	// no record the merchant or support can act on, and the order TTL
+	// bounds how long such orders last. (TestSecurityEndToEnd.)
+	Disabled  bool      `json:"disabled"`
+	CreatedAt time.Time `json:"createdAt"`
 	// Per-merchant rate limit overrides; nil means the gateway's default.
 	CreateLimit *platform.Limit `json:"createLimit,omitempty"`
 	QueryLimit  *platform.Limit `json:"queryLimit,omitempty"`

@@ -59,13 +59,20 @@ type Config struct {
 	ShutdownTimeout   time.Duration
 	ShutdownDrain     time.Duration
 	LogLevel          string
-	RateCreate        string        // per merchant, createorder
-	RateQuery         string        // per merchant, order queries and the sandbox driver
-	RatePages         string        // per client IP, payer pages
-	RateLoginIP       string        // per client IP, payer logins at /merchant/login
-	RateLoginAcct     string        // per account, payer logins at /merchant/login
-	SessionTTL        time.Duration // how long a payer's login session lasts
-	MethodLimits      string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
+	// HTTPReadTimeout bounds reading one request (headers and body) on the
+	// public listener: the slow-client (slow loris) bound.
+	HTTPReadTimeout time.Duration
+	// BehindTLS says a TLS-terminating proxy or load balancer is in front
+	// of HTTPAddr, which serves plain HTTP: serve stops warning about a
+	// public address then.
+	BehindTLS     bool
+	RateCreate    string        // per merchant, createorder
+	RateQuery     string        // per merchant, order queries and the sandbox driver
+	RatePages     string        // per client IP, payer pages
+	RateLoginIP   string        // per client IP, payer logins at /merchant/login
+	RateLoginAcct string        // per account, payer logins at /merchant/login
+	SessionTTL    time.Duration // how long a payer's login session lasts
+	MethodLimits  string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
 	// The payer pages: polling per SPEC.md's Limits, and the key of their
 	// forms' CSRF tokens (empty: one kept in Redis, shared by every node).
 	PagePollInterval  time.Duration
@@ -115,6 +122,7 @@ func Defaults() Config {
 		ShutdownDrain:     time.Second,
 		ProviderTimeout:   10 * time.Second,
 		LogLevel:          "info",
+		HTTPReadTimeout:   DefaultReadTimeout,
 		RateCreate:        "1000/s:2000",
 		RateQuery:         "200/s:400",
 		RatePages:         "20/s:60",
@@ -178,6 +186,12 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.ProviderTimeout, "provider-timeout", "GATEWAY_PROVIDER_TIMEOUT", "default bound on one call to a live provider (a family's Caller.Timeout wins)")
 	dur(&c.ShutdownDrain, "shutdown-drain", "GATEWAY_SHUTDOWN_DRAIN", "after SIGTERM, how long to keep serving while readiness says 503, before closing the listener")
 	str(&c.LogLevel, "log-level", "GATEWAY_LOG_LEVEL", "debug, info, warn or error")
+	fs.BoolFunc("behind-tls", "a TLS-terminating proxy is in front of http-addr: no warning for a public address (GATEWAY_BEHIND_TLS)",
+		func(v string) error { c.BehindTLS = v == "true" || v == "1"; return nil })
+	if v, ok := os.LookupEnv("GATEWAY_BEHIND_TLS"); ok {
+		c.BehindTLS = v == "true" || v == "1"
+	}
+	dur(&c.HTTPReadTimeout, "http-read-timeout", "GATEWAY_HTTP_READ_TIMEOUT", "bound on reading one request, headers and body; a slower client is cut off")
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
@@ -236,8 +250,8 @@ func (c *Config) Validate() error {
 	if c.RedisWaitReplicas < 0 || c.RedisWaitTimeout <= 0 {
 		errs = append(errs, errors.New("redis-wait-replicas must be at least 0 and redis-wait-timeout positive"))
 	}
-	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 {
-		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout, usdt-review-window and session-ttl must be positive"))
+	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
+		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout, usdt-review-window, session-ttl and http-read-timeout must be positive"))
 	}
 	return errors.Join(errs...)
 }

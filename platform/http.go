@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/valyala/fasthttp"
 )
 
 // NewApp is the fiber app every role mounts its routes on, with the shared
@@ -16,17 +18,29 @@ import (
 // from gather; a nil gather serves none, for a public listener whose metrics
 // are on the operations listener (NewOpsApp).
 func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
+	return NewAppReading(DefaultReadTimeout, log, reg, gather)
+}
+
+// DefaultReadTimeout bounds reading one whole request, headers and body:
+// a client that sends them a byte at a time (slow loris) is cut off there
+// and its connection closed, so it holds a connection for no longer.
+const DefaultReadTimeout = 15 * time.Second
+
+// NewAppReading is NewApp with the request read bound read (Config's
+// HTTPReadTimeout, GATEWAY_HTTP_READ_TIMEOUT).
+func NewAppReading(read time.Duration, log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName: "gateway",
 		// Handlers bound their own bodies (createorder at 64 KiB) so that an
 		// oversized one still gets the JSON error body; this is the backstop.
 		BodyLimit:             1 << 20,
-		ReadTimeout:           15 * time.Second,
+		ReadTimeout:           read,
 		WriteTimeout:          15 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		DisableStartupMessage: true,
 		ErrorHandler:          ErrorHandler(log),
 	})
+	refuseUnknownMethods(app)
 	app.Use(newHTTPMetrics(reg).observe)
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok") })
 	if gather != nil {
@@ -78,4 +92,29 @@ type okBody struct {
 // OK answers {"code":0,"msg":"success","data":data}.
 func OK(c *fiber.Ctx, data any) error {
 	return c.JSON(okBody{Msg: "success", Data: data})
+}
+
+// refuseUnknownMethods answers a method fiber does not know (PROPFIND,
+// anything made up) with 400 in the JSON error body, as every other
+// refusal. Fiber itself answers those with a plain-text 400 before any
+// middleware or error handler runs, so the wrapper sits on the fasthttp
+// server underneath. (Not 405: that must list the resource's methods in
+// Allow, which a method no route knows cannot say.)
+func refuseUnknownMethods(app *fiber.App) {
+	srv := app.Server()
+	next := srv.Handler
+	known := make(map[string]bool, len(fiber.DefaultMethods))
+	for _, m := range fiber.DefaultMethods {
+		known[m] = true
+	}
+	srv.Handler = func(rc *fasthttp.RequestCtx) {
+		if known[string(rc.Method())] {
+			next(rc)
+			return
+		}
+		body, _ := json.Marshal(Classify(Errorf(KindBadRequest, "HTTP method %.32q is not supported", rc.Method())))
+		rc.SetStatusCode(Status(KindBadRequest))
+		rc.SetContentType(fiber.MIMEApplicationJSON)
+		rc.SetBody(body)
+	}
 }

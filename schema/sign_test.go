@@ -18,7 +18,7 @@ type signVector struct {
 // loadVectors reads the shared vectors beside the checkout when they are
 // there (CI has them), else the copy kept in testdata; the copy is checked
 // against the shared file whenever both exist.
-func loadVectors(t *testing.T) []signVector {
+func loadVectors(t testing.TB) []signVector {
 	t.Helper()
 	local, err := os.ReadFile(filepath.Join("testdata", "sign-vectors.json"))
 	if err != nil {

@@ -91,6 +91,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		opsAddr = opsLn.Addr().String()
 		defer func() { _ = ops.ShutdownWithTimeout(time.Second) }()
 	}
+	if w := plainTextWarning(ln.Addr(), cfg.PublicURL, cfg.BehindTLS); w != "" {
+		log.Warn(w, "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
+	}
 	log.Info("gateway serving", "addr", ln.Addr().String(), "ops_addr", opsAddr, "public_url", cfg.PublicURL, "roles", cfg.Roles)
 	select {
 	case err := <-errc:
@@ -123,7 +126,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		platform.NewStreamCollector(rdb))
 	accounts := merchant.NewStore(rdb)
 	dir := merchant.NewDirectory(accounts, log, 0)
-	g := &gateway{app: platform.NewApp(log, reg, gather), drain: &platform.Drain{}, workers: []func(context.Context){dir.Run}}
+	g := &gateway{app: platform.NewAppReading(cfg.HTTPReadTimeout, log, reg, gather), drain: &platform.Drain{}, workers: []func(context.Context){dir.Run}}
 	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)
 	if err != nil {

@@ -19,7 +19,7 @@ type vectorFamily struct {
 }
 
 // loadVectors reads this family's cases from the shared vectors file.
-func loadVectors(t *testing.T) vectorFamily {
+func loadVectors(t testing.TB) vectorFamily {
 	t.Helper()
 	var f vectorFamily
 	providertest.Family(t, "cryptohost", &f)

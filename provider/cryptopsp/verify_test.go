@@ -13,7 +13,7 @@ import (
 
 // newTestAdapter is an adapter whose IPN secret is secret; its API is never
 // called.
-func newTestAdapter(t *testing.T, secret string) *Adapter {
+func newTestAdapter(t testing.TB, secret string) *Adapter {
 	t.Helper()
 	a, err := New(Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", IPNSecret: secret},
 		providertest.Caller(t, Family, provider.CallerConfig{}, nil))
