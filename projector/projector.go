@@ -19,9 +19,9 @@ type Sink interface {
 	Insert(ctx context.Context, events []schema.Event) error
 }
 
-// DeadLetterKey receives the entries the projector cannot decode, with the
-// reason, so they are counted and kept instead of blocking the stream.
-const DeadLetterKey = "gw:deadletter:projector"
+// DeadLetterKey receives the entries the projector cannot decode (named in
+// schema, where every key is).
+const DeadLetterKey = schema.ProjectorDeadLetterKey
 
 // Projector moves events from every shard stream into the sink.
 type Projector struct {
