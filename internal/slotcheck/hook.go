@@ -18,7 +18,7 @@ import (
 type Checker struct {
 	mu     sync.Mutex
 	faults []string
-	seen   int // scripts and multi-key commands checked
+	seen   int  // scripts and multi-key commands checked
 	tests  bool // check the calls test code makes too (this package's tests)
 }
 
