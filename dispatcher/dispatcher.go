@@ -79,6 +79,11 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	wg.Go(func() { d.reclaim(ctx) })
 	d.deliver(ctx)
 	wg.Wait()
+	// Events the readers read ahead are scheduled and acknowledged now,
+	// not left pending for another process to take over after ClaimIdle.
+	if left := d.c.Stop(); len(left) > 0 {
+		d.handle(context.WithoutCancel(ctx), left)
+	}
 	d.log.Info("dispatcher stopped")
 	return nil
 }

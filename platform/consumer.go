@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -85,15 +86,20 @@ func ConsumerName() string {
 // one reader per stream, each blocking on its own stream wherever the
 // cluster keeps it. Next hands out what the readers got.
 //
-// A reader reads ahead by one read: entries it holds when the process stops
-// are pending under Name and are taken over by Claim (of any process) once
-// idle ClaimIdle, or read again by Pending under the same name. None is lost.
+// A reader reads ahead by one read. Stop hands what the readers hold when
+// the process stops to the caller, to handle before it exits; whatever a
+// crash leaves pending under Name is taken over by Claim (of any process)
+// once idle ClaimIdle, or read again by Pending under the same name.
 type Consumer struct {
 	rdb    redis.UniversalClient
 	cfg    ConsumerConfig
 	log    *slog.Logger
 	groups [][]string // the streams each reader reads in one command
 	reads  chan []redis.XStream
+
+	readers sync.WaitGroup
+	mu      sync.Mutex
+	left    []redis.XStream // read after Next stopped taking, for Stop
 }
 
 // NewConsumer checks cfg; EnsureGroups then Start make it read.

@@ -13,8 +13,25 @@ import (
 // and after any Pending reads (a reader's entries would show up there too).
 func (c *Consumer) Start(ctx context.Context) {
 	for _, streams := range c.groups {
-		go c.reader(ctx, streams)
+		c.readers.Add(1)
+		go func() {
+			defer c.readers.Done()
+			c.reader(ctx, streams)
+		}()
 	}
+}
+
+// Stop waits for the readers to end once ctx (Start's) has ended, at most
+// one Block, and returns what they read that Next did not hand out: the
+// caller handles and acknowledges it, so a stopping process leaves nothing
+// pending under its name for others to wait ClaimIdle for.
+func (c *Consumer) Stop() []redis.XStream {
+	c.readers.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	left := c.left
+	c.left = nil
+	return left
 }
 
 // reader blocks on its streams' new entries and hands each read to Next; it
@@ -27,8 +44,11 @@ func (c *Consumer) reader(ctx context.Context, streams []string) {
 		args = append(args, ">")
 	}
 	var pause backoff
+	// A read once sent is read to its end even when ctx ends meanwhile:
+	// its entries are pending under our name by then, and Stop returns them.
+	rctx := context.WithoutCancel(ctx)
 	for ctx.Err() == nil {
-		res, err := c.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
+		res, err := c.rdb.XReadGroup(rctx, &redis.XReadGroupArgs{
 			Group: c.cfg.Group, Consumer: c.cfg.Name, Streams: args, Count: int64(c.cfg.Count), Block: c.cfg.Block,
 		}).Result()
 		if errors.Is(err, redis.Nil) {
@@ -47,7 +67,10 @@ func (c *Consumer) reader(ctx context.Context, streams []string) {
 		select {
 		case c.reads <- res:
 		case <-ctx.Done():
-			return // pending under our name: Claim or Pending takes it
+			c.mu.Lock()
+			c.left = append(c.left, res...)
+			c.mu.Unlock()
+			return
 		}
 	}
 }

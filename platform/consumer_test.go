@@ -181,3 +181,22 @@ func sorted(s []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// What the readers read and nobody took is returned by Stop, so a stopping
+// process can handle and acknowledge it instead of leaving it pending.
+func TestConsumerStopReturnsWhatItReadAhead(t *testing.T) {
+	_, rdb := consumerRedis(t)
+	c := newTestConsumer(t, rdb, "c1", []string{"s"})
+	ids := add(t, rdb, "s", 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	c.Start(ctx)
+	deadline := time.Now().Add(5 * time.Second)
+	for rdb.XPending(context.Background(), "s", "g").Val().Count != 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the reader has read them and waits for Next
+	}
+	cancel()
+	left := c.Stop()
+	if got := ids2(left); fmt.Sprint(got) != fmt.Sprint(sorted(ids)) {
+		t.Fatalf("Stop returned %v, want %v", got, sorted(ids))
+	}
+}

@@ -94,7 +94,15 @@ func (p *Projector) Run(ctx context.Context) error {
 	if err := p.readOwnPending(ctx); err != nil {
 		return p.stop(err)
 	}
-	p.c.Start(ctx)
+	rctx, stopReaders := context.WithCancel(ctx)
+	p.c.Start(rctx)
+	// What the readers read ahead joins the last batch, so a stopped
+	// projector leaves nothing pending for another to wait ClaimIdle for.
+	end := func(cause error) error {
+		stopReaders()
+		p.takeAll(context.Background(), p.c.Stop())
+		return p.stop(cause)
+	}
 	lastClaim := time.Time{}
 	for ctx.Err() == nil {
 		if time.Since(lastClaim) >= p.cfg.ClaimEvery {
@@ -104,11 +112,11 @@ func (p *Projector) Run(ctx context.Context) error {
 		p.readNew(ctx)
 		if p.batch.size >= p.cfg.BatchSize || (p.batch.size > 0 && time.Since(p.batch.firstAt) >= p.cfg.FlushInterval) {
 			if err := p.flush(ctx); err != nil {
-				return p.stop(err)
+				return end(err)
 			}
 		}
 	}
-	return p.stop(nil)
+	return end(nil)
 }
 
 // stop flushes what is held with a fresh bound: on SIGTERM the batch in hand
