@@ -27,17 +27,20 @@ func Defaults() Config {
 
 // Validate checks c.
 func (c Config) Validate() error {
-	switch {
-	case c.PublicURL == "":
-		return errors.New("checkout: public URL is empty")
-	case c.PollInterval <= 0 || c.PollTimeout < c.PollInterval || c.RedirectDelay < 0:
-		return errors.New("checkout: poll interval, poll timeout and redirect delay must be positive, timeout ≥ interval")
-	case len(c.CSRFKey) > 0 && len(c.CSRFKey) < 32:
-		return errors.New("checkout: CSRF key must be at least 32 bytes")
-	case c.MaxFormBytes < 512:
-		return errors.New("checkout: max form bytes below 512")
+	var errs []error
+	if c.PublicURL == "" {
+		errs = append(errs, errors.New("checkout: public URL is empty"))
 	}
-	return nil
+	if c.PollInterval <= 0 || c.PollTimeout < c.PollInterval || c.RedirectDelay < 0 {
+		errs = append(errs, errors.New("checkout: poll interval, poll timeout and redirect delay must be positive, timeout ≥ interval"))
+	}
+	if len(c.CSRFKey) > 0 && len(c.CSRFKey) < 32 {
+		errs = append(errs, errors.New("checkout: CSRF key must be at least 32 bytes"))
+	}
+	if c.MaxFormBytes < 512 {
+		errs = append(errs, errors.New("checkout: max form bytes below 512"))
+	}
+	return errors.Join(errs...)
 }
 
 // secure reports whether cookies must be Secure: the payer reaches us over

@@ -82,25 +82,27 @@ func (c Config) ProviderURLs(o *schema.Order) (notify, success, fail, cancel str
 
 // Validate checks c.
 func (c Config) Validate() error {
+	var errs []error
 	if c.PublicURL == "" {
-		return errors.New("command: public URL is empty")
+		errs = append(errs, errors.New("command: public URL is empty"))
 	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 {
-		return errors.New("command: order TTL and retention must be positive")
+		errs = append(errs, errors.New("command: order TTL and retention must be positive"))
 	}
 	if c.CreateLimit.PerSecond <= 0 || c.QueryLimit.PerSecond <= 0 {
-		return errors.New("command: rate limits must be positive")
+		errs = append(errs, errors.New("command: rate limits must be positive"))
 	}
 	if c.IdempotencyTTL < 0 {
-		return errors.New("command: the idempotency TTL must not be negative")
+		errs = append(errs, errors.New("command: the idempotency TTL must not be negative"))
 	}
 	if c.USDTReviewWindow < 0 {
-		return errors.New("command: the USDT review window must not be negative")
+		errs = append(errs, errors.New("command: the USDT review window must not be negative"))
 	}
 	if err := checkUSDTNetworks(append(slices.Clone(c.USDTNetworks), c.USDTSandboxNetworks...)); err != nil {
-		return fmt.Errorf("command: %w", err)
+		errs = append(errs, fmt.Errorf("command: %w", err))
 	}
-	return validateLimits(c.MethodLimits)
+	errs = append(errs, validateLimits(c.MethodLimits))
+	return errors.Join(errs...)
 }
 
 // Accounts is the account lookup the command side needs.

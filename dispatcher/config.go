@@ -182,12 +182,3 @@ func (c *Config) Validate() error {
 
 // lease is how long a claim keeps other processes away from an attempt.
 func (c *Config) lease() time.Duration { return c.Timeout + c.LeaseMargin }
-
-// consumerName is hostname-pid, unique per live process.
-func consumerName() string {
-	h, err := os.Hostname()
-	if err != nil || h == "" {
-		h = "dispatcher"
-	}
-	return h + "-" + strconv.Itoa(os.Getpid())
-}

@@ -2,9 +2,6 @@ package dispatcher
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -14,57 +11,26 @@ import (
 )
 
 // group is the consumer group every dispatcher process joins (DESIGN.md).
-const group = "dispatcher"
+const group = schema.GroupDispatcher
 
 // readCount bounds one stream read, so a backlog is worked in slices.
 const readCount = 256
 
-// ensureGroups creates the group on every shard's stream, from the start of
-// the stream so that events written before the first dispatcher ran are
-// delivered too. An existing group is left where it is.
-func (d *Dispatcher) ensureGroups(ctx context.Context) error {
-	for _, s := range schema.AllShards() {
-		err := d.rdb.XGroupCreateMkStream(ctx, schema.EventsKey(s), group, "0").Err()
-		if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
-			return fmt.Errorf("create consumer group %s on %s: %w", group, schema.EventsKey(s), err)
-		}
-	}
-	return nil
+// newConsumer reads every shard's stream in the dispatcher's group.
+func (d *Dispatcher) newConsumer() (*platform.Consumer, error) {
+	return platform.NewConsumer(d.rdb, platform.ConsumerConfig{
+		Group: group, Name: d.cfg.Consumer, Count: readCount, Block: d.cfg.Block, ClaimIdle: d.cfg.ClaimIdle,
+		OnError: func(what string, err error) { d.m.redisErrs.Inc() },
+	}, d.log)
 }
 
-// consume reads new entries of every shard's stream with one blocking read.
+// consume hands what the consumer's readers get to handle.
 func (d *Dispatcher) consume(ctx context.Context) {
-	shards := schema.AllShards()
-	streams := make([]string, 0, 2*len(shards))
-	for _, s := range shards {
-		streams = append(streams, schema.EventsKey(s))
-	}
-	for range shards {
-		streams = append(streams, ">")
-	}
-	var pause backoff
+	d.c.Start(ctx)
 	for ctx.Err() == nil {
-		res, err := d.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
-			Group: group, Consumer: d.cfg.Consumer, Streams: streams, Count: readCount, Block: d.cfg.Block,
-		}).Result()
-		if errors.Is(err, redis.Nil) {
-			continue
+		if read := d.c.Next(ctx, d.cfg.Block, readCount); len(read) > 0 {
+			d.handle(ctx, read)
 		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			d.redisError("read event streams", err)
-			if strings.HasPrefix(err.Error(), "NOGROUP") {
-				if err := d.ensureGroups(ctx); err != nil {
-					d.redisError("recreate consumer groups", err)
-				}
-			}
-			pause.wait(ctx)
-			continue
-		}
-		pause.reset()
-		d.handle(ctx, res)
 	}
 }
 
@@ -73,34 +39,12 @@ func (d *Dispatcher) consume(ctx context.Context) {
 // Handling is idempotent, so an entry handled twice schedules one delivery.
 func (d *Dispatcher) reclaim(ctx context.Context) {
 	platform.Every(ctx, max(d.cfg.ClaimIdle/2, 10*time.Millisecond), func(ctx context.Context) {
-		for _, s := range schema.AllShards() {
-			d.reclaimShard(ctx, s)
-		}
+		d.c.Claim(ctx, readCount, func(st redis.XStream) bool {
+			d.log.Info("took over unacknowledged events", "stream", st.Stream, "count", len(st.Messages))
+			d.handle(ctx, []redis.XStream{st})
+			return true
+		})
 	})
-}
-
-func (d *Dispatcher) reclaimShard(ctx context.Context, s schema.Shard) {
-	stream := schema.EventsKey(s)
-	start := "0-0"
-	for ctx.Err() == nil {
-		msgs, next, err := d.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
-			Stream: stream, Group: group, Consumer: d.cfg.Consumer, MinIdle: d.cfg.ClaimIdle, Start: start, Count: readCount,
-		}).Result()
-		if err != nil {
-			if ctx.Err() == nil && !strings.HasPrefix(err.Error(), "NOGROUP") {
-				d.redisError("claim idle stream entries", err)
-			}
-			return
-		}
-		if len(msgs) > 0 {
-			d.log.Info("took over unacknowledged events", "stream", stream, "count", len(msgs))
-			d.handle(ctx, []redis.XStream{{Stream: stream, Messages: msgs}})
-		}
-		if next == "0-0" || next == "" {
-			return
-		}
-		start = next
-	}
 }
 
 // handle schedules what the entries ask for and acknowledges each entry
@@ -143,12 +87,7 @@ func (d *Dispatcher) handle(ctx context.Context, read []redis.XStream) {
 	if len(acks) == 0 {
 		return
 	}
-	_, err := d.rdb.Pipelined(bg, func(p redis.Pipeliner) error {
-		for stream, done := range acks {
-			p.XAck(bg, stream, group, done...)
-		}
-		return nil
-	})
+	err := d.c.Ack(bg, acks)
 	if err != nil {
 		d.redisError("acknowledge events", err)
 	}
@@ -197,16 +136,3 @@ func (d *Dispatcher) redisError(what string, err error) {
 	d.m.redisErrs.Inc()
 	d.log.Warn("dispatcher: "+what+" failed; will retry", "err", err)
 }
-
-// backoff spaces out retries after Redis errors: 100ms doubling to 5s.
-type backoff struct{ d time.Duration }
-
-func (b *backoff) wait(ctx context.Context) {
-	b.d = min(max(2*b.d, 100*time.Millisecond), 5*time.Second)
-	select {
-	case <-ctx.Done():
-	case <-time.After(b.d):
-	}
-}
-
-func (b *backoff) reset() { b.d = 0 }

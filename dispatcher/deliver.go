@@ -271,3 +271,16 @@ func (d *Dispatcher) observe(j job, res result, outcome string) {
 		d.log.Warn("webhook attempt failed", append(attrs, "reason", res.err)...)
 	}
 }
+
+// backoff spaces out retries after Redis errors: 100ms doubling to 5s.
+type backoff struct{ d time.Duration }
+
+func (b *backoff) wait(ctx context.Context) {
+	b.d = min(max(2*b.d, 100*time.Millisecond), 5*time.Second)
+	select {
+	case <-ctx.Done():
+	case <-time.After(b.d):
+	}
+}
+
+func (b *backoff) reset() { b.d = 0 }

@@ -231,6 +231,11 @@ func TestDeadLetterThenResend(t *testing.T) {
 	}
 
 	eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
+	// The metric is counted once the finishing script has answered, just
+	// after the state it wrote can be read.
+	eventually(t, 5*time.Second, "dead letter counted", func() bool {
+		return metricValue(t, d.reg, "gateway_webhook_dead_letters_total") == 1
+	})
 	if rc.count() != 3 || !inDead() || metricValue(t, d.reg, "gateway_webhook_dead_letters_total") != 1 {
 		t.Fatalf("calls %d, in dead set %v, dead letters %v", rc.count(), inDead(), metricValue(t, d.reg, "gateway_webhook_dead_letters_total"))
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/valyala/fasthttp"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -29,6 +30,7 @@ type Dispatcher struct {
 	keys   KeyLookup
 	client *fasthttp.Client
 	m      *metrics
+	c      *platform.Consumer
 	log    *slog.Logger
 	slots  *slots
 	wake   chan struct{}
@@ -45,24 +47,28 @@ func New(cfg Config, rdb redis.UniversalClient, keys KeyLookup, reg prometheus.R
 		return nil, errors.New("dispatcher: redis, keys, registry and logger are required")
 	}
 	if cfg.Consumer == "" {
-		cfg.Consumer = consumerName()
+		cfg.Consumer = platform.ConsumerName()
 	}
 	m, err := newMetrics(reg)
 	if err != nil {
 		return nil, err
 	}
-	return &Dispatcher{
+	d := &Dispatcher{
 		cfg: cfg, rdb: rdb, store: newStore(rdb, cfg), keys: keys, client: newHTTPClient(cfg), m: m,
 		log: log.With("role", "dispatcher"), slots: newSlots(cfg.Concurrency, cfg.PerHost),
 		wake: make(chan struct{}, 1), nonce: rand.Text()[:8],
-	}, nil
+	}
+	if d.c, err = d.newConsumer(); err != nil {
+		return nil, fmt.Errorf("dispatcher consumer: %w", err)
+	}
+	return d, nil
 }
 
 // Run consumes the event streams and delivers webhooks until ctx ends, then
 // waits for the attempts in flight to finish and be recorded (each is bound
 // by Timeout), so a graceful stop loses nothing and leaves no lease behind.
 func (d *Dispatcher) Run(ctx context.Context) error {
-	if err := d.ensureGroups(ctx); err != nil {
+	if err := d.c.EnsureGroups(ctx); err != nil {
 		return err
 	}
 	d.log.Info("dispatcher running", "consumer", d.cfg.Consumer, "concurrency", d.cfg.Concurrency,
@@ -73,6 +79,11 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	wg.Go(func() { d.reclaim(ctx) })
 	d.deliver(ctx)
 	wg.Wait()
+	// Events the readers read ahead are scheduled and acknowledged now,
+	// not left pending for another process to take over after ClaimIdle.
+	if left := d.c.Stop(); len(left) > 0 {
+		d.handle(context.WithoutCancel(ctx), left)
+	}
 	d.log.Info("dispatcher stopped")
 	return nil
 }

@@ -8,12 +8,15 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
 )
 
-// Keys share one hash tag, so a set is one transaction on Redis Cluster too.
+// The keys are schema.FXRatesKey and schema.FXHistoryKey: one hash tag, so
+// a set is one transaction on Redis Cluster too.
 const (
-	ratesKey   = "gw:{fx}:rates"
-	historyKey = "gw:{fx}:history"
+	ratesKey   = schema.FXRatesKey
+	historyKey = schema.FXHistoryKey
 	historyMax = 10_000
 )
 

@@ -53,13 +53,14 @@ func (c *LoginConfig) Validate() error {
 	if c.PerAccount == (platform.Limit{}) {
 		c.PerAccount = d.PerAccount
 	}
+	var errs []error
 	if c.SessionTTL < time.Second {
-		return errors.New("login: session TTL must be at least a second")
+		errs = append(errs, errors.New("login: session TTL must be at least a second"))
 	}
 	if c.PerIP.PerSecond <= 0 || c.PerIP.Burst < 1 || c.PerAccount.PerSecond <= 0 || c.PerAccount.Burst < 1 {
-		return errors.New("login: limits must be positive")
+		errs = append(errs, errors.New("login: limits must be positive"))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // Logins checks payers' passwords and keeps their sessions in Redis, so

@@ -163,6 +163,15 @@ func (b *Batcher) send(ctx context.Context, batch []*batchCall) {
 
 // execBatch sends the calls in one pipeline, then once more those of a
 // script Redis did not hold, after loading it.
+//
+// On Redis Cluster (go-redis v9.23) the pipeline is split by node and sent
+// to every node at once; a MOVED or ASK answer (a slot moved, a replica
+// promoted in a failover) is sent again to the node named, up to the
+// client's MaxRedirects, after which the call keeps the MOVED error: a call
+// is answered or fails, never dropped. Script.Load on a cluster client runs
+// SCRIPT LOAD on every master and replica, so one load answers the
+// NOSCRIPTs of all nodes, a promoted replica's too
+// (TestScriptPipelineRecoversNoScriptOnEveryNode).
 func execBatch(ctx context.Context, rdb redis.UniversalClient, calls []*batchCall) {
 	todo := calls
 	for round := 0; round < 2 && len(todo) > 0; round++ {

@@ -87,6 +87,10 @@ type Config struct {
 	ExchangeURL    string
 	ExchangeKey    string
 	ExchangeSecret string
+
+	// bindErrs are the environment values Bind could not read; Validate
+	// reports them with every other problem.
+	bindErrs []error
 }
 
 // Limits are the parsed default rate limits.
@@ -149,7 +153,10 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	}
 	dur := func(p *time.Duration, name, env, usage string) {
 		if v, ok := os.LookupEnv(env); ok {
-			if d, err := time.ParseDuration(v); err == nil {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				c.bindErrs = append(c.bindErrs, fmt.Errorf("%s=%q: %w", env, v, err))
+			} else {
 				*p = d
 			}
 		}
@@ -157,7 +164,10 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	}
 	integer := func(p *int, name, env, usage string) {
 		if v, ok := os.LookupEnv(env); ok {
-			if n, err := strconv.Atoi(v); err == nil {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				c.bindErrs = append(c.bindErrs, fmt.Errorf("%s=%q: %w", env, v, err))
+			} else {
 				*p = n
 			}
 		}
@@ -167,7 +177,9 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of a separate operations listener (/metrics, /healthz); when set the HTTP server serves no /metrics")
 	str(&c.PublicURL, "public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>")
 	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL; with redis-cluster a cluster seed, redis://h1:7000?addr=h2:7001&addr=h3:7002")
-	BindRedisCluster(fs, &c.RedisCluster)
+	if err := BindRedisCluster(fs, &c.RedisCluster); err != nil {
+		c.bindErrs = append(c.bindErrs, err)
+	}
 	integer(&c.RedisWaitReplicas, "redis-wait-replicas", "GATEWAY_REDIS_WAIT_REPLICAS", "on Redis Cluster, replicas every write waits for before it is answered (0: none)")
 	dur(&c.RedisWaitTimeout, "redis-wait-timeout", "GATEWAY_REDIS_WAIT_TIMEOUT", "on Redis Cluster, how long a write waits for its replicas before it is answered anyway (counted in gateway_redis_unreplicated_writes_total)")
 	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")
@@ -211,10 +223,11 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.CSRFKey, "csrf-key", "GATEWAY_CSRF_KEY", "key (≥32 bytes) of the payer forms' CSRF tokens; empty: one kept in Redis for every node")
 }
 
-// Validate checks the configuration. An empty PublicURL is allowed: serve
-// derives it from the address it actually listens on.
+// Validate checks the configuration and reports every problem at once,
+// among them any environment value Bind could not read. An empty PublicURL
+// is allowed: serve derives it from the address it actually listens on.
 func (c *Config) Validate() error {
-	var errs []error
+	errs := slices.Clone(c.bindErrs)
 	if c.HTTPAddr == "" {
 		errs = append(errs, errors.New("http-addr is empty"))
 	}
@@ -272,12 +285,21 @@ func ParseMethodTTLs(v string) (map[string]time.Duration, error) {
 }
 
 // BindRedisCluster registers -redis-cluster on fs, defaulting to
-// GATEWAY_REDIS_CLUSTER, for serve and every CLI command alike.
-func BindRedisCluster(fs *flag.FlagSet, p *bool) {
+// GATEWAY_REDIS_CLUSTER, for serve and every CLI command alike. A value of
+// the variable that is not a boolean is returned, for the caller to report
+// before it connects: a mistyped "ture" must not quietly mean one node.
+func BindRedisCluster(fs *flag.FlagSet, p *bool) error {
+	var err error
 	if v, ok := os.LookupEnv("GATEWAY_REDIS_CLUSTER"); ok {
-		*p, _ = strconv.ParseBool(v)
+		b, perr := strconv.ParseBool(strings.TrimSpace(v))
+		if perr != nil {
+			err = fmt.Errorf("GATEWAY_REDIS_CLUSTER=%q: %w", v, perr)
+		} else {
+			*p = b
+		}
 	}
 	fs.BoolVar(p, "redis-cluster", *p, "GATEWAY_REDIS_URL is a Redis Cluster seed (GATEWAY_REDIS_CLUSTER)")
+	return err
 }
 
 // Has reports whether the process runs role.

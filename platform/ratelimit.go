@@ -14,6 +14,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // Limit is a sustained rate with a burst: "500/s:1000" allows 1,000 at once,
@@ -186,7 +188,7 @@ func (l *Limiter) Allow(ctx context.Context, class, subject string, lim Limit) e
 	if l == nil {
 		return nil // limits off (tests of other concerns)
 	}
-	key := "gw:rl:" + class + ":" + subject
+	key := schema.RateLimitKey(class, subject)
 	// One lease request per key at a time: when a lease runs out under load,
 	// the requests that find it empty wait for the one fetching the next
 	// instead of all asking Redis (which would cost a write each, and keep

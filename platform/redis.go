@@ -3,9 +3,12 @@ package platform
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // OpenRedis connects and pings, so a wrong URL fails at start, not at the
@@ -56,6 +59,13 @@ func newRedis(rawURL string, cluster bool, opts []RedisOption) (redis.UniversalC
 		return nil, "", fmt.Errorf("parse redis cluster url: %w", err)
 	}
 	// Reads stay on masters: a replica may lag behind an answered create.
+	// The stream consumers hold a connection per shard stream blocked in
+	// XREADGROUP (platform.Consumer), on whichever node has the stream:
+	// the pool keeps room for those of the projector and the dispatcher
+	// beside go-redis's default, unless the URL sets pool_size.
+	if opt.PoolSize == 0 {
+		opt.PoolSize = 10*runtime.GOMAXPROCS(0) + 2*schema.NumShards
+	}
 	c := redis.NewClusterClient(opt)
 	if o.wait != nil && o.wait.Replicas > 0 {
 		o.wait.Install(c) // before the first command makes any node

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // SharedKeys hands every process the same secret for a purpose (the payer
@@ -18,7 +20,7 @@ func NewSharedKeys(rdb redis.UniversalClient) *SharedKeys { return &SharedKeys{r
 
 // Key returns the 32-byte key named name, creating it on first use.
 func (s *SharedKeys) Key(ctx context.Context, name string) ([]byte, error) {
-	k := "gw:key:" + name
+	k := schema.SharedKeyKey(name)
 	fresh := make([]byte, 32)
 	_, _ = rand.Read(fresh)
 	if err := s.rdb.SetNX(ctx, k, fresh, 0).Err(); err != nil {

@@ -2,13 +2,14 @@ package projector
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"time"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
 )
 
 // Group is the projector's consumer group on every shard stream.
-const Group = "projector"
+const Group = schema.GroupProjector
 
 // Config tunes the projector. The zero value of a field takes its default.
 type Config struct {
@@ -25,8 +26,7 @@ type Config struct {
 
 func (c *Config) setDefaults() {
 	if c.Consumer == "" {
-		host, _ := os.Hostname()
-		c.Consumer = fmt.Sprintf("%s-%d", host, os.Getpid())
+		c.Consumer = platform.ConsumerName()
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {
@@ -43,20 +43,30 @@ func (c *Config) setDefaults() {
 	def(&c.BackoffMin, 100*time.Millisecond)
 	def(&c.BackoffMax, 5*time.Second)
 	if c.TrimGroups == nil {
-		c.TrimGroups = []string{Group, "dispatcher"}
+		c.TrimGroups = schema.ConsumerGroups()
 	}
 }
 
-// Validate fills defaults and checks the result.
+// Validate fills defaults and reports every bad value at once.
 func (c *Config) Validate() error {
 	c.setDefaults()
-	switch {
-	case c.BatchSize < 1 || c.BatchSize > 100_000:
-		return errors.New("projector: batch size must be 1 to 100000")
-	case c.FlushInterval > time.Second:
-		return errors.New("projector: flush interval above 1s breaks the visibility promise")
-	case c.BackoffMin > c.BackoffMax:
-		return errors.New("projector: backoff min above max")
+	var errs []error
+	if c.BatchSize < 1 || c.BatchSize > 100_000 {
+		errs = append(errs, errors.New("projector: batch size must be 1 to 100000"))
 	}
-	return nil
+	if c.FlushInterval < time.Millisecond || c.FlushInterval > time.Second {
+		errs = append(errs, errors.New("projector: flush interval must be 1ms to 1s (the visibility promise)"))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"claim idle", c.ClaimIdle}, {"claim every", c.ClaimEvery}, {"trim every", c.TrimEvery}, {"backoff min", c.BackoffMin}} {
+		if d.v <= 0 {
+			errs = append(errs, errors.New("projector: "+d.name+" must be positive"))
+		}
+	}
+	if c.BackoffMin > c.BackoffMax {
+		errs = append(errs, errors.New("projector: backoff min above max"))
+	}
+	return errors.Join(errs...)
 }

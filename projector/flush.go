@@ -34,12 +34,7 @@ func (p *Projector) flush(ctx context.Context) error {
 func (p *Projector) ack(ctx context.Context) error {
 	backoff := p.cfg.BackoffMin
 	for {
-		_, err := p.rdb.Pipelined(ctx, func(pipe redis.Pipeliner) error {
-			for stream, ids := range p.batch.acks {
-				pipe.XAck(ctx, stream, Group, ids...)
-			}
-			return nil
-		})
+		err := p.c.Ack(ctx, p.batch.acks)
 		if err == nil {
 			return nil
 		}
@@ -79,27 +74,14 @@ func (p *Projector) insert(ctx context.Context) error {
 // claim takes over entries another consumer read and left unacknowledged
 // for ClaimIdle: a crashed or stuck projector's work.
 func (p *Projector) claim(ctx context.Context) {
-	for _, stream := range p.streams {
-		start := "0-0"
-		for p.batch.size < p.cfg.BatchSize {
-			msgs, next, err := p.rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{
-				Stream: stream, Group: Group, Consumer: p.cfg.Consumer, MinIdle: p.cfg.ClaimIdle,
-				Start: start, Count: int64(min(p.cfg.BatchSize-p.batch.size, maxRead)),
-			}).Result()
-			if err != nil {
-				if ctx.Err() == nil {
-					p.log.Warn("claim idle entries", "stream", stream, "err", err)
-				}
-				return
-			}
-			for _, msg := range msgs {
-				p.take(ctx, stream, msg)
-			}
-			p.m.claimed.Add(float64(len(msgs)))
-			if next == "0-0" || len(msgs) == 0 {
-				break
-			}
-			start = next
-		}
+	if p.batch.size >= p.cfg.BatchSize {
+		return
 	}
+	p.c.Claim(ctx, min(p.cfg.BatchSize, maxRead), func(st redis.XStream) bool {
+		for _, msg := range st.Messages {
+			p.take(ctx, st.Stream, msg)
+		}
+		p.m.claimed.Add(float64(len(st.Messages)))
+		return p.batch.size < p.cfg.BatchSize
+	})
 }

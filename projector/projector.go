@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -19,9 +19,9 @@ type Sink interface {
 	Insert(ctx context.Context, events []schema.Event) error
 }
 
-// DeadLetterKey receives the entries the projector cannot decode, with the
-// reason, so they are counted and kept instead of blocking the stream.
-const DeadLetterKey = "gw:deadletter:projector"
+// DeadLetterKey receives the entries the projector cannot decode (named in
+// schema, where every key is).
+const DeadLetterKey = schema.ProjectorDeadLetterKey
 
 // Projector moves events from every shard stream into the sink.
 type Projector struct {
@@ -31,6 +31,7 @@ type Projector struct {
 	log     *slog.Logger
 	m       *metrics
 	streams []string
+	c       *platform.Consumer
 
 	batch batch
 }
@@ -74,17 +75,33 @@ func New(cfg Config, rdb redis.UniversalClient, sink Sink, reg prometheus.Regist
 	for _, s := range schema.AllShards() {
 		p.streams = append(p.streams, schema.EventsKey(s))
 	}
+	p.c, err = platform.NewConsumer(rdb, platform.ConsumerConfig{
+		Group: Group, Name: cfg.Consumer, Streams: p.streams, Count: min(cfg.BatchSize, maxRead)/len(p.streams) + 1,
+		Block: cfg.FlushInterval, ClaimIdle: cfg.ClaimIdle,
+	}, p.log)
+	if err != nil {
+		return nil, fmt.Errorf("projector consumer: %w", err)
+	}
 	return p, nil
 }
 
 // Run projects until ctx ends, then inserts and acknowledges what it holds.
 func (p *Projector) Run(ctx context.Context) error {
-	if err := p.ensureGroups(ctx); err != nil {
+	if err := p.c.EnsureGroups(ctx); err != nil {
 		return err
 	}
 	go p.trimLoop(ctx)
 	if err := p.readOwnPending(ctx); err != nil {
 		return p.stop(err)
+	}
+	rctx, stopReaders := context.WithCancel(ctx)
+	p.c.Start(rctx)
+	// What the readers read ahead joins the last batch, so a stopped
+	// projector leaves nothing pending for another to wait ClaimIdle for.
+	end := func(cause error) error {
+		stopReaders()
+		p.takeAll(context.Background(), p.c.Stop())
+		return p.stop(cause)
 	}
 	lastClaim := time.Time{}
 	for ctx.Err() == nil {
@@ -92,17 +109,14 @@ func (p *Projector) Run(ctx context.Context) error {
 			p.claim(ctx)
 			lastClaim = time.Now()
 		}
-		if err := p.readNew(ctx); err != nil && ctx.Err() == nil {
-			p.log.Warn("read streams", "err", err)
-			p.sleep(ctx, p.cfg.BackoffMin)
-		}
+		p.readNew(ctx)
 		if p.batch.size >= p.cfg.BatchSize || (p.batch.size > 0 && time.Since(p.batch.firstAt) >= p.cfg.FlushInterval) {
 			if err := p.flush(ctx); err != nil {
-				return p.stop(err)
+				return end(err)
 			}
 		}
 	}
-	return p.stop(nil)
+	return end(nil)
 }
 
 // stop flushes what is held with a fresh bound: on SIGTERM the batch in hand
@@ -121,27 +135,18 @@ func (p *Projector) stop(cause error) error {
 	return nil
 }
 
-func (p *Projector) ensureGroups(ctx context.Context) error {
-	for _, s := range p.streams {
-		err := p.rdb.XGroupCreateMkStream(ctx, s, Group, "0").Err()
-		if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
-			return fmt.Errorf("create group %s on %s: %w", Group, s, err)
-		}
-	}
-	return nil
-}
-
 // readOwnPending takes back what this consumer name read and did not
 // acknowledge before a restart.
 func (p *Projector) readOwnPending(ctx context.Context) error {
 	for ctx.Err() == nil {
-		n, err := p.read(ctx, "0", -1)
+		res, err := p.c.Pending(ctx, min(p.cfg.BatchSize, maxRead)/len(p.streams)+1)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if len(res) == 0 {
 			return nil
 		}
+		p.takeAll(ctx, res)
 		if err := p.flush(ctx); err != nil {
 			return err
 		}
@@ -149,13 +154,14 @@ func (p *Projector) readOwnPending(ctx context.Context) error {
 	return nil
 }
 
-func (p *Projector) readNew(ctx context.Context) error {
-	block := p.cfg.FlushInterval
+// readNew takes what the consumer's readers got, waiting at most until the
+// batch in hand is due to be flushed.
+func (p *Projector) readNew(ctx context.Context) {
+	wait := p.cfg.FlushInterval
 	if p.batch.size > 0 {
-		block = max(time.Millisecond, p.cfg.FlushInterval-time.Since(p.batch.firstAt))
+		wait = max(time.Millisecond, p.cfg.FlushInterval-time.Since(p.batch.firstAt))
 	}
-	_, err := p.read(ctx, ">", block)
-	return err
+	p.takeAll(ctx, p.c.Next(ctx, wait, p.cfg.BatchSize-p.batch.size))
 }
 
 // maxRead bounds the entries one read asks for. Redis answers a read in one
@@ -164,31 +170,12 @@ func (p *Projector) readNew(ctx context.Context) error {
 // about 15 ms, a whole 20,000-row batch would hold it for 60.
 const maxRead = 5000
 
-// read does one XREADGROUP over every shard; block < 0 means do not block.
-func (p *Projector) read(ctx context.Context, from string, block time.Duration) (int, error) {
-	args := make([]string, 0, 2*len(p.streams))
-	args = append(args, p.streams...)
-	for range p.streams {
-		args = append(args, from)
-	}
-	perStream := int64(min(p.cfg.BatchSize, maxRead)/len(p.streams) + 1)
-	res, err := p.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
-		Group: Group, Consumer: p.cfg.Consumer, Streams: args, Count: perStream, Block: block,
-	}).Result()
-	if errors.Is(err, redis.Nil) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("xreadgroup: %w", err)
-	}
-	n := 0
+func (p *Projector) takeAll(ctx context.Context, res []redis.XStream) {
 	for _, st := range res {
 		for _, msg := range st.Messages {
 			p.take(ctx, st.Stream, msg)
-			n++
 		}
 	}
-	return n, nil
 }
 
 // take decodes an entry into the batch; one it cannot decode goes to the

@@ -49,18 +49,24 @@ func BalanceKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + "
 // LedgerKey is the merchant's balance ledger stream: every credit and debit.
 func LedgerKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":ledger:" + appid }
 
+// The merchant directory's keys share the {merchants} hash tag: creating an
+// account (its hash, the set of appids, the version bump) and changing one
+// (its hash and the version bump) are each one MULTI, which Redis Cluster
+// only runs on keys of one slot. The accounts are few and cached by every
+// process (merchant.Directory), so one slot carries them easily.
+
 // MerchantKey is a merchant account's hash.
-func MerchantKey(appid string) string { return "gw:merchant:" + appid }
+func MerchantKey(appid string) string { return "gw:{merchants}:merchant:" + appid }
 
 // MerchantsKey is the set of every appid, for listing accounts.
-const MerchantsKey = "gw:merchants"
+const MerchantsKey = "gw:{merchants}:all"
 
 // MerchantSeqKey numbers new accounts.
-const MerchantSeqKey = "gw:merchant:seq"
+const MerchantSeqKey = "gw:{merchants}:seq"
 
 // MerchantsVersionKey is bumped on every account change; gateway processes
 // poll it to drop cached accounts within a second.
-const MerchantsVersionKey = "gw:merchants:version"
+const MerchantsVersionKey = "gw:{merchants}:version"
 
 // USDTAmountKey reserves a payable USDT amount while an order that uses it is
 // live, so a deposit of that amount names one order. The payer picks the
@@ -139,11 +145,34 @@ func USDTDeskKey(s Shard) string { return "gw:" + s.Tag() + ":usdt:desk" }
 func OrderHistoryKey(s Shard, id string) string { return "gw:" + s.Tag() + ":hist:" + id }
 
 // USDTConfigKey holds the USDT networks as data (one JSON value per network);
-// USDTConfigVersionKey is bumped on every change so processes reload.
+// USDTConfigVersionKey is bumped on every change so processes reload. They
+// share the {usdtcfg} tag: a change and its bump are one MULTI, and the
+// seed's EXISTS over both is one command, on Redis Cluster too.
 const (
-	USDTConfigKey        = "gw:usdt:config"
-	USDTConfigVersionKey = "gw:usdt:config:version"
+	USDTConfigKey        = "gw:{usdtcfg}:networks"
+	USDTConfigVersionKey = "gw:{usdtcfg}:version"
 )
+
+// FXRatesKey holds the current exchange rates (one JSON entry per pair) and
+// FXHistoryKey every rate set, newest first; one tag, so setting a rate and
+// recording it is one MULTI.
+const (
+	FXRatesKey   = "gw:{fx}:rates"
+	FXHistoryKey = "gw:{fx}:history"
+)
+
+// RateLimitKey is one rate limit's state (its theoretical arrival time):
+// one key per script call, so it needs no tag of its own.
+func RateLimitKey(class, subject string) string { return "gw:rl:" + class + ":" + subject }
+
+// SharedKeyKey holds a secret every gateway process shares (the checkout's
+// CSRF key, for example), created once by whichever process starts first.
+func SharedKeyKey(name string) string { return "gw:key:" + name }
+
+// ProjectorDeadLetterKey receives the stream entries the projector cannot
+// decode, with the reason, so they are counted and kept instead of blocking
+// the stream.
+const ProjectorDeadLetterKey = "gw:deadletter:projector"
 
 // IdempotencyKey holds the record of one merchant Idempotency-Key: who
 // claimed it, the digest of the parameters it was first used with, and once

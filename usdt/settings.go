@@ -108,10 +108,17 @@ func (s *Store) Set(ctx context.Context, n Network) error {
 	if err != nil {
 		return err
 	}
-	if err := s.rdb.HSet(ctx, schema.USDTConfigKey, n.Key(), raw).Err(); err != nil {
+	// One MULTI (both keys carry one hash tag): a watcher never sees the
+	// version without the value, and a failed write bumps nothing.
+	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, schema.USDTConfigKey, n.Key(), raw)
+		p.Incr(ctx, schema.USDTConfigVersionKey)
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("store usdt network %s: %w", n.Key(), err)
 	}
-	return s.bump(ctx)
+	return nil
 }
 
 // Remove deletes the live or sandbox network name; ErrNoNetwork when the

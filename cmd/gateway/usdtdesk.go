@@ -60,7 +60,11 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		return err
 	}
 	defer rdb.Close()
-	desk, out := command.NewUSDTReview(deskStore(rdb)), common.output(stdout)
+	store, err := deskStore(rdb)
+	if err != nil {
+		return err
+	}
+	desk, out := command.NewUSDTReview(store), common.output(stdout)
 	if sub == "reviews" {
 		orders, err := desk.Reviews(ctx, *state)
 		if err != nil || out.json {
@@ -105,16 +109,19 @@ func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string,
 // deskStore is the order store with the process configuration's TTLs and
 // retention, read from the environment as `gateway serve` reads them (a
 // paid order must stay in Redis as long as the gateway's own).
-func deskStore(rdb redis.UniversalClient) *command.Store {
+// A bad GATEWAY_* value is an error here as it is for serve.
+func deskStore(rdb redis.UniversalClient) (*command.Store, error) {
 	cfg := platform.Defaults()
 	cfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError)) // applies GATEWAY_* values; nothing is parsed
-	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
-	if ttls, err := platform.ParseMethodTTLs(cfg.OrderTTLMethods); err == nil {
-		if d, ok := ttls[string(schema.MethodUSDTDirect)]; ok {
-			store.WithMethodTTLs(map[schema.Method]time.Duration{schema.MethodUSDTDirect: d})
-		}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
 	}
-	return store
+	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
+	ttls, _ := platform.ParseMethodTTLs(cfg.OrderTTLMethods) // Validate read it
+	if d, ok := ttls[string(schema.MethodUSDTDirect)]; ok {
+		store.WithMethodTTLs(map[schema.Method]time.Duration{schema.MethodUSDTDirect: d})
+	}
+	return store, nil
 }
 
 // deskView is one order as the desk shows it.

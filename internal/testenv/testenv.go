@@ -30,6 +30,8 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/internal/slotcheck"
 )
 
 // Environment variables set by scripts/testenv.sh.
@@ -94,11 +96,17 @@ func Tool(t testing.TB, name string) string {
 // the start. It is always one node's (under `make test-cluster` too, where
 // RedisURL and Client give the cluster). The client is closed when the test ends; the data is left for
 // inspection until the index is handed out again.
+//
+// Every command the client sends is checked as Redis Cluster would check
+// it (package slotcheck): a script, multi-key command or MULTI/EXEC whose
+// keys span hash slots, or a KEYS/SCAN, fails the test, so every test that
+// runs a script proves the script cluster-safe.
 func Redis(t testing.TB) *redis.Client {
 	t.Helper()
 	opt := redisOptions(t)
 	c := redis.NewClient(opt)
 	t.Cleanup(func() { _ = c.Close() })
+	slotcheck.Install(t, c)
 	return c
 }
 
@@ -109,7 +117,7 @@ func Redis(t testing.TB) *redis.Client {
 // cluster is emptied and the test has it to itself until it ends.
 func RedisURL(t testing.TB) string {
 	t.Helper()
-	if seed, ok := RedisClusterURL(); ok {
+	if seed, ok := clusterSeed(); ok {
 		return clusterRedisURL(t, seed)
 	}
 	return urlFor(redisOptions(t))

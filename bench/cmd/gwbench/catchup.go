@@ -11,8 +11,8 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// projectorGroup is the projector's consumer group (projector.Group).
-const projectorGroup = "projector"
+// projectorGroup is the projector's consumer group.
+const projectorGroup = schema.GroupProjector
 
 // runCatchup queues at least Catchup events with no projector running (the
 // creates of earlier phases, topped up with synthetic ones), then starts a

@@ -15,7 +15,7 @@ import (
 )
 
 // dispatcherGroup is the dispatcher's consumer group on every shard stream.
-const dispatcherGroup = "dispatcher"
+const dispatcherGroup = schema.GroupDispatcher
 
 // dispatcherMissing reports whether a gateway's log says it was asked for
 // the dispatcher role and does not have it yet.

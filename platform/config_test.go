@@ -1,0 +1,64 @@
+package platform
+
+import (
+	"flag"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A bad GATEWAY_* value must fail Validate, naming the variable, and every
+// bad value must be reported at once: an operator fixes them in one go.
+func TestBindReportsBadEnvironmentValues(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []string // substrings of the error; none: valid
+	}{
+		{"good values", map[string]string{"GATEWAY_ORDER_TTL": "45m", "GATEWAY_REDIS_CLUSTER": "true"}, nil},
+		{"bad duration", map[string]string{"GATEWAY_ORDER_TTL": "45 minutes"}, []string{"GATEWAY_ORDER_TTL"}},
+		{"bad cluster flag", map[string]string{"GATEWAY_REDIS_CLUSTER": "ture"}, []string{"GATEWAY_REDIS_CLUSTER"}},
+		{"all at once", map[string]string{"GATEWAY_SESSION_TTL": "x", "GATEWAY_REDIS_CLUSTER": "maybe", "GATEWAY_ROLES": "cook"},
+			[]string{"GATEWAY_SESSION_TTL", "GATEWAY_REDIS_CLUSTER", `unknown role "cook"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			cfg := Defaults()
+			cfg.Bind(flag.NewFlagSet("test", flag.ContinueOnError))
+			err := cfg.Validate()
+			if len(tt.want) == 0 {
+				if err != nil {
+					t.Fatalf("Validate: %v", err)
+				}
+				if cfg.OrderTTL != 45*time.Minute || !cfg.RedisCluster {
+					t.Fatalf("values not applied: ttl %s cluster %v", cfg.OrderTTL, cfg.RedisCluster)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("Validate accepted a bad environment value")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %s", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestConsumerConfigReportsEveryBadValue(t *testing.T) {
+	c := ConsumerConfig{Count: -1, Block: -time.Second, Streams: []string{}}
+	err := c.Validate()
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, w := range []string{"group is empty", "no stream", "count -1", "block"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
+	}
+}

@@ -1,0 +1,14 @@
+package schema
+
+// The consumer groups on every shard's event stream (EventsKey). Each reads
+// every event once per group; the projector trims a stream only below what
+// every group acknowledged, so it names them all.
+const (
+	// GroupProjector moves events into ClickHouse.
+	GroupProjector = "projector"
+	// GroupDispatcher turns paid events into webhook deliveries.
+	GroupDispatcher = "dispatcher"
+)
+
+// ConsumerGroups lists every group reading the event streams.
+func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher} }
