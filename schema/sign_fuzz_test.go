@@ -33,7 +33,9 @@ func FuzzSignVerify(f *testing.F) {
 			p[k] = form.Get(k)
 		}
 		sign := Sign(p, key)
-		if want != "" && sign != want && VerifySign(p, key, want) {
+		// Hex digits compare without regard to letter case, so a mixed-case
+		// rendering of the signature is the signature.
+		if want != "" && !strings.EqualFold(sign, want) && VerifySign(p, key, want) {
 			t.Fatalf("%q verified although it is not %q", want, sign)
 		}
 		if !VerifySign(p, key, sign) || !VerifySign(p, key, strings.ToUpper(sign)) {
