@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
@@ -42,13 +40,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 	var m account
 	e.cli(&m, "merchant", "create", "--name", "usdt", "--sandbox", "--json")
 	s := e.serve("GATEWAY_ROLES=command,query,projector,dispatcher,reviewer")
-	opt, err := redis.ParseURL(e.redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
-	t.Cleanup(func() { rdb.Close() })
-	st := &redisState{rdb: rdb}
+	st := &redisState{rdb: testenv.Client(t, e.redisURL)}
 	tronSim, bscSim, exSim := tron.NewSim(tron.SimConfig{}, st), bsc.NewSim(bsc.SimConfig{}, st), exchange.NewSim(exchange.SimConfig{}, st)
 	addr := map[string]string{}
 	for _, n := range command.SandboxUSDTNetworks() {
@@ -75,6 +67,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 			t.Fatalf("create: %+v", r)
 		}
 		o := order{id: r.Data["paymentId"].(string), payable: r.Data["payableAmount"].(string), c: newPayerClient(t, s.base)}
+		var err error
 		o.units, err = usdt.Units(o.payable, decimals)
 		if err != nil {
 			t.Fatal(err)
