@@ -90,28 +90,29 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 
 // Log is the order's attempt log, oldest first; empty when it has none.
 func (d *Dispatcher) Log(ctx context.Context, paymentID string) ([]schema.WebhookAttempt, error) {
-	return d.store.attempts(ctx, paymentID)
+	return d.store.attempts(ctx, paymentID, "")
 }
 
 // State is the order's delivery, or ErrNoDelivery.
 func (d *Dispatcher) State(ctx context.Context, paymentID string) (*Delivery, error) {
-	return d.store.delivery(ctx, paymentID)
+	return d.store.delivery(ctx, paymentID, "")
 }
 
 // Resend queues one more attempt now, recorded as manual: a dead-lettered
 // or acknowledged order gets exactly one, a pending one has its next attempt
 // brought forward. Any running dispatcher sends it.
 func (d *Dispatcher) Resend(ctx context.Context, paymentID string) error {
-	if err := resend(ctx, d.store, "", paymentID); err != nil {
+	if err := resend(ctx, d.store, "", paymentID, ""); err != nil {
 		return err
 	}
 	d.poke()
 	return nil
 }
 
-// resend queues a manual attempt of appid's order ("" for any merchant's).
-func resend(ctx context.Context, s *store, appid, paymentID string) error {
-	out, err := s.requeue(ctx, appid, paymentID)
+// resend queues a manual attempt of appid's order ("" for any merchant's):
+// of its paid webhook, or with a refundID of that refund's.
+func resend(ctx context.Context, s *store, appid, paymentID, refundID string) error {
+	out, err := s.requeue(ctx, appid, paymentID, refundID)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,8 @@ type ResendConfig struct {
 }
 
 // ResendAPI serves POST /api/order/webhooks/resend: a merchant asks for one
-// more attempt of its order's webhook, recorded as manual, as an operator
+// more attempt of its order's paid webhook, or with refundId of one of its
+// refunds' webhooks, recorded as manual, as an operator
 // does with `gateway webhook resend`. It only queues the attempt, so any
 // node with Redis can serve it; a running dispatcher sends it.
 type ResendAPI struct {
@@ -48,20 +49,22 @@ func NewResendAPI(cfg ResendConfig, rdb redis.UniversalClient, accounts Accounts
 }
 
 // resendParams are the request's required fields, in the order the first
-// missing one is named.
+// missing one is named. refundId is optional (signed like the rest when
+// given): it picks that refund's webhook instead of the paid one.
 var resendParams = []string{"appid", "action", "paymentId", "sign"}
 
 // resendData is the answer's data.
 type resendData struct {
 	PaymentID string `json:"paymentId"`
+	RefundID  string `json:"refundId,omitempty"`
 	EventID   string `json:"eventId"`
 	Resend    string `json:"resend"`
 }
 
 // Serve runs createorder's check order (required fields, appid, enabled,
 // sign_type, sign, rate limit, action), then queues the resend. An order
-// without a delivery, or another merchant's, is 404 alike; one whose
-// attempt is running now is 409.
+// without a delivery, another merchant's, or a refundId that is not the
+// order's, is 404 alike; one whose attempt is running now is 409.
 func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 	p, err := flatParams(c.Body())
 	if err != nil {
@@ -82,9 +85,11 @@ func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 	if p["action"] != "resend" {
 		return platform.Errorf(platform.KindInvalidParameter, "action must be resend")
 	}
-	id := p["paymentId"]
-	err = resend(c.UserContext(), a.store, acct.AppID, id)
+	id, refundID := p["paymentId"], p["refundId"]
+	err = resend(c.UserContext(), a.store, acct.AppID, id, refundID)
 	switch {
+	case errors.Is(err, ErrNoDelivery) && refundID != "":
+		return platform.Errorf(platform.KindNotFound, "order %s not found, or it has no refund %s with a webhook delivery (refund not ended, no notify_url, or expired)", id, refundID)
 	case errors.Is(err, ErrNoDelivery):
 		return platform.Errorf(platform.KindNotFound, "order %s not found, or it has no webhook delivery (not paid, no notify_url, or expired)", id)
 	case errors.Is(err, ErrInFlight):
@@ -92,7 +97,11 @@ func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	return platform.OK(c, resendData{PaymentID: id, EventID: EventID(id), Resend: "queued"})
+	event := id
+	if refundID != "" {
+		event = refundID
+	}
+	return platform.OK(c, resendData{PaymentID: id, RefundID: refundID, EventID: EventID(event), Resend: "queued"})
 }
 
 // authenticate is createorder's appid, enabled and signature steps.

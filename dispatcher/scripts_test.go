@@ -341,7 +341,7 @@ func TestFinishScript(t *testing.T) {
 // and claims it.
 func (e *scriptEnv) resendAndClaim(id, from string) job {
 	e.t.Helper()
-	if out, err := e.s.requeue(context.Background(), "", id); err != nil || out != "queued" {
+	if out, err := e.s.requeue(context.Background(), "", id, ""); err != nil || out != "queued" {
 		e.t.Fatalf("resend from %s: %q, %v", from, out, err)
 	}
 	j := e.claimOne("manual:", id)
@@ -366,7 +366,7 @@ func TestFinishKeepsTheLatestAttempts(t *testing.T) {
 			t.Fatalf("attempt %d: %s", i+1, out)
 		}
 	}
-	log, err := e.s.attempts(context.Background(), id)
+	log, err := e.s.attempts(context.Background(), id, "")
 	if err != nil || len(log) != 2 || log[0].Attempt != 2 || log[1].Attempt != 3 {
 		t.Fatalf("log %+v, %v; want attempts 2 and 3", log, err)
 	}
@@ -394,7 +394,7 @@ func TestResendScript(t *testing.T) {
 		}, "queued", StatePending, "pending", true},
 		{"pending, resend already queued", func(e *scriptEnv, id string) {
 			e.record(e.claimOne("p:", id), false, time.Hour)
-			if out, err := e.s.requeue(context.Background(), "", id); err != nil || out != "queued" {
+			if out, err := e.s.requeue(context.Background(), "", id, ""); err != nil || out != "queued" {
 				e.t.Fatalf("first resend: %q, %v", out, err)
 			}
 		}, "already_queued", StatePending, "pending", true},
@@ -418,7 +418,7 @@ func TestResendScript(t *testing.T) {
 			id := e.schedule(hostA)
 			tt.prepare(e, id)
 			before := e.state(id, hostA)
-			out, err := e.s.requeue(context.Background(), "", id)
+			out, err := e.s.requeue(context.Background(), "", id, "")
 			now := time.Now().UnixMilli()
 			if tt.out == "none" {
 				if !errors.Is(err, ErrNoDelivery) {

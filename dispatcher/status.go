@@ -19,6 +19,7 @@ const (
 // Delivery is an order's webhook delivery as operators see it.
 type Delivery struct {
 	PaymentID string    `json:"paymentId"`
+	RefundID  string    `json:"refundId,omitempty"` // set for a refund's webhook
 	State     string    `json:"state"`
 	URL       string    `json:"notifyUrl"`
 	Automatic int       `json:"automaticAttempts"` // automatic attempts made
@@ -27,9 +28,10 @@ type Delivery struct {
 	InFlight  bool      `json:"inFlight"`          // an attempt holds the lease now
 }
 
-// delivery reads the delivery hash of id, or ErrNoDelivery.
-func (s *store) delivery(ctx context.Context, id string) (*Delivery, error) {
-	shard, ok := schema.ParseOrderID(id)
+// delivery reads the delivery hash of paymentID's paid webhook, or with a
+// refundID of that refund's, or ErrNoDelivery.
+func (s *store) delivery(ctx context.Context, paymentID, refundID string) (*Delivery, error) {
+	shard, id, ok := locate(paymentID, refundID)
 	if !ok {
 		return nil, ErrNoDelivery
 	}
@@ -37,10 +39,10 @@ func (s *store) delivery(ctx context.Context, id string) (*Delivery, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read webhook of %s: %w", id, err)
 	}
-	if len(h) == 0 {
+	if len(h) == 0 || (refundID != "" && !ofOrder(h["p"], paymentID)) {
 		return nil, ErrNoDelivery
 	}
-	d := &Delivery{PaymentID: id, State: h["st"], URL: h["url"], Resend: h["man"]}
+	d := &Delivery{PaymentID: paymentID, RefundID: refundID, State: h["st"], URL: h["url"], Resend: h["man"]}
 	d.Automatic, _ = strconv.Atoi(h["n"])
 	if ms, err := strconv.ParseInt(h["due"], 10, 64); err == nil && d.State == StatePending {
 		d.NextDue = time.UnixMilli(ms).UTC()
@@ -50,10 +52,12 @@ func (s *store) delivery(ctx context.Context, id string) (*Delivery, error) {
 	return d, nil
 }
 
-// attempts reads the attempt log of id, oldest first; an order without a
-// delivery has an empty log.
-func (s *store) attempts(ctx context.Context, id string) ([]schema.WebhookAttempt, error) {
-	shard, ok := schema.ParseOrderID(id)
+// attempts reads the attempt log of paymentID's paid webhook, or with a
+// refundID of that refund's, oldest first; a delivery not made yet has an
+// empty log. It does not check that the refund is the order's (delivery
+// does).
+func (s *store) attempts(ctx context.Context, paymentID, refundID string) ([]schema.WebhookAttempt, error) {
+	shard, id, ok := locate(paymentID, refundID)
 	if !ok {
 		return nil, nil
 	}

@@ -213,21 +213,23 @@ func decodeJob(shard schema.Shard, v []any) job {
 	return j
 }
 
-// requeue asks for one more attempt now (a manual resend). With an appid,
-// only a delivery of that merchant's order is found: another merchant's is
-// answered like a missing one.
-func (s *store) requeue(ctx context.Context, appid, id string) (string, error) {
-	shard, ok := schema.ParseOrderID(id)
+// requeue asks for one more attempt now (a manual resend) of paymentID's
+// paid webhook, or with a refundID of that refund's. With an appid, only a
+// delivery of that merchant's order is found: another merchant's, like a
+// refund of another order, is answered like a missing one.
+func (s *store) requeue(ctx context.Context, appid, paymentID, refundID string) (string, error) {
+	shard, id, ok := locate(paymentID, refundID)
 	if !ok {
 		return "", ErrNoDelivery
 	}
-	f, err := s.rdb.HMGet(ctx, schema.WebhookKey(shard, id), "host", "appid").Result()
+	f, err := s.rdb.HMGet(ctx, schema.WebhookKey(shard, id), "host", "appid", "p").Result()
 	if err != nil {
 		return "", fmt.Errorf("read webhook of %s: %w", id, err)
 	}
 	host, _ := f[0].(string)
 	owner, _ := f[1].(string)
-	if host == "" || (appid != "" && owner != appid) {
+	stored, _ := f[2].(string)
+	if host == "" || (appid != "" && owner != appid) || (refundID != "" && !ofOrder(stored, paymentID)) {
 		return "", ErrNoDelivery
 	}
 	keys := []string{schema.WebhookKey(shard, id), schema.WebhookQueueKey(shard, host), schema.WebhookHostsKey(shard)}

@@ -136,6 +136,40 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 			}
 		})
 	}
+
+	// The refund above ended at once, so its webhook is a delivery of its
+	// own: once it has an attempt, action=webhooks (its item validated, not
+	// an empty array) and resends with its refundId.
+	var refundID string
+	eventually(t, 10*time.Second, func() bool {
+		r := call(t, api(http.MethodGet, "/api/order", query("webhooks", url.Values{"paymentId": {id}}), nil))
+		refunds, _ := r.Data["refunds"].([]any)
+		if len(refunds) != 1 {
+			return false
+		}
+		rf, _ := refunds[0].(map[string]any)
+		attempts, _ := rf["attempts"].([]any)
+		refundID, _ = rf["refundId"].(string)
+		return len(attempts) > 0
+	})
+	refundCases := []struct {
+		name   string
+		req    *http.Request
+		status int
+		kind   string
+	}{
+		{"webhooks with a refund", api(http.MethodGet, "/api/order", query("webhooks", url.Values{"paymentId": {id}}), nil), 200, ""},
+		{"resend a refund's webhook", api(http.MethodPost, "/api/order/webhooks/resend", nil, after("resend", id, "refundId", refundID)), 200, ""},
+		{"resend another order's refund", api(http.MethodPost, "/api/order/webhooks/resend", nil, after("resend", crypto, "refundId", refundID)), 404, "order_not_found"},
+	}
+	for _, tt := range refundCases {
+		t.Run(tt.name, func(t *testing.T) {
+			r := validate(t, v, tt.req, tt.status)
+			if r.Error != tt.kind {
+				t.Fatalf("error kind %q, want %q: %s", r.Error, tt.kind, r.Raw)
+			}
+		})
+	}
 }
 
 // openAPIValidator reads the document the server serves and builds a

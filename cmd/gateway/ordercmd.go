@@ -128,7 +128,7 @@ func readOrder(ctx context.Context, rdb redis.UniversalClient, id string) (*orde
 	if err != nil {
 		return nil, err
 	}
-	wh, err := readWebhook(ctx, d, id)
+	wh, err := readWebhook(ctx, webhookRef{d: d, payment: id})
 	if err != nil {
 		r.WebhookNote = err.Error()
 	} else {

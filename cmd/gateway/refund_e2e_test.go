@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"testing"
 	"time"
 
@@ -17,7 +18,10 @@ import (
 // call; a third part over the rest is refused; action=order lists both
 // refunds, the listing (ClickHouse, by way of the projector) shows the
 // refunded amount, and each refund reaches the local receiver as a refund
-// webhook, MD5-signed with its Standard Webhooks headers.
+// webhook, MD5-signed with its Standard Webhooks headers. action=webhooks
+// shows each refund's delivery, a resend with refundId sends that refund's
+// webhook again, `gateway webhook log PAYMENTID REFUNDID` reads it, and a
+// refundId that is not the order's is 404.
 func TestRefundEndToEnd(t *testing.T) {
 	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
 	e.run("migrate")
@@ -86,6 +90,63 @@ func TestRefundEndToEnd(t *testing.T) {
 		orders, _ := l.Data["orders"].([]any)
 		return len(orders) == 1 && orders[0].(map[string]any)["refundedAmount"] == "50.50"
 	})
+
+	// action=webhooks shows each refund's own delivery; a resend with
+	// refundId sends that refund's webhook again, with its event id.
+	firstID, secondID := first.Data["refundId"].(string), second.Data["refundId"].(string)
+	eventually(t, 10*time.Second, func() bool {
+		got := refundDeliveries(t, s, shop, id)
+		return got[firstID] == "delivered/1" && got[secondID] == "delivered/1" && len(got) == 2
+	})
+	r := s.signedPost(t, "/api/order/webhooks/resend", schema.Params{"appid": shop.AppID, "action": "resend",
+		"paymentId": id, "refundId": firstID}, shop.APIKey, "")
+	if r.Status != 200 || r.Data["eventId"] != "evt_refund_"+firstID || r.Data["refundId"] != firstID {
+		t.Fatalf("resend of a refund webhook: %s", r.Raw)
+	}
+	again := nextHook(t, got)
+	if again.form.Get("refundId") != firstID || again.form.Get("event") != "refund" {
+		t.Fatalf("resent webhook %v, want refund %s's", again.form, firstID)
+	}
+	again.verify(t, shop.WebhookSecret, "evt_refund_"+firstID)
+	eventually(t, 10*time.Second, func() bool { return refundDeliveries(t, s, shop, id)[firstID] == "delivered/2" })
+	var report struct {
+		Delivery struct {
+			RefundID string `json:"refundId"`
+			State    string `json:"state"`
+		} `json:"delivery"`
+		Attempts []schema.WebhookAttempt `json:"attempts"`
+	}
+	e.cli(&report, "webhook", "log", id, firstID, "--json")
+	if report.Delivery.RefundID != firstID || len(report.Attempts) != 2 || !report.Attempts[1].Manual {
+		t.Fatalf("gateway webhook log %s %s: %+v", id, firstID, report)
+	}
+	other := s.signedPost(t, "/api/order/webhooks/resend", schema.Params{"appid": shop.AppID, "action": "resend",
+		"paymentId": id, "refundId": "rf_NOTTHISORDERS"}, shop.APIKey, "")
+	if other.Status != 404 || other.Error != "order_not_found" {
+		t.Fatalf("resend of an unknown refund: %s", other.Raw)
+	}
+}
+
+// refundDeliveries reads action=webhooks of order id: each refund's
+// delivery state and attempt count, as "state/attempts" by refund id.
+func refundDeliveries(t *testing.T, s *server, shop account, id string) map[string]string {
+	t.Helper()
+	q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {"webhooks"}, "paymentId": {id}}
+	req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
+	r := call(t, req)
+	refunds, _ := r.Data["refunds"].([]any)
+	out := map[string]string{}
+	for _, x := range refunds {
+		rf, _ := x.(map[string]any)
+		st := "none"
+		if d, ok := rf["delivery"].(map[string]any); ok {
+			st, _ = d["state"].(string)
+		}
+		attempts, _ := rf["attempts"].([]any)
+		id, _ := rf["refundId"].(string)
+		out[id] = st + "/" + strconv.Itoa(len(attempts))
+	}
+	return out
 }
 
 // nextHook is the next webhook, failing the test after ten seconds.

@@ -19,10 +19,12 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-const webhookUsage = `usage: gateway webhook <subcommand> PAYMENTID [--json] [--redis-url URL]
+const webhookUsage = `usage: gateway webhook <subcommand> PAYMENTID [REFUNDID] [--json] [--redis-url URL]
 
-  log PAYMENTID                  the order's webhook delivery and every attempt
-  resend PAYMENTID [--wait D]    send once more (recorded as manual): a
+  log PAYMENTID [REFUNDID]       the order's webhook delivery and every attempt;
+                                 with a REFUNDID, that refund's webhook
+  resend PAYMENTID [REFUNDID] [--wait D]
+                                 send once more (recorded as manual): a
                                  dead-lettered or acknowledged order gets one
                                  attempt, a pending one its next attempt now.
                                  A running dispatcher sends it; --wait shows
@@ -49,8 +51,12 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprint(stderr, webhookUsage)
 		return fmt.Errorf("webhook: unknown subcommand %q", sub)
 	}
-	if len(pos) != 1 {
-		return fmt.Errorf("webhook %s: want a PAYMENTID\n%s", sub, webhookUsage)
+	if len(pos) != 1 && len(pos) != 2 {
+		return fmt.Errorf("webhook %s: want a PAYMENTID and optionally a REFUNDID\n%s", sub, webhookUsage)
+	}
+	ref := webhookRef{payment: pos[0]}
+	if len(pos) == 2 {
+		ref.refund = pos[1]
 	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
@@ -64,11 +70,48 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	ref.d = d
 	w := webhookOutput{w: stdout, json: *asJSON}
 	if sub == "resend" {
-		return resendWebhook(ctx, d, pos[0], *wait, w)
+		return resendWebhook(ctx, ref, *wait, w)
 	}
-	return showWebhook(ctx, d, pos[0], w)
+	return showWebhook(ctx, ref, w)
+}
+
+// webhookRef names the delivery a command acts on: an order's paid webhook,
+// or with a refund id that refund's (its own delivery on the order's shard).
+type webhookRef struct {
+	d       *dispatcher.Dispatcher
+	payment string
+	refund  string
+}
+
+func (r webhookRef) String() string {
+	if r.refund == "" {
+		return r.payment
+	}
+	return r.payment + " refund " + r.refund
+}
+
+func (r webhookRef) state(ctx context.Context) (*dispatcher.Delivery, error) {
+	if r.refund == "" {
+		return r.d.State(ctx, r.payment)
+	}
+	return r.d.RefundState(ctx, r.payment, r.refund)
+}
+
+func (r webhookRef) log(ctx context.Context) ([]schema.WebhookAttempt, error) {
+	if r.refund == "" {
+		return r.d.Log(ctx, r.payment)
+	}
+	return r.d.RefundLog(ctx, r.payment, r.refund)
+}
+
+func (r webhookRef) resend(ctx context.Context) error {
+	if r.refund == "" {
+		return r.d.Resend(ctx, r.payment)
+	}
+	return r.d.ResendRefund(ctx, r.payment, r.refund)
 }
 
 // webhookReport is what `webhook log` prints.
@@ -77,23 +120,23 @@ type webhookReport struct {
 	Attempts []schema.WebhookAttempt `json:"attempts"`
 }
 
-func readWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string) (webhookReport, error) {
-	st, err := d.State(ctx, id)
+func readWebhook(ctx context.Context, ref webhookRef) (webhookReport, error) {
+	st, err := ref.state(ctx)
 	if errors.Is(err, dispatcher.ErrNoDelivery) {
-		return webhookReport{}, fmt.Errorf("%s: %w (not paid, no notify_url, not consumed yet, or expired)", id, err)
+		return webhookReport{}, fmt.Errorf("%s: %w (not paid, no notify_url, refund not ended or not this order's, not consumed yet, or expired)", ref, err)
 	}
 	if err != nil {
 		return webhookReport{}, err
 	}
-	log, err := d.Log(ctx, id)
+	log, err := ref.log(ctx)
 	if err != nil {
 		return webhookReport{}, err
 	}
 	return webhookReport{Delivery: st, Attempts: log}, nil
 }
 
-func showWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string, w webhookOutput) error {
-	r, err := readWebhook(ctx, d, id)
+func showWebhook(ctx context.Context, ref webhookRef, w webhookOutput) error {
+	r, err := readWebhook(ctx, ref)
 	if err != nil {
 		return err
 	}
@@ -101,24 +144,29 @@ func showWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string, w web
 }
 
 // resendWebhook queues the resend and, with wait, follows it to its record.
-func resendWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string, wait time.Duration, w webhookOutput) error {
-	before, err := d.Log(ctx, id)
+func resendWebhook(ctx context.Context, ref webhookRef, wait time.Duration, w webhookOutput) error {
+	before, err := ref.log(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", ref, err)
 	}
-	if err := d.Resend(ctx, id); err != nil {
-		return fmt.Errorf("%s: %w", id, err)
+	if err := ref.resend(ctx); err != nil {
+		return fmt.Errorf("%s: %w", ref, err)
 	}
 	if wait <= 0 {
 		if w.json {
-			return w.encode(map[string]string{"paymentId": id, "resend": "queued"})
+			out := map[string]string{"paymentId": ref.payment, "resend": "queued"}
+			if ref.refund != "" {
+				out["refundId"] = ref.refund
+			}
+			return w.encode(out)
 		}
-		_, err := fmt.Fprintf(w.w, "%s: resend queued; a running dispatcher sends it now (see: gateway webhook log %s)\n", id, id)
+		_, err := fmt.Fprintf(w.w, "%s: resend queued; a running dispatcher sends it now (see: gateway webhook log %s %s)\n",
+			ref, ref.payment, ref.refund)
 		return err
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		r, err := readWebhook(ctx, d, id)
+		r, err := readWebhook(ctx, ref)
 		if err != nil {
 			return err
 		}
@@ -126,7 +174,7 @@ func resendWebhook(ctx context.Context, d *dispatcher.Dispatcher, id string, wai
 			return w.report(r)
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: resend queued, but no attempt recorded within %s: is a dispatcher running?", id, wait)
+			return fmt.Errorf("%s: resend queued, but no attempt recorded within %s: is a dispatcher running?", ref, wait)
 		}
 		select {
 		case <-ctx.Done():
@@ -153,8 +201,11 @@ func (o webhookOutput) report(r webhookReport) error {
 		return o.encode(r)
 	}
 	d := r.Delivery
-	fmt.Fprintf(o.w, "payment:    %s\nstate:      %s\nnotify_url: %s\nautomatic:  %d attempt(s)\n",
-		d.PaymentID, d.State, d.URL, d.Automatic)
+	fmt.Fprintf(o.w, "payment:    %s\n", d.PaymentID)
+	if d.RefundID != "" {
+		fmt.Fprintf(o.w, "refund:     %s\n", d.RefundID)
+	}
+	fmt.Fprintf(o.w, "state:      %s\nnotify_url: %s\nautomatic:  %d attempt(s)\n", d.State, d.URL, d.Automatic)
 	if !d.NextDue.IsZero() {
 		fmt.Fprintf(o.w, "next:       %s\n", schema.WireTime(d.NextDue))
 	}

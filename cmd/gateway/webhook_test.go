@@ -101,6 +101,15 @@ func TestWebhookCommands(t *testing.T) {
 	if _, err := cli("log", schema.NewOrderID(now, 2)); !errors.Is(err, dispatcher.ErrNoDelivery) {
 		t.Errorf("log of an order without a webhook: %v", err)
 	}
+	if _, err := cli("log", o.ID, "rf_NOTTHISORDERS"); !errors.Is(err, dispatcher.ErrNoDelivery) {
+		t.Errorf("log of a refund the order does not have: %v", err)
+	}
+	if _, err := cli("resend", o.ID, "rf_NOTTHISORDERS"); !errors.Is(err, dispatcher.ErrNoDelivery) {
+		t.Errorf("resend of a refund the order does not have: %v", err)
+	}
+	if _, err := cli("resend", o.ID, "rf_A", "rf_B"); err == nil {
+		t.Error("resend with three ids accepted")
+	}
 	if _, err := cli("resend"); err == nil {
 		t.Error("resend without an id accepted")
 	}
