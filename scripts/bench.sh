@@ -89,8 +89,7 @@ esac
 if [ "$want_cluster" = 1 ]; then
 	ports=()
 	while [ ${#ports[@]} -lt 6 ]; do
-		p=$(free_port "$redis_port" "$ch_port" "${ports[@]}")
-		port_in_use $((p + 10000)) || ports+=("$p")
+		ports+=("$(free_cluster_port "$redis_port" "$ch_port" "${ports[@]}")")
 	done
 	cluster=(--redis-cluster-url "$(scripts/redis-cluster.sh start "$tmp/redis-cluster" "${ports[@]}")")
 fi

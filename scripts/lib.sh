@@ -28,6 +28,20 @@ free_port() {
 	die "no free TCP port found"
 }
 
+# free_cluster_port [EXCEPT...]: a free port for a Redis Cluster node whose
+# cluster bus (port+10000) is free too, both below Linux's ephemeral range
+# (32768+), so no outgoing connection can be holding the bus port when the
+# node binds it.
+free_cluster_port() {
+	local port _
+	for _ in $(seq 1 200); do
+		port=$((12000 + RANDOM % 10000))
+		case " $* " in *" $port "* | *" $((port + 10000)) "* | *" $((port - 10000)) "*) continue ;; esac
+		port_in_use "$port" || port_in_use $((port + 10000)) || { echo "$port"; return 0; }
+	done
+	die "no free TCP port pair for a cluster node found"
+}
+
 # running_pid PIDFILE WORD: prints the pid from PIDFILE when that process is
 # alive and its command line contains WORD. The check on the command line
 # keeps a stale pidfile (pid since reused by another program) from making us

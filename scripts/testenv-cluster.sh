@@ -28,16 +28,17 @@ trap 'exit 143' TERM
 # Every port and its cluster bus (port+10000) must be free.
 ports=()
 while [ ${#ports[@]} -lt 6 ]; do
-	p=$(free_port "${ports[@]}")
-	port_in_use $((p + 10000)) || ports+=("$p")
+	ports+=("$(free_cluster_port "${ports[@]}")")
 done
 seed=$("$scripts/redis-cluster.sh" start "$tmp/redis" "${ports[@]}")
 export GATEWAY_TEST_REDIS_CLUSTER_URL="$seed" GATEWAY_TEST_REDIS_CLUSTER_DIR="$tmp/redis"
 export GATEWAY_REDIS_CLUSTER=true GATEWAY_TEST_REQUIRE_CLUSTER=true
 log "Redis Cluster at $seed"
 
-ch1=$(free_port "${ports[@]}")
-ch2=$(free_port "${ports[@]}" "$ch1")
+taken=()
+for p in "${ports[@]}"; do taken+=("$p" $((p + 10000))); done
+ch1=$(free_port "${taken[@]}")
+ch2=$(free_port "${taken[@]}" "$ch1")
 "$scripts/clickhouse-cluster.sh" start "$tmp/clickhouse" gateway "$ch1" "$ch2" >/dev/null
 export GATEWAY_TEST_CLICKHOUSE_CLUSTER="gateway@127.0.0.1:$ch1,127.0.0.1:$ch2"
 export GATEWAY_CLICKHOUSE_CLUSTER=gateway
