@@ -4,7 +4,8 @@
 // injects faults (kill -9 of each role and of every gateway, Redis kill -9
 // and restart from its AOF, ClickHouse stopped, a merchant endpoint that
 // hangs, resets or answers slowly, a partition between a dispatcher and
-// Redis; no skewed clock, see scenarios.go), and after each scenario
+// Redis, processes whose clocks are skewed by minutes through
+// GATEWAY_CLOCK_OFFSET, see clockskew.go), and after each scenario
 // audits Redis, ClickHouse and the webhook receiver against what the load
 // was answered.
 //

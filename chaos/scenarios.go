@@ -40,6 +40,8 @@ func Scenarios() []Scenario {
 		receiver("receiver-slow", "merchant endpoint answers after 3 s", ModeSlow, false),
 		{Name: "partition", Fault: "dispatcher disp2 cut off from Redis (blackholing proxy)",
 			Hold: 30 * time.Second, QHold: 10 * time.Second, Inject: partition},
+		{Name: "clock-skew", Fault: "cq1+disp1 clocks 5 min ahead, cq2+disp2 5 min behind (GATEWAY_CLOCK_OFFSET)",
+			Hold: 30 * time.Second, QHold: 10 * time.Second, Inject: clockSkew},
 		{Name: "combined-storm", Fault: "merchant endpoint hangs + Redis kill -9 + kill -9 of all gateways",
 			Hold: 20 * time.Second, QHold: 10 * time.Second, Inject: storm},
 		{Name: "combined-degraded", Fault: "ClickHouse stopped + kill -9 of a projector + partition of disp2 + slow endpoint",
@@ -97,14 +99,6 @@ func clickhouseStop(ctx context.Context, c *Cluster, hold time.Duration) error {
 	err := c.measureOutage(ctx, func() error { return sleep(ctx, hold) })
 	return errors.Join(err, c.CH.Start(ctx))
 }
-
-// No skewed-clock scenario: a gateway's clock cannot be moved from
-// outside. Go reads the time through the vDSO, never libc, so libfaketime
-// has no effect on the binary, and the binary has no clock seam (roles call
-// time.Now directly). Skewing Redis's clock instead (every decision that
-// needs a shared clock uses it) fails too: Redis 7.0 under libfaketime
-// hangs at start-up (jemalloc's clock_gettime recursion). RELIABILITY.md
-// says what that leaves untested.
 
 func partition(ctx context.Context, c *Cluster, hold time.Duration) error {
 	c.Proxy.Cut()

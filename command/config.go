@@ -37,6 +37,9 @@ type Config struct {
 	// IdempotencyTTL is how long an Idempotency-Key's decided answer is
 	// replayed; zero means DefaultIdempotencyTTL (24 h).
 	IdempotencyTTL time.Duration
+	// Now is the clock orders are created, moved, expired and recovered by
+	// (platform.Clock); nil is the system clock.
+	Now platform.Clock
 }
 
 // DefaultUSDTReviewWindow leaves a day to review a submitted transaction.

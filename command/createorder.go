@@ -61,7 +61,7 @@ func NewCreateOrder(cfg Config, d CreateDeps, reg prometheus.Registerer, log *sl
 		return nil, fmt.Errorf("register command metrics: %w", err)
 	}
 	h := &CreateOrder{cfg: cfg, accounts: d.Accounts, store: d.Store, providers: d.Providers,
-		usdt: d.USDT, usdtSim: d.USDTSim, networks: d.Networks, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: time.Now}
+		usdt: d.USDT, usdtSim: d.USDTSim, networks: d.Networks, rates: d.Rates, clientIP: d.ClientIP, limiter: d.Limiter, log: log, m: m, now: cfg.Now.Now}
 	h.idem = newIdempotency(d.Store.rdb, cfg.IdempotencyTTL, m, log)
 	h.options = &Options{create: h, ttl: time.Minute, cache: map[bool]cachedSystems{}}
 	return h, nil

@@ -42,7 +42,16 @@ type harness struct {
 
 type harnessOpt func(*harnessConf)
 
-type harnessConf struct{ trusted []string }
+type harnessConf struct {
+	trusted []string
+	now     platform.Clock
+}
+
+// withClock runs the command side by now, as serve does with
+// GATEWAY_CLOCK_OFFSET.
+func withClock(now platform.Clock) harnessOpt {
+	return func(c *harnessConf) { c.now = now }
+}
 
 func withTrustedProxies(cidrs ...string) harnessOpt {
 	return func(c *harnessConf) { c.trusted = cidrs }
@@ -89,7 +98,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	fxRates := fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
 	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim,
-		MethodLimits: DefaultMethodLimits()},
+		MethodLimits: DefaultMethodLimits(), Now: conf.now},
 		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, Rates: fxRates, ClientIP: ips},
 		prometheus.NewRegistry(), log)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -66,7 +65,7 @@ func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
 		return platform.Errorf(platform.KindTooLarge, "notification body over %d bytes", MaxNotificationBody)
 	}
 	req := h.request(c)
-	rec := schema.NotificationRecord{At: time.Now().UTC(), Provider: string(family), Mode: mode(sandbox)}
+	rec := schema.NotificationRecord{At: h.settle.now().UTC(), Provider: string(family), Mode: mode(sandbox)}
 	n, err := a.Verify(c.UserContext(), req)
 	err = h.settleWith(c.UserContext(), family, sandbox, n, err, &rec)
 	if rerr := h.recorder.add(c.UserContext(), &rec); rerr != nil {
@@ -97,7 +96,7 @@ func (h *Notifications) Reconcile(ctx context.Context, o *schema.Order) error {
 	if !ok {
 		return platform.Errorf(platform.KindMethodUnavailable, "no provider for %s", o.Method)
 	}
-	rec := schema.NotificationRecord{At: time.Now().UTC(), Provider: string(o.Method), Mode: mode(o.Sandbox) + " query"}
+	rec := schema.NotificationRecord{At: h.settle.now().UTC(), Provider: string(o.Method), Mode: mode(o.Sandbox) + " query"}
 	n, err := a.Query(ctx, o.ID, o.ProviderRef)
 	if err == nil && n.OrderID == "" {
 		n.OrderID = o.ID

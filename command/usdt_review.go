@@ -36,6 +36,12 @@ type USDTReview struct {
 // CLI's desk); a gateway process uses its CreateOrder's methods.
 func NewUSDTReview(store *Store) *USDTReview { return &USDTReview{store: store, now: time.Now} }
 
+// WithClock makes r decide by now (a reviewer process's configured clock).
+func (r *USDTReview) WithClock(now platform.Clock) *USDTReview {
+	r.now = now.Now
+	return r
+}
+
 func (h *CreateOrder) usdtReview() *USDTReview {
 	return &USDTReview{store: h.store, moves: h.m.moves, now: h.now}
 }

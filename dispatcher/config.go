@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paygate/gateway/platform"
 )
 
 // Config is the dispatcher's configuration. The GATEWAY_WEBHOOK_* names are
@@ -47,6 +49,10 @@ type Config struct {
 	// LogCap bounds the attempts kept per order (automatic ones are at most
 	// len(Schedule)+1; the rest are manual resends).
 	LogCap int
+	// Now is the clock due attempts are looked for and webhooks are
+	// timestamped by (platform.Clock); nil is the system clock. Leases are
+	// on Redis's clock and attempt deadlines on the real one.
+	Now platform.Clock
 
 	bindErrs []error
 }

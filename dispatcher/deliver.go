@@ -93,7 +93,7 @@ func (d *Dispatcher) claimRound(ctx context.Context, inflight *sync.WaitGroup, f
 	if free, _ := d.slots.free(); free <= 0 {
 		return nil
 	}
-	due, err := d.store.dueShards(ctx, time.Now().Add(dueSlack))
+	due, err := d.store.dueShards(ctx, d.cfg.Now.Now().Add(dueSlack))
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (d *Dispatcher) send(ctx context.Context, j job) result {
 	if err != nil {
 		return result{kind: "internal", err: "cannot sign: " + err.Error()}
 	}
-	h, err := signModern(EventID(j.id), time.Now(), body, secrets)
+	h, err := signModern(EventID(j.id), d.cfg.Now.Now(), body, secrets)
 	if err != nil {
 		return result{kind: "internal", err: "cannot sign: " + err.Error()}
 	}

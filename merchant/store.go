@@ -39,6 +39,13 @@ func NewStore(rdb redis.UniversalClient) *Store {
 	return &Store{rdb: rdb, now: time.Now, kdf: defaultKDF, hashing: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
+// WithClock makes s time what it writes (account creation, key and secret
+// grace periods, balance movements) by now, a process's configured clock.
+func (s *Store) WithClock(now platform.Clock) *Store {
+	s.now = now.Now
+	return s
+}
+
 // NewAccount describes an account to create.
 type NewAccount struct {
 	Name     string

@@ -87,6 +87,10 @@ type Config struct {
 	ExchangeURL    string
 	ExchangeKey    string
 	ExchangeSecret string
+	// ClockOffset moves the clock this process decides things by (see
+	// Clock): a fault-testing knob for the chaos suite's skewed process.
+	// A production deployment leaves it unset; serve warns when it is not 0.
+	ClockOffset time.Duration
 
 	// bindErrs are the environment values Bind could not read; Validate
 	// reports them with every other problem.
@@ -220,6 +224,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.ExchangeURL, "exchange-url", "GATEWAY_EXCHANGE_URL", "exchange API base URL for live exchange reviews")
 	str(&c.ExchangeKey, "exchange-key", "GATEWAY_EXCHANGE_KEY", "exchange API key")
 	str(&c.ExchangeSecret, "exchange-secret", "GATEWAY_EXCHANGE_SECRET", "exchange API secret (HMAC-SHA256 request signing)")
+	dur(&c.ClockOffset, "clock-offset", "GATEWAY_CLOCK_OFFSET", "FAULT TESTING ONLY, leave unset in production: signed duration this process's clock is moved by, e.g. 5m or -5m")
 	str(&c.CSRFKey, "csrf-key", "GATEWAY_CSRF_KEY", "key (≥32 bytes) of the payer forms' CSRF tokens; empty: one kept in Redis for every node")
 }
 
@@ -266,8 +271,15 @@ func (c *Config) Validate() error {
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout, usdt-review-window, session-ttl and http-read-timeout must be positive"))
 	}
+	if c.ClockOffset < -MaxClockOffset || c.ClockOffset > MaxClockOffset {
+		errs = append(errs, fmt.Errorf("clock-offset %s is beyond ±%s", c.ClockOffset, MaxClockOffset))
+	}
 	return errors.Join(errs...)
 }
+
+// MaxClockOffset bounds ClockOffset: the skew a fault test means is
+// minutes; a day or more is a typo.
+const MaxClockOffset = 24 * time.Hour
 
 // ParseMethodTTLs reads "cryptopsp=60m,usdt_direct=60m": how long an unpaid
 // order of each method stays payable, where it differs from order-ttl.

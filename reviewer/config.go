@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/paygate/gateway/platform"
 )
 
 // Config is the reviewer's configuration.
@@ -31,6 +33,9 @@ type Config struct {
 	// WaitingInterval is how often the waiting-for-an-administrator gauge is
 	// refreshed (only with Deps.Waiting).
 	WaitingInterval time.Duration
+	// Now is the clock the review window and the next check are decided
+	// by (platform.Clock); nil is the system clock. Leases are on Redis's.
+	Now platform.Clock
 }
 
 // callsPerReview bounds the calls of one review that each take up to

@@ -3,7 +3,6 @@ package reviewer
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -79,7 +78,7 @@ func underReview(o *schema.Order) bool {
 // are checked again after the backoff, but never later than the window's
 // end, where whatever is still undecided goes to an administrator.
 func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v verdict) {
-	now := time.Now()
+	now := r.cfg.Now.Now()
 	deadline := o.UpdatedAt.Add(r.cfg.Window)
 	if v.step == stepLater && !now.Before(deadline) {
 		v.step = stepEscalate

@@ -40,6 +40,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
+	if cfg.ClockOffset != 0 {
+		log.Warn("clock offset set: this process decides by a skewed clock (a fault-testing setting, never for production)",
+			"clock_offset", cfg.ClockOffset.String())
+	}
 	reg := prometheus.NewRegistry()
 	rdb, err := platform.OpenRedis(ctx, cfg.RedisURL, cfg.RedisCluster,
 		platform.WithReplicaWait(replicaWait(cfg, reg)))
@@ -117,6 +121,9 @@ type gateway struct {
 	drain   *platform.Drain
 	prepare []func(ctx context.Context) error // before serving: loads what requests read
 	workers []func(ctx context.Context)
+	// now is the clock the roles decide by: the system's, moved by
+	// GATEWAY_CLOCK_OFFSET for a fault test.
+	now platform.Clock
 }
 
 // wire builds the roles cfg names over the given clients; ch may be nil when
@@ -124,9 +131,11 @@ type gateway struct {
 func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, reg prometheus.Registerer, gather prometheus.Gatherer, log *slog.Logger) (*gateway, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		platform.NewStreamCollector(rdb))
-	accounts := merchant.NewStore(rdb)
+	now := platform.OffsetClock(cfg.ClockOffset)
+	accounts := merchant.NewStore(rdb).WithClock(now)
 	dir := merchant.NewDirectory(accounts, log, 0)
-	g := &gateway{app: platform.NewAppReading(cfg.HTTPReadTimeout, log, reg, gather), drain: &platform.Drain{}, workers: []func(context.Context){dir.Run}}
+	g := &gateway{app: platform.NewAppReading(cfg.HTTPReadTimeout, log, reg, gather), drain: &platform.Drain{},
+		workers: []func(context.Context){dir.Run}, now: now}
 	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)
 	if err != nil {
@@ -192,7 +201,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
-		rv, err := newReviewer(cfg, rdb, store, reviewNetworks{nets}, reg, log)
+		rv, err := newReviewer(cfg, rdb, store, reviewNetworks{nets}, g.now, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +212,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		})
 	}
 	if cfg.Has(platform.RoleDispatcher) {
-		wcfg.Retention = cfg.OrderRetention
+		wcfg.Retention, wcfg.Now = cfg.OrderRetention, g.now
 		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeys(dir.Lookup, accounts.EnsureWebhookSecret), reg, log)
 		if err != nil {
 			return nil, err
@@ -266,7 +275,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	create, err := command.NewCreateOrder(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
-		USDTReviewWindow: cfg.USDTReview,
+		USDTReviewWindow: cfg.USDTReview, Now: g.now,
 	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
 		ClientIP: ips, Limiter: limiter}, reg, log)
 	if err != nil {

@@ -167,13 +167,15 @@ func (o reviewOrders) RescheduleUSDT(ctx context.Context, id string, due time.Ti
 }
 
 // newReviewer wires the reviewer role over the order store.
-func newReviewer(cfg platform.Config, rdb redis.UniversalClient, store *command.Store, nets reviewNetworks,
+func newReviewer(cfg platform.Config, rdb redis.UniversalClient, store *command.Store, nets reviewNetworks, now platform.Clock,
 	reg prometheus.Registerer, log *slog.Logger) (*reviewer.Reviewer, error) {
-	rv := command.NewUSDTReview(store)
+	rv := command.NewUSDTReview(store).WithClock(now)
 	waiting := func(ctx context.Context) (int, error) {
 		l, err := rv.Reviews(ctx, command.DeskWaiting)
 		return len(l), err
 	}
-	return reviewer.New(reviewer.Defaults(), reviewer.Deps{Redis: rdb, Orders: reviewOrders{rv}, Networks: nets,
+	rcfg := reviewer.Defaults()
+	rcfg.Now = now
+	return reviewer.New(rcfg, reviewer.Deps{Redis: rdb, Orders: reviewOrders{rv}, Networks: nets,
 		Backends: newUSDTBackends(cfg), Waiting: waiting}, reg, log)
 }
