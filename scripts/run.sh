@@ -75,11 +75,17 @@ bin/gateway migrate
 # The demo merchant is created once; its credentials live beside the data
 # they belong to (make clean removes both).
 merchant=$data/demo-merchant.json
+field() { sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$merchant" | head -n 1; }
+# Credentials of a merchant Redis no longer knows (its data was removed, or
+# written under an older key layout) are replaced, not printed.
+if [ -s "$merchant" ] && ! bin/gateway merchant show "$(field appid)" --json >/dev/null 2>&1; then
+	log "the demo merchant of $merchant is not in Redis; creating a new one"
+	rm -f "$merchant"
+fi
 if [ ! -s "$merchant" ]; then
 	bin/gateway merchant create --name demo --sandbox --json >"$merchant.tmp"
 	mv "$merchant.tmp" "$merchant"
 fi
-field() { sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$merchant" | head -n 1; }
 appid=$(field appid) api_key=$(field apiKey) query_key=$(field queryKey)
 base=$GATEWAY_PUBLIC_URL
 
