@@ -40,6 +40,9 @@ func (r *report) targets() {
 		add(fmt.Sprintf("action=orders page %v p99", r.Sizes["deep_page"]), "≤ 200 ms", msStr(l.Half.Latency.P99),
 			l.Half.Latency.P99 <= 200 && l.Half.OK > 0)
 	}
+	if l := r.ListPaid; l != nil && l.Half != nil {
+		add("action=orders status=paid page 1 p99", "≤ 50 ms", msStr(l.Half.Latency.P99), l.Half.Latency.P99 <= 50 && l.Half.OK > 0)
+	}
 	if d := r.Delay; d != nil {
 		add("create-to-listed p99", "≤ 1 s", msStr(d.Delay.P99), d.Delay.P99 <= 1000 && d.Missing == 0 && d.Delay.Count > 0)
 	}
@@ -104,6 +107,9 @@ func (r *report) markdown(w io.Writer) {
 	r.pairRows(p, "action=orders page 1", r.List, "", "action=orders page 1 p99")
 	if r.ListDeep != nil {
 		r.pairRows(p, fmt.Sprintf("action=orders page %v", r.Sizes["deep_page"]), r.ListDeep, "", fmt.Sprintf("action=orders page %v p99", r.Sizes["deep_page"]))
+	}
+	if r.ListPaid != nil {
+		r.pairRows(p, "action=orders status=paid page 1 (total from the per-status counters)", r.ListPaid, "", "action=orders status=paid page 1 p99")
 	}
 	if d := r.Delay; d != nil {
 		// Served and the creates' own p99 show whether the rate was steady:

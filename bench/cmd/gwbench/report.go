@@ -31,6 +31,7 @@ type report struct {
 	Page        *pair               `json:"payment_page,omitempty"` // GET /payment/{id}
 	List        *pair               `json:"orders_page1,omitempty"`
 	ListDeep    *pair               `json:"orders_deep,omitempty"`
+	ListPaid    *pair               `json:"orders_status_paid,omitempty"` // page 1 with status=paid
 	Delay       *delayReport        `json:"create_to_listed,omitempty"`
 	CatchUp     *catchUpReport      `json:"projector_catch_up,omitempty"`
 	Hooks       *webhookReport      `json:"webhooks,omitempty"`
