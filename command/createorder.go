@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/netip"
@@ -186,25 +185,7 @@ func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr
 
 // authenticate is the appid, enabled and signature steps.
 func (h *CreateOrder) authenticate(ctx context.Context, p schema.Params) (*merchant.Account, error) {
-	acct, err := h.accounts.Lookup(ctx, p["appid"])
-	if errors.Is(err, merchant.ErrNotFound) {
-		return nil, platform.Errorf(platform.KindInvalidAppID, "appid is not valid")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("look up merchant: %w", err)
-	}
-	if acct.Disabled {
-		return nil, platform.Errorf(platform.KindMerchantDisabled, "merchant account is disabled")
-	}
-	if st, given := p["sign_type"]; given && st != "MD5" {
-		return nil, platform.Errorf(platform.KindInvalidSignType, "sign_type must be MD5")
-	}
-	for _, key := range acct.SignKeys(h.now()) {
-		if schema.VerifySign(p, key, p["sign"]) {
-			return acct, nil
-		}
-	}
-	return nil, platform.Errorf(platform.KindInvalidSign, "sign does not match the parameters")
+	return merchant.AuthenticateSigned(ctx, h.accounts, p, h.now())
 }
 
 func (h *CreateOrder) newOrder(acct *merchant.Account, r *createRequest) *schema.Order {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -106,25 +105,7 @@ func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 
 // authenticate is createorder's appid, enabled and signature steps.
 func (a *ResendAPI) authenticate(ctx context.Context, p schema.Params) (*merchant.Account, error) {
-	acct, err := a.accounts.Lookup(ctx, p["appid"])
-	if errors.Is(err, merchant.ErrNotFound) {
-		return nil, platform.Errorf(platform.KindInvalidAppID, "appid is not valid")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("look up merchant: %w", err)
-	}
-	if acct.Disabled {
-		return nil, platform.Errorf(platform.KindMerchantDisabled, "merchant account is disabled")
-	}
-	if st, given := p["sign_type"]; given && st != "MD5" {
-		return nil, platform.Errorf(platform.KindInvalidSignType, "sign_type must be MD5")
-	}
-	for _, key := range acct.SignKeys(a.now()) {
-		if schema.VerifySign(p, key, p["sign"]) {
-			return acct, nil
-		}
-	}
-	return nil, platform.Errorf(platform.KindInvalidSign, "sign does not match the parameters")
+	return merchant.AuthenticateSigned(ctx, a.accounts, p, a.now())
 }
 
 // maxResendBody bounds a request, like createorder's.
