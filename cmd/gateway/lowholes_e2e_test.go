@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/provider/cryptohost"
+)
+
+// The attacks of issue 21 §4 ("Low"), each through the real binary.
+
+// fakeCryptohost is a live cryptohost API that creates charges (codes C1,
+// C2, ...) and remembers which order each is for.
+type fakeCryptohost struct {
+	*httptest.Server
+	mu      sync.Mutex
+	charges map[string]string // order id → charge code
+}
+
+func newFakeCryptohost(t *testing.T) *fakeCryptohost {
+	t.Helper()
+	f := &fakeCryptohost{charges: map[string]string{}}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			LocalPrice struct{ Amount, Currency string } `json:"local_price"`
+			Metadata   struct {
+				OrderID string `json:"order_id"`
+			} `json:"metadata"`
+		}
+		if r.Method != http.MethodPost || r.URL.Path != "/charges" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, `{"error":{"type":"not_found","message":"no"}}`, http.StatusNotFound)
+			return
+		}
+		f.mu.Lock()
+		code := fmt.Sprintf("C%dX%d", len(f.charges)+1, time.Now().UnixNano()%1e6)
+		f.charges[req.Metadata.OrderID] = code
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"data": map[string]any{
+			"code": code, "hosted_url": "https://pay.example/charges/" + code, "pricing_type": "fixed_price",
+			"expires_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
+			"pricing":    map[string]any{"local": req.LocalPrice}, "metadata": req.Metadata,
+		}})
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeCryptohost) code(order string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.charges[order]
+}
+
+// confirmed is a charge:confirmed webhook for charge code carrying order
+// id order, priced at 100.50 USD and paid in payCur.
+func confirmed(code, order, payCur string) []byte {
+	return []byte(`{"id":"w-` + code + order + payCur + `","event":{"id":"e-` + code + payCur + `","type":"charge:confirmed","data":{` +
+		`"code":"` + code + `","metadata":{"order_id":"` + order + `"},"pricing":{"local":{"amount":"100.50","currency":"USD"}},` +
+		`"payments":[{"status":"CONFIRMED","value":{"local":{"amount":"100.50","currency":"` + payCur + `"},"crypto":{"amount":"100.5","currency":"USDC"}}}],` +
+		`"timeline":[{"status":"NEW"},{"status":"COMPLETED"}]}}}`)
+}
+
+// TestCryptohostNotificationMustBeTheOrdersCharge: with a live cryptohost
+// and its webhook secret, a confirmed charge of merchant L does not pay
+// merchant L2's order even when it names L2's order id, and a charge of
+// L2's order paid in another currency than its price does not pay it
+// either; L2's own charge paid in the price's currency does.
+func TestCryptohostNotificationMustBeTheOrdersCharge(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	var l, l2 account
+	e.cli(&l, "merchant", "create", "--name", "L", "--json")
+	e.cli(&l2, "merchant", "create", "--name", "L2", "--json")
+	api := newFakeCryptohost(t)
+	const secret = "whsec-live-issue21-4c1e"
+	s := e.serve(`GATEWAY_PROVIDER_CRYPTOHOST={"BaseURL":"` + api.URL + `","APIKey":"k-live","WebhookSecret":"` + secret + `"}`)
+
+	order := func(m account) string {
+		p := createParams(m.AppID)
+		p["paymentMethod"], p["currency"] = "cryptohost", "USD"
+		r := s.create(t, p, m.APIKey)
+		id, _ := r.Data["paymentId"].(string)
+		if r.Status != 200 || id == "" || api.code(id) == "" {
+			t.Fatalf("create: %+v", r)
+		}
+		return id
+	}
+	idL, idL2 := order(l), order(l2)
+	notify := func(body []byte) {
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/api/gatewaynotification/cryptohost/"+cryptohost.NotifyPath, bytes.NewReader(body))
+		req.Header.Set(cryptohost.DefaultSignatureHeader, cryptohost.Sign(secret, body))
+		req.Header.Set("Content-Type", "application/json")
+		if r := call(t, req); r.Status != 200 {
+			t.Fatalf("webhook answered %d %s", r.Status, r.Raw)
+		}
+	}
+	status := func() string {
+		return fmt.Sprint(s.order(t, l2.AppID, l2.QueryKey, idL2).Data["status_str"])
+	}
+	notify(confirmed(api.code(idL), idL2, "USD"))
+	if st := status(); st != "ready" {
+		t.Fatalf("L's charge naming L2's order: L2's order is %s, want ready", st)
+	}
+	notify(confirmed(api.code(idL2), idL2, "EUR"))
+	if st := status(); st != "ready" {
+		t.Fatalf("L2's charge paid in EUR for a USD price: L2's order is %s, want ready", st)
+	}
+	notify(confirmed(api.code(idL2), idL2, "USD"))
+	if st := status(); st != "paid" {
+		t.Fatalf("L2's own charge paid in USD: L2's order is %s, want paid", st)
+	}
+	if st := s.order(t, l.AppID, l.QueryKey, idL).Data["status_str"]; st != "ready" {
+		t.Fatalf("L's order is %v, want ready", st)
+	}
+}
+
+// TestWebhookAddressesEndToEnd: with the default policy (no
+// GATEWAY_WEBHOOK_ALLOW_PRIVATE), a notify_url naming loopback in the
+// IPv4-compatible IPv6 form is never called, and what the merchant reads
+// in action=webhooks names neither that address nor our DNS server.
+func TestWebhookAddressesEndToEnd(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	var shop account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
+	ln, err := net.Listen("tcp", "[::]:0")
+	if err != nil {
+		t.Skipf("no IPv6 listener: %v", err)
+	}
+	defer ln.Close()
+	called := make(chan struct{}, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			called <- struct{}{}
+			_ = c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	s := e.serve("GATEWAY_WEBHOOK_ALLOW_PRIVATE=false")
+
+	tests := []struct {
+		name, notify, says string
+	}{
+		{"IPv4-compatible loopback", fmt.Sprintf("http://[::127.0.0.1]:%d/hook", port), "refused: the notify_url host resolves to a non-public address"},
+		{"unknown name", "http://no-such-host.invalid/hook", "DNS: no such host no-such-host.invalid"},
+	}
+	leaks := []string{"GATEWAY_", "7f00:1", "127.0.0.1", ":53"}
+	if raw, err := os.ReadFile("/etc/resolv.conf"); err == nil {
+		for _, line := range strings.Split(string(raw), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "nameserver" {
+				leaks = append(leaks, f[1])
+			}
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := createParams(shop.AppID)
+			p["notify_url"] = tt.notify
+			r := s.create(t, p, shop.APIKey)
+			id, _ := r.Data["paymentId"].(string)
+			if r.Status != 200 || id == "" {
+				t.Fatalf("create: %+v", r)
+			}
+			if r := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay"); r.Status != 200 {
+				t.Fatalf("sandbox pay: %+v", r)
+			}
+			var first map[string]any
+			eventually(t, 10*time.Second, func() bool {
+				q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {"webhooks"}, "paymentId": {id}}
+				req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
+				attempts, _ := call(t, req).Data["attempts"].([]any)
+				if len(attempts) == 0 {
+					return false
+				}
+				first, _ = attempts[0].(map[string]any)
+				return true
+			})
+			msg, _ := first["error"].(string)
+			if !strings.HasPrefix(msg, tt.says) {
+				t.Errorf("attempt error %q, want it to start %q", msg, tt.says)
+			}
+			for _, leak := range leaks {
+				if strings.Contains(msg, leak) {
+					t.Errorf("attempt error %q names %q", msg, leak)
+				}
+			}
+		})
+	}
+	select {
+	case <-called:
+		t.Fatal("the loopback listener was called")
+	default:
+	}
+}
