@@ -10,7 +10,6 @@ import (
 type Handlers struct {
 	Create   *CreateOrder
 	Sandbox  *SandboxOrders
-	Checkout *SandboxCheckout
 	QR       *QRImage
 	// Notifications are the providers' endpoints; Simulators, when set,
 	// mounts the sandbox's simulated providers.
@@ -36,8 +35,6 @@ func (h *Handlers) Register(r fiber.Router) {
 	}
 	r.Post("/sandbox/orders/:paymentId/pay", h.Sandbox.Pay)
 	r.Post("/sandbox/orders/:paymentId/fail", h.Sandbox.Fail)
-	r.Get("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Page)
-	r.Post("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Submit)
 	r.Get("/payment/:paymentId/qr.png", h.Pages, h.QR.Serve)
 	opts := h.Create.Options()
 	r.Get("/api/fiatpsp/currencies", h.Pages, opts.FiatpspCurrencies)

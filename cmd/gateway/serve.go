@@ -289,7 +289,6 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	h := &command.Handlers{
 		Create:        create,
 		Sandbox:       create.NewSandboxOrders(settle, provs.simulators, notes),
-		Checkout:      command.NewSandboxCheckout(store, settle),
 		QR:            command.NewQRImage(store),
 		Notifications: notes,
 		Confirm:       create.NewConfirm(),
