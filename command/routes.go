@@ -8,9 +8,9 @@ import (
 
 // Handlers are the command side's endpoints.
 type Handlers struct {
-	Create   *CreateOrder
-	Sandbox  *SandboxOrders
-	QR       *QRImage
+	Create  *CreateOrder
+	Sandbox *SandboxOrders
+	QR      *QRImage
 	// Notifications are the providers' endpoints; Simulators, when set,
 	// mounts the sandbox's simulated providers.
 	Notifications *Notifications

@@ -16,9 +16,26 @@ import (
 
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/provider/cryptohost"
+	"github.com/paygate/gateway/schema"
 )
 
 // The attacks of issue 21 §4 ("Low"), each through the real binary.
+
+// confirm is a merchant's signed confirm of a two-step choice (the API
+// form of /api/fiatpsp/confirm and /api/cryptopsp/confirm).
+func (s *server) confirm(t *testing.T, m account, path string, form url.Values) apiResponse {
+	t.Helper()
+	p := schema.Params{"appid": m.AppID}
+	for k := range form {
+		p[k] = form.Get(k)
+	}
+	p["sign"] = schema.Sign(p, m.APIKey)
+	signed := url.Values{}
+	for k, v := range p {
+		signed.Set(k, v)
+	}
+	return s.postForm(t, path, signed)
+}
 
 // fakeCryptohost is a live cryptohost API that creates charges (codes C1,
 // C2, ...) and remembers which order each is for.
@@ -207,4 +224,59 @@ func TestWebhookAddressesEndToEnd(t *testing.T) {
 		t.Fatal("the loopback listener was called")
 	default:
 	}
+}
+
+// TestPaymentIDAloneMovesNothingEndToEnd: someone holding only a
+// paymentId (it is in the payer's address bar) can neither fix the
+// payer's currency or payment system through the API form of the confirms
+// nor fail the order through the old /sandbox/checkout form from another
+// site; the merchant's signed confirm still works afterwards, so the order
+// was still the payer's to choose.
+func TestPaymentIDAloneMovesNothingEndToEnd(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	var shop account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
+	e.cli(nil, "fx", "set", "USD", "EUR", "0.92", "--json")
+	s := e.serve()
+	create := func(method string) string {
+		p := createParams(shop.AppID)
+		p["paymentMethod"], p["currency"], p["amount"] = method, "USD", "150"
+		r := s.create(t, p, shop.APIKey)
+		id, _ := r.Data["paymentId"].(string)
+		if r.Status != 200 || id == "" {
+			t.Fatalf("create %s: %+v", method, r)
+		}
+		return id
+	}
+	for _, tt := range []struct{ method, path, choice, value string }{
+		{"cryptopsp", "/api/cryptopsp/confirm", "pay_currency", "btc"},
+		{"fiatpsp", "/api/fiatpsp/confirm", "fiatpspSystemId", "9"},
+	} {
+		t.Run(tt.method, func(t *testing.T) {
+			id := create(tt.method)
+			r := s.postForm(t, tt.path, url.Values{"paymentId": {id}, tt.choice: {tt.value}})
+			if r.Status != 400 || r.Error != "missing_parameter" {
+				t.Errorf("confirm with a paymentId alone: %d %s, want 400 missing_parameter", r.Status, r.Raw)
+			}
+			if r := s.confirm(t, shop, tt.path, url.Values{"paymentId": {id}, tt.choice: {tt.value}}); r.Status != 200 {
+				t.Fatalf("the merchant's signed confirm after it: %+v", r)
+			}
+		})
+	}
+	t.Run("sandbox checkout form from another site", func(t *testing.T) {
+		p := createParams(shop.AppID)
+		p["paymentMethod"], p["currency"] = "cryptohost", "USD"
+		id, _ := s.create(t, p, shop.APIKey).Data["paymentId"].(string)
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/sandbox/checkout/"+id, strings.NewReader("outcome=fail"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", "https://attacker.example")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		if r := call(t, req); r.Status != 404 {
+			t.Errorf("cross-site POST: %d %s, want 404", r.Status, r.Raw)
+		}
+		if st := s.order(t, shop.AppID, shop.QueryKey, id).Data["status_str"]; st != "ready" {
+			t.Fatalf("order after the cross-site POST: %v, want ready", st)
+		}
+	})
 }
