@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -277,6 +278,66 @@ func TestPaymentIDAloneMovesNothingEndToEnd(t *testing.T) {
 		}
 		if st := s.order(t, shop.AppID, shop.QueryKey, id).Data["status_str"]; st != "ready" {
 			t.Fatalf("order after the cross-site POST: %v, want ready", st)
+		}
+	})
+}
+
+// opsDefault in e.serve's env leaves GATEWAY_OPS_ADDR unset, so that the
+// process takes its default operations listener.
+const opsDefault = "GATEWAY_E2E_OPS_DEFAULT=1"
+
+// TestMetricsNeverOnThePublicListener: /metrics is served on the
+// operations listener only: by default on 127.0.0.1:9464 (checked when that
+// port is free here), and no configuration puts it on the merchant-facing
+// listener (an empty GATEWAY_OPS_ADDR is refused at start).
+func TestMetricsNeverOnThePublicListener(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	status := func(u string) int {
+		res, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	t.Run("default address", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:9464")
+		if err != nil {
+			t.Skipf("the default operations port is taken here (%v): the default is checked by platform's tests", err)
+		}
+		ln.Close()
+		s := e.serve(opsDefault)
+		defer s.stop(t)
+		if s.ops != "http://127.0.0.1:9464" {
+			t.Fatalf("operations listener at %q, want http://127.0.0.1:9464", s.ops)
+		}
+		if got := status(s.base + "/metrics"); got != 404 {
+			t.Errorf("public /metrics: %d, want 404", got)
+		}
+		if got := status(s.ops + "/metrics"); got != 200 {
+			t.Errorf("operations /metrics: %d, want 200", got)
+		}
+	})
+	t.Run("empty GATEWAY_OPS_ADDR refused", func(t *testing.T) {
+		cmd := exec.Command(e.bin, "serve")
+		cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL, "GATEWAY_CLICKHOUSE_DSN="+e.chDSN,
+			"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_OPS_ADDR=")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(stderr.String(), "ops-addr") {
+				t.Fatalf("exit %v, stderr %s; want a refusal naming ops-addr", err, stderr.String())
+			}
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("serve started with an empty GATEWAY_OPS_ADDR\n%s", stderr.String())
 		}
 	})
 }
