@@ -114,7 +114,7 @@ func TestVerifyEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n.Outcome != tt.outcome || n.Paid != tt.paid || n.OrderID != "P1" || n.Ref != "ABC123" {
+			if n.Outcome != tt.outcome || n.Paid != tt.paid || n.OrderID != "P1" || n.Ref != "ABC123" || n.InitRef != "ABC123" {
 				t.Fatalf("got %v %+v %q %q, want %v %+v", n.Outcome, n.Paid, n.OrderID, n.Ref, tt.outcome, tt.paid)
 			}
 			if tt.field != "" && n.Fields[tt.field] == "" {
