@@ -43,7 +43,7 @@ func (f *fakeProvider) Initialise(ctx context.Context, p provider.Payment) (prov
 	if err := f.fail.Load(); err != nil && *err != nil {
 		return provider.Init{}, *err
 	}
-	checkout := f.base + "/sandbox/checkout/" + url.PathEscape(p.OrderID)
+	checkout := f.base + "/fake-provider/checkout/" + url.PathEscape(p.OrderID)
 	if p.Method == schema.MethodWalletA || p.Method == schema.MethodWalletB {
 		return provider.Init{QRPayload: checkout, Ref: "ref-" + p.OrderID}, nil
 	}

@@ -182,7 +182,7 @@ func (d *Dispatcher) attempt(ctx context.Context, j job, more bool) *job {
 // this moment (MD5 sign in the body, HMAC in the headers) and posts it.
 func (d *Dispatcher) send(ctx context.Context, j job) result {
 	if j.broken != "" {
-		return result{kind: "internal", err: "internal error: the stored callback could not be read", detail: j.broken}
+		return result{kind: "internal", err: "internal error: the stored callback cannot be read", detail: j.broken}
 	}
 	key, err := d.keys.APIKey(ctx, j.appid)
 	if err != nil {
