@@ -27,12 +27,13 @@ test: vet
 # (scripts/testenv-cluster.sh; the single servers of testenv.sh are there
 # too, for tests of one node's database).
 # One package at a time (-p 1): a cluster has one database, so tests take
-# turns on it (internal/testenv).
+# turns on it (internal/testenv). Under CI=true (.ci/run) a skipped test
+# fails the target (scripts/noskip.sh).
 CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI)$$
 .PHONY: test-cluster
 test-cluster:
 	scripts/deps.sh
-	scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
+	scripts/noskip.sh scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -v -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
 
 # Every native fuzz target (func FuzzX in *_test.go, found by
 # scripts/fuzz.sh) for FUZZTIME each: the parsers of requests, query and
