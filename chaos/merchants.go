@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 )
 
@@ -36,7 +37,8 @@ type Merchants struct {
 // when given, and decodes its JSON output into v.
 func (c *Cluster) cli(ctx context.Context, v any, stdin string, args ...string) error {
 	cmd := exec.CommandContext(ctx, c.cfg.Gateway, args...)
-	cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+c.RedisURL(), "GATEWAY_CLICKHOUSE_DSN="+c.ClickHouseDSN())
+	cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+c.RedisURL(), "GATEWAY_CLICKHOUSE_DSN="+c.ClickHouseDSN(),
+		"GATEWAY_REDIS_CLUSTER="+strconv.FormatBool(c.RCluster != nil))
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin + "\n")
 	}
