@@ -290,28 +290,6 @@ func (l *createLoad) stop() ([]string, int) {
 	return l.answered, l.failed
 }
 
-// masterOf is the port of the master serving key's slot.
-func masterOf(t *testing.T, rdb redis.UniversalClient, key string) string {
-	t.Helper()
-	ctx := context.Background()
-	slot, err := rdb.ClusterKeySlot(ctx, key).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	slots, err := rdb.ClusterSlots(ctx).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range slots {
-		if int64(s.Start) <= slot && slot <= int64(s.End) {
-			_, port, _ := strings.Cut(s.Nodes[0].Addr, ":")
-			return port
-		}
-	}
-	t.Fatalf("no master serves slot %d", slot)
-	return ""
-}
-
 // restartNode brings the killed master back; it rejoins as a replica of
 // the node that took its place, so the next test has a whole cluster.
 func restartNode(t *testing.T, dir, port string) {
