@@ -26,7 +26,7 @@ import (
 // role over Redis Cluster while the master owning slot 0, which is also the
 // first address of GATEWAY_REDIS_URL (the seed), is killed -9 and its
 // replica takes over. Probes on every shard (a sandbox wallet_a create,
-// action=order, the payer's status poll) measure the time from the kill to
+// action=order, the payer's page and status poll) measure the time from the kill to
 // their first success; each must work again within failoverBudget of the
 // promotion. Creates in flight may fail; every create answered 200 must
 // still exist afterwards (ReplicaWait makes an answered write wait for the

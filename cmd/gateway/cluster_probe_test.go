@@ -34,11 +34,11 @@ type failoverProbe struct {
 }
 
 // probePaths are the merchant and payer paths measured on every shard.
-var probePaths = []string{"create", "order", "status"}
+var probePaths = []string{"create", "order", "page", "status"}
 
 // startFailoverProbe runs, for every shard, a wallet_a create with a
-// clientOrderId on that shard, action=order and the payer's status poll of
-// an order made on that shard beforehand (ids[shard]).
+// clientOrderId on that shard, and action=order, the payer's page and its
+// status poll of an order made on that shard beforehand (ids[shard]).
 func startFailoverProbe(t *testing.T, s *server, shop account, ids map[schema.Shard]string) *failoverProbe {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -64,6 +64,8 @@ func startFailoverProbe(t *testing.T, s *server, shop account, ids map[schema.Sh
 					case "order":
 						err = getOK(client, s.base+"/api/order?"+url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey},
 							"action": {"order"}, "paymentId": {id}}.Encode(), `"code":0`)
+					case "page":
+						err = getOK(client, s.base+"/payment/"+id, "<html")
 					case "status":
 						err = getOK(client, s.base+"/payment/"+id+"/status", `"status_str"`)
 					}
