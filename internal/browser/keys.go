@@ -14,6 +14,7 @@ const (
 	KeyTab   = kb.Tab
 	KeyEnter = kb.Enter
 	KeySpace = " "
+	KeyDown  = kb.ArrowDown
 )
 
 // Press sends key events to whatever has the focus, as a keyboard does:
