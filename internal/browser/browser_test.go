@@ -75,6 +75,15 @@ func site(t *testing.T) *httptest.Server {
 	const r = document.querySelector("input[name=r]:checked");
 	document.getElementById("out").textContent = "chose " + (r ? r.value : "nothing");
 });`)
+	mux.HandleFunc("/overflow", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		wrap := ""
+		if r.URL.Query().Get("wrap") == "1" {
+			wrap = "overflow-wrap:anywhere"
+		}
+		fmt.Fprintf(w, `<!doctype html><html lang="en"><meta name="viewport" content="width=device-width">
+<main style="width:300px;padding:10px;%s"><p>Order <code>%s</code></p></main>`, wrap, strings.Repeat("a1", 50))
+	})
 	mux.HandleFunc("/refused", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", csp)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -345,4 +354,19 @@ func TestBrowserKeyboard(t *testing.T) {
 	if !f.failed {
 		t.Error("TabTo an element that does not exist passed")
 	}
+}
+
+// CheckNoOverflow fails on an unbreakable id that runs past its box and
+// passes once the box lets it wrap.
+func TestBrowserOverflow(t *testing.T) {
+	srv := site(t)
+	p := New(t).NewPage(Narrow)
+	p.Go(srv.URL + "/overflow")
+	f := &fakeTB{TB: t}
+	p.CheckNoOverflow(f, "main")
+	if !f.failed || !strings.Contains(f.msg, "code") {
+		t.Errorf("a 100-character id in a 300 px box passed: %q", f.msg)
+	}
+	p.Go(srv.URL + "/overflow?wrap=1")
+	p.CheckNoOverflow(t, "main")
 }
