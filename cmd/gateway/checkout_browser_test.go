@@ -259,6 +259,10 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Submit(`form.choices`)
 		pg.WaitText("[data-error]", "below")
 		pg.AllowErrorStatus(http.StatusBadRequest) // the refusal is the point
+		if txt := pg.Text("main"); strings.Contains(txt, " btc") {
+			t.Errorf("the refusal names the provider's code: %q", txt)
+		}
+		shoot(t, pg, "refused-form")
 		if st := p.s.order(t, p.m.AppID, p.m.QueryKey, small).Data; st["nextAction"] != "cryptopsp_select" {
 			t.Errorf("refused choice changed the order: %+v", st)
 		}
