@@ -83,7 +83,7 @@ func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 		uv.HashHint = v.L.T("usdt_hash_hint_" + uv.Network)
 	}
 	p.withCSRF(c, v)
-	if uv.Networks != nil {
+	if len(uv.Networks) > 0 {
 		choosing(v)
 	} else {
 		p.withPoll(v)

@@ -450,9 +450,14 @@ func TestBrowserPayerPages(t *testing.T) {
 // TestBrowserPollingStops: with the polling time-out shortened, the page
 // stops asking, says so, and "check again" picks the payment up.
 func TestBrowserPollingStops(t *testing.T) {
-	p := newPayerEnv(t, "GATEWAY_PAGE_POLL_INTERVAL=300ms", "GATEWAY_PAGE_POLL_TIMEOUT=2s")
+	// The deployment also names wallet_a for its payers (GATEWAY_METHOD_NAMES).
+	p := newPayerEnv(t, "GATEWAY_PAGE_POLL_INTERVAL=300ms", "GATEWAY_PAGE_POLL_TIMEOUT=2s",
+		`GATEWAY_METHOD_NAMES={"en": {"wallet_a": "Alipay"}}`)
 	pg := browser.New(t).NewPage(browser.Narrow)
 	id := p.open(t, pg, p.hostedURL("wallet_a", "15.00", "CNY"))
+	if got := pg.Text("figcaption"); !strings.Contains(got, "Scan this code with Alipay") {
+		t.Errorf("QR caption %q: the deployment's method name is not used", got)
+	}
 	pg.WaitVisible(`[data-state=timeout]`)
 	shoot(t, pg, "poll-stopped")
 	p.s.sandbox(t, p.m.AppID, p.m.QueryKey, id, "pay")
