@@ -83,7 +83,11 @@ func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 		uv.HashHint = v.L.T("usdt_hash_hint_" + uv.Network)
 	}
 	p.withCSRF(c, v)
-	p.withPoll(v)
+	if len(uv.Networks) > 0 {
+		choosing(v)
+	} else {
+		p.withPoll(v)
+	}
 	v.Title, v.Data = v.L.T("usdt_title"), uv
 	return p.render(c, fiber.StatusOK, "usdt", v)
 }
