@@ -127,6 +127,9 @@ const (
 	OutcomeApproved = "approved" // the transfer pays the order
 	OutcomeRejected = "rejected" // it does not; the order stays payable and the payer sees why
 	OutcomeWaiting  = "waiting"  // undecidable automatically: an administrator decides
+	// OutcomeAttached is an administrator's putting a hash under review on
+	// an order (history only: the review then decides as for any hash).
+	OutcomeAttached = "attached"
 )
 
 // Decision is one step of an order's review, kept in the order's history:

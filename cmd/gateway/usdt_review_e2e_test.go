@@ -58,10 +58,10 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		c       *payerClient
 		tok     string
 	}
-	newOrder := func(t *testing.T, network string, decimals int) order {
+	newOrderOf := func(t *testing.T, network string, decimals int, amount string) order {
 		t.Helper()
 		p := createParams(m.AppID)
-		p["paymentMethod"], p["currency"], p["amount"] = "usdt_direct", "USD", "25.00"
+		p["paymentMethod"], p["currency"], p["amount"] = "usdt_direct", "USD", amount
 		r := s.create(t, p, m.APIKey)
 		if r.Status != 200 {
 			t.Fatalf("create: %+v", r)
@@ -81,9 +81,16 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		}
 		return o
 	}
+	newOrder := func(t *testing.T, network string, decimals int) order {
+		t.Helper()
+		return newOrderOf(t, network, decimals, "25.00")
+	}
+	trySubmit := func(o order, hash string) page {
+		return o.c.post("/payment/"+o.id+"/usdt-direct", url.Values{"action": {"hash"}, "txhash": {hash}, "csrf": {o.tok}})
+	}
 	submit := func(t *testing.T, o order, hash string) {
 		t.Helper()
-		if pg := o.c.post("/payment/"+o.id+"/usdt-direct", url.Values{"action": {"hash"}, "txhash": {hash}, "csrf": {o.tok}}); pg.code != 303 {
+		if pg := trySubmit(o, hash); pg.code != 303 {
 			t.Fatalf("submit: %d %s", pg.code, pg.body)
 		}
 	}
@@ -197,6 +204,44 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		e.cli(&sh, "order", "show", o.id, "--json")
 		if sh.Order.Status != 2 || len(sh.Review.History) != 2 || sh.Review.History[1].By != "admin:alice" {
 			t.Fatalf("after the administrator: %+v %+v", sh.Order, sh.Review)
+		}
+	})
+
+	// Issue 21: transfers to our address are public. An attacker submits
+	// the victim's 500 USDT transfer on their own 10 USD order first; the
+	// review rejects it (wrong_amount) and the hash is free again, so the
+	// victim's own submit, or an administrator's attach, ends with the
+	// victim's order paid and the attacker's not.
+	t.Run("front-running: the hash ends up paying the order it pays", func(t *testing.T) {
+		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--address", addr["TRC20"], "--confirmations", "1", "--mode", "chain", "--json")
+		time.Sleep(time.Second)
+		for _, how := range []string{"victim submits", "administrator attaches"} {
+			t.Run(how, func(t *testing.T) {
+				attacker, victim := newOrderOf(t, "TRC20", 6, "10.00"), newOrderOf(t, "TRC20", 6, "500.00")
+				h := tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: victim.units, Success: true})
+				submit(t, attacker, h)
+				if sh := decided(t, attacker); sh.Order.Review != usdt.OutcomeRejected || sh.Order.ReviewReason != "wrong_amount" {
+					t.Fatalf("attacker's order: %+v", sh.Order)
+				}
+				if how == "victim submits" {
+					if pg := trySubmit(victim, h); pg.code != 303 {
+						t.Fatalf("the victim's submit of their own transfer: %d %s", pg.code, pg.body)
+					}
+				} else {
+					e.run("usdt", "attach", victim.id, h, "--note", "payer wrote to support with the transfer", "--by", "alice")
+				}
+				if sh := decided(t, victim); sh.Order.Status != 2 || sh.Order.Review != usdt.OutcomeApproved {
+					t.Fatalf("victim's order: %+v", sh.Order)
+				}
+				var sh shown
+				e.cli(&sh, "order", "show", attacker.id, "--json")
+				if sh.Order.Status == 2 {
+					t.Fatalf("the attacker's order was paid: %+v", sh.Order)
+				}
+				if pg := trySubmit(attacker, h); pg.code == 303 {
+					t.Fatal("the attacker could take the paid transfer back")
+				}
+			})
 		}
 	})
 }
