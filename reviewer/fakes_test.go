@@ -119,6 +119,20 @@ func (f *fakeOrders) RescheduleUSDT(ctx context.Context, id string, due time.Tim
 	return nil
 }
 
+func (f *fakeOrders) ProgressUSDT(_ context.Context, id, hash string, p schema.USDTProgress) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	o, ok := f.orders[id]
+	if !ok {
+		return platform.Errorf(platform.KindNotFound, "order not found")
+	}
+	if !underReview(o) || o.TxHash != hash {
+		return platform.Errorf(platform.KindConflict, "order is not under review")
+	}
+	o.ReviewProgress = p
+	return nil
+}
+
 func (f *fakeOrders) rescheduled(id string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()

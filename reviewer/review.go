@@ -24,6 +24,7 @@ func (r *Reviewer) review(ctx context.Context, c claim) {
 	if !ok {
 		return
 	}
+	r.progress(ctx, o, schema.USDTProgress{Step: schema.ReviewChecking, Until: o.UpdatedAt.Add(r.cfg.Window)})
 	n, known := r.d.Networks.Lookup(o.Network, o.Sandbox)
 	if !known {
 		r.apply(ctx, o, modeUnknown, verdict{step: stepEscalate, reason: reasonUnknownNetwork, evidence: "network " + o.Network})
@@ -93,6 +94,7 @@ func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v ve
 		cancel()
 		if r.outcomeErr(o, "reschedule", err) {
 			r.m.reviews.WithLabelValues(mode, outRetry).Inc()
+			r.progress(ctx, o, schema.USDTProgress{Step: v.progress(), NextCheck: due, Until: deadline, Confirmations: v.have, Required: v.need})
 		}
 		return
 	}
@@ -112,6 +114,18 @@ func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v ve
 		r.m.reviews.WithLabelValues(mode, out).Inc()
 		r.m.latency.WithLabelValues(mode).Observe(max(now.Sub(o.UpdatedAt), 0).Seconds())
 		r.log.Info("usdt review decided", "order", o.ID, "mode", mode, "outcome", d.Outcome, "reason", d.Reason, "evidence", d.Evidence)
+	}
+}
+
+// progress records where o's review stands. A failure only leaves the
+// payer with older words: it is logged and counted, and the review goes on.
+func (r *Reviewer) progress(ctx context.Context, o *schema.Order, p schema.USDTProgress) {
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	err := r.d.Orders.ProgressUSDT(cctx, o.ID, o.TxHash, p)
+	cancel()
+	if err != nil && !isKind(err, platform.KindConflict) && !isKind(err, platform.KindNotFound) {
+		r.m.errors.WithLabelValues(backendOrders).Inc()
+		r.log.Warn("record usdt review progress failed", "order", o.ID, "step", p.Step, "err", err)
 	}
 }
 

@@ -150,11 +150,22 @@ type deskView struct {
 	Reason    string `json:"reviewReason,omitempty"`
 	Next      string `json:"nextAction,omitempty"`
 	Updated   string `json:"updatedAt"`
+	// State is the review's state at this moment (schema.USDTReviewOf),
+	// Detail the same in plain words, NextCheck when the reviewer looks
+	// again while it waits.
+	State     string `json:"state"`
+	Detail    string `json:"detail"`
+	NextCheck string `json:"nextCheckAt,omitempty"`
 }
 
 func deskRow(o *schema.Order) deskView {
-	return deskView{PaymentID: o.ID, Status: o.Status.String(), Sandbox: o.Sandbox, Network: o.Network, Payable: o.PayableAmount,
-		TxHash: o.TxHash, Review: o.Review, Reason: o.ReviewReason, Next: o.NextAction, Updated: schema.WireTime(o.UpdatedAt)}
+	v := deskView{PaymentID: o.ID, Status: o.Status.String(), Sandbox: o.Sandbox, Network: o.Network, Payable: o.PayableAmount,
+		TxHash: o.TxHash, Review: o.Review, Reason: o.ReviewReason, Next: o.NextAction, Updated: schema.WireTime(o.UpdatedAt),
+		State: "none", Detail: "no transaction submitted yet"}
+	if r := schema.USDTReviewOf(o); r != nil {
+		v.State, v.Reason, v.Detail, v.NextCheck = r.State, r.Reason, r.Describe(), r.NextCheckAt
+	}
+	return v
 }
 
 func deskRows(orders []*schema.Order) []deskView {
@@ -167,11 +178,11 @@ func deskRows(orders []*schema.Order) []deskView {
 
 func printDesk(w io.Writer, orders []*schema.Order) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PAYMENT ID\tSTATUS\tNETWORK\tPAYABLE\tREVIEW\tREASON\tUPDATED\tHASH")
+	fmt.Fprintln(tw, "PAYMENT ID\tSTATUS\tNETWORK\tPAYABLE\tSTATE\tREASON\tNEXT CHECK\tUPDATED\tHASH")
 	for _, o := range orders {
 		v := deskRow(o)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.PaymentID, v.Status, v.Network, v.Payable,
-			cmp.Or(v.Review, "queued"), v.Reason, v.Updated, v.TxHash)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.PaymentID, v.Status, v.Network, v.Payable,
+			v.State, v.Reason, cmp.Or(v.NextCheck, "-"), v.Updated, cmp.Or(v.TxHash, "-"))
 	}
 	_ = tw.Flush()
 }
