@@ -4,6 +4,9 @@ import (
 	"context"
 	"math/big"
 	"net/url"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -242,6 +245,64 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 					t.Fatal("the attacker could take the paid transfer back")
 				}
 			})
+		}
+	})
+
+	// Issue 23: a hash that matches nothing is "not found yet" with its
+	// next check, on the payer's page, in action=order, in `order show`
+	// and on the desk; an administrator's rejection reason then reaches
+	// the payer (escaped, in every language) and the merchant.
+	t.Run("review state at every moment, and the administrator's reason", func(t *testing.T) {
+		o := newOrder(t, "TRC20", 6)
+		submit(t, o, strings.Repeat("5e", 32)) // on no chain
+		var rep struct {
+			Review struct {
+				State, Reason, Detail string
+			} `json:"review"`
+		}
+		eventually(t, 20*time.Second, func() bool {
+			e.cli(&rep, "order", "show", o.id, "--json")
+			return rep.Review.State == schema.ReviewNotFound
+		})
+		if !strings.Contains(rep.Review.Detail, "next check 20") {
+			t.Fatalf("order show --json: %+v", rep.Review)
+		}
+		show := exec.Command(e.bin, "order", "show", o.id)
+		show.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL, "GATEWAY_CLICKHOUSE_DSN="+e.chDSN)
+		out, err := show.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "usdt review  not_found (not_found)") || strings.Contains(string(out), `state ""`) {
+			t.Fatalf("order show: %v\n%s", err, out)
+		}
+		if pg := o.c.get("/payment/" + o.id + "/usdt-direct"); !strings.Contains(pg.body, "We have not found this transaction yet; we keep checking until 20") ||
+			!strings.Contains(pg.body, `data-review-state="not_found"`) {
+			t.Fatalf("payer page:\n%s", pg.body)
+		}
+		q := s.order(t, m.AppID, m.QueryKey, o.id)
+		if rv, _ := q.Data["usdtReview"].(map[string]any); rv["state"] != schema.ReviewNotFound || rv["nextCheckAt"] == nil || rv["checkUntil"] == nil {
+			t.Fatalf("action=order: %+v", q.Data)
+		}
+		var rows []deskView
+		e.cli(&rows, "usdt", "reviews", "--state", "all", "--json")
+		found := false
+		for _, r := range rows {
+			found = found || r.PaymentID == o.id && r.State == schema.ReviewNotFound && r.NextCheck != ""
+		}
+		if !found {
+			t.Fatalf("usdt reviews: %+v", rows)
+		}
+
+		why := `Sent to <b>another</b> address; write to support@shop.test`
+		e.run("usdt", "reject", o.id, "--reason", why, "--by", "alice")
+		escaped := `Sent to &lt;b&gt;another&lt;/b&gt; address; write to support@shop.test`
+		for lang, words := range map[string]string{"": "The reviewer wrote: “", "/zh": "审核人员说明：“", "/es": "El revisor escribió: «"} {
+			pg := o.c.get(lang + "/payment/" + o.id + "/usdt-direct")
+			if !strings.Contains(pg.body, words+escaped) || strings.Contains(pg.body, "<b>another") {
+				t.Fatalf("payer page %q:\n%s", lang, pg.body)
+			}
+		}
+		q = s.order(t, m.AppID, m.QueryKey, o.id)
+		if rv, _ := q.Data["usdtReview"].(map[string]any); rv["state"] != schema.ReviewRejected || rv["reason"] != why || rv["byAdministrator"] != true {
+			t.Fatalf("action=order after the rejection: %+v", q.Data["usdtReview"])
 		}
 	})
 }
