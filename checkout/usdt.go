@@ -60,18 +60,20 @@ const (
 // reviewText words the state of a review under way for the payer, and
 // says when the page should look again.
 func reviewText(l *Catalog, r *schema.USDTReviewView, now time.Time) (string, time.Duration) {
-	when := func(s string) string {
+	// The next check is seconds or minutes away: its time of day; the
+	// window's end is a day away: its date.
+	when := func(s, layout string) string {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
 			return s
 		}
-		return t.UTC().Format("2006-01-02 15:04 UTC")
+		return t.UTC().Format(layout)
 	}
 	reload := 15 * time.Second
 	if t, err := time.Parse(time.RFC3339, r.NextCheckAt); err == nil {
 		reload = min(max(t.Sub(now)+2*time.Second, minReview), maxReview)
 	}
-	next, until := when(r.NextCheckAt), when(r.CheckUntil)
+	next, until := when(r.NextCheckAt, "15:04:05 UTC"), when(r.CheckUntil, "2006-01-02 15:04 UTC")
 	switch r.State {
 	case schema.ReviewQueued, schema.ReviewChecking:
 		return l.T("usdt_state_" + r.State), minReview

@@ -29,6 +29,7 @@ func TestUSDTReviewWords(t *testing.T) {
 		}
 	}
 	at := func(t time.Time) string { return t.Format("2006-01-02 15:04 UTC") }
+	clock := func(t time.Time) string { return t.Format("15:04:05 UTC") }
 	evil := `sent 1 USDT short <script>alert(1)</script>`
 	cases := []struct {
 		name  string
@@ -41,12 +42,12 @@ func TestUSDTReviewWords(t *testing.T) {
 		{"checking", under(schema.USDTProgress{Step: schema.ReviewChecking, Until: until}), map[string][]string{
 			"": {"looking for your transaction on the network now"}, "/zh": {"正在网络上查找"}, "/es": {"Estamos buscando su transacción"}}, "checking"},
 		{"not found yet", under(schema.USDTProgress{Step: schema.ReviewNotFound, NextCheck: next, Until: until}), map[string][]string{
-			"":    {"We have not found this transaction yet; we keep checking until " + at(until), "Next check: " + at(next)},
+			"":    {"We have not found this transaction yet; we keep checking until " + at(until), "Next check: " + clock(next)},
 			"/zh": {"我们暂时还没有找到这笔交易", at(until)}, "/es": {"Todavía no hemos encontrado esta transacción", at(until)}}, "not_found"},
 		{"confirmations", under(schema.USDTProgress{Step: schema.ReviewConfirming, NextCheck: next, Until: until, Confirmations: 4, Required: 30}), map[string][]string{
 			"": {"It has 4 of the 30 network confirmations"}, "/zh": {"它已有 4 个确认，共需 30 个"}, "/es": {"Tiene 4 de las 30 confirmaciones"}}, "confirming"},
 		{"backend down", under(schema.USDTProgress{Step: schema.ReviewRetrying, NextCheck: next, Until: until}), map[string][]string{
-			"": {"could not reach the network just now; we try again at " + at(next)}, "/zh": {"暂时无法连接网络"}, "/es": {"No hemos podido consultar la red"}}, "retrying"},
+			"": {"could not reach the network just now; we try again at " + clock(next)}, "/zh": {"暂时无法连接网络"}, "/es": {"No hemos podido consultar la red"}}, "retrying"},
 		{"waiting for an administrator", func(o *schema.Order) {
 			under(schema.USDTProgress{})(o)
 			o.Review, o.ReviewReason = "waiting", "disagree"
