@@ -26,6 +26,11 @@ func (h *CreateOrder) AttachUSDT(ctx context.Context, id, hash string, d usdt.De
 // itself must be free, or held by an order that no longer holds it: a hash
 // another order holds is refused (reject it there first, which releases it).
 func (r *USDTReview) Attach(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	return r.attach(ctx, id, hash, d, "1")
+}
+
+// attach puts hash on order id for by ("1" an administrator, "m" a move).
+func (r *USDTReview) attach(ctx context.Context, id, hash string, d usdt.Decision, by string) (*schema.Order, error) {
 	if d.By == "" || d.Note == "" {
 		return nil, platform.Errorf(platform.KindInvalidParameter, "an attach names who made it and why (a note)")
 	}
@@ -56,7 +61,7 @@ func (r *USDTReview) Attach(ctx context.Context, id, hash string, d usdt.Decisio
 	if err != nil {
 		return nil, err
 	}
-	applied, previous, err := r.store.putUSDTTx(ctx, id, o.Network, tx, now, now.Add(r.reviewWindow()), raw)
+	applied, previous, err := r.store.putUSDTTx(ctx, id, o.Network, tx, now, now.Add(r.reviewWindow()), by, raw)
 	if err != nil || !applied {
 		if fresh {
 			_ = releaseTx(context.WithoutCancel(ctx), r.store.rdb, o.Network, tx, id)

@@ -166,25 +166,22 @@ func (u *USDT) ReleaseTx(ctx context.Context, network, tx, id string) error {
 // changed event; applied=false means the order was not as expected and
 // nothing was written.
 func (s *Store) SubmitUSDTTx(ctx context.Context, id, network, tx string, at, reviewUntil time.Time) (applied bool, err error) {
-	applied, _, err = s.putUSDTTx(ctx, id, network, tx, at, reviewUntil, nil)
+	applied, _, err = s.putUSDTTx(ctx, id, network, tx, at, reviewUntil, "", nil)
 	return applied, err
 }
 
-// putUSDTTx runs usdt_submit.lua; a non-nil attach is an administrator's
-// decision, which may also replace the hash under review (previous).
-func (s *Store) putUSDTTx(ctx context.Context, id, network, tx string, at, reviewUntil time.Time, attach []byte) (applied bool, previous string, err error) {
+// putUSDTTx runs usdt_submit.lua; by is "" for the payer, "1" for an
+// administrator's attach (which may also replace the hash under review:
+// previous), "m" for a review's move; record is their decision.
+func (s *Store) putUSDTTx(ctx context.Context, id, network, tx string, at, reviewUntil time.Time, by string, record []byte) (applied bool, previous string, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
 		return false, "", ErrOrderNotFound
 	}
 	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard),
 		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard), schema.OrderHistoryKey(shard, id)}
-	flag := ""
-	if attach != nil {
-		flag = "1"
-	}
 	res, err := usdtSubmitScript.Run(ctx, s.rdb, keys, network, tx, schema.NextUSDTDirectPay, schema.NextUSDTReview,
-		string(schema.EventChanged), at.UnixMilli(), reviewUntil.UnixMilli(), flag, attach).Slice()
+		string(schema.EventChanged), at.UnixMilli(), reviewUntil.UnixMilli(), by, record).Slice()
 	if err != nil {
 		return false, "", fmt.Errorf("submit usdt transaction of order %s: %w", id, err)
 	}

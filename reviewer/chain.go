@@ -77,7 +77,9 @@ func judgeTx(o *schema.Order, n usdt.Network, tx usdt.Tx, want *big.Int) verdict
 		}
 	}
 	if hit == nil {
-		return reject(reasonWrongAmount, transferEvidence(ours[0], tx)+" want="+want.String())
+		v := reject(reasonWrongAmount, transferEvidence(ours[0], tx)+" want="+want.String())
+		v.moveTo, _ = usdt.PayableLiteral(ours[0].Units, n.Decimals)
+		return v
 	}
 	ev := transferEvidence(*hit, tx)
 	if tx.BlockTime.Before(o.CreatedAt.Add(-clockSkew)) {

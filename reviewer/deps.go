@@ -31,6 +31,10 @@ type Orders interface {
 	EscalateUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error)
 	RescheduleUSDT(ctx context.Context, id string, due time.Time) error
 	ProgressUSDT(ctx context.Context, id, hash string, p schema.USDTProgress) error
+	// MoveUSDT puts a hash rejected on order from (wrong amount) under
+	// review on the order whose payable amount the transfer carries, if
+	// that order awaits a transfer; not found or a conflict otherwise.
+	MoveUSDT(ctx context.Context, from, hash, payable string, d usdt.Decision) (*schema.Order, error)
 }
 
 // Networks are the USDT networks as configured (data, reloaded without a

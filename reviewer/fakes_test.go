@@ -30,6 +30,7 @@ type landed struct {
 // outcome scripts will: only an order still under review with that hash,
 // and removing it from the real queue key in the same step.
 type fakeOrders struct {
+	moves       []string // MoveUSDT calls, "from->payable"
 	rdb         *redis.Client
 	mu          sync.Mutex
 	orders      map[string]*schema.Order
@@ -131,6 +132,13 @@ func (f *fakeOrders) ProgressUSDT(_ context.Context, id, hash string, p schema.U
 	}
 	o.ReviewProgress = p
 	return nil
+}
+
+func (f *fakeOrders) MoveUSDT(_ context.Context, from, _, payable string, _ usdt.Decision) (*schema.Order, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.moves = append(f.moves, from+"->"+payable)
+	return nil, platform.Errorf(platform.KindNotFound, "no order has payable amount %s", payable)
 }
 
 func (f *fakeOrders) rescheduled(id string) int {

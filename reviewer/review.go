@@ -114,6 +114,27 @@ func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v ve
 		r.m.reviews.WithLabelValues(mode, out).Inc()
 		r.m.latency.WithLabelValues(mode).Observe(max(now.Sub(o.UpdatedAt), 0).Seconds())
 		r.log.Info("usdt review decided", "order", o.ID, "mode", mode, "outcome", d.Outcome, "reason", d.Reason, "evidence", d.Evidence)
+		if v.moveTo != "" {
+			r.move(ctx, o, v.moveTo)
+		}
+	}
+}
+
+// move hands a transfer rejected on o for its amount to the order that
+// amount names (someone else's public transfer submitted on o). Nothing
+// to move to is the common case (a payer's own mistake): not an error.
+func (r *Reviewer) move(ctx context.Context, o *schema.Order, payable string) {
+	d := usdt.Decision{By: r.id, At: r.cfg.Now.Now().UTC()}
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	to, err := r.d.Orders.MoveUSDT(cctx, o.ID, o.TxHash, payable, d)
+	cancel()
+	switch {
+	case err == nil:
+		r.log.Info("usdt transfer moved to the order its amount names", "from", o.ID, "to", to.ID, "payable", payable)
+	case isKind(err, platform.KindNotFound) || isKind(err, platform.KindConflict):
+	default:
+		r.m.errors.WithLabelValues(backendOrders).Inc()
+		r.log.Warn("move usdt transfer failed", "from", o.ID, "payable", payable, "err", err)
 	}
 }
 

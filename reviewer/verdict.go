@@ -37,6 +37,9 @@ type verdict struct {
 	// confirmations seen and required on a chain.
 	wait       string
 	have, need int64
+	// moveTo is, for a wrong_amount rejection, the payable amount the
+	// transfer to our address does carry: the order it pays gets the hash.
+	moveTo string
 }
 
 func later(reason, evidence string) verdict {

@@ -122,6 +122,21 @@ func Units(payable string, decimals int) (*big.Int, error) {
 	return n, nil
 }
 
+// PayableLiteral is units at decimals as a payable amount literal (six
+// decimals, as USDT.Reserve writes them), when it is one exactly: a
+// transfer finer than a micro-USDT is nobody's payable amount.
+func PayableLiteral(units *big.Int, decimals int) (string, bool) {
+	if units == nil || units.Sign() <= 0 || decimals < 6 {
+		return "", false
+	}
+	q, r := new(big.Int).QuoRem(units, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals-6)), nil), new(big.Int))
+	if r.Sign() != 0 {
+		return "", false
+	}
+	s := fmt.Sprintf("%07s", q.String())
+	return s[:len(s)-6] + "." + s[len(s)-6:], true
+}
+
 // Review outcomes.
 const (
 	OutcomeApproved = "approved" // the transfer pays the order

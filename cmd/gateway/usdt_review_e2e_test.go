@@ -212,31 +212,40 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 
 	// Issue 21: transfers to our address are public. An attacker submits
 	// the victim's 500 USDT transfer on their own 10 USD order first; the
-	// review rejects it (wrong_amount) and the hash is free again, so the
-	// victim's own submit, or an administrator's attach, ends with the
-	// victim's order paid and the attacker's not.
+	// review rejects it (wrong_amount) and hands the hash to the order its
+	// exact amount names, or frees it for the victim's own submit, or an
+	// administrator attaches it: each way the victim's order ends paid and
+	// the attacker's does not.
 	t.Run("front-running: the hash ends up paying the order it pays", func(t *testing.T) {
 		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--address", addr["TRC20"], "--confirmations", "1", "--mode", "chain", "--json")
 		time.Sleep(time.Second)
-		for _, how := range []string{"victim submits", "administrator attaches"} {
+		for _, how := range []string{"the review moves it", "the victim submits it", "an administrator attaches it"} {
 			t.Run(how, func(t *testing.T) {
 				attacker, victim := newOrderOf(t, "TRC20", 6, "10.00"), newOrderOf(t, "TRC20", 6, "500.00")
 				h := tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: victim.units, Success: true})
+				if how == "an administrator attaches it" {
+					submit(t, victim, strings.Repeat("7f", 32)) // the victim pasted a wrong hash
+				}
 				submit(t, attacker, h)
 				if sh := decided(t, attacker); sh.Order.Review != usdt.OutcomeRejected || sh.Order.ReviewReason != "wrong_amount" {
 					t.Fatalf("attacker's order: %+v", sh.Order)
 				}
-				if how == "victim submits" {
+				switch how {
+				case "the victim submits it": // moved already, or not yet: either way accepted
 					if pg := trySubmit(victim, h); pg.code != 303 {
 						t.Fatalf("the victim's submit of their own transfer: %d %s", pg.code, pg.body)
 					}
-				} else {
+				case "an administrator attaches it":
 					e.run("usdt", "attach", victim.id, h, "--note", "payer wrote to support with the transfer", "--by", "alice")
 				}
-				if sh := decided(t, victim); sh.Order.Status != 2 || sh.Order.Review != usdt.OutcomeApproved {
+				var sh shown
+				eventually(t, 20*time.Second, func() bool {
+					e.cli(&sh, "order", "show", victim.id, "--json")
+					return sh.Order.Status == 2
+				})
+				if sh.Order.Review != usdt.OutcomeApproved {
 					t.Fatalf("victim's order: %+v", sh.Order)
 				}
-				var sh shown
 				e.cli(&sh, "order", "show", attacker.id, "--json")
 				if sh.Order.Status == 2 {
 					t.Fatalf("the attacker's order was paid: %+v", sh.Order)
