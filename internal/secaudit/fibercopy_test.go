@@ -1,0 +1,631 @@
+package secaudit
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The fiber-copy check: fasthttp reuses a request's memory once its handler
+// returns, and fiber's strings and byte slices (Params, Query, FormValue,
+// Get, Cookies, Body, the request's headers) alias that memory. One kept
+// past the handler changes under us: a metric label that later reads
+// "teway05c" broke /metrics with a 500 until restart (issue 22). The check
+// follows such values through a package, from every function that takes a
+// *fiber.Ctx (or a fasthttp request, its args or headers) into the
+// functions of the same package it passes them to, and flags one that
+// reaches a place that outlives the request: a metric label (WithLabelValues,
+// With), a map or field that is not the function's own local, a goroutine,
+// a channel. A copy (strings.Clone, utils.CopyString, string(bytes),
+// []byte(string), append([]byte(nil), b...), fmt, strconv) ends the trail.
+// It reads syntax only, so it errs on the side of flagging; a line that is
+// safe for a reason it cannot see says so with `fibercopy:ok <why>`.
+
+const fiberWaiver = "fibercopy:ok"
+
+// ctxTypes are the parameter types whose values alias request memory.
+var ctxTypes = map[string]bool{
+	"fiber.Ctx": true, "fasthttp.RequestCtx": true, "fasthttp.Args": true,
+	"fasthttp.Request": true, "fasthttp.RequestHeader": true, "fasthttp.URI": true,
+}
+
+// ctxSafe are the methods of a context whose results own their memory or
+// are the application's, not the request's.
+var ctxSafe = map[string]bool{
+	"UserContext": true, "App": true, "Route": true, "Locals": true, "Next": true,
+	"SetUserContext": true, "Status": true, "SendStatus": true, "SendString": true, "Send": true,
+	"JSON": true, "Redirect": true, "Set": true, "Type": true, "Render": true, "StatusCode": true,
+	"Len": true, "IsProxyTrusted": true,
+}
+
+// ctxStrings are the methods that hand out strings (the rest hand out
+// bytes or objects holding them): string(x) of one is no copy.
+var ctxStrings = map[string]bool{
+	"Params": true, "Query": true, "FormValue": true, "Get": true, "Cookies": true, "Path": true,
+	"OriginalURL": true, "BaseURL": true, "Hostname": true, "IP": true, "Protocol": true,
+	"Method": true, "GetRespHeader": true, "String": true, "IPs": true, "Subdomains": true,
+}
+
+// copyFuncs return memory of their own whatever they are given.
+var copyFuncs = map[string]bool{
+	"strings.Clone": true, "utils.CopyString": true, "utils.CopyBytes": true, "bytes.Clone": true,
+	"strings.Join": true, "strings.Repeat": true, "strings.Map": true, "strings.Builder": true,
+	"slices.Clone": true, "maps.Clone": true, "url.QueryEscape": true, "url.PathEscape": true,
+}
+
+// copyPkgs are packages whose functions never return their argument's
+// memory (formatting, parsing to numbers, encodings, hashing, addresses).
+var copyPkgs = map[string]bool{
+	"fmt": true, "strconv": true, "hex": true, "base64": true, "netip": true, "time": true,
+	"sha256": true, "md5": true, "hmac": true, "json": true, "errors": true, "utf8": true,
+	"subtle": true, "len": true, "cap": true,
+}
+
+// boolFuncs answer a bool or an int about their arguments.
+var boolFuncs = map[string]bool{
+	"HasPrefix": true, "HasSuffix": true, "Contains": true, "ContainsAny": true, "ContainsRune": true,
+	"Index": true, "IndexByte": true, "LastIndex": true, "Count": true, "Compare": true, "Equal": true,
+	"EqualFold": true, "len": true, "cap": true,
+}
+
+type taint int
+
+const (
+	clean taint = iota
+	aliasString
+	aliasBytes
+)
+
+// fiberFinding is one request value reaching a place that outlives it.
+type fiberFinding struct {
+	pos  token.Position
+	what string
+}
+
+// pkgFuncs is one package's functions by name (methods by their own
+// name): a call passes taint to every function of that name.
+type pkgFuncs map[string][]*ast.FuncDecl
+
+type fiberCheck struct {
+	fset    *token.FileSet
+	funcs   pkgFuncs
+	waived  map[string]map[int]bool // file → line
+	params  map[*ast.FuncDecl]map[int]taint
+	queue   []*ast.FuncDecl
+	found   map[string]fiberFinding
+	imports map[*ast.File]map[string]bool
+	fileOf  map[*ast.FuncDecl]*ast.File
+}
+
+// checkFiberPackage runs the check over one package's parsed files.
+func checkFiberPackage(fset *token.FileSet, files []*ast.File) []fiberFinding {
+	fc := &fiberCheck{fset: fset, funcs: pkgFuncs{}, waived: map[string]map[int]bool{},
+		params: map[*ast.FuncDecl]map[int]taint{}, found: map[string]fiberFinding{},
+		imports: map[*ast.File]map[string]bool{}, fileOf: map[*ast.FuncDecl]*ast.File{}}
+	for _, f := range files {
+		name := fset.Position(f.Pos()).Filename
+		fc.waived[name] = map[int]bool{}
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if strings.Contains(c.Text, fiberWaiver) {
+					fc.waived[name][fset.Position(c.Pos()).Line] = true
+				}
+			}
+		}
+		fc.imports[f] = map[string]bool{}
+		for _, im := range f.Imports {
+			p := strings.Trim(im.Path.Value, `"`)
+			n := p[strings.LastIndex(p, "/")+1:]
+			if im.Name != nil {
+				n = im.Name.Name
+			}
+			fc.imports[f][n] = true
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Body != nil {
+				fc.funcs[fn.Name.Name] = append(fc.funcs[fn.Name.Name], fn)
+				fc.fileOf[fn] = f
+				fc.queue = append(fc.queue, fn)
+			}
+		}
+	}
+	for len(fc.queue) > 0 {
+		fn := fc.queue[0]
+		fc.queue = fc.queue[1:]
+		fc.analyse(fn)
+	}
+	out := make([]fiberFinding, 0, len(fc.found))
+	for _, f := range fc.found {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].pos.Filename != out[j].pos.Filename {
+			return out[i].pos.Filename < out[j].pos.Filename
+		}
+		return out[i].pos.Line < out[j].pos.Line
+	})
+	return out
+}
+
+// fnState is one pass over one function: which names hold request memory,
+// which are the request contexts, which are the function's own locals.
+type fnState struct {
+	fc     *fiberCheck
+	fn     *ast.FuncDecl
+	vars   map[string]taint
+	ctx    map[string]bool
+	locals map[string]bool
+}
+
+func isCtxType(e ast.Expr) bool {
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && ctxTypes[pkg.Name+"."+sel.Sel.Name]
+}
+
+func (fc *fiberCheck) analyse(fn *ast.FuncDecl) {
+	s := &fnState{fc: fc, fn: fn, vars: map[string]taint{}, ctx: map[string]bool{}, locals: map[string]bool{}}
+	i := 0
+	for _, field := range fn.Type.Params.List {
+		names := field.Names
+		if len(names) == 0 {
+			names = []*ast.Ident{{Name: "_"}}
+		}
+		for _, n := range names {
+			s.locals[n.Name] = true // the caller's per-request value, as a local is
+			if isCtxType(field.Type) {
+				s.ctx[n.Name] = true
+			} else if t := fc.params[fn][i]; t != clean {
+				s.vars[n.Name] = t
+			}
+			i++
+		}
+	}
+	ast.Inspect(fn.Body, s.visit)
+}
+
+func (s *fnState) visit(n ast.Node) bool {
+	switch v := n.(type) {
+	case *ast.FuncLit:
+		for _, field := range v.Type.Params.List {
+			for _, name := range field.Names {
+				s.locals[name.Name] = true
+				if s.vars[name.Name] != aliasBytes {
+					s.vars[name.Name] = clean
+				}
+				if isCtxType(field.Type) {
+					s.ctx[name.Name] = true
+				}
+			}
+		}
+	case *ast.AssignStmt:
+		s.assign(v)
+	case *ast.IncDecStmt:
+		if l, ok := v.X.(*ast.IndexExpr); ok && s.taintOf(l.Index) != clean && !s.ownedLocal(l.X) {
+			s.flag(v, "used as a key of a map that outlives the request")
+		}
+	case *ast.ValueSpec:
+		for i, name := range v.Names {
+			s.locals[name.Name] = true
+			if i < len(v.Values) {
+				s.vars[name.Name] = s.taintOf(v.Values[i])
+			} else if len(v.Values) == 1 {
+				s.vars[name.Name] = s.taintOf(v.Values[0])
+			}
+		}
+	case *ast.RangeStmt:
+		t := s.taintOf(v.X)
+		for _, e := range []ast.Expr{v.Key, v.Value} {
+			if id, ok := e.(*ast.Ident); ok {
+				s.locals[id.Name] = true
+				if e == v.Value || t == aliasString {
+					s.vars[id.Name] = t
+				}
+			}
+		}
+	case *ast.CallExpr:
+		s.call(v)
+	case *ast.GoStmt:
+		s.goStmt(v)
+	case *ast.SendStmt:
+		if s.taintOf(v.Value) != clean {
+			s.flag(v, "sent on a channel")
+		}
+	}
+	return true
+}
+
+func (s *fnState) assign(a *ast.AssignStmt) {
+	for i, lhs := range a.Lhs {
+		var t taint
+		switch {
+		case len(a.Rhs) == len(a.Lhs):
+			t = s.taintOf(a.Rhs[i])
+		case len(a.Rhs) == 1:
+			t = s.taintOf(a.Rhs[0])
+		}
+		switch l := lhs.(type) {
+		case *ast.Ident:
+			if a.Tok == token.DEFINE {
+				s.locals[l.Name] = true
+			}
+			s.vars[l.Name] = t
+		case *ast.IndexExpr:
+			if (t != clean || s.taintOf(l.Index) != clean) && !s.ownedLocal(l.X) {
+				s.flag(a, "stored in a map or slice that outlives the request")
+			}
+		case *ast.SelectorExpr:
+			if t != clean && !s.ownedLocal(l.X) {
+				s.flag(a, "stored in a field that outlives the request")
+			}
+		case *ast.StarExpr:
+			if t != clean && !s.ownedLocal(l.X) {
+				s.flag(a, "stored through a pointer that outlives the request")
+			}
+		}
+	}
+}
+
+// ownedLocal says whether e is rooted at a variable the function declared
+// itself or was given as a parameter: not a receiver (a handler's state
+// lives as long as the server) or a package variable.
+func (s *fnState) ownedLocal(e ast.Expr) bool {
+	for {
+		switch v := e.(type) {
+		case *ast.Ident:
+			return s.locals[v.Name]
+		case *ast.SelectorExpr:
+			e = v.X
+		case *ast.IndexExpr:
+			e = v.X
+		case *ast.StarExpr:
+			e = v.X
+		case *ast.ParenExpr:
+			e = v.X
+		default:
+			return false
+		}
+	}
+}
+
+func (s *fnState) call(c *ast.CallExpr) {
+	if s.rootedAtCtx(c.Fun) {
+		// VisitAll(func(k, v []byte) {...}): the callback's arguments alias.
+		for _, a := range c.Args {
+			if lit, ok := a.(*ast.FuncLit); ok {
+				for _, field := range lit.Type.Params.List {
+					for _, n := range field.Names {
+						s.vars[n.Name] = aliasBytes
+					}
+				}
+			}
+		}
+	}
+	name := calleeName(c.Fun)
+	switch name {
+	case "WithLabelValues", "With", "GetMetricWithLabelValues", "GetMetricWith", "CurryWith", "MustCurryWith":
+		for _, a := range c.Args {
+			if s.taintOf(a) != clean {
+				s.flag(c, "used as a metric label (or kept by "+name+")")
+				return
+			}
+		}
+	case "Store", "LoadOrStore", "Swap", "CompareAndSwap":
+		for _, a := range c.Args {
+			if s.taintOf(a) != clean {
+				s.flag(c, "stored by "+name)
+				return
+			}
+		}
+	}
+	// Into a function of the same package: its parameter carries the taint.
+	if id := pkgQualifier(c.Fun); id != "" && s.fc.imports[s.fc.fileOf[s.fn]][id] {
+		return
+	}
+	for _, callee := range s.fc.funcs[name] {
+		for i, a := range c.Args {
+			t := s.taintOf(a)
+			if t == clean {
+				continue
+			}
+			if s.fc.params[callee] == nil {
+				s.fc.params[callee] = map[int]taint{}
+			}
+			if s.fc.params[callee][i] != t {
+				s.fc.params[callee][i] = t
+				s.fc.queue = append(s.fc.queue, callee)
+			}
+		}
+	}
+}
+
+func (s *fnState) goStmt(g *ast.GoStmt) {
+	for _, a := range g.Call.Args {
+		if s.taintOf(a) != clean {
+			s.flag(g, "passed to a goroutine")
+			return
+		}
+	}
+	lit, ok := g.Call.Fun.(*ast.FuncLit)
+	if !ok {
+		return
+	}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && (s.vars[id.Name] != clean || s.ctx[id.Name]) {
+			s.flag(g, "used by a goroutine ("+id.Name+")")
+			return false
+		}
+		return true
+	})
+}
+
+func (s *fnState) flag(n ast.Node, what string) {
+	pos := s.fc.fset.Position(n.Pos())
+	if s.fc.waived[pos.Filename][pos.Line] {
+		return
+	}
+	key := pos.String() + what
+	s.fc.found[key] = fiberFinding{pos: pos, what: what}
+}
+
+func calleeName(fun ast.Expr) string {
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	case *ast.IndexExpr: // a generic function
+		return calleeName(f.X)
+	}
+	return ""
+}
+
+// pkgQualifier is the package name of pkg.F (empty for other forms).
+func pkgQualifier(fun ast.Expr) string {
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	return id.Name
+}
+
+// rootedAtCtx says whether a call chain starts at a request context
+// (c.Params, c.Request().Header.Peek).
+func (s *fnState) rootedAtCtx(e ast.Expr) bool {
+	for {
+		switch v := e.(type) {
+		case *ast.Ident:
+			return s.ctx[v.Name]
+		case *ast.SelectorExpr:
+			e = v.X
+		case *ast.CallExpr:
+			e = v.Fun
+		case *ast.ParenExpr:
+			e = v.X
+		default:
+			return false
+		}
+	}
+}
+
+// taintOf is whether e holds request memory, and in which form.
+func (s *fnState) taintOf(e ast.Expr) taint {
+	switch v := e.(type) {
+	case *ast.Ident:
+		if s.ctx[v.Name] {
+			return aliasBytes
+		}
+		return s.vars[v.Name]
+	case *ast.ParenExpr:
+		return s.taintOf(v.X)
+	case *ast.StarExpr:
+		return s.taintOf(v.X)
+	case *ast.UnaryExpr:
+		if v.Op == token.AND {
+			return s.taintOf(v.X)
+		}
+		return clean
+	case *ast.SliceExpr:
+		return s.taintOf(v.X)
+	case *ast.IndexExpr:
+		if t := s.taintOf(v.X); t == aliasString {
+			return t // an element of []string or map[string]string, not a byte
+		}
+		return clean
+	case *ast.SelectorExpr:
+		return s.taintOf(v.X)
+	case *ast.CompositeLit:
+		for _, el := range v.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			if s.taintOf(el) != clean {
+				return aliasString
+			}
+		}
+		return clean
+	case *ast.CallExpr:
+		return s.callTaint(v)
+	}
+	return clean
+}
+
+func (s *fnState) callTaint(c *ast.CallExpr) taint {
+	if sel, ok := c.Fun.(*ast.SelectorExpr); ok && s.rootedAtCtx(sel.X) || isCtxMethodOnIdent(s, c.Fun) {
+		name := selName(c.Fun)
+		switch {
+		case ctxSafe[name]:
+			return clean
+		case ctxStrings[name]:
+			return aliasString
+		}
+		return aliasBytes
+	}
+	name := calleeName(c.Fun)
+	qual := pkgQualifier(c.Fun)
+	switch {
+	case copyFuncs[qual+"."+name], copyPkgs[qual], copyPkgs[name], boolFuncs[name]:
+		return clean
+	case name == "string" && len(c.Args) == 1:
+		if s.taintOf(c.Args[0]) == aliasString {
+			return aliasString
+		}
+		return clean
+	case name == "append" && len(c.Args) > 0:
+		if s.taintOf(c.Args[0]) != clean {
+			return s.taintOf(c.Args[0])
+		}
+		for _, a := range c.Args[1:] {
+			if t := s.taintOf(a); t != clean && c.Ellipsis == token.NoPos {
+				return t
+			}
+		}
+		return clean // append([]byte(nil), b...) copies
+	}
+	if at, ok := c.Fun.(*ast.ArrayType); ok {
+		// []byte(s) copies; []T(x) of a slice type does not.
+		if id, ok := at.Elt.(*ast.Ident); ok && id.Name == "byte" && len(c.Args) == 1 && s.taintOf(c.Args[0]) == aliasString {
+			return clean
+		}
+		if len(c.Args) == 1 {
+			return s.taintOf(c.Args[0])
+		}
+	}
+	// A method of a request value (b.String(), family.Trim()) or a call of
+	// one argument (a conversion to a named type, strings.TrimSpace, a
+	// wrapper) is taken to hand back what it was given.
+	if sel, ok := c.Fun.(*ast.SelectorExpr); ok && !s.fc.imports[s.fc.fileOf[s.fn]][qual] {
+		if t := s.taintOf(sel.X); t != clean {
+			return t
+		}
+	}
+	if len(c.Args) == 1 && !s.isCtx(c.Args[0]) {
+		return s.taintOf(c.Args[0])
+	}
+	return clean
+}
+
+// isCtx is a request context itself: what a function given one returns
+// (an error, an order, a view) is not taken to alias it.
+func (s *fnState) isCtx(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && s.ctx[id.Name]
+}
+
+func isCtxMethodOnIdent(s *fnState, fun ast.Expr) bool {
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	return ok && s.ctx[id.Name]
+}
+
+func selName(fun ast.Expr) string { return fun.(*ast.SelectorExpr).Sel.Name }
+
+// parseDir parses the non-test Go files of one directory.
+func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// TestFiberValuesCopiedBeforeKept runs the check over every package of the
+// module.
+func TestFiberValuesCopiedBeforeKept(t *testing.T) {
+	root := moduleRoot(t)
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		for _, f := range checkFiberPackage(fset, parseDir(t, fset, path)) {
+			rel, _ := filepath.Rel(root, f.pos.Filename)
+			t.Errorf("%s:%d: a value from the request (fiber.Ctx) is %s without a copy; copy it (strings.Clone) at the handler", rel, f.pos.Line, f.what)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wantLines are the lines of the planted files marked `// want`.
+func wantLines(fset *token.FileSet, files []*ast.File) map[string]bool {
+	want := map[string]bool{}
+	for _, f := range files {
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if strings.TrimSpace(strings.TrimPrefix(c.Text, "//")) == "want" {
+					p := fset.Position(c.Pos())
+					want[fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)] = true
+				}
+			}
+		}
+	}
+	return want
+}
+
+// TestFiberCheckFindsPlanted holds the check to testdata/fibercopy: every
+// planted violation (a label, a map, a field, a goroutine, a channel, each
+// direct and through a helper) is found, and none of the copied, local or
+// waived forms beside them is.
+func TestFiberCheckFindsPlanted(t *testing.T) {
+	fset := token.NewFileSet()
+	files := parseDir(t, fset, filepath.Join("testdata", "fibercopy"))
+	want := wantLines(fset, files)
+	if len(want) < 10 {
+		t.Fatalf("only %d planted violations: the testdata lost its marks", len(want))
+	}
+	got := map[string]bool{}
+	for _, f := range checkFiberPackage(fset, files) {
+		k := fmt.Sprintf("%s:%d", filepath.Base(f.pos.Filename), f.pos.Line)
+		got[k] = true
+		if !want[k] {
+			t.Errorf("%s: flagged (%s) but planted as safe", k, f.what)
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("%s: planted violation not found", k)
+		}
+	}
+}
