@@ -438,6 +438,9 @@ func (s *fnState) taintOf(e ast.Expr) taint {
 	case *ast.StarExpr:
 		return s.taintOf(v.X)
 	case *ast.UnaryExpr:
+		if ix, ok := v.X.(*ast.IndexExpr); ok && v.Op == token.AND {
+			return s.taintOf(ix.X) // &b[i] points into b
+		}
 		if v.Op == token.AND {
 			return s.taintOf(v.X)
 		}
@@ -480,6 +483,15 @@ func (s *fnState) callTaint(c *ast.CallExpr) taint {
 	}
 	name := calleeName(c.Fun)
 	qual := pkgQualifier(c.Fun)
+	if qual == "unsafe" {
+		// unsafe.String(&b[0], n) and unsafe.Slice alias, never copy.
+		for _, a := range c.Args {
+			if s.taintOf(a) != clean {
+				return aliasString
+			}
+		}
+		return clean
+	}
 	switch {
 	case copyFuncs[qual+"."+name], copyPkgs[qual], copyPkgs[name], boolFuncs[name]:
 		return clean

@@ -5,6 +5,7 @@ package planted
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
@@ -107,5 +108,13 @@ func (h *handler) headers(args *fasthttp.Args) {
 // A waived line says why it is safe.
 func (h *handler) waived(c *fiber.Ctx) error {
 	h.last = c.Query("x") // fibercopy:ok planted waiver
+	return nil
+}
+
+// unsafe conversions alias the request's bytes.
+func (h *handler) unsafeViews(c *fiber.Ctx) error {
+	b := c.Body()
+	h.last = unsafe.String(&b[0], len(b)) // want
+	h.last = string(b[1:])
 	return nil
 }
