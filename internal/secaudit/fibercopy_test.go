@@ -101,14 +101,23 @@ type fiberCheck struct {
 	queue   []*ast.FuncDecl
 	found   map[string]fiberFinding
 	imports map[*ast.File]map[string]bool
+	paths   map[*ast.File]map[string]string // import name → import path
 	fileOf  map[*ast.FuncDecl]*ast.File
+	dirOf   map[*ast.FuncDecl]string
+	module  string // the module path, to find a package's directory from an import
+	rootDir string
 }
 
-// checkFiberPackage runs the check over one package's parsed files.
-func checkFiberPackage(fset *token.FileSet, files []*ast.File) []fiberFinding {
+func (fc *fiberCheck) root() string { return fc.rootDir }
+
+// checkFiber runs the check over the files of a module (or of one
+// package): values are followed into the functions and methods of their
+// own package and into the module's functions they call by name (pkg.F).
+func checkFiber(fset *token.FileSet, files []*ast.File, root, module string) []fiberFinding {
 	fc := &fiberCheck{fset: fset, funcs: pkgFuncs{}, waived: map[string]map[int]bool{},
 		params: map[*ast.FuncDecl]map[int]taint{}, found: map[string]fiberFinding{},
-		imports: map[*ast.File]map[string]bool{}, fileOf: map[*ast.FuncDecl]*ast.File{}}
+		imports: map[*ast.File]map[string]bool{}, fileOf: map[*ast.FuncDecl]*ast.File{},
+		paths: map[*ast.File]map[string]string{}, dirOf: map[*ast.FuncDecl]string{}, module: module, rootDir: root}
 	for _, f := range files {
 		name := fset.Position(f.Pos()).Filename
 		fc.waived[name] = map[int]bool{}
@@ -119,19 +128,20 @@ func checkFiberPackage(fset *token.FileSet, files []*ast.File) []fiberFinding {
 				}
 			}
 		}
-		fc.imports[f] = map[string]bool{}
+		fc.imports[f], fc.paths[f] = map[string]bool{}, map[string]string{}
 		for _, im := range f.Imports {
 			p := strings.Trim(im.Path.Value, `"`)
 			n := p[strings.LastIndex(p, "/")+1:]
 			if im.Name != nil {
 				n = im.Name.Name
 			}
-			fc.imports[f][n] = true
+			fc.imports[f][n], fc.paths[f][n] = true, p
 		}
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Body != nil {
 				fc.funcs[fn.Name.Name] = append(fc.funcs[fn.Name.Name], fn)
 				fc.fileOf[fn] = f
+				fc.dirOf[fn] = filepath.Dir(name)
 				fc.queue = append(fc.queue, fn)
 			}
 		}
@@ -331,11 +341,8 @@ func (s *fnState) call(c *ast.CallExpr) {
 			}
 		}
 	}
-	// Into a function of the same package: its parameter carries the taint.
-	if id := pkgQualifier(c.Fun); id != "" && s.fc.imports[s.fc.fileOf[s.fn]][id] {
-		return
-	}
-	for _, callee := range s.fc.funcs[name] {
+	// Into a function the call may reach: its parameter carries the taint.
+	for _, callee := range s.fc.callees(s.fn, c.Fun, name) {
 		for i, a := range c.Args {
 			t := s.taintOf(a)
 			if t == clean {
@@ -350,6 +357,43 @@ func (s *fnState) call(c *ast.CallExpr) {
 			}
 		}
 	}
+}
+
+// callees are the module's functions a call from fn may run: F() those
+// named F in fn's package, pkg.F() those in pkg's directory when pkg is
+// one of the module's, x.M() the methods named M of fn's package. (Without
+// types, x.M() into another package could be any of the module's many Get
+// or Run methods; interfaces between packages are not followed.)
+func (fc *fiberCheck) callees(fn *ast.FuncDecl, fun ast.Expr, name string) []*ast.FuncDecl {
+	file := fc.fileOf[fn]
+	var dir string
+	method := false
+	switch f := fun.(type) {
+	case *ast.Ident:
+		dir = fc.dirOf[fn]
+	case *ast.SelectorExpr:
+		if id, ok := f.X.(*ast.Ident); ok && fc.imports[file][id.Name] {
+			p := fc.paths[file][id.Name]
+			if fc.module == "" || !strings.HasPrefix(p, fc.module+"/") {
+				return nil
+			}
+			dir = filepath.Join(fc.root(), strings.TrimPrefix(p, fc.module+"/"))
+		} else {
+			method = true
+		}
+	default:
+		return nil
+	}
+	var out []*ast.FuncDecl
+	for _, d := range fc.funcs[name] {
+		switch {
+		case method && d.Recv != nil && fc.dirOf[d] == fc.dirOf[fn]:
+			out = append(out, d)
+		case !method && d.Recv == nil && fc.dirOf[d] == dir:
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func (s *fnState) goStmt(g *ast.GoStmt) {
@@ -466,6 +510,16 @@ func (s *fnState) taintOf(e ast.Expr) taint {
 		return clean
 	case *ast.CallExpr:
 		return s.callTaint(v)
+	case *ast.BinaryExpr:
+		// a + "-" + b is a new string; a + "" is a itself.
+		if v.Op == token.ADD {
+			if l, ok := v.Y.(*ast.BasicLit); ok && l.Value == `""` {
+				return s.taintOf(v.X)
+			}
+			if l, ok := v.X.(*ast.BasicLit); ok && l.Value == `""` {
+				return s.taintOf(v.Y)
+			}
+		}
 	}
 	return clean
 }
@@ -579,6 +633,7 @@ func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
 func TestFiberValuesCopiedBeforeKept(t *testing.T) {
 	root := moduleRoot(t)
 	fset := token.NewFileSet()
+	var files []*ast.File
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -589,15 +644,32 @@ func TestFiberValuesCopiedBeforeKept(t *testing.T) {
 		if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
 			return filepath.SkipDir
 		}
-		for _, f := range checkFiberPackage(fset, parseDir(t, fset, path)) {
-			rel, _ := filepath.Rel(root, f.pos.Filename)
-			t.Errorf("%s:%d: a value from the request (fiber.Ctx) is %s without a copy; copy it (strings.Clone) at the handler", rel, f.pos.Line, f.what)
-		}
+		files = append(files, parseDir(t, fset, path)...)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, f := range checkFiber(fset, files, root, modulePath(t, root)) {
+		rel, _ := filepath.Rel(root, f.pos.Filename)
+		t.Errorf("%s:%d: a value from the request (fiber.Ctx) is %s without a copy; copy it (strings.Clone) at the handler", rel, f.pos.Line, f.what)
+	}
+}
+
+// modulePath is the module line of go.mod.
+func modulePath(t *testing.T, root string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if m, ok := strings.CutPrefix(line, "module "); ok {
+			return strings.TrimSpace(m)
+		}
+	}
+	t.Fatal("go.mod names no module")
+	return ""
 }
 
 // wantLines are the lines of the planted files marked `// want`.
@@ -622,13 +694,14 @@ func wantLines(fset *token.FileSet, files []*ast.File) map[string]bool {
 // waived forms beside them is.
 func TestFiberCheckFindsPlanted(t *testing.T) {
 	fset := token.NewFileSet()
-	files := parseDir(t, fset, filepath.Join("testdata", "fibercopy"))
+	root := filepath.Join("testdata", "fibercopy")
+	files := append(parseDir(t, fset, root), parseDir(t, fset, filepath.Join(root, "labels"))...)
 	want := wantLines(fset, files)
 	if len(want) < 10 {
 		t.Fatalf("only %d planted violations: the testdata lost its marks", len(want))
 	}
 	got := map[string]bool{}
-	for _, f := range checkFiberPackage(fset, files) {
+	for _, f := range checkFiber(fset, files, root, "example.test/planted") {
 		k := fmt.Sprintf("%s:%d", filepath.Base(f.pos.Filename), f.pos.Line)
 		got[k] = true
 		if !want[k] {

@@ -11,6 +11,8 @@ import (
 	"github.com/gofiber/fiber/v2/utils"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
+
+	"example.test/planted/labels"
 )
 
 type handler struct {
@@ -74,6 +76,7 @@ func (h *handler) fields(c *fiber.Ctx) error {
 	h.lastBody = append([]byte(nil), c.Body()...)
 	h.last = string(c.Body())
 	h.last = c.Query("a") + "-" + c.Query("b") // concatenation is a new string
+	h.last = c.Query("a") + ""                 // want
 	return nil
 }
 
@@ -116,5 +119,13 @@ func (h *handler) unsafeViews(c *fiber.Ctx) error {
 	b := c.Body()
 	h.last = unsafe.String(&b[0], len(b)) // want
 	h.last = string(b[1:])
+	return nil
+}
+
+// Into another package of the module: the label is set there.
+func (h *handler) otherPackage(c *fiber.Ctx) error {
+	labels.Count(h.labels, c.Query("kind"))
+	labels.Count(h.labels, strings.Clone(c.Query("kind")))
+	labels.CountPrefixed(h.labels, c.Query("kind"))
 	return nil
 }
