@@ -159,7 +159,8 @@ func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
 	}
 	id := c.Params("paymentId")
 	var err error
-	switch action := c.FormValue("action"); action {
+	action := c.FormValue("action")
+	switch action {
 	case "network":
 		_, err = p.orders.ChooseUSDTNetwork(c.UserContext(), id, c.FormValue("network"))
 	case "hash":
@@ -172,8 +173,9 @@ func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
 		}
 	default:
 		err = platform.Errorf(platform.KindInvalidParameter, "unknown action %q", action)
+		action = "invalid" // a label value is one of a known few, never what a form sent
 	}
-	p.m.done("usdt_"+c.FormValue("action"), err)
+	p.m.done("usdt_"+action, err)
 	if err != nil {
 		return err
 	}
