@@ -27,12 +27,13 @@ test: vet
 # (scripts/testenv-cluster.sh; the single servers of testenv.sh are there
 # too, for tests of one node's database).
 # One package at a time (-p 1): a cluster has one database, so tests take
-# turns on it (internal/testenv).
+# turns on it (internal/testenv). Under CI=true (.ci/run) a skipped test
+# fails the target (scripts/noskip.sh).
 CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI)$$
 .PHONY: test-cluster
 test-cluster:
 	scripts/deps.sh
-	scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
+	scripts/noskip.sh scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -v -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
 
 # Every native fuzz target (func FuzzX in *_test.go, found by
 # scripts/fuzz.sh) for FUZZTIME each: the parsers of requests, query and
@@ -113,7 +114,7 @@ bench-profile:
 # roles under a steady mixed load, every scenario (kill -9 of each role and of
 # all, Redis kill -9 and restart from its AOF, ClickHouse stopped, merchant
 # endpoint hang/reset/slow, skewed clock, dispatcher-Redis partition, two
-# combined storms), each followed by the audit of Redis, ClickHouse and the
+# combined storms, kill -9 of a Redis Cluster master), each followed by the audit of Redis, ClickHouse and the
 # webhook receiver. `make chaos` (~10 minutes) rewrites RELIABILITY.md's table;
 # `make chaos-quick` (< 3 minutes: baseline, kill -9 of all gateways, Redis
 # kill -9, hanging endpoint) is part of `make test`.

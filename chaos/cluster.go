@@ -24,6 +24,8 @@ type Config struct {
 	Settle    time.Duration // how long the audit may wait for the system to settle
 	Report    string        // RELIABILITY.md to rewrite the table of ("": print only)
 	PlantLoss bool          // after the last scenario, delete one order and expect the audit to fail
+	Rates     Rates         // the load offered in every scenario
+	Floors    Floors        // the least activity every scenario must show
 }
 
 // Validate checks the run can start.
@@ -34,6 +36,10 @@ func (c *Config) Validate() error {
 	}
 	if c.Settle <= 0 {
 		errs = append(errs, errors.New("settle must be positive"))
+	}
+	errs = append(errs, c.Rates.Validate())
+	if c.Floors.Fraction <= 0 || c.Floors.Creates <= 0 || c.Floors.PaidWebhooks <= 0 || c.Floors.BalancePayments <= 0 {
+		errs = append(errs, fmt.Errorf("floors must all be positive (a floor of zero passes on nothing): %+v", c.Floors))
 	}
 	return errors.Join(errs...)
 }
@@ -51,6 +57,13 @@ type Cluster struct {
 	ch    driver.Conn
 	M     *Merchants
 	usage *Usage // measured in the clickhouse-stop scenario
+
+	// On a Redis Cluster (the cluster scenario): the cluster instead of
+	// Redis and the proxy, and a database of its own on the run's
+	// ClickHouse, which chPort names when CH is another run's.
+	RCluster *RedisCluster
+	chPort   int
+	chDB     string
 }
 
 // The split the issue asks for: two processes of each role group.
@@ -60,12 +73,25 @@ var layout = []struct{ name, roles string }{
 	{"disp1", "dispatcher"}, {"disp2", "dispatcher"},
 }
 
-// RedisURL is Redis's address for the gateways and the CLI.
-func (c *Cluster) RedisURL() string { return "redis://127.0.0.1:" + strconv.Itoa(c.Redis.Port) + "/0" }
+// RedisURL is Redis's address for the gateways and the CLI: the cluster
+// seed on a Redis Cluster.
+func (c *Cluster) RedisURL() string {
+	if c.RCluster != nil {
+		return c.RCluster.Seed
+	}
+	return "redis://127.0.0.1:" + strconv.Itoa(c.Redis.Port) + "/0"
+}
 
 // ClickHouseDSN is ClickHouse's.
 func (c *Cluster) ClickHouseDSN() string {
-	return "clickhouse://127.0.0.1:" + strconv.Itoa(c.CH.Port) + "/gateway"
+	port, db := c.chPort, c.chDB
+	if c.CH != nil {
+		port = c.CH.Port
+	}
+	if db == "" {
+		db = "gateway"
+	}
+	return "clickhouse://127.0.0.1:" + strconv.Itoa(port) + "/" + db
 }
 
 // Start brings up Redis, ClickHouse, the receiver, the partition proxy,
@@ -86,33 +112,52 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*Cluster, error) 
 		return c, err
 	}
 	c.rdb = redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(c.Redis.Port)})
-	if c.ch, err = platform.OpenClickHouse(c.ClickHouseDSN()); err != nil {
-		return c, fmt.Errorf("clickhouse: %w", err)
-	}
-	if c.Recv, err = NewReceiver(c.rdb); err != nil {
+	if err := requireFsync(ctx, c.rdb); err != nil {
 		return c, err
 	}
 	if c.Proxy, err = NewProxy("127.0.0.1:" + strconv.Itoa(c.Redis.Port)); err != nil {
 		return c, err
 	}
+	return c, c.startGateways(ctx)
+}
+
+// startGateways brings up what runs on the stores: the receiver, the
+// schema, the merchants and the six gateway processes (the last through
+// the partition proxy, when there is one).
+func (c *Cluster) startGateways(ctx context.Context) error {
+	var err error
 	if err := c.cli(ctx, nil, "", "migrate"); err != nil {
-		return c, err
+		return err
+	}
+	if c.ch, err = platform.OpenClickHouse(c.ClickHouseDSN()); err != nil {
+		return fmt.Errorf("clickhouse: %w", err)
+	}
+	if c.Recv, err = NewReceiver(c.rdb); err != nil {
+		return err
 	}
 	if c.M, err = c.setupMerchants(ctx); err != nil {
-		return c, err
+		return err
 	}
 	for i, l := range layout {
 		redisURL := c.RedisURL()
-		if i == len(layout)-1 {
+		if i == len(layout)-1 && c.Proxy != nil {
 			redisURL = "redis://" + c.Proxy.Addr() + "/0"
 		}
-		p, err := newProc(cfg.Gateway, cfg.DataDir, l.name, l.roles, c.gatewayEnv(redisURL))
+		p, err := newProc(c.cfg.Gateway, c.dataDir(), l.name, l.roles, c.gatewayEnv(redisURL))
 		if err != nil {
-			return c, err
+			return err
 		}
 		c.Procs = append(c.Procs, p)
 	}
-	return c, c.startProcs(ctx, c.Procs)
+	return c.startProcs(ctx, c.Procs)
+}
+
+// dataDir is where this run's processes keep their logs and pid files.
+func (c *Cluster) dataDir() string {
+	if c.RCluster != nil {
+		return c.RCluster.Dir
+	}
+	return c.cfg.DataDir
 }
 
 // gatewayEnv is what every gateway shares: our servers, limits the load
@@ -129,6 +174,7 @@ func (c *Cluster) gatewayEnv(redisURL string) []string {
 		"GATEWAY_WEBHOOK_ALLOW_PRIVATE=true",
 		"GATEWAY_WEBHOOK_SCHEDULE=2s,4s,8s,8s,8s,8s,8s,8s,8s,8s,8s",
 		"GATEWAY_SHUTDOWN_DRAIN=0s",
+		"GATEWAY_REDIS_CLUSTER=" + strconv.FormatBool(c.RCluster != nil),
 	}
 }
 
@@ -177,7 +223,25 @@ func (c *Cluster) Close() {
 	if c.Redis != nil {
 		_ = c.Redis.Stop(ctx)
 	}
+	if c.RCluster != nil {
+		_ = c.RCluster.Stop(ctx)
+	}
 	if c.CH != nil {
 		_ = c.CH.Stop(ctx)
 	}
+}
+
+// requireFsync refuses to run on a Redis that does not fsync every write:
+// the redis-kill9 scenarios would then pass on luck (kill -9 keeps what is
+// in the page cache), and RELIABILITY.md's promise rests on the setting.
+func requireFsync(ctx context.Context, rdb redis.UniversalClient) error {
+	v, err := rdb.ConfigGet(ctx, "appendfsync").Result()
+	if err != nil {
+		return fmt.Errorf("read Redis appendfsync: %w", err)
+	}
+	on, _ := rdb.ConfigGet(ctx, "appendonly").Result()
+	if v["appendfsync"] != "always" || on["appendonly"] != "yes" {
+		return fmt.Errorf("redis runs with appendonly %q, appendfsync %q: chaos needs yes and always", on["appendonly"], v["appendfsync"])
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/redis/go-redis/v9"
@@ -52,12 +53,8 @@ func redisOrders(ctx context.Context, rdb redis.UniversalClient, appids []string
 	for _, a := range appids {
 		want[a] = true
 	}
-	var keys []string
-	iter := rdb.Scan(ctx, 0, "gw:*:order:*", 1000).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
+	keys, err := scanKeys(ctx, rdb, "gw:*:order:*")
+	if err != nil {
 		return nil, fmt.Errorf("scan orders: %w", err)
 	}
 	out := map[string]Order{}
@@ -216,4 +213,31 @@ func streams(ctx context.Context, rdb redis.UniversalClient) ([]Stream, error) {
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// scanKeys lists the keys matching pattern: on every master of a Redis
+// Cluster (a SCAN reaches one node), else on the one server.
+func scanKeys(ctx context.Context, rdb redis.UniversalClient, pattern string) ([]string, error) {
+	scan := func(ctx context.Context, c redis.UniversalClient) ([]string, error) {
+		var keys []string
+		iter := c.Scan(ctx, 0, pattern, 1000).Iterator()
+		for iter.Next(ctx) {
+			keys = append(keys, iter.Val())
+		}
+		return keys, iter.Err()
+	}
+	cl, ok := rdb.(*redis.ClusterClient)
+	if !ok {
+		return scan(ctx, rdb)
+	}
+	var mu sync.Mutex
+	var all []string
+	err := cl.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+		keys, err := scan(ctx, m)
+		mu.Lock()
+		all = append(all, keys...)
+		mu.Unlock()
+		return err
+	})
+	return all, err
 }

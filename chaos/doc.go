@@ -5,12 +5,14 @@
 // and restart from its AOF, ClickHouse stopped, a merchant endpoint that
 // hangs, resets or answers slowly, a partition between a dispatcher and
 // Redis, processes whose clocks are skewed by minutes through
-// GATEWAY_CLOCK_OFFSET, see clockskew.go), and after each scenario
-// audits Redis, ClickHouse and the webhook receiver against what the load
-// was answered.
+// GATEWAY_CLOCK_OFFSET, see clockskew.go; and, in a world of its own on a
+// Redis Cluster, kill -9 of a master, see rediscluster.go), and after each
+// scenario audits Redis, ClickHouse and the webhook receiver against what
+// the load was answered.
 //
 // The audit (audit.go) is pure: it judges a Snapshot, so its rules are unit
 // tested without servers; collect.go fills a Snapshot from the real stores.
 // Failing creates during a fault are allowed and counted; losing an answered
-// one is not.
+// one is not; and a scenario that did next to nothing fails its activity
+// floor (floor.go), so no rule passes on nothing.
 package chaos

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 )
 
@@ -36,7 +37,8 @@ type Merchants struct {
 // when given, and decodes its JSON output into v.
 func (c *Cluster) cli(ctx context.Context, v any, stdin string, args ...string) error {
 	cmd := exec.CommandContext(ctx, c.cfg.Gateway, args...)
-	cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+c.RedisURL(), "GATEWAY_CLICKHOUSE_DSN="+c.ClickHouseDSN())
+	cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+c.RedisURL(), "GATEWAY_CLICKHOUSE_DSN="+c.ClickHouseDSN(),
+		"GATEWAY_REDIS_CLUSTER="+strconv.FormatBool(c.RCluster != nil))
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin + "\n")
 	}
@@ -58,7 +60,8 @@ func (c *Cluster) cli(ctx context.Context, v any, stdin string, args ...string) 
 // setupMerchants makes the four sandbox accounts with limits the load
 // never reaches, credits Self and Payer, and gives Payer a password.
 func (c *Cluster) setupMerchants(ctx context.Context) (*Merchants, error) {
-	m := &Merchants{Password: "chaos payer password", Credited: 100_000_000} // 1,000,000.00 USD
+	m := &Merchants{Password: "chaos payer password", Credited: 10_000_000_000} // 100,000,000.00 USD
+	// (a full run at 1,000 creates/s spends a few million in balance payments)
 	for _, a := range []struct {
 		acct *Account
 		name string
@@ -74,7 +77,7 @@ func (c *Cluster) setupMerchants(ctx context.Context) (*Merchants, error) {
 		}
 	}
 	for _, appid := range []string{m.Self.AppID, m.Payer.AppID} {
-		if err := c.cli(ctx, nil, "", "merchant", "credit", appid, "--currency", "USD", "--amount", "1000000.00", "--json"); err != nil {
+		if err := c.cli(ctx, nil, "", "merchant", "credit", appid, "--currency", "USD", "--amount", "100000000.00", "--json"); err != nil {
 			return nil, err
 		}
 	}

@@ -17,6 +17,8 @@ type Report struct {
 	Results  []Result
 	Usage    *Usage
 	Planted  string // the planted loss's outcome ("" when not run)
+	Rates    Rates  // the load offered
+	Floors   Floors // the activity each scenario had to show
 }
 
 // Err is nil when every scenario's fault was injected and undone, every
@@ -30,6 +32,9 @@ func (r *Report) Err() error {
 		if !res.Audit.OK() {
 			errs = append(errs, fmt.Errorf("%s: audit: %s", res.Name, strings.Join(res.Audit.Problems, "; ")))
 		}
+		if len(res.Floor) > 0 {
+			errs = append(errs, fmt.Errorf("%s: %s", res.Name, strings.Join(res.Floor, "; ")))
+		}
 	}
 	if r.Planted != "" && !strings.HasPrefix(r.Planted, "detected") {
 		errs = append(errs, fmt.Errorf("planted loss: %s", r.Planted))
@@ -40,18 +45,21 @@ func (r *Report) Err() error {
 // Markdown writes the table and the notes under it.
 func (r *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "`make chaos%s`, %s, %s in all. Load per second: %.0f creates (4 methods, half with a clientOrderId, "+
-		"a fifth of those repeats), %.0f sandbox pays, %.0f balance creates (3 workers racing on one balance), "+
-		"%.0f balance transfers through the payer pages (2 workers racing on one payer), %.0f queries (order and listing).\n\n",
+		"a fifth of those repeats), %.0f sandbox pays, %.0f balance creates (workers racing on one balance), "+
+		"%.0f balance transfers through the payer pages (workers racing on one payer), %.0f queries (order and listing), offered; "+
+		"each scenario must show at least %.0f%% of the creates, pays with acknowledged webhooks and balance payments "+
+		"offered during it (and at least %d, %d and %d), and the baseline must answer every request.\n\n",
 		map[string]string{"quick": "-quick", "full": ""}[r.Mode], r.Started.Format("2006-01-02 15:04 UTC"), r.Duration,
-		DefaultRates.Creates, DefaultRates.Pays, DefaultRates.SelfPays, DefaultRates.Transfers, DefaultRates.Queries)
-	fmt.Fprintln(w, "| scenario | fault | held | requests ok/sent during the scenario | creates 2xx / failed | audit (all orders so far): answered, orphans, webhooks acked/paid, late webhooks | settled in | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+		r.Rates.Creates, r.Rates.Pays, r.Rates.SelfPays, r.Rates.Transfers, r.Rates.Queries,
+		100*r.Floors.Fraction, r.Floors.Creates, r.Floors.PaidWebhooks, r.Floors.BalancePayments)
+	fmt.Fprintln(w, "| scenario | fault | held | requests ok/sent during the scenario | creates 2xx / failed | audit (all orders so far): answered, orphans, webhooks acked/paid, late webhooks | activity: creates, paid with webhook, balance payments, in | requests failed until | settled in | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, res := range r.Results {
 		verdict := "pass"
-		if res.Err != "" || !res.Audit.OK() {
-			probs := res.Audit.Problems
+		if !res.OK() {
+			probs := append(append([]string(nil), res.Audit.Problems...), res.Floor...)
 			if len(probs) > 2 {
-				probs = append(probs[:2:2], fmt.Sprintf("and %d more", len(res.Audit.Problems)-2))
+				probs = append(probs[:2:2], fmt.Sprintf("and %d more", len(res.Audit.Problems)+len(res.Floor)-2))
 			}
 			if res.Err != "" {
 				probs = append(probs, "fault: "+res.Err)
@@ -62,9 +70,12 @@ func (r *Report) Markdown(w io.Writer) {
 			}
 		}
 		a := res.Audit
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d / %d | %d, %d, %d/%d, %d | %s | %s |\n",
+		act := res.Activity
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d / %d | %d, %d, %d/%d, %d | %d, %d, %d in %s | %s | %s | %s |\n",
 			res.Name, res.Fault, hold(res.Hold), opsLine(res.Ops), res.Answered, res.Failed,
-			a.Answered, a.Orphans, a.Webhooks, a.Paid, a.LateWebhooks, res.Settled, strings.ReplaceAll(verdict, "|", "/"))
+			a.Answered, a.Orphans, a.Webhooks, a.Paid, a.LateWebhooks,
+			act.Creates, act.PaidWebhooks, act.BalancePayments, act.Duration.Round(time.Second),
+			failingFor(res.FailingFor), res.Settled, strings.ReplaceAll(verdict, "|", "/"))
 	}
 	fmt.Fprintln(w)
 	if u := r.Usage; u != nil {
@@ -79,6 +90,14 @@ func (r *Report) Markdown(w io.Writer) {
 	if r.Planted != "" {
 		fmt.Fprintf(w, "Planted loss: %s.\n", r.Planted)
 	}
+}
+
+// failingFor is how long after the fault began requests still failed.
+func failingFor(d time.Duration) string {
+	if d == 0 {
+		return "none failed"
+	}
+	return d.Round(100*time.Millisecond).String() + " after the fault began"
 }
 
 func hold(d time.Duration) string {

@@ -22,7 +22,14 @@ type Result struct {
 	Settled     time.Duration      // from the end of the load to a passing audit (or the give-up)
 	Err         string             // the fault itself could not be injected or undone
 	Recovery    string             // after a failed audit: what restarting the gateways showed
+	Activity    Activity           // what the scenario achieved, for the floors
+	Floor       []string           // floors the activity fell below
+	FailingFor  time.Duration      // from the fault's start to the last failed request (0: none failed)
 }
+
+// OK reports whether the scenario passed: its fault was injected and
+// undone, the audit passed and the activity reached its floors.
+func (r Result) OK() bool { return r.Err == "" && r.Audit.OK() && len(r.Floor) == 0 }
 
 // Run is a whole chaos run: the cluster, each scenario with its audit, the
 // planted loss, the report. It fails when any audit fails.
@@ -39,21 +46,24 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Report, error) {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	log.Info("cluster up", "redis", c.RedisURL(), "clickhouse", c.ClickHouseDSN(), "receiver", c.Recv.URL())
-	rep := &Report{Mode: mode(cfg.Quick), Started: started.UTC()}
+	rep := &Report{Mode: mode(cfg.Quick), Started: started.UTC(), Rates: cfg.Rates, Floors: cfg.Floors}
 	load := NewLoad(c)
 	for _, s := range chosen(cfg) {
 		if ctx.Err() != nil {
 			break
 		}
 		r := c.scenario(ctx, load, s)
-		log.Info("scenario done", "name", r.Name, "ok", r.Audit.OK() && r.Err == "", "answered", r.Answered,
-			"failed", r.Failed, "settled", r.Settled, "problems", r.Audit.Problems, "err", r.Err)
+		log.Info("scenario done", "name", r.Name, "ok", r.OK(), "answered", r.Answered,
+			"failed", r.Failed, "settled", r.Settled, "problems", r.Audit.Problems, "floor", r.Floor, "err", r.Err)
 		for op, n := range r.Ops {
 			if n.Failed > 0 {
 				log.Info("failed requests", "scenario", r.Name, "op", op, "failed", n.Failed, "first", n.FirstErr)
 			}
 		}
 		rep.Results = append(rep.Results, r)
+	}
+	if cs := clusterScenario(); wants(cfg, cs) && ctx.Err() == nil {
+		rep.Results = append(rep.Results, runOnRedisCluster(ctx, cfg, log, c.CH.Port, cs))
 	}
 	rep.Usage = c.usage
 	if cfg.PlantLoss && ctx.Err() == nil {
@@ -71,19 +81,38 @@ func mode(quick bool) string {
 	return "full"
 }
 
+// wants reports whether the run includes s.
+func wants(cfg Config, s Scenario) bool {
+	if len(cfg.Scenarios) > 0 {
+		return slices.Contains(cfg.Scenarios, s.Name)
+	}
+	return !cfg.Quick || s.Quick
+}
+
+// runOnRedisCluster runs s in a world of its own on a Redis Cluster (the
+// other scenarios' faults are a single Redis's), with the same load and
+// the same audit.
+func runOnRedisCluster(ctx context.Context, cfg Config, log *slog.Logger, chPort int, s Scenario) Result {
+	c, err := StartOnRedisCluster(ctx, cfg, log, chPort)
+	if c != nil {
+		defer c.Close()
+	}
+	if err != nil {
+		return Result{Name: s.Name, Fault: s.Fault, Err: "start on a Redis Cluster: " + err.Error()}
+	}
+	log.Info("redis cluster up", "seed", c.RedisURL(), "clickhouse", c.ClickHouseDSN(), "receiver", c.Recv.URL())
+	return c.scenario(ctx, NewLoad(c), s)
+}
+
 // chosen is the scenarios of the run: the baseline first, then those named
 // or those of the mode.
 func chosen(cfg Config) []Scenario {
 	out := []Scenario{{Name: "baseline", Fault: "none", Quick: true,
 		Inject: func(ctx context.Context, _ *Cluster, _ time.Duration) error { return sleep(ctx, 5*time.Second) }}}
 	for _, s := range Scenarios() {
-		switch {
-		case len(cfg.Scenarios) > 0 && slices.Contains(cfg.Scenarios, s.Name):
-		case len(cfg.Scenarios) == 0 && (!cfg.Quick || s.Quick):
-		default:
-			continue
+		if wants(cfg, s) {
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	return out
 }
@@ -100,15 +129,21 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario) Result {
 		around = 3 * time.Second
 	}
 	r := Result{Name: s.Name, Fault: s.Fault, Hold: hold}
-	opsBefore, createsBefore := load.Ops(), len(load.Creates())
+	opsBefore, createsBefore, paidBefore := load.Ops(), len(load.Creates()), len(load.Paid())
 	c.log.Info("scenario", "name", s.Name, "fault", s.Fault, "hold", hold)
-	load.Run(DefaultRates)
+	began := time.Now()
+	load.Run(c.cfg.Rates)
 	_ = sleep(ctx, around)
+	injected := time.Now()
 	if err := s.Inject(ctx, c, hold); err != nil {
 		r.Err = err.Error()
 	}
 	_ = sleep(ctx, around)
 	load.Stop()
+	r.Activity.Duration = time.Since(began)
+	if last := load.LastFailure(); last.After(injected) {
+		r.FailingFor = last.Sub(injected)
+	}
 	r.Ops = diffOps(load.Ops(), opsBefore)
 	for _, cr := range load.Creates()[createsBefore:] {
 		if cr.PaymentID != "" {
@@ -118,10 +153,29 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario) Result {
 		}
 	}
 	r.Audit, r.Settled = c.settle(ctx, load)
+	r.Activity.Creates = r.Answered
+	r.Activity.PaidWebhooks = acknowledged(load.Paid()[paidBefore:], c.Recv.Seen())
+	r.Activity.BalancePayments = r.Ops["balance create"].OK + r.Ops["balance transfer"].OK
+	for _, n := range r.Ops {
+		r.Activity.FailedRequests += n.Failed
+	}
+	r.Floor = c.cfg.Floors.Check(c.cfg.Rates, r.Activity, s.Name == "baseline")
 	if !r.Audit.OK() && ctx.Err() == nil {
 		r.Recovery = c.recover(ctx, load)
 	}
 	return r
+}
+
+// acknowledged counts the paid orders whose webhook the receiver answered
+// "success" (after the settle, so retried deliveries count).
+func acknowledged(paid []string, seen map[string]Webhook) int {
+	n := 0
+	for _, id := range paid {
+		if seen[id].Acked > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // recover restarts every gateway process after a failed audit and audits

@@ -18,6 +18,9 @@ type Config struct {
 	CSRFKey []byte
 	// MaxFormBytes bounds a page's form; a bigger one changes nothing.
 	MaxFormBytes int
+	// MethodNames are the deployment's names of methods for payers
+	// (GATEWAY_METHOD_NAMES); the catalogue's neutral words otherwise.
+	MethodNames MethodNames
 }
 
 // Defaults are SPEC.md's figures.
@@ -36,6 +39,9 @@ func (c Config) Validate() error {
 	}
 	if len(c.CSRFKey) > 0 && len(c.CSRFKey) < 32 {
 		errs = append(errs, errors.New("checkout: CSRF key must be at least 32 bytes"))
+	}
+	if err := c.MethodNames.validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if c.MaxFormBytes < 512 {
 		errs = append(errs, errors.New("checkout: max form bytes below 512"))

@@ -17,6 +17,15 @@ type errorView struct {
 	Headline string
 	Detail   string // the use case's own words, for kinds where they help
 	Back     string // the payment page, when the error is about one
+	Shop     string // the merchant's site, when the merchant's request named it
+	Tech     *techDetail
+}
+
+// techDetail is what the merchant's developer needs of a refused create,
+// folded away from the payer.
+type techDetail struct {
+	Code      int
+	Kind, Msg string
 }
 
 // detailed are the kinds whose message tells the payer what to do
@@ -55,6 +64,31 @@ func (p *Pages) fail(c *fiber.Ctx, v *view, err error) error {
 		ev.Back = v.Prefix + "/payment/" + url.PathEscape(id)
 	}
 	v.Title, v.Data = v.L.T("error_title"), ev
+	p.m.errors.WithLabelValues(body.Error).Inc()
+	return p.render(c, body.Code, "error", v)
+}
+
+// RenderCreateError answers a refused GET /api/createorder (a wrong
+// signature, a parameter out of range) with the checkout's look: a plain
+// sentence for the payer, the error's kind and message folded for the
+// merchant's developer, and a link to back, the merchant's site, when the
+// caller vouches for it (empty: none).
+func (p *Pages) RenderCreateError(c *fiber.Ctx, err error, lang, back string) error {
+	v := &view{L: p.catalogs["en"], Nonce: newNonce(), Assets: p.assets.paths}
+	if cat, ok := p.catalogs[lang]; ok {
+		v.L = cat
+	}
+	body := platform.Classify(err)
+	if body.Code >= 500 {
+		p.log.Error("hosted create failed", "path", c.Path(), "err", err)
+	}
+	var rl *platform.RateLimited
+	if errors.As(err, &rl) {
+		c.Set(fiber.HeaderRetryAfter, "60")
+	}
+	ev := errorView{Headline: v.L.T("create_failed_lead"), Shop: back,
+		Tech: &techDetail{Code: body.Code, Kind: body.Error, Msg: body.Msg}}
+	v.Title, v.Data = v.L.T("create_failed_title"), ev
 	p.m.errors.WithLabelValues(body.Error).Inc()
 	return p.render(c, body.Code, "error", v)
 }

@@ -166,3 +166,11 @@ func (f *fakeOrders) SimulateUSDTTransfer(_ context.Context, id string) (string,
 	f.calls = append(f.calls, "simulate")
 	return "ab" + id, nil
 }
+
+// fakeMerchants knows every appid as "Tea & Cake <Shop>", a name with
+// characters the pages must escape.
+type fakeMerchants struct{}
+
+func (fakeMerchants) Lookup(_ context.Context, appid string) (*merchant.Account, error) {
+	return &merchant.Account{AppID: appid, Name: "Tea & Cake <Shop>"}, nil
+}

@@ -27,6 +27,8 @@ type Catalog struct {
 	// start-up an id the templates use and the catalogue lacks.
 	Msg map[string]string
 	loc *i18n.Localizer
+	// names are the deployment's method names in this language.
+	names map[schema.Method]string
 }
 
 // catalogs loads every language of schema.Langs; a language whose file
@@ -87,5 +89,23 @@ func (c *Catalog) T(id string, pairs ...any) string {
 // name, an error kind's text).
 func (c *Catalog) Has(id string) bool { _, ok := c.Msg[id]; return ok }
 
-// Method is a method's name as payers read it.
-func (c *Catalog) Method(m schema.Method) string { return c.T("method_" + string(m)) }
+// Method is a method's name as payers read it: the deployment's, else the
+// catalogue's neutral word.
+func (c *Catalog) Method(m schema.Method) string {
+	if s, ok := c.names[m]; ok {
+		return s
+	}
+	return c.T("method_" + string(m))
+}
+
+// withNames gives every catalogue the deployment's method names.
+func withNames(cats map[string]*Catalog, n MethodNames) {
+	for lang, c := range cats {
+		c.names = map[schema.Method]string{}
+		for _, m := range schema.AllMethods() {
+			if s := n.name(lang, m); s != "" {
+				c.names[m] = s
+			}
+		}
+	}
+}

@@ -56,8 +56,10 @@ func (p *Pages) loginFor(c *fiber.Ctx, v *view, o *schema.Order) error {
 func (p *Pages) login(c *fiber.Ctx, v *view, o *schema.Order, lv loginView) error {
 	status := fiber.StatusOK
 	if o != nil {
-		p.forOrder(c, v, o)
-		p.withPoll(v)
+		if err := p.forOrder(c, v, o); err != nil {
+			return err
+		}
+		choosing(v) // to log in and confirm is the payer's step
 		lv.OrderID = o.ID
 	}
 	if acct := p.session(c); acct != nil {

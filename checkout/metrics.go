@@ -10,6 +10,7 @@ type metrics struct {
 	pages   *prometheus.CounterVec
 	errors  *prometheus.CounterVec
 	actions *prometheus.CounterVec
+	hidden  *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -23,8 +24,12 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		actions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_checkout_actions_total", Help: "Payer actions (choose, confirm, cancel, hash, login, pay), by result.",
 		}, []string{"action", "result"}),
+		hidden: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_checkout_options_hidden_total",
+			Help: "Options a payer page left out for an operator's reason (fiatpsp: a system with no exchange rate), by method and reason.",
+		}, []string{"method", "reason"}),
 	}
-	for _, c := range []prometheus.Collector{m.pages, m.errors, m.actions} {
+	for _, c := range []prometheus.Collector{m.pages, m.errors, m.actions, m.hidden} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register checkout metrics: %w", err)
 		}

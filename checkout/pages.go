@@ -26,11 +26,12 @@ type Pages struct {
 	keys   interface {
 		Key(ctx context.Context, name string) ([]byte, error)
 	}
-	catalogs map[string]*Catalog
-	tmpl     map[string]*template.Template
-	assets   *assets
-	m        *metrics
-	log      *slog.Logger
+	merchants Merchants
+	catalogs  map[string]*Catalog
+	tmpl      map[string]*template.Template
+	assets    *assets
+	m         *metrics
+	log       *slog.Logger
 }
 
 // Deps are the pages' collaborators. Limit is the per-client-IP limit of the
@@ -43,6 +44,9 @@ type Deps struct {
 	// Keys gives the CSRF key every node shares when the configuration
 	// names none.
 	Keys KeyStore
+	// Merchants names the merchant a payer pays (a per-process cache:
+	// the pages read it on every render).
+	Merchants Merchants
 }
 
 // New builds the pages; templates and catalogues are checked here, so a
@@ -51,8 +55,8 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if d.Orders == nil || d.Payers == nil || d.ClientIP == nil {
-		return nil, fmt.Errorf("checkout: orders, payers and client IP are required")
+	if d.Orders == nil || d.Payers == nil || d.ClientIP == nil || d.Merchants == nil {
+		return nil, fmt.Errorf("checkout: orders, payers, merchants and client IP are required")
 	}
 	if len(cfg.CSRFKey) == 0 && d.Keys == nil {
 		return nil, fmt.Errorf("checkout: no CSRF key and no shared key store")
@@ -64,6 +68,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	if err != nil {
 		return nil, err
 	}
+	withNames(cats, cfg.MethodNames)
 	tmpl, err := parseTemplates()
 	if err != nil {
 		return nil, err
@@ -80,7 +85,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 		return nil, err
 	}
 	return &Pages{cfg: cfg, orders: d.Orders, payers: d.Payers, ips: d.ClientIP, limit: d.Limit, keys: d.Keys,
-		catalogs: cats, tmpl: tmpl, assets: a, m: m, log: log}, nil
+		merchants: d.Merchants, catalogs: cats, tmpl: tmpl, assets: a, m: m, log: log}, nil
 }
 
 // Prepare loads the shared CSRF key when the configuration named none; it
@@ -186,8 +191,9 @@ func (p *Pages) newView(c *fiber.Ctx) (*view, error) {
 	return v, nil
 }
 
-// forOrder takes the order's language when the path named none.
-func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) {
+// forOrder takes the order's language when the path named none, and names
+// the merchant the payer pays.
+func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 	if c.Params("lang") == "" {
 		if cat, ok := p.catalogs[o.Lang]; ok {
 			v.L = cat
@@ -195,6 +201,12 @@ func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) {
 	}
 	v.Sandbox = o.Sandbox
 	v.Order = p.orderView(v, o)
+	acct, err := p.merchants.Lookup(c.UserContext(), o.AppID)
+	if err != nil {
+		return fmt.Errorf("merchant of order %s: %w", o.ID, err)
+	}
+	v.Order.Merchant = acct.Name
+	return nil
 }
 
 // render writes template name with the security headers every page has.

@@ -35,7 +35,7 @@ func newHarness(t testing.TB) *harness {
 	cfg := Defaults()
 	cfg.PublicURL, cfg.CSRFKey = "http://127.0.0.1:8080", []byte(strings.Repeat("k", 32))
 	h := &harness{orders: newFakeOrders(), payers: &fakePayers{balances: map[string]schema.Amount{"USD": 50000}}}
-	h.pages, err = New(cfg, Deps{Orders: h.orders, Payers: h.payers, ClientIP: ips}, prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
+	h.pages, err = New(cfg, Deps{Orders: h.orders, Payers: h.payers, ClientIP: ips, Merchants: fakeMerchants{}}, prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,6 +195,9 @@ func TestPaymentPages(t *testing.T) {
 				if !strings.Contains(r.body, w) {
 					t.Errorf("page lacks %q\n%s", w, r.body)
 				}
+			}
+			if !strings.Contains(r.body, `<strong data-merchant>Tea &amp; Cake &lt;Shop&gt;</strong>`) {
+				t.Error("the page does not name the merchant (escaped)")
 			}
 			for _, leak := range []string{"payer@example.com", "shop-1", "merchant.example/notify", ">m1<"} {
 				if strings.Contains(r.body, leak) {

@@ -13,6 +13,7 @@ import (
 // the customer's but the description the merchant wrote for the payer.
 type orderView struct {
 	ID          string
+	Merchant    string // the merchant's display name: whom the payer pays
 	Amount      string
 	Currency    string
 	Description string
@@ -54,6 +55,15 @@ func (p *Pages) orderView(v *view, o *schema.Order) *orderView {
 	return ov
 }
 
+// choosing marks a step where the payer still has a choice to make: no
+// "waiting for your payment" and no polling, since nothing can be paid
+// before the choice; the choice's form brings the next page.
+func choosing(v *view) {
+	if v.Order != nil && v.Order.Live {
+		v.Order.StatusText = v.L.T("status_choose")
+	}
+}
+
 // pollView tells the page's script where and how often to ask.
 type pollView struct {
 	URL        string
@@ -82,7 +92,9 @@ func (p *Pages) payment(c *fiber.Ctx, v *view) error {
 }
 
 func (p *Pages) orderPage(c *fiber.Ctx, v *view, o *schema.Order) error {
-	p.forOrder(c, v, o)
+	if err := p.forOrder(c, v, o); err != nil {
+		return err
+	}
 	if !o.Status.Live() {
 		return p.result(c, v)
 	}

@@ -47,3 +47,8 @@ type Payers interface {
 type KeyStore interface {
 	Key(ctx context.Context, name string) ([]byte, error)
 }
+
+// Merchants looks up a merchant account, for the display name payers see.
+type Merchants interface {
+	Lookup(ctx context.Context, appid string) (*merchant.Account, error)
+}

@@ -30,7 +30,7 @@ type choiceForm struct {
 // choose renders a choosing page.
 func (p *Pages) choose(c *fiber.Ctx, v *view, f choiceForm) error {
 	p.withCSRF(c, v)
-	p.withPoll(v)
+	choosing(v)
 	v.Title, v.Data = f.Title, f
 	return p.render(c, fiber.StatusOK, "choose", v)
 }

@@ -17,18 +17,23 @@ func (p *Pages) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	if err != nil {
 		return err
 	}
-	choices := make([]choice, len(systems))
-	for i, s := range systems {
-		ch := choice{Value: strconv.Itoa(s.ID), Name: s.Name, Enabled: s.Available}
-		switch {
-		case !s.Available:
-			ch.Why = v.L.T("fiatpsp_norate")
-		case s.Rate == "":
+	choices := make([]choice, 0, len(systems))
+	for _, s := range systems {
+		if !s.Available {
+			// An operator's gap, not the payer's business: the payer sees
+			// the systems that can be paid, the operator the reason.
+			p.m.hidden.WithLabelValues("fiatpsp", "no_rate").Inc()
+			p.log.Warn("fiatpsp system not offered: no exchange rate is set", "order", o.ID,
+				"system", s.ID, "pair", o.Currency+":"+s.Currency)
+			continue
+		}
+		ch := choice{Value: strconv.Itoa(s.ID), Name: s.Name, Enabled: true}
+		if s.Rate == "" {
 			ch.Detail = v.L.T("fiatpsp_same", "Quote", s.Quote.String(), "Currency", s.Currency)
-		default:
+		} else {
 			ch.Detail = v.L.T("fiatpsp_quote", "Quote", s.Quote.String(), "Currency", s.Currency, "Rate", s.Rate, "Base", o.Currency)
 		}
-		choices[i] = ch
+		choices = append(choices, ch)
 	}
 	return p.choose(c, v, p.stepForm(v, o, "/api/fiatpsp/confirm", "fiatpspSystemId", v.L.T("fiatpsp_title"), choices))
 }
@@ -43,7 +48,7 @@ func (p *Pages) cryptopspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	}
 	choices := make([]choice, len(opts))
 	for i, cur := range opts {
-		choices[i] = choice{Value: cur.Currency, Name: cur.Currency, Enabled: cur.Enabled,
+		choices[i] = choice{Value: cur.Currency, Name: schema.CryptoName(cur.Currency), Enabled: cur.Enabled,
 			Detail: v.L.T("cryptopsp_min", "Min", cur.Min.String(), "Currency", o.Currency)}
 		if !cur.Enabled {
 			choices[i].Detail, choices[i].Why = "", v.L.T("cryptopsp_below", "Min", cur.Min.String(), "Currency", o.Currency)

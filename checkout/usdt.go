@@ -28,15 +28,68 @@ type usdtView struct {
 	Rejected  string // why the last submitted transaction was refused, worded
 	Sandbox   bool   // the simulated transfer is offered
 	Prefill   string // a simulated transfer's hash, for the form
+	// State is the review's state (schema.USDTReviewOf) and StateText the
+	// same in the payer's words; ReloadMS is when the page reloads itself
+	// to show the next one (just after the reviewer's next check).
+	State     string
+	StateText string
+	ReloadMS  int64
 }
 
-// rejectedWhy words a rejection reason of the review; reasons without
-// words of their own read as "did not match".
-func rejectedWhy(l *Catalog, reason string) string {
-	if l.Has("why_" + reason) {
-		return l.T("why_" + reason)
+// rejectedText words a rejection: a reviewer's reason in the payer's
+// language ("did not match" for those without words of their own), an
+// administrator's text as written, quoted (html/template escapes it).
+func rejectedText(l *Catalog, reason string) string {
+	if !schema.MachineReviewReason(reason) {
+		return l.T("usdt_rejected_admin", "Why", reason)
 	}
-	return l.T("why_other")
+	why := l.T("why_other")
+	if l.Has("why_" + reason) {
+		why = l.T("why_" + reason)
+	}
+	return l.T("usdt_rejected", "Why", why)
+}
+
+// Reloads of a page under review: soon after the next check, never more
+// often than every 5 s nor less than every minute.
+const (
+	minReview = 5 * time.Second
+	maxReview = time.Minute
+)
+
+// reviewText words the state of a review under way for the payer, and
+// says when the page should look again.
+func reviewText(l *Catalog, r *schema.USDTReviewView, now time.Time) (string, time.Duration) {
+	// The next check is seconds or minutes away: its time of day; the
+	// window's end is a day away: its date.
+	when := func(s, layout string) string {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return s
+		}
+		return t.UTC().Format(layout)
+	}
+	reload := 15 * time.Second
+	if t, err := time.Parse(time.RFC3339, r.NextCheckAt); err == nil {
+		reload = min(max(t.Sub(now)+2*time.Second, minReview), maxReview)
+	}
+	next, until := when(r.NextCheckAt, "15:04:05 UTC"), when(r.CheckUntil, "2006-01-02 15:04 UTC")
+	switch r.State {
+	case schema.ReviewQueued, schema.ReviewChecking:
+		return l.T("usdt_state_" + r.State), minReview
+	case schema.ReviewNotFound, schema.ReviewRetrying:
+		return l.T("usdt_state_"+r.State, "Next", next, "Until", until), reload
+	case schema.ReviewConfirming:
+		if r.ConfirmationsRequired > 0 {
+			return l.T("usdt_state_confirming", "Have", r.Confirmations, "Need", r.ConfirmationsRequired, "Next", next), reload
+		}
+		return l.T("usdt_state_crediting", "Next", next), reload
+	case schema.ReviewWaitingAdmin:
+		return l.T("usdt_waiting_admin"), maxReview
+	case schema.ReviewClosed:
+		return l.T("usdt_state_closed"), 0
+	}
+	return "", 0
 }
 
 // usdtPage serves GET /payment/{id}/usdt-direct.
@@ -64,7 +117,13 @@ func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 	uv := usdtView{Payable: o.PayableAmount, Network: o.Network, Hash: o.TxHash, Review: o.NextAction == schema.NextUSDTReview,
 		Waiting: o.Review == "waiting", Sandbox: o.Sandbox, Prefill: c.Query("simhash")}
 	if o.Review == "rejected" && !uv.Review {
-		uv.Rejected = v.L.T("usdt_rejected", "Why", rejectedWhy(v.L, o.ReviewReason))
+		uv.Rejected = rejectedText(v.L, o.ReviewReason)
+	}
+	if r := schema.USDTReviewOf(o); r != nil && uv.Review {
+		var reload time.Duration
+		uv.State = r.State
+		uv.StateText, reload = reviewText(v.L, r, time.Now())
+		uv.ReloadMS = reload.Milliseconds()
 	}
 	exp := p.orders.Expiry(o)
 	uv.ExpiresMS = exp.UnixMilli()
@@ -83,7 +142,11 @@ func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 		uv.HashHint = v.L.T("usdt_hash_hint_" + uv.Network)
 	}
 	p.withCSRF(c, v)
-	p.withPoll(v)
+	if len(uv.Networks) > 0 {
+		choosing(v)
+	} else {
+		p.withPoll(v)
+	}
 	v.Title, v.Data = v.L.T("usdt_title"), uv
 	return p.render(c, fiber.StatusOK, "usdt", v)
 }
@@ -96,7 +159,8 @@ func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
 	}
 	id := c.Params("paymentId")
 	var err error
-	switch action := c.FormValue("action"); action {
+	action := c.FormValue("action")
+	switch action {
 	case "network":
 		_, err = p.orders.ChooseUSDTNetwork(c.UserContext(), id, c.FormValue("network"))
 	case "hash":
@@ -109,8 +173,9 @@ func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
 		}
 	default:
 		err = platform.Errorf(platform.KindInvalidParameter, "unknown action %q", action)
+		action = "invalid" // a label value is one of a known few, never what a form sent
 	}
-	p.m.done("usdt_"+c.FormValue("action"), err)
+	p.m.done("usdt_"+action, err)
 	if err != nil {
 		return err
 	}

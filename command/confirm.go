@@ -92,7 +92,7 @@ func (h *CreateOrder) ConfirmCryptopsp(ctx context.Context, id, payCurrency stri
 		return nil, err
 	}
 	if !opt.Enabled {
-		return nil, platform.Errorf(platform.KindBelowMinimum, "the amount %s %s is below the minimum %s %s for %s", o.Amount, o.Currency, opt.Min, o.Currency, payCurrency)
+		return nil, platform.Errorf(platform.KindBelowMinimum, "the amount %s %s is below the minimum %s %s for %s", o.Amount, o.Currency, opt.Min, o.Currency, schema.CryptoName(payCurrency))
 	}
 	o.PayCurrency = payCurrency
 	return h.confirmed(ctx, o, a, schema.FPayCurrency, payCurrency)

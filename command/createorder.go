@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"net/url"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -106,25 +107,58 @@ func (h *CreateOrder) Get(c *fiber.Ctx) error {
 	return h.Hosted(func(c *fiber.Ctx, o *schema.Order) error {
 		l := schema.OrderLinks(o, h.cfg.PublicURL)
 		return c.Redirect(l.MerchantRedirect(h.cfg.PublicURL, o.ID), fiber.StatusFound)
-	})(c)
+	}, nil)(c)
 }
 
 // Hosted is GET /api/createorder answered with page: the payment page of
 // the order created, or of the live order a refresh with the same
-// clientOrderId finds (SPEC.md).
-func (h *CreateOrder) Hosted(page func(*fiber.Ctx, *schema.Order) error) fiber.Handler {
+// clientOrderId finds (SPEC.md). A refused create is answered by fail
+// when given, else by the error handler's plain page.
+func (h *CreateOrder) Hosted(page func(*fiber.Ctx, *schema.Order) error, fail func(*fiber.Ctx, HostedError) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		platform.WantHTMLErrors(c)
 		p, err := ParseQueryParams(c.Context().QueryArgs())
-		if err != nil {
+		if err == nil {
+			var o *schema.Order
+			if o, _, err = h.create(c.UserContext(), p, h.requestIP(c)); err == nil {
+				return page(c, o)
+			}
+		}
+		if fail == nil {
 			return err
 		}
-		o, _, err := h.create(c.UserContext(), p, h.requestIP(c))
-		if err != nil {
-			return err
-		}
-		return page(c, o)
+		return fail(c, h.hostedError(c, p, err))
 	}
+}
+
+// HostedError is a refused hosted create as the payer's page shows it.
+type HostedError struct {
+	Err  error
+	Lang string // the request's lang, when it names one
+	// Back is where the payer may go back to: the origin of the request's
+	// return_url, only when the request is the merchant's own (its
+	// signature verifies), so that a forged link cannot make our page
+	// send payers to another site.
+	Back string
+}
+
+func (h *CreateOrder) hostedError(c *fiber.Ctx, p schema.Params, err error) HostedError {
+	he := HostedError{Err: err}
+	if p == nil {
+		return he
+	}
+	he.Lang = p["lang"]
+	ret := p["return_url"]
+	if ret == "" {
+		return he
+	}
+	if _, aerr := h.authenticate(c.UserContext(), p); aerr != nil {
+		return he
+	}
+	if u, perr := url.Parse(ret); perr == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		he.Back = u.Scheme + "://" + u.Host + "/"
+	}
+	return he
 }
 
 func (h *CreateOrder) requestIP(c *fiber.Ctx) netip.Addr { return h.clientIP.Of(c) }

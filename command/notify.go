@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -56,7 +57,9 @@ func (h *Notifications) Live(c *fiber.Ctx) error { return h.serve(c, false) }
 func (h *Notifications) Sandbox(c *fiber.Ctx) error { return h.serve(c, true) }
 
 func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
-	family := schema.Method(c.Params("family"))
+	// A copy: family outlives the handler as a metric label, and fiber's
+	// Params alias the request buffer fasthttp reuses (issue 22).
+	family := schema.Method(strings.Clone(c.Params("family")))
 	a, ok := h.providers.For(family, sandbox)
 	if !ok {
 		return platform.Errorf(platform.KindRouteNotFound, "no provider %q", family)

@@ -21,6 +21,8 @@ type Handlers struct {
 	// Page, when set, renders the payment page GET /api/createorder
 	// answers with (the checkout's); without it the GET redirects there.
 	Page func(*fiber.Ctx, *schema.Order) error
+	// PageError, when set, is the page of a refused hosted create.
+	PageError func(*fiber.Ctx, HostedError) error
 }
 
 // Register mounts the command routes.
@@ -29,7 +31,7 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Post("/api/order/cancel", h.Create.Idempotent(h.Create.CancelPost))
 	r.Post("/api/order/refund", h.Create.Idempotent(h.Create.RefundPost))
 	if h.Page != nil {
-		r.Get("/api/createorder", h.Create.Hosted(h.Page))
+		r.Get("/api/createorder", h.Create.Hosted(h.Page, h.PageError))
 	} else {
 		r.Get("/api/createorder", h.Create.Get)
 	}

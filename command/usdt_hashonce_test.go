@@ -32,29 +32,45 @@ func TestSubmitQueuesReview(t *testing.T) {
 	}
 }
 
-// TestTxHashPaysOneOrderEver: the reservation never expires and stays
-// with the first order that recorded it, cancelled or rejected.
-func TestTxHashPaysOneOrderEver(t *testing.T) {
+// TestTxHashFollowsTheOrderHoldingIt: a hash stays reserved while its
+// order holds it (under review, cancelled with it, paid by it); once the
+// order's review rejected it (the transfer is not that order's), another
+// order may submit it: a payer who submits someone else's public transfer
+// first blocks nobody (issue 21).
+func TestTxHashFollowsTheOrderHoldingIt(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name  string
 		after func(h *harness, id, hash string) // what happens to the first order
+		free  bool                              // the second order gets the hash
 	}{
-		{"first order cancelled", func(h *harness, id, _ string) {
+		{"first order still under review", func(*harness, string, string) {}, false},
+		{"first order cancelled holding it", func(h *harness, id, _ string) {
 			if _, err := h.store.Transition(ctx, id, schema.StatusCancelled, time.Now()); err != nil {
 				h.t.Fatal(err)
 			}
-		}},
-		{"first order's hash rejected", func(h *harness, id, hash string) {
-			if _, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+		}, false},
+		{"first order waiting for an administrator", func(h *harness, id, hash string) {
+			if _, err := h.create.EscalateUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
 				h.t.Fatal(err)
 			}
-		}},
+		}, false},
 		{"first order paid", func(h *harness, id, hash string) {
 			if _, err := h.create.ApproveUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
 				h.t.Fatal(err)
 			}
-		}},
+		}, false},
+		{"first order's hash rejected", func(h *harness, id, hash string) {
+			if _, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+				h.t.Fatal(err)
+			}
+		}, true},
+		{"rejected before the release existed (reservation left behind)", func(h *harness, id, hash string) {
+			if _, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+				h.t.Fatal(err)
+			}
+			h.rdb.Set(ctx, schema.USDTTxKey("TRC20", hash), id, 0)
+		}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,27 +84,37 @@ func TestTxHashPaysOneOrderEver(t *testing.T) {
 			tt.after(h, first, hash)
 			second := h.usdtOrder(true)
 			h.mustChoose(second, "TRC20")
-			if _, err := h.create.SubmitTxHash(ctx, second, hash); kindOf(err) != platform.KindConflict {
+			_, err := h.create.SubmitTxHash(ctx, second, hash)
+			want := first
+			if tt.free {
+				want = second
+				if err != nil {
+					t.Fatalf("the order the transfer may pay was refused: %v", err)
+				}
+			} else if kindOf(err) != platform.KindConflict {
 				t.Fatalf("another order submitting the hash: %v", err)
 			}
-			if holder := h.rdb.Get(ctx, key).Val(); holder != first {
-				t.Fatalf("hash now held by %q", holder)
+			if holder := h.rdb.Get(ctx, key).Val(); holder != want {
+				t.Fatalf("hash now held by %q, want %q", holder, want)
 			}
 		})
 	}
 }
 
-// TestRejectedHashStaysWithItsOrder: the order whose hash was rejected may
-// submit it again; a stale submit of it that loses (the order was
-// cancelled meanwhile) does not give the reservation back, since this call
-// did not make it.
-func TestRejectedHashStaysWithItsOrder(t *testing.T) {
+// TestRejectedHashIsReleased: a rejection gives the reservation back; the
+// rejected order may still submit the hash again (and then holds it); a
+// stale submit that loses gives back only what it reserved itself.
+func TestRejectedHashIsReleased(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
 	hash := hash64("c3")
+	key := schema.USDTTxKey("TRC20", hash)
 	id := h.underReview(hash)
 	if _, err := h.create.RejectUSDT(ctx, id, hash, decision("r")); err != nil {
 		t.Fatal(err)
+	}
+	if n := h.rdb.Exists(ctx, key).Val(); n != 0 {
+		t.Fatalf("a rejected hash stayed reserved for %q", h.rdb.Get(ctx, key).Val())
 	}
 	stale, _ := h.store.Get(ctx, id)
 	if _, err := h.store.Transition(ctx, id, schema.StatusCancelled, time.Now()); err != nil {
@@ -97,8 +123,8 @@ func TestRejectedHashStaysWithItsOrder(t *testing.T) {
 	if _, err := h.create.submitTx(ctx, stale, hash); kindOf(err) != platform.KindConflict {
 		t.Fatalf("submit to a cancelled order: %v", err)
 	}
-	if holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val(); holder != id {
-		t.Fatalf("a losing submit gave the hash away: held by %q", holder)
+	if n := h.rdb.Exists(ctx, key).Val(); n != 0 {
+		t.Fatal("a losing submit kept the hash")
 	}
 
 	again := h.underReview(hash64("d4"))
@@ -111,6 +137,9 @@ func TestRejectedHashStaysWithItsOrder(t *testing.T) {
 	}
 	if k := h.reviewKeys(again); !k.queued || k.onDesk {
 		t.Fatalf("resubmitted: %+v", k)
+	}
+	if holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash64("d4"))).Val(); holder != again {
+		t.Fatalf("resubmitted hash held by %q", holder)
 	}
 }
 

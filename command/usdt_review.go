@@ -27,9 +27,10 @@ var usdtReviewScript = redis.NewScript(usdtReviewLua)
 // takes it out of the review queue and appends the decision to the order's
 // history, so a decision is never half applied and never lost.
 type USDTReview struct {
-	store *Store
-	moves *prometheus.CounterVec // nil where no metrics are kept (the CLI)
-	now   func() time.Time
+	store  *Store
+	moves  *prometheus.CounterVec // nil where no metrics are kept (the CLI)
+	now    func() time.Time
+	window time.Duration // an attached order's review window; 0 is the default
 }
 
 // NewUSDTReview decides over store, for a process that serves nothing (the
@@ -43,7 +44,7 @@ func (r *USDTReview) WithClock(now platform.Clock) *USDTReview {
 }
 
 func (h *CreateOrder) usdtReview() *USDTReview {
-	return &USDTReview{store: h.store, moves: h.m.moves, now: h.now}
+	return &USDTReview{store: h.store, moves: h.m.moves, now: h.now, window: h.cfg.reviewWindow()}
 }
 
 // ApproveUSDT: the transfer hash pays usdt_direct order id (USDTReview.Approve).
@@ -78,9 +79,10 @@ func (r *USDTReview) Approve(ctx context.Context, id, hash string, d usdt.Decisi
 
 // Reject refuses hash for order id, giving d.Reason (the payer sees it as
 // Order.ReviewReason): the order goes back to awaiting a transfer (next
-// action usdt_direct_pay) until it expires. The hash leaves the order but
-// stays reserved for it, so it can never pay another order. A paid order
-// cannot be rejected (conflict). Rejecting again answers the order.
+// action usdt_direct_pay) until it expires. The hash leaves the order and
+// its reservation is given back: the transfer is not this order's, and the
+// order it pays must still be able to claim it. A paid order cannot be
+// rejected (conflict). Rejecting again answers the order.
 func (r *USDTReview) Reject(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
 	if d.Reason == "" {
 		return nil, platform.Errorf(platform.KindInvalidParameter, "a rejection needs its reason")
@@ -141,16 +143,10 @@ func (r *USDTReview) decide(ctx context.Context, id, hash, outcome string, d usd
 	if err != nil {
 		return nil, err
 	}
-	holder, err := txHolder(ctx, r.store.rdb, o.Network, tx)
-	if err != nil {
-		return nil, err
-	}
-	switch holder {
-	case id:
-	case "":
-		return nil, refusedReview(o, tx, outcome, "hash")
-	default:
-		return nil, platform.Errorf(platform.KindConflict, "hash already used: transaction %s was submitted to another order", tx)
+	if outcome == usdt.OutcomeApproved {
+		if err := r.claimFor(ctx, o, tx); err != nil {
+			return nil, err
+		}
 	}
 	now := r.now()
 	d.Outcome, d.Hash = outcome, tx
@@ -172,7 +168,28 @@ func (r *USDTReview) decide(ctx context.Context, id, hash, outcome string, d usd
 	if code == 1 && outcome == usdt.OutcomeApproved && r.moves != nil {
 		r.moves.WithLabelValues(schema.StatusPaid.String()).Inc()
 	}
+	if outcome == usdt.OutcomeRejected {
+		// The transfer is not this order's: its hash is free for the order
+		// it pays. A failed release is repaired by the next claim, which
+		// takes over a reservation whose order no longer holds the hash.
+		if err := releaseTx(context.WithoutCancel(ctx), r.store.rdb, o.Network, tx, id); err != nil {
+			return nil, err
+		}
+	}
 	return r.store.Get(ctx, id)
+}
+
+// claimFor makes sure the hash an approval pays o with is reserved for o
+// (it is, unless a rival claim raced o's submit): a hash another order
+// holds pays only that order.
+func (r *USDTReview) claimFor(ctx context.Context, o *schema.Order, tx string) error {
+	if _, err := claimTx(ctx, r.store.rdb, o.Network, tx, o.ID); err != nil {
+		if isKind(err, platform.KindConflict) {
+			return platform.Errorf(platform.KindConflict, "hash already used: transaction %s is held by another order", tx)
+		}
+		return err
+	}
+	return nil
 }
 
 // refusedReview says why an outcome did not apply to o (as read before).

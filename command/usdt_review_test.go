@@ -124,7 +124,7 @@ func TestReviewConflicts(t *testing.T) {
 		{"escalate a paid order", escalate, paid, hash64("01"), platform.KindConflict, "paid already"},
 		{"approve another hash", approve, queued, hash64("03"), platform.KindConflict, "not under review"},
 		{"approve a hash another order holds", approve, queued, hash64("01"), platform.KindConflict, "hash already used"},
-		{"reject a hash another order holds", reject, fresh, hash64("02"), platform.KindConflict, "hash already used"},
+		{"reject a hash another order holds", reject, fresh, hash64("02"), platform.KindConflict, "not under review"},
 		{"approve an order with no hash", approve, fresh, hash64("04"), platform.KindConflict, "not under review"},
 		{"approve with a malformed hash", approve, queued, "0x" + hash64("02"), platform.KindInvalidParameter, ""},
 		{"an order that is not usdt_direct", approve, h.createOK(h.baseParams())["paymentId"].(string), hash64("02"), platform.KindNotFound, ""},
@@ -171,8 +171,8 @@ func TestRejectUSDT(t *testing.T) {
 	if k.queued || !k.onDesk || !k.expiring || len(k.history) != 1 || k.history[0].Outcome != usdt.OutcomeRejected || k.history[0].Hash != hash {
 		t.Fatalf("indexes after reject: %+v", k)
 	}
-	if holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val(); holder != id {
-		t.Fatalf("reservation %q", holder)
+	if holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val(); holder != "" {
+		t.Fatalf("a rejected hash stays reserved for %q", holder)
 	}
 	again, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-3"))
 	if err != nil {

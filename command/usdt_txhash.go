@@ -27,14 +27,18 @@ var usdtSubmitScript = redis.NewScript(usdtSubmitLua)
 // from then on. The hash is reserved across all orders first, because the
 // reservation key names no shard and cannot share the order's script.
 //
-// A hash pays one order, ever: the reservation has no expiry and stays
-// bound to the first order that recorded it, whether that order is paid,
-// cancelled or its review rejected the hash; any other order submitting it
-// is refused. Only a reservation this very call made, for an update that
-// then did not apply, is given back (the order never held the hash).
+// A hash pays one order, ever, and it is the order the transfer pays: the
+// reservation (no expiry) belongs to the order that holds the hash, under
+// review, waiting for an administrator, paid, or cancelled while holding
+// it; any other order submitting it is refused. A review that rejects the
+// hash (the transfer's exact amount and address do not make it this
+// order's payment) gives the reservation back, so the order the transfer
+// does pay can still submit it: a payer who submits someone else's public
+// transfer first blocks nobody (usdt_claim.go). A reservation this very
+// call made, for an update that then did not apply, is given back too.
 // Submitting the hash the order holds again answers the order as it is; an
-// order whose review rejected its hash may submit that hash again (it is
-// its own) or another.
+// order whose review rejected its hash may submit that hash again or
+// another.
 //
 // Expiry: the order's place in the expiry index moves to the end of the
 // review window (Config.USDTReviewWindow, a day by default) in the script
@@ -142,27 +146,13 @@ func normaliseTxHash(network, hash string) (string, error) {
 	return tx, nil
 }
 
-// ReserveTx holds transaction hash tx on network for order id, for good
-// (no expiry: a hash pays one order, ever); fresh reports that this call
-// made the reservation. A hash another order holds is refused, one this
-// order holds is fine.
+// ReserveTx holds transaction hash tx on network for order id (no expiry);
+// fresh reports that this call made the reservation. A hash held by an
+// order that holds it (under review, waiting for an administrator, paid) is
+// refused; one held for this order is fine; a stale one is taken over
+// (claimTx).
 func (u *USDT) ReserveTx(ctx context.Context, network, tx, id string) (fresh bool, err error) {
-	key := schema.USDTTxKey(network, tx)
-	ok, err := u.rdb.SetNX(ctx, key, id, 0).Result()
-	if err != nil {
-		return false, fmt.Errorf("reserve usdt transaction hash: %w", err)
-	}
-	if ok {
-		return true, nil
-	}
-	holder, err := txHolder(ctx, u.rdb, network, tx)
-	if err != nil {
-		return false, err
-	}
-	if holder != id {
-		return false, platform.Errorf(platform.KindConflict, "this transaction hash was already submitted")
-	}
-	return false, nil
+	return claimTx(ctx, u.rdb, network, tx, id)
 }
 
 // ReleaseTx gives back a hash reserved for order id.
@@ -176,19 +166,31 @@ func (u *USDT) ReleaseTx(ctx context.Context, network, tx, id string) error {
 // changed event; applied=false means the order was not as expected and
 // nothing was written.
 func (s *Store) SubmitUSDTTx(ctx context.Context, id, network, tx string, at, reviewUntil time.Time) (applied bool, err error) {
+	applied, _, err = s.putUSDTTx(ctx, id, network, tx, at, reviewUntil, "", nil)
+	return applied, err
+}
+
+// putUSDTTx runs usdt_submit.lua; by is "" for the payer, "1" for an
+// administrator's attach (which may also replace the hash under review:
+// previous), "m" for a review's move; record is their decision.
+func (s *Store) putUSDTTx(ctx context.Context, id, network, tx string, at, reviewUntil time.Time, by string, record []byte) (applied bool, previous string, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return false, ErrOrderNotFound
+		return false, "", ErrOrderNotFound
 	}
 	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard),
-		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard)}
+		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard), schema.OrderHistoryKey(shard, id)}
 	res, err := usdtSubmitScript.Run(ctx, s.rdb, keys, network, tx, schema.NextUSDTDirectPay, schema.NextUSDTReview,
-		string(schema.EventChanged), at.UnixMilli(), reviewUntil.UnixMilli()).Int64Slice()
+		string(schema.EventChanged), at.UnixMilli(), reviewUntil.UnixMilli(), by, record).Slice()
 	if err != nil {
-		return false, fmt.Errorf("submit usdt transaction of order %s: %w", id, err)
+		return false, "", fmt.Errorf("submit usdt transaction of order %s: %w", id, err)
 	}
-	if res[0] == -1 {
-		return false, ErrOrderNotFound
+	code, _ := res[0].(int64)
+	if code == -1 {
+		return false, "", ErrOrderNotFound
 	}
-	return res[0] == 1, nil
+	if len(res) > 2 {
+		previous, _ = res[2].(string)
+	}
+	return code == 1, previous, nil
 }

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // Under testPolicy 127.0.0.1 stands for a merchant's public server and
@@ -40,7 +42,7 @@ func listenCounting(t *testing.T, addr string) *countingListener {
 	t.Helper()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		t.Skipf("cannot listen on %s: %v", addr, err)
+		testenv.Skipf(t, "cannot listen on %s: %v", addr, err)
 	}
 	c := &countingListener{ln: ln}
 	go func() {

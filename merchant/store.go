@@ -8,8 +8,11 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
@@ -144,6 +147,18 @@ func (s *Store) update(ctx context.Context, appid string, fields map[string]any)
 func (s *Store) SetDisabled(ctx context.Context, appid string, disabled bool) (*Account, error) {
 	return s.update(ctx, appid, map[string]any{fDisabled: flag(disabled)})
 }
+
+// SetName changes the display name payers see on the payment pages.
+func (s *Store) SetName(ctx context.Context, appid, name string) (*Account, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || utf8.RuneCountInString(name) > MaxNameLen || strings.ContainsFunc(name, unicode.IsControl) {
+		return nil, fmt.Errorf("merchant name must be 1 to %d characters without control characters", MaxNameLen)
+	}
+	return s.update(ctx, appid, map[string]any{fName: name})
+}
+
+// MaxNameLen bounds a display name: the pages show it in one line.
+const MaxNameLen = 80
 
 // SetCallback sets the default webhook URL; empty clears it.
 func (s *Store) SetCallback(ctx context.Context, appid, callback string) (*Account, error) {

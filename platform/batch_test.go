@@ -12,6 +12,8 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // echoLua counts its runs and answers its argument, or fails when asked to.
@@ -175,7 +177,7 @@ func TestBatcherRedisDown(t *testing.T) {
 	}
 	mr := miniredis.NewMiniRedis()
 	if err := mr.StartAddr(addr); err != nil {
-		t.Skipf("cannot listen on %s again: %v", addr, err)
+		testenv.Skipf(t, "cannot listen on %s again: %v", addr, err)
 	}
 	t.Cleanup(mr.Close)
 	if got, err := b.Script(context.Background(), sc, []string{"runs"}, "back").Text(); err != nil || got != "back" {

@@ -81,6 +81,9 @@ type Config struct {
 	PagePollTimeout   time.Duration
 	PageRedirectDelay time.Duration
 	CSRFKey           string
+	// MethodNames are the payer-facing method names by language, as JSON
+	// or a JSON file's path (checkout.ParseMethodNames reads it).
+	MethodNames string
 	// The live USDT backends the reviewers read (sandbox orders use the
 	// simulators every command node serves).
 	TronURL        string
@@ -225,6 +228,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.MethodLimits, "method-limits", "GATEWAY_METHOD_LIMITS", "order amount limits per method where they differ from the built-in ones, METHOD=MIN-MAX with either side empty for no bound, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-")
 	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
 	dur(&c.PagePollTimeout, "page-poll-timeout", "GATEWAY_PAGE_POLL_TIMEOUT", "when an open payment page stops polling and offers to check again")
+	str(&c.MethodNames, "method-names", "GATEWAY_METHOD_NAMES", `payer-facing method names by language, JSON or a JSON file's path, e.g. {"en":{"wallet_a":"Alipay"},"zh":{"wallet_a":"支付宝"}}`)
 	dur(&c.PageRedirectDelay, "page-redirect-delay", "GATEWAY_PAGE_REDIRECT_DELAY", "from paid to the return_url redirect")
 	str(&c.TronURL, "tron-url", "GATEWAY_TRON_URL", "TRON full-node HTTP API base URL for live TRC20 reviews")
 	str(&c.TronAPIKey, "tron-api-key", "GATEWAY_TRON_API_KEY", "TRON-PRO-API-KEY for the TRON API")

@@ -260,9 +260,12 @@ func TestLimiterWhenRedisFails(t *testing.T) {
 // TestLimiterAfterRedisRecovers: once Redis answers again, a class that
 // failed closed is limited as before, not refused, and nothing else is
 // counted as an error.
+// The script runs on the real Redis (README: scripts are tested on Redis,
+// whose Lua miniredis does not share); a proxy makes it refuse commands.
 func TestLimiterAfterRedisRecovers(t *testing.T) {
-	mr := miniredis.RunT(t)
-	c := redis.NewClient(&redis.Options{Addr: mr.Addr(), MaxRetries: -1})
+	direct := testenv.Redis(t).Options()
+	proxy := newFaultProxy(t, direct.Addr)
+	c := redis.NewClient(&redis.Options{Addr: proxy.addr(), DB: direct.DB, Username: direct.Username, Password: direct.Password, MaxRetries: -1})
 	t.Cleanup(func() { _ = c.Close() })
 	l, err := NewLimiter(c, LimiterConfig{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
@@ -270,11 +273,11 @@ func TestLimiterAfterRedisRecovers(t *testing.T) {
 	}
 	ctx := context.Background()
 	lim := Limit{PerSecond: 1, Burst: 2}
-	mr.SetError("LOADING Redis is loading the dataset in memory")
+	proxy.refuse("LOADING Redis is loading the dataset in memory")
 	if err := l.Allow(ctx, ClassPages, "192.0.2.1", lim); err == nil {
 		t.Fatal("pages let through while Redis refuses commands")
 	}
-	mr.SetError("")
+	proxy.refuse("")
 	for i := range 2 {
 		if err := l.Allow(ctx, ClassPages, "192.0.2.1", lim); err != nil {
 			t.Fatalf("request %d of the burst after Redis recovered: %v", i+1, err)

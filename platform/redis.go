@@ -66,7 +66,14 @@ func newRedis(rawURL string, cluster bool, opts []RedisOption) (redis.UniversalC
 	if opt.PoolSize == 0 {
 		opt.PoolSize = 10*runtime.GOMAXPROCS(0) + 2*schema.NumShards
 	}
+	if opt.ClusterStateReloadInterval == 0 {
+		opt.ClusterStateReloadInterval = clusterReloadInterval
+	}
+	if opt.DialTimeout == 0 {
+		opt.DialTimeout = clusterDialTimeout
+	}
 	c := redis.NewClusterClient(opt)
+	reloadOnNetError(c)
 	if o.wait != nil && o.wait.Replicas > 0 {
 		o.wait.Install(c) // before the first command makes any node
 	}

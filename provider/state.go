@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 )
@@ -33,7 +34,7 @@ func (s *MemState) Put(_ context.Context, key string, value []byte, ttl time.Dur
 	if s.m == nil {
 		s.m = map[string]memEntry{}
 	}
-	s.m[key] = memEntry{v: append([]byte(nil), value...), exp: time.Now().Add(ttl)}
+	s.m[strings.Clone(key)] = memEntry{v: append([]byte(nil), value...), exp: time.Now().Add(ttl)} // key may alias a request
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // The families' tests read provider/testdata/provider-vectors.json; it must
@@ -15,7 +17,7 @@ func TestVectorsAreTheSharedCopy(t *testing.T) {
 	}
 	shared, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "provider-vectors.json"))
 	if err != nil {
-		t.Skipf("no shared vectors beside the checkout: %v", err)
+		testenv.Skipf(t, "no shared vectors beside the checkout: %v", err)
 	}
 	if string(shared) != string(local) {
 		t.Fatal("provider/testdata/provider-vectors.json differs from ../shared/testdata/provider-vectors.json: copy it again")

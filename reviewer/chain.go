@@ -36,7 +36,7 @@ func (r *Reviewer) checkChain(ctx context.Context, o *schema.Order, n usdt.Netwo
 	cancel()
 	switch {
 	case errors.Is(err, usdt.ErrNotFound):
-		return later(reasonUnconfirmed, "not found on "+n.Name)
+		return notFound("not found on " + n.Name)
 	case err != nil:
 		r.m.errors.WithLabelValues(backendChain).Inc()
 		r.log.Warn("chain backend failed; review retried", "network", n.Name, "order", o.ID, "err", err)
@@ -77,14 +77,18 @@ func judgeTx(o *schema.Order, n usdt.Network, tx usdt.Tx, want *big.Int) verdict
 		}
 	}
 	if hit == nil {
-		return reject(reasonWrongAmount, transferEvidence(ours[0], tx)+" want="+want.String())
+		v := reject(reasonWrongAmount, transferEvidence(ours[0], tx)+" want="+want.String())
+		v.moveTo, _ = usdt.PayableLiteral(ours[0].Units, n.Decimals)
+		return v
 	}
 	ev := transferEvidence(*hit, tx)
 	if tx.BlockTime.Before(o.CreatedAt.Add(-clockSkew)) {
 		return reject(reasonTooOld, ev+" order_created="+schema.WireTime(o.CreatedAt))
 	}
 	if tx.Confirmations < n.Confirmations {
-		return later(reasonUnconfirmed, ev)
+		v := later(reasonUnconfirmed, ev)
+		v.have, v.need = tx.Confirmations, n.Confirmations
+		return v
 	}
 	return verdict{step: stepApprove, evidence: ev}
 }

@@ -22,12 +22,19 @@ import (
 //
 // RescheduleUSDT moves the order's queue score to due, and only if it is
 // still queued (ZADD XX): a review that was decided meanwhile stays out.
+// ProgressUSDT records where the review stands (schema.USDTProgress), for
+// the payer, the merchant and the desk; refused (conflict) once decided.
 type Orders interface {
 	Order(ctx context.Context, id string) (*schema.Order, error)
 	ApproveUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error)
 	RejectUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error)
 	EscalateUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error)
 	RescheduleUSDT(ctx context.Context, id string, due time.Time) error
+	ProgressUSDT(ctx context.Context, id, hash string, p schema.USDTProgress) error
+	// MoveUSDT puts a hash rejected on order from (wrong amount) under
+	// review on the order whose payable amount the transfer carries, if
+	// that order awaits a transfer; not found or a conflict otherwise.
+	MoveUSDT(ctx context.Context, from, hash, payable string, d usdt.Decision) (*schema.Order, error)
 }
 
 // Networks are the USDT networks as configured (data, reloaded without a

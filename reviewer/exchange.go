@@ -88,7 +88,7 @@ func (r *Reviewer) exchangeErr(o *schema.Order, err error, missing string) (verd
 	case err == nil:
 		return verdict{}, false
 	case errors.Is(err, usdt.ErrNotFound):
-		return later(reasonUnconfirmed, missing), true
+		return notFound(missing), true
 	}
 	r.m.errors.WithLabelValues(backendExchange).Inc()
 	r.log.Warn("exchange backend failed; review retried", "order", o.ID, "err", err)

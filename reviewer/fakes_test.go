@@ -30,6 +30,7 @@ type landed struct {
 // outcome scripts will: only an order still under review with that hash,
 // and removing it from the real queue key in the same step.
 type fakeOrders struct {
+	moves       []string // MoveUSDT calls, "from->payable"
 	rdb         *redis.Client
 	mu          sync.Mutex
 	orders      map[string]*schema.Order
@@ -117,6 +118,27 @@ func (f *fakeOrders) RescheduleUSDT(ctx context.Context, id string, due time.Tim
 	f.reschedules[id]++
 	f.mu.Unlock()
 	return nil
+}
+
+func (f *fakeOrders) ProgressUSDT(_ context.Context, id, hash string, p schema.USDTProgress) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	o, ok := f.orders[id]
+	if !ok {
+		return platform.Errorf(platform.KindNotFound, "order not found")
+	}
+	if !underReview(o) || o.TxHash != hash {
+		return platform.Errorf(platform.KindConflict, "order is not under review")
+	}
+	o.ReviewProgress = p
+	return nil
+}
+
+func (f *fakeOrders) MoveUSDT(_ context.Context, from, _, payable string, _ usdt.Decision) (*schema.Order, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.moves = append(f.moves, from+"->"+payable)
+	return nil, platform.Errorf(platform.KindNotFound, "no order has payable amount %s", payable)
 }
 
 func (f *fakeOrders) rescheduled(id string) int {

@@ -1,6 +1,7 @@
 package reviewer
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ type laterCase struct {
 	outcome string
 	reason  string
 	errors  string // the backend whose errors are counted, if any
+	wait    string // the review state recorded between the checks (with then)
 }
 
 func putTx(change func(*usdt.Tx)) func(*testing.T, *env, *schema.Order) {
@@ -47,21 +49,21 @@ func TestReviewCheckedAgainLater(t *testing.T) {
 	chainDown := func(t *testing.T, e *env, o *schema.Order) { e.chain(o.Network).set(usdt.Tx{}, errBackendDown) }
 	cases := []laterCase{
 		{name: "too few confirmations then enough", network: trc20, mode: usdt.ModeChain,
-			first: putTx(func(tx *usdt.Tx) { tx.Confirmations = 29 }), then: putTx(keep[usdt.Tx]), outcome: "approve"},
+			first: putTx(func(tx *usdt.Tx) { tx.Confirmations = 29 }), then: putTx(keep[usdt.Tx]), outcome: "approve", wait: schema.ReviewConfirming},
 		{name: "BEP20 too few confirmations then enough", network: bep20, mode: usdt.ModeChain,
-			first: putTx(func(tx *usdt.Tx) { tx.Confirmations = 1 }), then: putTx(keep[usdt.Tx]), outcome: "approve"},
+			first: putTx(func(tx *usdt.Tx) { tx.Confirmations = 1 }), then: putTx(keep[usdt.Tx]), outcome: "approve", wait: schema.ReviewConfirming},
 		{name: "transaction not found then found", network: trc20, mode: usdt.ModeChain,
-			first: nothing, then: putTx(keep[usdt.Tx]), outcome: "approve"},
+			first: nothing, then: putTx(keep[usdt.Tx]), outcome: "approve", wait: schema.ReviewNotFound},
 		{name: "not found then found with the wrong amount", network: bep20, mode: usdt.ModeChain,
-			first: nothing, then: putTx(func(tx *usdt.Tx) { tx.Transfers[0].Units.SetInt64(12) }), outcome: "reject", reason: "wrong_amount"},
+			first: nothing, then: putTx(func(tx *usdt.Tx) { tx.Transfers[0].Units.SetInt64(12) }), outcome: "reject", reason: "wrong_amount", wait: schema.ReviewNotFound},
 		{name: "exchange row missing then present", network: trc20, mode: usdt.ModeExchange,
-			first: nothing, then: putDeposit(keep[usdt.Deposit]), outcome: "approve"},
+			first: nothing, then: putDeposit(keep[usdt.Deposit]), outcome: "approve", wait: schema.ReviewNotFound},
 		{name: "exchange deposit not credited then credited", network: trc20, mode: usdt.ModeExchange,
-			first: putDeposit(func(d *usdt.Deposit) { d.Success = false }), then: putDeposit(keep[usdt.Deposit]), outcome: "approve"},
+			first: putDeposit(func(d *usdt.Deposit) { d.Success = false }), then: putDeposit(keep[usdt.Deposit]), outcome: "approve", wait: schema.ReviewConfirming},
 		{name: "dual: exchange row missing then present", network: bep20, mode: usdt.ModeDual,
-			first: putTx(keep[usdt.Tx]), then: putDeposit(keep[usdt.Deposit]), outcome: "approve"},
+			first: putTx(keep[usdt.Tx]), then: putDeposit(keep[usdt.Deposit]), outcome: "approve", wait: schema.ReviewNotFound},
 		{name: "exchange pay missing then present", network: trc20, mode: usdt.ModeExchangePay,
-			first: nothing, then: func(t *testing.T, e *env, o *schema.Order) { e.be.exch.putPayment(goodPayment(o)) }, outcome: "approve"},
+			first: nothing, then: func(t *testing.T, e *env, o *schema.Order) { e.be.exch.putPayment(goodPayment(o)) }, outcome: "approve", wait: schema.ReviewNotFound},
 		{name: "chain down until the window ends", network: trc20, mode: usdt.ModeChain,
 			first: chainDown, outcome: "escalate", reason: "backend_down", errors: backendChain},
 		{name: "exchange down until the window ends", network: trc20, mode: usdt.ModeExchange,
@@ -93,6 +95,7 @@ func TestReviewCheckedAgainLater(t *testing.T) {
 				if got := e.outcomesOf(o.ID); len(got) != 0 || !e.queued(o.ID) {
 					t.Fatalf("decided %+v before the backends could tell (queued: %v)", got, e.queued(o.ID))
 				}
+				checkProgress(t, e, o.ID, tc)
 				tc.then(t, e, o)
 			}
 			got := e.decided(o.ID)
@@ -114,6 +117,30 @@ func TestReviewCheckedAgainLater(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkProgress: between the checks the order says where its review
+// stands (issue 23): the state, the next check, the window's end, and on
+// a chain the confirmations seen of those required.
+func checkProgress(t *testing.T, e *env, id string, tc laterCase) {
+	t.Helper()
+	var o *schema.Order
+	eventually(t, 10*time.Second, "progress "+tc.wait+" recorded", func() bool {
+		var err error
+		o, err = e.orders.Order(context.Background(), id)
+		return err == nil && o.ReviewProgress.Step == tc.wait // not "checking", the moment of a check
+	})
+	p := o.ReviewProgress
+	if p.Step != tc.wait || p.NextCheck.IsZero() || p.Until.IsZero() || !p.Until.After(p.NextCheck.Add(-time.Second)) {
+		t.Fatalf("progress %+v, want %s with the next check and the window's end", p, tc.wait)
+	}
+	chainCount := tc.wait == schema.ReviewConfirming && tc.mode == usdt.ModeChain
+	if chainCount && (p.Required == 0 || p.Confirmations >= p.Required || p.Confirmations == 0) {
+		t.Fatalf("confirmations %d of %d", p.Confirmations, p.Required)
+	}
+	if v := schema.USDTReviewOf(o); v == nil || v.State != tc.wait || v.NextCheckAt == "" || v.CheckUntil == "" {
+		t.Fatalf("review view %+v", v)
 	}
 }
 

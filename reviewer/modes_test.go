@@ -2,6 +2,7 @@ package reviewer
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -180,6 +181,44 @@ func TestReviewByMode(t *testing.T) {
 			if n := len(e.outcomesOf(o.ID)); n != 1 {
 				t.Fatalf("%d outcome calls landed, want 1", n)
 			}
+		})
+	}
+}
+
+// TestWrongAmountMovesTheHash: a transfer to our address of another
+// payable amount is handed to the order that amount names (issue 21); a
+// transfer finer than a micro-USDT names no order.
+func TestWrongAmountMovesTheHash(t *testing.T) {
+	cases := []struct {
+		name    string
+		network usdt.Network
+		extra   *big.Int
+		want    string
+	}{
+		{"TRC20 one micro-USDT more", trc20, big.NewInt(1), "12.347062"},
+		{"BEP20 one micro-USDT more", bep20, big.NewInt(1_000_000_000_000), "12.347062"},
+		{"BEP20 one unit (1e-18) more", bep20, big.NewInt(1), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			o := e.newOrder(tc.network.Name, "12.347061", "0xmove-"+strings.ReplaceAll(tc.name, " ", "-"))
+			tx := goodTx(t, o, tc.network)
+			tx.Transfers[0].Units.Add(tx.Transfers[0].Units, tc.extra)
+			e.chain(tc.network.Name).set(tx, nil)
+			e.start(testConfig(), nil)
+			if got := e.decided(o.ID); got.D.Reason != "wrong_amount" {
+				t.Fatalf("decided %+v", got)
+			}
+			want := []string(nil)
+			if tc.want != "" {
+				want = []string{o.ID + "->" + tc.want}
+			}
+			eventually(t, 5*time.Second, "the move asked for", func() bool {
+				e.orders.mu.Lock()
+				defer e.orders.mu.Unlock()
+				return slices.Equal(e.orders.moves, want)
+			})
 		})
 	}
 }

@@ -24,6 +24,7 @@ func (r *Reviewer) review(ctx context.Context, c claim) {
 	if !ok {
 		return
 	}
+	r.progress(ctx, o, schema.USDTProgress{Step: schema.ReviewChecking, Until: o.UpdatedAt.Add(r.cfg.Window)})
 	n, known := r.d.Networks.Lookup(o.Network, o.Sandbox)
 	if !known {
 		r.apply(ctx, o, modeUnknown, verdict{step: stepEscalate, reason: reasonUnknownNetwork, evidence: "network " + o.Network})
@@ -93,6 +94,7 @@ func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v ve
 		cancel()
 		if r.outcomeErr(o, "reschedule", err) {
 			r.m.reviews.WithLabelValues(mode, outRetry).Inc()
+			r.progress(ctx, o, schema.USDTProgress{Step: v.progress(), NextCheck: due, Until: deadline, Confirmations: v.have, Required: v.need})
 		}
 		return
 	}
@@ -112,6 +114,39 @@ func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v ve
 		r.m.reviews.WithLabelValues(mode, out).Inc()
 		r.m.latency.WithLabelValues(mode).Observe(max(now.Sub(o.UpdatedAt), 0).Seconds())
 		r.log.Info("usdt review decided", "order", o.ID, "mode", mode, "outcome", d.Outcome, "reason", d.Reason, "evidence", d.Evidence)
+		if v.moveTo != "" {
+			r.move(ctx, o, v.moveTo)
+		}
+	}
+}
+
+// move hands a transfer rejected on o for its amount to the order that
+// amount names (someone else's public transfer submitted on o). Nothing
+// to move to is the common case (a payer's own mistake): not an error.
+func (r *Reviewer) move(ctx context.Context, o *schema.Order, payable string) {
+	d := usdt.Decision{By: r.id, At: r.cfg.Now.Now().UTC()}
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	to, err := r.d.Orders.MoveUSDT(cctx, o.ID, o.TxHash, payable, d)
+	cancel()
+	switch {
+	case err == nil:
+		r.log.Info("usdt transfer moved to the order its amount names", "from", o.ID, "to", to.ID, "payable", payable)
+	case isKind(err, platform.KindNotFound) || isKind(err, platform.KindConflict):
+	default:
+		r.m.errors.WithLabelValues(backendOrders).Inc()
+		r.log.Warn("move usdt transfer failed", "from", o.ID, "payable", payable, "err", err)
+	}
+}
+
+// progress records where o's review stands. A failure only leaves the
+// payer with older words: it is logged and counted, and the review goes on.
+func (r *Reviewer) progress(ctx context.Context, o *schema.Order, p schema.USDTProgress) {
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	err := r.d.Orders.ProgressUSDT(cctx, o.ID, o.TxHash, p)
+	cancel()
+	if err != nil && !isKind(err, platform.KindConflict) && !isKind(err, platform.KindNotFound) {
+		r.m.errors.WithLabelValues(backendOrders).Inc()
+		r.log.Warn("record usdt review progress failed", "order", o.ID, "step", p.Step, "err", err)
 	}
 }
 

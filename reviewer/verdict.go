@@ -1,6 +1,10 @@
 package reviewer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/paygate/gateway/schema"
+)
 
 // step is what a check concluded.
 type step int
@@ -27,10 +31,37 @@ type verdict struct {
 	reason   string
 	evidence string
 	note     string
+	// For stepLater, what the payer is told meanwhile: wait is
+	// schema.ReviewNotFound when nothing was found (else the transfer was
+	// found and is confirming, or a backend failed), have and need the
+	// confirmations seen and required on a chain.
+	wait       string
+	have, need int64
+	// moveTo is, for a wrong_amount rejection, the payable amount the
+	// transfer to our address does carry: the order it pays gets the hash.
+	moveTo string
 }
 
 func later(reason, evidence string) verdict {
 	return verdict{step: stepLater, reason: reason, evidence: evidence}
+}
+
+// notFound: the transaction (deposit, payment) is not known yet.
+func notFound(evidence string) verdict {
+	v := later(reasonUnconfirmed, evidence)
+	v.wait = schema.ReviewNotFound
+	return v
+}
+
+// progress is the review state of a stepLater verdict.
+func (v verdict) progress() string {
+	switch {
+	case v.reason == reasonBackendDown:
+		return schema.ReviewRetrying
+	case v.wait != "":
+		return v.wait
+	}
+	return schema.ReviewConfirming
 }
 
 func reject(reason, evidence string) verdict {
@@ -56,7 +87,10 @@ func both(chain, exch verdict) verdict {
 		if chain.reason == reasonBackendDown || exch.reason == reasonBackendDown {
 			v.reason = reasonBackendDown
 		}
-		v.note = note
+		if chain.wait == schema.ReviewNotFound || exch.wait == schema.ReviewNotFound {
+			v.wait = schema.ReviewNotFound
+		}
+		v.note, v.have, v.need = note, chain.have, chain.need
 		return v
 	case chain.step == stepReject && exch.step == stepReject:
 		return verdict{step: stepReject, reason: chain.reason, evidence: ev}

@@ -38,6 +38,8 @@ type Order struct {
 	// or an administrator's text. After a rejection the order awaits a
 	// transfer again and the payer pages show this; a new hash clears it.
 	ReviewReason string
+	// ReviewProgress is where the automatic review of TxHash stands.
+	ReviewProgress USDTProgress
 	// What the provider charges when it is not the order's own amount: a
 	// USD order charged in BDT, at FXRate (BDT per USD) recorded when the
 	// provider was initialised and never recomputed (DESIGN.md's FX row).
@@ -136,6 +138,7 @@ func (o *Order) Fields() []string {
 	add(FTxHash, o.TxHash)
 	add(FReview, o.Review)
 	add(FReviewWhy, o.ReviewReason)
+	o.ReviewProgress.fields(add)
 	if o.ChargeAmount != 0 {
 		add(FChargeAmt, strconv.FormatInt(int64(o.ChargeAmount), 10))
 	}
@@ -203,6 +206,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
 		Refunded: Amount(num(FRefunded)), RefundReserved: Amount(num(FRefundRes)),
 	}
+	o.ReviewProgress = progressFrom(get, num)
 	if len(errs) > 0 {
 		return Order{}, fmt.Errorf("order %s: %v", o.ID, errs)
 	}

@@ -96,6 +96,10 @@ type OrderView struct {
 	// action=order (WithRefunds), oldest first.
 	RefundedAmount string       `json:"refundedAmount,omitempty"`
 	Refunds        []RefundView `json:"refunds,omitempty"`
+	// USDTReview is a usdt_direct order's review once a transaction was
+	// submitted: its state and reason (an administrator's rejection text
+	// as the payer reads it). Live orders only: ClickHouse keeps none.
+	USDTReview *USDTReviewView `json:"usdtReview,omitempty"`
 }
 
 // WithRefunds adds the order's refunds to its view.
@@ -124,6 +128,7 @@ func View(o *Order, base string) OrderView {
 		v.ChargeAmount, v.ChargeCurrency, v.FXRate = o.ChargeAmount.String(), o.ChargeCurrency, o.FXRate
 	}
 	v.PayCurrency = o.PayCurrency
+	v.USDTReview = USDTReviewOf(o)
 	if o.Refunded != 0 {
 		v.RefundedAmount = o.Refunded.String()
 	}

@@ -26,15 +26,16 @@ tmp=$(mktemp -d "$root/.data/chaos-XXXX")
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
 	local f pid
-	for f in "$tmp"/*.pid; do
+	for f in "$tmp"/*.pid "$tmp"/rcluster/*.pid; do
 		[ -e "$f" ] || continue
 		pid=$(running_pid "$f" "$tmp/bin/") && kill -KILL "$pid" 2>/dev/null || true
 	done
 	scripts/redis.sh stop "$tmp/redis" || true
+	[ -d "$tmp/rcluster/redis" ] && { scripts/redis-cluster.sh stop "$tmp/rcluster/redis" || true; }
 	scripts/clickhouse.sh stop "$tmp/clickhouse" || true
 	if [ "${status:-1}" -ne 0 ]; then
 		mkdir -p chaos-results
-		for f in "$tmp"/*.log "$tmp/redis/redis.log"; do
+		for f in "$tmp"/*.log "$tmp"/rcluster/*.log "$tmp/redis/redis.log"; do
 			[ -e "$f" ] && cp "$f" "chaos-results/$mode-${f##*/}"
 		done
 		log "logs of the failed run: chaos-results/"
@@ -48,5 +49,8 @@ trap 'exit 143' TERM
 go build -trimpath -o "$tmp/bin/gateway" ./cmd/gateway
 go build -trimpath -o "$tmp/bin/chaos" ./chaos/cmd/chaos
 status=0
-"$tmp/bin/chaos" --root "$root" --gateway "$tmp/bin/gateway" --data "$tmp" "${flags[@]}" || status=$?
+# CHAOS_FLAGS adds runner flags, e.g. CHAOS_FLAGS="--creates 300 --scenarios redis-kill9"
+# (`chaos -h` lists them: the rates offered and the activity floors).
+# shellcheck disable=SC2086 # split on purpose
+"$tmp/bin/chaos" --root "$root" --gateway "$tmp/bin/gateway" --data "$tmp" "${flags[@]}" ${CHAOS_FLAGS:-} || status=$?
 exit "$status"

@@ -20,6 +20,9 @@ if ! command -v clickhouse >/dev/null 2>&1; then
 	need clickhouse-client clickhouse-client
 fi
 need promtool prometheus
+# npm fetches axe-core, the accessibility checker of the browser tests
+# (scripts/axe.sh, run at the end).
+need npm npm
 # Any Chromium or Chrome the tests can find (internal/browser) will do; a
 # CHROMIUM variable naming one counts too.
 if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
@@ -31,7 +34,7 @@ fi
 if ! dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null | grep -q 'ok installed'; then
 	missing+=(fonts-wqy-microhei)
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && exec "$(dirname "$0")/axe.sh"
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -61,3 +64,4 @@ for svc in "${missing[@]}"; do
 		"${sudo[@]}" service "$svc" stop
 	fi
 done >/dev/null 2>&1 || true
+"$(dirname "$0")/axe.sh"

@@ -122,11 +122,29 @@ func Units(payable string, decimals int) (*big.Int, error) {
 	return n, nil
 }
 
+// PayableLiteral is units at decimals as a payable amount literal (six
+// decimals, as USDT.Reserve writes them), when it is one exactly: a
+// transfer finer than a micro-USDT is nobody's payable amount.
+func PayableLiteral(units *big.Int, decimals int) (string, bool) {
+	if units == nil || units.Sign() <= 0 || decimals < 6 {
+		return "", false
+	}
+	q, r := new(big.Int).QuoRem(units, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals-6)), nil), new(big.Int))
+	if r.Sign() != 0 {
+		return "", false
+	}
+	s := fmt.Sprintf("%07s", q.String())
+	return s[:len(s)-6] + "." + s[len(s)-6:], true
+}
+
 // Review outcomes.
 const (
 	OutcomeApproved = "approved" // the transfer pays the order
 	OutcomeRejected = "rejected" // it does not; the order stays payable and the payer sees why
 	OutcomeWaiting  = "waiting"  // undecidable automatically: an administrator decides
+	// OutcomeAttached is an administrator's putting a hash under review on
+	// an order (history only: the review then decides as for any hash).
+	OutcomeAttached = "attached"
 )
 
 // Decision is one step of an order's review, kept in the order's history:

@@ -1,6 +1,9 @@
 package usdt
 
-import "testing"
+import (
+	"math/big"
+	"testing"
+)
 
 func TestUnits(t *testing.T) {
 	cases := []struct {
@@ -27,5 +30,24 @@ func TestUnits(t *testing.T) {
 				t.Errorf("Units(%q, %d) = %s, want %s", tc.payable, tc.decimals, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPayableLiteral: the inverse of Units for payable amounts.
+func TestPayableLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		lit string
+		dec int
+	}{{"500.004321", 6}, {"0.000001", 6}, {"12.347061", 18}, {"7.000000", 18}} {
+		u, err := Units(tc.lit, tc.dec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := PayableLiteral(u, tc.dec); !ok || got != tc.lit {
+			t.Errorf("PayableLiteral(%v, %d) = %q %v, want %q", u, tc.dec, got, ok, tc.lit)
+		}
+	}
+	if _, ok := PayableLiteral(big.NewInt(1), 18); ok {
+		t.Error("a fraction of a micro-USDT read as a payable amount")
 	}
 }

@@ -1,5 +1,6 @@
-// The payer pages' only script: status polling, copy buttons and the USDT
-// countdown. Every page works without it except those three.
+// The payer pages' only script: status polling, copy buttons, the USDT
+// countdown and the USDT review's reload. Every page works without it (a
+// payer reloads by hand) except for those.
 (function () {
   "use strict";
   var main = document.getElementById("main");
@@ -84,6 +85,13 @@
         }, function () { /* the value stays selectable on the page */ });
       });
     })(copies[k]);
+  }
+
+  // A USDT review under way: look again just after the reviewer's next
+  // check, so the payer reads where it stands without reloading by hand.
+  var rv = document.querySelector("[data-review-reload]");
+  if (rv) {
+    window.setTimeout(function () { window.location.reload(); }, parseInt(rv.getAttribute("data-review-reload"), 10) || 15000);
   }
 
   var cd = document.querySelector("[data-countdown]");

@@ -21,8 +21,8 @@ type payers struct {
 }
 
 // checkoutPages wires the payer pages over the command side's use cases.
-func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, create *command.CreateOrder, limiter *platform.Limiter,
-	pages fiber.Handler, reg prometheus.Registerer, log *slog.Logger) (*checkout.Pages, error) {
+func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, create *command.CreateOrder, dir *merchant.Directory,
+	limiter *platform.Limiter, pages fiber.Handler, reg prometheus.Registerer, log *slog.Logger) (*checkout.Pages, error) {
 	limits := cfg.Limits()
 	logins, err := merchant.NewLogins(merchant.LoginConfig{SessionTTL: cfg.SessionTTL, PerIP: limits.LoginIP, PerAccount: limits.LoginAcct},
 		rdb, limiter, reg, log)
@@ -36,8 +36,11 @@ func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, c
 	ccfg := checkout.Defaults()
 	ccfg.PublicURL, ccfg.CSRFKey = cfg.PublicURL, []byte(cfg.CSRFKey)
 	ccfg.PollInterval, ccfg.PollTimeout, ccfg.RedirectDelay = cfg.PagePollInterval, cfg.PagePollTimeout, cfg.PageRedirectDelay
+	if ccfg.MethodNames, err = checkout.ParseMethodNames(cfg.MethodNames); err != nil {
+		return nil, err
+	}
 	p, err := checkout.New(ccfg, checkout.Deps{Orders: create, Payers: payers{logins, merchant.NewStore(rdb)}, ClientIP: ips,
-		Limit: pages, Keys: platform.NewSharedKeys(rdb)}, reg, log)
+		Limit: pages, Keys: platform.NewSharedKeys(rdb), Merchants: dir}, reg, log)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,10 @@ func newShop(t *testing.T) *shop {
 	return s
 }
 
+// merchantName is the display name the payer pages show: set with
+// `merchant set-name` after `merchant create --name shop`.
+const merchantName = "Lotus Tea House"
+
 // payerEnv is one running gateway with a sandbox merchant and the shop.
 type payerEnv struct {
 	e     *e2e
@@ -55,6 +59,7 @@ func newPayerEnv(t *testing.T, env ...string) *payerEnv {
 	browser.New(t) // fail or skip before starting servers when there is no browser
 	p := &payerEnv{e: e, shop: newShop(t), hooks: newHookReceiver(t)}
 	e.cli(&p.m, "merchant", "create", "--name", "shop", "--sandbox", "--json")
+	e.cli(nil, "merchant", "set-name", p.m.AppID, merchantName, "--json")
 	e.cli(nil, "fx", "set", "USD", "EUR", "0.92", "--json")
 	p.s = e.serve(env...)
 	return p
@@ -85,7 +90,21 @@ func (p *payerEnv) open(t *testing.T, pg *browser.Page, u string) string {
 		t.Fatalf("GET /api/createorder answered %d", st)
 	}
 	checkPageHeaders(t, pg)
+	if got := pg.Text("[data-merchant]"); got != merchantName {
+		t.Errorf("the page names the merchant %q, want %q", got, merchantName)
+	}
 	return strings.TrimSpace(pg.Text(".summary dd code"))
+}
+
+// noWaiting: a step where the payer still chooses shows no spinner and no
+// "waiting for your payment".
+func noWaiting(t *testing.T, pg *browser.Page) {
+	t.Helper()
+	var waiting bool
+	pg.Eval(`!!document.querySelector(".spinner, .poll") || document.body.innerText.includes("Waiting for your payment")`, &waiting)
+	if waiting {
+		t.Error("the page says it waits for the payment while the payer has a choice to make")
+	}
 }
 
 // checkPageHeaders: our CSP on the document, nothing blocked or broken.
@@ -98,11 +117,15 @@ func checkPageHeaders(t *testing.T, pg *browser.Page) {
 	pg.AssertNoConsoleErrors(t)
 }
 
-// shoot saves the page at both widths.
-func shoot(pg *browser.Page, name string) {
+// shoot checks the page at both widths (axe-core finds no serious or
+// critical violation, nothing overflows its box) and saves its screenshots.
+func shoot(t *testing.T, pg *browser.Page, name string) {
+	t.Helper()
 	w := pg.Width()
 	for _, width := range []int{browser.Narrow, browser.Wide} {
 		pg.SetWidth(width)
+		pg.CheckA11y(t, name)
+		pg.CheckNoOverflow(t, "main")
 		pg.Screenshot(name)
 	}
 	pg.SetWidth(w)
@@ -112,6 +135,16 @@ func (p *payerEnv) paid(t *testing.T, id string) {
 	t.Helper()
 	eventually(t, 10*time.Second, func() bool { return p.s.order(t, p.m.AppID, p.m.QueryKey, id).Data["status"] == 2.0 })
 	eventually(t, 10*time.Second, func() bool { return p.hooks.got(id).Get("status") == "2" })
+}
+
+// simulatedPage checks a simulated provider page as a payer page: it names
+// the merchant, passes axe-core and overflows nothing at both widths.
+func simulatedPage(t *testing.T, pg *browser.Page, name string) {
+	t.Helper()
+	if got := pg.Text("[data-merchant]"); got != merchantName {
+		t.Errorf("the simulated provider page names the merchant %q, want %q", got, merchantName)
+	}
+	shoot(t, pg, name)
 }
 
 // backAtShop waits for the browser to arrive at return_url.
@@ -139,7 +172,7 @@ func TestBrowserPayerPages(t *testing.T) {
 		if alerts != 0 {
 			t.Error("the description became a script element")
 		}
-		shoot(pg, "qr")
+		shoot(t, pg, "qr")
 		// A refresh of the same address with the same clientOrderId shows the same order.
 		start := time.Now()
 		if r := p.s.sandbox(t, p.m.AppID, p.m.QueryKey, id, "pay"); r.Status != 200 {
@@ -166,7 +199,8 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("select", "30.00", "USD"))
 		pg.WaitVisible(`input[value=wallet_a]`)
-		shoot(pg, "select")
+		noWaiting(t, pg)
+		shoot(t, pg, "select")
 		pg.Click(`input[value=wallet_a]`)
 		pg.Submit(`form.choices`)
 		pg.WaitVisible(`img[src$="/qr.png"]`)
@@ -186,10 +220,19 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Submit(`form.choices`)
 		pg.WaitText("form.choices", "92.00 EUR")
 		checkPageHeaders(t, pg)
-		shoot(pg, "fiatpsp")
+		noWaiting(t, pg)
+		// Only USD to EUR has a rate here: the systems in other currencies
+		// (RUB, ...) are not offered, and nothing says why.
+		var offered []string
+		pg.Eval(`[...document.querySelectorAll("input[name=fiatpspSystemId]")].map(i => i.value)`, &offered)
+		if strings.Join(offered, ",") != "7,9" || strings.Contains(pg.Text("main"), "exchange rate") {
+			t.Errorf("fiatpsp offers %v, want only USD system 7 and EUR system 9, and no word of rates", offered)
+		}
+		shoot(t, pg, "fiatpsp")
 		pg.Click(`input[name=fiatpspSystemId][value="9"]`)
 		pg.Submit(`form.choices`) // our page, whose script goes on to the provider's
 		pg.WaitVisible(`button[value=pay]`)
+		simulatedPage(t, pg, "sim-fiatpsp")
 		pg.Click(`button[value=pay]`)
 		backAtShop(t, pg, id, 12*time.Second)
 		p.paid(t, id)
@@ -201,17 +244,25 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Click(`input[value=cryptopsp]`)
 		pg.Submit(`form.choices`)
 		pg.WaitVisible(`input[name=pay_currency][value=btc]`)
+		noWaiting(t, pg)
+		if txt := pg.Text("form.choices"); !strings.Contains(txt, "USDT (TRC20)") || strings.Contains(txt, "usdttrc20") {
+			t.Errorf("cryptocurrencies read %q, want USDT (TRC20), not the provider's code", txt)
+		}
 		var disabled bool
 		pg.Eval(`document.querySelector('input[name=pay_currency][value=btc]').disabled`, &disabled)
 		if !disabled {
 			t.Error("btc below its minimum is offered")
 		}
-		shoot(pg, "cryptopsp-below")
+		shoot(t, pg, "cryptopsp-below")
 		// Forcing the choice anyway is refused with a page, nothing changed.
 		pg.Eval(`(() => { const i = document.querySelector('input[name=pay_currency][value=btc]'); i.disabled = false; i.checked = true; return true })()`, new(bool))
 		pg.Submit(`form.choices`)
 		pg.WaitText("[data-error]", "below")
-		pg.ForgetProblems() // the refusal's 400 is the point
+		pg.AllowErrorStatus(http.StatusBadRequest) // the refusal is the point
+		if txt := pg.Text("main"); strings.Contains(txt, " btc") {
+			t.Errorf("the refusal names the provider's code: %q", txt)
+		}
+		shoot(t, pg, "refused-form")
 		if st := p.s.order(t, p.m.AppID, p.m.QueryKey, small).Data; st["nextAction"] != "cryptopsp_select" {
 			t.Errorf("refused choice changed the order: %+v", st)
 		}
@@ -222,6 +273,10 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Click(`input[name=pay_currency][value=btc]`)
 		pg.Submit(`form.choices`)
 		pg.WaitVisible(`button[value=pay]`)
+		simulatedPage(t, pg, "sim-cryptopsp")
+		if d := pg.Text("[data-description]"); !strings.HasPrefix(d, "Pay ") || !strings.HasSuffix(d, " BTC") {
+			t.Errorf("invoice reads %q, want Pay <amount> BTC and nothing dangling", d)
+		}
 		pg.Click(`button[value=pay]`)
 		backAtShop(t, pg, id, 12*time.Second)
 		p.paid(t, id)
@@ -231,7 +286,8 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("usdt_direct", "50.00", "USD"))
 		pg.WaitVisible(`input[name=network][value=TRC20]`)
-		shoot(pg, "usdt-network")
+		noWaiting(t, pg)
+		shoot(t, pg, "usdt-network")
 		pg.Click(`input[name=network][value=TRC20]`)
 		pg.Submit(`form.choices`)
 		pg.WaitVisible(`#usdt-address`)
@@ -240,11 +296,11 @@ func TestBrowserPayerPages(t *testing.T) {
 		if !strings.HasPrefix(amount, "50.00") || len(amount) != len("50.000000") {
 			t.Errorf("payable amount %q", amount)
 		}
-		shoot(pg, "usdt-pay")
+		shoot(t, pg, "usdt-pay")
 		pg.Fill(`#txhash`, "0x"+strings.Repeat("ab", 32))
 		pg.Submit(`form.hash`)
 		pg.WaitText("[data-error]", "not valid")
-		pg.ForgetProblems() // the refusal's 400 is the point
+		pg.AllowErrorStatus(http.StatusBadRequest) // the refusal is the point
 		pg.Go(p.s.base + "/payment/" + id + "/usdt-direct")
 		// The sandbox's wallet: a transfer on the simulated chain, its hash filled in.
 		pg.Submit(`form.simulate`)
@@ -256,7 +312,7 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Submit(`form.hash`)
 		pg.WaitText(".review", hash)
 		checkPageHeaders(t, pg)
-		shoot(pg, "usdt-review")
+		shoot(t, pg, "usdt-review")
 		// The reviewer finds the transfer on the simulated chain and approves it.
 		backAtShop(t, pg, id, 8*time.Second)
 		p.paid(t, id)
@@ -272,17 +328,22 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg.Click(`input[value=balance]`)
 		pg.Submit(`form.choices`)
 		pg.WaitVisible(`#password`)
-		shoot(pg, "login")
+		noWaiting(t, pg)
+		if l := pg.Text(`label[for=appid]`); l != "Account" {
+			t.Errorf("login asks for %q, want Account", l)
+		}
+		pg.WaitText("[data-demo-payer]", "make run")
+		shoot(t, pg, "login")
 		pg.Fill(`#appid`, payer.AppID)
 		pg.Fill(`#password`, "wrong password!")
 		pg.Submit(`form.login`)
 		pg.WaitText("[data-problem]", "Wrong account or password")
-		pg.ForgetProblems() // the refusal's 401 is the point
+		pg.AllowErrorStatus(http.StatusUnauthorized) // the refusal is the point
 		pg.Fill(`#password`, "correct horse battery")
 		pg.Submit(`form.login`)
 		pg.WaitText("button[data-pay]", "40.00 USD")
 		checkPageHeaders(t, pg)
-		shoot(pg, "balance-confirm")
+		shoot(t, pg, "balance-confirm")
 		pg.Click(`button[data-pay]`)
 		backAtShop(t, pg, id, 8*time.Second)
 		p.paid(t, id)
@@ -298,12 +359,74 @@ func TestBrowserPayerPages(t *testing.T) {
 		}
 	})
 
+	t.Run("keyboard only: select a method, open the wallet from the QR page, pay", func(t *testing.T) {
+		pg := browser.New(t).NewPage(browser.Narrow)
+		id := p.open(t, pg, p.hostedURL("select", "25.00", "USD", "allowedPaymentMethods", "wallet_b,wallet_a"))
+		pg.TabTo(`input[name=paymentMethod]`, 20)
+		for range 5 { // arrow keys move through a radio group and check
+			var v string
+			pg.Eval(`document.activeElement.value`, &v)
+			if v == "wallet_a" {
+				break
+			}
+			pg.Press(browser.KeyDown)
+		}
+		pg.Press(browser.KeySpace)
+		pg.TabTo(`form.choices button[type=submit]`, 5)
+		pg.Press(browser.KeyEnter)
+		pg.WaitVisible(`img[src$="/qr.png"]`)
+		pg.TabTo(`[data-sandbox-wallet]`, 10)
+		wallet := pg.Opened(func() { pg.Press(browser.KeyEnter) })
+		wallet.WaitVisible(`button[value=pay]`)
+		simulatedPage(t, wallet, "sim-wallet-a")
+		wallet.TabTo(`button[value=pay]`, 10)
+		wallet.Press(browser.KeyEnter)
+		wallet.WaitText(`[role=status]`, "Paid")
+		backAtShop(t, pg, id, 8*time.Second)
+		p.paid(t, id)
+	})
+
+	t.Run("refused create: the checkout's look, detail folded, the way back only for the merchant's own request", func(t *testing.T) {
+		pg := browser.New(t).NewPage(browser.Narrow)
+		forged := strings.Replace(p.hostedURL("wallet_a", "10.00", "CNY", "return_url", "https://evil.example/phish"), "sign=", "sign=0", 1)
+		pg.Go(forged)
+		if st := pg.LastStatus(); st != http.StatusUnauthorized {
+			t.Errorf("forged request answered %d, want 401", st)
+		}
+		pg.AllowErrorStatus(http.StatusUnauthorized)
+		checkPageHeaders(t, pg)
+		pg.WaitText("[data-error]", "nothing was charged")
+		var k string
+		pg.Eval(`document.querySelector("[data-error-kind]").textContent`, &k)
+		if k != "invalid_sign" {
+			t.Errorf("developer detail %q, want invalid_sign", k)
+		}
+		var open, shop bool
+		pg.Eval(`document.querySelector("details.tech").open`, &open)
+		pg.Eval(`!!document.querySelector("[data-shop]") || document.body.innerHTML.includes("evil.example")`, &shop)
+		if open || shop {
+			t.Errorf("detail shown unfolded (%v), or a way back to the unsigned return_url offered (%v)", open, shop)
+		}
+		shoot(t, pg, "create-error")
+		// The merchant's own request, refused for its amount: back to its site.
+		pg.Go(p.hostedURL("wallet_a", "99999.00", "CNY"))
+		pg.AllowErrorStatus(pg.LastStatus())
+		checkPageHeaders(t, pg)
+		var back string
+		pg.Eval(`document.querySelector("[data-shop]").getAttribute("href")`, &back)
+		if back != p.shop.srv.URL+"/" {
+			t.Errorf("way back %q, want the shop's site %s/", back, p.shop.srv.URL)
+		}
+		pg.Click(`[data-shop]`)
+		pg.WaitText("#back", "/")
+	})
+
 	t.Run("cancel", func(t *testing.T) {
 		pg := browser.New(t).NewPage(browser.Narrow)
 		id := p.open(t, pg, p.hostedURL("wallet_a", "9.99", "CNY"))
 		pg.Click(`form.cancel button`)
 		pg.WaitText(".result.bad h1", "cancelled")
-		shoot(pg, "cancelled")
+		shoot(t, pg, "cancelled")
 		if st := p.s.order(t, p.m.AppID, p.m.QueryKey, id).Data["status"]; st != 4.0 {
 			t.Errorf("status %v, want 4 (cancelled)", st)
 		}
@@ -313,27 +436,30 @@ func TestBrowserPayerPages(t *testing.T) {
 		pg := browser.New(t).NewPage(browser.Narrow)
 		p.open(t, pg, p.hostedURL("select", "20.00", "USD", "lang", "zh"))
 		pg.WaitText("legend h1", "选择支付方式")
-		shoot(pg, "select-zh")
+		shoot(t, pg, "select-zh")
 		id := p.open(t, pg, p.hostedURL("wallet_a", "20.00", "CNY"))
 		pg.Go(p.s.base + "/es/payment/" + id)
 		pg.WaitText("figcaption", "Escanee este código")
 		checkPageHeaders(t, pg)
-		shoot(pg, "qr-es")
+		shoot(t, pg, "qr-es")
 		pg.Go(p.s.base + "/xx/payment/" + id)
-		if st := pg.LastStatus(); st != http.StatusNotFound {
-			t.Errorf("unknown language: %d, want 404", st)
-		}
+		pg.AllowErrorStatus(http.StatusNotFound) // an unknown language is no page
 	})
 }
 
 // TestBrowserPollingStops: with the polling time-out shortened, the page
 // stops asking, says so, and "check again" picks the payment up.
 func TestBrowserPollingStops(t *testing.T) {
-	p := newPayerEnv(t, "GATEWAY_PAGE_POLL_INTERVAL=300ms", "GATEWAY_PAGE_POLL_TIMEOUT=2s")
+	// The deployment also names wallet_a for its payers (GATEWAY_METHOD_NAMES).
+	p := newPayerEnv(t, "GATEWAY_PAGE_POLL_INTERVAL=300ms", "GATEWAY_PAGE_POLL_TIMEOUT=2s",
+		`GATEWAY_METHOD_NAMES={"en": {"wallet_a": "Alipay"}}`)
 	pg := browser.New(t).NewPage(browser.Narrow)
 	id := p.open(t, pg, p.hostedURL("wallet_a", "15.00", "CNY"))
+	if got := pg.Text("figcaption"); !strings.Contains(got, "Scan this code with Alipay") {
+		t.Errorf("QR caption %q: the deployment's method name is not used", got)
+	}
 	pg.WaitVisible(`[data-state=timeout]`)
-	shoot(pg, "poll-stopped")
+	shoot(t, pg, "poll-stopped")
 	p.s.sandbox(t, p.m.AppID, p.m.QueryKey, id, "pay")
 	time.Sleep(time.Second)
 	if strings.Contains(pg.URL(), "/return/") {

@@ -28,6 +28,7 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   disable APPID
   enable APPID
   set-callback APPID URL          (an empty URL clears it)
+  set-name APPID NAME             (the display name payers see on the payment pages)
   rotate-key APPID [--grace DURATION]
   rotate-webhook-secret APPID [--grace DURATION]
                                   (a new whsec_ secret for the webhook-signature
@@ -110,9 +111,9 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		return out.list(all)
-	case "show", "disable", "enable", "set-callback", "rotate-key", "rotate-query-key":
+	case "show", "disable", "enable", "set-callback", "set-name", "rotate-key", "rotate-query-key":
 		argsWanted := 1
-		if sub == "set-callback" {
+		if sub == "set-callback" || sub == "set-name" {
 			argsWanted = 2
 		}
 		if err := need(argsWanted); err != nil {
@@ -196,6 +197,8 @@ func accountChange(ctx context.Context, st *merchant.Store, sub string, pos []st
 		return st.SetDisabled(ctx, pos[0], false)
 	case "set-callback":
 		return st.SetCallback(ctx, pos[0], pos[1])
+	case "set-name":
+		return st.SetName(ctx, pos[0], pos[1])
 	case "rotate-key":
 		return st.RotateKey(ctx, pos[0], grace)
 	case "rotate-query-key":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,10 +43,15 @@ type orderReport struct {
 // reviewReport is a usdt_direct order's review: its state, the reason the
 // payer sees, and every decision with who, when and why.
 type reviewReport struct {
-	TxHash  string          `json:"txHash,omitempty"`
-	State   string          `json:"state"` // "" while under automatic review or before a hash
-	Reason  string          `json:"reason,omitempty"`
-	History []usdt.Decision `json:"history"`
+	TxHash string `json:"txHash,omitempty"`
+	// State and Reason are schema.USDTReviewOf's (queued, checking,
+	// not_found, confirming, retrying, waiting_admin, approved, rejected,
+	// closed); "none" before any transaction was submitted.
+	State   string                 `json:"state"`
+	Reason  string                 `json:"reason,omitempty"`
+	Detail  string                 `json:"detail"`
+	Now     *schema.USDTReviewView `json:"now,omitempty"`
+	History []usdt.Decision        `json:"history"`
 }
 
 type orderEvent struct {
@@ -143,7 +149,10 @@ func readReview(ctx context.Context, rdb redis.UniversalClient, o *schema.Order)
 	if err != nil {
 		return nil, fmt.Errorf("read review history: %w", err)
 	}
-	r := &reviewReport{TxHash: o.TxHash, State: o.Review, Reason: o.ReviewReason, History: []usdt.Decision{}}
+	r := &reviewReport{TxHash: o.TxHash, State: "none", Detail: "no transaction submitted yet", History: []usdt.Decision{}}
+	if v := schema.USDTReviewOf(o); v != nil {
+		r.State, r.Reason, r.Detail, r.Now = v.State, v.Reason, v.Describe(), v
+	}
 	for _, s := range raw {
 		var d usdt.Decision
 		if err := json.Unmarshal([]byte(s), &d); err != nil {
@@ -202,7 +211,7 @@ func printOrder(w io.Writer, r *orderReport) error {
 		fmt.Fprintf(w, "  %s  %s  %-9s %-18s moved=%v %s %s\n", schema.WireTime(n.At), n.Provider, n.Outcome, n.Verdict, n.Moved, n.Paid, n.Detail)
 	}
 	if rv := r.Review; rv != nil {
-		fmt.Fprintf(w, "\nusdt review  state %q  reason %q  hash %s  network %s  payable %s\n", rv.State, rv.Reason, rv.TxHash, o.Network, o.PayableAmount)
+		fmt.Fprintf(w, "\nusdt review  %s (%s)  hash %s  network %s  payable %s\n  %s\n", rv.State, rv.Reason, cmp.Or(rv.TxHash, "-"), cmp.Or(o.Network, "-"), o.PayableAmount, rv.Detail)
 		for _, d := range rv.History {
 			fmt.Fprintf(w, "  %s  %-8s by %s  reason %q  note %q  hash %s\n", schema.WireTime(d.At), d.Outcome, d.By, d.Reason, d.Note, d.Hash)
 		}

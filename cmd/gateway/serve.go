@@ -154,12 +154,15 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 		// The pages first: their browser forms to the providers' confirm
 		// endpoints are answered before the JSON API's routes.
-		pages, err := checkoutPages(g, cfg, rdb, h.Create, limiter, h.Pages, reg, log)
+		pages, err := checkoutPages(g, cfg, rdb, h.Create, dir, limiter, h.Pages, reg, log)
 		if err != nil {
 			return nil, err
 		}
 		pages.Register(g.app)
 		h.Page = pages.Render
+		h.PageError = func(c *fiber.Ctx, e command.HostedError) error {
+			return pages.RenderCreateError(c, e.Err, e.Lang, e.Back)
+		}
 		h.Register(g.app)
 		g.workers = append(g.workers, workers...)
 		// A merchant's webhook resend only queues an attempt in Redis, so
@@ -286,8 +289,11 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 		QR:            command.NewQRImage(store),
 		Notifications: notes,
 		Confirm:       create.NewConfirm(),
-		Simulators:    provs.mount,
-		Pages:         limiter.PerIP(platform.ClassPages, limits.Pages, ips),
+		Simulators: func(r fiber.Router) {
+			r.Use(provider.WithMerchantNames(simMerchantNames(store, dir)))
+			provs.mount(r)
+		},
+		Pages: limiter.PerIP(platform.ClassPages, limits.Pages, ips),
 	}
 	log.Info("providers", "live", provs.live)
 	// Balance transfers a process died in the middle of are finished by
@@ -383,4 +389,21 @@ func orderStore(cfg platform.Config, rdb redis.UniversalClient) (*command.Store,
 // second layout.
 func replicaWait(cfg platform.Config, reg prometheus.Registerer) *platform.ReplicaWait {
 	return platform.NewReplicaWait(cfg.RedisWaitReplicas, cfg.RedisWaitTimeout, reg)
+}
+
+// simMerchantNames names the merchant of a sandbox order for the simulated
+// provider pages; "" when the order or its merchant cannot be read (the
+// page still works without it).
+func simMerchantNames(store *command.Store, dir *merchant.Directory) provider.MerchantNamer {
+	return func(ctx context.Context, orderID string) string {
+		o, err := store.Get(ctx, orderID)
+		if err != nil {
+			return ""
+		}
+		a, err := dir.Lookup(ctx, o.AppID)
+		if err != nil {
+			return ""
+		}
+		return a.Name
+	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"math/big"
 	"net/url"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,10 +61,10 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		c       *payerClient
 		tok     string
 	}
-	newOrder := func(t *testing.T, network string, decimals int) order {
+	newOrderOf := func(t *testing.T, network string, decimals int, amount string) order {
 		t.Helper()
 		p := createParams(m.AppID)
-		p["paymentMethod"], p["currency"], p["amount"] = "usdt_direct", "USD", "25.00"
+		p["paymentMethod"], p["currency"], p["amount"] = "usdt_direct", "USD", amount
 		r := s.create(t, p, m.APIKey)
 		if r.Status != 200 {
 			t.Fatalf("create: %+v", r)
@@ -81,9 +84,16 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		}
 		return o
 	}
+	newOrder := func(t *testing.T, network string, decimals int) order {
+		t.Helper()
+		return newOrderOf(t, network, decimals, "25.00")
+	}
+	trySubmit := func(o order, hash string) page {
+		return o.c.post("/payment/"+o.id+"/usdt-direct", url.Values{"action": {"hash"}, "txhash": {hash}, "csrf": {o.tok}})
+	}
 	submit := func(t *testing.T, o order, hash string) {
 		t.Helper()
-		if pg := o.c.post("/payment/"+o.id+"/usdt-direct", url.Values{"action": {"hash"}, "txhash": {hash}, "csrf": {o.tok}}); pg.code != 303 {
+		if pg := trySubmit(o, hash); pg.code != 303 {
 			t.Fatalf("submit: %d %s", pg.code, pg.body)
 		}
 	}
@@ -197,6 +207,111 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		e.cli(&sh, "order", "show", o.id, "--json")
 		if sh.Order.Status != 2 || len(sh.Review.History) != 2 || sh.Review.History[1].By != "admin:alice" {
 			t.Fatalf("after the administrator: %+v %+v", sh.Order, sh.Review)
+		}
+	})
+
+	// Issue 21: transfers to our address are public. An attacker submits
+	// the victim's 500 USDT transfer on their own 10 USD order first; the
+	// review rejects it (wrong_amount) and hands the hash to the order its
+	// exact amount names, or frees it for the victim's own submit, or an
+	// administrator attaches it: each way the victim's order ends paid and
+	// the attacker's does not.
+	t.Run("front-running: the hash ends up paying the order it pays", func(t *testing.T) {
+		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--address", addr["TRC20"], "--confirmations", "1", "--mode", "chain", "--json")
+		time.Sleep(time.Second)
+		for _, how := range []string{"the review moves it", "the victim submits it", "an administrator attaches it"} {
+			t.Run(how, func(t *testing.T) {
+				attacker, victim := newOrderOf(t, "TRC20", 6, "10.00"), newOrderOf(t, "TRC20", 6, "500.00")
+				h := tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: victim.units, Success: true})
+				if how == "an administrator attaches it" {
+					submit(t, victim, strings.Repeat("7f", 32)) // the victim pasted a wrong hash
+				}
+				submit(t, attacker, h)
+				if sh := decided(t, attacker); sh.Order.Review != usdt.OutcomeRejected || sh.Order.ReviewReason != "wrong_amount" {
+					t.Fatalf("attacker's order: %+v", sh.Order)
+				}
+				switch how {
+				case "the victim submits it": // moved already, or not yet: either way accepted
+					if pg := trySubmit(victim, h); pg.code != 303 {
+						t.Fatalf("the victim's submit of their own transfer: %d %s", pg.code, pg.body)
+					}
+				case "an administrator attaches it":
+					e.run("usdt", "attach", victim.id, h, "--note", "payer wrote to support with the transfer", "--by", "alice")
+				}
+				var sh shown
+				eventually(t, 20*time.Second, func() bool {
+					e.cli(&sh, "order", "show", victim.id, "--json")
+					return sh.Order.Status == 2
+				})
+				if sh.Order.Review != usdt.OutcomeApproved {
+					t.Fatalf("victim's order: %+v", sh.Order)
+				}
+				e.cli(&sh, "order", "show", attacker.id, "--json")
+				if sh.Order.Status == 2 {
+					t.Fatalf("the attacker's order was paid: %+v", sh.Order)
+				}
+				if pg := trySubmit(attacker, h); pg.code == 303 {
+					t.Fatal("the attacker could take the paid transfer back")
+				}
+			})
+		}
+	})
+
+	// Issue 23: a hash that matches nothing is "not found yet" with its
+	// next check, on the payer's page, in action=order, in `order show`
+	// and on the desk; an administrator's rejection reason then reaches
+	// the payer (escaped, in every language) and the merchant.
+	t.Run("review state at every moment, and the administrator's reason", func(t *testing.T) {
+		o := newOrder(t, "TRC20", 6)
+		submit(t, o, strings.Repeat("5e", 32)) // on no chain
+		var rep struct {
+			Review struct {
+				State, Reason, Detail string
+			} `json:"review"`
+		}
+		eventually(t, 20*time.Second, func() bool {
+			e.cli(&rep, "order", "show", o.id, "--json")
+			return rep.Review.State == schema.ReviewNotFound
+		})
+		if !strings.Contains(rep.Review.Detail, "next check 20") {
+			t.Fatalf("order show --json: %+v", rep.Review)
+		}
+		show := exec.Command(e.bin, "order", "show", o.id)
+		show.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL, "GATEWAY_CLICKHOUSE_DSN="+e.chDSN)
+		out, err := show.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "usdt review  not_found (not_found)") || strings.Contains(string(out), `state ""`) {
+			t.Fatalf("order show: %v\n%s", err, out)
+		}
+		if pg := o.c.get("/payment/" + o.id + "/usdt-direct"); !strings.Contains(pg.body, "We have not found this transaction yet; we keep checking until 20") ||
+			!strings.Contains(pg.body, `data-review-state="not_found"`) {
+			t.Fatalf("payer page:\n%s", pg.body)
+		}
+		q := s.order(t, m.AppID, m.QueryKey, o.id)
+		if rv, _ := q.Data["usdtReview"].(map[string]any); rv["state"] != schema.ReviewNotFound || rv["nextCheckAt"] == nil || rv["checkUntil"] == nil {
+			t.Fatalf("action=order: %+v", q.Data)
+		}
+		var rows []deskView
+		e.cli(&rows, "usdt", "reviews", "--state", "all", "--json")
+		found := false
+		for _, r := range rows {
+			found = found || r.PaymentID == o.id && r.State == schema.ReviewNotFound && r.NextCheck != ""
+		}
+		if !found {
+			t.Fatalf("usdt reviews: %+v", rows)
+		}
+
+		why := `Sent to <b>another</b> address; write to support@shop.test`
+		e.run("usdt", "reject", o.id, "--reason", why, "--by", "alice")
+		escaped := `Sent to &lt;b&gt;another&lt;/b&gt; address; write to support@shop.test`
+		for lang, words := range map[string]string{"": "The reviewer wrote: “", "/zh": "审核人员说明：“", "/es": "El revisor escribió: «"} {
+			pg := o.c.get(lang + "/payment/" + o.id + "/usdt-direct")
+			if !strings.Contains(pg.body, words+escaped) || strings.Contains(pg.body, "<b>another") {
+				t.Fatalf("payer page %q:\n%s", lang, pg.body)
+			}
+		}
+		q = s.order(t, m.AppID, m.QueryKey, o.id)
+		if rv, _ := q.Data["usdtReview"].(map[string]any); rv["state"] != schema.ReviewRejected || rv["reason"] != why || rv["byAdministrator"] != true {
+			t.Fatalf("action=order after the rejection: %+v", q.Data["usdtReview"])
 		}
 	})
 }

@@ -32,7 +32,12 @@ const usdtUsage = `usage: gateway usdt <subcommand> [flags] [--json] [--redis-ur
   approve PAYMENTID --note TEXT [--by NAME]
                       the order's submitted transfer pays it
   reject PAYMENTID --reason TEXT [--note TEXT] [--by NAME]
-                      it does not; the payer sees the reason and may pay again
+                      it does not; the payer sees the reason and may pay again;
+                      the hash is free again for the order it does pay
+  attach PAYMENTID HASH --note TEXT [--by NAME]
+                      put a transfer under review on this order (one a payer
+                      could not submit, or submitted on the wrong order: reject
+                      it there first); the review then decides as usual
 `
 
 // usdtCmd is the USDT networks' configuration and the review desk.
@@ -44,7 +49,7 @@ func usdtCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	switch args[0] {
 	case "config":
 		return usdtConfigCmd(ctx, args[1:], stdout, stderr)
-	case "reviews", "approve", "reject":
+	case "reviews", "approve", "reject", "attach":
 		return usdtDeskCmd(ctx, args[0], args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usdtUsage)

@@ -40,18 +40,18 @@ func (c cliCommon) open(ctx context.Context) (redis.UniversalClient, error) {
 
 func (c cliCommon) output(w io.Writer) output { return output{w: w, json: *c.json} }
 
-// usdtDeskCmd is the administrator's desk: list, approve, reject.
+// usdtDeskCmd is the administrator's desk: list, approve, reject, attach.
 func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
 	fs, common := cliFlags("usdt "+sub, stderr)
 	state := fs.String("state", command.DeskWaiting, "reviews: waiting, failed or all")
-	note := fs.String("note", "", "approve, reject: what the administrator saw")
+	note := fs.String("note", "", "approve, reject, attach: what the administrator saw")
 	reason := fs.String("reason", "", "reject: why, as the payer will read it")
-	by := fs.String("by", os.Getenv("USER"), "approve, reject: who decides (recorded as admin:NAME)")
+	by := fs.String("by", os.Getenv("USER"), "approve, reject, attach: who decides (recorded as admin:NAME)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if (sub == "reviews") != (len(pos) == 0) || len(pos) > 1 {
+	if len(pos) != map[string]int{"reviews": 0, "approve": 1, "reject": 1, "attach": 2}[sub] {
 		fmt.Fprint(stderr, usdtUsage)
 		return fmt.Errorf("usdt %s: wrong arguments %q", sub, pos)
 	}
@@ -60,11 +60,11 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		return err
 	}
 	defer rdb.Close()
-	store, err := deskStore(rdb)
+	store, window, err := deskStore(rdb)
 	if err != nil {
 		return err
 	}
-	desk, out := command.NewUSDTReview(store), common.output(stdout)
+	desk, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
 	if sub == "reviews" {
 		orders, err := desk.Reviews(ctx, *state)
 		if err != nil || out.json {
@@ -74,7 +74,12 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		return nil
 	}
 	d := usdt.Decision{By: "admin:" + *by, Note: *note, Reason: *reason}
-	o, err := decideByHand(ctx, desk, sub, pos[0], d)
+	var o *schema.Order
+	if sub == "attach" {
+		o, err = attachByHand(ctx, desk, pos[0], pos[1], d)
+	} else {
+		o, err = decideByHand(ctx, desk, sub, pos[0], d)
+	}
 	if err != nil {
 		return err
 	}
@@ -106,22 +111,31 @@ func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string,
 	return desk.Reject(ctx, id, o.TxHash, d)
 }
 
+// attachByHand puts hash under review on order id for an administrator.
+func attachByHand(ctx context.Context, desk *command.USDTReview, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	if d.Note == "" {
+		return nil, errors.New("usdt attach: --note is required: say why the transfer is this order's")
+	}
+	d.Reason = ""
+	return desk.Attach(ctx, id, hash, d)
+}
+
 // deskStore is the order store with the process configuration's TTLs and
 // retention, read from the environment as `gateway serve` reads them (a
 // paid order must stay in Redis as long as the gateway's own).
 // A bad GATEWAY_* value is an error here as it is for serve.
-func deskStore(rdb redis.UniversalClient) (*command.Store, error) {
+func deskStore(rdb redis.UniversalClient) (*command.Store, time.Duration, error) {
 	cfg := platform.Defaults()
 	cfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError)) // applies GATEWAY_* values; nothing is parsed
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
+		return nil, 0, fmt.Errorf("configuration: %w", err)
 	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
 	ttls, _ := platform.ParseMethodTTLs(cfg.OrderTTLMethods) // Validate read it
 	if d, ok := ttls[string(schema.MethodUSDTDirect)]; ok {
 		store.WithMethodTTLs(map[schema.Method]time.Duration{schema.MethodUSDTDirect: d})
 	}
-	return store, nil
+	return store, cfg.USDTReview, nil
 }
 
 // deskView is one order as the desk shows it.
@@ -136,11 +150,22 @@ type deskView struct {
 	Reason    string `json:"reviewReason,omitempty"`
 	Next      string `json:"nextAction,omitempty"`
 	Updated   string `json:"updatedAt"`
+	// State is the review's state at this moment (schema.USDTReviewOf),
+	// Detail the same in plain words, NextCheck when the reviewer looks
+	// again while it waits.
+	State     string `json:"state"`
+	Detail    string `json:"detail"`
+	NextCheck string `json:"nextCheckAt,omitempty"`
 }
 
 func deskRow(o *schema.Order) deskView {
-	return deskView{PaymentID: o.ID, Status: o.Status.String(), Sandbox: o.Sandbox, Network: o.Network, Payable: o.PayableAmount,
-		TxHash: o.TxHash, Review: o.Review, Reason: o.ReviewReason, Next: o.NextAction, Updated: schema.WireTime(o.UpdatedAt)}
+	v := deskView{PaymentID: o.ID, Status: o.Status.String(), Sandbox: o.Sandbox, Network: o.Network, Payable: o.PayableAmount,
+		TxHash: o.TxHash, Review: o.Review, Reason: o.ReviewReason, Next: o.NextAction, Updated: schema.WireTime(o.UpdatedAt),
+		State: "none", Detail: "no transaction submitted yet"}
+	if r := schema.USDTReviewOf(o); r != nil {
+		v.State, v.Reason, v.Detail, v.NextCheck = r.State, r.Reason, r.Describe(), r.NextCheckAt
+	}
+	return v
 }
 
 func deskRows(orders []*schema.Order) []deskView {
@@ -153,11 +178,11 @@ func deskRows(orders []*schema.Order) []deskView {
 
 func printDesk(w io.Writer, orders []*schema.Order) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PAYMENT ID\tSTATUS\tNETWORK\tPAYABLE\tREVIEW\tREASON\tUPDATED\tHASH")
+	fmt.Fprintln(tw, "PAYMENT ID\tSTATUS\tNETWORK\tPAYABLE\tSTATE\tREASON\tNEXT CHECK\tUPDATED\tHASH")
 	for _, o := range orders {
 		v := deskRow(o)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.PaymentID, v.Status, v.Network, v.Payable,
-			cmp.Or(v.Review, "queued"), v.Reason, v.Updated, v.TxHash)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.PaymentID, v.Status, v.Network, v.Payable,
+			v.State, v.Reason, cmp.Or(v.NextCheck, "-"), v.Updated, cmp.Or(v.TxHash, "-"))
 	}
 	_ = tw.Flush()
 }

@@ -166,6 +166,14 @@ func (o reviewOrders) RescheduleUSDT(ctx context.Context, id string, due time.Ti
 	return o.r.Reschedule(ctx, id, due)
 }
 
+func (o reviewOrders) MoveUSDT(ctx context.Context, from, hash, payable string, d usdt.Decision) (*schema.Order, error) {
+	return o.r.Move(ctx, from, hash, payable, d)
+}
+
+func (o reviewOrders) ProgressUSDT(ctx context.Context, id, hash string, p schema.USDTProgress) error {
+	return o.r.Progress(ctx, id, hash, p)
+}
+
 // newReviewer wires the reviewer role over the order store.
 func newReviewer(cfg platform.Config, rdb redis.UniversalClient, store *command.Store, nets reviewNetworks, now platform.Clock,
 	reg prometheus.Registerer, log *slog.Logger) (*reviewer.Reviewer, error) {

@@ -52,6 +52,7 @@ end
 local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
 local event = ARGV[11]
 redis.call('HSET', KEYS[1], 'ut', ARGV[3], 'rv', outcome)
+redis.call('HDEL', KEYS[1], 'rvs', 'rvn', 'rvu', 'rvc', 'rvq')
 redis.call('ZREM', KEYS[4], id)
 if outcome == 'approved' then
   event = ARGV[10]

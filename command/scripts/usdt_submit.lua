@@ -3,28 +3,45 @@
 -- the network the hash was checked for; queue it for the reviewers, due at
 -- once; and move its expiry to the end of the review window, so the sweep
 -- leaves it to the review meanwhile. A previous review's verdict (a
--- rejected hash) no longer applies: it is cleared, and the order leaves
--- the administrator's desk.
+-- rejected hash) and progress no longer apply: they are cleared, and the
+-- order leaves the administrator's desk.
+-- An administrator's attach (ARGV[8] = '1') may also replace the hash of an
+-- order under review or waiting for an administrator; it and a review's
+-- move (ARGV[8] = 'm', only onto an order awaiting a transfer) append
+-- their decision (ARGV[9]) to the order's history.
 -- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] shard expiry
---   index, KEYS[4] shard review queue, KEYS[5] shard desk index.
+--   index, KEYS[4] shard review queue, KEYS[5] shard desk index,
+--   KEYS[6] the order's history.
 -- ARGV[1] network, ARGV[2] hash, ARGV[3] next action awaited,
 --   ARGV[4] next action under review, ARGV[5] event type, ARGV[6] time (ms),
---   ARGV[7] end of the review window (ms).
+--   ARGV[7] end of the review window (ms), ARGV[8] '' (the payer), '1'
+--   (attach) or 'm' (move), ARGV[9] decision JSON (attach and move).
 -- Returns {-1} when there is no such order, {0, status} when the order is
--- not as expected (nothing written), {1, version} when done.
-local f = redis.call('HMGET', KEYS[1], 'st', 'next', 'net', 'id')
+-- not as expected (nothing written), {1, version, previous hash} when done.
+local f = redis.call('HMGET', KEYS[1], 'st', 'next', 'net', 'id', 'txh')
 if not f[1] then
   return {-1}
 end
-if f[1] ~= '1' or f[2] ~= ARGV[3] or f[3] ~= ARGV[1] then
+local awaiting = f[2] == ARGV[3] or (ARGV[8] == '1' and f[2] == ARGV[4])
+if f[1] ~= '1' or not awaiting or f[3] ~= ARGV[1] then
   return {0, tonumber(f[1])}
 end
 local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'ut', ARGV[6], 'txh', ARGV[2], 'next', ARGV[4])
-redis.call('HDEL', KEYS[1], 'rv', 'rvr')
--- Never earlier than it was (GT), and only while still indexed (XX).
-redis.call('ZADD', KEYS[3], 'XX', 'GT', ARGV[7], f[4])
+redis.call('HDEL', KEYS[1], 'rv', 'rvr', 'rvs', 'rvn', 'rvc', 'rvq', 'rvu')
+-- Never earlier than it was (GT), and only while still indexed (XX); an
+-- order an administrator's wait took out of the index goes back in.
+if ARGV[8] ~= '' then
+  redis.call('ZADD', KEYS[3], 'GT', ARGV[7], f[4])
+  redis.call('RPUSH', KEYS[6], ARGV[9])
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl > 0 then
+    redis.call('PEXPIRE', KEYS[6], ttl)
+  end
+else
+  redis.call('ZADD', KEYS[3], 'XX', 'GT', ARGV[7], f[4])
+end
 redis.call('ZADD', KEYS[4], ARGV[6], f[4])
 redis.call('ZREM', KEYS[5], f[4])
 redis.call('XADD', KEYS[2], '*', 'type', ARGV[5], 'at', ARGV[6], unpack(redis.call('HGETALL', KEYS[1])))
-return {1, v}
+return {1, v, f[5] or ''}

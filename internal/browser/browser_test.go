@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func site(t *testing.T) *httptest.Server {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Security-Policy", csp)
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			fmt.Fprintf(w, `<!doctype html><html><head><meta name="viewport" content="width=device-width">
+			fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width">
 <title>selftest</title></head><body>%s</body></html>`, body)
 		})
 	}
@@ -65,6 +66,36 @@ func site(t *testing.T) *httptest.Server {
 	page("/inline", `<p>inline</p><script>document.title = "ran";</script>`)
 	page("/missing", `<img src="/nope.png" alt="">`)
 	page("/cookie", `<p id="cookie">x</p>`)
+	page("/unnamed", `<main><h1>a11y</h1><button id="empty"></button></main>`)
+	page("/keys", `<main><h1>keys</h1><a href="/cookie" id="first">first</a>
+<label><input type="radio" name="r" value="a" id="ra"> A</label><label><input type="radio" name="r" value="b" id="rb"> B</label>
+<button id="go" type="button">Go</button> <span id="out">not yet</span></main>
+<script nonce="`+nonce+`" src="/keys.js"></script>`)
+	script("/keys.js", `document.getElementById("go").addEventListener("click", () => {
+	const r = document.querySelector("input[name=r]:checked");
+	document.getElementById("out").textContent = "chose " + (r ? r.value : "nothing");
+});`)
+	mux.HandleFunc("/overflow", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		wrap := ""
+		if r.URL.Query().Get("wrap") == "1" {
+			wrap = "overflow-wrap:anywhere"
+		}
+		fmt.Fprintf(w, `<!doctype html><html lang="en"><meta name="viewport" content="width=device-width">
+<main style="width:300px;padding:10px;%s"><p>Order <code>%s</code></p></main>`, wrap, strings.Repeat("a1", 50))
+	})
+	mux.HandleFunc("/refused", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", csp)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `<!doctype html><title>refused</title><p id="refused">refused</p><script nonce="%s" src="/error.js"></script>`, nonce)
+	})
+	mux.HandleFunc("/refused-quietly", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", csp)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `<!doctype html><title>refused</title><p id="refused">refused</p>`)
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -170,6 +201,7 @@ func TestBrowserProblems(t *testing.T) {
 		if title != "selftest" {
 			t.Errorf("title %q: the inline script ran despite the CSP", title)
 		}
+		p.AssertNoConsoleErrors(&fakeTB{TB: t}) // the violation is the point
 	})
 }
 
@@ -227,4 +259,114 @@ func TestBrowserCookies(t *testing.T) {
 	if c := other.Cookies(); len(c) != 0 {
 		t.Errorf("a second page sees cookies %v; want its own empty jar", c)
 	}
+}
+
+// A problem no step asserted fails the test when it ends: the page's own
+// cleanup checks what is left.
+func TestBrowserUncheckedProblemsFailAtTheEnd(t *testing.T) {
+	srv := site(t)
+	f := &fakeTB{TB: t}
+	// Registered first, so it runs after the page's own check.
+	t.Cleanup(func() {
+		if !f.failed || !strings.Contains(f.msg, "deliberate error") {
+			t.Errorf("a console error nobody checked passed: failed=%v %q", f.failed, f.msg)
+		}
+	})
+	p := New(f).NewPage(Wide)
+	p.Go(srv.URL + "/console-error")
+	p.Go(srv.URL + "/") // moved on without asserting
+}
+
+// AllowErrorStatus drops the refused document's failed load and nothing
+// else: a console error on the refusal page is still reported.
+func TestBrowserAllowErrorStatus(t *testing.T) {
+	srv := site(t)
+	t.Run("only the failed load is allowed", func(t *testing.T) {
+		p := New(t).NewPage(Wide)
+		p.Go(srv.URL + "/refused-quietly")
+		p.AllowErrorStatus(http.StatusBadRequest)
+		if pr := p.Problems(); len(pr) != 0 {
+			t.Errorf("problems left after allowing the 400: %v", pr)
+		}
+	})
+	t.Run("another problem on the page stays", func(t *testing.T) {
+		p := New(t).NewPage(Wide)
+		p.Go(srv.URL + "/refused")
+		p.AllowErrorStatus(http.StatusBadRequest)
+		f := &fakeTB{TB: t}
+		p.AssertNoConsoleErrors(f)
+		if !f.failed || !strings.Contains(f.msg, "deliberate error") {
+			t.Errorf("the console error was dropped with the 400: %q", f.msg)
+		}
+	})
+	t.Run("a status other than the one allowed fails", func(t *testing.T) {
+		f := &fakeTB{TB: t}
+		p := New(t).NewPage(Wide)
+		p.Go(srv.URL + "/refused-quietly")
+		p.t = f
+		p.AllowErrorStatus(http.StatusUnauthorized)
+		p.t = t
+		p.AllowErrorStatus(http.StatusBadRequest)
+		if !f.failed {
+			t.Error("allowing a 401 on a 400 page passed")
+		}
+	})
+}
+
+// CheckA11y fails on a serious violation (a button without a name) and
+// passes a clean page.
+func TestBrowserA11y(t *testing.T) {
+	if _, err := axeSource(); err != nil {
+		if ci, _ := strconv.ParseBool(os.Getenv("CI")); ci {
+			t.Fatalf("axe-core: %v; scripts/axe.sh installs it", err)
+		}
+		t.Skipf("axe-core: %v; scripts/axe.sh installs it", err)
+	}
+	srv := site(t)
+	p := New(t).NewPage(Wide)
+	p.Go(srv.URL + "/unnamed")
+	f := &fakeTB{TB: t}
+	p.CheckA11y(f, "unnamed")
+	if !f.failed || !strings.Contains(f.msg, "button-name") {
+		t.Errorf("a button without a name passed: %q", f.msg)
+	}
+	p.Go(srv.URL + "/keys")
+	p.CheckA11y(t, "keys")
+}
+
+// Press and TabTo drive a page from the keyboard alone.
+func TestBrowserKeyboard(t *testing.T) {
+	srv := site(t)
+	p := New(t).NewPage(Narrow)
+	p.Go(srv.URL + "/keys")
+	p.TabTo("#ra", 5)
+	p.Press(KeySpace)
+	p.TabTo("#go", 5)
+	p.Press(KeyEnter)
+	p.WaitText("#out", "chose a")
+	f := &fakeTB{TB: t}
+	catch(func() {
+		p.t = f
+		p.SetTimeout(time.Second)
+		p.TabTo("#nowhere", 3)
+	})
+	p.t = t
+	if !f.failed {
+		t.Error("TabTo an element that does not exist passed")
+	}
+}
+
+// CheckNoOverflow fails on an unbreakable id that runs past its box and
+// passes once the box lets it wrap.
+func TestBrowserOverflow(t *testing.T) {
+	srv := site(t)
+	p := New(t).NewPage(Narrow)
+	p.Go(srv.URL + "/overflow")
+	f := &fakeTB{TB: t}
+	p.CheckNoOverflow(f, "main")
+	if !f.failed || !strings.Contains(f.msg, "code") {
+		t.Errorf("a 100-character id in a 300 px box passed: %q", f.msg)
+	}
+	p.Go(srv.URL + "/overflow?wrap=1")
+	p.CheckNoOverflow(t, "main")
 }

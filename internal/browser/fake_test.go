@@ -18,7 +18,7 @@ type fakeTB struct {
 type stopped struct{}
 
 func (f *fakeTB) Errorf(format string, args ...any) {
-	f.failed, f.msg = true, fmt.Sprintf(format, args...)
+	f.failed, f.msg = true, f.msg+fmt.Sprintf(format, args...)+"\n"
 }
 
 func (f *fakeTB) Fatalf(format string, args ...any) {

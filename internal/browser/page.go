@@ -51,6 +51,8 @@ func (b *Browser) NewPage(width int) *Page {
 	p := &Page{t: b.t, ctx: ctx, timeout: DefaultTimeout, rec: rec}
 	p.do("report CSP violations", reportCSP())
 	p.SetWidth(width)
+	// Runs before the tab closes (cleanups run last-registered first).
+	b.t.Cleanup(func() { p.AssertNoConsoleErrors(b.t) })
 	return p
 }
 

@@ -68,7 +68,9 @@ type recorder struct {
 	mainFrame string
 	problems  []Problem
 	requests  map[string]string // request id → URL, to name failed loads
+	reported  int               // problems[:reported] were reported to a test already
 	status    int
+	docURL    string // the last document's URL, for AllowErrorStatus
 	headers   http.Header
 }
 
@@ -104,7 +106,7 @@ func (r *recorder) record(ev any) {
 		}
 	case *network.EventResponseReceived:
 		if e.Type == network.ResourceTypeDocument && string(e.FrameID) == r.mainFrame {
-			r.status, r.headers = int(e.Response.Status), httpHeader(e.Response.Headers)
+			r.status, r.headers, r.docURL = int(e.Response.Status), httpHeader(e.Response.Headers), e.Response.URL
 		}
 	}
 }
@@ -130,10 +132,17 @@ func (p *Page) Problems() []Problem {
 }
 
 // AssertNoConsoleErrors fails t, listing them, when the page has reported
-// any console error, uncaught exception, CSP violation or failed load.
+// any console error, uncaught exception, CSP violation or failed load that
+// no earlier assertion reported. NewPage also runs it when the test ends,
+// so a problem on a page no step checked (after a payment, a cancel, a
+// polling time-out) still fails the test.
 func (p *Page) AssertNoConsoleErrors(t testing.TB) {
 	t.Helper()
-	problems := p.Problems()
+	p.settle()
+	p.rec.mu.Lock()
+	problems := append([]Problem(nil), p.rec.problems[p.rec.reported:]...)
+	p.rec.reported = len(p.rec.problems)
+	p.rec.mu.Unlock()
 	if len(problems) == 0 {
 		return
 	}
@@ -230,12 +239,27 @@ func cspText(payload string) string {
 	return fmt.Sprintf("%s %s %s at %s:%d", v.Directive, verb, v.Blocked, v.Source, v.Line)
 }
 
-// ForgetProblems drops what the page reported so far: after a step that
-// must answer an error page (a refused form), whose failed load is the
-// point of the step, not a fault of the page.
-func (p *Page) ForgetProblems() {
+// AllowErrorStatus accepts that the last document was answered with
+// status (a refused form's 400, a wrong password's 401): the browser's
+// "failed to load" entry for that one document is dropped, and nothing
+// else, so another problem on the way still fails the test. It fails the
+// test when the last document's status is not status.
+func (p *Page) AllowErrorStatus(status int) {
+	p.t.Helper()
 	p.settle()
 	p.rec.mu.Lock()
 	defer p.rec.mu.Unlock()
-	p.rec.problems = nil
+	if p.rec.status != status {
+		p.t.Errorf("browser: the last document answered %d, not the %d allowed", p.rec.status, status)
+		return
+	}
+	want := fmt.Sprintf("status of %d", status)
+	kept := p.rec.problems[:p.rec.reported]
+	for _, pr := range p.rec.problems[p.rec.reported:] {
+		if pr.Kind == KindLog && pr.URL == p.rec.docURL && strings.Contains(pr.Text, want) {
+			continue
+		}
+		kept = append(kept, pr)
+	}
+	p.rec.problems = kept
 }

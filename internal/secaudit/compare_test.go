@@ -74,17 +74,60 @@ func secretCompares(fset *token.FileSet, file *ast.File, src []byte) []finding {
 // `sign == expected`, whatever the variables are called.
 var verifier = regexp.MustCompile(`(?i)(sign|secret|password|mac$|matches)`)
 
+// macVerifier names a function that checks a MAC or a signature
+// (Verify, verifyNotification, checkHMAC): inside one, a variable-time
+// library comparison of any two computed values (bytes.Equal(want, got))
+// and an == on a MAC-like value (mac, sum, digest, expected, computed, a
+// hex or base64 encoding, string(x)) are flagged, whatever the names.
+var macVerifier = regexp.MustCompile(`(?i)(verif|sign|mac$|^mac|hmac|digest|secret|password|matches)`)
+
+// macLike is an operand that holds a computed MAC or its encoding.
+func macLike(e ast.Expr) bool {
+	switch v := e.(type) {
+	case *ast.Ident:
+		return macName.MatchString(v.Name)
+	case *ast.SelectorExpr:
+		return macName.MatchString(v.Sel.Name)
+	case *ast.ParenExpr:
+		return macLike(v.X)
+	case *ast.CallExpr:
+		if id, ok := v.Fun.(*ast.Ident); ok && id.Name == "string" && len(v.Args) == 1 {
+			return macLike(v.Args[0]) || isSum(v.Args[0])
+		}
+		if sel, ok := v.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "EncodeToString" || sel.Sel.Name == "Sum") {
+			return true
+		}
+	}
+	return false
+}
+
+var macName = regexp.MustCompile(`(?i)(^mac|mac$|sum$|digest|expected|computed)`)
+
+func isSum(e ast.Expr) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Sum"
+}
+
 func inspectFunc(fn *ast.FuncDecl, add func(ast.Node)) {
 	strict := verifier.MatchString(fn.Name.Name)
+	checksMAC := macVerifier.MatchString(fn.Name.Name)
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
 		switch v := n.(type) {
 		case *ast.BinaryExpr:
 			if (v.Op == token.EQL || v.Op == token.NEQ) && !harmless(v.X) && !harmless(v.Y) &&
-				(namesSecret(v.X) || namesSecret(v.Y) || (strict && !literal(v.X) && !literal(v.Y))) {
+				(namesSecret(v.X) || namesSecret(v.Y) || (strict && !literal(v.X) && !literal(v.Y)) ||
+					(checksMAC && (macLike(v.X) || macLike(v.Y)))) {
 				add(v)
 			}
 		case *ast.CallExpr:
-			if variableTimeEqual(v.Fun) && len(v.Args) == 2 && (namesSecret(v.Args[0]) || namesSecret(v.Args[1])) {
+			// Inside a verifier, bytes.Equal(mac, got) leaks as much as
+			// sign == expected, whatever the two are called.
+			if variableTimeEqual(v.Fun) && len(v.Args) == 2 && (namesSecret(v.Args[0]) || namesSecret(v.Args[1]) ||
+				(checksMAC && !literal(v.Args[0]) && !literal(v.Args[1]) && !harmless(v.Args[0]) && !harmless(v.Args[1]))) {
 				add(v)
 			}
 		}
@@ -107,7 +150,8 @@ func variableTimeEqual(fun ast.Expr) bool {
 		return false
 	}
 	pkg, ok := sel.X.(*ast.Ident)
-	return ok && ((pkg.Name == "bytes" && sel.Sel.Name == "Equal") || (pkg.Name == "strings" && sel.Sel.Name == "EqualFold") ||
+	return ok && ((pkg.Name == "bytes" && (sel.Sel.Name == "Equal" || sel.Sel.Name == "Compare" || sel.Sel.Name == "EqualFold")) ||
+		(pkg.Name == "strings" && (sel.Sel.Name == "EqualFold" || sel.Sel.Name == "Compare")) ||
 		(pkg.Name == "reflect" && sel.Sel.Name == "DeepEqual") || (pkg.Name == "slices" && sel.Sel.Name == "Equal"))
 }
 

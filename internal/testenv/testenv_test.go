@@ -53,8 +53,14 @@ func TestRedisURLIsFreshAndEmpty(t *testing.T) {
 	if n, err := c.DBSize(ctx).Result(); err != nil || n != 0 {
 		t.Fatalf("db %d: size %d, err %v; want an empty database", opt.DB, n, err)
 	}
-	// The server runs as scripts/redis.sh configures it: durable writes.
-	if v, err := c.ConfigGet(ctx, "appendfsync").Result(); err == nil && v["appendfsync"] != "always" {
+	// The server runs as scripts/redis.sh configures it: durable writes. A
+	// setting we cannot read is a failure, not a pass: a server that hides
+	// CONFIG would hide a missing fsync too.
+	v, err := c.ConfigGet(ctx, "appendfsync").Result()
+	if err != nil {
+		t.Fatalf("read appendfsync: %v", err)
+	}
+	if v["appendfsync"] != "always" {
 		t.Errorf("appendfsync = %q, want always", v["appendfsync"])
 	}
 }

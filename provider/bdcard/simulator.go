@@ -142,7 +142,7 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 		return c.Status(http.StatusNotFound).SendString("no such session")
 	}
 	p := provider.SimPage{
-		Provider: s.cfg.Family, Amount: sess.Amount, Currency: sess.Currency, Description: sess.Product,
+		Provider: s.cfg.Family, OrderID: sess.TranID, Amount: sess.Amount, Currency: sess.Currency, Description: sess.Product,
 		Action: s.cfg.BaseURL + "/checkout/" + sess.Key,
 	}
 	if sess.OrigCurrency != sess.Currency {

@@ -121,7 +121,7 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 		return c.Status(http.StatusNotFound).SendString("no such payment")
 	}
 	p := provider.SimPage{
-		Provider: Family, Amount: txn.Amount, Currency: txn.Currency, Description: txn.Desc,
+		Provider: Family, OrderID: txn.TranID, Amount: txn.Amount, Currency: txn.Currency, Description: txn.Desc,
 		Action: s.cfg.BaseURL + "/paynow/" + txn.Track,
 	}
 	if txn.Status != statusPending {

@@ -53,7 +53,7 @@ func (s *Simulator) render(c *fiber.Ctx, ch *charge) error {
 	done := map[string]string{"COMPLETED": "Paid: the webhook was sent.", "FAILED": "Failed: the webhook was sent.", "EXPIRED": "Expired."}
 	st, _ := ch.lastStatus()
 	return simkit.SendPage(c, provider.SimPage{
-		Provider: Family, Amount: ch.Pricing.Local.Amount, Currency: ch.Pricing.Local.Currency,
+		Provider: Family, OrderID: ch.Metadata.OrderID, Amount: ch.Pricing.Local.Amount, Currency: ch.Pricing.Local.Currency,
 		Description: ch.Description, Action: s.cfg.BaseURL + "/pay/" + ch.Code, Done: done[st],
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/simkit"
 	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/schema"
 )
 
 // field is one member of a JSON object written in a chosen order: a string,
@@ -82,10 +83,13 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 
 func (s *Simulator) render(c *fiber.Ctx, inv *simInvoice) error {
 	done := map[string]string{"finished": "Paid: the IPN was sent.", "failed": "Failed: the IPN was sent."}
+	desc := "Pay " + inv.PayAmount + " " + schema.CryptoName(inv.PayCurrency)
+	if inv.Description != "" {
+		desc += " — " + inv.Description
+	}
 	return simkit.SendPage(c, provider.SimPage{
-		Provider: Family, Amount: inv.PriceAmount, Currency: strings.ToUpper(inv.PriceCurrency),
-		Description: "Pay " + inv.PayAmount + " " + strings.ToUpper(inv.PayCurrency) + " — " + inv.Description,
-		Action:      s.invoiceURL(inv.ID), Done: done[inv.Status],
+		Provider: Family, OrderID: inv.OrderID, Amount: inv.PriceAmount, Currency: strings.ToUpper(inv.PriceCurrency),
+		Description: desc, Action: s.invoiceURL(inv.ID), Done: done[inv.Status],
 	})
 }
 

@@ -82,7 +82,7 @@ func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
 		}
 	}
 	return simkit.SendPage(c, provider.SimPage{
-		Provider: Family, Amount: o.Amount, Currency: o.Currency, Description: name + " · order " + o.PaymentID,
+		Provider: Family, OrderID: o.PaymentID, Amount: o.Amount, Currency: o.Currency, Description: name,
 		Action: s.pageURL(o), Done: done,
 	})
 }

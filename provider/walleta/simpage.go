@@ -79,7 +79,7 @@ func (s *Simulator) render(c *fiber.Ctx, t trade, done string) error {
 		cur = "CNY"
 	}
 	return simkit.SendPage(c, provider.SimPage{
-		Provider: Family, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
+		Provider: Family, OrderID: t.OutTradeNo, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
 		Action: s.qrURL(t.Token), Done: done,
 	})
 }

@@ -67,7 +67,7 @@ func doneText(state string) string {
 
 func (s *Simulator) render(c *fiber.Ctx, t simTx, done string) error {
 	return simkit.SendPage(c, provider.SimPage{
-		Provider: Family, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
+		Provider: Family, OrderID: t.OutTradeNo, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
 		Description: t.Description, Action: s.codeURL(t.Token), Done: done,
 	})
 }

@@ -84,7 +84,7 @@ func (s *Sim) deposits(w http.ResponseWriter, r *http.Request) {
 
 // matches is an absent filter, or one the value meets.
 func matches(q url.Values, key, value string) bool {
-	return q.Get(key) == "" || strings.EqualFold(q.Get(key), value)
+	return q.Get(key) == "" || strings.EqualFold(q.Get(key), value) // secaudit:not-secret: a list filter (coin, network)
 }
 
 func (s *Sim) payments(w http.ResponseWriter, r *http.Request) {

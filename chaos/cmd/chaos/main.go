@@ -45,6 +45,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.Settle, "settle", 90*time.Second, "how long an audit may wait for the system to settle")
 	fs.StringVar(&cfg.Report, "report", "", "RELIABILITY.md whose generated section to rewrite")
 	fs.BoolVar(&cfg.PlantLoss, "plant-loss", true, "at the end, delete one order and require the audit to notice")
+	cfg.Rates, cfg.Floors = chaos.DefaultRates, chaos.DefaultFloors
+	fs.Float64Var(&cfg.Rates.Creates, "creates", cfg.Rates.Creates, "creates offered per second (4 methods)")
+	fs.Float64Var(&cfg.Rates.Pays, "pays", cfg.Rates.Pays, "sandbox pays offered per second")
+	fs.Float64Var(&cfg.Rates.SelfPays, "self-pays", cfg.Rates.SelfPays, "creates paid from the merchant's own balance per second")
+	fs.Float64Var(&cfg.Rates.Transfers, "transfers", cfg.Rates.Transfers, "balance transfers through the payer pages per second")
+	fs.Float64Var(&cfg.Rates.Queries, "queries", cfg.Rates.Queries, "queries (order and listing) per second")
+	fs.Float64Var(&cfg.Floors.Fraction, "floor-fraction", cfg.Floors.Fraction, "share of the offered load each scenario must achieve")
+	fs.IntVar(&cfg.Floors.Creates, "floor-creates", cfg.Floors.Creates, "least answered creates per scenario")
+	fs.IntVar(&cfg.Floors.PaidWebhooks, "floor-paid", cfg.Floors.PaidWebhooks, "least paid orders with acknowledged webhooks per scenario")
+	fs.IntVar(&cfg.Floors.BalancePayments, "floor-balance", cfg.Floors.BalancePayments, "least balance payments per scenario")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

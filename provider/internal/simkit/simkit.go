@@ -21,6 +21,9 @@ import (
 
 // SendPage answers with p rendered as HTML.
 func SendPage(c *fiber.Ctx, p provider.SimPage) error {
+	if p.Merchant == "" {
+		p.Merchant = provider.SimMerchant(c, p.OrderID)
+	}
 	var b bytes.Buffer
 	if err := p.Render(&b); err != nil {
 		return fmt.Errorf("%s simulator page: %w", p.Provider, err)

@@ -1,0 +1,36 @@
+package browser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// CheckNoOverflow fails t for every element inside the first element
+// matching container (e.g. "main") whose box reaches past the container's
+// content box, or past the viewport: a long order id, address or hash
+// that does not wrap at this width.
+func (p *Page) CheckNoOverflow(t testing.TB, container string) {
+	t.Helper()
+	var out []string
+	p.Eval(fmt.Sprintf(`(() => {
+		const box = document.querySelector(%s);
+		if (!box) return ["no element matches the container"];
+		const cs = getComputedStyle(box), r = box.getBoundingClientRect();
+		const right = Math.min(r.right - parseFloat(cs.paddingRight) - parseFloat(cs.borderRightWidth),
+			document.documentElement.clientWidth);
+		const bad = [];
+		for (const e of box.querySelectorAll("*")) {
+			const er = e.getBoundingClientRect();
+			if (er.width === 0 || getComputedStyle(e).position === "fixed") continue;
+			if (er.right > right + 0.5) bad.push(e.tagName.toLowerCase() + (e.className ? "." + e.className : "") +
+				" ends at " + Math.round(er.right) + " px, past " + Math.round(right) + ": " + (e.textContent || "").trim().slice(0, 40));
+		}
+		if (document.documentElement.scrollWidth > document.documentElement.clientWidth)
+			bad.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " px wide");
+		return bad;
+	})()`, jsString(container)), &out)
+	if len(out) > 0 {
+		t.Errorf("browser: at %d px, %d elements overflow %s:\n\t%s", p.width, len(out), container, strings.Join(out, "\n\t"))
+	}
+}
