@@ -25,14 +25,14 @@ import (
 // scripts on the real Redis: what Redis holds at the end is the truth every
 // report is checked against.
 type reportWorkload struct {
-	t      *testing.T
-	ctx    context.Context
-	rng    *rand.Rand
-	store  *command.Store
-	now    time.Time
-	ids    map[string][]string      // appid -> its orders
-	coids  map[string]string        // appid|clientOrderId -> the order it names now
-	byID   map[string]*schema.Order // filled by truth()
+	t     *testing.T
+	ctx   context.Context
+	rng   *rand.Rand
+	store *command.Store
+	now   time.Time
+	ids   map[string][]string      // appid -> its orders
+	coids map[string]string        // appid|clientOrderId -> the order it names now
+	byID  map[string]*schema.Order // filled by truth()
 }
 
 // methodCurrency are the (method, currency) pairs orders are made with; a
