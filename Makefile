@@ -28,7 +28,7 @@ test: vet
 # too, for tests of one node's database).
 # One package at a time (-p 1): a cluster has one database, so tests take
 # turns on it (internal/testenv).
-CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI)$$
+CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI|TestReportsEndToEnd)$$
 .PHONY: test-cluster
 test-cluster:
 	scripts/deps.sh
