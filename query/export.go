@@ -59,8 +59,13 @@ func (q *Orders) export(c *fiber.Ctx, acct *merchant.Account) error {
 	f.ClientOrderID = strings.Clone(f.ClientOrderID)
 	gz := strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip")
 
+	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 	first, rest, err := q.reports.Export(ctx, f)
+	release() // the stream's later windows run outside the gate (docs/reporting.md)
 	if err != nil {
 		cancel()
 		q.log.Error("export", "err", err)

@@ -76,7 +76,12 @@ func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
+	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	if err != nil {
+		return err
+	}
 	total, orders, err := q.page(c.UserContext(), f)
+	release()
 	if err != nil {
 		q.log.Error("list orders", "err", err)
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "order listing is unavailable; retry later", Err: err}

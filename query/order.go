@@ -50,6 +50,8 @@ type Sources struct {
 	Webhooks WebhookLog
 	Refunds  RefundReader // nil: action=order lists no refunds
 	Reports  Reports      // nil: summary, timeseries and export answer 503
+	// Gate shares ClickHouse between merchants (nil: no bound).
+	Gate *FairGate
 }
 
 // Orders serves GET /api/order.
@@ -63,6 +65,7 @@ type Orders struct {
 	webhookLog WebhookLog
 	refunds    RefundReader
 	reports    Reports
+	gate       *FairGate
 	limiter    *platform.Limiter
 	log        *slog.Logger
 }
@@ -75,7 +78,7 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Lim
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, limiter: limiter, log: log}, nil
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, gate: src.Gate, limiter: limiter, log: log}, nil
 }
 
 // Serve dispatches on action.

@@ -120,7 +120,12 @@ func (q *Orders) summary(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
+	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	if err != nil {
+		return err
+	}
 	s, err := q.reports.Summary(c.UserContext(), f)
+	release()
 	if err != nil {
 		q.log.Error("summary", "err", err)
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}

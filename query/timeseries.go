@@ -88,7 +88,12 @@ func (q *Orders) timeseries(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
+	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	if err != nil {
+		return err
+	}
 	rows, err := q.reports.Series(c.UserContext(), f, spec)
+	release()
 	if err != nil {
 		q.log.Error("timeseries", "err", err)
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
