@@ -75,13 +75,13 @@ bench-create:
 # under a steady create load against the real binary. A few minutes; not
 # part of `make test`. bench-listing-quick: the reads at a tenth of the size.
 bench-listing:
-	scripts/testenv.sh sh -c '$(GO) test -run "^$$" -bench "Listing|Reports" -benchtime 100x -timeout 30m ./query && \
+	scripts/testenv.sh sh -c '$(GO) test -run "^$$" -bench "Listing|Reports|FairShare" -benchtime 100x -timeout 30m ./query && \
 		$(GO) test -run "^$$" -bench CreateToListed -benchtime 1x ./cmd/gateway'
 
 .PHONY: bench-listing-quick
 bench-listing-quick:
 	GATEWAY_BENCH_MERCHANT_ROWS=100000 GATEWAY_BENCH_TOTAL_ROWS=500000 scripts/testenv.sh \
-		$(GO) test -run "^$$" -bench "Listing|Reports" -benchtime 20x -timeout 10m ./query
+		$(GO) test -run "^$$" -bench "Listing|Reports|FairShare" -benchtime 20x -timeout 10m ./query
 
 fmt:
 	$(GO) fmt $(PKGS)
