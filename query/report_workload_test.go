@@ -163,7 +163,7 @@ func (w *reportWorkload) truth() {
 // then never returns, as a projector killed -9 between ClickHouse's
 // confirmation and the acknowledgement: the rows are in and the entries
 // stay pending, so the consumer that claims them inserts them again.
-// After release it inserts nothing more (the dead process's last flush).
+// After release it writes nothing more.
 type killAfterInsert struct {
 	inner    projector.Sink
 	n        int
@@ -183,8 +183,10 @@ func (k *killAfterInsert) Insert(ctx context.Context, evs []schema.Event) error 
 	case call < k.n:
 		return k.inner.Insert(ctx, evs)
 	case call > k.n:
+		// The dead process's last flush, after the heir took over and the
+		// test is done with both: nothing is written.
 		<-k.released
-		return errors.New("dead")
+		return nil
 	}
 	if err := k.inner.Insert(ctx, evs); err != nil {
 		return err
