@@ -29,7 +29,7 @@ test: vet
 # One package at a time (-p 1): a cluster has one database, so tests take
 # turns on it (internal/testenv). Under CI=true (.ci/run) a skipped test
 # fails the target (scripts/noskip.sh).
-CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI)$$
+CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI|TestReportsEndToEnd)$$
 .PHONY: test-cluster
 test-cluster:
 	scripts/deps.sh
@@ -69,12 +69,20 @@ screenshots:
 bench-create:
 	scripts/testenv.sh $(GO) test -run '^$$' -bench CreateOrder -benchmem -benchtime 5s ./command
 
-# Listing at scale: pages 1 and 1,000 of a merchant with 1,000,000 of
-# 5,000,000 orders, then the create-to-listed delay under a steady create
-# load against the real binary. A few minutes; not part of `make test`.
+# Listing at scale: pages 1 and 1,000 (and page 1 filtered by method and
+# currency) of a merchant with 1,000,000 of 5,000,000 orders over 90 days,
+# the reports over them (90-day summary, day x method time series, the
+# whole export's rows/s and RSS growth), then the create-to-listed delay
+# under a steady create load against the real binary. A few minutes; not
+# part of `make test`. bench-listing-quick: the reads at a tenth of the size.
 bench-listing:
-	scripts/testenv.sh sh -c '$(GO) test -run "^$$" -bench Listing -benchtime 100x -timeout 30m ./query && \
+	scripts/testenv.sh sh -c '$(GO) test -run "^$$" -bench "Listing|Reports|FairShare" -benchtime 100x -timeout 30m ./query && \
 		$(GO) test -run "^$$" -bench CreateToListed -benchtime 1x ./cmd/gateway'
+
+.PHONY: bench-listing-quick
+bench-listing-quick:
+	GATEWAY_BENCH_MERCHANT_ROWS=100000 GATEWAY_BENCH_TOTAL_ROWS=500000 scripts/testenv.sh \
+		$(GO) test -run "^$$" -bench "Listing|Reports|FairShare" -benchtime 20x -timeout 10m ./query
 
 fmt:
 	$(GO) fmt $(PKGS)

@@ -58,9 +58,12 @@ type Config struct {
 	OrderTTL          time.Duration
 	OrderTTLMethods   string // per-method TTLs, e.g. cryptopsp=60m,usdt_direct=60m
 	OrderRetention    time.Duration
-	ShutdownTimeout   time.Duration
-	ShutdownDrain     time.Duration
-	LogLevel          string
+	// ReportMaxRange is the longest from..to of GET /api/order's summary,
+	// timeseries and export.
+	ReportMaxRange  time.Duration
+	ShutdownTimeout time.Duration
+	ShutdownDrain   time.Duration
+	LogLevel        string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the
 	// public listener: the slow-client (slow loris) bound.
 	HTTPReadTimeout time.Duration
@@ -137,6 +140,7 @@ func Defaults() Config {
 		USDTReview:        24 * time.Hour,
 		OrderTTL:          30 * time.Minute,
 		OrderRetention:    7 * 24 * time.Hour,
+		ReportMaxRange:    366 * 24 * time.Hour,
 		ShutdownTimeout:   20 * time.Second,
 		ShutdownDrain:     time.Second,
 		ProviderTimeout:   10 * time.Second,
@@ -209,6 +213,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
 	str(&c.OrderTTLMethods, "order-ttl-methods", "GATEWAY_ORDER_TTL_METHODS", "per-method order TTLs that differ from order-ttl, e.g. cryptopsp=60m,usdt_direct=60m")
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
+	dur(&c.ReportMaxRange, "report-max-range", "GATEWAY_REPORT_MAX_RANGE", "longest from..to of action=summary, timeseries and export (default 8784h, 366 days)")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")
 	dur(&c.ProviderTimeout, "provider-timeout", "GATEWAY_PROVIDER_TIMEOUT", "default bound on one call to a live provider (a family's Caller.Timeout wins)")
 	dur(&c.ShutdownDrain, "shutdown-drain", "GATEWAY_SHUTDOWN_DRAIN", "after SIGTERM, how long to keep serving while readiness says 503, before closing the listener")
@@ -283,8 +288,8 @@ func (c *Config) Validate() error {
 	if c.RedisWaitReplicas < 0 || c.RedisWaitTimeout <= 0 {
 		errs = append(errs, errors.New("redis-wait-replicas must be at least 0 and redis-wait-timeout positive"))
 	}
-	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
-		errs = append(errs, errors.New("order-ttl, order-retention, shutdown-timeout, usdt-review-window, session-ttl and http-read-timeout must be positive"))
+	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ReportMaxRange <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
+		errs = append(errs, errors.New("order-ttl, order-retention, report-max-range, shutdown-timeout, usdt-review-window, session-ttl and http-read-timeout must be positive"))
 	}
 	if c.ClockOffset < -MaxClockOffset || c.ClockOffset > MaxClockOffset {
 		errs = append(errs, fmt.Errorf("clock-offset %s is beyond ±%s", c.ClockOffset, MaxClockOffset))

@@ -51,6 +51,10 @@ func (f *Filter) scope(since time.Time) scope {
 		conds = append(conds, "client_order_id = ?")
 		args = append(args, f.ClientOrderID)
 	}
+	if f.Currency != "" {
+		conds = append(conds, "currency = ?")
+		args = append(args, f.Currency)
+	}
 	if !f.From.IsZero() {
 		conds = append(conds, "created_at >= ?", "created_ms >= ?")
 		args = append(args, f.From.UTC().Truncate(time.Second), uint64(f.From.UnixMilli()))
@@ -67,14 +71,24 @@ func (f *Filter) scope(since time.Time) scope {
 }
 
 // folded is one row per order in scope with its latest status, filtered by
-// status when asked: versions differ only in what changes, so grouping by
-// the key columns folds them exactly.
+// status and method when asked: versions differ only in what changes, so
+// grouping by the key columns folds them exactly. The method is folded too:
+// a select order's method changes when the payer chooses.
 func (f *Filter) folded(sc scope) (string, []any) {
 	q := "SELECT created_at, id, argMax(status, version) AS st FROM orders WHERE " + sc.where + " GROUP BY created_at, id"
 	args := sc.args
+	var conds []string
+	if f.Method != "" {
+		q = "SELECT created_at, id, argMax(status, version) AS st, argMax(method, version) AS m FROM orders WHERE " + sc.where + " GROUP BY created_at, id"
+		conds = append(conds, "m = ?")
+		args = append(append([]any{}, args...), string(f.Method))
+	}
 	if f.Status != nil {
-		q = "SELECT created_at, id FROM (" + q + ") WHERE st = ?"
+		conds = append(conds, "st = ?")
 		args = append(append([]any{}, args...), uint8(*f.Status))
+	}
+	if len(conds) > 0 {
+		q = "SELECT created_at, id FROM (" + q + ") WHERE " + strings.Join(conds, " AND ")
 	}
 	return q, args
 }

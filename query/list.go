@@ -18,6 +18,8 @@ type Filter struct {
 	Page, Limit   int
 	Status        *schema.Status
 	ClientOrderID string
+	Method        schema.Method // the order's method now (a select order's chosen one)
+	Currency      string
 	From, To      time.Time
 }
 
@@ -38,12 +40,17 @@ type Totals interface {
 }
 
 func (f *Filter) unfiltered() bool {
-	return f.Status == nil && f.ClientOrderID == "" && f.From.IsZero() && f.To.IsZero()
+	return f.Status == nil && f.narrowless()
+}
+
+// narrowless is a filter with nothing but the merchant and perhaps a status.
+func (f *Filter) narrowless() bool {
+	return f.ClientOrderID == "" && f.Method == "" && f.Currency == "" && f.From.IsZero() && f.To.IsZero()
 }
 
 // statusOnly is a listing filtered by status and nothing else.
 func (f *Filter) statusOnly() bool {
-	return f.Status != nil && f.ClientOrderID == "" && f.From.IsZero() && f.To.IsZero()
+	return f.Status != nil && f.narrowless()
 }
 
 // Page limits of SPEC.md.
@@ -69,7 +76,12 @@ func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
+	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	if err != nil {
+		return err
+	}
 	total, orders, err := q.page(c.UserContext(), f)
+	release()
 	if err != nil {
 		q.log.Error("list orders", "err", err)
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "order listing is unavailable; retry later", Err: err}
@@ -90,24 +102,20 @@ func parseFilter(c *fiber.Ctx, appid string) (Filter, error) {
 	if f.Limit, err = wholeParam(c, "limit", defaultLimit, 1, maxLimit); err != nil {
 		return f, err
 	}
-	if v := c.Query("status"); v != "" {
-		st, ok := schema.ParseStatus(v)
-		if !ok {
-			return f, platform.Errorf(platform.KindInvalidParameter, "status must be a status name or code 0 to 4")
-		}
-		f.Status = &st
+	if f.Status, err = statusParam(c); err != nil {
+		return f, err
 	}
-	for _, tp := range []struct {
-		name string
-		dst  *time.Time
-	}{{"from", &f.From}, {"to", &f.To}} {
-		if v := c.Query(tp.name); v != "" {
-			t, err := time.Parse(time.RFC3339, v)
-			if err != nil {
-				return f, platform.Errorf(platform.KindInvalidParameter, "%s must be an RFC 3339 time such as 2026-11-21T00:00:00Z", tp.name)
-			}
-			*tp.dst = t
-		}
+	if f.Method, err = methodParam(c); err != nil {
+		return f, err
+	}
+	if f.Currency, err = currencyParam(c); err != nil {
+		return f, err
+	}
+	if f.From, err = timeParam(c, "from"); err != nil {
+		return f, err
+	}
+	if f.To, err = timeParam(c, "to"); err != nil {
+		return f, err
 	}
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
 		return f, platform.Errorf(platform.KindInvalidParameter, "to must not be before from")

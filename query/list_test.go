@@ -70,10 +70,16 @@ func newListEnv(t *testing.T) *listEnv {
 		o := schema.Order{ID: schema.NewOrderID(at, schema.Shard(i%schema.NumShards)), AppID: acct.AppID, Amount: schema.Amount(100 * (i + 1)),
 			Currency: "USD", Method: schema.MethodWalletB, Status: schema.StatusReady, ClientOrderID: fmt.Sprintf("L-%02d", i),
 			QRPayload: "q", CreatedAt: at, UpdatedAt: at, Version: 1}
+		if i%5 == 0 {
+			o.Currency = "CNY"
+		}
+		if i%3 == 1 {
+			o.Method = schema.MethodSelect // the payer chooses wallet_a below
+		}
 		rows = append(rows, o)
 		switch i % 3 {
-		case 1: // ready, then paid
-			o.Status, o.Version, o.CompletedAt = schema.StatusPaid, 2, at.Add(time.Second)
+		case 1: // ready, then paid with the method the payer chose
+			o.Status, o.Version, o.CompletedAt, o.Method = schema.StatusPaid, 2, at.Add(time.Second), schema.MethodWalletA
 			rows = append(rows, o)
 		case 2: // ready, then failed: must not match status=ready
 			o.Status, o.Version = schema.StatusFailed, 2
@@ -176,7 +182,7 @@ func unfiltered(t *testing.T, params string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"status", "clientOrderId", "from", "to"} {
+	for _, k := range []string{"status", "clientOrderId", "from", "to", "paymentMethod", "currency"} {
 		if q.Has(k) {
 			return false
 		}
@@ -205,6 +211,19 @@ func TestListOrders(t *testing.T) {
 		}
 		return out
 	}
+	matching := func(keep func(o schema.Order) bool) []string {
+		var out []string
+		for _, id := range e.ids {
+			if keep(e.byID[id]) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	walletA := matching(func(o schema.Order) bool { return o.Method == schema.MethodWalletA })
+	walletB := matching(func(o schema.Order) bool { return o.Method == schema.MethodWalletB })
+	cny := matching(func(o schema.Order) bool { return o.Currency == "CNY" })
+	cnyB := matching(func(o schema.Order) bool { return o.Currency == "CNY" && o.Method == schema.MethodWalletB })
 	tests := []struct {
 		name   string
 		params string
@@ -213,6 +232,19 @@ func TestListOrders(t *testing.T) {
 		want   []string
 		msg    string
 	}{
+		{"paymentMethod by the chosen method", "action=orders&paymentMethod=wallet_a&limit=50", 200, 8, walletA, ""},
+		{"paymentMethod ignores old versions", "action=orders&paymentMethod=wallet_b&limit=50", 200, 15, walletB, ""},
+		{"paymentMethod of no order", "action=orders&paymentMethod=select&limit=50", 200, 0, nil, ""},
+		{"currency", "action=orders&currency=CNY&limit=50", 200, 5, cny, ""},
+		{"currency and method", "action=orders&currency=CNY&paymentMethod=wallet_b&limit=50", 200, len(cnyB), cnyB, ""},
+		{"method and status", "action=orders&paymentMethod=wallet_a&status=paid&page=2&limit=5", 200, 8, walletA[5:], ""},
+		{"unknown paymentMethod", "action=orders&paymentMethod=visa", 400, 0, nil, "paymentMethod"},
+		{"lower-case currency", "action=orders&currency=usd", 400, 0, nil, "currency"},
+		{"unknown parameter", "action=orders&paymentmethod=wallet_a", 400, 0, nil, `"paymentmethod"`},
+		{"unknown parameter of action=order", "action=order&paymentId=x&expand=refunds", 400, 0, nil, `"expand"`},
+		{"unknown parameter of action=webhooks", "action=webhooks&paymentId=x&refundId=y", 400, 0, nil, `"refundId"`},
+		{"to past DateTime", "action=orders&to=2200-01-01T00:00:00Z", 400, 0, nil, "to must be"},
+		{"from before 1970", "action=orders&from=1969-12-31T23:59:59Z", 400, 0, nil, "from must be"},
 		{"defaults", "action=orders", 200, 23, e.ids[:10], ""},
 		{"second page", "action=orders&page=2", 200, 23, e.ids[10:20], ""},
 		{"last partial page", "action=orders&page=3", 200, 23, e.ids[20:], ""},

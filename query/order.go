@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -29,6 +30,9 @@ type Accounts interface {
 type Config struct {
 	PublicURL  string
 	QueryLimit platform.Limit // default per-merchant query rate
+	// ReportMaxRange is the longest from..to of summary, timeseries and
+	// export (DefaultReportMaxRange when zero).
+	ReportMaxRange time.Duration
 }
 
 // Archive is the read model for orders Redis no longer keeps.
@@ -45,6 +49,9 @@ type Sources struct {
 	Totals   Totals
 	Webhooks WebhookLog
 	Refunds  RefundReader // nil: action=order lists no refunds
+	Reports  Reports      // nil: summary, timeseries and export answer 503
+	// Gate shares ClickHouse between merchants (nil: no bound).
+	Gate *FairGate
 }
 
 // Orders serves GET /api/order.
@@ -57,6 +64,8 @@ type Orders struct {
 	totals     Totals
 	webhookLog WebhookLog
 	refunds    RefundReader
+	reports    Reports
+	gate       *FairGate
 	limiter    *platform.Limiter
 	log        *slog.Logger
 }
@@ -69,7 +78,7 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Lim
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, refunds: src.Refunds, limiter: limiter, log: log}, nil
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, gate: src.Gate, limiter: limiter, log: log}, nil
 }
 
 // Serve dispatches on action.
@@ -81,17 +90,29 @@ func (q *Orders) Serve(c *fiber.Ctx) error {
 	if err := q.limiter.Allow(c.UserContext(), "query", acct.AppID, merchant.Limit(acct.QueryLimit, q.cfg.QueryLimit)); err != nil {
 		return err
 	}
-	switch action := c.Query("action"); action {
+	action := c.Query("action")
+	if action == "" {
+		return platform.Errorf(platform.KindMissingParameter, "parameter action is required")
+	}
+	if _, ok := actionParams[action]; !ok {
+		return platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order, orders, webhooks, summary, timeseries or export)", action)
+	}
+	if err := unknownParam(c, action); err != nil {
+		return err
+	}
+	switch action {
 	case "order":
 		return q.one(c, acct)
 	case "orders":
 		return q.list(c, acct)
 	case "webhooks":
 		return q.webhooks(c, acct)
-	case "":
-		return platform.Errorf(platform.KindMissingParameter, "parameter action is required")
+	case "summary":
+		return q.summary(c, acct)
+	case "timeseries":
+		return q.timeseries(c, acct)
 	default:
-		return platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order, orders or webhooks)", action)
+		return q.export(c, acct)
 	}
 }
 

@@ -100,6 +100,17 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		}
 		return signed(p, shop.APIKey)
 	}
+	span := url.Values{"from": {time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)}, "to": {time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}}
+	with := func(base url.Values, kv ...string) url.Values {
+		out := url.Values{}
+		for k, vs := range base {
+			out[k] = vs
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out.Set(kv[i], kv[i+1])
+		}
+		return out
+	}
 	missing := createParams(shop.AppID)
 	delete(missing, "amount")
 	badSign := createParams(shop.AppID)
@@ -127,6 +138,13 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		{"cancel", api(http.MethodPost, "/api/order/cancel", nil, after("cancel", ready)), 200, ""},
 		{"cancel a paid order", api(http.MethodPost, "/api/order/cancel", nil, after("cancel", id)), 409, "conflict"},
 		{"resend", api(http.MethodPost, "/api/order/webhooks/resend", nil, after("resend", id)), 200, ""},
+		{"listing by method and currency", api(http.MethodGet, "/api/order", query("orders", url.Values{"paymentMethod": {"wallet_a"}, "currency": {"CNY"}}), nil), 200, ""},
+		{"summary", api(http.MethodGet, "/api/order", query("summary", span), nil), 200, ""},
+		{"timeseries", api(http.MethodGet, "/api/order", query("timeseries", with(span, "interval", "hour", "groupBy", "paymentMethod", "tz", "Asia/Kolkata")), nil), 200, ""},
+		{"export", api(http.MethodGet, "/api/order", query("export", with(span, "format", "csv")), nil), 200, ""},
+		{"unknown parameter", api(http.MethodGet, "/api/order", query("summary", with(span, "groupBy", "status")), nil), 400, "invalid_parameter"},
+		{"time past DateTime", api(http.MethodGet, "/api/order", query("orders", url.Values{"to": {"2200-01-01T00:00:00Z"}}), nil), 400, "invalid_parameter"},
+		{"report without to", api(http.MethodGet, "/api/order", query("export", url.Values{"from": span["from"]}), nil), 400, "missing_parameter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

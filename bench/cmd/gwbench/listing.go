@@ -15,11 +15,14 @@ import (
 // loadListing gives a new merchant ListRows orders among ListTotal in the
 // gateway's ClickHouse, loaded directly as query/bench_test.go does (batch
 // INSERTs naming schema.OrderColumns, rows from schema.OrderRow): one order
-// a second back from now for the merchant, the rest spread over 1,000 other
-// merchants and 30 days, a tenth of the merchant's orders with a second,
+// evenly over the last listingDays for the merchant, the rest likewise over
+// 1,000 other merchants, a tenth of the merchant's orders with a second,
 // paid version as projection leaves them. The merchant's per-shard Redis
 // counters, of orders and of orders by status, are set to match, since they
 // give the unfiltered total and the total filtered by status.
+// listingDays is how far back the listing data goes (issue 25: 90 days).
+const listingDays = 90
+
 func (b *bench) loadListing(ctx context.Context) (account, error) {
 	m, err := newMerchant(ctx, b.cfg, "bench-list")
 	if err != nil {
@@ -41,7 +44,7 @@ func (b *bench) loadListing(ctx context.Context) (account, error) {
 			if i >= b.cfg.ListRows {
 				appid = "m" + strconv.Itoa(i%1000)
 			}
-			at := now.Add(-time.Duration(i%(30*24*3600)) * time.Second)
+			at := now.Add(-time.Duration(int64(i%b.cfg.ListRows)*listingDays*24*3600*1000/int64(b.cfg.ListRows)) * time.Millisecond)
 			shard := schema.Shard(i % schema.NumShards)
 			o := schema.Order{ID: schema.NewOrderID(at, shard), AppID: appid, Sandbox: true,
 				Amount: schema.Amount(100 + i%10000), Currency: "USD", Method: schema.MethodWalletA,

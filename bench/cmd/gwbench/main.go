@@ -155,5 +155,6 @@ func (b *bench) readPhases(ctx context.Context, listMerchant account, listed boo
 	}
 	if listed && ctx.Err() == nil {
 		fail("action=orders", b.runListing(ctx, gw, listMerchant))
+		fail("reports", b.runReports(ctx, gw, listMerchant))
 	}
 }

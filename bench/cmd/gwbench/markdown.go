@@ -43,6 +43,20 @@ func (r *report) targets() {
 	if l := r.ListPaid; l != nil && l.Half != nil {
 		add("action=orders status=paid page 1 p99", "≤ 50 ms", msStr(l.Half.Latency.P99), l.Half.Latency.P99 <= 50 && l.Half.OK > 0)
 	}
+	for _, q := range []struct {
+		name   string
+		pr     *pair
+		target float64
+	}{{"action=orders paymentMethod+currency page 1 p99", r.ListMethod, 50}, {"action=summary 90 days p99", r.Summary, 100},
+		{"action=timeseries day x method 90 days p99", r.Series, 150}} {
+		if q.pr != nil && q.pr.Half != nil {
+			add(q.name, fmt.Sprintf("≤ %.0f ms", q.target), msStr(q.pr.Half.Latency.P99), q.pr.Half.Latency.P99 <= q.target && q.pr.Half.OK > 0)
+		}
+	}
+	if x := r.Export; x != nil {
+		add("export rows/s", "≥ 200,000 rows/s", rate(x.RowsPerSec), x.RowsPerSec >= 200_000)
+		add("export gateway RSS growth", "≤ 64 MiB", fmt.Sprintf("%.1f MiB", x.RSSGrowthMiB), x.RSSGrowthMiB <= 64)
+	}
 	if d := r.Delay; d != nil {
 		add("create-to-listed p99", "≤ 1 s", msStr(d.Delay.P99), d.Delay.P99 <= 1000 && d.Missing == 0 && d.Delay.Count > 0)
 	}
@@ -110,6 +124,12 @@ func (r *report) markdown(w io.Writer) {
 	}
 	if r.ListPaid != nil {
 		r.pairRows(p, "action=orders status=paid page 1 (total from the per-status counters)", r.ListPaid, "", "action=orders status=paid page 1 p99")
+	}
+	r.pairRows(p, "action=orders paymentMethod=wallet_a&currency=USD page 1", r.ListMethod, "", "action=orders paymentMethod+currency page 1 p99")
+	r.pairRows(p, "action=summary, 90 days", r.Summary, "", "action=summary 90 days p99")
+	r.pairRows(p, "action=timeseries interval=day groupBy=paymentMethod, 90 days", r.Series, "", "action=timeseries day x method 90 days p99")
+	if x := r.Export; x != nil {
+		p("| action=export, the merchant's %s orders | rows/s; gateway RSS growth | %s; %.1f MiB | %s |", groupDigits(int64(x.Rows)), rate(x.RowsPerSec), x.RSSGrowthMiB, r.mark("export rows/s"))
 	}
 	if d := r.Delay; d != nil {
 		// Served and the creates' own p99 show whether the rate was steady:

@@ -31,7 +31,11 @@ type report struct {
 	Page        *pair               `json:"payment_page,omitempty"` // GET /payment/{id}
 	List        *pair               `json:"orders_page1,omitempty"`
 	ListDeep    *pair               `json:"orders_deep,omitempty"`
-	ListPaid    *pair               `json:"orders_status_paid,omitempty"` // page 1 with status=paid
+	ListPaid    *pair               `json:"orders_status_paid,omitempty"`     // page 1 with status=paid
+	ListMethod  *pair               `json:"orders_method_currency,omitempty"` // page 1 by paymentMethod and currency
+	Summary     *pair               `json:"summary_90d,omitempty"`
+	Series      *pair               `json:"timeseries_day_method_90d,omitempty"`
+	Export      *exportReport       `json:"export,omitempty"`
 	Delay       *delayReport        `json:"create_to_listed,omitempty"`
 	CatchUp     *catchUpReport      `json:"projector_catch_up,omitempty"`
 	Hooks       *webhookReport      `json:"webhooks,omitempty"`

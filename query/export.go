@@ -1,0 +1,122 @@
+package query
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/csv"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// exportHeader is the CSV's header row: the fields of action=order's
+// object that are data of the order (the payer-facing links are derived
+// from the public URL and left out).
+var exportHeader = []string{"paymentId", "status", "status_str", "amount", "currency", "paymentMethod", "description",
+	"clientOrderId", "notify_url", "return_url", "createdAt", "completedTime", "payableAmount", "paidWithBalance",
+	"sandbox", "chargeAmount", "chargeCurrency", "fxRate", "payCurrency", "refundedAmount"}
+
+func exportRecord(o *schema.Order, rec []string) []string {
+	v := schema.View(o, "")
+	return append(rec[:0], v.PaymentID, strconv.Itoa(v.Status), v.StatusStr, v.Amount, v.Currency, v.PaymentMethod,
+		v.Description, v.ClientOrderID, v.NotifyURL, v.ReturnURL, v.CreatedAt, v.CompletedTime, v.PayableAmount,
+		strconv.FormatBool(v.PaidWithBalance), strconv.FormatBool(v.Sandbox), v.ChargeAmount, v.ChargeCurrency,
+		v.FXRate, v.PayCurrency, v.RefundedAmount)
+}
+
+// exportTimeout bounds one export's stream: a client reading slowly holds
+// a ClickHouse query at a time, never more, but not forever.
+const exportTimeout = 30 * time.Minute
+
+// export streams the merchant's orders as RFC 4180 CSV (CRLF, quoted where
+// needed), newest first, gzip-compressed when the client accepts it. The
+// rows come from the read model window by window (export_clickhouse.go) and
+// go out as they come, so memory holds one window whatever the range.
+// ClickHouse is asked once before the status line, so that a failure to
+// reach it is a 503 rather than an empty file; a failure later can only cut
+// the stream short, and is logged.
+func (q *Orders) export(c *fiber.Ctx, acct *merchant.Account) error {
+	if q.reports == nil {
+		return platform.Errorf(platform.KindUnavailable, "reports are not served by this node")
+	}
+	f, err := q.parseReportFilter(c, acct.AppID)
+	if err != nil {
+		return err
+	}
+	if v := c.Query("format", "csv"); v != "csv" {
+		return platform.Errorf(platform.KindInvalidParameter, "format must be csv")
+	}
+	// The values outlive the handler (the stream runs after it returns).
+	f.AppID, f.Method, f.Currency = strings.Clone(f.AppID), schema.Method(strings.Clone(string(f.Method))), strings.Clone(f.Currency)
+	f.ClientOrderID = strings.Clone(f.ClientOrderID)
+	gz := strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip")
+
+	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
+	first, rest, err := q.reports.Export(ctx, f)
+	release() // the stream's later windows run outside the gate (docs/reporting.md)
+	if err != nil {
+		cancel()
+		q.log.Error("export", "err", err)
+		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
+	}
+	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="orders-`+f.From.Format("20060102T150405Z")+`-`+f.To.Format("20060102T150405Z")+`.csv"`)
+	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
+	if gz {
+		c.Set(fiber.HeaderContentEncoding, "gzip")
+	}
+	log := q.log
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer cancel()
+		if err := writeExport(w, gz, first, rest); err != nil {
+			log.Warn("export cut short", "appid", f.AppID, "err", err)
+		}
+	})
+	return nil
+}
+
+// writeExport writes the header, the first window's rows, then the rest.
+func writeExport(w *bufio.Writer, gz bool, first []schema.Order, rest ExportRest) error {
+	var out io.Writer = w
+	var zw *gzip.Writer
+	if gz {
+		zw = gzip.NewWriter(w)
+		out = zw
+	}
+	cw := csv.NewWriter(out)
+	cw.UseCRLF = true
+	rec := make([]string, 0, len(exportHeader))
+	emit := func(o *schema.Order) error { return cw.Write(exportRecord(o, rec)) }
+	err := cw.Write(exportHeader)
+	for i := 0; err == nil && i < len(first); i++ {
+		err = emit(&first[i])
+	}
+	if err == nil {
+		err = rest(emit)
+	}
+	cw.Flush()
+	if err == nil {
+		err = cw.Error()
+	}
+	if zw != nil {
+		if cerr := zw.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}

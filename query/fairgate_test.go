@@ -1,0 +1,116 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/platform"
+)
+
+// queued waits until appid has n waiters at the gate.
+func queued(t *testing.T, g *FairGate, appid string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		g.mu.Lock()
+		got := len(g.queues[appid])
+		g.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s has %d waiters, want %d", appid, got, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestFairGateTakesTurns: with one slot held, a flooding merchant queues
+// five queries and then another merchant one; the other merchant's query
+// is served second, not sixth (first come, first served would put it
+// behind the whole flood).
+func TestFairGateTakesTurns(t *testing.T) {
+	g, err := NewFairGate(FairGateConfig{Concurrency: 1}, prometheus.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := g.Acquire(context.Background(), "flood")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		order []string
+		wg    sync.WaitGroup
+	)
+	wait := func(appid string) {
+		defer wg.Done()
+		release, err := g.Acquire(context.Background(), appid)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		order = append(order, appid)
+		mu.Unlock()
+		release()
+	}
+	for i := range 5 {
+		wg.Add(1)
+		go wait("flood")
+		queued(t, g, "flood", i+1)
+	}
+	wg.Add(1)
+	go wait("quiet")
+	queued(t, g, "quiet", 1)
+	held()
+	wg.Wait()
+	if len(order) != 6 || order[1] != "quiet" {
+		t.Fatalf("served in the order %v, want quiet second", order)
+	}
+	if g.free != 1 || len(g.ring) != 0 || len(g.queues) != 0 {
+		t.Fatalf("gate not back to idle: free %d ring %v queues %d", g.free, g.ring, len(g.queues))
+	}
+}
+
+// TestFairGateBoundsQueues: a merchant's queue beyond PerMerchant is
+// refused with 429 at once; a waiter that gives up leaves no trace.
+func TestFairGateBoundsQueues(t *testing.T) {
+	g, err := NewFairGate(FairGateConfig{Concurrency: 1, PerMerchant: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, _ := g.Acquire(context.Background(), "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			release, err := g.Acquire(ctx, "a")
+			if err == nil {
+				release()
+			}
+			errs <- err
+		}()
+	}
+	queued(t, g, "a", 2)
+	_, err = g.Acquire(context.Background(), "a")
+	var pe *platform.Error
+	if !errors.As(err, &pe) || pe.Kind != platform.KindRateLimited {
+		t.Fatalf("third waiter: %v, want rate_limited", err)
+	}
+	cancel()
+	for range 2 {
+		if err := <-errs; !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled waiter: %v", err)
+		}
+	}
+	held()
+	if g.free != 1 || len(g.ring) != 0 || len(g.queues) != 0 {
+		t.Fatalf("gate not back to idle: free %d ring %v queues %d", g.free, g.ring, len(g.queues))
+	}
+}

@@ -1,0 +1,98 @@
+package query
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// BenchmarkReports measures the reports over BenchmarkListing's data
+// (merchant "big" with GATEWAY_BENCH_MERCHANT_ROWS orders over 90 days
+// among GATEWAY_BENCH_TOTAL_ROWS): p50/p99 of a 90-day summary and of a
+// 90-day time series by day and method, and a whole 90-day export written
+// as CSV to nowhere, in rows/s with the process's peak RSS growth during it.
+//
+//	make bench-listing
+func BenchmarkReports(b *testing.B) {
+	ch, merchantRows := benchData(b)
+	ctx := context.Background()
+	orders := NewClickHouseOrders(ch)
+	to := time.Now().UTC().Add(time.Minute)
+	f := ReportFilter{AppID: "big", From: to.Add(-benchDays*24*time.Hour - time.Hour), To: to}
+	b.Run("summary-90d", func(b *testing.B) {
+		var lat []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			s, err := orders.Summary(ctx, f)
+			if err != nil || s.Created != merchantRows || s.Paid != merchantRows/10 {
+				b.Fatalf("summary: %d created, %d paid, %v", s.Created, s.Paid, err)
+			}
+			lat = append(lat, time.Since(start))
+		}
+		reportPercentiles(b, lat)
+	})
+	b.Run("timeseries-day-method-90d", func(b *testing.B) {
+		var lat []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			rows, err := orders.Series(ctx, f, SeriesSpec{Interval: "day", GroupBy: "paymentMethod", TZ: "Europe/Berlin"})
+			if err != nil || len(rows) < benchDays*len(benchMethods) {
+				b.Fatalf("series: %d rows, %v", len(rows), err)
+			}
+			lat = append(lat, time.Since(start))
+		}
+		reportPercentiles(b, lat)
+	})
+	b.Run("export-90d", func(b *testing.B) {
+		for b.Loop() {
+			rssBefore := procStatusKiB(b, "VmRSS")
+			resetPeakRSS()
+			start := time.Now()
+			first, rest, err := orders.Export(ctx, f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := len(first)
+			counted := func(o *schema.Order) error { n++; return nil }
+			w := bufio.NewWriterSize(io.Discard, 32<<10)
+			if err := writeExport(w, false, first, func(emit func(*schema.Order) error) error {
+				return rest(func(o *schema.Order) error { _ = counted(o); return emit(o) })
+			}); err != nil {
+				b.Fatal(err)
+			}
+			took := time.Since(start)
+			if n != merchantRows {
+				b.Fatalf("exported %d orders, want %d", n, merchantRows)
+			}
+			b.ReportMetric(float64(n)/took.Seconds(), "rows/s")
+			b.ReportMetric(float64(procStatusKiB(b, "VmHWM")-rssBefore)/1024, "rss-growth-MiB")
+		}
+	})
+}
+
+// procStatusKiB reads a kB field of /proc/self/status (Linux).
+func procStatusKiB(b *testing.B, field string) int {
+	b.Helper()
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skipf("no /proc/self/status: %v", err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return n
+		}
+	}
+	return 0
+}
+
+// resetPeakRSS sets VmHWM back to the current RSS (Linux 4.0+), so that the
+// peak read afterwards is the export's, not the data load's.
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
