@@ -92,7 +92,7 @@ func (h *CreateOrder) Post(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	o, replay, err := h.create(c.UserContext(), p, h.requestIP(c))
+	o, replay, err := h.create(c.UserContext(), p, h.requestIP(c), false)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (h *CreateOrder) Hosted(page func(*fiber.Ctx, *schema.Order) error) fiber.H
 		if err != nil {
 			return err
 		}
-		o, _, err := h.create(c.UserContext(), p, h.requestIP(c))
+		o, _, err := h.create(c.UserContext(), p, h.requestIP(c), true)
 		if err != nil {
 			return err
 		}
@@ -148,12 +148,13 @@ func (h *CreateOrder) data(o *schema.Order, replay bool) createData {
 }
 
 // create runs DESIGN.md's check order, then stores the order. It returns the
-// order as the merchant should see it, and whether it is a replay.
-func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr) (*schema.Order, bool, error) {
+// order as the merchant should see it, and whether it is a replay. hosted
+// is the GET flow, whose signed URL sits in the payer's browser.
+func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr, hosted bool) (*schema.Order, bool, error) {
 	if err := checkRequired(p); err != nil {
 		return nil, false, err
 	}
-	acct, err := h.authenticate(ctx, p)
+	acct, err := h.authenticate(ctx, schema.CreateForm, p)
 	if err != nil {
 		return nil, false, err
 	}
@@ -169,6 +170,11 @@ func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr
 	if err != nil {
 		return nil, false, err
 	}
+	if hosted && req.method == schema.MethodBalance && req.clientOrderID == "" {
+		// Without one a reload of the URL could not be told from a new order.
+		return nil, false, invalid("clientOrderId is required with paymentMethod=balance on GET /api/createorder: " +
+			"it makes a reloaded or replayed URL pay once")
+	}
 	prov, ok := h.providers.For(req.method, acct.Sandbox)
 	if !ok && req.method != schema.MethodBalance {
 		return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available for this merchant", req.method)
@@ -183,9 +189,9 @@ func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr
 	return h.place(ctx, o, prov)
 }
 
-// authenticate is the appid, enabled and signature steps.
-func (h *CreateOrder) authenticate(ctx context.Context, p schema.Params) (*merchant.Account, error) {
-	return merchant.AuthenticateSigned(ctx, h.accounts, p, h.now())
+// authenticate is the form, appid, enabled and signature steps.
+func (h *CreateOrder) authenticate(ctx context.Context, form schema.SignedForm, p schema.Params) (*merchant.Account, error) {
+	return merchant.AuthenticateForm(ctx, h.accounts, form, p, h.now())
 }
 
 func (h *CreateOrder) newOrder(acct *merchant.Account, r *createRequest) *schema.Order {
