@@ -92,7 +92,9 @@ var ErrInsufficientBalance = errors.New("insufficient balance")
 // of the merchant paid already: OrderID.
 type PaidBeforeError struct{ OrderID string }
 
-func (e *PaidBeforeError) Error() string { return "clientOrderId was paid from balance by order " + e.OrderID }
+func (e *PaidBeforeError) Error() string {
+	return "clientOrderId was paid from balance by order " + e.OrderID
+}
 
 // ErrOrderNotFound is a transition of an order Redis does not hold.
 var ErrOrderNotFound = errors.New("order not found")
