@@ -52,7 +52,7 @@ func TestHelpExitsZero(t *testing.T) {
 func TestSubcommandHelp(t *testing.T) {
 	bin := gatewayBinary(t)
 	tests := []struct {
-		args      []string
+		args     []string
 		has, not []string
 	}{
 		{[]string{"merchant", "disable", "--help"}, []string{"merchant disable APPID", "-json", "-redis-url"}, []string{"-grace", "-currency", "-min", "-create", "-name", "-sandbox"}},
@@ -101,7 +101,9 @@ func TestFxSetActor(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "--by NAME") {
 		t.Fatalf("an empty --by: %v\n%s", err, out)
 	}
-	var list struct{ Current []struct{ Base, Quote, Rate, By string } }
+	var list struct {
+		Current []struct{ Base, Quote, Rate, By string }
+	}
 	e.cli(&list, "fx", "list", "--json")
 	for _, c := range list.Current {
 		if c.Base == "USD" && c.Quote == "EUR" && c.Rate != "0.92" {
