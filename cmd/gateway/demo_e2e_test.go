@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"regexp"
@@ -120,6 +122,92 @@ func TestDemoEveryMethodPays(t *testing.T) {
 	for _, r := range again.Rates {
 		if r.Base == "USD" && r.Quot == "BDT" && (r.Rate != "118" || r.By == "seed") {
 			t.Fatalf("the seed replaced the operator's rate: %+v", r)
+		}
+	}
+}
+
+// TestSandboxDriverEveryMethod: for every method, POST
+// /sandbox/orders/{id}/fail ends the order failed (3) with 200 and /pay
+// paid (2), through the method's simulator; and the simulated provider
+// page's Fail button fails the order too.
+func TestSandboxDriverEveryMethod(t *testing.T) {
+	e, s, st := seededDemo(t)
+	for _, m := range demoMethods {
+		for _, tt := range []struct {
+			action string
+			want   float64
+		}{{"pay", 2}, {"fail", 3}} {
+			t.Run(m.method+" "+tt.action, func(t *testing.T) {
+				id := createDemo(t, s, st, m.method, m.confirm)
+				r := s.sandbox(t, st.Merchant.AppID, st.Merchant.QueryKey, id, tt.action)
+				if r.Status != 200 || r.Data["status"] != tt.want {
+					t.Fatalf("sandbox %s: %+v", tt.action, r)
+				}
+				if q := s.order(t, st.Merchant.AppID, st.Merchant.QueryKey, id); q.Data["status"] != tt.want {
+					t.Fatalf("order after %s: %+v", tt.action, q.Data)
+				}
+			})
+		}
+		if m.method == "usdt_direct" {
+			continue // no provider page: the payer submits a transaction hash
+		}
+		t.Run(m.method+" page Fail", func(t *testing.T) {
+			id := createDemo(t, s, st, m.method, m.confirm)
+			var show struct{ Order struct{ QRPayload, ProviderURL string } }
+			e.cli(&show, "order", "show", id, "--json")
+			page := show.Order.ProviderURL
+			if page == "" {
+				page = show.Order.QRPayload
+			}
+			clickThrough(t, page, "fail")
+			eventually(t, 10*time.Second, func() bool {
+				return s.order(t, st.Merchant.AppID, st.Merchant.QueryKey, id).Data["status"] == 3.0
+			})
+		})
+	}
+}
+
+// clickThrough clicks outcome on the provider's page like payOnPage, then
+// goes where the provider sends the payer, as a browser does: a redirect is
+// followed, and a provider's return form (bdpsp_b's page posts the outcome
+// back to the merchant through the browser) is submitted.
+func clickThrough(t *testing.T, page, outcome string) {
+	t.Helper()
+	res, err := http.Get(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for i := 0; i < 3; i++ {
+		m := formRe.FindStringSubmatch(string(body))
+		if m == nil {
+			if res.StatusCode >= 400 {
+				t.Fatalf("%s: %d\n%s", res.Request.URL, res.StatusCode, body)
+			}
+			return
+		}
+		action, err := res.Request.URL.Parse(strings.ReplaceAll(m[1], "&amp;", "&"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := url.Values{}
+		if i == 0 {
+			form.Set("outcome", outcome)
+		}
+		for _, in := range inputRe.FindAllStringSubmatch(string(body), -1) {
+			form.Set(in[1], in[2])
+		}
+		if res, err = http.PostForm(action.String(), form); err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode >= 400 {
+			t.Fatalf("posting to %s: %d\n%s", action, res.StatusCode, body)
+		}
+		if !strings.HasPrefix(res.Request.URL.Path, "/sandbox/provider/") {
+			return // back on our pages
 		}
 	}
 }
