@@ -153,7 +153,9 @@ func TestSandboxDriverEveryMethod(t *testing.T) {
 		}
 		t.Run(m.method+" page Fail", func(t *testing.T) {
 			id := createDemo(t, s, st, m.method, m.confirm)
-			var show struct{ Order struct{ QRPayload, ProviderURL string } }
+			var show struct {
+				Order struct{ QRPayload, ProviderURL string }
+			}
 			e.cli(&show, "order", "show", id, "--json")
 			page := show.Order.ProviderURL
 			if page == "" {
