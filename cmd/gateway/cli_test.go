@@ -65,6 +65,11 @@ func TestSubcommandHelp(t *testing.T) {
 		{[]string{"fx", "list", "--help"}, []string{"-history"}, []string{"-by"}},
 		{[]string{"webhook", "log", "--help"}, []string{"-json"}, []string{"-wait"}},
 		{[]string{"webhook", "resend", "--help"}, []string{"-wait"}, nil},
+		{[]string{"usdt", "approve", "--help"}, []string{"-note", "-by"}, []string{"-state", "-reason", "-address", "-mode"}},
+		{[]string{"usdt", "reviews", "--help"}, []string{"-state"}, []string{"-note", "-by", "-address"}},
+		{[]string{"usdt", "config", "show", "--help"}, []string{"-json"}, []string{"-address", "-mode", "-sandbox", "-state"}},
+		{[]string{"usdt", "config", "set", "--help"}, []string{"-address", "-mode", "-sandbox"}, []string{"-state", "-note"}},
+		{[]string{"demo", "seed", "--help"}, []string{"-dir", "-json"}, []string{"-name"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -78,7 +83,7 @@ func TestSubcommandHelp(t *testing.T) {
 				}
 			}
 			for _, w := range tt.not {
-				if strings.Contains(string(out), w+" ") {
+				if strings.Contains(string(out), "  "+w+" ") || strings.Contains(string(out), "  "+w+"\n") {
 					t.Errorf("lists another subcommand's flag %q:\n%s", w, out)
 				}
 			}

@@ -59,3 +59,35 @@ func cliActor(by string, byGiven bool, osUser func() string) (string, error) {
 	}
 	return "cli:" + name, nil
 }
+
+// onlyOwnFlags makes fs's help list only the flags sub takes, for flag sets
+// shared by several subcommands whose flags say in their usage which ones
+// take them ("set: ...", "approve, reject: ..."); a flag without such a
+// prefix is everyone's.
+func onlyOwnFlags(fs *flag.FlagSet, sub string) {
+	fs.Usage = func() {
+		own := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+		own.SetOutput(fs.Output())
+		fs.VisitAll(func(f *flag.Flag) {
+			if takesFlag(f.Usage, sub) {
+				own.Var(f.Value, f.Name, f.Usage)
+			}
+		})
+		fmt.Fprintf(fs.Output(), "usage: gateway %s [flags]\n\nflags:\n", fs.Name())
+		own.PrintDefaults()
+	}
+}
+
+// takesFlag reads a usage's "sub1, sub2: " prefix.
+func takesFlag(usage, sub string) bool {
+	subs, _, ok := strings.Cut(usage, ": ")
+	if !ok || strings.ContainsAny(subs, "()/=") {
+		return true
+	}
+	for _, s := range strings.Split(subs, ",") {
+		if strings.TrimSpace(s) == sub {
+			return true
+		}
+	}
+	return false
+}
