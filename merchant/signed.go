@@ -50,5 +50,18 @@ func AuthenticateForm(ctx context.Context, accounts Lookuper, form schema.Signed
 			return acct, nil
 		}
 	}
-	return nil, platform.Errorf(platform.KindInvalidSign, "sign does not match the parameters")
+	return nil, invalidSign(acct, p)
+}
+
+// invalidSign is the answer to a wrong sign. A sandbox merchant is still
+// integrating: it is shown the exact string we hashed, with its key written
+// as {key}, so that a difference from its own (order, encoding, a number's
+// spelling) shows at once. A live merchant is told nothing more, so that a
+// caller without the key learns nothing about what would verify.
+func invalidSign(acct *Account, p schema.Params) error {
+	if !acct.Sandbox {
+		return platform.Errorf(platform.KindInvalidSign, "sign does not match the parameters")
+	}
+	return platform.Errorf(platform.KindInvalidSign,
+		"sign does not match the parameters; we computed MD5 of: %s{key}", schema.SignBase(p))
 }
