@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -117,4 +118,52 @@ func TestBalanceNeverOverdraws(t *testing.T) {
 		t.Fatalf("statuses %v, want 10 paid and 30 refused", status)
 	}
 	wantBalance(t, h, "USD", 0)
+}
+
+// TestBalanceClientOrderIDPaidOnce: a balance clientOrderId pays once for
+// ever, even when its creates race: every answer is the one paid order.
+// Without a clientOrderId each create still pays (SPEC.md's POST flow).
+func TestBalanceClientOrderIDPaidOnce(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 100_00); err != nil {
+		t.Fatal(err)
+	}
+	p := h.baseParams()
+	p["paymentMethod"], p["currency"], p["amount"], p["clientOrderId"] = "balance", "USD", "7", "shop-42"
+	p = signed(p, h.acct.APIKey)
+	const n = 8
+	ids := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := h.post(p)
+			var d struct {
+				PaymentID string `json:"paymentId"`
+				Status    int    `json:"status"`
+			}
+			if r.Status != 200 || json.Unmarshal(r.Body.Data, &d) != nil || d.Status != 2 {
+				t.Errorf("create: %s", r.Raw)
+			}
+			ids <- d.PaymentID
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		seen[id] = true
+	}
+	if len(seen) != 1 {
+		t.Fatalf("%d orders for one balance clientOrderId: %v", len(seen), seen)
+	}
+	wantBalance(t, h, "USD", 93_00)
+
+	bare := h.baseParams()
+	bare["paymentMethod"], bare["currency"], bare["amount"] = "balance", "USD", "7"
+	h.createOK(bare)
+	h.createOK(bare)
+	wantBalance(t, h, "USD", 79_00)
 }

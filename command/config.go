@@ -80,6 +80,11 @@ func (c Config) ProviderURLs(o *schema.Order) (notify, success, fail, cancel str
 		return base + "/return", base + "/return/success", base + "/return/fail", base + "/return/cancel"
 	}
 	page := c.PublicURL + "/payment/" + url.PathEscape(o.ID)
+	if o.Method == schema.MethodFiatPSP {
+		// The provider notifies payments only: a failure is learnt from the
+		// payer's return, verified by the provider's order status.
+		return base + "/" + notifyPath[o.Method], page, base + "/return/fail?paymentId=" + url.QueryEscape(o.ID), page
+	}
 	return base + "/" + notifyPath[o.Method], page, page, page
 }
 

@@ -93,7 +93,7 @@ func (h *CreateOrder) Post(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	o, replay, err := h.create(c.UserContext(), p, h.requestIP(c))
+	o, replay, err := h.create(c.UserContext(), p, h.requestIP(c), false)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (h *CreateOrder) Hosted(page func(*fiber.Ctx, *schema.Order) error, fail fu
 		p, err := ParseQueryParams(c.Context().QueryArgs())
 		if err == nil {
 			var o *schema.Order
-			if o, _, err = h.create(c.UserContext(), p, h.requestIP(c)); err == nil {
+			if o, _, err = h.create(c.UserContext(), p, h.requestIP(c), true); err == nil {
 				return page(c, o)
 			}
 		}
@@ -152,7 +152,7 @@ func (h *CreateOrder) hostedError(c *fiber.Ctx, p schema.Params, err error) Host
 	if ret == "" {
 		return he
 	}
-	if _, aerr := h.authenticate(c.UserContext(), p); aerr != nil {
+	if _, aerr := h.authenticate(c.UserContext(), schema.CreateForm, p); aerr != nil {
 		return he
 	}
 	if u, perr := url.Parse(ret); perr == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
@@ -182,12 +182,13 @@ func (h *CreateOrder) data(o *schema.Order, replay bool) createData {
 }
 
 // create runs DESIGN.md's check order, then stores the order. It returns the
-// order as the merchant should see it, and whether it is a replay.
-func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr) (*schema.Order, bool, error) {
+// order as the merchant should see it, and whether it is a replay. hosted
+// is the GET flow, whose signed URL sits in the payer's browser.
+func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr, hosted bool) (*schema.Order, bool, error) {
 	if err := checkRequired(p); err != nil {
 		return nil, false, err
 	}
-	acct, err := h.authenticate(ctx, p)
+	acct, err := h.authenticate(ctx, schema.CreateForm, p)
 	if err != nil {
 		return nil, false, err
 	}
@@ -203,6 +204,11 @@ func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr
 	if err != nil {
 		return nil, false, err
 	}
+	if hosted && req.method == schema.MethodBalance && req.clientOrderID == "" {
+		// Without one a reload of the URL could not be told from a new order.
+		return nil, false, invalid("clientOrderId is required with paymentMethod=balance on GET /api/createorder: " +
+			"it makes a reloaded or replayed URL pay once")
+	}
 	prov, ok := h.providers.For(req.method, acct.Sandbox)
 	if !ok && req.method != schema.MethodBalance {
 		return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available for this merchant", req.method)
@@ -217,9 +223,9 @@ func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr
 	return h.place(ctx, o, prov)
 }
 
-// authenticate is the appid, enabled and signature steps.
-func (h *CreateOrder) authenticate(ctx context.Context, p schema.Params) (*merchant.Account, error) {
-	return merchant.AuthenticateSigned(ctx, h.accounts, p, h.now())
+// authenticate is the form, appid, enabled and signature steps.
+func (h *CreateOrder) authenticate(ctx context.Context, form schema.SignedForm, p schema.Params) (*merchant.Account, error) {
+	return merchant.AuthenticateForm(ctx, h.accounts, form, p, h.now())
 }
 
 func (h *CreateOrder) newOrder(acct *merchant.Account, r *createRequest) *schema.Order {

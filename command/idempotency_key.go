@@ -121,7 +121,7 @@ func (h *CreateOrder) idempotent(c *fiber.Ctx, key []byte, next fiber.Handler) e
 	if err != nil {
 		return next(c)
 	}
-	if _, err := h.authenticate(ctx, p); err != nil {
+	if _, err := h.authenticate(ctx, signedFormOf(c.Path()), p); err != nil {
 		return next(c)
 	}
 	sum := sha256.Sum256(key)
@@ -268,4 +268,16 @@ func validIdempotencyKey(k []byte) bool {
 		}
 	}
 	return true
+}
+
+// signedFormOf is the signed form of an idempotent route, so that a key is
+// claimed only for a request its handler would authenticate too.
+func signedFormOf(path string) schema.SignedForm {
+	switch path {
+	case "/api/order/cancel":
+		return schema.CancelForm
+	case "/api/order/refund":
+		return schema.RefundForm
+	}
+	return schema.CreateForm
 }

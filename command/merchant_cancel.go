@@ -41,7 +41,7 @@ func (h *CreateOrder) merchantCancel(ctx context.Context, p schema.Params, ip ne
 			return nil, platform.Errorf(platform.KindMissingParameter, "parameter %s is required", name)
 		}
 	}
-	acct, err := h.authenticate(ctx, p)
+	acct, err := h.authenticate(ctx, schema.CancelForm, p)
 	if err != nil {
 		return nil, err
 	}

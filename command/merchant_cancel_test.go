@@ -66,6 +66,9 @@ func TestMerchantCancel(t *testing.T) {
 		{"missing paymentId", created(), func(string) schema.Params { return signed(body("", "paymentId", ""), h.acct.APIKey) }, 400, "missing_parameter", "[created ready]"},
 		{"missing sign", created(), func(id string) schema.Params { return body(id) }, 400, "missing_parameter", "[created ready]"},
 		{"wrong action", created(), func(id string) schema.Params { return signed(body(id, "action", "refund"), h.acct.APIKey) }, 400, "invalid_parameter", "[created ready]"},
+		{"name outside the form", created(), func(id string) schema.Params { return signed(body(id, "status", "2"), h.acct.APIKey) }, 400, "invalid_parameter", "[created ready]"},
+		{"& in a value", created(), func(id string) schema.Params { return signed(body(id, "clientip", testIP+"&x=1"), h.acct.APIKey) }, 400, "invalid_parameter", "[created ready]"},
+		{"ext_ name signed and ignored", created(), func(id string) schema.Params { return signed(body(id, "ext_ref", "r1"), h.acct.APIKey) }, 200, "", "[created ready cancelled]"},
 		{"clientip differs", created(), func(id string) schema.Params {
 			return signed(body(id, "clientip", "203.0.113.9"), h.acct.APIKey)
 		}, 403, "clientip_mismatch", "[created ready]"},

@@ -164,7 +164,25 @@ func (h *CreateOrder) providerFailed(ctx context.Context, o *schema.Order, err e
 	return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not answer; order " + o.ID + " is failed, retry later", Err: err}
 }
 
-// payFromBalance stores a balance payment: the order is paid at once.
+// paidBefore answers a balance create whose clientOrderId a balance order
+// paid already: that order, as a replay. One past Redis's retention is
+// still never paid again; the merchant is told which order paid it.
+func (h *CreateOrder) paidBefore(ctx context.Context, o *schema.Order, id string) (*schema.Order, bool, error) {
+	prior, err := h.store.Get(ctx, id)
+	if errors.Is(err, ErrOrderNotFound) {
+		return nil, false, platform.Errorf(platform.KindConflict, "clientOrderId %s was paid from balance by order %s; "+
+			"a balance clientOrderId is paid once", o.ClientOrderID, id)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	h.m.replays.Inc()
+	return prior, true, nil
+}
+
+// payFromBalance stores a balance payment: the order is paid at once. Its
+// clientOrderId, when given, is paid once for ever (SECURITY.md): a signed
+// create replayed later answers the order it paid.
 func (h *CreateOrder) payFromBalance(ctx context.Context, o *schema.Order) (*schema.Order, bool, error) {
 	if o.ClientOrderID != "" {
 		live, err := h.store.LiveByClientOrder(ctx, o.AppID, o.ClientOrderID)
@@ -180,10 +198,13 @@ func (h *CreateOrder) payFromBalance(ctx context.Context, o *schema.Order) (*sch
 	start := time.Now()
 	_, err := h.store.CreatePaidFromBalance(ctx, o)
 	h.m.scriptTime.WithLabelValues("pay_balance").Observe(time.Since(start).Seconds())
-	if errors.Is(err, ErrInsufficientBalance) {
+	var before *PaidBeforeError
+	switch {
+	case errors.Is(err, ErrInsufficientBalance):
 		return nil, false, platform.Errorf(platform.KindInsufficientFunds, "balance in %s does not cover amount %s", o.Currency, o.Amount)
-	}
-	if err != nil {
+	case errors.As(err, &before):
+		return h.paidBefore(ctx, o, before.OrderID)
+	case err != nil:
 		return nil, false, err
 	}
 	h.m.created.WithLabelValues(string(o.Method), o.Currency, mode(o.Sandbox)).Inc()

@@ -8,6 +8,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
 )
 
 // FuzzParseQueryParams checks the GET and form parameter parser on any
@@ -18,6 +19,9 @@ func FuzzParseQueryParams(f *testing.F) {
 		"appid=1001&key=k&action=order&paymentId=P1",
 		"appid=1001&appid=1002", "a=%zz&b=%E2%82%AC", "a&b=&=c", "a=1;b=2", "%00=%00", "a+b=c+d", "",
 		"description=%E8%AE%A2%E5%8D%95+%2342&return_url=https%3A%2F%2Fshop.example%2F%3Fa%3D1%26b%3D2",
+		"customerName=Eve&paymentMethod=balance&zzz%26paymentMethod=wallet_a",
+		"customerName=Eve&paymentMethod=balance&return_url=https://e.test/?%26paymentMethod=wallet_a",
+		"description=hi&notify_url=https://e.test/?%26notify_url=https://shop.test/h&paymentMethod=x",
 	} {
 		f.Add(seed)
 	}
@@ -58,5 +62,6 @@ func FuzzParseQueryParams(f *testing.F) {
 				t.Fatalf("%q: %s=%q came back as %q", query, k, v, q[k])
 			}
 		}
+		checkUniqueSplit(t, schema.CreateForm, p)
 	})
 }

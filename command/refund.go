@@ -70,7 +70,7 @@ func (h *CreateOrder) merchantRefund(ctx context.Context, p schema.Params, ip ne
 			return nil, false, platform.Errorf(platform.KindMissingParameter, "parameter %s is required", name)
 		}
 	}
-	acct, err := h.authenticate(ctx, p)
+	acct, err := h.authenticate(ctx, schema.RefundForm, p)
 	if err != nil {
 		return nil, false, err
 	}

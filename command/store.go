@@ -88,6 +88,14 @@ func (s *Store) TTL(m schema.Method) time.Duration {
 // ErrInsufficientBalance is a balance payment the balance does not cover.
 var ErrInsufficientBalance = errors.New("insufficient balance")
 
+// PaidBeforeError is a balance create whose clientOrderId a balance order
+// of the merchant paid already: OrderID.
+type PaidBeforeError struct{ OrderID string }
+
+func (e *PaidBeforeError) Error() string {
+	return "clientOrderId was paid from balance by order " + e.OrderID
+}
+
 // ErrOrderNotFound is a transition of an order Redis does not hold.
 var ErrOrderNotFound = errors.New("order not found")
 
@@ -118,25 +126,36 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 }
 
 // CreatePaidFromBalance debits the merchant's balance and stores the order
-// paid, with its ledger entry and paid event, all or nothing.
+// paid, with its ledger entry and paid event, all or nothing. A
+// clientOrderId that a balance order paid before pays nothing again: the
+// error is a *PaidBeforeError naming that order.
 func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (schema.Amount, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
 	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard),
 		schema.BalanceKey(o.AppID), schema.LedgerKey(o.AppID), schema.OrderCountKey(shard, o.AppID), schema.StatusCountKey(shard, o.AppID)}
+	if o.ClientOrderID != "" {
+		keys = append(keys, schema.BalanceClientOrderKey(o.AppID, o.ClientOrderID))
+	}
 	fields := o.Fields()
 	args := make([]any, 0, 5+len(fields))
 	args = append(args, o.Currency, int64(o.Amount), o.CreatedAt.UnixMilli(), o.ID, int64(s.retention/time.Second))
 	for _, f := range fields {
 		args = append(args, f)
 	}
-	res, err := s.payBalance.Run(ctx, s.rdb, keys, args...).Int64Slice()
+	res, err := s.payBalance.Run(ctx, s.rdb, keys, args...).Slice()
 	if err != nil {
 		return 0, fmt.Errorf("pay order %s from balance: %w", o.ID, err)
 	}
-	if res[0] == 0 {
-		return schema.Amount(res[1]), ErrInsufficientBalance
+	code, _ := res[0].(int64)
+	bal, _ := res[1].(int64)
+	switch code {
+	case 0:
+		return schema.Amount(bal), ErrInsufficientBalance
+	case 2:
+		before, _ := res[2].(string)
+		return 0, &PaidBeforeError{OrderID: before}
 	}
-	return schema.Amount(res[1]), nil
+	return schema.Amount(bal), nil
 }
 
 // Transition moves an order to status to, if DESIGN.md's table allows it

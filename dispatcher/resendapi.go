@@ -105,7 +105,7 @@ func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 
 // authenticate is createorder's appid, enabled and signature steps.
 func (a *ResendAPI) authenticate(ctx context.Context, p schema.Params) (*merchant.Account, error) {
-	return merchant.AuthenticateSigned(ctx, a.accounts, p, a.now())
+	return merchant.AuthenticateForm(ctx, a.accounts, schema.ResendForm, p, a.now())
 }
 
 // maxResendBody bounds a request, like createorder's.

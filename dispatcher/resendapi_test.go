@@ -99,6 +99,8 @@ func TestResendAPI(t *testing.T) {
 		{"signed with another key", signed(t, e.acct.AppID, other.APIKey, o.ID, nil), 401, "invalid_sign"},
 		{"sign_type", signed(t, e.acct.AppID, key, o.ID, map[string]string{"sign_type": "SHA1"}), 400, "invalid_sign_type"},
 		{"wrong action", signed(t, e.acct.AppID, key, o.ID, map[string]string{"action": "createorder"}), 400, "invalid_parameter"},
+		{"name outside the form", signed(t, e.acct.AppID, key, o.ID, map[string]string{"status": "2"}), 400, "invalid_parameter"},
+		{"& in a value", signed(t, e.acct.AppID, key, o.ID+"&refundId=rf_1", nil), 400, "invalid_parameter"},
 		{"other merchant's order", signed(t, other.AppID, other.APIKey, o.ID, nil), 404, "order_not_found"},
 		{"unknown order", signed(t, e.acct.AppID, key, "P20260101000000000000000000000000000", nil), 404, "order_not_found"},
 		{"not JSON", "appid=1", 400, "invalid_request"},

@@ -46,6 +46,14 @@ func ExpiryKey(s Shard) string { return "gw:" + s.Tag() + ":expiry" }
 // on the merchant's home shard.
 func BalanceKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":balance:" + appid }
 
+// BalanceClientOrderKey holds, for ever, the id of the balance order that
+// paid a merchant's clientOrderId, on the merchant's home shard: a signed
+// balance create replayed (a reloaded hosted URL) answers that order and
+// never debits again (SECURITY.md).
+func BalanceClientOrderKey(appid, clientOrderID string) string {
+	return "gw:" + HomeShard(appid).Tag() + ":bcoid:" + appid + ":" + clientOrderID
+}
+
 // LedgerKey is the merchant's balance ledger stream: every credit and debit.
 func LedgerKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":ledger:" + appid }
 

@@ -79,20 +79,14 @@ go build -o bin/gateway ./cmd/gateway
 # Creates the database and applies what migrations it lacks (idempotent).
 bin/gateway migrate
 
-# The demo merchant is created once; its credentials live beside the data
-# they belong to (make clean removes both).
+# The demo's state, by the same command the tests run (gateway demo seed):
+# a sandbox demo merchant and a demo payer with a password, made once and
+# kept beside the data they belong to (make clean removes both; ones Redis
+# no longer knows are replaced), the FX rates every method needs where none
+# is set, and balances topped up for balance payments.
+demo=$(bin/gateway demo seed --dir "$data")
 merchant=$data/demo-merchant.json
 field() { sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$merchant" | head -n 1; }
-# Credentials of a merchant Redis no longer knows (its data was removed, or
-# written under an older key layout) are replaced, not printed.
-if [ -s "$merchant" ] && ! bin/gateway merchant show "$(field appid)" --json >/dev/null 2>&1; then
-	log "the demo merchant of $merchant is not in Redis; creating a new one"
-	rm -f "$merchant"
-fi
-if [ ! -s "$merchant" ]; then
-	bin/gateway merchant create --name demo --sandbox --json >"$merchant.tmp"
-	mv "$merchant.tmp" "$merchant"
-fi
 appid=$(field appid) api_key=$(field apiKey) query_key=$(field queryKey)
 base=$GATEWAY_PUBLIC_URL
 
@@ -105,16 +99,16 @@ cat <<EOF
      addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=$GATEWAY_WEBHOOK_ALLOW_PRIVATE); not for production.
      API description: $base/openapi.json
      Metrics (operations listener only, GATEWAY_OPS_ADDR): http://$ops_host:$ops_port/metrics
-==== demo merchant (sandbox) — $merchant
-  appid:     $appid
-  API key:   $api_key
-  query key: $query_key
+==== $demo
 
 Create an order:
   curl -s $base/api/createorder -H 'Content-Type: application/json' \\
     -d '{"action":"createorder","amount":10.00,"appid":"$appid","clientip":"127.0.0.1","currency":"USD","paymentMethod":"wallet_a","sign":"$sign"}'
-Pay it in the sandbox (paymentId from the answer above):
+Pay it in the sandbox (paymentId from the answer above), or fail it with /fail:
   curl -s -X POST "$base/sandbox/orders/PAYMENT_ID/pay?appid=$appid&key=$query_key"
+Every method of the README's table pays: sign another paymentMethod and currency the
+same way (bdcard/bdpsp_a/bdpsp_b USD or BDT, fiatpsp, cryptopsp, usdt_direct, balance);
+paymentMethod "select" lets the payer choose, balance with the demo payer above.
 List orders:
   curl -s "$base/api/order?appid=$appid&key=$query_key&action=orders"
 Redis: $GATEWAY_REDIS_URL   ClickHouse: $GATEWAY_CLICKHOUSE_DSN

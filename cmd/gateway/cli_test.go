@@ -47,6 +47,94 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 }
 
+// TestSubcommandHelp: each subcommand's --help lists its own flags and
+// none of another subcommand's, and exits 0.
+func TestSubcommandHelp(t *testing.T) {
+	bin := gatewayBinary(t)
+	tests := []struct {
+		args     []string
+		has, not []string
+	}{
+		{[]string{"merchant", "disable", "--help"}, []string{"merchant disable APPID", "-json", "-redis-url"}, []string{"-grace", "-currency", "-min", "-create", "-name", "-sandbox"}},
+		{[]string{"merchant", "create", "-h"}, []string{"-name", "-callback", "-sandbox"}, []string{"-grace", "-currency", "-clear"}},
+		{[]string{"merchant", "credit", "--help"}, []string{"-currency", "-amount"}, []string{"-grace", "-name", "-min"}},
+		{[]string{"merchant", "rotate-key", "--help"}, []string{"-grace"}, []string{"-currency", "-name"}},
+		{[]string{"merchant", "method-limits", "--help"}, []string{"-min", "-max", "-clear"}, []string{"-grace", "-create"}},
+		{[]string{"merchant", "limits", "--help"}, []string{"-create", "-query"}, []string{"-min", "-grace"}},
+		{[]string{"fx", "set", "--help"}, []string{"fx set BASE QUOTE RATE", "-by"}, []string{"-history"}},
+		{[]string{"fx", "list", "--help"}, []string{"-history"}, []string{"-by"}},
+		{[]string{"webhook", "log", "--help"}, []string{"-json"}, []string{"-wait"}},
+		{[]string{"webhook", "resend", "--help"}, []string{"-wait"}, nil},
+		{[]string{"usdt", "approve", "--help"}, []string{"-note", "-by"}, []string{"-state", "-reason", "-address", "-mode"}},
+		{[]string{"usdt", "reviews", "--help"}, []string{"-state"}, []string{"-note", "-by", "-address"}},
+		{[]string{"usdt", "config", "show", "--help"}, []string{"-json"}, []string{"-address", "-mode", "-sandbox", "-state"}},
+		{[]string{"usdt", "config", "set", "--help"}, []string{"-address", "-mode", "-sandbox"}, []string{"-state", "-note"}},
+		{[]string{"demo", "seed", "--help"}, []string{"-dir", "-json"}, []string{"-name"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, err := exec.Command(bin, tt.args...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("gateway %v: %v\n%s", tt.args, err, out)
+			}
+			for _, w := range tt.has {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("does not mention %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(string(out), "  "+w+" ") || strings.Contains(string(out), "  "+w+"\n") {
+					t.Errorf("lists another subcommand's flag %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// TestFxSetActor: fx set records who set a rate: --by, else the OS user;
+// an empty --by is refused and sets nothing.
+func TestFxSetActor(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	var byFlag, byOS struct{ By string }
+	e.cli(&byFlag, "fx", "set", "USD", "EUR", "0.91", "--by", "alice", "--json")
+	e.cli(&byOS, "fx", "set", "USD", "EUR", "0.92", "--json")
+	if byFlag.By != "cli:alice" || byOS.By != "cli:"+osUserName() || osUserName() == "" {
+		t.Fatalf("recorded by %q and %q (OS user %q)", byFlag.By, byOS.By, osUserName())
+	}
+	cmd := exec.Command(e.bin, "fx", "set", "USD", "EUR", "0.93", "--by", " ")
+	cmd.Env = append(cmd.Environ(), "GATEWAY_REDIS_URL="+e.redisURL)
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "--by NAME") {
+		t.Fatalf("an empty --by: %v\n%s", err, out)
+	}
+	var list struct {
+		Current []struct{ Base, Quote, Rate, By string }
+	}
+	e.cli(&list, "fx", "list", "--json")
+	for _, c := range list.Current {
+		if c.Base == "USD" && c.Quote == "EUR" && c.Rate != "0.92" {
+			t.Fatalf("the refused set changed the rate: %+v", c)
+		}
+	}
+	tests := []struct {
+		name, by string
+		given    bool
+		os, want string
+	}{
+		{"--by wins", "bob", true, "root", "cli:bob"},
+		{"OS user", "", false, "carol", "cli:carol"},
+		{"no OS user", "", false, "", ""},
+		{"blank --by", "  ", true, "root", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := cliActor(tt.by, tt.given, func() string { return tt.os })
+			if got != tt.want || (tt.want == "") != (err != nil) {
+				t.Fatalf("cliActor: %q %v, want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
 // TestMerchantPrintouts: limits are printed as people write them, the API
 // key only by the commands that make it, credit takes only the currencies
 // balance payments use, and rotate-query-key replaces the query key.
@@ -71,9 +159,13 @@ func TestMerchantPrintouts(t *testing.T) {
 		{"show", []string{"merchant", "show", shop.AppID}, false, []string{"5/s burst 10", shop.APIKey}, []string{"PerSecond"}},
 		{"disable", []string{"merchant", "disable", shop.AppID}, false, []string{"disabled"}, []string{shop.APIKey, "apiKey"}},
 		{"enable --json", []string{"merchant", "enable", shop.AppID, "--json"}, false, []string{shop.AppID}, []string{shop.APIKey, "apiKey"}},
-		{"show has balances", []string{"merchant", "show", shop.AppID}, false, []string{"balances:"}, nil},
 		{"credit BDT", []string{"merchant", "credit", shop.AppID, "--currency", "BDT", "--amount", "1.00"}, true, []string{"CNY and USD"}, nil},
 		{"credit CNY", []string{"merchant", "credit", shop.AppID, "--currency", "CNY", "--amount", "1.00"}, false, []string{"1.00"}, nil},
+		{"show: tables, no Go maps", []string{"merchant", "show", shop.AppID}, false,
+			[]string{"BALANCES", "CURRENCY  BALANCE", "CNY       1.00", "METHODS", "METHOD ", "usdt_direct  10.00"}, []string{"map[", "[usdt_direct"}},
+		{"show --json keeps structure", []string{"merchant", "show", shop.AppID, "--json"}, false,
+			[]string{`"balances": {`, `"CNY": "1.00"`, `"methodLimits": {`}, []string{"map["}},
+		{"list is a table", []string{"merchant", "list"}, false, []string{"APPID", shop.AppID}, []string{"map["}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

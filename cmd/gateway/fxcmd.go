@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -15,11 +13,16 @@ import (
 
 const fxUsage = `usage: gateway fx <subcommand> [--json] [--redis-url URL]
 
-  set BASE QUOTE RATE   one BASE costs RATE QUOTE from now on, e.g.
+  set BASE QUOTE RATE [--by NAME]
+                        one BASE costs RATE QUOTE from now on, e.g.
                         fx set USD BDT 121.50; every process uses it within
-                        a second; orders already initialised keep theirs
+                        a second; orders already initialised keep theirs;
+                        recorded as set by NAME, else by the OS user
   list [--history N]    the current rates, and the last N rates set
 `
+
+// fxSynopsis is each fx subcommand's arguments, for its own --help.
+var fxSynopsis = map[string]string{"set": "BASE QUOTE RATE [--by NAME] [--json]", "list": "[--history N] [--json]"}
 
 // fxCmd sets and lists the FX rates in Redis.
 func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,11 +31,21 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("fx: no subcommand given")
 	}
 	sub := args[0]
-	fs := flag.NewFlagSet("fx "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	synopsis, ok := fxSynopsis[sub]
+	if !ok {
+		fmt.Fprint(stderr, fxUsage)
+		return fmt.Errorf("fx: unknown subcommand %q", sub)
+	}
+	fs := subFlags("fx", sub, synopsis, args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
-	history := fs.Int64("history", 20, "list: how many past rates to show")
+	var history *int64
+	var by *string
+	if sub == "list" {
+		history = fs.Int64("history", 20, "how many past rates to show")
+	} else {
+		by = fs.String("by", "", "who sets the rate, recorded with it (default: the OS user)")
+	}
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
@@ -56,11 +69,19 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("fx set: %w", err)
 		}
-		e, err := st.Set(ctx, p, r, "cli:"+os.Getenv("USER"))
+		actor, err := cliActor(*by, given(fs, "by"), osUserName)
+		if err != nil {
+			return fmt.Errorf("fx set: %w", err)
+		}
+		e, err := st.Set(ctx, p, r, actor)
 		if err != nil {
 			return err
 		}
-		return out.value(e)
+		if out.json {
+			return out.value(e)
+		}
+		printRates(stdout, "SET", []fx.Entry{e})
+		return nil
 	case "list":
 		_, cur, err := st.Current(ctx)
 		if err != nil {
@@ -78,7 +99,6 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		printRates(stdout, "HISTORY (newest first)", hist)
 		return nil
 	}
-	fmt.Fprint(stderr, fxUsage)
 	return fmt.Errorf("fx: unknown subcommand %q", sub)
 }
 

@@ -28,6 +28,8 @@ commands:
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
   fx         currency rates: set BASE QUOTE RATE, list
+  demo       seed: the sandbox demo merchant, payer, FX rates and balances
+             make run prints
   usdt       USDT networks (config set, show, remove) and the review desk
              (reviews, approve PAYMENTID, reject PAYMENTID)
   help       show this text
@@ -47,7 +49,7 @@ func main() {
 // subUsage is each command's usage text, printed on standard output by
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "usdt": usdtUsage}
+	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -85,6 +87,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fxCmd(ctx, args[1:], stdout, stderr)
 	case "usdt":
 		return usdtCmd(ctx, args[1:], stdout, stderr)
+	case "demo":
+		return demoCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

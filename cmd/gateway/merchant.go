@@ -51,21 +51,15 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return fmt.Errorf("merchant: no subcommand given")
 	}
 	sub := args[0]
-	fs := flag.NewFlagSet("merchant "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	synopsis, ok := merchantSynopsis[sub]
+	if !ok {
+		fmt.Fprint(stderr, merchantUsage)
+		return fmt.Errorf("merchant: unknown subcommand %q", sub)
+	}
+	fs := subFlags("merchant", sub, synopsis, args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
-	name := fs.String("name", "", "merchant name (create)")
-	callback := fs.String("callback", "", "default webhook URL (create)")
-	sandbox := fs.Bool("sandbox", false, "sandbox account (create)")
-	grace := fs.Duration("grace", 0, "how long the old API key keeps verifying (rotate-key), or the old webhook secret keeps signing (rotate-webhook-secret)")
-	currency := fs.String("currency", "", "currency (credit)")
-	amount := fs.String("amount", "", "amount, e.g. 100.00 (credit)")
-	createLimit := fs.String("create", "", "createorder rate limit, e.g. 500/s:1000 (limits)")
-	queryLimit := fs.String("query", "", "order query rate limit (limits)")
-	minAmount := fs.String("min", "", "smallest order amount, e.g. 1.00 (method-limits)")
-	maxAmount := fs.String("max", "", "largest order amount, e.g. 500.00 (method-limits)")
-	clearLimits := fs.Bool("clear", false, "remove the merchant's limits of the method (method-limits)")
+	o := bindMerchantFlags(fs, sub)
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
@@ -88,7 +82,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(0); err != nil {
 			return err
 		}
-		a, err := st.Create(ctx, merchant.NewAccount{Name: *name, Callback: *callback, Sandbox: *sandbox})
+		a, err := st.Create(ctx, merchant.NewAccount{Name: o.name, Callback: o.callback, Sandbox: o.sandbox})
 		if err != nil {
 			return err
 		}
@@ -97,7 +91,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(1); err != nil {
 			return err
 		}
-		a, err := st.RotateWebhookSecret(ctx, pos[0], *grace)
+		a, err := st.RotateWebhookSecret(ctx, pos[0], o.grace)
 		if err != nil {
 			return err
 		}
@@ -119,7 +113,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(argsWanted); err != nil {
 			return err
 		}
-		a, err := accountChange(ctx, st, sub, pos, *grace)
+		a, err := accountChange(ctx, st, sub, pos, o.grace)
 		if err != nil {
 			return err
 		}
@@ -131,7 +125,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(2); err != nil {
 			return err
 		}
-		a, err := setMethodLimits(ctx, st, pos, *minAmount, *maxAmount, *clearLimits)
+		a, err := setMethodLimits(ctx, st, pos, o.min, o.max, o.clear)
 		if err != nil {
 			return err
 		}
@@ -140,7 +134,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(1); err != nil {
 			return err
 		}
-		a, err := st.SetLimits(ctx, pos[0], *createLimit, *queryLimit)
+		a, err := st.SetLimits(ctx, pos[0], o.create, o.query)
 		if err != nil {
 			return err
 		}
@@ -161,18 +155,61 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(1); err != nil {
 			return err
 		}
-		amt, err := schema.ParseAmount(*amount)
+		amt, err := schema.ParseAmount(o.amount)
 		if err != nil {
 			return fmt.Errorf("amount: %w", err)
 		}
-		bal, err := st.Credit(ctx, pos[0], strings.ToUpper(*currency), amt)
+		bal, err := st.Credit(ctx, pos[0], strings.ToUpper(o.currency), amt)
 		if err != nil {
 			return err
 		}
-		return out.value(map[string]string{"appid": pos[0], "currency": strings.ToUpper(*currency), "credited": amt.String(), "balance": bal.String()})
+		return out.value(map[string]string{"appid": pos[0], "currency": strings.ToUpper(o.currency), "credited": amt.String(), "balance": bal.String()})
 	}
-	fmt.Fprint(stderr, merchantUsage)
 	return fmt.Errorf("merchant: unknown subcommand %q", sub)
+}
+
+// merchantSynopsis is each subcommand's arguments, for its own --help.
+var merchantSynopsis = map[string]string{
+	"create": "--name NAME [--callback URL] [--sandbox]", "list": "", "show": "APPID", "disable": "APPID", "enable": "APPID",
+	"set-callback": "APPID URL", "rotate-key": "APPID [--grace DURATION]", "rotate-webhook-secret": "APPID [--grace DURATION]",
+	"rotate-query-key": "APPID", "credit": "APPID --currency CUR --amount AMOUNT",
+	"limits":        "APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]",
+	"method-limits": "APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear", "set-password": "APPID < password-file",
+}
+
+// merchantFlags are the flags of the merchant subcommands; each binds only
+// its own.
+type merchantFlags struct {
+	name, callback          string
+	sandbox, clear          bool
+	grace                   time.Duration
+	currency, amount        string
+	create, query, min, max string
+}
+
+func bindMerchantFlags(fs *flag.FlagSet, sub string) *merchantFlags {
+	o := &merchantFlags{}
+	switch sub {
+	case "create":
+		fs.StringVar(&o.name, "name", "", "merchant name, shown to payers")
+		fs.StringVar(&o.callback, "callback", "", "default webhook URL")
+		fs.BoolVar(&o.sandbox, "sandbox", false, "a sandbox account: its orders go to the simulated providers")
+	case "rotate-key":
+		fs.DurationVar(&o.grace, "grace", 0, "how long the old API key keeps verifying")
+	case "rotate-webhook-secret":
+		fs.DurationVar(&o.grace, "grace", 0, "how long webhooks are signed with the old secret too")
+	case "credit":
+		fs.StringVar(&o.currency, "currency", "", "CNY or USD")
+		fs.StringVar(&o.amount, "amount", "", "amount, e.g. 100.00")
+	case "limits":
+		fs.StringVar(&o.create, "create", "", `createorder rate limit, e.g. 500/s:1000 ("default" removes the override)`)
+		fs.StringVar(&o.query, "query", "", `order query rate limit ("default" removes the override)`)
+	case "method-limits":
+		fs.StringVar(&o.min, "min", "", "smallest order amount, e.g. 1.00")
+		fs.StringVar(&o.max, "max", "", "largest order amount, e.g. 500.00")
+		fs.BoolVar(&o.clear, "clear", false, "remove the merchant's limits of the method")
+	}
+	return o
 }
 
 // readPassword reads one line: a password on the command line would sit in
@@ -253,9 +290,38 @@ func (o output) value(v any) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(o.w, "%-18s %v\n", k+":", flat[k])
+		fmt.Fprintf(o.w, "%-18s %s\n", k+":", plain(flat[k]))
 	}
 	return nil
+}
+
+// plain writes a decoded JSON value as people read it: lists joined with
+// commas, objects as sorted name=value pairs, never Go's map[...] syntax.
+func plain(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "-"
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = plain(e)
+		}
+		return strings.Join(parts, ", ")
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + plain(x[k])
+		}
+		return strings.Join(parts, " ")
+	}
+	return fmt.Sprint(v)
 }
 
 // withKey says whether a printout may show the secret API key: only the

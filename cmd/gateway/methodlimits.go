@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/merchant"
@@ -66,8 +69,60 @@ func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchan
 		balances[cur] = amt.String()
 	}
 	v := out.accountView(a, true)
-	v["methods"], v["methodLimits"], v["balances"] = methods, limits, balances
-	return out.value(v)
+	if out.json {
+		v["methods"], v["methodLimits"], v["balances"] = methods, limits, balances
+		return out.value(v)
+	}
+	if err := out.value(v); err != nil {
+		return err
+	}
+	printMethods(out.w, methods, limits)
+	printBalances(out.w, balances)
+	return nil
+}
+
+// printMethods is merchant show's table of the methods the account can use
+// and their amount limits ("-": no bound).
+func printMethods(w io.Writer, methods []schema.Method, limits map[schema.Method]limitView) {
+	fmt.Fprintln(w, "\nMETHODS")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "METHOD\tMIN\tMAX\tLIMITS FROM")
+	for _, m := range methods {
+		l, ok := limits[m]
+		if !ok {
+			fmt.Fprintf(tw, "%s\t\t\t(the chosen method's)\n", m)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m, orDash(l.Min), orDash(l.Max), l.From)
+	}
+	_ = tw.Flush()
+}
+
+// printBalances is merchant show's balances, one currency a row.
+func printBalances(w io.Writer, balances map[string]string) {
+	fmt.Fprintln(w, "\nBALANCES")
+	if len(balances) == 0 {
+		fmt.Fprintln(w, "(none)")
+		return
+	}
+	curs := make([]string, 0, len(balances))
+	for c := range balances {
+		curs = append(curs, c)
+	}
+	sort.Strings(curs)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CURRENCY\tBALANCE")
+	for _, c := range curs {
+		fmt.Fprintf(tw, "%s\t%s\n", c, balances[c])
+	}
+	_ = tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // setMethodLimits is merchant method-limits APPID METHOD: --min and --max

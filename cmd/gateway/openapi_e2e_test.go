@@ -203,6 +203,10 @@ func (s *server) openAPIValidator(t *testing.T) validator.Validator {
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		t.Fatalf("GET /openapi.json: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
+	var servers struct{ Servers []struct{ URL string } }
+	if err := json.Unmarshal(raw, &servers); err != nil || len(servers.Servers) != 1 || servers.Servers[0].URL != s.base {
+		t.Fatalf("servers %+v (%v), want this gateway's public URL %s", servers.Servers, err, s.base)
+	}
 	doc, err := libopenapi.NewDocument(raw)
 	if err != nil {
 		t.Fatalf("parse the document: %v", err)

@@ -229,7 +229,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
 	}
 	g.app.Get("/readyz", platform.Ready(g.drain, checks...))
-	g.app.Get("/openapi.json", apidoc.Serve)
+	doc, err := apidoc.ForServer(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	g.app.Get("/openapi.json", apidoc.Handler(doc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(platform.NotFound)
 	return g, nil

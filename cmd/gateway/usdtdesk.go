@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -28,6 +29,7 @@ type cliCommon struct {
 func cliFlags(name string, stderr io.Writer) (*flag.FlagSet, cliCommon) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	onlyOwnFlags(fs, name[strings.LastIndex(name, " ")+1:])
 	return fs, cliCommon{
 		redis: bindRedis(fs),
 		json:  fs.Bool("json", false, "print JSON"),

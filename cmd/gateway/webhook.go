@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,18 +37,24 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return errors.New("webhook: no subcommand given")
 	}
 	sub := args[0]
-	fs := flag.NewFlagSet("webhook "+sub, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	redisFlag := bindRedis(fs)
-	asJSON := fs.Bool("json", false, "print JSON")
-	wait := fs.Duration("wait", 0, "resend: wait this long for the attempt and show it")
-	pos, err := parseInterleaved(fs, args[1:])
-	if err != nil {
-		return err
-	}
 	if sub != "log" && sub != "resend" {
 		fmt.Fprint(stderr, webhookUsage)
 		return fmt.Errorf("webhook: unknown subcommand %q", sub)
+	}
+	synopsis := "PAYMENTID [REFUNDID] [--json]"
+	if sub == "resend" {
+		synopsis = "PAYMENTID [REFUNDID] [--wait D] [--json]"
+	}
+	fs := subFlags("webhook", sub, synopsis, args[1:], stdout, stderr)
+	redisFlag := bindRedis(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	wait := new(time.Duration)
+	if sub == "resend" {
+		fs.DurationVar(wait, "wait", 0, "wait this long for the attempt and show it")
+	}
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 && len(pos) != 2 {
 		return fmt.Errorf("webhook %s: want a PAYMENTID and optionally a REFUNDID\n%s", sub, webhookUsage)
@@ -205,7 +210,8 @@ func (o webhookOutput) report(r webhookReport) error {
 	if d.RefundID != "" {
 		fmt.Fprintf(o.w, "refund:     %s\n", d.RefundID)
 	}
-	fmt.Fprintf(o.w, "state:      %s\nnotify_url: %s\nautomatic:  %d attempt(s)\n", d.State, d.URL, d.Automatic)
+	auto, manual := countAttempts(r.Attempts)
+	fmt.Fprintf(o.w, "state:      %s\nnotify_url: %s\nattempts:   %d (%d automatic, %d manual)\n", d.State, d.URL, auto+manual, auto, manual)
 	if !d.NextDue.IsZero() {
 		fmt.Fprintf(o.w, "next:       %s\n", schema.WireTime(d.NextDue))
 	}
@@ -229,6 +235,20 @@ func (o webhookOutput) report(r webhookReport) error {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%dms\t%s\t%s\n", a.Attempt, a.At, kind, status, a.LatencyMs, result, oneLine(a.Body, 60))
 	}
 	return tw.Flush()
+}
+
+// countAttempts counts the rows the table below shows, by kind, so that the
+// summary and the table never disagree (the delivery's own counter is the
+// retry schedule's step, which a resend of a pending delivery also moves).
+func countAttempts(as []schema.WebhookAttempt) (auto, manual int) {
+	for _, a := range as {
+		if a.Manual {
+			manual++
+		} else {
+			auto++
+		}
+	}
+	return auto, manual
 }
 
 // oneLine shows a body on one table row: quoted, cut at n runes.

@@ -114,3 +114,35 @@ func TestWebhookCommands(t *testing.T) {
 		t.Error("resend without an id accepted")
 	}
 }
+
+// TestWebhookLogCounts: the summary above the table counts the table's
+// rows by kind, whatever the delivery's schedule counter says.
+func TestWebhookLogCounts(t *testing.T) {
+	tests := []struct {
+		name     string
+		counter  int
+		attempts []schema.WebhookAttempt
+		want     string
+	}{
+		{"one automatic, one manual", 2, []schema.WebhookAttempt{{Attempt: 1, Success: true}, {Attempt: 2, Manual: true, Success: true}},
+			"attempts:   2 (1 automatic, 1 manual)"},
+		{"none yet", 0, nil, "attempts:   0 (0 automatic, 0 manual)"},
+		{"three automatic", 3, []schema.WebhookAttempt{{Attempt: 1}, {Attempt: 2}, {Attempt: 3, Success: true}},
+			"attempts:   3 (3 automatic, 0 manual)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			r := webhookReport{Delivery: &dispatcher.Delivery{PaymentID: "P1", State: "delivered", Automatic: tt.counter}, Attempts: tt.attempts}
+			if err := (webhookOutput{w: &buf}).report(r); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(buf.String(), tt.want) || strings.Contains(buf.String(), "automatic:  ") {
+				t.Fatalf("printed\n%s\nwant %q", buf.String(), tt.want)
+			}
+			if rows := strings.Count(buf.String(), "\n") - 6; rows != len(tt.attempts) {
+				t.Fatalf("%d table rows for %d attempts:\n%s", rows, len(tt.attempts), buf.String())
+			}
+		})
+	}
+}

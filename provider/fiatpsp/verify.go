@@ -40,6 +40,9 @@ const (
 // system it names (CUR_ID, looked up in the provider's systems list). The
 // provider notifies only payments made, so a verified one is paid.
 func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Notification, error) {
+	if isReturn(r) {
+		return a.verifyReturn(ctx, r)
+	}
 	if len(a.cfg.AllowedIPs) > 0 && !a.allowed(r) {
 		return provider.Notification{}, fmt.Errorf("fiatpsp notify: %w", ErrSourceNotAllowed)
 	}
@@ -123,7 +126,10 @@ func (a *Adapter) systemCurrency(ctx context.Context, curID string) (string, err
 // Reply is what the provider expects: the text YES for an accepted
 // notification (anything else and it sends again); a refused one gets 400
 // and a short reason, one we could not check for want of the provider 503.
-func (a *Adapter) Reply(_ provider.Notification, err error) provider.Reply {
+func (a *Adapter) Reply(n provider.Notification, err error) provider.Reply {
+	if n.Fields[returnMark] != "" {
+		return returnReply()
+	}
 	text := func(status int, body string) provider.Reply {
 		return provider.Reply{Status: status, ContentType: "text/plain; charset=utf-8", Body: body}
 	}

@@ -79,9 +79,9 @@ func TestEndToEnd(t *testing.T) {
 		want     provider.Outcome
 	}{
 		{"page pays", "CNY", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
-		{"page fails", "CNY", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "fail") }, provider.OutcomeExpired},
+		{"page fails", "CNY", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "fail") }, provider.OutcomeFailed},
 		{"settle pays", "CNY", func(t *testing.T, h *harness, in provider.Init) { settle(t, h, in.Ref, true) }, provider.OutcomePaid},
-		{"settle fails", "CNY", func(t *testing.T, h *harness, in provider.Init) { settle(t, h, in.Ref, false) }, provider.OutcomeExpired},
+		{"settle fails", "CNY", func(t *testing.T, h *harness, in provider.Init) { settle(t, h, in.Ref, false) }, provider.OutcomeFailed},
 		{"usd charge pays", "USD", func(t *testing.T, _ *harness, in provider.Init) { providertest.Choose(t, in.QRPayload, "pay") }, provider.OutcomePaid},
 	}
 	for _, tt := range tests {

@@ -62,12 +62,13 @@ func formFields(r *provider.Request) (map[string]string, error) {
 // toNotification maps a trade's fields (a notification's or a query
 // answer's) to a Notification.
 //
-// TRADE_CLOSED is OutcomeExpired: the provider closes a trade nobody paid
-// when its time_expire passes (or the merchant closes it); the payer has no
-// way to decline a scanned code at the provider, so the provider gave up
-// waiting rather than the payer cancelling. The same status closes a paid
-// trade that was refunded in full: with a refund amount it is
-// OutcomeRefunded.
+// TRADE_CLOSED is OutcomeFailed: it is the provider's only word for a
+// trade that ended without money (the payer's payment did not go through,
+// or the provider gave up on it), and to the merchant that is a failed
+// payment. Our own expiry cancels the order at its TTL first; a closure
+// arriving after that finds the order final and changes nothing (verdict
+// ignored). The same status closes a paid trade that was refunded in full:
+// with a refund amount it is OutcomeRefunded.
 func toNotification(f map[string]string) (provider.Notification, error) {
 	n := provider.Notification{OrderID: f["out_trade_no"], Ref: f["trade_no"]}
 	if n.OrderID == "" || len(n.OrderID) > maxOrderID || len(n.Ref) > maxOrderID {
@@ -83,7 +84,7 @@ func toNotification(f map[string]string) (provider.Notification, error) {
 		}
 		n.Outcome, n.Paid = provider.OutcomePaid, paid
 	case statusTradeClosed:
-		n.Outcome = provider.OutcomeExpired
+		n.Outcome = provider.OutcomeFailed
 		if f["refund_fee"] != "" || f["gmt_refund"] != "" {
 			n.Outcome = provider.OutcomeRefunded
 		}
