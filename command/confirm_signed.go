@@ -3,8 +3,6 @@ package command
 import (
 	"bytes"
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -20,10 +18,12 @@ import (
 // page posts to the same paths with its CSRF token and is answered by the
 // checkout before this runs.
 
-// confirmParams are the only names a signed confirm takes besides its
-// choice: with a fixed set and no '&' or '=' in a value, no other
-// parameter set signs to the same string.
-var confirmParams = []string{"appid", "paymentId", "sign", "sign_type"}
+// The forms of the signed confirms (schema.SignedForm): their names only,
+// no '&' in a value, so no other parameter set signs to the same string.
+var confirmForms = map[string]schema.SignedForm{
+	"fiatpspSystemId": schema.NewSignedForm([]string{"appid", "paymentId", "fiatpspSystemId"}, nil),
+	"pay_currency":    schema.NewSignedForm([]string{"appid", "paymentId", "pay_currency"}, nil),
+}
 
 // signedChoice reads and authenticates a merchant's confirm carrying the
 // choice parameter, and returns the merchant's order it names.
@@ -32,20 +32,12 @@ func (h *Confirm) signedChoice(c *fiber.Ctx, choice string) (schema.Params, *sch
 	if err != nil {
 		return nil, nil, err
 	}
-	for name, v := range p {
-		if name != choice && !slices.Contains(confirmParams, name) {
-			return nil, nil, platform.Errorf(platform.KindInvalidParameter, "parameter %s is not taken here (appid, paymentId, %s, sign, sign_type)", name, choice)
-		}
-		if strings.ContainsAny(v, "&=") {
-			return nil, nil, platform.Errorf(platform.KindInvalidParameter, "parameter %s must not contain '&' or '='", name)
-		}
-	}
 	for _, name := range []string{"appid", "paymentId", choice, "sign"} {
 		if p[name] == "" {
 			return nil, nil, platform.Errorf(platform.KindMissingParameter, "parameter %s is required: a confirm by API is the merchant's signed call", name)
 		}
 	}
-	o, err := h.create.ownOrder(c.UserContext(), p)
+	o, err := h.create.ownOrder(c.UserContext(), confirmForms[choice], p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -63,11 +55,11 @@ func confirmBody(c *fiber.Ctx) (schema.Params, error) {
 	return ParseQueryParams(c.Request().PostArgs())
 }
 
-// ownOrder runs the signed-call checks (appid, enabled, sign, the create
+// ownOrder runs the signed-call checks (form, appid, enabled, sign, the create
 // rate class) and reads the order p names, which must be the merchant's:
 // another's is not found, as on every merchant API.
-func (h *CreateOrder) ownOrder(ctx context.Context, p schema.Params) (*schema.Order, error) {
-	acct, err := h.authenticate(ctx, p)
+func (h *CreateOrder) ownOrder(ctx context.Context, form schema.SignedForm, p schema.Params) (*schema.Order, error) {
+	acct, err := h.authenticate(ctx, form, p)
 	if err != nil {
 		return nil, err
 	}
