@@ -45,8 +45,10 @@ func newProc(bin, dir, name, roles string, env []string) (*Proc, error) {
 		return nil, err
 	}
 	p := &Proc{Name: name, Roles: roles, Addr: "127.0.0.1:" + strconv.Itoa(port), bin: bin, dir: dir}
+	// The operations listener (/metrics) on a port of the kernel's choice:
+	// several processes share the host.
 	p.env = append([]string{"GATEWAY_HTTP_ADDR=" + p.Addr, "GATEWAY_PUBLIC_URL=http://" + p.Addr,
-		"GATEWAY_ROLES=" + roles}, env...)
+		"GATEWAY_OPS_ADDR=127.0.0.1:0", "GATEWAY_ROLES=" + roles}, env...)
 	return p, nil
 }
 

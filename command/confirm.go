@@ -13,12 +13,13 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// Confirm serves the payer's choice on the two-step flows as JSON, which
+// Confirm serves a merchant's choice on the two-step flows as JSON, which
 // initialises the provider the create deferred: POST /api/fiatpsp/confirm
 // (paymentId, fiatpspSystemId) and POST /api/cryptopsp/confirm (paymentId,
-// pay_currency). The payer holds only the unguessable paymentId. The use
-// cases (ConfirmFiatpsp, ConfirmCryptopsp) are the CreateOrder's, which the
-// checkout's pages call too.
+// pay_currency), each with appid and sign like createorder (see
+// signedChoice). The payer chooses on our pages instead, with their CSRF
+// token. The use cases (ConfirmFiatpsp, ConfirmCryptopsp) are the
+// CreateOrder's, which the checkout's pages call too.
 type Confirm struct {
 	create *CreateOrder
 }
@@ -28,7 +29,11 @@ func (h *CreateOrder) NewConfirm() *Confirm { return &Confirm{create: h} }
 
 // Fiatpsp confirms a payment system.
 func (h *Confirm) Fiatpsp(c *fiber.Ctx) error {
-	o, err := h.create.ConfirmFiatpsp(c.UserContext(), formOrQuery(c, "paymentId"), formOrQuery(c, "fiatpspSystemId"))
+	p, o, err := h.signedChoice(c, "fiatpspSystemId")
+	if err != nil {
+		return err
+	}
+	o, err = h.create.ConfirmFiatpsp(c.UserContext(), o.ID, p["fiatpspSystemId"])
 	if err != nil {
 		return err
 	}
@@ -37,7 +42,11 @@ func (h *Confirm) Fiatpsp(c *fiber.Ctx) error {
 
 // Cryptopsp confirms a cryptocurrency.
 func (h *Confirm) Cryptopsp(c *fiber.Ctx) error {
-	o, err := h.create.ConfirmCryptopsp(c.UserContext(), formOrQuery(c, "paymentId"), formOrQuery(c, "pay_currency"))
+	p, o, err := h.signedChoice(c, "pay_currency")
+	if err != nil {
+		return err
+	}
+	o, err = h.create.ConfirmCryptopsp(c.UserContext(), o.ID, p["pay_currency"])
 	if err != nil {
 		return err
 	}

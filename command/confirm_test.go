@@ -18,9 +18,23 @@ func (h *harness) deferred(method, currency, amount string) string {
 	return h.createOK(p)["paymentId"].(string)
 }
 
+// confirm is the merchant's signed confirm of the choice in form.
 func (h *harness) confirm(path string, form url.Values) *response {
 	h.t.Helper()
-	return h.do(newPost(path, form.Encode()))
+	return h.do(newPost(path, signedForm(form, h.acct.AppID, h.acct.APIKey).Encode()))
+}
+
+// signedForm is form with appid and its sign under key.
+func signedForm(form url.Values, appid, key string) url.Values {
+	p := schema.Params{"appid": appid}
+	for k := range form {
+		p[k] = form.Get(k)
+	}
+	out := url.Values{}
+	for k, v := range signed(p, key) {
+		out.Set(k, v)
+	}
+	return out
 }
 
 // TestFiatpspConfirm: the payer sees each payment system with its quote,
@@ -134,7 +148,7 @@ func TestConfirmRace(t *testing.T) {
 		statuses := make([]int, 2)
 		for i := range statuses {
 			wg.Go(func() {
-				req := newPost("/api/cryptopsp/confirm", url.Values{"paymentId": {id}, "pay_currency": {"eth"}}.Encode())
+				req := newPost("/api/cryptopsp/confirm", signedForm(url.Values{"paymentId": {id}, "pay_currency": {"eth"}}, h.acct.AppID, h.acct.APIKey).Encode())
 				res, err := h.app.Test(req, 5000)
 				if err == nil {
 					statuses[i] = res.StatusCode
@@ -166,5 +180,49 @@ func TestConfirmProviderDown(t *testing.T) {
 	}
 	if o, _ := h.store.Get(context.Background(), id); o.Status != schema.StatusFailed || o.PayCurrency != "eth" {
 		t.Fatalf("order: %+v", o)
+	}
+}
+
+// TestConfirmByAPIIsTheMerchants: holding a paymentId is not enough to fix
+// the payer's choice through the API form of either confirm (issue 21: the
+// payer then met a 409 on their own page). Unsigned, wrongly signed,
+// signed by another merchant, or carrying a parameter outside the fixed
+// set, it changes nothing; the merchant's own signed call does.
+func TestConfirmByAPIIsTheMerchants(t *testing.T) {
+	h := newRedisHarness(t)
+	for _, tt := range []struct {
+		method, path, choice, value string
+	}{
+		{"cryptopsp", "/api/cryptopsp/confirm", "pay_currency", "eth"},
+		{"fiatpsp", "/api/fiatpsp/confirm", "fiatpspSystemId", "12"},
+	} {
+		t.Run(tt.method, func(t *testing.T) {
+			id := h.deferred(tt.method, "USD", "100")
+			choice := url.Values{"paymentId": {id}, tt.choice: {tt.value}}
+			other := signedForm(choice, h.live.AppID, h.live.APIKey)
+			forged := signedForm(choice, h.acct.AppID, "not-the-key")
+			extra := signedForm(url.Values{"paymentId": {id}, tt.choice: {tt.value}, "lang": {"en"}}, h.acct.AppID, h.acct.APIKey)
+			refused := []struct {
+				name string
+				form url.Values
+				want int
+			}{
+				{"paymentId alone", choice, 400},
+				{"a forged sign", forged, 401},
+				{"another merchant's signed call", other, 404},
+				{"a parameter outside the set", extra, 400},
+			}
+			for _, r := range refused {
+				if got := h.do(newPost(tt.path, r.form.Encode())); got.Status != r.want {
+					t.Errorf("%s: %d %s, want %d", r.name, got.Status, got.Raw, r.want)
+				}
+			}
+			if o, _ := h.store.Get(context.Background(), id); o.PayCurrency != "" || o.FiatpspSystemID != "" || o.ProviderRef != "" {
+				t.Fatalf("the refused confirms fixed a choice: %+v", o)
+			}
+			if r := h.confirm(tt.path, choice); r.Status != 200 {
+				t.Fatalf("the merchant's signed confirm: %d %s", r.Status, r.Raw)
+			}
+		})
 	}
 }

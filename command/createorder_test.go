@@ -185,7 +185,7 @@ func TestCreateResponseByMethod(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := func(id string) string { return testBase + "/payment/" + id }
-	checkout := func(id string) string { return testBase + "/sandbox/checkout/" + id }
+	checkout := func(id string) string { return testBase + "/fake-provider/checkout/" + id }
 	tests := []struct {
 		method, currency string
 		extra            []string

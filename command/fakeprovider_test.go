@@ -43,7 +43,7 @@ func (f *fakeProvider) Initialise(ctx context.Context, p provider.Payment) (prov
 	if err := f.fail.Load(); err != nil && *err != nil {
 		return provider.Init{}, *err
 	}
-	checkout := f.base + "/sandbox/checkout/" + url.PathEscape(p.OrderID)
+	checkout := f.base + "/fake-provider/checkout/" + url.PathEscape(p.OrderID)
 	if p.Method == schema.MethodWalletA || p.Method == schema.MethodWalletB {
 		return provider.Init{QRPayload: checkout, Ref: "ref-" + p.OrderID}, nil
 	}
@@ -56,6 +56,7 @@ type fakeNote struct {
 	Outcome  string `json:"outcome"`
 	Amount   string `json:"amount"`
 	Currency string `json:"currency"`
+	Charge   string `json:"charge,omitempty"` // the Init.Ref it names, as InitRef
 }
 
 func fakeSign(body []byte) string {
@@ -77,7 +78,7 @@ func (f *fakeProvider) Verify(_ context.Context, r *provider.Request) (provider.
 	if err := json.Unmarshal(r.Body, &n); err != nil {
 		return provider.Notification{}, fmt.Errorf("fake: %w: %v", provider.ErrMalformed, err)
 	}
-	out := provider.Notification{OrderID: n.Order, Ref: "ref-" + n.Order, Outcome: fakeOutcomes[n.Outcome],
+	out := provider.Notification{OrderID: n.Order, Ref: "ref-" + n.Order, InitRef: n.Charge, Outcome: fakeOutcomes[n.Outcome],
 		Fields: map[string]string{"order": n.Order, "outcome": n.Outcome}}
 	if n.Amount != "" {
 		amt, err := schema.ParseAmount(n.Amount)

@@ -111,7 +111,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	}
 	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
-	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle, nil, notes), Checkout: NewSandboxCheckout(store, settle),
+	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle, nil, notes),
 		QR: NewQRImage(store), Notifications: notes, Confirm: create.NewConfirm(), Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
 	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: create, store: store, prov: prov}
 }

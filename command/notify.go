@@ -153,6 +153,14 @@ func (h *Notifications) apply(ctx context.Context, family schema.Method, sandbox
 		rec.Verdict = schema.VerdictError
 		return err
 	}
+	if n.InitRef != "" && n.InitRef != o.ProviderRef {
+		// A real payment, but of another charge than the one we made for
+		// this order: it pays nothing here (the provider need not resend).
+		rec.Verdict = schema.VerdictRefMismatch
+		rec.Detail = fmt.Sprintf("provider reference %q is not the %q recorded on the order", n.InitRef, o.ProviderRef)
+		h.m.mismatch.WithLabelValues(string(family), rec.Verdict).Inc()
+		return nil
+	}
 	to, verdict := target(o, n)
 	rec.Verdict = verdict
 	if verdict == schema.VerdictAmountMismatch || verdict == schema.VerdictCurrencyMismatch || verdict == schema.VerdictPartial {

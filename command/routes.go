@@ -8,10 +8,9 @@ import (
 
 // Handlers are the command side's endpoints.
 type Handlers struct {
-	Create   *CreateOrder
-	Sandbox  *SandboxOrders
-	Checkout *SandboxCheckout
-	QR       *QRImage
+	Create  *CreateOrder
+	Sandbox *SandboxOrders
+	QR      *QRImage
 	// Notifications are the providers' endpoints; Simulators, when set,
 	// mounts the sandbox's simulated providers.
 	Notifications *Notifications
@@ -38,8 +37,6 @@ func (h *Handlers) Register(r fiber.Router) {
 	}
 	r.Post("/sandbox/orders/:paymentId/pay", h.Sandbox.Pay)
 	r.Post("/sandbox/orders/:paymentId/fail", h.Sandbox.Fail)
-	r.Get("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Page)
-	r.Post("/sandbox/checkout/:paymentId", h.Pages, h.Checkout.Submit)
 	r.Get("/payment/:paymentId/qr.png", h.Pages, h.QR.Serve)
 	opts := h.Create.Options()
 	r.Get("/api/fiatpsp/currencies", h.Pages, opts.FiatpspCurrencies)

@@ -69,7 +69,8 @@ type result struct {
 	status  int
 	body    []byte
 	ack     bool
-	err     string // why it failed, for the attempt log; empty on success
+	err     string // why it failed, for the attempt log the merchant reads; empty on success
+	detail  string // why it failed in full, for our own log only; empty when err says it all
 	kind    string // outcome label for metrics
 	latency time.Duration
 }
@@ -127,16 +128,17 @@ func post(ctx context.Context, c *fasthttp.Client, target, form string, h modern
 	return r
 }
 
-// failure classifies an attempt that got no response.
+// failure classifies an attempt that got no response: the merchant's text
+// says what kind of failure it was, the detail (ours) what exactly.
 func failure(ctx context.Context, err error, timeout time.Duration) result {
 	var refused *RefusedError
 	switch {
 	case errors.As(err, &refused):
-		return result{kind: "refused", err: refused.Error()}
+		return result{kind: "refused", err: refused.Public(), detail: refused.Error()}
 	case isTimeout(ctx, err):
 		return result{kind: "timeout", err: describe(ctx, err, timeout)}
 	}
-	return result{kind: "network", err: describe(ctx, err, timeout)}
+	return result{kind: "network", err: publicReason(err), detail: describe(ctx, err, timeout)}
 }
 
 func isTimeout(ctx context.Context, err error) bool {

@@ -182,7 +182,7 @@ func (d *Dispatcher) attempt(ctx context.Context, j job, more bool) *job {
 // this moment (MD5 sign in the body, HMAC in the headers) and posts it.
 func (d *Dispatcher) send(ctx context.Context, j job) result {
 	if j.broken != "" {
-		return result{kind: "internal", err: j.broken}
+		return result{kind: "internal", err: "internal error: the stored callback cannot be read", detail: j.broken}
 	}
 	key, err := d.keys.APIKey(ctx, j.appid)
 	if err != nil {
@@ -258,6 +258,10 @@ func (d *Dispatcher) observe(j job, res result, outcome string) {
 			d.m.delivery.Observe(time.Since(j.paid).Seconds())
 		}
 	}
+	reason := res.err
+	if res.detail != "" {
+		reason = res.detail
+	}
 	attrs := []any{"payment_id", j.id, "appid", j.appid, "host", j.host, "attempt", j.seq, "manual", j.manual != "",
 		"status", res.status, "latency_ms", res.latency.Milliseconds(), "outcome", outcome}
 	switch {
@@ -266,9 +270,9 @@ func (d *Dispatcher) observe(j job, res result, outcome string) {
 		// than the delivery; the attempt log and metrics keep them.
 		d.log.Debug("webhook delivered", attrs...)
 	case outcome == "dead":
-		d.log.Warn("webhook dead-lettered after its last attempt", append(attrs, "reason", res.err)...)
+		d.log.Warn("webhook dead-lettered after its last attempt", append(attrs, "reason", reason)...)
 	default:
-		d.log.Warn("webhook attempt failed", append(attrs, "reason", res.err)...)
+		d.log.Warn("webhook attempt failed", append(attrs, "reason", reason)...)
 	}
 }
 

@@ -24,6 +24,13 @@ func (e *RefusedError) Error() string {
 		e.Host, e.Reason, e.Addr)
 }
 
+// Public is the refusal as its merchant reads it: the kind of address, not
+// the address our resolver gave (nor, for a check at connect, the host it
+// came from) nor our configuration.
+func (e *RefusedError) Public() string {
+	return "refused: the notify_url host resolves to a non-public address (" + e.Reason + "); webhooks go to public addresses only"
+}
+
 // metadataAddrs are the cloud instance metadata services, named apart so
 // the refusal says what they are.
 var metadataAddrs = []netip.Addr{
@@ -43,10 +50,24 @@ var reservedNets = []netip.Prefix{
 	netip.MustParsePrefix("fec0::/10"),   // deprecated site-local
 }
 
-// IPv6 forms that carry an IPv4 address, which is judged instead.
+// IPv6 forms that carry an IPv4 address. NAT64 (a DNS64 resolver's answer
+// for an IPv4-only host) and 6to4 are judged by the IPv4 address inside.
+// The rest never name a merchant's server but can reach our own: Linux
+// routes an IPv4-compatible ::127.0.0.1 to loopback, and a Teredo or
+// IPv4-translated address hides one the predicates below would refuse, so
+// they are refused whatever they carry.
 var (
 	nat64Net  = netip.MustParsePrefix("64:ff9b::/96")
 	sixToFour = netip.MustParsePrefix("2002::/16")
+	embedsV4  = []struct {
+		net    netip.Prefix
+		reason string
+	}{
+		{netip.MustParsePrefix("::/96"), "IPv4-compatible"},           // ::a.b.c.d (deprecated, RFC 4291)
+		{netip.MustParsePrefix("::ffff:0:0:0/96"), "IPv4-translated"}, // SIIT, RFC 2765
+		{netip.MustParsePrefix("64:ff9b:1::/48"), "local NAT64"},      // RFC 8215: a private translator
+		{netip.MustParsePrefix("2001::/32"), "Teredo"},                // RFC 4380: client IPv4 XORed inside
+	}
 )
 
 // refusal says why a webhook must not go to a, or "" when it may.
@@ -59,6 +80,13 @@ func refusal(a netip.Addr) string {
 		b := a.As16()
 		if r := refusal(netip.AddrFrom4([4]byte(b[2:6]))); r != "" {
 			return r
+		}
+	}
+	if a.Is6() && !a.IsUnspecified() && !a.IsLoopback() {
+		for _, e := range embedsV4 {
+			if e.net.Contains(a) {
+				return e.reason
+			}
 		}
 	}
 	for _, m := range metadataAddrs {

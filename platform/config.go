@@ -28,8 +28,10 @@ var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher, R
 // GATEWAY_* environment equivalent; the names are part of the interface.
 type Config struct {
 	HTTPAddr string
-	// OpsAddr, when set, is a second listener for /metrics and /healthz,
-	// and the merchant-facing HTTPAddr then serves no /metrics.
+	// OpsAddr is the operations listener, the only one serving /metrics
+	// (and /healthz too): what the gateway counts is never on the
+	// merchant-facing HTTPAddr. Loopback by default, so a process that is
+	// not told otherwise shows it to nobody else.
 	OpsAddr   string
 	PublicURL string
 	RedisURL  string
@@ -119,10 +121,16 @@ func (c *Config) Limits() Limits {
 	return Limits{Create: create, Query: query, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct}
 }
 
+// DefaultOpsAddr is where /metrics is served unless GATEWAY_OPS_ADDR says
+// otherwise: loopback, on a port no usual neighbour (Prometheus itself on
+// 9090, node_exporter on 9100) takes.
+const DefaultOpsAddr = "127.0.0.1:9464"
+
 // Defaults are what a fresh `gateway serve` uses.
 func Defaults() Config {
 	return Config{
 		HTTPAddr:          ":8080",
+		OpsAddr:           DefaultOpsAddr,
 		RedisURL:          "redis://127.0.0.1:6379/0",
 		RedisWaitReplicas: 1,
 		RedisWaitTimeout:  100 * time.Millisecond,
@@ -185,7 +193,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 		fs.IntVar(p, name, *p, usage+" ("+env+")")
 	}
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
-	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of a separate operations listener (/metrics, /healthz); when set the HTTP server serves no /metrics")
+	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of the operations listener, the only one serving /metrics (and /healthz); a private address, never a public one")
 	str(&c.PublicURL, "public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>")
 	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL; with redis-cluster a cluster seed, redis://h1:7000?addr=h2:7001&addr=h3:7002")
 	if err := BindRedisCluster(fs, &c.RedisCluster); err != nil {
@@ -244,6 +252,9 @@ func (c *Config) Validate() error {
 	errs := slices.Clone(c.bindErrs)
 	if c.HTTPAddr == "" {
 		errs = append(errs, errors.New("http-addr is empty"))
+	}
+	if c.OpsAddr == "" {
+		errs = append(errs, fmt.Errorf("ops-addr is empty: /metrics is served only on the operations listener (default %s)", DefaultOpsAddr))
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	if u, err := url.Parse(c.PublicURL); c.PublicURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {

@@ -2,6 +2,8 @@ package platform
 
 import (
 	"flag"
+	"net"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +62,27 @@ func TestConsumerConfigReportsEveryBadValue(t *testing.T) {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q lacks %q", err, w)
 		}
+	}
+}
+
+// TestMetricsAreOnALoopbackOpsListenerByDefault: /metrics is served only
+// on the operations listener, so that listener always exists, and unless
+// GATEWAY_OPS_ADDR says otherwise it is on loopback (issue 21: /metrics
+// was on the public listener by default).
+func TestMetricsAreOnALoopbackOpsListenerByDefault(t *testing.T) {
+	cfg := Defaults()
+	cfg.Bind(flag.NewFlagSet("test", flag.ContinueOnError))
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	host, _, err := net.SplitHostPort(cfg.OpsAddr)
+	if ip, perr := netip.ParseAddr(host); err != nil || perr != nil || !ip.IsLoopback() {
+		t.Fatalf("default ops address %q is not a loopback address", cfg.OpsAddr)
+	}
+	t.Setenv("GATEWAY_OPS_ADDR", "")
+	cfg = Defaults()
+	cfg.Bind(flag.NewFlagSet("test", flag.ContinueOnError))
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "ops-addr") {
+		t.Fatalf("an empty GATEWAY_OPS_ADDR: %v, want a refusal naming ops-addr", err)
 	}
 }

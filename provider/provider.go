@@ -79,6 +79,14 @@ func (o Outcome) String() string {
 type Notification struct {
 	OrderID string
 	Ref     string // the provider's transaction id
+	// InitRef is the payment's id as Initialise returned it (Init.Ref,
+	// recorded on the order), when the notification names it. The command
+	// side refuses a notification whose InitRef is not its order's, so a
+	// real payment of one charge never settles another order, whatever
+	// order id it carries. Empty where the protocol's notification names
+	// no such id (walleta and walletb, whose reference is our order id;
+	// bdcard, whose session key no notification carries).
+	InitRef string
 	Outcome Outcome
 	Paid    Money             // what the provider says it received; zero when it says nothing
 	Fields  map[string]string // the notification's fields without secrets, kept for support

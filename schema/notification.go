@@ -27,6 +27,7 @@ const (
 	VerdictPartial          = "partial_payment"   // money arrived, not all of it: never pays
 	VerdictAmountMismatch   = "amount_mismatch"   // paid, but not the amount charged
 	VerdictCurrencyMismatch = "currency_mismatch" // paid, but in another currency
+	VerdictRefMismatch      = "ref_mismatch"      // a payment of another charge than the one made for the order
 	VerdictRefunded         = "refunded"          // recorded; refunds are not an order status
 	VerdictBadSignature     = "bad_signature"
 	VerdictMalformed        = "malformed"

@@ -26,6 +26,13 @@ case "$http_host" in "" | 0.0.0.0 | "[::]") http_host=127.0.0.1 ;; esac
 [[ "$http_port" =~ ^[0-9]+$ ]] && [ "$http_port" != 0 ] || die "GATEWAY_HTTP_ADDR=$GATEWAY_HTTP_ADDR: give a fixed port, e.g. 127.0.0.1:8080"
 port_in_use "$http_port" && die "port $http_port (GATEWAY_HTTP_ADDR=$GATEWAY_HTTP_ADDR) is taken by another program; stop it, or set GATEWAY_HTTP_ADDR to a free address"
 export GATEWAY_PUBLIC_URL=${GATEWAY_PUBLIC_URL:-http://$http_host:$http_port}
+# /metrics is served only on the operations listener (loopback by default).
+export GATEWAY_OPS_ADDR=${GATEWAY_OPS_ADDR:-127.0.0.1:9464}
+ops_port=${GATEWAY_OPS_ADDR##*:}
+ops_host=${GATEWAY_OPS_ADDR%:*}
+case "$ops_host" in "" | 0.0.0.0 | "[::]") ops_host=127.0.0.1 ;; esac
+[[ "$ops_port" =~ ^[0-9]+$ ]] && [ "$ops_port" != 0 ] || die "GATEWAY_OPS_ADDR=$GATEWAY_OPS_ADDR: give a fixed port, e.g. 127.0.0.1:9464"
+port_in_use "$ops_port" && die "port $ops_port (GATEWAY_OPS_ADDR=$GATEWAY_OPS_ADDR) is taken by another program; stop it, or set GATEWAY_OPS_ADDR to a free address"
 export GATEWAY_WEBHOOK_ALLOW_PRIVATE=${GATEWAY_WEBHOOK_ALLOW_PRIVATE:-true}
 
 redis_port=${GATEWAY_RUN_REDIS_PORT:-6379}
@@ -91,6 +98,7 @@ cat <<EOF
 ==== DEVELOPMENT instance on $GATEWAY_HTTP_ADDR ($base): webhooks may go to private
      addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=$GATEWAY_WEBHOOK_ALLOW_PRIVATE); not for production.
      API description: $base/openapi.json
+     Metrics (operations listener only, GATEWAY_OPS_ADDR): http://$ops_host:$ops_port/metrics
 ==== $demo
 
 Create an order:

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -88,18 +89,23 @@ func (e *e2e) run(args ...string) {
 type server struct {
 	cmd  *exec.Cmd
 	base string
-	ops  string // the operations listener's base URL, when GATEWAY_OPS_ADDR is set
+	ops  string // the operations listener's base URL (/metrics)
 	done chan error
 	logs *bytes.Buffer
 }
 
-// serve starts `gateway serve` on 127.0.0.1:0 and learns its address from
-// the log line it prints when it serves.
+// serve starts `gateway serve` on 127.0.0.1:0 (its operations listener
+// too, unless env holds opsDefault) and learns its addresses from the log
+// line it prints when it serves.
 func (e *e2e) serve(env ...string) *server {
 	e.t.Helper()
 	cmd := exec.Command(e.bin, "serve")
+	ops := "GATEWAY_OPS_ADDR=127.0.0.1:0"
+	if slices.Contains(env, opsDefault) {
+		ops = opsDefault
+	}
 	cmd.Env = append(os.Environ(), append([]string{"GATEWAY_REDIS_URL=" + e.redisURL, "GATEWAY_CLICKHOUSE_DSN=" + e.chDSN,
-		"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_ROLES=command,query,projector,dispatcher",
+		"GATEWAY_HTTP_ADDR=127.0.0.1:0", ops, "GATEWAY_ROLES=command,query,projector,dispatcher",
 		"GATEWAY_WEBHOOK_ALLOW_PRIVATE=true", "GATEWAY_WEBHOOK_SCHEDULE=200ms,1s"}, env...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -358,7 +364,7 @@ func eventually(t *testing.T, within time.Duration, ok func() bool) {
 // promtool fails (testenv.Tool).
 func checkMetricsLint(t *testing.T, s *server) {
 	t.Helper()
-	res, err := http.Get(s.base + "/metrics")
+	res, err := http.Get(s.ops + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,15 +18,10 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// metricsURL is where the server under test serves /metrics: the
-// operations listener when it has one, else the merchant-facing one. The
-// one place that knows, so a move of /metrics changes one line.
-func metricsURL(s *server) string {
-	if s.ops != "" {
-		return s.ops + "/metrics"
-	}
-	return s.base + "/metrics"
-}
+// metricsURL is where the server under test serves /metrics: its
+// operations listener, the only one that does. The one place that knows,
+// so a move of /metrics changes one line.
+func metricsURL(s *server) string { return s.ops + "/metrics" }
 
 // mixedMethods is one order of every method, in a currency it takes.
 var mixedMethods = []struct{ method, currency string }{

@@ -144,7 +144,7 @@ func TestSecurityEndToEnd(t *testing.T) {
 
 	t.Run("a disabled merchant's orders in flight complete", func(t *testing.T) { checkDisabled(t, e, s, b, hooks) })
 
-	metrics := get(t, s.base+"/metrics")
+	metrics := get(t, s.ops+"/metrics")
 	s.stop(t)
 	logs := s.logs.String() + cliLogs.String()
 	if !strings.Contains(logs, `"level":"DEBUG"`) {

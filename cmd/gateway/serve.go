@@ -65,16 +65,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if cfg.PublicURL == "" {
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
-	var publicMetrics prometheus.Gatherer = reg
-	var ops *fiber.App
-	var opsLn net.Listener
-	if cfg.OpsAddr != "" {
-		if opsLn, err = net.Listen("tcp", cfg.OpsAddr); err != nil {
-			return fmt.Errorf("listen on %s: %w", cfg.OpsAddr, err)
-		}
-		ops, publicMetrics = platform.NewOpsApp(log, reg), nil
+	// /metrics is on the operations listener only, never on the public one.
+	opsLn, err := net.Listen("tcp", cfg.OpsAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (GATEWAY_OPS_ADDR, the operations listener): %w", cfg.OpsAddr, err)
 	}
-	g, err := wire(cfg, wcfg, rdb, ch, reg, publicMetrics, log)
+	ops := platform.NewOpsApp(log, reg)
+	g, err := wire(cfg, wcfg, rdb, ch, reg, nil, log)
 	if err != nil {
 		return err
 	}
@@ -89,12 +86,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	errc := make(chan error, 2)
 	go func() { errc <- g.app.Listener(ln) }()
-	opsAddr := ""
-	if ops != nil {
-		go func() { errc <- ops.Listener(opsLn) }()
-		opsAddr = opsLn.Addr().String()
-		defer func() { _ = ops.ShutdownWithTimeout(time.Second) }()
-	}
+	go func() { errc <- ops.Listener(opsLn) }()
+	opsAddr := opsLn.Addr().String()
+	defer func() { _ = ops.ShutdownWithTimeout(time.Second) }()
 	if w := plainTextWarning(ln.Addr(), cfg.PublicURL, cfg.BehindTLS); w != "" {
 		log.Warn(w, "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
 	}
@@ -300,7 +294,6 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	h := &command.Handlers{
 		Create:        create,
 		Sandbox:       create.NewSandboxOrders(settle, provs.simulators, notes),
-		Checkout:      command.NewSandboxCheckout(store, settle),
 		QR:            command.NewQRImage(store),
 		Notifications: notes,
 		Confirm:       create.NewConfirm(),

@@ -65,7 +65,7 @@ func TestTwoStepFlowsEndToEnd(t *testing.T) {
 		if !strings.Contains(sys.Raw, `"id":9,"name":"Bank card EUR","currency":"EUR","quote":"92.00","rate":"0.92","available":true`) {
 			t.Fatalf("systems: %s", sys.Raw)
 		}
-		r := s.postForm(t, "/api/fiatpsp/confirm", url.Values{"paymentId": {id}, "fiatpspSystemId": {"9"}})
+		r := s.confirm(t, shop, "/api/fiatpsp/confirm", url.Values{"paymentId": {id}, "fiatpspSystemId": {"9"}})
 		redirect, _ := r.Data["redirectUrl"].(string)
 		if r.Status != 200 || !strings.HasPrefix(redirect, s.base+"/sandbox/provider/fiatpsp/") {
 			t.Fatalf("confirm: %+v", r)
@@ -85,7 +85,7 @@ func TestTwoStepFlowsEndToEnd(t *testing.T) {
 	})
 	t.Run("cryptopsp: below the minimum refused, above it paid", func(t *testing.T) {
 		small := create(t, "cryptopsp", "5")
-		if r := s.postForm(t, "/api/cryptopsp/confirm", url.Values{"paymentId": {small}, "pay_currency": {"btc"}}); r.Status != 400 || r.Error != "below_minimum" {
+		if r := s.confirm(t, shop, "/api/cryptopsp/confirm", url.Values{"paymentId": {small}, "pay_currency": {"btc"}}); r.Status != 400 || r.Error != "below_minimum" {
 			t.Fatalf("below the minimum: %+v", r)
 		}
 		id := create(t, "cryptopsp", "150")
@@ -93,7 +93,7 @@ func TestTwoStepFlowsEndToEnd(t *testing.T) {
 		if curs.Status != 200 || !strings.Contains(curs.Raw, `"currency":"btc"`) {
 			t.Fatalf("currencies: %s", curs.Raw)
 		}
-		r := s.postForm(t, "/api/cryptopsp/confirm", url.Values{"paymentId": {id}, "pay_currency": {"btc"}})
+		r := s.confirm(t, shop, "/api/cryptopsp/confirm", url.Values{"paymentId": {id}, "pay_currency": {"btc"}})
 		redirect, _ := r.Data["redirectUrl"].(string)
 		if r.Status != 200 || !strings.HasPrefix(redirect, s.base+"/sandbox/provider/cryptopsp/") {
 			t.Fatalf("confirm: %+v", r)

@@ -80,8 +80,8 @@ func TestEndToEnd(t *testing.T) {
 			if back.StatusCode != http.StatusSeeOther || back.Header.Get("Location") == "" {
 				t.Fatalf("payer not redirected: HTTP %d %q", back.StatusCode, back.Header.Get("Location"))
 			}
-			if c.want == provider.OutcomePaid && (r.n.Paid != provider.Money{Amount: 1215000, Currency: "BDT"} || r.n.Ref != in.Ref) {
-				t.Fatalf("paid %+v ref %q, want 12150.00 BDT and %q", r.n.Paid, r.n.Ref, in.Ref)
+			if c.want == provider.OutcomePaid && (r.n.Paid != provider.Money{Amount: 1215000, Currency: "BDT"} || r.n.Ref != in.Ref || r.n.InitRef != in.Ref) {
+				t.Fatalf("paid %+v ref %q/%q, want 12150.00 BDT and %q", r.n.Paid, r.n.Ref, r.n.InitRef, in.Ref)
 			}
 		})
 	}

@@ -158,6 +158,7 @@ func (s searchAnswer) notification() (provider.Notification, error) {
 	n := provider.Notification{OrderID: string(s.MerTxnID), Outcome: outcomeOf(string(s.PayStatus))}
 	if wire.CheckID("pg_txnid", string(s.PGTxnID)) == nil {
 		n.Ref = string(s.PGTxnID)
+		n.InitRef = n.Ref // the track Initialise returned
 	}
 	n.Fields = map[string]string{"pay_status": wire.Clip(string(s.PayStatus), 32), "pg_txnid": n.Ref,
 		"amount": wire.Clip(string(s.Amount), 24), "currency": wire.Clip(string(s.Currency), 8)}

@@ -120,7 +120,7 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("cryptohost get_charge: %w", errors.Join(provider.ErrUnavailable, err))
 	}
-	return provider.Notification{OrderID: c.Metadata.OrderID, Ref: c.Code, Outcome: o, Paid: paid, Fields: fields}, nil
+	return provider.Notification{OrderID: c.Metadata.OrderID, Ref: c.Code, InitRef: c.Code, Outcome: o, Paid: paid, Fields: fields}, nil
 }
 
 // call sends one API request with the key and version headers and decodes

@@ -78,29 +78,42 @@ func (c *charge) localPrice() (provider.Money, error) {
 	return provider.Money{Amount: a, Currency: cur}, nil
 }
 
+// receipts is what a charge's payments that did not fail add up to: in the
+// price's currency (n of them), and in the first other currency any of them
+// is in (foreign, set when one is).
+type receipts struct {
+	sum     schema.Amount
+	n       int
+	foreign *provider.Money
+}
+
 // received adds up the local value of the payments that did not fail, in
-// the price's currency, rounded down. comparable is false when there are no
-// such payments or some is in another currency: then the sum says nothing.
-func (c *charge) received(cur string) (sum schema.Amount, comparable bool, err error) {
-	n := 0
+// the price's currency cur and in the first other one, rounded down.
+func (c *charge) received(cur string) (receipts, error) {
+	var r receipts
 	for i, p := range c.Payments {
 		if strings.EqualFold(p.Status, "failed") {
 			continue
 		}
-		if !strings.EqualFold(p.Value.Local.Currency, cur) {
-			return 0, false, nil
-		}
 		a, err := decimal.ParseMinor(p.Value.Local.Amount, decimal.Down)
 		if err != nil {
-			return 0, false, fmt.Errorf("payments[%d].value.local.amount: %w", i, err)
+			return receipts{}, fmt.Errorf("payments[%d].value.local.amount: %w", i, err)
 		}
-		sum += a
-		n++
-		if sum > schema.MaxAmount {
-			return 0, false, fmt.Errorf("payments: %w", decimal.ErrRange)
+		other := strings.ToUpper(clip(p.Value.Local.Currency))
+		switch {
+		case other == cur:
+			r.sum += a
+			r.n++
+		case r.foreign == nil:
+			r.foreign = &provider.Money{Amount: a, Currency: other}
+		case r.foreign.Currency == other:
+			r.foreign.Amount += a
+		}
+		if r.sum > schema.MaxAmount || (r.foreign != nil && r.foreign.Amount > schema.MaxAmount) {
+			return receipts{}, fmt.Errorf("payments: %w", decimal.ErrRange)
 		}
 	}
-	return sum, n > 0, nil
+	return r, nil
 }
 
 // eventOutcome is what an event type says, before the payments are looked
@@ -143,8 +156,12 @@ func timelineOutcome(c *charge) provider.Outcome {
 // judge completes what the provider said with what its payments show: a
 // "paid" charge whose payments add up to less than the price is partial
 // (never paid); more than the price is still paid in full, the excess noted;
-// a failed or expired charge that received money is partial, so operators
-// see it. Paid is the price when paid, the money received when partial.
+// a charge whose payments are all in another currency than its price is not
+// paid in its price, whatever the event says: Paid is then that money, so
+// the command side refuses it as a currency mismatch (with some in the
+// price's currency, only those count); a failed or expired
+// charge that received money is partial, so operators see it. Paid is the
+// price when paid, the money received when partial.
 func judge(c *charge, o provider.Outcome, fields map[string]string) (provider.Outcome, provider.Money, error) {
 	if o == provider.OutcomePending || o == provider.OutcomeCancelled {
 		return o, provider.Money{}, nil
@@ -153,23 +170,29 @@ func judge(c *charge, o provider.Outcome, fields map[string]string) (provider.Ou
 	if err != nil {
 		return 0, provider.Money{}, err
 	}
-	got, comparable, err := c.received(p.Currency)
+	r, err := c.received(p.Currency)
 	if err != nil {
 		return 0, provider.Money{}, err
 	}
-	if comparable {
-		fields["received_local"] = got.String()
+	if r.n > 0 {
+		fields["received_local"] = r.sum.String()
 	}
+	if r.foreign != nil {
+		fields["received_other"] = r.foreign.Amount.String() + " " + r.foreign.Currency
+	}
+	got := provider.Money{Amount: r.sum, Currency: p.Currency}
 	switch {
-	case o == provider.OutcomePaid && comparable && got < p.Amount:
-		return provider.OutcomePartial, provider.Money{Amount: got, Currency: p.Currency}, nil
-	case o == provider.OutcomePaid:
-		if comparable && got > p.Amount {
-			fields["overpaid"] = (got - p.Amount).String()
+	case o == provider.OutcomePaid && (r.n > 0 && r.sum >= p.Amount || r.n == 0 && r.foreign == nil):
+		if r.sum > p.Amount {
+			fields["overpaid"] = (r.sum - p.Amount).String()
 		}
 		return o, p, nil
-	case comparable && got > 0:
-		return provider.OutcomePartial, provider.Money{Amount: got, Currency: p.Currency}, nil
+	case o == provider.OutcomePaid && r.n == 0:
+		return o, *r.foreign, nil // all in another currency: a currency mismatch
+	case o == provider.OutcomePaid || r.n > 0 && r.sum > 0:
+		return provider.OutcomePartial, got, nil
+	case r.foreign != nil:
+		return provider.OutcomePartial, *r.foreign, nil
 	}
 	return o, provider.Money{}, nil
 }

@@ -61,7 +61,7 @@ func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notif
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("cryptohost webhook: %w", errors.Join(provider.ErrMalformed, err))
 	}
-	return provider.Notification{OrderID: c.Metadata.OrderID, Ref: c.Code, Outcome: o, Paid: paid, Fields: fields}, nil
+	return provider.Notification{OrderID: c.Metadata.OrderID, Ref: c.Code, InitRef: c.Code, Outcome: o, Paid: paid, Fields: fields}, nil
 }
 
 // clip bounds a field kept for support.

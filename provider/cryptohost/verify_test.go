@@ -68,6 +68,11 @@ func pay(amount, status string) string {
 	return `{"status":"` + status + `","value":{"local":{"amount":"` + amount + `","currency":"USD"},"crypto":{"amount":"1","currency":"USDC"}}}`
 }
 
+// payIn is a payment whose local value is in currency cur.
+func payIn(amount, cur, status string) string {
+	return strings.Replace(pay(amount, status), `"currency":"USD"`, `"currency":"`+cur+`"`, 1)
+}
+
 func TestVerifyEvents(t *testing.T) {
 	const secret = "s3cret"
 	a := newTestAdapter(t, secret)
@@ -93,6 +98,15 @@ func TestVerifyEvents(t *testing.T) {
 		{"failed", event("charge:failed", "", `{"status":"NEW"},{"status":"FAILED"}`), provider.OutcomeFailed, provider.Money{}, ""},
 		{"failed by expiry is expired", event("charge:failed", "", `{"status":"NEW"},{"status":"EXPIRED"}`), provider.OutcomeExpired, provider.Money{}, ""},
 		{"failed with some money is partial", event("charge:failed", pay("30.00", "CONFIRMED"), `{"status":"EXPIRED"}`), provider.OutcomePartial, usd(30_00), ""},
+		// Issue 21: a confirmed charge paid in another currency than its
+		// price is not paid in the price; Paid says what came, so the order
+		// sees a currency mismatch.
+		{"confirmed paid in another currency is that money", event("charge:confirmed", payIn("100.00", "EUR", "CONFIRMED"), ""), provider.OutcomePaid, provider.Money{Amount: 100_00, Currency: "EUR"}, "received_other"},
+		{"confirmed paid in two other currencies", event("charge:confirmed", payIn("60.00", "EUR", "CONFIRMED")+","+payIn("40.00", "GBP", "CONFIRMED"), ""), provider.OutcomePaid, provider.Money{Amount: 60_00, Currency: "EUR"}, "received_other"},
+		{"confirmed paid with no currency", event("charge:confirmed", payIn("100.00", "", "CONFIRMED"), ""), provider.OutcomePaid, provider.Money{Amount: 100_00, Currency: ""}, "received_other"},
+		{"only the price's currency counts", event("charge:confirmed", pay("50.00", "CONFIRMED")+","+payIn("50.00", "EUR", "CONFIRMED"), ""), provider.OutcomePartial, usd(50_00), "received_other"},
+		{"in full in the price's currency, more in another", event("charge:confirmed", pay("100.00", "CONFIRMED")+","+payIn("5.00", "EUR", "CONFIRMED"), ""), provider.OutcomePaid, usd(100_00), "received_other"},
+		{"failed with money in another currency is partial", event("charge:failed", payIn("30.00", "EUR", "CONFIRMED"), `{"status":"EXPIRED"}`), provider.OutcomePartial, provider.Money{Amount: 30_00, Currency: "EUR"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,7 +114,7 @@ func TestVerifyEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n.Outcome != tt.outcome || n.Paid != tt.paid || n.OrderID != "P1" || n.Ref != "ABC123" {
+			if n.Outcome != tt.outcome || n.Paid != tt.paid || n.OrderID != "P1" || n.Ref != "ABC123" || n.InitRef != "ABC123" {
 				t.Fatalf("got %v %+v %q %q, want %v %+v", n.Outcome, n.Paid, n.OrderID, n.Ref, tt.outcome, tt.paid)
 			}
 			if tt.field != "" && n.Fields[tt.field] == "" {

@@ -64,6 +64,11 @@ func readPayment(o object) (provider.Notification, error) {
 		outcome = provider.OutcomePending
 	}
 	n := provider.Notification{OrderID: orderID, Ref: ref, Outcome: outcome, Fields: fieldsOf(o)}
+	// The invoice Initialise created, when the payment names it (a payment
+	// made on an invoice does; the vectors' IPN carries none).
+	if inv, _ := scalar(o["invoice_id"]); inv != "" && len(inv) <= 64 {
+		n.InitRef = inv
+	}
 	if outcome == provider.OutcomePaid {
 		p, err := priceOf(o)
 		if err != nil {

@@ -165,3 +165,22 @@ func TestInitialiseAsksForTheCurrencyFirst(t *testing.T) {
 		t.Fatalf("init %+v %v", in, err)
 	}
 }
+
+// TestVerifyNamesTheInvoice: a payment made on an invoice names it, and the
+// command side matches it against the invoice Initialise created for the
+// order; one that names none leaves the match to the order id.
+func TestVerifyNamesTheInvoice(t *testing.T) {
+	const secret = "s3cret"
+	a := newTestAdapter(t, secret)
+	for _, tt := range []struct{ name, body, want string }{
+		{"on an invoice", strings.Replace(ipn("finished", "12.5"), `"order_id"`, `"invoice_id": 5077125, "order_id"`, 1), "5077125"},
+		{"no invoice named", ipn("finished", "12.5"), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n, err := a.Verify(context.Background(), signedIPN(t, secret, tt.body))
+			if err != nil || n.InitRef != tt.want {
+				t.Fatalf("InitRef %q, %v; want %q", n.InitRef, err, tt.want)
+			}
+		})
+	}
+}

@@ -63,7 +63,7 @@ func readOrder(o wireOrder) (provider.Notification, error) {
 		return provider.Notification{}, fmt.Errorf("fiatpsp status: status %q of order %q: %w", clean(o.Status.String()), clean(o.OrderID.String()), errBadAnswer)
 	}
 	n := provider.Notification{
-		OrderID: o.MerchantOrderID, Ref: fmt.Sprint(ref), Outcome: outcome,
+		OrderID: o.MerchantOrderID, Ref: fmt.Sprint(ref), InitRef: fmt.Sprint(ref), Outcome: outcome,
 		Fields: map[string]string{"status": clean(o.Status.String()), "amount": clean(string(o.Amount)), "currency": clean(o.Currency), "date": clean(o.Date)},
 	}
 	if outcome == provider.OutcomePaid || outcome == provider.OutcomeRefunded {

@@ -66,7 +66,7 @@ func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Not
 	}
 	delete(f, fSign)
 	return provider.Notification{
-		OrderID: f[fOrder], Ref: f[fIntID], Outcome: provider.OutcomePaid,
+		OrderID: f[fOrder], Ref: f[fIntID], InitRef: f[fIntID], Outcome: provider.OutcomePaid,
 		Paid: provider.Money{Amount: amount, Currency: currency}, Fields: f,
 	}, nil
 }

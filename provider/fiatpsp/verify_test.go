@@ -53,7 +53,7 @@ func TestVerifyVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := provider.Money{Amount: 150050, Currency: "RUB"}
-			if n.Outcome != provider.OutcomePaid || n.OrderID != c.Fields[fOrder] || n.Ref != c.Fields[fIntID] || n.Paid != want {
+			if n.Outcome != provider.OutcomePaid || n.OrderID != c.Fields[fOrder] || n.Ref != c.Fields[fIntID] || n.InitRef != c.Fields[fIntID] || n.Paid != want {
 				t.Errorf("notification = %+v", n)
 			}
 			if _, ok := n.Fields[fSign]; ok || n.Fields[fAmount] != c.Fields[fAmount] {

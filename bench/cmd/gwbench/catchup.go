@@ -55,7 +55,7 @@ func (b *bench) runCatchup(ctx context.Context) error {
 	err = b.waitCaughtUp(ctx, cu.Events)
 	done := time.Now()
 	ph.stop()
-	met, merr := scrape(ctx, srv.addr, "gateway_projector_")
+	met, merr := scrape(ctx, srv.ops, "gateway_projector_")
 	b.perfDone(ctx, rec, "projector catch-up")
 	if err != nil {
 		return err

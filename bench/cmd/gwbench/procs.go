@@ -21,6 +21,7 @@ import (
 type server struct {
 	name    string
 	addr    string // 127.0.0.1:port
+	ops     string // 127.0.0.1:port of the operations listener (/metrics)
 	cmd     *exec.Cmd
 	logPath string
 	pidPath string
@@ -46,14 +47,18 @@ func startServer(ctx context.Context, cfg *config, name, bin string, args, env [
 	if err != nil {
 		return nil, err
 	}
-	s := &server{name: name, addr: "127.0.0.1:" + strconv.Itoa(port), exited: make(chan struct{}),
+	opsPort, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	s := &server{name: name, addr: "127.0.0.1:" + strconv.Itoa(port), ops: "127.0.0.1:" + strconv.Itoa(opsPort), exited: make(chan struct{}),
 		logPath: filepath.Join(cfg.DataDir, name+".log"), pidPath: filepath.Join(cfg.DataDir, name+".pid")}
 	logf, err := os.Create(s.logPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s log: %w", name, err)
 	}
-	s.cmd = exec.Command(bin, substitute(args, s.addr)...)
-	s.cmd.Env = append(os.Environ(), substitute(env, s.addr)...)
+	s.cmd = exec.Command(bin, substitute(args, s.addr, s.ops)...)
+	s.cmd.Env = append(os.Environ(), substitute(env, s.addr, s.ops)...)
 	s.cmd.Stdout, s.cmd.Stderr = logf, logf
 	// If this process dies, the kernel stops the server too.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -74,12 +79,12 @@ func startServer(ctx context.Context, cfg *config, name, bin string, args, env [
 	return s, nil
 }
 
-// substitute replaces the placeholder ADDR in arguments and environment
-// entries with the server's own address, chosen here.
-func substitute(in []string, addr string) []string {
+// substitute replaces the placeholders {ADDR} and {OPS} in arguments and
+// environment entries with the server's own addresses, chosen here.
+func substitute(in []string, addr, ops string) []string {
 	out := make([]string, len(in))
 	for i, s := range in {
-		out[i] = string(bytes.ReplaceAll([]byte(s), []byte("{ADDR}"), []byte(addr)))
+		out[i] = string(bytes.ReplaceAll(bytes.ReplaceAll([]byte(s), []byte("{ADDR}"), []byte(addr)), []byte("{OPS}"), []byte(ops)))
 	}
 	return out
 }
@@ -136,7 +141,7 @@ func tail(path string, n int) string {
 // generator can send, so the figures are the gateway's, not the limiter's.
 func gatewayEnv(cfg *config, roles string) []string {
 	return append([]string{
-		"GATEWAY_HTTP_ADDR={ADDR}", "GATEWAY_PUBLIC_URL=http://{ADDR}",
+		"GATEWAY_HTTP_ADDR={ADDR}", "GATEWAY_PUBLIC_URL=http://{ADDR}", "GATEWAY_OPS_ADDR={OPS}",
 		"GATEWAY_REDIS_URL=" + cfg.RedisURL, "GATEWAY_CLICKHOUSE_DSN=" + cfg.chDSN(),
 		"GATEWAY_ROLES=" + roles, "GATEWAY_LOG_LEVEL=info",
 		"GATEWAY_RATE_CREATE=1000000/s", "GATEWAY_RATE_QUERY=1000000/s", "GATEWAY_RATE_PAGES=1000000/s",

@@ -198,7 +198,7 @@ func (b *bench) runWebhooksBacklog(ctx context.Context) error {
 	rec := b.perfPhase(ctx, "dispatcher backlog", d, time.Duration(len(paid)/5000+1)*time.Second)
 	got, first, last := b.waitArrivals(ctx, rcv, paid, start.Add(10*time.Second), time.Minute+time.Duration(len(paid)/1000)*time.Second)
 	ph.stop()
-	if m, err := scrape(ctx, d.addr, "gateway_webhook_"); err == nil {
+	if m, err := scrape(ctx, d.ops, "gateway_webhook_"); err == nil {
 		wr.Metrics = m
 		wr.MeanAttemptMs = 1000 * ratio(m["gateway_webhook_attempt_seconds_sum"], m["gateway_webhook_attempt_seconds_count"])
 	}
