@@ -73,7 +73,8 @@ func (a *Accounts) Create(ctx context.Context, actor Actor, nu NewUser) (*Accoun
 	now := a.now()
 	sk := setupKey(digest(token))
 	keys := []string{userKey(id), emailKey(nu.Realm, email), membersKey(nu.Realm, nu.AppID), sk, auditKey()}
-	args := []any{id, string(nu.Realm), nu.AppID, email, string(nu.Role), now.UnixMilli(), a.cfg.SetupTTL.Milliseconds(), sk}
+	args := []any{id, string(nu.Realm), nu.AppID, email, string(nu.Role), now.UnixMilli(), a.cfg.SetupTTL.Milliseconds(), sk,
+		now.Add(a.cfg.SetupTTL).UnixMilli()}
 	e := a.entry(actor, "user.create", "user:"+id, nu.AppID, map[string]string{"email": email, "role": string(nu.Role), "realm": string(nu.Realm)})
 	res, err := a.run(ctx, createScript, keys, args, e)
 	if err != nil {
@@ -99,7 +100,7 @@ func (a *Accounts) Reissue(ctx context.Context, actor Actor, id string) (string,
 	token := newToken()
 	sk := setupKey(digest(token))
 	e := a.entry(actor, "user.reissue_setup", "user:"+id, acct.AppID, nil)
-	res, err := a.run(ctx, reissueScript, []string{userKey(id), sk, auditKey()}, []any{a.cfg.SetupTTL.Milliseconds(), sk}, e)
+	res, err := a.run(ctx, reissueScript, []string{userKey(id), sk, auditKey()}, []any{a.cfg.SetupTTL.Milliseconds(), sk, a.now().Add(a.cfg.SetupTTL).UnixMilli()}, e)
 	if err != nil {
 		return "", err
 	}

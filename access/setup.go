@@ -32,6 +32,14 @@ func (a *Accounts) setupAccount(ctx context.Context, token string) (*Account, er
 	if err != nil {
 		return nil, fmt.Errorf("read setup link: %w", err)
 	}
+	h, err := a.rdb.HMGet(ctx, userKey(id), "id", "setupUntil").Result()
+	if err != nil {
+		return nil, fmt.Errorf("read setup link: %w", err)
+	}
+	until, _ := h[1].(string)
+	if ms, _ := parseInt(until); ms < a.now().UnixMilli() {
+		return nil, domain(platform.KindForbidden, "this setup link is unknown, used or expired", ErrSetupToken)
+	}
 	return a.Get(ctx, id)
 }
 
@@ -91,7 +99,7 @@ func (a *Accounts) CompleteSetup(ctx context.Context, s Setup) (*Account, []stri
 	if s.TOTPSecret != "" {
 		codes, hashes = newRecoveryCodes(a.cfg.RecoveryCodes)
 	}
-	args := []any{acct.ID, hash, rand.Text(), s.TOTPSecret, strconv.FormatUint(step, 10), sessionPrefix, len(hashes)}
+	args := []any{acct.ID, hash, rand.Text(), s.TOTPSecret, strconv.FormatUint(step, 10), sessionPrefix, a.now().UnixMilli(), len(hashes)}
 	for _, h := range hashes {
 		args = append(args, h)
 	}
