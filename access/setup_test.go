@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paygate/gateway/merchant"
 )
 
 // TestSetupToken: a setup link works once, before it expires, and only the
@@ -119,6 +121,10 @@ func TestCreateChecks(t *testing.T) {
 	dev := e.mkUser(t, RealmMerchant, "dev@shop.test", RoleDeveloper, false)
 	admin := e.mkUser(t, RealmOperator, "admin@ops.test", RoleAdmin, true)
 	support := e.mkUser(t, RealmOperator, "support@ops.test", RoleSupport, true)
+	other, err := merchant.NewStore(e.rdb).Create(ctx, merchant.NewAccount{Name: "another shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	as := func(u *user) Actor {
 		return Actor{ID: u.acct.ID, Email: u.acct.Email, Realm: string(u.acct.Realm), Role: u.acct.Role, AppID: u.acct.AppID, Source: "192.0.2.1"}
 	}
@@ -129,7 +135,7 @@ func TestCreateChecks(t *testing.T) {
 		ok    bool
 	}{
 		{"owner invites to own merchant", as(owner), NewUser{RealmMerchant, e.shop, "a@shop.test", RoleFinance}, true},
-		{"owner invites to another merchant", as(owner), NewUser{RealmMerchant, "999999", "b@shop.test", RoleViewer}, false},
+		{"owner invites to another merchant", as(owner), NewUser{RealmMerchant, other.AppID, "b@shop.test", RoleViewer}, false},
 		{"owner makes an operator", as(owner), NewUser{RealmOperator, "", "c@ops.test", RoleAdmin}, false},
 		{"developer invites", as(dev), NewUser{RealmMerchant, e.shop, "d@shop.test", RoleViewer}, false},
 		{"admin makes an operator", as(admin), NewUser{RealmOperator, "", "e@ops.test", RoleSupport}, true},
