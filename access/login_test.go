@@ -5,10 +5,13 @@ import (
 	"errors"
 	"net/netip"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/platform"
@@ -51,6 +54,9 @@ func TestLoginRefusals(t *testing.T) {
 			}
 			wantBadLogin(t, err, tt.cause)
 		})
+	}
+	if n := testutil.ToFloat64(e.a.logins.WithLabelValues("operator", resultBad)); n != float64(len(tests)) {
+		t.Errorf("%v refusals counted, want %d", n, len(tests))
 	}
 	e.clock.add(30 * time.Second)
 	if _, err := e.login(op, goodPassword, strings.ToUpper(op.recovery[1]), ip2); err != nil {
@@ -154,4 +160,31 @@ func netipN(i int) netip.Addr {
 		a = a.Next()
 	}
 	return a
+}
+
+// TestTOTPCodeRace: the same code sent by ten logins at once logs in once;
+// the step is spent inside the login script, not checked and then set.
+func TestTOTPCodeRace(t *testing.T) {
+	e := newEnv(t, generousLimits)
+	op := e.mkUser(t, RealmOperator, "admin@ops.test", RoleAdmin, true)
+	code := e.code(t, op.secret, 0)
+	var wg sync.WaitGroup
+	var ok, replayed atomic.Int32
+	for range 10 {
+		wg.Go(func() {
+			_, err := e.login(op, goodPassword, code, ip1)
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case errors.Is(err, ErrCodeReplayed):
+				replayed.Add(1)
+			default:
+				t.Errorf("login: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 1 || replayed.Load() != 9 {
+		t.Fatalf("%d logins and %d replays, want 1 and 9", ok.Load(), replayed.Load())
+	}
 }
