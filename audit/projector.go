@@ -121,7 +121,11 @@ func (p *Projector) Run(ctx context.Context) error {
 			lastClaim = time.Now()
 		}
 	}
-	p.write(context.Background(), p.c.Stop())
+	// What the readers still hold is written if ClickHouse answers soon;
+	// otherwise it stays pending under this name for the next run.
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p.write(sctx, p.c.Stop())
 	return nil
 }
 
