@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"crypto/subtle"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -124,4 +125,10 @@ func (a *Accounts) RevokeAll(ctx context.Context, actor Actor, id string) error 
 	e := a.entry(actor, "user.revoke_sessions", "user:"+id, acct.AppID, nil)
 	_, err = a.run(ctx, revokeScript, []string{sessionsKey(id), auditKey()}, []any{sessionPrefix}, e)
 	return err
+}
+
+// CheckCSRF reports whether token is the session's form token, in
+// constant time; pages call it on every state-changing request.
+func (s *Session) CheckCSRF(token string) bool {
+	return s != nil && len(s.CSRF) == tokenLen && subtle.ConstantTimeCompare([]byte(s.CSRF), []byte(token)) == 1
 }

@@ -69,8 +69,12 @@ func TestSessionFixation(t *testing.T) {
 	if _, err := e.a.Session(ctx, planted.ID); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("the session id from before the login still works: %v", err)
 	}
-	if _, err := e.a.Session(ctx, fresh.ID); err != nil {
+	got, err := e.a.Session(ctx, fresh.ID)
+	if err != nil {
 		t.Fatalf("the new session: %v", err)
+	}
+	if !got.CheckCSRF(fresh.CSRF) || got.CheckCSRF(planted.CSRF) || got.CheckCSRF("") {
+		t.Fatal("the form token check")
 	}
 	if n := e.rdb.SCard(ctx, sessionsKey(u.acct.ID)).Val(); n != 1 {
 		t.Fatalf("%d sessions listed for the account, want 1", n)
