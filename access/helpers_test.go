@@ -45,7 +45,7 @@ func (c *clock) add(d time.Duration) {
 // (the scripts, the limiter's included, run there), with a hand clock.
 type env struct {
 	a     *Accounts
-	rdb   *redis.Client
+	rdb   redis.UniversalClient
 	clock *clock
 	shop  string // a merchant's appid
 }
@@ -58,7 +58,7 @@ func newEnv(t *testing.T, mod func(*Config)) *env {
 
 // newEnvOn lets the limiter talk to another Redis than the accounts (a dead
 // one, to see it fail closed).
-func newEnvOn(t *testing.T, rdb, limiterRDB *redis.Client, mod func(*Config)) *env {
+func newEnvOn(t *testing.T, rdb, limiterRDB redis.UniversalClient, mod func(*Config)) *env {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	lim, err := platform.NewLimiter(limiterRDB, platform.LimiterConfig{}, prometheus.NewRegistry(), log)
