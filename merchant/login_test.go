@@ -70,9 +70,9 @@ func TestCheckPassword(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := s.hashed.Load()
+			before := s.pw.Hashed()
 			a, err := s.CheckPassword(ctx, tt.appid, tt.password)
-			if n := s.hashed.Load() - before; n != 1 {
+			if n := s.pw.Hashed() - before; n != 1 {
 				t.Errorf("%d hashes, want 1 on every path", n)
 			}
 			if tt.ok {
@@ -279,13 +279,13 @@ func TestLoginRateLimits(t *testing.T) {
 			_, _, err := l.Login(ctx, appid, "wrong password", ip1)
 			wantKind(t, err, platform.KindBadCredentials)
 		}
-		before := l.store.hashed.Load()
+		before := l.store.pw.Hashed()
 		_, _, err := l.Login(ctx, payer.AppID, goodPassword, ip1)
 		var rl *platform.RateLimited
 		if !errors.As(err, &rl) || rl.RetryAfter <= 0 {
 			t.Fatalf("fourth attempt from one IP: %v", err)
 		}
-		if l.store.hashed.Load() != before {
+		if l.store.pw.Hashed() != before {
 			t.Error("a rate-limited attempt hashed the password")
 		}
 		if _, _, err := l.Login(ctx, payer.AppID, goodPassword, ip2); err != nil {

@@ -5,11 +5,9 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -30,16 +28,14 @@ const firstAppID = 1000
 // Store reads and changes accounts in Redis. Every change bumps the shared
 // version key so that every process's Directory drops its cache.
 type Store struct {
-	rdb     redis.UniversalClient
-	now     func() time.Time
-	kdf     kdf           // password hash cost
-	hashing chan struct{} // slots for password hashes running at once
-	hashed  atomic.Int64  // password hashes computed, for tests of the timing paths
+	rdb redis.UniversalClient
+	now func() time.Time
+	pw  *PasswordHasher
 }
 
 // NewStore wraps a Redis client.
 func NewStore(rdb redis.UniversalClient) *Store {
-	return &Store{rdb: rdb, now: time.Now, kdf: defaultKDF, hashing: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	return &Store{rdb: rdb, now: time.Now, pw: NewPasswordHasher()}
 }
 
 // WithClock makes s time what it writes (account creation, key and secret

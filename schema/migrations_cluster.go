@@ -21,15 +21,28 @@ const OrdersLocalTable = "orders_local"
 // place, and the other shards hold nothing the merchant's queries read.
 const OrderShardingKey = "cityHash64(appid)"
 
+// AuditLocalTable is the shard's own audit_log table on a cluster. Entries
+// are routed by their id, so a replayed entry lands where its first copy
+// is and the replacing table folds the two.
+const AuditLocalTable = "audit_log_local"
+
+// clusterTables are the tables that have a cluster form: the local table
+// each shard holds and the Distributed table's sharding key.
+var clusterTables = map[string]struct{ local, key string }{
+	"orders":    {OrdersLocalTable, OrderShardingKey},
+	"audit_log": {AuditLocalTable, "cityHash64(id)"},
+}
+
 // ident is what may be written into DDL unquoted: cluster and database names.
 var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// ordersDDL finds the statement's verb and the orders table it names, after
-// any leading comment lines.
-var ordersDDL = regexp.MustCompile(`^((?:\s*--[^\n]*\n)*\s*)(CREATE TABLE IF NOT EXISTS|ALTER TABLE)\s+orders\b`)
+// tableDDL finds the statement's verb and the table it names, after any
+// leading comment lines.
+var tableDDL = regexp.MustCompile(`^((?:\s*--[^\n]*\n)*\s*)(CREATE TABLE IF NOT EXISTS|ALTER TABLE)\s+([A-Za-z_][A-Za-z0-9_]*)\b`)
 
 // ClusterStatements are what one node of cluster applies for m, in order,
-// database being the DSN's: the statement on OrdersLocalTable and then its
+// database being the DSN's: the statement on the table's local table
+// (OrdersLocalTable, AuditLocalTable) and then its
 // counterpart on the Distributed table. A CREATE of orders creates the
 // Distributed table after the local one (columns as the local table's); an
 // ALTER is applied to both, since a Distributed table keeps its own column
@@ -39,15 +52,20 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 	if !ident.MatchString(cluster) || !ident.MatchString(database) {
 		return nil, fmt.Errorf("cluster %q and database %q must be plain identifiers", cluster, database)
 	}
-	sub := ordersDDL.FindStringSubmatch(m.SQL)
-	if sub == nil {
-		return nil, fmt.Errorf("migration %s: neither creates nor alters the orders table; it has no cluster form", m.Name)
+	sub := tableDDL.FindStringSubmatch(m.SQL)
+	var t struct{ local, key string }
+	var ok bool
+	if sub != nil {
+		t, ok = clusterTables[sub[3]]
 	}
-	local := ordersDDL.ReplaceAllString(m.SQL, "${1}${2} "+OrdersLocalTable)
+	if !ok {
+		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log)", m.Name)
+	}
+	local := tableDDL.ReplaceAllString(m.SQL, "${1}${2} "+t.local)
 	if sub[2] == "ALTER TABLE" {
 		return []string{local, m.SQL}, nil
 	}
-	dist := fmt.Sprintf("CREATE TABLE IF NOT EXISTS orders AS %s ENGINE = Distributed(%s, %s, %s, %s)",
-		OrdersLocalTable, cluster, database, OrdersLocalTable, OrderShardingKey)
+	dist := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, %s, %s, %s)",
+		sub[3], t.local, cluster, database, t.local, t.key)
 	return []string{local, dist}, nil
 }

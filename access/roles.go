@@ -1,0 +1,121 @@
+package access
+
+import "slices"
+
+// Realm is which console an account belongs to. A session of one realm is
+// never accepted by the other's pages (Session.Realm, Can).
+type Realm string
+
+const (
+	RealmMerchant Realm = "merchant"
+	RealmOperator Realm = "operator"
+)
+
+// Role is an account's role within its realm.
+type Role string
+
+// Merchant console roles (issue 26).
+const (
+	RoleOwner     Role = "owner"
+	RoleDeveloper Role = "developer"
+	RoleFinance   Role = "finance"
+	RoleViewer    Role = "viewer"
+)
+
+// Operator roles (issue 27).
+const (
+	RoleAdmin   Role = "admin"
+	RoleSupport Role = "support"
+	RoleAuditor Role = "auditor"
+)
+
+// Permission is one thing a page may let a person do.
+type Permission string
+
+// Merchant console permissions.
+const (
+	PermOrdersRead     Permission = "orders.read"
+	PermOrdersRefund   Permission = "orders.refund"
+	PermOrdersCancel   Permission = "orders.cancel"
+	PermExport         Permission = "reports.export"
+	PermReportsRead    Permission = "reports.read"
+	PermBalanceRead    Permission = "balance.read"
+	PermWebhooksRead   Permission = "webhooks.read"
+	PermWebhooksResend Permission = "webhooks.resend"
+	PermKeysRotate     Permission = "keys.rotate"
+	PermSettingsWrite  Permission = "settings.write"
+	PermSandboxDrive   Permission = "sandbox.drive"
+	PermUsersRead      Permission = "users.read"
+	PermUsersManage    Permission = "users.manage" // invite, change role, remove, require TOTP
+	PermAuditRead      Permission = "audit.read"
+)
+
+// Operator console permissions.
+const (
+	PermMerchantsRead     Permission = "merchants.read"
+	PermMerchantsWrite    Permission = "merchants.write" // create, enable/disable, limits, credit
+	PermMerchantConsole   Permission = "merchants.view_console"
+	PermUSDTReview        Permission = "usdt.review" // approve or reject: admin only
+	PermUSDTRead          Permission = "usdt.read"
+	PermExceptionsRead    Permission = "exceptions.read"
+	PermExceptionsHandle  Permission = "exceptions.handle"
+	PermOpWebhooksResend  Permission = "op.webhooks.resend"
+	PermOpRefund          Permission = "op.orders.refund"
+	PermFXWrite           Permission = "fx.write"
+	PermNetworksWrite     Permission = "networks.write"
+	PermSettingsRead      Permission = "settings.read" // FX, networks, providers
+	PermOperatorsManage   Permission = "operators.manage"
+	PermConsoleUsersWrite Permission = "console_users.write"
+	PermOpAuditRead       Permission = "op.audit.read"
+)
+
+var (
+	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead}
+	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole}
+)
+
+// grants is the role → permission table: the one place that says who may do
+// what. Pages ask Can; tests read the table.
+var grants = map[Role][]Permission{
+	RoleOwner: append(slices.Clone(merchantRead), PermOrdersRefund, PermOrdersCancel, PermExport, PermWebhooksResend,
+		PermKeysRotate, PermSettingsWrite, PermSandboxDrive, PermUsersManage, PermAuditRead),
+	RoleDeveloper: append(slices.Clone(merchantRead), PermWebhooksResend, PermKeysRotate, PermSettingsWrite, PermSandboxDrive),
+	RoleFinance:   append(slices.Clone(merchantRead), PermOrdersRefund, PermOrdersCancel, PermExport),
+	RoleViewer:    slices.Clone(merchantRead),
+
+	RoleAdmin: append(slices.Clone(operatorRead), PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend,
+		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite),
+	RoleSupport: append(slices.Clone(operatorRead), PermOpWebhooksResend, PermExceptionsHandle),
+	RoleAuditor: slices.Clone(operatorRead),
+}
+
+// realmOf is each role's realm.
+var realmOf = map[Role]Realm{
+	RoleOwner: RealmMerchant, RoleDeveloper: RealmMerchant, RoleFinance: RealmMerchant, RoleViewer: RealmMerchant,
+	RoleAdmin: RealmOperator, RoleSupport: RealmOperator, RoleAuditor: RealmOperator,
+}
+
+// Valid reports whether r is a role of realm.
+func (r Role) Valid(realm Realm) bool { return realmOf[r] == realm && realm != "" }
+
+// Roles lists realm's roles, most powerful first.
+func Roles(realm Realm) []Role {
+	if realm == RealmOperator {
+		return []Role{RoleAdmin, RoleSupport, RoleAuditor}
+	}
+	return []Role{RoleOwner, RoleDeveloper, RoleFinance, RoleViewer}
+}
+
+// Allowed reports whether role may do p. An unknown role may do nothing.
+func Allowed(role Role, p Permission) bool { return slices.Contains(grants[role], p) }
+
+// Permissions lists what role may do.
+func Permissions(role Role) []Permission { return slices.Clone(grants[role]) }
+
+// Can reports whether the session's person may do p in realm: the page's
+// check before every action. A session of the other realm may do nothing,
+// so an operator session is refused by the merchant console and the other
+// way round, whatever its role.
+func Can(s *Session, realm Realm, p Permission) bool {
+	return s != nil && s.Realm == realm && s.Role.Valid(realm) && Allowed(s.Role, p)
+}
