@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/redis/go-redis/v9"
 
@@ -64,16 +65,19 @@ func claimTx(ctx context.Context, rdb redis.UniversalClient, network, tx, id str
 	return false, txHeld()
 }
 
-// staleHolder reports whether order holder no longer carries tx: it is
-// then not under review for it, not waiting with it and not paid by it. An
-// order that is gone from Redis (past its retention) keeps its
-// reservation: it may have been paid by tx, and a hash pays one order.
+// staleHolder reports whether order holder has given tx up: it carries
+// another hash, or none after a rejection, or none and can never submit one
+// (failed or cancelled). An order that carries no hash and was not
+// rejected is between its reservation and its submit (or lost a submit it
+// will give back): taking its reservation then would let two orders hold
+// one hash. An order that is gone from Redis (past its retention) keeps
+// its reservation: it may have been paid by tx, and a hash pays one order.
 func staleHolder(ctx context.Context, rdb redis.UniversalClient, holder, tx string) (bool, error) {
 	shard, ok := schema.ParseOrderID(holder)
 	if !ok {
 		return false, nil
 	}
-	f, err := rdb.HMGet(ctx, schema.OrderKey(shard, holder), schema.FID, schema.FTxHash).Result()
+	f, err := rdb.HMGet(ctx, schema.OrderKey(shard, holder), schema.FID, schema.FTxHash, schema.FReview, schema.FStatus).Result()
 	if err != nil {
 		return false, fmt.Errorf("read holder of usdt transaction hash: %w", err)
 	}
@@ -81,7 +85,16 @@ func staleHolder(ctx context.Context, rdb redis.UniversalClient, holder, tx stri
 		return false, nil
 	}
 	held, _ := f[1].(string)
-	return held != tx, nil
+	review, _ := f[2].(string)
+	status, _ := f[3].(string)
+	switch {
+	case held == tx:
+		return false, nil
+	case held != "", review == schema.ReviewRejected:
+		return true, nil
+	}
+	final := status == strconv.Itoa(int(schema.StatusFailed)) || status == strconv.Itoa(int(schema.StatusCancelled))
+	return final, nil
 }
 
 // takeOver moves key from holder to id if it still names holder.

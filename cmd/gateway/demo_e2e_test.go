@@ -37,22 +37,22 @@ func seededDemo(t *testing.T) (*e2e, *server, demoState) {
 // payer's choice, with a fiatpsp system in another currency than the order.
 var demoMethods = []struct {
 	method  string
-	confirm func(t *testing.T, s *server, id string)
+	confirm func(t *testing.T, s *server, m account, id string)
 }{
 	{"wallet_a", nil}, {"wallet_b", nil}, {"cryptohost", nil}, {"bdcard", nil}, {"bdpsp_a", nil}, {"bdpsp_b", nil},
-	{"fiatpsp", func(t *testing.T, s *server, id string) {
+	{"fiatpsp", func(t *testing.T, s *server, m account, id string) {
 		t.Helper()
 		sys := s.getJSON(t, "/api/fiatpsp/currencies", url.Values{"paymentId": {id}})
 		if sys.Status != 200 || strings.Contains(sys.Raw, `"available":false`) {
 			t.Fatalf("a fiatpsp system is not payable: %s", sys.Raw)
 		}
-		if r := s.postForm(t, "/api/fiatpsp/confirm", url.Values{"paymentId": {id}, "fiatpspSystemId": {"36"}}); r.Status != 200 {
+		if r := s.confirm(t, m, "/api/fiatpsp/confirm", url.Values{"paymentId": {id}, "fiatpspSystemId": {"36"}}); r.Status != 200 {
 			t.Fatalf("fiatpsp confirm: %+v", r)
 		}
 	}},
-	{"cryptopsp", func(t *testing.T, s *server, id string) {
+	{"cryptopsp", func(t *testing.T, s *server, m account, id string) {
 		t.Helper()
-		if r := s.postForm(t, "/api/cryptopsp/confirm", url.Values{"paymentId": {id}, "pay_currency": {"btc"}}); r.Status != 200 {
+		if r := s.confirm(t, m, "/api/cryptopsp/confirm", url.Values{"paymentId": {id}, "pay_currency": {"btc"}}); r.Status != 200 {
 			t.Fatalf("cryptopsp confirm: %+v", r)
 		}
 	}},
@@ -61,7 +61,7 @@ var demoMethods = []struct {
 
 // createDemo creates a 150.00 USD order of method for the demo merchant and
 // takes it through the payer's choice where the method has one.
-func createDemo(t *testing.T, s *server, st demoState, method string, confirm func(*testing.T, *server, string)) string {
+func createDemo(t *testing.T, s *server, st demoState, method string, confirm func(*testing.T, *server, account, string)) string {
 	t.Helper()
 	p := createParams(st.Merchant.AppID)
 	p["paymentMethod"], p["currency"], p["amount"] = method, "USD", "150.00"
@@ -71,7 +71,7 @@ func createDemo(t *testing.T, s *server, st demoState, method string, confirm fu
 	}
 	id := r.Data["paymentId"].(string)
 	if confirm != nil {
-		confirm(t, s, id)
+		confirm(t, s, account{AppID: st.Merchant.AppID, APIKey: st.Merchant.APIKey}, id)
 	}
 	return id
 }

@@ -171,7 +171,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 // merchantSynopsis is each subcommand's arguments, for its own --help.
 var merchantSynopsis = map[string]string{
 	"create": "--name NAME [--callback URL] [--sandbox]", "list": "", "show": "APPID", "disable": "APPID", "enable": "APPID",
-	"set-callback": "APPID URL", "rotate-key": "APPID [--grace DURATION]", "rotate-webhook-secret": "APPID [--grace DURATION]",
+	"set-callback": "APPID URL", "set-name": "APPID NAME", "rotate-key": "APPID [--grace DURATION]", "rotate-webhook-secret": "APPID [--grace DURATION]",
 	"rotate-query-key": "APPID", "credit": "APPID --currency CUR --amount AMOUNT",
 	"limits":        "APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]",
 	"method-limits": "APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear", "set-password": "APPID < password-file",
