@@ -99,6 +99,14 @@ func (p *Page) WaitText(sel, substr string) {
 	}
 }
 
+// WaitTrue waits until the JavaScript expression expr is true, across page
+// loads; it reports whether it became true in time, for a test that then
+// looks at which of several outcomes it reached.
+func (p *Page) WaitTrue(expr string) bool {
+	p.t.Helper()
+	return p.poll(expr)
+}
+
 // WaitURL waits until the tab's URL contains substr, e.g. after a click that
 // redirects.
 func (p *Page) WaitURL(substr string) {
