@@ -76,7 +76,8 @@ bench-create:
 # under a steady create load against the real binary. A few minutes; not
 # part of `make test`. bench-listing-quick: the reads at a tenth of the size.
 bench-listing:
-	scripts/testenv.sh sh -c '$(GO) test -run "^$$" -bench "Listing|Reports|FairShare" -benchtime 100x -timeout 30m ./query && \
+	scripts/testenv.sh sh -c '$(GO) test -run "^$$" -bench "Listing|Reports/(summary|timeseries)|FairShare" -benchtime 100x -timeout 30m ./query && \
+		$(GO) test -run "^$$" -bench "Reports/export" -benchtime 3x -timeout 30m ./query && \
 		$(GO) test -run "^$$" -bench CreateToListed -benchtime 1x ./cmd/gateway'
 
 .PHONY: bench-listing-quick
