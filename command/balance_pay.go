@@ -79,9 +79,6 @@ type transfer struct {
 func (h *CreateOrder) PayWithBalance(ctx context.Context, orderID, payerAppID string) (o *schema.Order, err error) {
 	defer func() { h.m.transfers.WithLabelValues(transferResult(err)).Inc() }()
 	o, err = h.store.Get(ctx, orderID)
-	if errors.Is(err, ErrOrderNotFound) {
-		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", orderID)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +129,7 @@ func (h *CreateOrder) claim(ctx context.Context, o *schema.Order, payer string) 
 	case 0:
 		return nil, platform.Errorf(platform.KindConflict, "order %s is being paid by another account", o.ID)
 	case -1:
-		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", o.ID)
+		return nil, orderNotFound(o.ID)
 	case -2:
 		return nil, platform.Errorf(platform.KindConflict, "order %s is %s and awaits no balance payment", o.ID, o.Status)
 	}

@@ -182,9 +182,6 @@ func (h *CreateOrder) fixChoice(ctx context.Context, o *schema.Order, next strin
 	fields = append(fields, schema.FNextAction, o.NextAction,
 		schema.FChargeAmt, charged, schema.FChargeCur, o.ChargeCurrency, schema.FFXRate, o.FXRate)
 	applied, err := h.store.Update(ctx, o.ID, []schema.Status{schema.StatusPending, schema.StatusReady}, schema.FNextAction, next, h.now(), fields...)
-	if errors.Is(err, ErrOrderNotFound) {
-		return platform.Errorf(platform.KindNotFound, "order %s not found", o.ID)
-	}
 	if err != nil {
 		return err
 	}
@@ -209,9 +206,5 @@ func (h *CreateOrder) initChosen(ctx context.Context, o *schema.Order, a provide
 
 // Order reads order id for the payer's pages.
 func (h *CreateOrder) Order(ctx context.Context, id string) (*schema.Order, error) {
-	o, err := h.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) {
-		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
-	}
-	return o, err
+	return h.store.Get(ctx, id)
 }

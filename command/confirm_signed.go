@@ -68,7 +68,7 @@ func (h *CreateOrder) ownOrder(ctx context.Context, form schema.SignedForm, p sc
 	}
 	o, err := h.Order(ctx, p["paymentId"])
 	if err == nil && o.AppID != acct.AppID {
-		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", p["paymentId"])
+		return nil, orderNotFound(p["paymentId"])
 	}
 	return o, err
 }

@@ -61,7 +61,7 @@ func (h *CreateOrder) merchantCancel(ctx context.Context, p schema.Params, ip ne
 		return nil, err
 	}
 	if o.AppID != acct.AppID { // another merchant's order is not there for this one
-		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
+		return nil, orderNotFound(id)
 	}
 	return h.Cancel(ctx, id)
 }

@@ -17,17 +17,13 @@ import (
 // status and the return URL, two fields of the order hash and nothing
 // else, so that thousands of open pages cost Redis one small read each.
 func (h *CreateOrder) PollStatus(ctx context.Context, id string) (schema.Status, string, error) {
-	st, ret, err := h.store.pollStatus(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) {
-		return 0, "", platform.Errorf(platform.KindNotFound, "order %s not found", id)
-	}
-	return st, ret, err
+	return h.store.pollStatus(ctx, id)
 }
 
 func (s *Store) pollStatus(ctx context.Context, id string) (schema.Status, string, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return 0, "", ErrOrderNotFound
+		return 0, "", orderNotFound(id)
 	}
 	vals, err := platform.Batched(ctx, s.reads, func(ctx context.Context, p redis.Pipeliner) *redis.SliceCmd {
 		return p.HMGet(ctx, schema.OrderKey(shard, id), schema.FStatus, schema.FReturnURL)
@@ -37,7 +33,7 @@ func (s *Store) pollStatus(ctx context.Context, id string) (schema.Status, strin
 	}
 	st, _ := vals[0].(string)
 	if st == "" {
-		return 0, "", ErrOrderNotFound
+		return 0, "", orderNotFound(id)
 	}
 	n, err := strconv.Atoi(st)
 	if err != nil {

@@ -90,7 +90,7 @@ func (h *CreateOrder) merchantRefund(ctx context.Context, p schema.Params, ip ne
 		return nil, false, err
 	}
 	if o.AppID != acct.AppID { // another merchant's order is not there for this one
-		return nil, false, platform.Errorf(platform.KindNotFound, "order %s not found", ask.OrderID)
+		return nil, false, orderNotFound(ask.OrderID)
 	}
 	return h.Refund(ctx, o, ask)
 }
@@ -133,7 +133,7 @@ func (h *CreateOrder) Refund(ctx context.Context, o *schema.Order, ask RefundAsk
 	}
 	switch code {
 	case reserveNoOrder:
-		return nil, false, platform.Errorf(platform.KindNotFound, "order %s not found", o.ID)
+		return nil, false, orderNotFound(o.ID)
 	case reserveNotPaid:
 		return nil, false, platform.Errorf(platform.KindConflict, "order %s is %s; only a paid order can be refunded", o.ID, schema.Status(n))
 	case reserveMismatch:
@@ -184,7 +184,7 @@ func (h *CreateOrder) driveRefund(ctx context.Context, o *schema.Order, r *schem
 func (h *CreateOrder) endRefund(ctx context.Context, r *schema.Refund, to schema.RefundStatus, why, ref string) (*schema.Refund, error) {
 	out, ended, err := h.store.finishRefund(ctx, r.OrderID, r.ID, to, h.now(), why, ref)
 	if errors.Is(err, errRefundGone) {
-		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", r.OrderID)
+		return nil, orderNotFound(r.OrderID)
 	}
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -61,11 +60,11 @@ func (s *SandboxOrders) move(c *fiber.Ctx, to schema.Status) error {
 	}
 	id := c.Params("paymentId")
 	o, err := s.settle.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.AppID != acct.AppID) {
-		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
-	}
 	if err != nil {
 		return err
+	}
+	if o.AppID != acct.AppID { // another merchant's order is not there for this one
+		return orderNotFound(id)
 	}
 	out, err := s.drive(ctx, o, to)
 	if err != nil {

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/paygate/gateway/platform"
@@ -34,9 +33,6 @@ func (s *Settle) Move(ctx context.Context, id string, to schema.Status) (Outcome
 	start := time.Now()
 	moved, err := s.store.Transition(ctx, id, to, s.now())
 	s.m.scriptTime.WithLabelValues("transition").Observe(time.Since(start).Seconds())
-	if errors.Is(err, ErrOrderNotFound) {
-		return Outcome{}, platform.Errorf(platform.KindNotFound, "order %s not found", id)
-	}
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -96,8 +96,18 @@ func (e *PaidBeforeError) Error() string {
 	return "clientOrderId was paid from balance by order " + e.OrderID
 }
 
-// ErrOrderNotFound is a transition of an order Redis does not hold.
+// ErrOrderNotFound is the cause of every error about an order Redis does
+// not hold. The store never returns it bare: orderNotFound wraps it in the
+// KindNotFound domain error, so a use case just passes the error on (the
+// ErrorHandler's table answers 404) and only the few that mean something
+// else by a missing order test errors.Is.
 var ErrOrderNotFound = errors.New("order not found")
+
+// orderNotFound is the one translation of a missing order to what the
+// merchant sees.
+func orderNotFound(id string) error {
+	return &platform.Error{Kind: platform.KindNotFound, Msg: "order " + id + " not found", Err: ErrOrderNotFound}
+}
 
 // Create stores a new order and its created event. When the order has a
 // clientOrderId held by a live order, nothing is written and the live
@@ -183,7 +193,7 @@ func (s *Store) Expire(ctx context.Context, id string, at time.Time) (moved, due
 func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.Time, dueBy string, extra []string) (int64, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return 0, ErrOrderNotFound
+		return 0, orderNotFound(id)
 	}
 	from := make([]byte, 0, 5)
 	for st := schema.StatusPending; st <= schema.StatusCancelled; st++ {
@@ -206,16 +216,16 @@ func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.T
 		return 0, fmt.Errorf("move order %s to %s: %w", id, to, err)
 	}
 	if res[0] == -1 {
-		return 0, ErrOrderNotFound
+		return 0, orderNotFound(id)
 	}
 	return res[0], nil
 }
 
-// Get reads an order, or ErrOrderNotFound.
+// Get reads an order; a missing one is orderNotFound.
 func (s *Store) Get(ctx context.Context, id string) (*schema.Order, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return nil, ErrOrderNotFound
+		return nil, orderNotFound(id)
 	}
 	h, err := platform.Batched(ctx, s.reads, func(ctx context.Context, p redis.Pipeliner) *redis.MapStringStringCmd {
 		return p.HGetAll(ctx, schema.OrderKey(shard, id))
@@ -224,7 +234,7 @@ func (s *Store) Get(ctx context.Context, id string) (*schema.Order, error) {
 		return nil, fmt.Errorf("read order %s: %w", id, err)
 	}
 	if len(h) == 0 {
-		return nil, ErrOrderNotFound
+		return nil, orderNotFound(id)
 	}
 	o, err := schema.OrderFromFields(h)
 	if err != nil {

@@ -23,7 +23,7 @@ var updateScript = redis.NewScript(updateLua)
 func (s *Store) Update(ctx context.Context, id string, statuses []schema.Status, guard, want string, at time.Time, fields ...string) (applied bool, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return false, ErrOrderNotFound
+		return false, orderNotFound(id)
 	}
 	in := make([]byte, 0, len(statuses))
 	for _, st := range statuses {
@@ -39,7 +39,7 @@ func (s *Store) Update(ctx context.Context, id string, statuses []schema.Status,
 		return false, fmt.Errorf("update order %s: %w", id, err)
 	}
 	if res[0] == -1 {
-		return false, ErrOrderNotFound
+		return false, orderNotFound(id)
 	}
 	return res[0] == 1, nil
 }

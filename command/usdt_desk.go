@@ -40,7 +40,7 @@ func (h *CreateOrder) USDTReviews(ctx context.Context, state string) ([]*schema.
 func (r *USDTReview) History(ctx context.Context, id string) ([]usdt.Decision, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
+		return nil, orderNotFound(id)
 	}
 	raw, err := r.store.rdb.LRange(ctx, schema.OrderHistoryKey(shard, id), 0, -1).Result()
 	if err != nil {

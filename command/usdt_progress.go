@@ -31,7 +31,7 @@ func (h *CreateOrder) ProgressUSDT(ctx context.Context, id, hash string, p schem
 func (r *USDTReview) Progress(ctx context.Context, id, hash string, p schema.USDTProgress) error {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
+		return orderNotFound(id)
 	}
 	ms := func(t time.Time) string {
 		if t.IsZero() {
@@ -45,7 +45,7 @@ func (r *USDTReview) Progress(ctx context.Context, id, hash string, p schema.USD
 	case err != nil:
 		return fmt.Errorf("record usdt review progress of %s: %w", id, err)
 	case code == -1:
-		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
+		return orderNotFound(id)
 	case code == 0:
 		return platform.Errorf(platform.KindConflict, "order %s is not under review for transaction %s", id, hash)
 	}

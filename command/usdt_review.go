@@ -103,7 +103,7 @@ func (r *USDTReview) Escalate(ctx context.Context, id, hash string, d usdt.Decis
 func (r *USDTReview) Reschedule(ctx context.Context, id string, due time.Time) error {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return platform.Errorf(platform.KindNotFound, "order %s not found", id)
+		return orderNotFound(id)
 	}
 	key := schema.USDTReviewsKey(shard)
 	z := redis.Z{Score: float64(due.UnixMilli()), Member: id}
@@ -208,7 +208,7 @@ func refusedReview(o *schema.Order, tx, outcome, why string) error {
 func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, record []byte, at, expireAt time.Time) (code int64, why string, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return 0, "", platform.Errorf(platform.KindNotFound, "order %s not found", id)
+		return 0, "", orderNotFound(id)
 	}
 	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard),
 		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard), schema.OrderHistoryKey(shard, id)}
@@ -221,7 +221,7 @@ func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, 
 	}
 	code, _ = res[0].(int64)
 	if code == -1 {
-		return 0, "", platform.Errorf(platform.KindNotFound, "order %s not found", id)
+		return 0, "", orderNotFound(id)
 	}
 	if len(res) > 1 {
 		why, _ = res[1].(string)

@@ -176,7 +176,7 @@ func (s *Store) SubmitUSDTTx(ctx context.Context, id, network, tx string, at, re
 func (s *Store) putUSDTTx(ctx context.Context, id, network, tx string, at, reviewUntil time.Time, by string, record []byte) (applied bool, previous string, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
-		return false, "", ErrOrderNotFound
+		return false, "", orderNotFound(id)
 	}
 	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard),
 		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard), schema.OrderHistoryKey(shard, id)}
@@ -187,7 +187,7 @@ func (s *Store) putUSDTTx(ctx context.Context, id, network, tx string, at, revie
 	}
 	code, _ := res[0].(int64)
 	if code == -1 {
-		return false, "", ErrOrderNotFound
+		return false, "", orderNotFound(id)
 	}
 	if len(res) > 2 {
 		previous, _ = res[2].(string)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // TestMeasureDeliveries measures, with the default configuration against
@@ -45,7 +47,7 @@ func TestMeasureDeliveries(t *testing.T) {
 	}
 	start := time.Now()
 	d := e.start(cfg)
-	eventually(t, 5*time.Minute, "backlog delivered", func() bool { return count() == n })
+	testenv.Eventually(t, 5*time.Minute, "backlog delivered", func() bool { return count() == n })
 	took := time.Since(start)
 	t.Logf("backlog: %d webhooks to %d receiver host(s) in %s: %.0f deliveries/s (concurrency %d, per host %d); mean HTTP attempt %s",
 		n, hosts, took.Round(time.Millisecond), float64(n)/took.Seconds(), cfg.Concurrency, cfg.PerHost, meanAttempt(t, d))
@@ -61,7 +63,7 @@ func TestMeasureDeliveries(t *testing.T) {
 		e.publish(o, "paid")
 	}
 	tick.Stop()
-	eventually(t, time.Minute, "paced orders delivered", func() bool { return count() == n+m })
+	testenv.Eventually(t, time.Minute, "paced orders delivered", func() bool { return count() == n+m })
 	mu.Lock()
 	delays := make([]time.Duration, 0, m)
 	for id, at := range paid {

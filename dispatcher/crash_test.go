@@ -109,7 +109,7 @@ func (h *helper) alive() bool {
 // died at start would make "nothing was sent" mean nothing.
 func (h *helper) waitRunning(t *testing.T) {
 	t.Helper()
-	eventually(t, 20*time.Second, "dispatcher "+h.name+" running", func() bool {
+	testenv.Eventually(t, 20*time.Second, "dispatcher "+h.name+" running", func() bool {
 		if !h.alive() {
 			t.Fatalf("dispatcher %s exited before running: %v\n%s", h.name, h.err, h.logs.String())
 		}
@@ -139,7 +139,7 @@ func TestKilledDuringDeliveryIsDeliveredOnceAfterRestart(t *testing.T) {
 	a.kill()
 
 	b := startHelper(t, e, "b")
-	eventually(t, 20*time.Second, "delivered by the restarted dispatcher", func() bool {
+	testenv.Eventually(t, 20*time.Second, "delivered by the restarted dispatcher", func() bool {
 		st, err := e.rdb.HGet(context.Background(), webhookKey(o.ID), "st").Result()
 		return err == nil && st == StateDelivered
 	})
@@ -162,7 +162,7 @@ func TestKilledDuringDeliveryIsDeliveredOnceAfterRestart(t *testing.T) {
 	}
 	fresh := newReceiver(t, answer(200, "success"))
 	o2 := e.pay(fresh.URL)
-	eventually(t, 20*time.Second, "a new order delivered by dispatcher c", func() bool {
+	testenv.Eventually(t, 20*time.Second, "a new order delivered by dispatcher c", func() bool {
 		st, err := e.rdb.HGet(context.Background(), webhookKey(o2.ID), "st").Result()
 		return err == nil && st == StateDelivered
 	})
@@ -198,8 +198,8 @@ func TestEntriesOfADeadConsumerAreTakenOver(t *testing.T) {
 	cfg := testConfig()
 	cfg.ClaimIdle = 300 * time.Millisecond
 	d := e.start(cfg)
-	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
-	eventually(t, 5*time.Second, "entry acknowledged", func() bool {
+	testenv.Eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	testenv.Eventually(t, 5*time.Second, "entry acknowledged", func() bool {
 		p, err := e.rdb.XPending(ctx, stream, group).Result()
 		return err == nil && p.Count == 0
 	})

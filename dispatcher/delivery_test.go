@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -27,7 +28,7 @@ func TestWebhookIsSignedForm(t *testing.T) {
 	full.Description, full.ClientOrderID = "订单 #42 café & more=1", "A-77"
 	e.publish(full, schema.EventPaid)
 
-	eventually(t, 10*time.Second, "both webhooks", func() bool { return rc.count() == 2 })
+	testenv.Eventually(t, 10*time.Second, "both webhooks", func() bool { return rc.count() == 2 })
 	for _, r := range rc.requests() {
 		if r.contentType != "application/x-www-form-urlencoded" {
 			t.Errorf("Content-Type %q", r.contentType)
@@ -124,7 +125,7 @@ func TestAcknowledgement(t *testing.T) {
 		}
 		orders[i] = e.pay(target)
 	}
-	eventually(t, 20*time.Second, "every delivery final", func() bool {
+	testenv.Eventually(t, 20*time.Second, "every delivery final", func() bool {
 		for _, o := range orders {
 			if st := e.state(d, o.ID); st != StateDelivered && st != StateDead {
 				return false
@@ -176,7 +177,7 @@ func TestRetriesFollowScheduleAndStopAtSuccess(t *testing.T) {
 	d := e.start(cfg)
 	o := e.pay(rc.URL)
 
-	eventually(t, 10*time.Second, "third attempt", func() bool { return e.state(d, o.ID) == StateDelivered })
+	testenv.Eventually(t, 10*time.Second, "third attempt", func() bool { return e.state(d, o.ID) == StateDelivered })
 	time.Sleep(time.Second) // past when a fourth and fifth attempt would come
 	reqs := rc.requests()
 	if len(reqs) != 3 {
@@ -230,10 +231,10 @@ func TestDeadLetterThenResend(t *testing.T) {
 		return err == nil
 	}
 
-	eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
+	testenv.Eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
 	// The metric is counted once the finishing script has answered, just
 	// after the state it wrote can be read.
-	eventually(t, 5*time.Second, "dead letter counted", func() bool {
+	testenv.Eventually(t, 5*time.Second, "dead letter counted", func() bool {
 		return metricValue(t, d.reg, "gateway_webhook_dead_letters_total") == 1
 	})
 	if rc.count() != 3 || !inDead() || metricValue(t, d.reg, "gateway_webhook_dead_letters_total") != 1 {
@@ -279,7 +280,7 @@ func resendAndWait(t *testing.T, e *env, d *running, id string, rc *receiver, ca
 	if err := d.Resend(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 10*time.Second, "resent attempt recorded", func() bool {
+	testenv.Eventually(t, 10*time.Second, "resent attempt recorded", func() bool {
 		log, _ := d.Log(context.Background(), id)
 		return rc.count() == calls && len(log) == calls && e.state(d, id) != StatePending
 	})
@@ -294,7 +295,7 @@ func TestPrivateAddressesRefusedByDefault(t *testing.T) {
 	port := rc.URL[strings.LastIndex(rc.URL, ":")+1:]
 	o := e.pay("http://localhost:" + port + "/hook")
 
-	eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
+	testenv.Eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
 	log, _ := d.Log(context.Background(), o.ID)
 	if rc.count() != 0 || len(log) != 3 {
 		t.Fatalf("receiver called %d times, %d attempts logged", rc.count(), len(log))
@@ -316,8 +317,8 @@ func TestOnlyPaidEventsWithNotifyURLAreSent(t *testing.T) {
 	o := e.pay(rc.URL)
 	e.publish(o, schema.EventPaid) // a repeated paid event changes nothing
 
-	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
-	eventually(t, 10*time.Second, "every entry acknowledged", func() bool {
+	testenv.Eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	testenv.Eventually(t, 10*time.Second, "every entry acknowledged", func() bool {
 		for _, s := range schema.AllShards() {
 			p, err := e.rdb.XPending(context.Background(), schema.EventsKey(s), group).Result()
 			if err != nil || p.Count != 0 {
@@ -338,7 +339,7 @@ func TestRetentionFollowsOrder(t *testing.T) {
 	rc := newReceiver(t, answer(200, "success"))
 	d := e.start(testConfig())
 	o := e.pay(rc.URL)
-	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	testenv.Eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
 	ctx := context.Background()
 	shard, _ := schema.ParseOrderID(o.ID)
 	order := e.rdb.PTTL(ctx, schema.OrderKey(shard, o.ID)).Val()
@@ -357,12 +358,12 @@ func TestScriptCacheFlushed(t *testing.T) {
 	rc := newReceiver(t, answer(200, "success"))
 	d := e.start(testConfig())
 	first := e.pay(rc.URL)
-	eventually(t, 10*time.Second, "first delivered", func() bool { return e.state(d, first.ID) == StateDelivered })
+	testenv.Eventually(t, 10*time.Second, "first delivered", func() bool { return e.state(d, first.ID) == StateDelivered })
 	if err := e.rdb.ScriptFlush(context.Background()).Err(); err != nil {
 		t.Fatal(err)
 	}
 	second := e.pay(rc.URL)
-	eventually(t, 10*time.Second, "second delivered", func() bool { return e.state(d, second.ID) == StateDelivered })
+	testenv.Eventually(t, 10*time.Second, "second delivered", func() bool { return e.state(d, second.ID) == StateDelivered })
 }
 
 // TestUnreadableDeliveryRunsDownItsSchedule: a delivery whose stored
@@ -381,7 +382,7 @@ func TestUnreadableDeliveryRunsDownItsSchedule(t *testing.T) {
 	}
 	e.rdb.HSet(ctx, schema.WebhookKey(shard, o.ID), "p", "{not json")
 	d := e.start(cfg)
-	eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
+	testenv.Eventually(t, 10*time.Second, "dead-lettered", func() bool { return e.state(d, o.ID) == StateDead })
 	log, _ := d.Log(ctx, o.ID)
 	if rc.count() != 0 || len(log) != 3 || !strings.Contains(log[0].Error, "cannot be read") {
 		t.Fatalf("calls %d, log %+v", rc.count(), log)

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // TestHangingEndpointDoesNotDelayOthers: a merchant endpoint that never
@@ -42,7 +44,7 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 	for range 100 {
 		e.pay(hanging.URL)
 	}
-	eventually(t, 10*time.Second, "the hanging endpoint holds its slots", func() bool {
+	testenv.Eventually(t, 10*time.Second, "the hanging endpoint holds its slots", func() bool {
 		return hangingNow.Load() == int32(cfg.PerHost)
 	})
 
@@ -58,7 +60,7 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 		}
 		return n
 	}
-	eventually(t, 15*time.Second, "every other merchant's webhook", func() bool { return arrived() == others })
+	testenv.Eventually(t, 15*time.Second, "every other merchant's webhook", func() bool { return arrived() == others })
 	t.Logf("%d webhooks to other endpoints arrived %s after the first was paid, while one endpoint hung (time-out %s)",
 		others, time.Since(start).Round(time.Millisecond), cfg.Timeout)
 	if m := hangingMax.Load(); m > int32(cfg.PerHost) {
@@ -96,7 +98,7 @@ func TestTwoDispatchersDeliverEachOrderOnce(t *testing.T) {
 	for i := range ids {
 		ids[i] = e.pay(rc.URL).ID
 	}
-	eventually(t, 20*time.Second, "all delivered", func() bool {
+	testenv.Eventually(t, 20*time.Second, "all delivered", func() bool {
 		for _, id := range ids {
 			if e.state(da, id) != StateDelivered {
 				return false

@@ -196,18 +196,6 @@ func (rc *receiver) requests() []received {
 	return append([]received(nil), rc.reqs...)
 }
 
-// eventually waits up to within for cond, polling.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, within)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // metricValue reads a counter or gauge without labels from reg.
 func metricValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	t.Helper()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -65,7 +66,7 @@ func TestModernHeaders(t *testing.T) {
 	e.start(testConfig())
 	before := time.Now().Unix()
 	o := e.pay(rc.URL + "/hook")
-	eventually(t, 10*time.Second, "two attempts", func() bool { return rc.count() == 2 })
+	testenv.Eventually(t, 10*time.Second, "two attempts", func() bool { return rc.count() == 2 })
 	after := time.Now().Unix()
 	secret := e.secretOf()
 	if secret == "" || secret != e.acct.WebhookSecret {
@@ -131,7 +132,7 @@ func TestWebhookSecretRotation(t *testing.T) {
 			}
 			e.start(testConfig())
 			e.pay(rc.URL + "/hook")
-			eventually(t, 10*time.Second, "the webhook", func() bool { return rc.count() == 1 })
+			testenv.Eventually(t, 10*time.Second, "the webhook", func() bool { return rc.count() == 1 })
 			r := rc.requests()[0]
 			id, ts, sig := r.header.Get("webhook-id"), r.header.Get("webhook-timestamp"), r.header.Get("webhook-signature")
 			entries := strings.Fields(sig)
@@ -161,7 +162,7 @@ func TestWebhookSecretMadeAtFirstWebhook(t *testing.T) {
 	rc := newReceiver(t, answer(200, "success"))
 	e.start(testConfig())
 	o := e.pay(rc.URL + "/hook")
-	eventually(t, 10*time.Second, "the webhook", func() bool { return rc.count() == 1 })
+	testenv.Eventually(t, 10*time.Second, "the webhook", func() bool { return rc.count() == 1 })
 	secret := e.secretOf()
 	if !strings.HasPrefix(secret, "whsec_") {
 		t.Fatalf("no secret made: %q", secret)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -111,15 +112,15 @@ func TestBusyHostKeepsToItsLimit(t *testing.T) {
 		e.pay(busy.URL)
 	}
 	e.start(cfg)
-	eventually(t, 10*time.Second, "the busy host takes its slots", func() bool { return now.Load() == int32(cfg.PerHost) })
+	testenv.Eventually(t, 10*time.Second, "the busy host takes its slots", func() bool { return now.Load() == int32(cfg.PerHost) })
 	e.pay(other.URL)
-	eventually(t, 30*time.Second, "the other host's webhook", func() bool { return other.count() == 1 })
+	testenv.Eventually(t, 30*time.Second, "the other host's webhook", func() bool { return other.count() == 1 })
 	if done := busy.count(); done >= backlog {
 		t.Errorf("the other host waited for the whole backlog (%d of %d done)", done, backlog)
 	} else {
 		t.Logf("the other host's webhook arrived with %d of the busy host's %d done", done, backlog)
 	}
-	eventually(t, 60*time.Second, "the backlog", func() bool { return busy.count() >= backlog })
+	testenv.Eventually(t, 60*time.Second, "the backlog", func() bool { return busy.count() >= backlog })
 	if m := most.Load(); m > int32(cfg.PerHost) {
 		t.Errorf("the busy host had %d attempts at once, limit %d", m, cfg.PerHost)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -35,7 +36,7 @@ func TestRefundWebhook(t *testing.T) {
 	rc := newReceiver(t, answer(200, "success"))
 	e.start(testConfig())
 	o := e.pay(rc.URL + "/hook")
-	eventually(t, 10*time.Second, "the paid webhook", func() bool { return rc.count() == 1 })
+	testenv.Eventually(t, 10*time.Second, "the paid webhook", func() bool { return rc.count() == 1 })
 	now := time.Now().UnixMilli()
 	r := &schema.Refund{ID: "rf_TEST1", OrderID: o.ID, ClientRefundID: "cr-1", Amount: 4_00, Currency: o.Currency,
 		Reason: "damaged", Status: schema.RefundPending, Kind: schema.RefundKindProvider, CreatedMs: now, UpdatedMs: now}
@@ -46,7 +47,7 @@ func TestRefundWebhook(t *testing.T) {
 	o.Version++
 	o.Refunded = 4_00
 	e.publishRefund(o, &done)
-	eventually(t, 10*time.Second, "the refund webhook", func() bool { return rc.count() == 2 })
+	testenv.Eventually(t, 10*time.Second, "the refund webhook", func() bool { return rc.count() == 2 })
 	// A pending event scheduling a delivery would have taken the refund's
 	// one delivery key, and its form would say pending.
 	reqs := rc.requests()

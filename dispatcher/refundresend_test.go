@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 )
@@ -53,9 +54,9 @@ func TestResendRefundWebhook(t *testing.T) {
 	e.publish(neighbour, schema.EventPaid)
 	e.refundEnded(o, "rf_MINE")
 	e.refundEnded(neighbour, "rf_THEIRS")
-	eventually(t, 10*time.Second, "four webhooks", func() bool { return rc.count() == 4 })
+	testenv.Eventually(t, 10*time.Second, "four webhooks", func() bool { return rc.count() == 4 })
 	for _, ids := range [][2]string{{o.ID, "rf_MINE"}, {neighbour.ID, "rf_THEIRS"}} {
-		eventually(t, 10*time.Second, "refund delivered", func() bool {
+		testenv.Eventually(t, 10*time.Second, "refund delivered", func() bool {
 			st, err := d.RefundState(context.Background(), ids[0], ids[1])
 			return err == nil && st.State == StateDelivered && st.RefundID == ids[1]
 		})
@@ -94,11 +95,11 @@ func TestResendRefundWebhook(t *testing.T) {
 	if status != 200 || data["eventId"] != "evt_refund_rf_MINE" || data["refundId"] != "rf_MINE" || data["paymentId"] != o.ID {
 		t.Fatalf("resend: %d %v", status, out)
 	}
-	eventually(t, 10*time.Second, "the manual attempt", func() bool { return rc.count() == 5 })
+	testenv.Eventually(t, 10*time.Second, "the manual attempt", func() bool { return rc.count() == 5 })
 	if got := rc.requests()[4]; got.form.Get("refundId") != "rf_MINE" || got.header.Get(HeaderID) != "evt_refund_rf_MINE" {
 		t.Fatalf("resent %v %q, want the refund's webhook", got.form, got.header.Get(HeaderID))
 	}
-	eventually(t, 10*time.Second, "recorded", func() bool {
+	testenv.Eventually(t, 10*time.Second, "recorded", func() bool {
 		log, err := d.RefundLog(context.Background(), o.ID, "rf_MINE")
 		return err == nil && len(log) == 2 && log[1].Manual && log[1].Success
 	})
@@ -119,5 +120,5 @@ func TestResendRefundWebhook(t *testing.T) {
 	if err := d.ResendRefund(context.Background(), neighbour.ID, "rf_THEIRS"); err != nil {
 		t.Errorf("operator resend of a refund: %v", err)
 	}
-	eventually(t, 10*time.Second, "the operator's attempt", func() bool { return rc.count() == 6 })
+	testenv.Eventually(t, 10*time.Second, "the operator's attempt", func() bool { return rc.count() == 6 })
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -82,7 +83,7 @@ func TestResendAPI(t *testing.T) {
 	rc := newReceiver(t, answer(200, "success"))
 	d := e.start(testConfig())
 	o := e.pay(rc.URL + "/hook")
-	eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
+	testenv.Eventually(t, 10*time.Second, "delivered", func() bool { return e.state(d, o.ID) == StateDelivered })
 	call := e.resendApp()
 	key := e.acct.APIKey
 
@@ -122,8 +123,8 @@ func TestResendAPI(t *testing.T) {
 	if status != 200 || data["resend"] != "queued" || data["eventId"] != "evt_paid_"+o.ID {
 		t.Fatalf("resend: %d %v", status, out)
 	}
-	eventually(t, 10*time.Second, "the manual attempt", func() bool { return rc.count() == 2 })
-	eventually(t, 10*time.Second, "recorded", func() bool {
+	testenv.Eventually(t, 10*time.Second, "the manual attempt", func() bool { return rc.count() == 2 })
+	testenv.Eventually(t, 10*time.Second, "recorded", func() bool {
 		log, err := d.Log(context.Background(), o.ID)
 		return err == nil && len(log) == 2 && log[1].Manual && log[1].Success
 	})

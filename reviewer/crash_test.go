@@ -104,7 +104,7 @@ func TestKilledMidReviewIsCompletedOnceByAnother(t *testing.T) {
 			t.Logf("helper reviewer:\n%s", logs.String())
 		}
 	})
-	eventually(t, 20*time.Second, "the helper blocked in its review", func() bool {
+	testenv.Eventually(t, 20*time.Second, "the helper blocked in its review", func() bool {
 		return strings.Contains(logs.String(), blockedMark+" "+o.TxHash)
 	})
 

@@ -154,7 +154,7 @@ func (e *env) outcomesOf(id string) []landed {
 func (e *env) decided(id string) landed {
 	e.t.Helper()
 	var got []landed
-	eventually(e.t, 10*time.Second, "an outcome for "+id, func() bool {
+	testenv.Eventually(e.t, 10*time.Second, "an outcome for "+id, func() bool {
 		got = e.outcomesOf(id)
 		return len(got) > 0
 	})
@@ -173,18 +173,6 @@ func (e *env) queued(id string) bool {
 		e.t.Fatal(err)
 	}
 	return true
-}
-
-// eventually waits up to within for cond, polling.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, within)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // metricValue sums a metric's series whose labels include want.

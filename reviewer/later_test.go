@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -91,7 +92,7 @@ func TestReviewCheckedAgainLater(t *testing.T) {
 			}
 			r := e.start(cfg, nil)
 			if tc.then != nil {
-				eventually(t, 10*time.Second, "checked again twice", func() bool { return e.orders.rescheduled(o.ID) >= 2 })
+				testenv.Eventually(t, 10*time.Second, "checked again twice", func() bool { return e.orders.rescheduled(o.ID) >= 2 })
 				if got := e.outcomesOf(o.ID); len(got) != 0 || !e.queued(o.ID) {
 					t.Fatalf("decided %+v before the backends could tell (queued: %v)", got, e.queued(o.ID))
 				}
@@ -126,7 +127,7 @@ func TestReviewCheckedAgainLater(t *testing.T) {
 func checkProgress(t *testing.T, e *env, id string, tc laterCase) {
 	t.Helper()
 	var o *schema.Order
-	eventually(t, 10*time.Second, "progress "+tc.wait+" recorded", func() bool {
+	testenv.Eventually(t, 10*time.Second, "progress "+tc.wait+" recorded", func() bool {
 		var err error
 		o, err = e.orders.Order(context.Background(), id)
 		return err == nil && o.ReviewProgress.Step == tc.wait // not "checking", the moment of a check

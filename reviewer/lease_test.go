@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -70,7 +71,7 @@ func TestClaimScript(t *testing.T) {
 	if err != nil || len(short) != 1 || short[0].id != "a" {
 		t.Fatalf("claim: %+v, %v", short, err)
 	}
-	eventually(t, 5*time.Second, "the 1 ms lease runs out", func() bool {
+	testenv.Eventually(t, 5*time.Second, "the 1 ms lease runs out", func() bool {
 		got, err := q.take(ctx, s, 10, 5000)
 		return err == nil && len(got) == 1 && got[0].id == "a"
 	})
@@ -95,7 +96,7 @@ func TestTwoReviewersNeverReviewOneOrderAtOnce(t *testing.T) {
 	cfg := testConfig()
 	cfg.Backoff = []time.Duration{time.Millisecond}
 	a, b := e.start(cfg, nil), e.start(cfg, nil)
-	eventually(t, 30*time.Second, "every order decided", func() bool { return len(e.outcomes()) >= orders })
+	testenv.Eventually(t, 30*time.Second, "every order decided", func() bool { return len(e.outcomes()) >= orders })
 	if busiest := c.busiest(); busiest != 1 {
 		t.Fatalf("an order was in %d reviews at once", busiest)
 	}
@@ -138,7 +139,7 @@ func TestShardsTakeTurns(t *testing.T) {
 	cfg := testConfig()
 	cfg.Batch = 1
 	e.start(cfg, nil)
-	eventually(t, 10*time.Second, "the backlog started", func() bool { return len(e.outcomes()) >= 1 })
+	testenv.Eventually(t, 10*time.Second, "the backlog started", func() bool { return len(e.outcomes()) >= 1 })
 	other := order(9, 99)
 	e.decided(other.ID)
 	done := 0
@@ -184,7 +185,7 @@ func TestNotUnderReviewLeavesTheQueue(t *testing.T) {
 			e.chain(trc20.Name).set(goodTx(t, o, trc20), nil)
 			tc.change(e, o)
 			e.start(testConfig(), nil)
-			eventually(t, 10*time.Second, "dropped from the queue", func() bool { return !e.queued(o.ID) })
+			testenv.Eventually(t, 10*time.Second, "dropped from the queue", func() bool { return !e.queued(o.ID) })
 			if got := e.outcomes(); len(got) != 0 || asked.Load() != 0 {
 				t.Fatalf("outcomes %+v, chain asked %d times: want none", got, asked.Load())
 			}
@@ -198,11 +199,11 @@ func TestWaitingGauge(t *testing.T) {
 	var n atomic.Int32
 	n.Store(3)
 	r := e.start(testConfig(), func(context.Context) (int, error) { return int(n.Load()), nil })
-	eventually(t, 5*time.Second, "gauge at 3", func() bool {
+	testenv.Eventually(t, 5*time.Second, "gauge at 3", func() bool {
 		return metricValue(t, r.reg, "gateway_usdt_reviews_waiting", nil) == 3
 	})
 	n.Store(0)
-	eventually(t, 5*time.Second, "gauge at 0", func() bool {
+	testenv.Eventually(t, 5*time.Second, "gauge at 0", func() bool {
 		return metricValue(t, r.reg, "gateway_usdt_reviews_waiting", nil) == 0
 	})
 }

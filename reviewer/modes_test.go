@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -174,7 +175,7 @@ func TestReviewByMode(t *testing.T) {
 				mode = modeUnknown
 			}
 			metricOut := map[string]string{"approve": outApproved, "reject": outRejected, "escalate": outWaiting}[tc.outcome]
-			eventually(t, 5*time.Second, "the review counted", func() bool {
+			testenv.Eventually(t, 5*time.Second, "the review counted", func() bool {
 				return metricValue(t, r.reg, "gateway_usdt_reviews_total", map[string]string{"mode": mode, "outcome": metricOut}) == 1 &&
 					metricValue(t, r.reg, "gateway_usdt_review_seconds", map[string]string{"mode": mode}) == 1
 			})
@@ -214,7 +215,7 @@ func TestWrongAmountMovesTheHash(t *testing.T) {
 			if tc.want != "" {
 				want = []string{o.ID + "->" + tc.want}
 			}
-			eventually(t, 5*time.Second, "the move asked for", func() bool {
+			testenv.Eventually(t, 5*time.Second, "the move asked for", func() bool {
 				e.orders.mu.Lock()
 				defer e.orders.mu.Unlock()
 				return slices.Equal(e.orders.moves, want)

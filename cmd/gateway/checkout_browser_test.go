@@ -133,8 +133,8 @@ func shoot(t *testing.T, pg *browser.Page, name string) {
 
 func (p *payerEnv) paid(t *testing.T, id string) {
 	t.Helper()
-	eventually(t, 10*time.Second, func() bool { return p.s.order(t, p.m.AppID, p.m.QueryKey, id).Data["status"] == 2.0 })
-	eventually(t, 10*time.Second, func() bool { return p.hooks.got(id).Get("status") == "2" })
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool { return p.s.order(t, p.m.AppID, p.m.QueryKey, id).Data["status"] == 2.0 })
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool { return p.hooks.got(id).Get("status") == "2" })
 }
 
 // simulatedPage checks a simulated provider page as a payer page: it names

@@ -42,12 +42,12 @@ func TestClusterEndToEnd(t *testing.T) {
 		}
 	}
 	for _, shop := range shops {
-		eventually(t, 10*time.Second, func() bool {
+		testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 			l := s.list(t, shop.AppID, shop.QueryKey, "limit=2&page=2")
 			listed, _ := l.Data["orders"].([]any)
 			return l.Status == 200 && l.Data["total"] == 3.0 && len(listed) == 1
 		})
-		eventually(t, 10*time.Second, func() bool {
+		testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 			l := s.list(t, shop.AppID, shop.QueryKey, "status=paid")
 			listed, _ := l.Data["orders"].([]any)
 			if l.Status != 200 || l.Data["total"] != 1.0 || len(listed) != 1 {

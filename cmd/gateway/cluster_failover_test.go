@@ -83,14 +83,14 @@ func TestClusterFailover(t *testing.T) {
 	}
 	t.Logf("killed master %s (slot 0, seed's first address; shards %v) after %d creates", victimAddr, victimShards, load.ok())
 	var promoted time.Duration
-	eventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, "condition", func() bool {
 		owner, err := slotOwner(ctx, witness, 0)
 		promoted = time.Since(killedAt)
 		return err == nil && owner != victimAddr
 	})
 	// Every path on every shard works again; generous here so that a slow
 	// recovery is measured and reported rather than cut short.
-	eventually(t, 90*time.Second, func() bool { return probe.recovered(schema.NumShards) })
+	testenv.Eventually(t, 90*time.Second, "condition", func() bool { return probe.recovered(schema.NumShards) })
 	var worst time.Duration
 	figures := []string{fmt.Sprintf("kill to promotion %v", promoted.Round(10*time.Millisecond))}
 	for _, path := range probePaths {
@@ -134,7 +134,7 @@ func TestClusterFailover(t *testing.T) {
 	}
 	// Creates whose answer was lost in the failover may exist too (failing
 	// is allowed, losing is not): every answered order must be projected.
-	eventually(t, 60*time.Second, func() bool {
+	testenv.Eventually(t, 60*time.Second, "condition", func() bool {
 		missing := unprojected(t, e.chDSN, shop.AppID, answered)
 		if missing > 0 {
 			t.Logf("%d of %d answered orders not in ClickHouse yet", missing, len(answered))
@@ -147,7 +147,7 @@ func TestClusterFailover(t *testing.T) {
 	if r := s.sandbox(t, shop.AppID, shop.QueryKey, id, "pay"); r.Status != 200 {
 		t.Fatalf("pay after the failover: %+v", r)
 	}
-	eventually(t, 30*time.Second, func() bool { return hooks.got(id) != nil })
+	testenv.Eventually(t, 30*time.Second, "condition", func() bool { return hooks.got(id) != nil })
 }
 
 // failoverBudget is how long after the promotion every path must work
@@ -172,7 +172,7 @@ func makeMaster(t *testing.T, addr string, witness *redis.Client) {
 	if err := node.ClusterFailover(ctx).Err(); err != nil {
 		t.Fatalf("CLUSTER FAILOVER on %s: %v", addr, err)
 	}
-	eventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, "condition", func() bool {
 		owner, err := slotOwner(ctx, witness, 0)
 		return err == nil && owner == addr
 	})
@@ -279,7 +279,7 @@ func (l *createLoad) ok() int {
 
 func (l *createLoad) waitFor(t *testing.T, n int) {
 	t.Helper()
-	eventually(t, 60*time.Second, func() bool { return l.ok() >= n })
+	testenv.Eventually(t, 60*time.Second, "condition", func() bool { return l.ok() >= n })
 }
 
 func (l *createLoad) stop() ([]string, int) {
@@ -302,7 +302,7 @@ func restartNode(t *testing.T, dir, port string) {
 	p, _ := strconv.Atoi(port)
 	node := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(p)})
 	defer node.Close()
-	eventually(t, 30*time.Second, func() bool {
+	testenv.Eventually(t, 30*time.Second, "condition", func() bool {
 		info, err := node.ClusterInfo(context.Background()).Result()
 		return err == nil && strings.Contains(info, "cluster_state:ok")
 	})

@@ -108,7 +108,7 @@ func TestDemoEveryMethodPays(t *testing.T) {
 		if pg := c.post("/merchant/pay", url.Values{"order": {id}, "csrf": {tok}}); pg.code >= 400 {
 			t.Fatalf("pay from the demo payer's balance: %d\n%s", pg.code, pg.body)
 		}
-		eventually(t, 10*time.Second, func() bool { return s.order(t, st.Merchant.AppID, st.Merchant.QueryKey, id).Data["status"] == 2.0 })
+		testenv.Eventually(t, 10*time.Second, "condition", func() bool { return s.order(t, st.Merchant.AppID, st.Merchant.QueryKey, id).Data["status"] == 2.0 })
 	})
 	// A second run (make run again) finds the same accounts and changes no
 	// operator's rate.
@@ -162,7 +162,7 @@ func TestSandboxDriverEveryMethod(t *testing.T) {
 				page = show.Order.QRPayload
 			}
 			clickThrough(t, page, "fail")
-			eventually(t, 10*time.Second, func() bool {
+			testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 				return s.order(t, st.Merchant.AppID, st.Merchant.QueryKey, id).Data["status"] == 3.0
 			})
 		})

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -291,29 +290,29 @@ func TestEndToEnd(t *testing.T) {
 
 	// Every order created above (the webhook check's too) reaches the
 	// listing, in its latest state.
-	eventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 		l := s.list(t, shop.AppID, shop.QueryKey, "limit=50")
 		listed, _ := l.Data["orders"].([]any)
 		return l.Status == 200 && l.Data["total"] == 4.0 && len(listed) == 4
 	})
-	eventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 		l := s.list(t, shop.AppID, shop.QueryKey, "status=paid")
 		return l.Data["total"] == 3.0 // the sandbox payments reached the listing too
 	})
 
 	// Account changes reach the running server within a second.
 	e.cli(nil, "merchant", "disable", shop.AppID, "--json")
-	eventually(t, 2*time.Second, func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 403 })
+	testenv.Eventually(t, 2*time.Second, "condition", func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 403 })
 	e.cli(nil, "merchant", "enable", shop.AppID, "--json")
-	eventually(t, 2*time.Second, func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 200 })
+	testenv.Eventually(t, 2*time.Second, "condition", func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 200 })
 	var rotated account
 	e.cli(&rotated, "merchant", "rotate-key", shop.AppID, "--grace", "1h", "--json")
-	eventually(t, 2*time.Second, func() bool { return s.create(t, createParams(shop.AppID), rotated.APIKey).Status == 200 })
+	testenv.Eventually(t, 2*time.Second, "condition", func() bool { return s.create(t, createParams(shop.AppID), rotated.APIKey).Status == 200 })
 	if r := s.create(t, createParams(shop.AppID), shop.APIKey); r.Status != 200 {
 		t.Fatalf("old key within grace: %+v", r)
 	}
 	e.cli(&rotated, "merchant", "rotate-key", shop.AppID, "--json")
-	eventually(t, 2*time.Second, func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 401 })
+	testenv.Eventually(t, 2*time.Second, "condition", func() bool { return s.create(t, createParams(shop.AppID), shop.APIKey).Status == 401 })
 	var shown account
 	e.cli(&shown, "merchant", "show", shop.AppID, "--json")
 	if shown.APIKey != rotated.APIKey {
@@ -341,19 +340,6 @@ func TestEndToEnd(t *testing.T) {
 		}
 	case <-time.After(25 * time.Second):
 		t.Fatal("no exit after SIGTERM")
-	}
-}
-
-func eventually(t *testing.T, within time.Duration, ok func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), within)
-	defer cancel()
-	for !ok() {
-		select {
-		case <-ctx.Done():
-			t.Fatalf("condition not met within %v", within)
-		case <-time.After(50 * time.Millisecond):
-		}
 	}
 }
 
@@ -423,7 +409,7 @@ func checkWebhook(t *testing.T, s *server, shop account) {
 	}
 	first.verify(t, shop.WebhookSecret, "evt_paid_"+id)
 	q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {"webhooks"}, "paymentId": {id}}
-	eventually(t, 5*time.Second, func() bool {
+	testenv.Eventually(t, 5*time.Second, "condition", func() bool {
 		req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
 		l := call(t, req)
 		attempts, _ := l.Data["attempts"].([]any)

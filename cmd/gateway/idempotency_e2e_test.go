@@ -80,7 +80,7 @@ func TestIdempotencyKeyAndCancelEndToEnd(t *testing.T) {
 
 	// Cancels spend the merchant's create limit.
 	e.cli(nil, "merchant", "limits", shop.AppID, "--create", "1/h:1", "--json")
-	eventually(t, 5*time.Second, func() bool {
+	testenv.Eventually(t, 5*time.Second, "condition", func() bool {
 		r := s.signedPost(t, "/api/order/cancel", cancel, shop.APIKey, "")
 		return r.Status == 429 && r.Error == "rate_limited"
 	})

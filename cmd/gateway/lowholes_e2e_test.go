@@ -199,7 +199,7 @@ func TestWebhookAddressesEndToEnd(t *testing.T) {
 				t.Fatalf("sandbox pay: %+v", r)
 			}
 			var first map[string]any
-			eventually(t, 10*time.Second, func() bool {
+			testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 				q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {"webhooks"}, "paymentId": {id}}
 				req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
 				attempts, _ := call(t, req).Data["attempts"].([]any)

@@ -117,7 +117,7 @@ func TestMetricsAfterMixedTraffic(t *testing.T) {
 	get("/no/such/page/" + strings.Repeat("x", 40))
 	s.order(t, shop.AppID, shop.QueryKey, "NOSUCHORDER")
 	s.list(t, shop.AppID, shop.QueryKey, "limit=5")
-	eventually(t, 10*time.Second, func() bool { return hooks.got(paid[len(paid)-1]).Get("status") == "2" })
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool { return hooks.got(paid[len(paid)-1]).Get("status") == "2" })
 
 	body := scrapeMetrics(t, s)
 	checkLabelsDocumented(t, body, documentedLabels(t))

@@ -76,12 +76,12 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 	// The webhook attempt and the listed order are what the documented
 	// shapes hold; wait for both so their items are validated, not only
 	// empty arrays.
-	eventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 		r := call(t, api(http.MethodGet, "/api/order", query("webhooks", url.Values{"paymentId": {id}}), nil))
 		attempts, _ := r.Data["attempts"].([]any)
 		return len(attempts) > 0
 	})
-	eventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 		r := call(t, api(http.MethodGet, "/api/order", query("orders", nil), nil))
 		orders, _ := r.Data["orders"].([]any)
 		return len(orders) > 0
@@ -159,7 +159,7 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 	// own: once it has an attempt, action=webhooks (its item validated, not
 	// an empty array) and resends with its refundId.
 	var refundID string
-	eventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 		r := call(t, api(http.MethodGet, "/api/order", query("webhooks", url.Values{"paymentId": {id}}), nil))
 		refunds, _ := r.Data["refunds"].([]any)
 		if len(refunds) != 1 {

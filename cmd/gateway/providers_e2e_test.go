@@ -104,11 +104,11 @@ func TestProvidersEndToEnd(t *testing.T) {
 				t.Fatalf("the provider's page is %q (ref %q)", page, show.Order.ProviderRef)
 			}
 			payOnPage(t, page, tt.outcome)
-			eventually(t, 10*time.Second, func() bool {
+			testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 				return s.order(t, shop.AppID, shop.QueryKey, id).Data["status"] == tt.want
 			})
 			if tt.want == 2 {
-				eventually(t, 10*time.Second, func() bool { return hooks.got(id).Get("status") == "2" })
+				testenv.Eventually(t, 10*time.Second, "condition", func() bool { return hooks.got(id).Get("status") == "2" })
 			}
 			var story struct {
 				Notifications []struct{ Verdict, Provider string }

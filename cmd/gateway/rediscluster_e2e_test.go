@@ -53,7 +53,7 @@ func TestEndToEndOnRedisCluster(t *testing.T) {
 	}
 	checkWebhook(t, s, shop) // one more paid order, its webhook delivered by the dispatcher
 
-	eventually(t, 20*time.Second, func() bool {
+	testenv.Eventually(t, 20*time.Second, "condition", func() bool {
 		l := s.list(t, shop.AppID, shop.QueryKey, "status=paid&limit=50")
 		listed, _ := l.Data["orders"].([]any)
 		return l.Status == 200 && l.Data["total"] == 7.0 && len(listed) == 7

@@ -85,7 +85,7 @@ func TestRefundEndToEnd(t *testing.T) {
 	if o.Data["refundedAmount"] != "50.50" || len(refunds) != 2 {
 		t.Fatalf("action=order: %s", o.Raw)
 	}
-	eventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 		l := s.list(t, shop.AppID, shop.QueryKey, "")
 		orders, _ := l.Data["orders"].([]any)
 		return len(orders) == 1 && orders[0].(map[string]any)["refundedAmount"] == "50.50"
@@ -94,7 +94,7 @@ func TestRefundEndToEnd(t *testing.T) {
 	// action=webhooks shows each refund's own delivery; a resend with
 	// refundId sends that refund's webhook again, with its event id.
 	firstID, secondID := first.Data["refundId"].(string), second.Data["refundId"].(string)
-	eventually(t, 10*time.Second, func() bool {
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool {
 		got := refundDeliveries(t, s, shop, id)
 		return got[firstID] == "delivered/1" && got[secondID] == "delivered/1" && len(got) == 2
 	})
@@ -108,7 +108,7 @@ func TestRefundEndToEnd(t *testing.T) {
 		t.Fatalf("resent webhook %v, want refund %s's", again.form, firstID)
 	}
 	again.verify(t, shop.WebhookSecret, "evt_refund_"+firstID)
-	eventually(t, 10*time.Second, func() bool { return refundDeliveries(t, s, shop, id)[firstID] == "delivered/2" })
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool { return refundDeliveries(t, s, shop, id)[firstID] == "delivered/2" })
 	var report struct {
 		Delivery struct {
 			RefundID string `json:"refundId"`

@@ -50,9 +50,9 @@ func TestReportsEndToEnd(t *testing.T) {
 			return total == want
 		}
 	}
-	eventually(t, 10*time.Second, projected(shop, "status=paid", 1))
-	eventually(t, 10*time.Second, projected(shop, "", 3))
-	eventually(t, 10*time.Second, projected(other, "", 1))
+	testenv.Eventually(t, 10*time.Second, "condition", projected(shop, "status=paid", 1))
+	testenv.Eventually(t, 10*time.Second, "condition", projected(shop, "", 3))
+	testenv.Eventually(t, 10*time.Second, "condition", projected(other, "", 1))
 	get := func(acct account, params string) apiResponse {
 		t.Helper()
 		q := url.Values{"appid": {acct.AppID}, "key": {acct.QueryKey}}

@@ -119,7 +119,7 @@ func TestSecurityEndToEnd(t *testing.T) {
 	if r := s.sandbox(t, a.AppID, a.QueryKey, id, "pay"); r.Status != 200 {
 		t.Fatalf("sandbox pay: %+v", r)
 	}
-	eventually(t, 10*time.Second, func() bool { return hooks.got(id).Get("status") == "2" })
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool { return hooks.got(id).Get("status") == "2" })
 	_ = s.resend(t, a.AppID, a.APIKey, id)
 	_ = s.order(t, a.AppID, b.QueryKey, id)
 	_ = s.create(t, createParams(a.AppID), b.APIKey)
@@ -376,7 +376,7 @@ func checkDisabled(t *testing.T, e *e2e, s *server, m account, hooks *hookReceiv
 		page = show.Order.QRPayload
 	}
 	e.cli(nil, "merchant", "disable", m.AppID, "--json")
-	eventually(t, 3*time.Second, func() bool { return s.create(t, createParams(m.AppID), m.APIKey).Status == 403 })
+	testenv.Eventually(t, 3*time.Second, "condition", func() bool { return s.create(t, createParams(m.AppID), m.APIKey).Status == 403 })
 	for name, r := range map[string]apiResponse{
 		"query":       s.order(t, m.AppID, m.QueryKey, id),
 		"sandbox pay": s.sandbox(t, m.AppID, m.QueryKey, id, "pay"),
@@ -387,5 +387,5 @@ func checkDisabled(t *testing.T, e *e2e, s *server, m account, hooks *hookReceiv
 		}
 	}
 	payOnPage(t, page, "pay")
-	eventually(t, 10*time.Second, func() bool { return hooks.got(id).Get("status") == "2" })
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool { return hooks.got(id).Get("status") == "2" })
 }

@@ -123,7 +123,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		t.Fatalf("%d of %d requests failed, e.g. %v", failed.Load(), created.Load()+failed.Load(), failures[:min(3, len(failures))])
 	}
 	want := int(created.Load())
-	eventually(t, 20*time.Second, func() bool {
+	testenv.Eventually(t, 20*time.Second, "condition", func() bool {
 		l := b.list(t, shop.AppID, shop.QueryKey, "status=ready&limit=1")
 		return l.Data["total"] == float64(want)
 	})

@@ -53,9 +53,9 @@ func TestTwoStepFlowsEndToEnd(t *testing.T) {
 	}
 	paid := func(t *testing.T, id string, want float64) {
 		t.Helper()
-		eventually(t, 10*time.Second, func() bool { return s.order(t, shop.AppID, shop.QueryKey, id).Data["status"] == want })
+		testenv.Eventually(t, 10*time.Second, "condition", func() bool { return s.order(t, shop.AppID, shop.QueryKey, id).Data["status"] == want })
 		if want == 2 {
-			eventually(t, 10*time.Second, func() bool { return hooks.got(id).Get("status") == "2" })
+			testenv.Eventually(t, 10*time.Second, "condition", func() bool { return hooks.got(id).Get("status") == "2" })
 		}
 	}
 

@@ -101,7 +101,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 	decided := func(t *testing.T, o order) shown {
 		t.Helper()
 		var sh shown
-		eventually(t, 20*time.Second, func() bool {
+		testenv.Eventually(t, 20*time.Second, "condition", func() bool {
 			e.cli(&sh, "order", "show", o.id, "--json")
 			return sh.Order.NextAction != schema.NextUSDTReview || sh.Order.Review == usdt.OutcomeWaiting
 		})
@@ -239,7 +239,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 					e.run("usdt", "attach", victim.id, h, "--note", "payer wrote to support with the transfer", "--by", "alice")
 				}
 				var sh shown
-				eventually(t, 20*time.Second, func() bool {
+				testenv.Eventually(t, 20*time.Second, "condition", func() bool {
 					e.cli(&sh, "order", "show", victim.id, "--json")
 					return sh.Order.Status == 2
 				})
@@ -269,7 +269,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 				State, Reason, Detail string
 			} `json:"review"`
 		}
-		eventually(t, 20*time.Second, func() bool {
+		testenv.Eventually(t, 20*time.Second, "condition", func() bool {
 			e.cli(&rep, "order", "show", o.id, "--json")
 			return rep.Review.State == schema.ReviewNotFound
 		})

@@ -192,5 +192,5 @@ func TestUSDTConfigSeenWithoutRestart(t *testing.T) {
 	}
 	other := "TAnyuZwQdnuFeTeMPikrgLBfrz1raq19iW" // well formed, held by no one we know
 	e.run("usdt", "config", "set", "TRC20", "--sandbox", "--address", other)
-	eventually(t, 10*time.Second, func() bool { return strings.Contains(c.get(path).body, other) })
+	testenv.Eventually(t, 10*time.Second, "condition", func() bool { return strings.Contains(c.get(path).body, other) })
 }

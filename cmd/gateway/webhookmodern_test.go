@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -91,7 +92,7 @@ func checkResend(t *testing.T, s *server, shop account, id string, got <-chan ho
 		t.Fatal("no resent webhook within 10s")
 	}
 	q := url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}, "action": {"webhooks"}, "paymentId": {id}}
-	eventually(t, 5*time.Second, func() bool {
+	testenv.Eventually(t, 5*time.Second, "condition", func() bool {
 		req, _ := http.NewRequest(http.MethodGet, s.base+"/api/order?"+q.Encode(), nil)
 		l := call(t, req)
 		attempts, _ := l.Data["attempts"].([]any)
