@@ -72,7 +72,7 @@ func (c *Cluster) setupMerchants(ctx context.Context) (*Merchants, error) {
 		if a.acct.AppID == "" || a.acct.APIKey == "" {
 			return nil, errors.New("merchant create printed no credentials")
 		}
-		if err := c.cli(ctx, nil, "", "merchant", "limits", a.acct.AppID, "--create", "1000000/s", "--query", "1000000/s", "--json"); err != nil {
+		if err := c.cli(ctx, nil, "", "merchant", "limits", a.acct.AppID, "--create", "1000000/s", "--query", "1000000/s", "--report", "1000000/s", "--json"); err != nil {
 			return nil, err
 		}
 	}

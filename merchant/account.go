@@ -41,6 +41,7 @@ type Account struct {
 	// Per-merchant rate limit overrides; nil means the gateway's default.
 	CreateLimit *platform.Limit `json:"createLimit,omitempty"`
 	QueryLimit  *platform.Limit `json:"queryLimit,omitempty"`
+	ReportLimit *platform.Limit `json:"reportLimit,omitempty"`
 	// Per-method amount limits that replace the gateway's default for the
 	// method; nil means the defaults. Shown by the CLI with the defaults.
 	MethodLimits map[schema.Method]schema.AmountLimits `json:"-"`
@@ -82,6 +83,7 @@ const (
 	fCreated  = "createdAt"
 	fLimitC   = "limitCreate"
 	fLimitQ   = "limitQuery"
+	fLimitR   = "limitReport"
 	fWHSecret = "webhookSecret"
 	fWHPrev   = "prevWebhookSecret"
 	fWHTill   = "prevWebhookSecretUntil"
@@ -102,7 +104,8 @@ func accountFrom(h map[string]string) *Account {
 		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
 		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
 		WebhookSecret: h[fWHSecret], PrevWebhookSecret: h[fWHPrev], PrevWebhookTill: fromMS(h[fWHTill]),
-		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]), MethodLimits: methodLimitsFrom(h),
+		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),
+		ReportLimit: limitFrom(h[fLimitR]), MethodLimits: methodLimitsFrom(h),
 	}
 }
 

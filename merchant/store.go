@@ -185,11 +185,16 @@ func (s *Store) RotateQueryKey(ctx context.Context, appid string) (*Account, err
 	return s.update(ctx, appid, map[string]any{fQueryKey: uuid.NewString()})
 }
 
-// SetLimits sets the merchant's rate limit overrides; "" leaves one as it
-// is and "default" removes it.
-func (s *Store) SetLimits(ctx context.Context, appid, create, query string) (*Account, error) {
+// LimitOverrides are the rate limit overrides SetLimits changes, each as
+// the CLI takes it: "" leaves one as it is and "default" removes it.
+type LimitOverrides struct {
+	Create, Query, Report string
+}
+
+// SetLimits sets the merchant's rate limit overrides.
+func (s *Store) SetLimits(ctx context.Context, appid string, o LimitOverrides) (*Account, error) {
 	f := map[string]any{}
-	for _, l := range []struct{ field, v string }{{fLimitC, create}, {fLimitQ, query}} {
+	for _, l := range []struct{ field, v string }{{fLimitC, o.Create}, {fLimitQ, o.Query}, {fLimitR, o.Report}} {
 		switch l.v {
 		case "":
 		case "default":

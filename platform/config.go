@@ -60,10 +60,15 @@ type Config struct {
 	OrderRetention    time.Duration
 	// ReportMaxRange is the longest from..to of GET /api/order's summary,
 	// timeseries and export.
-	ReportMaxRange  time.Duration
-	ShutdownTimeout time.Duration
-	ShutdownDrain   time.Duration
-	LogLevel        string
+	ReportMaxRange time.Duration
+	// ClickHouseReads bounds the read queries one query node runs on
+	// ClickHouse at once, and ClickHouseReadQueue the queries one merchant
+	// may have waiting for them before it is refused (query.FairGate).
+	ClickHouseReads     int
+	ClickHouseReadQueue int
+	ShutdownTimeout     time.Duration
+	ShutdownDrain       time.Duration
+	LogLevel            string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the
 	// public listener: the slow-client (slow loris) bound.
 	HTTPReadTimeout time.Duration
@@ -73,6 +78,7 @@ type Config struct {
 	BehindTLS     bool
 	RateCreate    string        // per merchant, createorder
 	RateQuery     string        // per merchant, order queries and the sandbox driver
+	RateReport    string        // per merchant, the read side's ClickHouse queries (orders, summary, timeseries, export)
 	RatePages     string        // per client IP, payer pages
 	RateLoginIP   string        // per client IP, payer logins at /merchant/login
 	RateLoginAcct string        // per account, payer logins at /merchant/login
@@ -108,6 +114,7 @@ type Config struct {
 // Limits are the parsed default rate limits.
 type Limits struct {
 	Create, Query, Pages Limit
+	Report               Limit
 	LoginIP, LoginAcct   Limit
 }
 
@@ -115,10 +122,11 @@ type Limits struct {
 func (c *Config) Limits() Limits {
 	create, _ := ParseLimit(c.RateCreate)
 	query, _ := ParseLimit(c.RateQuery)
+	report, _ := ParseLimit(c.RateReport)
 	pages, _ := ParseLimit(c.RatePages)
 	loginIP, _ := ParseLimit(c.RateLoginIP)
 	loginAcct, _ := ParseLimit(c.RateLoginAcct)
-	return Limits{Create: create, Query: query, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct}
+	return Limits{Create: create, Query: query, Report: report, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct}
 }
 
 // DefaultOpsAddr is where /metrics is served unless GATEWAY_OPS_ADDR says
@@ -129,32 +137,35 @@ const DefaultOpsAddr = "127.0.0.1:9464"
 // Defaults are what a fresh `gateway serve` uses.
 func Defaults() Config {
 	return Config{
-		HTTPAddr:          ":8080",
-		OpsAddr:           DefaultOpsAddr,
-		RedisURL:          "redis://127.0.0.1:6379/0",
-		RedisWaitReplicas: 1,
-		RedisWaitTimeout:  100 * time.Millisecond,
-		ClickHouseDSN:     "clickhouse://127.0.0.1:9000/gateway",
-		Roles:             slices.Clone(AllRoles),
-		USDTRates:         "USD=1,CNY=7.2,BDT=120",
-		USDTReview:        24 * time.Hour,
-		OrderTTL:          30 * time.Minute,
-		OrderRetention:    7 * 24 * time.Hour,
-		ReportMaxRange:    366 * 24 * time.Hour,
-		ShutdownTimeout:   20 * time.Second,
-		ShutdownDrain:     time.Second,
-		ProviderTimeout:   10 * time.Second,
-		LogLevel:          "info",
-		HTTPReadTimeout:   DefaultReadTimeout,
-		RateCreate:        "1000/s:2000",
-		RateQuery:         "200/s:400",
-		RatePages:         "20/s:60",
-		RateLoginIP:       "10/m:10",
-		RateLoginAcct:     "5/m:5",
-		SessionTTL:        15 * time.Minute,
-		PagePollInterval:  4 * time.Second,
-		PagePollTimeout:   3 * time.Minute,
-		PageRedirectDelay: time.Second,
+		HTTPAddr:            ":8080",
+		OpsAddr:             DefaultOpsAddr,
+		RedisURL:            "redis://127.0.0.1:6379/0",
+		RedisWaitReplicas:   1,
+		RedisWaitTimeout:    100 * time.Millisecond,
+		ClickHouseDSN:       "clickhouse://127.0.0.1:9000/gateway",
+		Roles:               slices.Clone(AllRoles),
+		USDTRates:           "USD=1,CNY=7.2,BDT=120",
+		USDTReview:          24 * time.Hour,
+		OrderTTL:            30 * time.Minute,
+		OrderRetention:      7 * 24 * time.Hour,
+		ReportMaxRange:      366 * 24 * time.Hour,
+		ShutdownTimeout:     20 * time.Second,
+		ShutdownDrain:       time.Second,
+		ProviderTimeout:     10 * time.Second,
+		LogLevel:            "info",
+		HTTPReadTimeout:     DefaultReadTimeout,
+		RateCreate:          "1000/s:2000",
+		RateQuery:           "200/s:400",
+		RateReport:          "20/s:40",
+		ClickHouseReads:     8,
+		ClickHouseReadQueue: 64,
+		RatePages:           "20/s:60",
+		RateLoginIP:         "10/m:10",
+		RateLoginAcct:       "5/m:5",
+		SessionTTL:          15 * time.Minute,
+		PagePollInterval:    4 * time.Second,
+		PagePollTimeout:     3 * time.Minute,
+		PageRedirectDelay:   time.Second,
 	}
 }
 
@@ -226,6 +237,9 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.HTTPReadTimeout, "http-read-timeout", "GATEWAY_HTTP_READ_TIMEOUT", "bound on reading one request, headers and body; a slower client is cut off")
 	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
 	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
+	str(&c.RateReport, "rate-report", "GATEWAY_RATE_REPORT", "default limit per merchant of the read side's ClickHouse queries: action=orders, summary, timeseries and export")
+	integer(&c.ClickHouseReads, "clickhouse-reads", "GATEWAY_CLICKHOUSE_READS", "read queries one query node runs on ClickHouse at once, shared fairly between merchants")
+	integer(&c.ClickHouseReadQueue, "clickhouse-read-queue", "GATEWAY_CLICKHOUSE_READ_QUEUE", "read queries one merchant may have waiting for ClickHouse on a query node before it gets 429")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
 	str(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
 	str(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
@@ -274,10 +288,13 @@ func (c *Config) Validate() error {
 	if _, err := NewClientIP(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
-	for _, l := range []string{c.RateCreate, c.RateQuery, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
+	for _, l := range []string{c.RateCreate, c.RateQuery, c.RateReport, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
 		if _, err := ParseLimit(l); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if c.ClickHouseReads < 1 || c.ClickHouseReadQueue < 1 {
+		errs = append(errs, errors.New("clickhouse-reads and clickhouse-read-queue must be at least 1"))
 	}
 	if c.ShutdownDrain < 0 || c.ShutdownDrain >= c.ShutdownTimeout {
 		errs = append(errs, errors.New("shutdown-drain must be at least 0 and below shutdown-timeout"))

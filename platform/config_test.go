@@ -20,6 +20,10 @@ func TestBindReportsBadEnvironmentValues(t *testing.T) {
 		{"good values", map[string]string{"GATEWAY_ORDER_TTL": "45m", "GATEWAY_REDIS_CLUSTER": "true"}, nil},
 		{"bad duration", map[string]string{"GATEWAY_ORDER_TTL": "45 minutes"}, []string{"GATEWAY_ORDER_TTL"}},
 		{"bad cluster flag", map[string]string{"GATEWAY_REDIS_CLUSTER": "ture"}, []string{"GATEWAY_REDIS_CLUSTER"}},
+		{"zero ClickHouse reads", map[string]string{"GATEWAY_CLICKHOUSE_READS": "0"}, []string{"clickhouse-reads"}},
+		{"negative read queue", map[string]string{"GATEWAY_CLICKHOUSE_READ_QUEUE": "-1"}, []string{"clickhouse-read-queue"}},
+		{"bad read queue", map[string]string{"GATEWAY_CLICKHOUSE_READ_QUEUE": "many"}, []string{"GATEWAY_CLICKHOUSE_READ_QUEUE"}},
+		{"bad report limit", map[string]string{"GATEWAY_RATE_REPORT": "lots"}, []string{"lots"}},
 		{"all at once", map[string]string{"GATEWAY_SESSION_TTL": "x", "GATEWAY_REDIS_CLUSTER": "maybe", "GATEWAY_ROLES": "cook"},
 			[]string{"GATEWAY_SESSION_TTL", "GATEWAY_REDIS_CLUSTER", `unknown role "cook"`}},
 	}

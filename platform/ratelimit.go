@@ -63,9 +63,14 @@ var rateLimitLua string
 // subject.
 const (
 	ClassCreate = "create" // POST/GET /api/createorder, POST /api/order/cancel and /refund, per merchant
-	ClassQuery  = "query"  // GET /api/order and the sandbox driver, per merchant
-	ClassPages  = "pages"  // payer pages (checkout, QR image), per client IP
-	ClassLogin  = "login"  // payer logins at /merchant/login, per client IP and per account
+	ClassQuery  = "query"  // GET /api/order's order and webhooks, and the sandbox driver, per merchant
+	// ClassReport is GET /api/order's ClickHouse reads (orders, summary,
+	// timeseries, export), per merchant: ClickHouse serves far fewer of
+	// them than Redis serves action=order, so they have a budget of their
+	// own and a listing flood cannot use up the merchant's order polls.
+	ClassReport = "report"
+	ClassPages  = "pages" // payer pages (checkout, QR image), per client IP
+	ClassLogin  = "login" // payer logins at /merchant/login, per client IP and per account
 )
 
 // OnRedisError is what a class of limit does with a request when Redis
@@ -99,7 +104,7 @@ type LimiterConfig struct {
 
 // DefaultOnRedisError is the gateway's policy (README, "Rate limits when
 // Redis fails"):
-//   - create and query fail open. Their callers are merchants who signed the
+//   - create, query and report fail open. Their callers are merchants who signed the
 //     request with their key, so a flood has a known author we can disable;
 //     and the request needs Redis itself (the order scripts, the live order),
 //     so while Redis is down it fails anyway and letting it past the limiter
@@ -113,7 +118,7 @@ type LimiterConfig struct {
 //     unlimited page.
 //   - login fails closed: it is the only bound on password guessing.
 func DefaultOnRedisError() map[string]OnRedisError {
-	return map[string]OnRedisError{ClassCreate: FailOpen, ClassQuery: FailOpen, ClassPages: FailClosed, ClassLogin: FailClosed}
+	return map[string]OnRedisError{ClassCreate: FailOpen, ClassQuery: FailOpen, ClassReport: FailOpen, ClassPages: FailClosed, ClassLogin: FailClosed}
 }
 
 // Limiter enforces limits in Redis, so all command nodes share them. A

@@ -29,11 +29,20 @@ type Accounts interface {
 // Config is what the query side needs to know.
 type Config struct {
 	PublicURL  string
-	QueryLimit platform.Limit // default per-merchant query rate
+	QueryLimit platform.Limit // default per-merchant rate of action=order and webhooks
+	// ReportLimit is the default per-merchant rate of the ClickHouse reads
+	// (orders, summary, timeseries, export): a budget apart from QueryLimit,
+	// because ClickHouse serves a fraction of what Redis does and a merchant
+	// paging through reports must not use up its order polls.
+	ReportLimit platform.Limit
 	// ReportMaxRange is the longest from..to of summary, timeseries and
 	// export (DefaultReportMaxRange when zero).
 	ReportMaxRange time.Duration
 }
+
+// DefaultReportLimit is ReportLimit when the config leaves it zero: about a
+// quarter of what ClickHouse serves on the reference machine (~70 listings/s).
+var DefaultReportLimit = platform.Limit{PerSecond: 20, Burst: 40}
 
 // Archive is the read model for orders Redis no longer keeps.
 type Archive interface {
@@ -78,6 +87,9 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Lim
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
 	}
+	if cfg.ReportLimit.PerSecond <= 0 {
+		cfg.ReportLimit = DefaultReportLimit
+	}
 	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, gate: src.Gate, limiter: limiter, log: log}, nil
 }
 
@@ -87,10 +99,10 @@ func (q *Orders) Serve(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := q.limiter.Allow(c.UserContext(), "query", acct.AppID, merchant.Limit(acct.QueryLimit, q.cfg.QueryLimit)); err != nil {
+	action := c.Query("action")
+	if err := q.allow(c.UserContext(), acct, action); err != nil {
 		return err
 	}
-	action := c.Query("action")
 	if action == "" {
 		return platform.Errorf(platform.KindMissingParameter, "parameter action is required")
 	}
@@ -114,6 +126,18 @@ func (q *Orders) Serve(c *fiber.Ctx) error {
 	default:
 		return q.export(c, acct)
 	}
+}
+
+// reportActions are the actions that read ClickHouse, limited by the
+// report class rather than the query class.
+var reportActions = map[string]bool{"orders": true, "summary": true, "timeseries": true, "export": true}
+
+// allow spends one request of the merchant's budget for action's class.
+func (q *Orders) allow(ctx context.Context, acct *merchant.Account, action string) error {
+	if reportActions[action] {
+		return q.limiter.Allow(ctx, platform.ClassReport, acct.AppID, merchant.Limit(acct.ReportLimit, q.cfg.ReportLimit))
+	}
+	return q.limiter.Allow(ctx, platform.ClassQuery, acct.AppID, merchant.Limit(acct.QueryLimit, q.cfg.QueryLimit))
 }
 
 func (q *Orders) one(c *fiber.Ctx, acct *merchant.Account) error {

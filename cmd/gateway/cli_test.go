@@ -60,7 +60,7 @@ func TestSubcommandHelp(t *testing.T) {
 		{[]string{"merchant", "credit", "--help"}, []string{"-currency", "-amount"}, []string{"-grace", "-name", "-min"}},
 		{[]string{"merchant", "rotate-key", "--help"}, []string{"-grace"}, []string{"-currency", "-name"}},
 		{[]string{"merchant", "method-limits", "--help"}, []string{"-min", "-max", "-clear"}, []string{"-grace", "-create"}},
-		{[]string{"merchant", "limits", "--help"}, []string{"-create", "-query"}, []string{"-min", "-grace"}},
+		{[]string{"merchant", "limits", "--help"}, []string{"-create", "-query", "-report"}, []string{"-min", "-grace"}},
 		{[]string{"fx", "set", "--help"}, []string{"fx set BASE QUOTE RATE", "-by"}, []string{"-history"}},
 		{[]string{"fx", "list", "--help"}, []string{"-history"}, []string{"-by"}},
 		{[]string{"webhook", "log", "--help"}, []string{"-json"}, []string{"-wait"}},
@@ -155,6 +155,7 @@ func TestMerchantPrintouts(t *testing.T) {
 		has, not []string
 	}{
 		{"limits", []string{"merchant", "limits", shop.AppID, "--create", "5/s:10"}, false, []string{"5/s burst 10"}, []string{shop.APIKey, "PerSecond", "map["}},
+		{"limits --report", []string{"merchant", "limits", shop.AppID, "--report", "3/s:6"}, false, []string{`reportLimit`, "3/s burst 6", "5/s burst 10"}, []string{shop.APIKey}},
 		{"limits --json", []string{"merchant", "limits", shop.AppID, "--json"}, false, []string{`"PerSecond": 5`, `"Burst": 10`}, []string{shop.APIKey}},
 		{"show", []string{"merchant", "show", shop.AppID}, false, []string{"5/s burst 10", shop.APIKey}, []string{"PerSecond"}},
 		{"disable", []string{"merchant", "disable", shop.AppID}, false, []string{"disabled"}, []string{shop.APIKey, "apiKey"}},

@@ -127,7 +127,7 @@ func TestCreateIntegrityUnderLoad(t *testing.T) {
 	t.Cleanup(rcv.Close)
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
-	s := e.serve("GATEWAY_RATE_CREATE=100000/s:100000", "GATEWAY_RATE_QUERY=100000/s:100000")
+	s := e.serve("GATEWAY_RATE_CREATE=100000/s:100000", "GATEWAY_RATE_QUERY=100000/s:100000", "GATEWAY_RATE_REPORT=100000/s:100000")
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute) // a bound, not an assertion
 	defer cancel()
 	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: integrityWorkers}}

@@ -36,7 +36,7 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
                                   signed with the old secret as well)
   rotate-query-key APPID          (a new query key; the old one stops at once)
   credit APPID --currency CUR --amount AMOUNT   (CUR: CNY or USD, what balance payments take)
-  limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]   ("default" removes an override)
+  limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]] [--report RATE/s[:BURST]]   ("default" removes an override)
   method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
                                   (order amount limits of one method for this merchant;
                                   a side left out is no bound; --clear restores the default)
@@ -134,7 +134,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(1); err != nil {
 			return err
 		}
-		a, err := st.SetLimits(ctx, pos[0], o.create, o.query)
+		a, err := st.SetLimits(ctx, pos[0], merchant.LimitOverrides{Create: o.create, Query: o.query, Report: o.report})
 		if err != nil {
 			return err
 		}
@@ -180,11 +180,11 @@ var merchantSynopsis = map[string]string{
 // merchantFlags are the flags of the merchant subcommands; each binds only
 // its own.
 type merchantFlags struct {
-	name, callback          string
-	sandbox, clear          bool
-	grace                   time.Duration
-	currency, amount        string
-	create, query, min, max string
+	name, callback                  string
+	sandbox, clear                  bool
+	grace                           time.Duration
+	currency, amount                string
+	create, query, report, min, max string
 }
 
 func bindMerchantFlags(fs *flag.FlagSet, sub string) *merchantFlags {
@@ -203,7 +203,8 @@ func bindMerchantFlags(fs *flag.FlagSet, sub string) *merchantFlags {
 		fs.StringVar(&o.amount, "amount", "", "amount, e.g. 100.00")
 	case "limits":
 		fs.StringVar(&o.create, "create", "", `createorder rate limit, e.g. 500/s:1000 ("default" removes the override)`)
-		fs.StringVar(&o.query, "query", "", `order query rate limit ("default" removes the override)`)
+		fs.StringVar(&o.query, "query", "", `order query rate limit: action=order, webhooks and the sandbox driver ("default" removes the override)`)
+		fs.StringVar(&o.report, "report", "", `read-side query rate limit: action=orders, summary, timeseries and export ("default" removes the override)`)
 	case "method-limits":
 		fs.StringVar(&o.min, "min", "", "smallest order amount, e.g. 1.00")
 		fs.StringVar(&o.max, "max", "", "largest order amount, e.g. 500.00")
@@ -343,7 +344,7 @@ func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
 	if !key {
 		delete(v, "apiKey")
 	}
-	for name, l := range map[string]*platform.Limit{"createLimit": a.CreateLimit, "queryLimit": a.QueryLimit} {
+	for name, l := range map[string]*platform.Limit{"createLimit": a.CreateLimit, "queryLimit": a.QueryLimit, "reportLimit": a.ReportLimit} {
 		if l != nil && !o.json {
 			v[name] = l.Human()
 		}

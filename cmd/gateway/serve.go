@@ -175,11 +175,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
-		gate, err := query.NewFairGate(query.FairGateConfig{}, reg)
+		gate, err := query.NewFairGate(query.FairGateConfig{Concurrency: cfg.ClickHouseReads, PerMerchant: cfg.ClickHouseReadQueue}, reg)
 		if err != nil {
 			return nil, err
 		}
-		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query, ReportMaxRange: cfg.ReportMaxRange}, dir,
+		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query, ReportLimit: cfg.Limits().Report, ReportMaxRange: cfg.ReportMaxRange}, dir,
 			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live, Webhooks: live, Refunds: live, Reports: chOrders, Gate: gate}, limiter, log)
 		if err != nil {
 			return nil, err

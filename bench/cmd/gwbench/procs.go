@@ -144,7 +144,7 @@ func gatewayEnv(cfg *config, roles string) []string {
 		"GATEWAY_HTTP_ADDR={ADDR}", "GATEWAY_PUBLIC_URL=http://{ADDR}", "GATEWAY_OPS_ADDR={OPS}",
 		"GATEWAY_REDIS_URL=" + cfg.RedisURL, "GATEWAY_CLICKHOUSE_DSN=" + cfg.chDSN(),
 		"GATEWAY_ROLES=" + roles, "GATEWAY_LOG_LEVEL=info",
-		"GATEWAY_RATE_CREATE=1000000/s", "GATEWAY_RATE_QUERY=1000000/s", "GATEWAY_RATE_PAGES=1000000/s",
+		"GATEWAY_RATE_CREATE=1000000/s", "GATEWAY_RATE_QUERY=1000000/s", "GATEWAY_RATE_REPORT=1000000/s", "GATEWAY_RATE_PAGES=1000000/s",
 		"GATEWAY_WEBHOOK_ALLOW_PRIVATE=true",
 		// The generator's X-Forwarded-For is believed: the status phase
 		// sends each poll from a client address of its own.
@@ -191,6 +191,6 @@ func newMerchant(ctx context.Context, cfg *config, name string) (account, error)
 	if a.AppID == "" || a.APIKey == "" || a.QueryKey == "" {
 		return a, errors.New("merchant create printed no credentials")
 	}
-	err := cli(ctx, cfg, nil, "merchant", "limits", a.AppID, "--create", "1000000/s", "--query", "1000000/s", "--json")
+	err := cli(ctx, cfg, nil, "merchant", "limits", a.AppID, "--create", "1000000/s", "--query", "1000000/s", "--report", "1000000/s", "--json")
 	return a, err
 }
