@@ -14,7 +14,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/internal/testenv"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -138,14 +137,7 @@ func benchData(b *testing.B) (driver.Conn, int) {
 	totalRows := envInt("GATEWAY_BENCH_TOTAL_ROWS", 5_000_000)
 	dsn := "clickhouse://" + addr + "/bench_listing"
 	ctx := context.Background()
-	if _, err := platform.Migrate(ctx, dsn); err != nil {
-		b.Fatal(err)
-	}
-	ch, err := platform.OpenClickHouse(dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = ch.Close() })
+	ch := migratedClickHouse(b, dsn)
 	var have, layout uint64
 	if err := ch.QueryRow(ctx, "SELECT count(), countIf(appid = 'big' AND method = 'bdcard') FROM orders").Scan(&have, &layout); err != nil {
 		b.Fatal(err)

@@ -42,15 +42,7 @@ type listEnv struct {
 func newListEnv(t *testing.T) *listEnv {
 	t.Helper()
 	ctx := context.Background()
-	dsn := testenv.ClickHouseDSN(t)
-	if _, err := platform.Migrate(ctx, dsn); err != nil {
-		t.Fatal(err)
-	}
-	ch, err := platform.OpenClickHouse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ch.Close() })
+	ch := migratedClickHouse(t, testenv.ClickHouseDSN(t))
 	rdb := testenv.Redis(t)
 	accounts := merchant.NewStore(rdb)
 	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "lister"})
@@ -339,15 +331,7 @@ func TestArchivedOrderMatchesListing(t *testing.T) {
 // clientOrderId and a refused balance payment.
 func TestListingTotalMatchesClickHouse(t *testing.T) {
 	ctx := context.Background()
-	dsn := testenv.ClickHouseDSN(t)
-	if _, err := platform.Migrate(ctx, dsn); err != nil {
-		t.Fatal(err)
-	}
-	ch, err := platform.OpenClickHouse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ch.Close() })
+	ch := migratedClickHouse(t, testenv.ClickHouseDSN(t))
 	rdb := testenv.Redis(t)
 	accounts := merchant.NewStore(rdb)
 	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "counted"})
@@ -447,4 +431,19 @@ func TestListingTotalMatchesClickHouse(t *testing.T) {
 		t.Fatalf("listing total %d (Redis counters), %d listed; ClickHouse holds %d orders; %d created",
 			b.Data.Total, len(b.Data.Orders), n, created)
 	}
+}
+
+// migratedClickHouse applies the migrations to dsn and opens it for the
+// test, closed when it ends.
+func migratedClickHouse(t testing.TB, dsn string) driver.Conn {
+	t.Helper()
+	if _, err := platform.Migrate(context.Background(), dsn); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := platform.OpenClickHouse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ch.Close() })
+	return ch
 }

@@ -35,16 +35,7 @@ import (
 // figure, every time-series bucket and every export row against what is
 // computed here from the orders Redis holds, for each merchant and filter.
 func TestReportsExact(t *testing.T) {
-	ctx := context.Background()
-	dsn := testenv.ClickHouseDSN(t)
-	if _, err := platform.Migrate(ctx, dsn); err != nil {
-		t.Fatal(err)
-	}
-	ch, err := platform.OpenClickHouse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ch.Close() })
+	ch := migratedClickHouse(t, testenv.ClickHouseDSN(t))
 	checkReportsExact(t, testenv.Redis(t), ch)
 }
 

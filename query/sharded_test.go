@@ -179,15 +179,7 @@ func checkPages(t *testing.T, e *listEnv, w *workload, params string, ids []stri
 // the listing is exact.
 func TestListingMatchesCounters(t *testing.T) {
 	ctx := context.Background()
-	dsn := testenv.ClickHouseDSN(t)
-	if _, err := platform.Migrate(ctx, dsn); err != nil {
-		t.Fatal(err)
-	}
-	ch, err := platform.OpenClickHouse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ch.Close() })
+	ch := migratedClickHouse(t, testenv.ClickHouseDSN(t))
 	rdb := testenv.Redis(t)
 	var accounts []*merchant.Account
 	for i := range 3 {

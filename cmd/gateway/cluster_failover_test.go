@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -255,20 +254,7 @@ func startCreateLoad(t *testing.T, s *server, shop account, workers int) *create
 }
 
 func createOnce(client *http.Client, s *server, shop account) (string, error) {
-	p := createParams(shop.AppID)
-	p["sign"] = schema.Sign(p, shop.APIKey)
-	body, _ := json.Marshal(p)
-	res, err := client.Post(s.base+"/api/createorder", "application/json", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	var r apiResponse
-	if err := json.NewDecoder(res.Body).Decode(&r); err != nil || res.StatusCode != 200 {
-		return "", fmt.Errorf("create: %d %v", res.StatusCode, err)
-	}
-	id, _ := r.Data["paymentId"].(string)
-	return id, nil
+	return postCreate(client, s, shop, createParams(shop.AppID))
 }
 
 func (l *createLoad) ok() int {

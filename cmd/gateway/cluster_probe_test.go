@@ -159,6 +159,12 @@ func coidOn(appid string, shard schema.Shard, n int) string {
 func createOn(client *http.Client, s *server, shop account, shard schema.Shard, n int) (string, error) {
 	p := createParams(shop.AppID)
 	p["clientOrderId"] = coidOn(shop.AppID, shard, n)
+	return postCreate(client, s, shop, p)
+}
+
+// postCreate signs p with shop's key and creates the order, answering its
+// paymentId: one create of the failover's probes and load.
+func postCreate(client *http.Client, s *server, shop account, p schema.Params) (string, error) {
 	p["sign"] = schema.Sign(p, shop.APIKey)
 	body, _ := json.Marshal(p)
 	res, err := client.Post(s.base+"/api/createorder", "application/json", bytes.NewReader(body))
