@@ -50,5 +50,8 @@ func (s serveSettings) Validate() error {
 	if _, err := decodeProviders(s.cfg.Providers()); err != nil {
 		errs = append(errs, err)
 	}
+	if err := liveUSDTConfigs(*s.cfg).Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }

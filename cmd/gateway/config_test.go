@@ -11,7 +11,7 @@ import (
 
 // TestServeListsEveryBadSettingBeforeConnecting: a start with several bad
 // settings, of the process and of the packages that parse their own (method
-// limits, USDT rates, a provider), names them all in one configuration
+// limits, USDT rates and networks, a provider, a live USDT backend), names them all in one configuration
 // error and never dials Redis or ClickHouse: both point at a listener that
 // counts the connections it is offered.
 func TestServeListsEveryBadSettingBeforeConnecting(t *testing.T) {
@@ -32,7 +32,8 @@ func TestServeListsEveryBadSettingBeforeConnecting(t *testing.T) {
 			"GATEWAY_USDT_RATES":            "CNY=-7",
 			"GATEWAY_USDT_SANDBOX_NETWORKS": "TRC20=nothere",
 			"GATEWAY_PROVIDER_WALLET_A":     `{"BaseURL": "https://api.example.com"}`,
-		}, []string{"method-limits", "usdt rate", "usdt-sandbox-networks", "provider wallet_a"}},
+			"GATEWAY_BSC_URL":               "bsc-dataseed",
+		}, []string{"method-limits", "usdt rate", "usdt-sandbox-networks", "provider wallet_a", "bsc JSON-RPC URL"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
