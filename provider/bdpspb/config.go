@@ -78,3 +78,9 @@ func SandboxConfig(simBaseURL string) Config {
 	c.BaseURL, c.StoreID, c.SignatureKey = simBaseURL, sandboxStoreID, sandboxSignatureKey
 	return c
 }
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodBDPSPB,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
 )
 
 // Family is the family's neutral name, its metric label and state prefix.
@@ -87,4 +88,10 @@ func SandboxConfig(simBaseURL string) Config {
 	c.BaseURL, c.APIKey, c.WebhookSecret = simBaseURL, SandboxAPIKey, SandboxWebhookSecret
 	c.Caller = provider.CallerConfig{Timeout: 5 * time.Second, Retries: 2}
 	return c
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodCryptohost,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

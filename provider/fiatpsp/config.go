@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
 )
 
 // Family is the family's neutral name: its caller's metric label, its
@@ -91,4 +92,10 @@ func SandboxConfig(simBaseURL string) Config {
 	c.BaseURL, c.ShopID, c.APIKey, c.Secret2 = simBaseURL, SandboxShopID, SandboxAPIKey, SandboxSecret2
 	c.FallbackEmail = SandboxFallbackEmail
 	return c
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodFiatPSP,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/rsakey"
 	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/schema"
 )
 
 // Family is the family's neutral name, used in metrics and state keys.
@@ -116,4 +117,10 @@ func SandboxSimConfig(baseURL string) SimConfig {
 		AppPublicKeyPEM:       sandboxAppPublicPEM,
 		ProviderPrivateKeyPEM: sandboxProviderPrivatePEM,
 	}
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodWalletA,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

@@ -30,7 +30,7 @@ func (s *Simulator) codePage() *simkit.CodePage[trade] {
 			return t, s.save(ctx, t)
 		},
 		Settle: s.settle, Settled: errSettled,
-		Done:   func(t trade) string { return doneText(t.Status) }, Render: s.render,
+		Done: func(t trade) string { return doneText(t.Status) }, Render: s.render,
 	}
 }
 

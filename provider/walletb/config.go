@@ -11,6 +11,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/rsakey"
 	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/schema"
 )
 
 // Family is the family's neutral name, used in metrics and state keys.
@@ -160,4 +161,10 @@ func SandboxSimConfig(baseURL string) SimConfig {
 		MerchantPublicKeyPEM: sandboxMerchantPublicPEM, PlatformPrivateKeyPEM: sandboxPlatformPrivatePEM,
 		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key,
 	}
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodWalletB,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

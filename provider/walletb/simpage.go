@@ -21,7 +21,7 @@ func (s *Simulator) codePage() *simkit.CodePage[simTx] {
 	return &simkit.CodePage[simTx]{
 		Family: Family, State: s.state, Log: s.log, Err: s.err, TokenKey: tokenKey, Load: s.load,
 		Settle: s.settle, Settled: errSettled,
-		Done:   func(t simTx) string { return doneText(t.State) }, Render: s.render,
+		Done: func(t simTx) string { return doneText(t.State) }, Render: s.render,
 	}
 }
 
