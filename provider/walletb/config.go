@@ -150,7 +150,7 @@ type SimConfig struct {
 	PlatformSerial        string
 	APIv3Key              string // encrypts notification resources
 	HeaderPrefix          string
-	AuthScheme            string // DefaultAuthScheme when empty
+	AuthScheme            string // DefaultAuthScheme in the sandbox
 }
 
 // SandboxSimConfig is the simulator with the sandbox credentials, the
@@ -159,7 +159,7 @@ func SandboxSimConfig(baseURL string) SimConfig {
 	return SimConfig{
 		BaseURL: baseURL, MerchantID: SandboxMerchantID, MerchantSerial: SandboxMerchantSerial,
 		MerchantPublicKeyPEM: sandboxMerchantPublicPEM, PlatformPrivateKeyPEM: sandboxPlatformPrivatePEM,
-		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key,
+		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key, AuthScheme: DefaultAuthScheme,
 	}
 }
 

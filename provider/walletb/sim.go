@@ -46,9 +46,6 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 	if log == nil {
 		log = slog.Default()
 	}
-	if cfg.AuthScheme == "" {
-		cfg.AuthScheme = DefaultAuthScheme
-	}
 	s := &Simulator{cfg: cfg, state: state, n: n, log: log}
 	var errM, errP, errK error
 	s.merch, errM = rsakey.ParsePublic(cfg.MerchantPublicKeyPEM)
