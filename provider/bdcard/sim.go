@@ -52,9 +52,7 @@ type Simulator struct {
 // NewSimulator builds a simulator keeping its sessions in state (keys
 // "sim:<family>:") and sending IPNs through n.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", cfg.Family)}
 }
 

@@ -44,9 +44,7 @@ type Simulator struct {
 // NewSimulator builds a simulator keeping its transactions in state (keys
 // "sim:bdpsp_b:"); n posts the return form for Settle, as a browser would.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", Family)}
 }
 

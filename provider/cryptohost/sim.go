@@ -16,6 +16,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // SimConfig is the simulator's side of the sandbox credentials.
@@ -60,9 +61,7 @@ type Simulator struct {
 
 // NewSimulator builds the simulator; its charges live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log}
 }
 

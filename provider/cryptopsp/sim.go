@@ -17,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // SimConfig is the simulator's side of the sandbox credentials.
@@ -62,9 +63,7 @@ type Simulator struct {
 
 // NewSimulator builds the simulator; its invoices live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log}
 }
 

@@ -69,9 +69,7 @@ type Simulator struct {
 
 // NewSimulator builds the simulator; its orders live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log}
 }
 
