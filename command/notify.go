@@ -36,14 +36,14 @@ type Notifications struct {
 	log       *slog.Logger
 }
 
-// NewNotifications wires the provider notification endpoints.
-func (h *CreateOrder) NewNotifications(settle *Settle, reg prometheus.Registerer) (*Notifications, error) {
-	m, err := newNotifyMetrics(reg)
+// newNotifications wires the provider notification endpoints.
+func newNotifications(cfg Config, d Deps, settle *Settle) (*Notifications, error) {
+	m, err := newNotifyMetrics(d.Registerer)
 	if err != nil {
 		return nil, err
 	}
-	return &Notifications{providers: h.providers, settle: settle, clientIP: h.clientIP, base: h.cfg.PublicURL, m: m, log: h.log,
-		recorder: &notificationLog{rdb: h.store.rdb, keep: h.cfg.OrderTTL + h.cfg.OrderRetention}}, nil
+	return &Notifications{providers: d.Providers, settle: settle, clientIP: d.ClientIP, base: cfg.PublicURL, m: m, log: d.Log,
+		recorder: &notificationLog{rdb: d.Store.rdb, keep: cfg.OrderTTL + cfg.OrderRetention}}, nil
 }
 
 // MaxNotificationBody bounds what we read of a notification: every

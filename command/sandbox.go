@@ -11,7 +11,11 @@ import (
 )
 
 // SandboxOrders serves POST /sandbox/orders/{paymentId}/pay and /fail: a
-// sandbox merchant's own test driver, authenticated like order queries.
+// sandbox merchant's own test driver, authenticated like order queries; it
+// shares the query limit. Orders of a method without a simulator (our own
+// flows) are settled directly. Where a simulator's outcome sends no
+// notification (its provider sends none for it), the driver asks the
+// provider through Notifications.Reconcile.
 type SandboxOrders struct {
 	accounts Accounts
 	settle   *Settle
@@ -31,14 +35,6 @@ type Simulator interface {
 
 // Simulators are the sandbox's simulators by method.
 type Simulators map[schema.Method]Simulator
-
-// NewSandboxOrders wires the sandbox driver; it shares the query limit.
-// Orders of a method without a simulator (our own flows) are settled
-// directly. Where a simulator's outcome sends no notification (its provider
-// sends none for it), the driver asks the provider through notes.Reconcile.
-func (h *CreateOrder) NewSandboxOrders(settle *Settle, sims Simulators, notes *Notifications) *SandboxOrders {
-	return &SandboxOrders{accounts: h.accounts, settle: settle, sims: sims, notes: notes, limiter: h.limiter, limit: h.cfg.QueryLimit}
-}
 
 // Pay moves the order to paid.
 func (s *SandboxOrders) Pay(c *fiber.Ctx) error { return s.move(c, schema.StatusPaid) }

@@ -25,16 +25,6 @@ const (
 	DeskAll     = "all"     // in the review queue, or waiting
 )
 
-// USDTHistory lists order id's review decisions, oldest first (USDTReview.History).
-func (h *CreateOrder) USDTHistory(ctx context.Context, id string) ([]usdt.Decision, error) {
-	return h.usdtReview().History(ctx, id)
-}
-
-// USDTReviews lists orders for the desk (USDTReview.Reviews).
-func (h *CreateOrder) USDTReviews(ctx context.Context, state string) ([]*schema.Order, error) {
-	return h.usdtReview().Reviews(ctx, state)
-}
-
 // History lists order id's review decisions, oldest first; none for an
 // order never reviewed (or gone past its retention).
 func (r *USDTReview) History(ctx context.Context, id string) ([]usdt.Decision, error) {
