@@ -75,7 +75,7 @@ func TestUSDTReviewsStates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.state, func(t *testing.T) {
-			orders, err := h.uc.Review.Reviews(ctx, tt.state)
+			orders, err := h.uc.Desk.Reviews(ctx, tt.state)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func TestUSDTReviewsStates(t *testing.T) {
 	if h.rdb.ZScore(ctx, schema.USDTDeskKey(shard), gone).Err() != redis.Nil {
 		t.Fatal("an order gone from Redis stayed on the desk")
 	}
-	if _, err := h.uc.Review.Reviews(ctx, "everything"); kindOf(err) != platform.KindInvalidParameter {
+	if _, err := h.uc.Desk.Reviews(ctx, "everything"); kindOf(err) != platform.KindInvalidParameter {
 		t.Fatalf("unknown state: %v", err)
 	}
 }

@@ -44,7 +44,7 @@ func (h *harness) reviewKeys(id string) reviewKeys {
 		}
 		return err == nil
 	}
-	hist, err := h.uc.Review.History(ctx, id)
+	hist, err := h.uc.Desk.History(ctx, id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestRejectUSDT(t *testing.T) {
 		t.Fatal("a rejected order that had waited never expires")
 	}
 	h.rdb.Del(ctx, schema.OrderKey(mustShard(waited), waited))
-	failed, err := h.uc.Review.Reviews(ctx, DeskFailed)
+	failed, err := h.uc.Desk.Reviews(ctx, DeskFailed)
 	if err != nil || len(failed) != 1 || failed[0].ID != id {
 		t.Fatalf("failed desk: %v %v", failed, err)
 	}
@@ -235,7 +235,7 @@ func TestEscalateUSDT(t *testing.T) {
 	if o, _ := h.store.Get(ctx, id); o.Status != schema.StatusReady {
 		t.Fatalf("a waiting order was swept: %s", o.Status)
 	}
-	waiting, err := h.uc.Review.Reviews(ctx, DeskWaiting)
+	waiting, err := h.uc.Desk.Reviews(ctx, DeskWaiting)
 	if err != nil || len(waiting) != 1 || waiting[0].ID != id {
 		t.Fatalf("waiting desk: %v %v", waiting, err)
 	}

@@ -68,7 +68,7 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 	}
 	desk, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
 	if sub == "reviews" {
-		orders, err := desk.Reviews(ctx, *state)
+		orders, err := command.NewUSDTDesk(store).Reviews(ctx, *state)
 		if err != nil || out.json {
 			return errors.Join(err, out.value(deskRows(orders)))
 		}
