@@ -229,12 +229,11 @@ func (h *transfers) after(step int) error {
 }
 
 func transferResult(err error) string {
-	var pe *platform.Error
-	switch {
-	case err == nil:
+	if err == nil {
 		return "paid"
-	case errors.As(err, &pe):
-		return string(pe.Kind)
+	}
+	if k := platform.KindOf(err); k != "" {
+		return string(k)
 	}
 	return "error"
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strconv"
 	"time"
@@ -99,8 +98,7 @@ func (r *TransferRecovery) recover(ctx context.Context, s schema.Shard, id strin
 		return claimGone, r.xfer.xferFinish(ctx, &transfer{orderID: id, shard: s}, claimGone)
 	}
 	_, err = r.xfer.drive(ctx, x)
-	var pe *platform.Error
-	if errors.As(err, &pe) && (pe.Kind == platform.KindInsufficientFunds || pe.Kind == platform.KindConflict) {
+	if k := platform.KindOf(err); k == platform.KindInsufficientFunds || k == platform.KindConflict {
 		return x.state, nil // released or refunded: ended all the same
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -41,13 +40,7 @@ func optionList(opts []schema.MethodOption) string {
 }
 
 // kindOf is a domain error's kind, or "" for none.
-func kindOf(err error) platform.Kind {
-	var pe *platform.Error
-	if errors.As(err, &pe) {
-		return pe.Kind
-	}
-	return ""
-}
+func kindOf(err error) platform.Kind { return platform.KindOf(err) }
 
 // orderEvents are the types of order id's events on its stream, in order,
 // and the last event's order as the projector would insert it.

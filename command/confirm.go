@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"strconv"
 
 	"github.com/paygate/gateway/fx"
@@ -77,7 +76,7 @@ func (h *ConfirmChoice) confirmed(ctx context.Context, o *schema.Order, a provid
 // awaiting loads a live order of method still waiting for the payer's choice.
 func (h *ConfirmChoice) awaiting(ctx context.Context, id string, m schema.Method, next string) (*schema.Order, provider.Adapter, error) {
 	o, err := h.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != m) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && o.Method != m) {
 		return nil, nil, platform.Errorf(platform.KindNotFound, "no %s order %s", m, id)
 	}
 	if err != nil {

@@ -145,7 +145,7 @@ func (h *Notifications) request(c *fiber.Ctx) *provider.Request {
 // says why either way.
 func (h *Notifications) apply(ctx context.Context, family schema.Method, sandbox bool, n provider.Notification, rec *schema.NotificationRecord) error {
 	o, err := h.settle.store.Get(ctx, n.OrderID)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && (o.Sandbox != sandbox || o.Method != family)) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && (o.Sandbox != sandbox || o.Method != family)) {
 		rec.Verdict, rec.Detail = schema.VerdictUnknownOrder, "no "+mode(sandbox)+" "+string(family)+" order "+n.OrderID
 		return fmt.Errorf("%s: %w", rec.Detail, provider.ErrNotFound)
 	}

@@ -1,8 +1,6 @@
 package command
 
 import (
-	"errors"
-
 	"github.com/gofiber/fiber/v2"
 	qrcode "github.com/skip2/go-qrcode"
 
@@ -26,7 +24,7 @@ const qrSize = 320
 func (q *QRImage) Serve(c *fiber.Ctx) error {
 	id := c.Params("paymentId")
 	o, err := q.store.Get(c.UserContext(), id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && (o.QRPayload == "" || !o.Status.Live())) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && (o.QRPayload == "" || !o.Status.Live())) {
 		return platform.Errorf(platform.KindNotFound, "no payment code for order %s", id)
 	}
 	if err != nil {

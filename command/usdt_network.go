@@ -178,7 +178,7 @@ func (h *usdtOffer) offered(sandbox bool, name string) (schema.USDTNetwork, erro
 // the payer pages know nothing else by this path.
 func (h *USDTPay) usdtOrder(ctx context.Context, id string) (*schema.Order, error) {
 	o, err := h.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != schema.MethodUSDTDirect) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && o.Method != schema.MethodUSDTDirect) {
 		return nil, platform.Errorf(platform.KindNotFound, "no usdt_direct order %s", id)
 	}
 	return o, err

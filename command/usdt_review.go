@@ -100,7 +100,7 @@ func (r *USDTReview) Reschedule(ctx context.Context, id string, due time.Time) e
 // Order reads usdt_direct order id; any other order is not found.
 func (r *USDTReview) Order(ctx context.Context, id string) (*schema.Order, error) {
 	o, err := r.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != schema.MethodUSDTDirect) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && o.Method != schema.MethodUSDTDirect) {
 		return nil, platform.Errorf(platform.KindNotFound, "no usdt_direct order %s", id)
 	}
 	return o, err
