@@ -33,16 +33,16 @@ func (h *Handlers) Register(r fiber.Router) {
 	} else {
 		r.Get("/api/createorder", createRedirect(uc))
 	}
-	r.Post("/sandbox/orders/:paymentId/pay", uc.Sandbox.Pay)
-	r.Post("/sandbox/orders/:paymentId/fail", uc.Sandbox.Fail)
-	r.Get("/payment/:paymentId/qr.png", h.Pages, uc.QR.Serve)
+	r.Post("/sandbox/orders/:paymentId/pay", sandboxDriver(uc.Sandbox, schema.StatusPaid))
+	r.Post("/sandbox/orders/:paymentId/fail", sandboxDriver(uc.Sandbox, schema.StatusFailed))
+	r.Get("/payment/:paymentId/qr.png", h.Pages, qrImage(uc.QR))
 	r.Get("/api/fiatpsp/currencies", h.Pages, fiatpspCurrencies(uc))
 	r.Get("/api/cryptopsp/currencies", h.Pages, cryptopspCurrencies(uc))
 	r.Post("/api/fiatpsp/confirm", h.Pages, confirmFiatpsp(uc))
 	r.Post("/api/cryptopsp/confirm", h.Pages, confirmCryptopsp(uc))
 	for _, m := range []string{fiber.MethodPost, fiber.MethodGet} {
-		r.Add(m, "/api/gatewaynotification/:family/*", uc.Notifications.Live)
-		r.Add(m, "/sandbox/gatewaynotification/:family/*", uc.Notifications.Sandbox)
+		r.Add(m, "/api/gatewaynotification/:family/*", notification(uc.Notifications, uc.ips, false))
+		r.Add(m, "/sandbox/gatewaynotification/:family/*", notification(uc.Notifications, uc.ips, true))
 	}
 	if h.Simulators != nil {
 		h.Simulators(r.Group("/sandbox/provider"))
