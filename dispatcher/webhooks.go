@@ -39,7 +39,14 @@ func (w *Webhooks) Log(ctx context.Context, paymentID, refundID string) ([]schem
 }
 
 // Resend queues one more attempt now, recorded as manual; a running
-// dispatcher sends it at its next round (Dispatcher.Resend).
+// dispatcher sends it at its next round (Dispatcher.Resend). ErrInFlight
+// while an attempt is running, ErrNoDelivery without a delivery.
 func (w *Webhooks) Resend(ctx context.Context, paymentID, refundID string) error {
-	return resend(ctx, w.store, "", paymentID, refundID)
+	return w.ResendFor(ctx, "", paymentID, refundID)
+}
+
+// ResendFor is Resend of merchant appid's own order only: another's has no
+// delivery for it (the merchant's door, ResendAPI).
+func (w *Webhooks) ResendFor(ctx context.Context, appid, paymentID, refundID string) error {
+	return resend(ctx, w.store, appid, paymentID, refundID)
 }
