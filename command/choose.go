@@ -21,7 +21,7 @@ type Choose struct {
 	store     *Store
 	usdt      *USDT
 	offer     *usdtOffer
-	limits    methodLimits
+	limits    MethodLimits
 	init      *initiator
 	log       *slog.Logger
 }
@@ -49,7 +49,7 @@ func (h *Choose) Methods(ctx context.Context, o *schema.Order) ([]schema.MethodO
 		if !h.offers(m, o, allowed) {
 			continue
 		}
-		l := h.limits.For(acct, m)
+		l, _ := h.limits.For(acct, m)
 		reason := limitReason(l, o.Amount)
 		out = append(out, schema.MethodOption{Method: m, Limits: l, Enabled: reason == "", Reason: reason})
 	}

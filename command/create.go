@@ -23,7 +23,7 @@ type CreateOrder struct {
 	providers *provider.Registry
 	usdt      *USDT
 	offer     *usdtOffer
-	limits    methodLimits
+	limits    MethodLimits
 	init      *initiator
 	log       *slog.Logger
 	m         *metrics

@@ -77,7 +77,7 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 	now := cfg.Now.Now
 	log := d.Log
 	offer := &usdtOffer{live: cfg.USDTNetworks, sandbox: cfg.USDTSandboxNetworks, source: d.Networks}
-	limits := methodLimits(cfg.MethodLimits)
+	limits := MethodLimits(cfg.MethodLimits)
 	signed := &signedCalls{accounts: d.Accounts, limiter: d.Limiter, limit: cfg.CreateLimit, now: now}
 	opts := &Options{accounts: d.Accounts, providers: d.Providers, ttl: time.Minute, cache: map[bool]cachedSystems{}}
 	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, log: log, now: now}
