@@ -48,7 +48,7 @@ var usdtSubmitScript = redis.NewScript(usdtSubmitLua)
 // altogether: an order nobody reviews would then stay live in Redis for
 // ever, holding its clientOrderId. Once the window has passed unreviewed it
 // is cancelled like any unpaid order, and the review can still pay it late.
-// (An administrator's "waiting" takes it out: EscalateUSDT.)
+// (An administrator's "waiting" takes it out: USDTReview.Escalate.)
 func (h *USDTPay) SubmitTxHash(ctx context.Context, id, hash string) (*schema.Order, error) {
 	o, err := h.usdtOrder(ctx, id)
 	if err != nil {
