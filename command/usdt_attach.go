@@ -20,6 +20,7 @@ import (
 // itself must be free, or held by an order that no longer holds it: a hash
 // another order holds is refused (reject it there first, which releases it).
 func (r *USDTReview) Attach(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	d.Reason = "" // an attach tells the payer nothing; the review will
 	return r.attach(ctx, id, hash, d, "1")
 }
 
