@@ -30,10 +30,10 @@ type CreateOrder struct {
 	now       func() time.Time
 }
 
-// create runs DESIGN.md's check order, then stores the order. It returns the
+// Create runs DESIGN.md's check order, then stores the order. It returns the
 // order as the merchant should see it, and whether it is a replay. hosted
 // is the GET flow, whose signed URL sits in the payer's browser.
-func (h *CreateOrder) create(ctx context.Context, p schema.Params, ip netip.Addr, hosted bool) (*schema.Order, bool, error) {
+func (h *CreateOrder) Create(ctx context.Context, p schema.Params, ip netip.Addr, hosted bool) (*schema.Order, bool, error) {
 	if err := checkRequired(p); err != nil {
 		return nil, false, err
 	}

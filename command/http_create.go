@@ -39,7 +39,7 @@ func createPost(uc *UseCases) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		o, replay, err := create.create(c.UserContext(), p, ips.Of(c), false)
+		o, replay, err := create.Create(c.UserContext(), p, ips.Of(c), false)
 		if err != nil {
 			return err
 		}
@@ -69,7 +69,7 @@ func createHosted(uc *UseCases, page func(*fiber.Ctx, *schema.Order) error, fail
 		p, err := ParseQueryParams(c.Context().QueryArgs())
 		if err == nil {
 			var o *schema.Order
-			if o, _, err = create.create(c.UserContext(), p, ips.Of(c), true); err == nil {
+			if o, _, err = create.Create(c.UserContext(), p, ips.Of(c), true); err == nil {
 				return page(c, o)
 			}
 		}
