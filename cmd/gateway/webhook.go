@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -238,4 +239,10 @@ func oneLine(s string, n int) string {
 	}
 	q := strconv.Quote(s)
 	return q[1 : len(q)-1]
+}
+
+// accountKeys signs webhooks with the accounts in Redis, read directly (a
+// process without a directory cache: a command-line tool, a test).
+func accountKeys(st *merchant.Store) dispatcher.KeyLookup {
+	return dispatcher.AccountKeys(st.Get, st.EnsureWebhookSecret)
 }

@@ -143,9 +143,3 @@ func TestWebhookLogCounts(t *testing.T) {
 		})
 	}
 }
-
-// accountKeys signs webhooks with the accounts in Redis, read directly (the test
-// keeps no directory cache).
-func accountKeys(st *merchant.Store) dispatcher.KeyLookup {
-	return dispatcher.AccountKeys(st.Get, st.EnsureWebhookSecret)
-}
