@@ -113,6 +113,9 @@ func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string,
 // attachByHand puts hash under review on order id for an administrator
 // (USDTReview.Attach).
 func attachByHand(ctx context.Context, desk *command.USDTReview, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	if d.Note == "" { // the use case refuses it too; here the flag is named
+		return nil, errors.New("usdt attach: --note is required: say why the transfer is this order's")
+	}
 	o, err := desk.Attach(ctx, id, hash, d)
 	if err != nil {
 		return nil, fmt.Errorf("usdt attach: %w", err)
