@@ -22,3 +22,8 @@ func WebhookMerchantKey(s Shard, appid string) string { return "gw:" + s.Tag() +
 func WebhookRateKey(s Shard, appid string, hour int64) string {
 	return "gw:" + s.Tag() + ":wh:rate:" + appid + ":" + strconv.FormatInt(hour, 10)
 }
+
+// WebhookTestKey marks that merchant appid sent a console test event
+// lately: one at a time per merchant, so the button cannot make us hammer
+// a URL (the merchant's own, but one it could point anywhere public).
+func WebhookTestKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":wh:test:" + appid }
