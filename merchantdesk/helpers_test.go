@@ -219,3 +219,15 @@ func kindOf(err error) platform.Kind {
 
 // rand is a short random name.
 func rand() string { return strings.ToLower(crand.Text()[:10]) }
+
+// auditOf is every audit entry of action.
+func (e *env) auditOf(action string) []map[string]any {
+	e.t.Helper()
+	var out []map[string]any
+	for _, a := range e.auditEntries() {
+		if a["action"] == action {
+			out = append(out, a)
+		}
+	}
+	return out
+}
