@@ -4,6 +4,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,10 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/slotcheck"
 	"github.com/paygate/gateway/internal/testenv"
@@ -230,4 +233,37 @@ func (e *env) auditOf(action string) []map[string]any {
 		}
 	}
 	return out
+}
+
+// auditStrings is every audit entry printed.
+func (e *env) auditStrings() []string {
+	var out []string
+	for _, a := range e.auditEntries() {
+		out = append(out, fmt.Sprint(a))
+	}
+	return out
+}
+
+// project copies the audit streams into ClickHouse until n entries are
+// there (audit.Projector, as the projector role runs it).
+func project(t *testing.T, e *env, ch driver.Conn, n uint64) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	p, err := audit.NewProjector(audit.ProjectorConfig{Wait: 50 * time.Millisecond, ClaimIdle: time.Hour}, e.rdb, ch,
+		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("projector: %v", err)
+		}
+	}()
+	testenv.Eventually(t, 30*time.Second, "audit entries in ClickHouse", func() bool {
+		var got uint64
+		return ch.QueryRow(context.Background(), "SELECT uniqExact(id) FROM audit_log").Scan(&got) == nil && got >= n
+	})
 }
