@@ -194,7 +194,9 @@ func (h handlers) who(c *fiber.Ctx) merchantdesk.Who {
 }
 
 // form is a form field, copied out of fasthttp's buffers and trimmed.
-func form(c *fiber.Ctx, name string) string { return strings.TrimSpace(strings.Clone(c.FormValue(name))) }
+func form(c *fiber.Ctx, name string) string {
+	return strings.TrimSpace(strings.Clone(c.FormValue(name)))
+}
 
 // query is a query parameter, copied.
 func query(c *fiber.Ctx, name string) string { return strings.TrimSpace(strings.Clone(c.Query(name))) }
@@ -213,4 +215,3 @@ func notice(v *webui.View, c *fiber.Ctx) string {
 	}
 	return v.L.T(id)
 }
-
