@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
@@ -60,7 +61,11 @@ type env struct {
 	now       time.Time
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { t.Helper(); return newEnvWith(t, nil) }
+
+// newEnvWith gives the desk an audit searcher (nil: none, as on a node
+// without ClickHouse).
+func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	t.Helper()
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
@@ -88,7 +93,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	desk, err := merchantdesk.New(merchantdesk.Defaults(), merchantdesk.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
-		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Log: log})
+		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Searcher: searcher, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
