@@ -82,6 +82,12 @@ func (e *env) seed() {
 	ctx := context.Background()
 	e.deadDelivery(e.shop.AppID)
 	e.deadDelivery(e.shop.AppID)
+	e.failingDelivery(e.shop.AppID)
+	hour := time.Now().Unix() / 3600
+	for h := int64(0); h < 24; h++ {
+		sh := schema.Shard(h % schema.NumShards)
+		e.rdb.HSet(ctx, schema.WebhookRateKey(sh, e.shop.AppID, hour-h), "a", 20+h%5*3, "s", 18+h%5*3-h%3)
+	}
 	for _, c := range []struct {
 		cur string
 		amt schema.Amount
@@ -156,7 +162,7 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 	pg.Click("table[data-deliveries] tbody tr:first-child button")
 	pg.WaitText(".flash", "queued")
 	pg.Submit("form[data-bulk]")
-	pg.WaitText(".flash", "1 dead webhooks queued")
+	pg.WaitText(".flash", "2 dead webhooks queued")
 
 	pg.Go(e.url + "/developers")
 	shoot(t, pg, "developers")

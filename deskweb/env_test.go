@@ -184,6 +184,27 @@ func (e *env) deadDelivery(appid string) string {
 	return id
 }
 
+// failingDelivery stores a paid delivery of appid's order that has failed
+// twice and is due again in ten minutes.
+func (e *env) failingDelivery(appid string) string {
+	e.t.Helper()
+	ctx := context.Background()
+	at := time.Now().Add(-20 * time.Minute)
+	shard := schema.RandomShard()
+	id := schema.NewOrderID(at, shard)
+	_, err := e.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, schema.WebhookKey(shard, id), "st", "pending", "n", 2, "url", "https://shop.example/hook", "due",
+			time.Now().Add(10*time.Minute).UnixMilli(), "host", "shop.example:443", "appid", appid, "p", "paymentId="+id, "paid", at.UnixMilli())
+		p.ZAdd(ctx, schema.WebhookMerchantKey(shard, appid), redis.Z{Score: float64(at.UnixMilli()), Member: id})
+		p.RPush(ctx, schema.WebhookLogKey(shard, id), `{"at":"`+schema.WireTime(at)+`","attempt":2,"status":0,"error":"timeout after 10s","body":""}`)
+		return nil
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
 // fingerprint is every key but the limiter's and sessions' (a request
 // marks its session used), as one comparable string.
 func (e *env) fingerprint() string {
