@@ -204,7 +204,9 @@ func rowOf(c candidate, str func(int) string, last string, now time.Time) Delive
 		}
 	}
 	switch {
-	case str(0) == StateDead:
+	case str(0) == StateDead || str(6) == StateDead:
+		// A dead one with a resend queued stays dead until that attempt
+		// is recorded: it goes back there unless acknowledged.
 		r.State = ViewDead
 	case r.Automatic > 0 || r.LastError != "":
 		r.State = ViewFailing

@@ -185,6 +185,9 @@ func TestMerchantResendIsBoundToItsMerchant(t *testing.T) {
 	if st := e.rdb.HGet(ctx, schema.WebhookKey(4, mine), "man").Val(); st != StateDead {
 		t.Fatalf("resend not queued: man=%q", st)
 	}
+	if r := e.list(e.acct.AppID, ListFilter{State: ViewDead})[mine]; !r.ResendQueued {
+		t.Fatalf("a dead delivery with its resend queued: %+v, want listed as dead with the resend", r)
+	}
 	msgs := e.rdb.XRange(ctx, auditKey, "-", "+").Val()
 	if len(msgs) != 1 || msgs[0].Values["action"] != "webhook.resend" || msgs[0].Values["target"] != "order:"+mine {
 		t.Fatalf("audit entries %v", msgs)

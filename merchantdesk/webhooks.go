@@ -68,14 +68,14 @@ func (d *Desk) ResendDead(ctx context.Context, w Who, from, to time.Time) (dispa
 		return dispatcher.BulkResend{}, invalid("the range must end after it starts and span at most %s", d.cfg.MaxResendRange)
 	}
 	res, err := d.Webhooks.ResendDead(ctx, appid, from, to)
+	result := "done"
 	if err != nil {
-		return res, err
+		result = "failed" // some may be queued: the entry records how many
 	}
-	e := d.entry(w, "webhook.resend_dead", "merchant:"+appid, map[string]string{
-		"count": strconv.Itoa(res.Queued), "note": "events from " + from.UTC().Format(time.RFC3339) + " to " + to.UTC().Format(time.RFC3339),
-	})
-	if _, err := d.audit.Append(ctx, e); err != nil {
-		return res, err
+	e := d.entry(w, "webhook.resend_dead", "merchant:"+appid, map[string]string{"count": strconv.Itoa(res.Queued), "result": result,
+		"note": "events from " + from.UTC().Format(time.RFC3339) + " to " + to.UTC().Format(time.RFC3339)})
+	if _, aerr := d.audit.Append(ctx, e); aerr != nil && err == nil {
+		err = aerr
 	}
-	return res, nil
+	return res, err
 }
