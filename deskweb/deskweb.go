@@ -1,12 +1,10 @@
 // Package deskweb is the merchant console's Webhooks, Developers, Balance
 // and Team & security pages (issue 26): thin handlers over the use cases of
-// package merchantdesk, drawn in the console frame (webui). The console
-// mounts them with two calls, so that the pages stay in files of their own:
+// package merchantdesk, drawn in the console frame (webui). Pages is a
+// webui.Extension, so a console takes the pages in with one line and they
+// stay in files of their own:
 //
-//	pages := deskweb.New(desk)
-//	if err := pages.Extend(&deps); err != nil { ... } // before webui.New: templates, messages, nav
-//	g := ui.Register(app)
-//	pages.Register(g, ui)                               // the routes, each behind ui.Require
+//	webui.Deps{..., Extensions: []webui.Extension{deskweb.New(desk)}}
 //
 // Every route checks its permission twice, by the frame's Require and again
 // in the use case; every form carries the session's CSRF token, which the

@@ -99,11 +99,9 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	}
 	pages := New(desk)
 	ips, _ := platform.NewClientIP(nil)
+	// As the console takes them: one Extensions entry, nothing else.
 	deps := webui.Deps{Auth: accounts, ClientIP: ips, Templates: consoleTemplates, Locales: consoleLocales(),
-		Nav: []webui.NavItem{{Path: "/", Label: "test_home"}}}
-	if err := pages.Extend(&deps); err != nil {
-		t.Fatal(err)
-	}
+		Nav: []webui.NavItem{{Path: "/", Label: "test_home"}}, Extensions: []webui.Extension{pages}}
 	ui, err := webui.New(webui.Config{Base: base, Realm: access.RealmMerchant, CookieName: "gw_console", Brand: "test_brand"},
 		deps, prometheus.NewRegistry(), log)
 	if err != nil {
@@ -112,7 +110,7 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	e.app = fiber.New(fiber.Config{DisableStartupMessage: true})
 	g := ui.Register(e.app)
 	g.Get("/", func(c *fiber.Ctx) error { return ui.Render(c, "home", ui.View(c, "test_home")) })
-	pages.Register(g, ui)
+	g.Use(func(c *fiber.Ctx) error { return ui.Fail(c, fiber.ErrNotFound) }) // the console's catch-all, last
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
