@@ -1,6 +1,7 @@
 package deskweb
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -64,8 +65,14 @@ func TestEveryRoleOnEveryForm(t *testing.T) {
 				before := e.fingerprint()
 				if !slices.Contains(w.allowed, r) {
 					vals.Set("csrf", sessions[r].CSRF)
-					if res := e.do(sessions[r], http.MethodPost, w.path, vals); res.StatusCode != http.StatusForbidden {
+					res := e.do(sessions[r], http.MethodPost, w.path, vals)
+					if res.StatusCode != http.StatusForbidden {
 						t.Fatalf("%s: %d, want 403", r, res.StatusCode)
+					}
+					// Refused by the route (ui.Require), before the use
+					// case's own check would answer with its message.
+					if b, _ := io.ReadAll(res.Body); strings.Contains(string(b), "your role does not allow this action") {
+						t.Fatalf("%s reached the use case: the route does not check the permission", r)
 					}
 					if e.fingerprint() != before {
 						t.Fatalf("%s was refused but something changed", r)
@@ -132,5 +139,33 @@ func TestEveryRoleOnEveryPage(t *testing.T) {
 				t.Fatalf("%s on /webhooks does not list the merchant's dead delivery", r)
 			}
 		}
+	}
+}
+
+// TestAnotherMerchantsIDsAre404: an owner naming another merchant's
+// delivery or user in a form gets 404 and nothing changes.
+func TestAnotherMerchantsIDsAre404(t *testing.T) {
+	e := newEnv(t)
+	owner := e.person(access.RoleOwner)
+	theirDelivery := e.deadDelivery(e.other.AppID)
+	theirUser, _, err := e.accounts.Create(t.Context(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.other.AppID,
+		Email: "owner@other.test", Role: access.RoleOwner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := e.fingerprint()
+	for path, vals := range map[string]url.Values{
+		"/webhooks/resend":                         {"paymentId": {theirDelivery}},
+		"/team/users/" + theirUser.ID + "/role":    {"role": {"viewer"}},
+		"/team/users/" + theirUser.ID + "/remove":  {},
+		"/team/users/" + theirUser.ID + "/reissue": {},
+	} {
+		vals.Set("csrf", owner.CSRF)
+		if res := e.do(owner, http.MethodPost, path, vals); res.StatusCode != http.StatusNotFound {
+			t.Fatalf("%s: %d, want 404", path, res.StatusCode)
+		}
+	}
+	if e.fingerprint() != before {
+		t.Fatal("a form naming another merchant's data changed something")
 	}
 }

@@ -86,7 +86,7 @@ type Who struct {
 }
 
 // errForbidden is every refusal by role: the page shows it as 403.
-var errForbidden = &platform.Error{Kind: platform.KindForbidden, Msg: "your role may not do this", Err: access.ErrForbidden}
+var errForbidden = &platform.Error{Kind: platform.KindForbidden, Msg: "your role does not allow this action", Err: access.ErrForbidden}
 
 // may returns the session's merchant when its person may do p there.
 func (d *Desk) may(w Who, p access.Permission) (string, error) {
