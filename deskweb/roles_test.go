@@ -132,6 +132,9 @@ func TestEveryRoleOnEveryPage(t *testing.T) {
 			if code != want {
 				t.Fatalf("%s on %s: %d, want %d", r, p.path, code, want)
 			}
+			if code == http.StatusForbidden && strings.Contains(body, "your role does not allow this action") {
+				t.Fatalf("%s on %s reached the use case: the route does not check the permission", r, p.path)
+			}
 			if strings.Contains(body, theirs) || strings.Contains(body, e.other.APIKey) {
 				t.Fatalf("%s on %s shows another merchant's data", r, p.path)
 			}
