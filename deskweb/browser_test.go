@@ -258,3 +258,43 @@ func TestPagesInBrowserAsViewer(t *testing.T) {
 		t.Fatal("a refused write changed something")
 	}
 }
+
+// TestPagesInBrowserAsDeveloperAndFinance: each role is offered exactly
+// the forms its permissions allow, and a forged form of the others is 403.
+func TestPagesInBrowserAsDeveloperAndFinance(t *testing.T) {
+	e := newEnv(t)
+	e.seed()
+	b := browser.New(t)
+	for _, tt := range []struct {
+		role    access.Role
+		offered map[string]bool // form selector on its page → offered
+	}{
+		{access.RoleDeveloper, map[string]bool{"/webhooks form[data-bulk]": true, `/developers form[data-rotate="api-key"]`: true,
+			"/developers form[data-callback]": true, "/team form[data-invite]": false, "/team form[data-totp-form]": false}},
+		{access.RoleFinance, map[string]bool{"/webhooks form[data-bulk]": false, `/developers form[data-rotate="api-key"]`: false,
+			"/developers form[data-callback]": false, "/team form[data-invite]": false}},
+	} {
+		t.Run(string(tt.role), func(t *testing.T) {
+			email := string(tt.role) + "-b@shop.test"
+			secret, _ := webuitest.Enrol(t, e.accounts, access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: email, Role: tt.role}, e.now)
+			pg := b.NewPage(browser.Wide)
+			webuitest.Login(t, pg, e.url, email, webuitest.Password, webuitest.Code(t, secret, e.now.Add(30*time.Second)))
+			for where, want := range tt.offered {
+				path, sel, _ := strings.Cut(where, " ")
+				pg.Go(e.url + path)
+				if got := has(pg, sel); got != want {
+					t.Fatalf("%s: %s offered %v, want %v", path, sel, got, want)
+				}
+			}
+			pg.Go(e.url + "/team")
+			pg.CheckA11y(t, string(tt.role)+"-team")
+			before := e.fingerprint()
+			if st := forge(t, pg, base+"/team/totp", map[string]string{"on": "1"}, true); st != http.StatusForbidden {
+				t.Fatalf("%s's forged TOTP policy: %d, want 403", tt.role, st)
+			}
+			if e.fingerprint() != before {
+				t.Fatal("a refused write changed something")
+			}
+		})
+	}
+}
