@@ -4,7 +4,7 @@
 // webui.Extension, so a console takes the pages in with one line and they
 // stay in files of their own:
 //
-//	webui.Deps{..., Extensions: []webui.Extension{deskweb.New(desk)}}
+//	webui.Deps{..., Extensions: []webui.Extension{deskweb.New(desk, log)}}
 //
 // Every route checks its permission twice, by the frame's Require and again
 // in the use case; every form carries the session's CSRF token, which the
@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"strings"
 	"testing/fstest"
@@ -40,10 +41,14 @@ var (
 type Pages struct {
 	desk *merchantdesk.Desk
 	now  func() time.Time
+	log  *slog.Logger
 }
 
-// New wraps the desk.
-func New(desk *merchantdesk.Desk) *Pages { return &Pages{desk: desk, now: time.Now} }
+// New wraps the desk; log takes what fails after an answer has started
+// (an export cut short).
+func New(desk *merchantdesk.Desk, log *slog.Logger) *Pages {
+	return &Pages{desk: desk, now: time.Now, log: log}
+}
 
 // Nav is the pages' navigation: each link shown to whom may read the page.
 func Nav() []webui.NavItem {

@@ -97,7 +97,7 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := New(desk)
+	pages := New(desk, log)
 	ips, _ := platform.NewClientIP(nil)
 	// As the console takes them: one Extensions entry, nothing else.
 	deps := webui.Deps{Auth: accounts, ClientIP: ips, Templates: consoleTemplates, Locales: consoleLocales(),

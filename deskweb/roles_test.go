@@ -7,8 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // write is one form of the pages, as a browser posts it.
@@ -170,5 +173,30 @@ func TestAnotherMerchantsIDsAre404(t *testing.T) {
 	}
 	if e.fingerprint() != before {
 		t.Fatal("a form naming another merchant's data changed something")
+	}
+}
+
+// TestAuditExportStreamsTheMerchantsEntries: the owner's CSV holds its
+// merchant's entries only, whatever merchant the query names.
+func TestAuditExportStreamsTheMerchantsEntries(t *testing.T) {
+	searcher, project := auditSearcher(t)
+	e := newEnvWith(t, searcher)
+	project(e.rdb)
+	owner := e.person(access.RoleOwner)
+	l := audit.NewLog(e.rdb)
+	for _, appid := range []string{e.shop.AppID, e.other.AppID} {
+		if _, err := l.Append(t.Context(), audit.Entry{At: time.Now(), Realm: audit.RealmCLI, Action: "merchant.credit",
+			Target: "merchant:" + appid, AppID: appid, Source: "cli"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testenv.Eventually(t, 30*time.Second, "entries searchable", func() bool {
+		p, err := searcher.Search(t.Context(), audit.Filter{Action: "merchant.credit"})
+		return err == nil && p.Total == 2
+	})
+	code, body := e.page(owner, "/team/audit.csv?appid="+e.other.AppID)
+	if code != http.StatusOK || !strings.HasPrefix(body, strings.Join(audit.CSVHeader, ",")) ||
+		!strings.Contains(body, "merchant:"+e.shop.AppID) || strings.Contains(body, "merchant:"+e.other.AppID) {
+		t.Fatalf("export %d:\n%s", code, body)
 	}
 }

@@ -32,24 +32,22 @@ func (d *Desk) AuditLog(ctx context.Context, w Who, f audit.Filter) (*audit.Page
 	return p, err
 }
 
-// ExportAudit streams the merchant's audit entries the filter selects as
-// CSV to out. The export is itself audited, before the first byte: who
-// took a copy of the log is part of the log.
-func (d *Desk) ExportAudit(ctx context.Context, w Who, f audit.Filter, out io.Writer) error {
+// ExportAudit checks that the person may export the merchant's audit
+// log, records the export (before the first byte: who took a copy of the
+// log is part of the log) and returns the writer of the CSV, which a page
+// runs while it streams the answer. The filter's merchant is always the
+// session's.
+func (d *Desk) ExportAudit(ctx context.Context, w Who, f audit.Filter) (func(ctx context.Context, out io.Writer) error, error) {
 	appid, err := d.may(w, access.PermAuditRead)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if d.Searcher == nil {
-		return errNoSearch
+		return nil, errNoSearch
 	}
 	f.AppID = appid
 	if _, err := d.audit.Append(ctx, d.entry(w, "audit.export", "merchant:"+appid, nil)); err != nil {
-		return err
+		return nil, err
 	}
-	err = d.Searcher.ExportCSV(ctx, f, out)
-	if errors.Is(err, audit.ErrBadFilter) {
-		return invalid("%v", err)
-	}
-	return err
+	return func(ctx context.Context, out io.Writer) error { return d.Searcher.ExportCSV(ctx, f, out) }, nil
 }

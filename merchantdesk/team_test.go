@@ -94,7 +94,11 @@ func TestAuditLogIsTheOwnersMerchantOnly(t *testing.T) {
 		t.Fatalf("search naming another merchant: %+v, %v", page, err)
 	}
 	var csv bytes.Buffer
-	if err := e.desk.ExportAudit(ctx, w, audit.Filter{AppID: e.other.AppID}, &csv); err != nil {
+	write, err := e.desk.ExportAudit(ctx, w, audit.Filter{AppID: e.other.AppID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := write(ctx, &csv); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(csv.String(), "order:"+e.other.AppID) || !strings.Contains(csv.String(), "order:"+e.shop.AppID) {
