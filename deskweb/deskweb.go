@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"maps"
 	"strings"
-	"testing/fstest"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -110,7 +109,7 @@ func (p *Pages) Extend(d *webui.Deps) error {
 
 // union is the files at the roots of a and b (a may be nil) in one FS.
 func union(a, b fs.FS) (fs.FS, error) {
-	out := fstest.MapFS{}
+	out := memFS{}
 	for _, fsys := range []fs.FS{a, b} {
 		if fsys == nil {
 			continue
@@ -127,7 +126,7 @@ func union(a, b fs.FS) (fs.FS, error) {
 			if err != nil {
 				return nil, fmt.Errorf("deskweb: read template %s: %w", n, err)
 			}
-			out[n] = &fstest.MapFile{Data: data}
+			out[n] = data
 		}
 	}
 	return out, nil
@@ -136,7 +135,7 @@ func union(a, b fs.FS) (fs.FS, error) {
 // mergeLocales is each language's messages of a (may be nil) and b in one
 // file per language.
 func mergeLocales(a, b fs.FS) (fs.FS, error) {
-	out := fstest.MapFS{}
+	out := memFS{}
 	for _, lang := range webui.Langs {
 		msgs := map[string]string{}
 		for _, fsys := range []fs.FS{a, b} {
@@ -159,7 +158,7 @@ func mergeLocales(a, b fs.FS) (fs.FS, error) {
 			}
 		}
 		data, _ := json.Marshal(msgs) // a map of strings always marshals
-		out[lang+".json"] = &fstest.MapFile{Data: data}
+		out[lang+".json"] = data
 	}
 	return out, nil
 }
