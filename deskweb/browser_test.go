@@ -236,7 +236,7 @@ func TestPagesInBrowserAsViewer(t *testing.T) {
 		}
 		pg.CheckA11y(t, "viewer"+p)
 	}
-	pg.Screenshot("console-developers-viewer")
+	pg.Screenshot("console-team-viewer")
 	before := e.fingerprint()
 	for path, fields := range map[string]map[string]string{
 		"/webhooks/resend":           {"paymentId": dead},
