@@ -5,10 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
-	"github.com/redis/go-redis/v9"
 )
 
 // TestAuditLogProjectedByServe: the projector role copies the audit
