@@ -15,7 +15,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/command"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -127,14 +126,12 @@ func attachByHand(ctx context.Context, desk *command.USDTReview, id, hash string
 // paid order must stay in Redis as long as the gateway's own).
 // A bad GATEWAY_* value is an error here as it is for serve.
 func deskStore(rdb redis.UniversalClient) (*command.Store, time.Duration, error) {
-	cfg := platform.Defaults()
-	cfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError)) // applies GATEWAY_* values; nothing is parsed
-	if err := cfg.Validate(); err != nil {
-		return nil, 0, fmt.Errorf("configuration: %w", err)
+	cfg, err := envConfig()
+	if err != nil {
+		return nil, 0, err
 	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
-	ttls, _ := platform.ParseMethodTTLs(cfg.OrderTTLMethods) // Validate read it
-	if d, ok := ttls[string(schema.MethodUSDTDirect)]; ok {
+	if d, ok := cfg.OrderTTLMethods[schema.MethodUSDTDirect]; ok {
 		store.WithMethodTTLs(map[schema.Method]time.Duration{schema.MethodUSDTDirect: d})
 	}
 	return store, cfg.USDTReview, nil
