@@ -66,9 +66,10 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 	chOrders := NewClickHouseOrders(ch)
 	app := serveOrders(t, merchant.NewDirectory(merchant.NewStore(rdb), log, time.Millisecond),
 		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders, Reports: chOrders}, log)
-	// Three rounds: every hour folded live (no rollups yet); then most
+	// Four rounds: every hour folded live (no rollups yet); then most
 	// hours from rollups; then, after more changes to old orders, the hours
-	// they touched live again beside the rollups of the others.
+	// they touched live again beside the rollups of the others; then all
+	// from rollups again, the touched hours folded a second time.
 	checkAllReports(t, app, accounts, w)
 	if n := rollUp(t, ch); n == 0 {
 		t.Fatal("the rollup job folded no hour")
@@ -85,6 +86,15 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 	}
 	t.Logf("after more changes: %d merchant hours from rollups, %d folded live again", clean, stale)
 	requireMixedPlan(t, chOrders, appids, w)
+	checkAllReports(t, app, accounts, w)
+	// The job folds the re-marked hours again: two rollups of each, the
+	// newer one read.
+	if n := rollUp(t, ch); n == 0 {
+		t.Fatal("the rollup job folded no re-marked hour")
+	}
+	if _, stale := rollupHours(t, ch, appids); stale != 0 {
+		t.Fatalf("%d hours still stale after the job ran again", stale)
+	}
 	checkAllReports(t, app, accounts, w)
 }
 
