@@ -19,6 +19,12 @@ import (
 // are then plain sums over that folded set. See docs/reporting.md for why
 // this over aggregate tables kept by the projector.
 
+// foldedColumns are an order's fields as its latest version left them, for
+// a query grouping its rows by order: the live fold's and the rollup job's.
+const foldedColumns = "any(created_at) AS at, any(created_ms) AS cms, argMax(currency, version) AS cur, " +
+	"argMax(amount, version) AS amt, argMax(status, version) AS st, argMax(method, version) AS m, " +
+	"argMax(refunded_amount, version) AS rfd, argMax(completed_ms, version) AS done"
+
 // foldedOrdersIn is the subquery of one row per order of f's scope created
 // in spans: the immutable conditions go before the fold (they prune by
 // primary key), the conditions on what changes (method, status) after it.
@@ -30,10 +36,7 @@ func foldedOrdersIn(f ReportFilter, spans []span) (string, []any) {
 		conds = append(conds, "currency = ?")
 		args = append(args, f.Currency)
 	}
-	q := "SELECT id, any(created_at) AS at, any(created_ms) AS cms, argMax(currency, version) AS cur, " +
-		"argMax(amount, version) AS amt, argMax(status, version) AS st, argMax(method, version) AS m, " +
-		"argMax(refunded_amount, version) AS rfd, argMax(completed_ms, version) AS done " +
-		"FROM orders WHERE " + strings.Join(conds, " AND ") + " GROUP BY id"
+	q := "SELECT id, " + foldedColumns + " FROM orders WHERE " + strings.Join(conds, " AND ") + " GROUP BY id"
 	var after []string
 	if f.Method != "" {
 		after = append(after, "m = ?")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"time"
 
@@ -105,7 +106,7 @@ type hourKey struct {
 }
 
 // RunOnce folds every stale merchant hour older than the open window and
-// says how many it folded.
+// says how many merchant hours it wrote.
 func (r *Rollup) RunOnce(ctx context.Context) (int, error) {
 	start := r.now()
 	asOf := uint64(start.Add(-r.cfg.Margin).UnixMilli())
@@ -116,17 +117,23 @@ func (r *Rollup) RunOnce(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	n := 0
-	for appid, hours := range stale {
-		slices.Sort(hours)
-		if err := r.fold(ctx, appid, hours, asOf); err != nil {
+	days := byDay(stale)
+	for _, d := range slices.Sorted(maps.Keys(days)) {
+		lo := time.Unix(d, 0).UTC()
+		hi := lo.Add(24 * time.Hour)
+		if hi.After(limit) {
+			hi = limit
+		}
+		wrote, err := r.foldDay(ctx, slices.Sorted(maps.Keys(days[d])), lo, hi, asOf)
+		if err != nil {
 			return n, err
 		}
-		n += len(hours)
-		r.folded.Add(float64(len(hours)))
+		n += wrote
+		r.folded.Add(float64(wrote))
 	}
 	// A mark stamped before this run's as_of was visible to it unless its
 	// insert took longer than a margin: the next run looks a margin further
-	// back, and a full comparison catches anything slower.
+	// back, and a full pass catches anything slower.
 	r.since = max(1, asOf-uint64(r.cfg.Margin.Milliseconds()))
 	if full {
 		r.lastFull = start
@@ -134,66 +141,46 @@ func (r *Rollup) RunOnce(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// stale lists, per merchant, the hours before limit whose newest mark is
-// at least as new as their newest rollup, or that have none; a full pass
-// also takes hours with orders and no rollup.
-func (r *Rollup) stale(ctx context.Context, limit time.Time, full bool) (map[string][]int64, error) {
-	have := map[hourKey]uint64{}
-	if err := r.scan(ctx, "SELECT appid, hour, max(as_of_ms) FROM report_hourly WHERE hour < ? GROUP BY appid, hour", have, limit); err != nil {
-		return nil, err
+// byDay groups stale merchant hours by UTC day: a day is folded in one
+// query for every merchant stale in it.
+func byDay(stale []hourKey) map[int64]map[string]bool {
+	out := map[int64]map[string]bool{}
+	for _, k := range stale {
+		d := k.hour - k.hour%86400
+		if out[d] == nil {
+			out[d] = map[string]bool{}
+		}
+		out[d][k.appid] = true
 	}
+	return out
+}
+
+// stale lists the merchant hours before limit whose newest mark (from
+// r.since on) is at least as new as their newest rollup, or that have
+// none; a full pass looks at every mark and also takes the hours with
+// orders and no rollup (data older than the report tables, or loaded
+// around the projector). The comparison runs in ClickHouse; GLOBAL makes
+// the subqueries run once on a cluster (and changes nothing on one node).
+func (r *Rollup) stale(ctx context.Context, limit time.Time, full bool) ([]hourKey, error) {
 	since := r.since
 	if full {
 		since = 0
 	}
-	marked := map[hourKey]uint64{}
-	if err := r.scan(ctx, "SELECT appid, hour, max(marked_ms) FROM report_marks WHERE hour < ? AND marked_ms >= ? GROUP BY appid, hour", marked, limit, since); err != nil {
-		return nil, err
+	var out []hourKey
+	err := r.scan(ctx, &out, "SELECT appid, hour FROM (SELECT appid, hour, max(marked_ms) AS mk FROM report_marks "+
+		"WHERE hour < ? AND marked_ms >= ? GROUP BY appid, hour) ANY LEFT JOIN (SELECT appid, hour, max(as_of_ms) AS a "+
+		"FROM report_hourly WHERE appid GLOBAL IN (SELECT appid FROM report_marks WHERE marked_ms >= ?) GROUP BY appid, hour) "+
+		"USING (appid, hour) WHERE mk >= a", limit, since, since)
+	if err != nil || !full {
+		return out, err
 	}
-	if full {
-		if err := r.scan(ctx, "SELECT appid, toStartOfHour(created_at, 'UTC') AS h, toUInt64(0) FROM orders WHERE created_at < ? GROUP BY appid, h", marked, limit); err != nil {
-			return nil, err
-		}
-	}
-	if full {
-		fillGaps(have, marked, limit)
-	}
-	out := map[string][]int64{}
-	for k, m := range marked {
-		if a, ok := have[k]; !ok || m >= a {
-			out[k.appid] = append(out[k.appid], k.hour)
-		}
-	}
-	return out, nil
+	err = r.scan(ctx, &out, "SELECT appid, toStartOfHour(created_at, 'UTC') AS h FROM orders WHERE created_at < ? "+
+		"GROUP BY appid, h HAVING (appid, h) GLOBAL NOT IN (SELECT appid, hour FROM report_hourly)", limit)
+	return out, err
 }
 
-// fillGaps adds to stale every hour of a merchant, from its first hour with
-// orders up to limit, that has no rollup: empty hours get an empty row, so
-// that readers see one unbroken stretch of rollups instead of islands,
-// each of which would cost them a condition.
-func fillGaps(have, stale map[hourKey]uint64, limit time.Time) {
-	first := map[string]int64{}
-	for _, m := range []map[hourKey]uint64{have, stale} {
-		for k := range m {
-			if h, ok := first[k.appid]; !ok || k.hour < h {
-				first[k.appid] = k.hour
-			}
-		}
-	}
-	for appid, h := range first {
-		for ; h < limit.Unix(); h += 3600 {
-			k := hourKey{appid, h}
-			if _, ok := have[k]; !ok {
-				if _, ok := stale[k]; !ok {
-					stale[k] = 0
-				}
-			}
-		}
-	}
-}
-
-// scan reads (appid, hour, value) rows into m, keeping the larger value.
-func (r *Rollup) scan(ctx context.Context, q string, m map[hourKey]uint64, args ...any) error {
+// scan appends the (appid, hour) rows of q to out.
+func (r *Rollup) scan(ctx context.Context, out *[]hourKey, q string, args ...any) error {
 	rows, err := r.conn.Query(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("rollup scan: %w", err)
@@ -203,37 +190,14 @@ func (r *Rollup) scan(ctx context.Context, q string, m map[hourKey]uint64, args 
 		var (
 			appid string
 			h     time.Time
-			v     uint64
 		)
-		if err := rows.Scan(&appid, &h, &v); err != nil {
+		if err := rows.Scan(&appid, &h); err != nil {
 			return fmt.Errorf("rollup scan: %w", err)
 		}
-		k := hourKey{appid, h.Unix()}
-		if have, ok := m[k]; !ok || v > have {
-			m[k] = v
-		}
+		*out = append(*out, hourKey{appid, h.Unix()})
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("rollup scan: %w", err)
-	}
-	return nil
-}
-
-// maxFoldSpan bounds the hours one fold query covers, and so its memory.
-const maxFoldSpan = 24
-
-// fold folds appid's hours (sorted) in runs of consecutive hours.
-func (r *Rollup) fold(ctx context.Context, appid string, hours []int64, asOf uint64) error {
-	for i := 0; i < len(hours); {
-		j := i + 1
-		for j < len(hours) && j-i < maxFoldSpan && hours[j] == hours[j-1]+3600 {
-			j++
-		}
-		lo := time.Unix(hours[i], 0).UTC()
-		if err := r.foldSpan(ctx, appid, lo, lo.Add(time.Duration(j-i)*time.Hour), asOf); err != nil {
-			return err
-		}
-		i = j
 	}
 	return nil
 }
