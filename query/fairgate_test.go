@@ -141,15 +141,16 @@ func TestFairGateCapsAMerchant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-served:
-		t.Fatal("the flood's second query got a slot beside its first")
-	default:
+	quiet() // a slot handed on: still not to the flood at its cap
+	g.mu.Lock()
+	waiting, held := len(g.queues["flood"]), g.inflight["flood"]
+	g.mu.Unlock()
+	if waiting != 1 || held != 1 {
+		t.Fatalf("the flood holds %d slots with %d waiting, want 1 held and its second query waiting", held, waiting)
 	}
 	first()
 	second := <-served
 	second()
-	quiet()
 	if g.free != 4 || len(g.ring) != 0 || len(g.queues) != 0 || len(g.inflight) != 0 {
 		t.Fatalf("gate not back to idle: free %d ring %v queues %d inflight %v", g.free, g.ring, len(g.queues), g.inflight)
 	}
