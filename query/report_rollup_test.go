@@ -9,7 +9,9 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/projector"
+	"github.com/paygate/gateway/schema"
 )
 
 // projectMore projects what the workload did since the last projection
@@ -76,4 +78,49 @@ func requireMixedPlan(t *testing.T, c *ClickHouseOrders, appids []string, w *rep
 		}
 	}
 	t.Fatal("no merchant's report mixes rollups with hours folded live again")
+}
+
+// TestRollupReadsNewestFold: an hour folded twice (merges stopped, so both
+// rows stay) is read from its newer fold; an hour re-marked after its fold
+// is folded live until the job runs again.
+func TestRollupReadsNewestFold(t *testing.T) {
+	ch := migratedClickHouse(t, testenv.ClickHouseDSN(t))
+	ctx := t.Context()
+	if err := ch.Exec(ctx, "SYSTEM STOP MERGES report_hourly"); err != nil {
+		t.Fatal(err)
+	}
+	sink, orders := projector.NewClickHouse(ch), NewClickHouseOrders(ch)
+	at := time.Now().UTC().Add(-72 * time.Hour).Truncate(time.Millisecond)
+	o := schema.Order{ID: schema.NewOrderID(at, schema.RandomShard()), AppID: "twice", Amount: 500, Currency: "USD",
+		Method: schema.MethodWalletA, Status: schema.StatusPending, CreatedAt: at, UpdatedAt: at, Version: 1}
+	f := ReportFilter{AppID: "twice", From: at.Add(-24 * time.Hour), To: at.Add(24 * time.Hour)}
+	paidNow := func(want int) {
+		t.Helper()
+		s, err := orders.Summary(ctx, f)
+		if err != nil || s.Created != 1 || s.Paid != want {
+			t.Fatalf("summary: %d created, %d paid (want 1, %d): %v", s.Created, s.Paid, want, err)
+		}
+	}
+	insert := func() {
+		t.Helper()
+		if err := sink.Insert(ctx, []schema.Event{{Order: o, At: o.UpdatedAt}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insert()
+	rollUp(t, ch)
+	paidNow(0)
+	o.Status, o.Version, o.UpdatedAt, o.CompletedAt = schema.StatusPaid, 2, at.Add(time.Minute), at.Add(time.Minute)
+	insert()
+	paidNow(1) // the mark makes the hour live
+	rollUp(t, ch)
+	var folds uint64
+	if err := ch.QueryRow(ctx, "SELECT count() FROM report_hourly WHERE appid = 'twice' AND hour = ?", at.Truncate(time.Hour)).Scan(&folds); err != nil || folds != 2 {
+		t.Fatalf("%d folds of the hour, want 2 (%v)", folds, err)
+	}
+	p, err := orders.plan(ctx, f)
+	if err != nil || len(p.rolled) == 0 || len(p.live) != 2 {
+		t.Fatalf("plan %+v (%v): the hour should be rolled again", p, err)
+	}
+	paidNow(1)
 }
