@@ -54,13 +54,19 @@ type hourMark struct {
 	hour  int64 // Unix seconds of the hour's start
 }
 
-// mark writes one report mark per (merchant, hour of creation) of events.
-func (c *ClickHouse) mark(ctx context.Context, events []schema.Event) error {
+// hourMarks is the set of (merchant, hour of creation) of events.
+func hourMarks(events []schema.Event) map[hourMark]struct{} {
 	seen := make(map[hourMark]struct{}, 8)
 	for i := range events {
 		o := &events[i].Order
 		seen[hourMark{o.AppID, o.CreatedAt.Unix() / 3600 * 3600}] = struct{}{}
 	}
+	return seen
+}
+
+// mark writes one report mark per (merchant, hour of creation) of events.
+func (c *ClickHouse) mark(ctx context.Context, events []schema.Event) error {
+	seen := hourMarks(events)
 	if len(seen) == 0 {
 		return nil
 	}
