@@ -30,30 +30,38 @@ func BenchmarkReports(b *testing.B) {
 	benchRollups(b, ch)
 	to := time.Now().UTC().Add(time.Minute)
 	f := ReportFilter{AppID: "big", From: to.Add(-benchDays*24*time.Hour - time.Hour), To: to}
-	b.Run("summary-90d", func(b *testing.B) {
-		var lat []time.Duration
-		for b.Loop() {
-			start := time.Now()
-			s, err := orders.Summary(ctx, f)
-			if err != nil || s.Created != merchantRows || s.Paid != merchantRows/10 {
-				b.Fatalf("summary: %d created, %d paid, %v", s.Created, s.Paid, err)
+	// The rows named live-… are the same reports folded live whole (no
+	// rollups): the A/B of the rollups under the same load.
+	for _, v := range []struct {
+		prefix string
+		orders *ClickHouseOrders
+	}{{"", orders}, {"live-", orders.WithoutRollups()}} {
+		orders := v.orders
+		b.Run(v.prefix+"summary-90d", func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				s, err := orders.Summary(ctx, f)
+				if err != nil || s.Created != merchantRows || s.Paid != merchantRows/10 {
+					b.Fatalf("summary: %d created, %d paid, %v", s.Created, s.Paid, err)
+				}
+				lat = append(lat, time.Since(start))
 			}
-			lat = append(lat, time.Since(start))
-		}
-		reportPercentiles(b, lat)
-	})
-	b.Run("timeseries-day-method-90d", func(b *testing.B) {
-		var lat []time.Duration
-		for b.Loop() {
-			start := time.Now()
-			rows, err := orders.Series(ctx, f, SeriesSpec{Interval: "day", GroupBy: "paymentMethod", TZ: "Europe/Berlin"})
-			if err != nil || len(rows) < benchDays*len(benchMethods) {
-				b.Fatalf("series: %d rows, %v", len(rows), err)
+			reportPercentiles(b, lat)
+		})
+		b.Run(v.prefix+"timeseries-day-method-90d", func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				rows, err := orders.Series(ctx, f, SeriesSpec{Interval: "day", GroupBy: "paymentMethod", TZ: "Europe/Berlin"})
+				if err != nil || len(rows) < benchDays*len(benchMethods) {
+					b.Fatalf("series: %d rows, %v", len(rows), err)
+				}
+				lat = append(lat, time.Since(start))
 			}
-			lat = append(lat, time.Since(start))
-		}
-		reportPercentiles(b, lat)
-	})
+			reportPercentiles(b, lat)
+		})
+	}
 	b.Run("export-90d", func(b *testing.B) {
 		for b.Loop() {
 			rssBefore := procStatusKiB(b, "VmRSS")
