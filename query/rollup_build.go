@@ -24,9 +24,9 @@ type RollupConfig struct {
 	// Margin is the clock difference tolerated between projectors and this
 	// job: a fold's as_of_ms is its start minus Margin (default 30s).
 	Margin time.Duration
-	// FullEvery: how often all hours are compared, not only those marked
-	// since the last run, and hours with orders but no rollup (data older
-	// than the report tables) are folded (default 10m).
+	// FullEvery: how often every mark is compared, not only those since
+	// the last run (default 10m). Hours with orders but no mark and no
+	// rollup (data older than the report tables) are looked for at start.
 	FullEvery time.Duration
 }
 
@@ -112,7 +112,7 @@ func (r *Rollup) RunOnce(ctx context.Context) (int, error) {
 	asOf := uint64(start.Add(-r.cfg.Margin).UnixMilli())
 	limit := start.Add(-r.cfg.OpenWindow).Truncate(time.Hour)
 	full := r.since == 0 || start.Sub(r.lastFull) >= r.cfg.FullEvery
-	stale, err := r.stale(ctx, limit, full)
+	stale, err := r.stale(ctx, limit, full, r.since == 0)
 	if err != nil {
 		return 0, err
 	}
@@ -156,12 +156,13 @@ func byDay(stale []hourKey) map[int64]map[string]bool {
 }
 
 // stale lists the merchant hours before limit whose newest mark (from
-// r.since on) is at least as new as their newest rollup, or that have
-// none; a full pass looks at every mark and also takes the hours with
-// orders and no rollup (data older than the report tables, or loaded
-// around the projector). The comparison runs in ClickHouse; GLOBAL makes
-// the subqueries run once on a cluster (and changes nothing on one node).
-func (r *Rollup) stale(ctx context.Context, limit time.Time, full bool) ([]hourKey, error) {
+// r.since on, or any when full) is at least as new as their newest
+// rollup, or that have none; the first run of a process also takes the
+// hours with orders and no rollup (data older than the report tables, or
+// loaded around the projector), a scan of the whole orders table. The
+// comparison runs in ClickHouse; GLOBAL makes the subqueries run once on a
+// cluster (and changes nothing on one node).
+func (r *Rollup) stale(ctx context.Context, limit time.Time, full, unmarked bool) ([]hourKey, error) {
 	since := r.since
 	if full {
 		since = 0
@@ -171,7 +172,7 @@ func (r *Rollup) stale(ctx context.Context, limit time.Time, full bool) ([]hourK
 		"WHERE hour < ? AND marked_ms >= ? GROUP BY appid, hour) ANY LEFT JOIN (SELECT appid, hour, max(as_of_ms) AS a "+
 		"FROM report_hourly WHERE appid GLOBAL IN (SELECT appid FROM report_marks WHERE marked_ms >= ?) GROUP BY appid, hour) "+
 		"USING (appid, hour) WHERE mk >= a", limit, since, since)
-	if err != nil || !full {
+	if err != nil || !unmarked {
 		return out, err
 	}
 	err = r.scan(ctx, &out, "SELECT appid, toStartOfHour(created_at, 'UTC') AS h FROM orders WHERE created_at < ? "+
