@@ -40,8 +40,8 @@ type FairGate struct {
 type FairGateConfig struct {
 	Concurrency int // queries to ClickHouse at once (default 8)
 	PerMerchant int // waiters per merchant before 429 (default 64)
-	// PerMerchantInFlight: slots one merchant may hold at once (default a
-	// quarter of Concurrency, at least 1).
+	// PerMerchantInFlight: slots one merchant may hold at once (default
+	// half of Concurrency, at least 1).
 	PerMerchantInFlight int
 }
 
@@ -54,7 +54,7 @@ func (c *FairGateConfig) Validate() error {
 		c.PerMerchant = 64
 	}
 	if c.PerMerchantInFlight == 0 {
-		c.PerMerchantInFlight = max(1, c.Concurrency/4)
+		c.PerMerchantInFlight = max(1, c.Concurrency/2)
 	}
 	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 {
 		return errors.New("query: read concurrency, per-merchant queue and in-flight cap must be positive")
