@@ -189,11 +189,18 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
+		// The report rollups are kept beside the projector that marks them
+		// (docs/reporting.md); several projectors fold the same hours twice,
+		// which is harmless.
+		roll, err := query.NewRollup(query.RollupConfig{}, ch, reg, log)
+		if err != nil {
+			return nil, err
+		}
 		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := p.Run(ctx); err != nil {
 				log.Error("projector stopped", "err", err)
 			}
-		})
+		}, roll.Run)
 		// The audit log's copy in ClickHouse, which the consoles search.
 		ap, err := audit.NewProjector(audit.ProjectorConfig{}, rdb, ch, reg, log)
 		if err != nil {
