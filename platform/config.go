@@ -105,6 +105,11 @@ type Config struct {
 	// Clock): a fault-testing knob for the chaos suite's skewed process.
 	// A production deployment leaves it unset; serve warns when it is not 0.
 	ClockOffset time.Duration
+	// The merchant console's sessions and login limits (access.Config).
+	ConsoleIdleTimeout       time.Duration
+	ConsoleAbsoluteTimeout   time.Duration
+	ConsoleLoginLimitIP      string // per client IP, RATE/m[:BURST]
+	ConsoleLoginLimitAccount string // per account
 
 	// bindErrs are the environment values Bind could not read; Validate
 	// reports them with every other problem.
@@ -116,6 +121,8 @@ type Limits struct {
 	Create, Query, Pages Limit
 	Report               Limit
 	LoginIP, LoginAcct   Limit
+	// ConsoleLoginIP and ConsoleLoginAcct are the merchant console's.
+	ConsoleLoginIP, ConsoleLoginAcct Limit
 }
 
 // Limits parses the rate limit settings (Validate has checked them).
@@ -126,7 +133,10 @@ func (c *Config) Limits() Limits {
 	pages, _ := ParseLimit(c.RatePages)
 	loginIP, _ := ParseLimit(c.RateLoginIP)
 	loginAcct, _ := ParseLimit(c.RateLoginAcct)
-	return Limits{Create: create, Query: query, Report: report, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct}
+	consoleIP, _ := ParseLimit(c.ConsoleLoginLimitIP)
+	consoleAcct, _ := ParseLimit(c.ConsoleLoginLimitAccount)
+	return Limits{Create: create, Query: query, Report: report, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct,
+		ConsoleLoginIP: consoleIP, ConsoleLoginAcct: consoleAcct}
 }
 
 // DefaultOpsAddr is where /metrics is served unless GATEWAY_OPS_ADDR says
@@ -166,6 +176,11 @@ func Defaults() Config {
 		PagePollInterval:    4 * time.Second,
 		PagePollTimeout:     3 * time.Minute,
 		PageRedirectDelay:   time.Second,
+
+		ConsoleIdleTimeout:       30 * time.Minute,
+		ConsoleAbsoluteTimeout:   12 * time.Hour,
+		ConsoleLoginLimitIP:      "10/m:10",
+		ConsoleLoginLimitAccount: "5/m:5",
 	}
 }
 
@@ -241,6 +256,10 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	integer(&c.ClickHouseReads, "clickhouse-reads", "GATEWAY_CLICKHOUSE_READS", "read queries one query node runs on ClickHouse at once, shared fairly between merchants")
 	integer(&c.ClickHouseReadQueue, "clickhouse-read-queue", "GATEWAY_CLICKHOUSE_READ_QUEUE", "read queries one merchant may have waiting for ClickHouse on a query node before it gets 429")
 	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
+	dur(&c.ConsoleIdleTimeout, "console-idle-timeout", "GATEWAY_CONSOLE_IDLE_TIMEOUT", "a merchant console session unused this long ends")
+	dur(&c.ConsoleAbsoluteTimeout, "console-absolute-timeout", "GATEWAY_CONSOLE_ABSOLUTE_TIMEOUT", "a merchant console session ends this long after login, used or not")
+	str(&c.ConsoleLoginLimitIP, "console-login-limit-ip", "GATEWAY_CONSOLE_LOGIN_LIMIT_IP", "merchant console login attempts per client IP, RATE/m[:BURST] (fails closed)")
+	str(&c.ConsoleLoginLimitAccount, "console-login-limit-account", "GATEWAY_CONSOLE_LOGIN_LIMIT_ACCOUNT", "merchant console login attempts per account, RATE/m[:BURST] (fails closed)")
 	str(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
 	str(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
 	dur(&c.SessionTTL, "session-ttl", "GATEWAY_SESSION_TTL", "how long a payer's login session lasts")
@@ -288,7 +307,7 @@ func (c *Config) Validate() error {
 	if _, err := NewClientIP(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
-	for _, l := range []string{c.RateCreate, c.RateQuery, c.RateReport, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
+	for _, l := range []string{c.RateCreate, c.RateQuery, c.RateReport, c.RatePages, c.RateLoginIP, c.RateLoginAcct, c.ConsoleLoginLimitIP, c.ConsoleLoginLimitAccount} {
 		if _, err := ParseLimit(l); err != nil {
 			errs = append(errs, err)
 		}
@@ -307,6 +326,9 @@ func (c *Config) Validate() error {
 	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ReportMaxRange <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention, report-max-range, shutdown-timeout, usdt-review-window, session-ttl and http-read-timeout must be positive"))
+	}
+	if c.ConsoleIdleTimeout < time.Minute || c.ConsoleAbsoluteTimeout < c.ConsoleIdleTimeout {
+		errs = append(errs, errors.New("console-idle-timeout must be at least 1m and console-absolute-timeout at least the idle timeout"))
 	}
 	if c.ClockOffset < -MaxClockOffset || c.ClockOffset > MaxClockOffset {
 		errs = append(errs, fmt.Errorf("clock-offset %s is beyond ±%s", c.ClockOffset, MaxClockOffset))
