@@ -89,4 +89,3 @@ func (a consoleActions) Resend(ctx context.Context, appid, id, refundID string) 
 func (a consoleActions) SandboxMove(ctx context.Context, o *schema.Order, to schema.Status) (*schema.Order, error) {
 	return a.sandbox.Drive(ctx, o, to)
 }
-
