@@ -40,7 +40,7 @@ func (p Pager) To() int { return min(p.Total, p.Offset()+p.Size) }
 
 // HasPrev and HasNext say whether there are pages either side.
 func (p Pager) HasPrev() bool { return p.Page > 1 }
-func (p Pager) HasNext() bool { return p.Page < p.Pages() }
+func (p Pager) HasNext() bool { return p.Page >= 1 && p.Page < p.Pages() }
 
 // Prev and Next are the links to them.
 func (p Pager) Prev() string { return p.URL(p.Page - 1) }
