@@ -67,7 +67,9 @@
     body.insertBefore(r, body.firstChild);
     while (body.rows.length > limit) body.deleteRow(body.rows.length - 1);
   });
+  // A closed feed is a session that ended (the server answers 204): the
+  // reload goes to the login page and back here after it.
   feed.onerror = () => {
-    if (feed.readyState === EventSource.CLOSED && status) status.textContent = "";
+    if (feed.readyState === EventSource.CLOSED) location.reload();
   };
 })();
