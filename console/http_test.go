@@ -171,3 +171,40 @@ func (e *env) auditLog(t *testing.T) string {
 	}
 	return b.String()
 }
+
+func TestWritesRefusedWithoutTheirPermission(t *testing.T) {
+	e := newEnv(t)
+	viewer, vtok := e.session(t, access.RoleViewer)
+	dev, dtok := e.session(t, access.RoleDeveloper)
+	for _, tc := range []struct {
+		name   string
+		c      *http.Cookie
+		path   string
+		form   url.Values
+		status int
+	}{
+		{"viewer refund", viewer, "/orders/" + e.orders["paid"] + "/refund", url.Values{"csrf": {vtok}, "reason": {"r"}}, http.StatusForbidden},
+		{"viewer cancel", viewer, "/orders/" + e.orders["open"] + "/cancel", url.Values{"csrf": {vtok}}, http.StatusForbidden},
+		{"viewer resend", viewer, "/orders/" + e.orders["paid"] + "/resend", url.Values{"csrf": {vtok}}, http.StatusForbidden},
+		{"viewer sandbox", viewer, "/orders/" + e.orders["sandbox"] + "/sandbox", url.Values{"csrf": {vtok}, "to": {"paid"}}, http.StatusForbidden},
+		{"developer refund", dev, "/orders/" + e.orders["paid"] + "/refund", url.Values{"csrf": {dtok}, "reason": {"r"}}, http.StatusForbidden},
+		{"developer cancel", dev, "/orders/" + e.orders["open"] + "/cancel", url.Values{"csrf": {dtok}}, http.StatusForbidden},
+		{"developer drives a live order", dev, "/orders/" + e.orders["open"] + "/sandbox", url.Values{"csrf": {dtok}, "to": {"paid"}}, http.StatusForbidden},
+		{"developer resends another merchant's webhook", dev, "/orders/" + e.orders["theirs"] + "/resend", url.Values{"csrf": {dtok}}, http.StatusNotFound},
+		{"developer without the token", dev, "/orders/" + e.orders["paid"] + "/resend", url.Values{}, http.StatusForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.store.called()
+			res, _ := e.do(t, http.MethodPost, Base+tc.path, tc.form, tc.c)
+			if res.StatusCode != tc.status {
+				t.Errorf("answered %d, want %d", res.StatusCode, tc.status)
+			}
+			if got := e.store.called(); len(got) != len(before) {
+				t.Errorf("the command side was asked %v", got[len(before):])
+			}
+		})
+	}
+	if log := e.auditLog(t); strings.Contains(log, "order.") {
+		t.Errorf("refused writes in the audit log:\n%s", log)
+	}
+}
