@@ -79,6 +79,10 @@ func TestConsoleEndToEnd(t *testing.T) {
 	pg.Go(s.base + "/console/orders/" + id)
 	pg.Submit(`form[data-action="sandbox-pay"]`)
 	pg.WaitText("[data-order-status]", "Paid")
+	// The simulated provider's notification, with its verdict, on the timeline.
+	if tl := pg.Text("[data-timeline]"); !strings.Contains(tl, "Provider notification") || !strings.Contains(tl, "applied") {
+		t.Errorf("timeline after the sandbox payment:\n%s", tl)
+	}
 	if got := s.order(t, shop.AppID, shop.QueryKey, id); got.Data["status_str"] != "paid" {
 		t.Errorf("the API says the order is %v after the console paid it", got.Data["status_str"])
 	}
