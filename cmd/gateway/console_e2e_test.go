@@ -86,6 +86,20 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if got := s.order(t, shop.AppID, shop.QueryKey, id); got.Data["status_str"] != "paid" {
 		t.Errorf("the API says the order is %v after the console paid it", got.Data["status_str"])
 	}
+	// A partial refund through the real command side.
+	pg.Fill(`form[data-action="refund"] [name="amount"]`, "10.00")
+	pg.Fill(`form[data-action="refund"] [name="reason"]`, "one cup broken")
+	pg.Submit(`form[data-action="refund"]`)
+	pg.WaitText(".flash", "Refund requested")
+	if tl := pg.Text("[data-timeline]"); !strings.Contains(tl, "10.00 CNY") || !strings.Contains(tl, "one cup broken") {
+		t.Errorf("timeline after the refund:\n%s", tl)
+	}
+	// A cancel of an open order.
+	open := s.create(t, createParams(shop.AppID), shop.APIKey).Data["paymentId"].(string)
+	pg.Go(s.base + "/console/orders/" + open)
+	pg.Submit(`form[data-action="cancel"]`)
+	pg.WaitText("[data-order-status]", "Cancelled")
+
 	pg.Go(s.base + "/console/orders/" + theirs)
 	if pg.LastStatus() != http.StatusNotFound {
 		t.Errorf("another merchant's order answered %d", pg.LastStatus())
@@ -93,7 +107,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	pg.AllowErrorStatus(http.StatusNotFound)
 
 	actions := auditActions(t, e.redisURL)
-	for _, want := range []string{"user.create cli", "user.list cli", "user.setup merchant", "session.login merchant", "order.sandbox_paid merchant owner@shop.test"} {
+	for _, want := range []string{"user.create cli", "user.list cli", "user.setup merchant", "session.login merchant", "order.sandbox_paid merchant owner@shop.test", "order.refund merchant owner@shop.test", "order.cancel merchant owner@shop.test"} {
 		if !strings.Contains(actions, want) {
 			t.Errorf("audit log lacks %q:\n%s", want, actions)
 		}
