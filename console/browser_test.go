@@ -38,7 +38,7 @@ func (e *env) fresh(role access.Role) (paid, open, sandbox string) {
 			o.CompletedAt = now
 		}
 		e.store.add(o)
-		e.store.hooks[o.ID+"/"] = []schema.WebhookAttempt{{At: schema.WireTime(now), Attempt: 1, Status: 200, Body: "success", Success: true}}
+		e.store.hooks[o.ID+"/"+o.ID] = []schema.WebhookAttempt{{At: schema.WireTime(now), Attempt: 1, Status: 200, Body: "success", Success: true}}
 		return o.ID
 	}
 	return mk(schema.StatusPaid, false), mk(schema.StatusReady, false), mk(schema.StatusReady, true)

@@ -162,7 +162,7 @@ func (e *env) seedOrders() {
 	mk("theirs", e.other, schema.StatusPaid, schema.Method("wallet_a"), 777, "CNY", false, time.Hour)
 	e.store.notes[paid.ID] = []schema.NotificationRecord{{At: paid.CreatedAt.Add(110 * time.Second), Provider: "wallet_a", Mode: "callback",
 		OrderID: paid.ID, Outcome: "paid", Paid: "120.50 CNY", Verdict: schema.VerdictApplied, Moved: true}}
-	e.store.hooks[paid.ID+"/"] = []schema.WebhookAttempt{
+	e.store.hooks[paid.ID+"/"+paid.ID] = []schema.WebhookAttempt{
 		{At: schema.WireTime(paid.CompletedAt.Add(time.Second)), Attempt: 1, Status: 500, Error: "status 500", Body: "oops"},
 		{At: schema.WireTime(paid.CompletedAt.Add(11 * time.Second)), Attempt: 2, Status: 200, Body: "success", Success: true}}
 }

@@ -105,10 +105,12 @@ func (c *Console) detail(ctx context.Context, o *schema.Order) (*orderView, erro
 	}
 	var attempts []schema.WebhookAttempt
 	if r.Webhooks != nil {
-		if ov.Delivery, err = r.Webhooks.Delivery(ctx, o.ID, ""); err != nil {
+		// The paid webhook's delivery is named by the order's id, a
+		// refund's by the refund's.
+		if ov.Delivery, err = r.Webhooks.Delivery(ctx, o.ID, o.ID); err != nil {
 			return nil, err
 		}
-		if attempts, err = r.Webhooks.Attempts(ctx, o.ID, ""); err != nil {
+		if attempts, err = r.Webhooks.Attempts(ctx, o.ID, o.ID); err != nil {
 			return nil, err
 		}
 		for _, rf := range ov.Refunds {

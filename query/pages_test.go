@@ -22,7 +22,9 @@ func TestCustomerEmailFilter(t *testing.T) {
 	}{
 		{"one payer", Filter{CustomerEmail: "payer1@shop.test"}, func(o schema.Order) bool { return o.CustomerEmail == "payer1@shop.test" }},
 		{"one payer's paid orders", Filter{CustomerEmail: "payer1@shop.test", Status: &paid},
-			func(o schema.Order) bool { return o.CustomerEmail == "payer1@shop.test" && o.Status == schema.StatusPaid }},
+			func(o schema.Order) bool {
+				return o.CustomerEmail == "payer1@shop.test" && o.Status == schema.StatusPaid
+			}},
 		{"nobody's", Filter{CustomerEmail: "nobody@shop.test"}, func(schema.Order) bool { return false }},
 		{"case matters", Filter{CustomerEmail: "PAYER1@shop.test"}, func(schema.Order) bool { return false }},
 	} {

@@ -68,7 +68,10 @@ func TestConsoleEndToEnd(t *testing.T) {
 
 	pg.Go(s.base + "/console/orders")
 	pg.WaitVisible("[data-live-status]")
-	created := s.create(t, createParams(shop.AppID), shop.APIKey)
+	hooks := newHookReceiver(t)
+	cp := createParams(shop.AppID)
+	cp["notify_url"] = hooks.url
+	created := s.create(t, cp, shop.APIKey)
 	id, _ := created.Data["paymentId"].(string)
 	if created.Status != http.StatusOK || id == "" {
 		t.Fatalf("create: %d %s", created.Status, created.Raw)
@@ -86,6 +89,19 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if got := s.order(t, shop.AppID, shop.QueryKey, id); got.Data["status_str"] != "paid" {
 		t.Errorf("the API says the order is %v after the console paid it", got.Data["status_str"])
 	}
+	// The webhook delivered, then resent from the console: the manual
+	// attempt appears on the timeline.
+	testenv.Eventually(t, 10*time.Second, "the paid webhook", func() bool { return hooks.got(id).Get("status") == "2" })
+	testenv.Eventually(t, 10*time.Second, "the delivery on the order page", func() bool {
+		pg.Go(s.base + "/console/orders/" + id)
+		return strings.Contains(pg.Text("[data-timeline]"), "Webhook attempt")
+	})
+	pg.Submit(`form[data-action="resend"]`)
+	pg.WaitText(".flash", "Webhook resend queued")
+	testenv.Eventually(t, 10*time.Second, "the resent attempt on the timeline", func() bool {
+		pg.Go(s.base + "/console/orders/" + id)
+		return strings.Contains(pg.Text("[data-timeline]"), "(resend)")
+	})
 	// A partial refund through the real command side.
 	pg.Fill(`form[data-action="refund"] [name="amount"]`, "10.00")
 	pg.Fill(`form[data-action="refund"] [name="reason"]`, "one cup broken")
@@ -107,7 +123,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	pg.AllowErrorStatus(http.StatusNotFound)
 
 	actions := auditActions(t, e.redisURL)
-	for _, want := range []string{"user.create cli", "user.list cli", "user.setup merchant", "session.login merchant", "order.sandbox_paid merchant owner@shop.test", "order.refund merchant owner@shop.test", "order.cancel merchant owner@shop.test"} {
+	for _, want := range []string{"user.create cli", "user.list cli", "user.setup merchant", "session.login merchant", "order.sandbox_paid merchant owner@shop.test", "order.refund merchant owner@shop.test", "order.webhook_resend merchant owner@shop.test", "order.cancel merchant owner@shop.test"} {
 		if !strings.Contains(actions, want) {
 			t.Errorf("audit log lacks %q:\n%s", want, actions)
 		}
