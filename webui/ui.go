@@ -78,9 +78,27 @@ func (u *UI) Register(app fiber.Router) fiber.Router {
 	app.Post(b+"/login", u.bounded, u.loginPost)
 	app.Get(b+"/setup/:token", u.setupPage)
 	app.Post(b+"/setup/:token", u.bounded, u.setupPost)
-	g := app.Group(b, u.bounded, u.Authenticated())
+	g := app.Group(b, u.scoped(u.bounded), u.scoped(u.Authenticated()))
 	g.Post("/logout", u.logout)
 	return g
+}
+
+// Mine reports whether the request's path is the console's: fiber's
+// group middleware matches a bare prefix, so "/consoles" would otherwise
+// pass through the console's session check.
+func (u *UI) Mine(c *fiber.Ctx) bool {
+	p := c.Path()
+	return p == u.cfg.Base || strings.HasPrefix(p, u.cfg.Base+"/")
+}
+
+// scoped runs h on the console's own paths only.
+func (u *UI) scoped(h fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if !u.Mine(c) {
+			return c.Next()
+		}
+		return h(c)
+	}
 }
 
 // bounded refuses an oversized form before anything parses it.
