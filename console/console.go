@@ -126,7 +126,12 @@ func (c *Console) Register(app fiber.Router) {
 	g.Post("/orders/:id/cancel", c.ui.Require(access.PermOrdersCancel), c.cancel)
 	g.Post("/orders/:id/resend", c.ui.Require(access.PermWebhooksResend), c.resend)
 	g.Post("/orders/:id/sandbox", c.ui.Require(access.PermSandboxDrive), c.sandbox)
-	g.Use(func(ctx *fiber.Ctx) error { return c.ui.Fail(ctx, fiber.ErrNotFound) })
+	g.Use(func(ctx *fiber.Ctx) error {
+		if !c.ui.Mine(ctx) {
+			return ctx.Next()
+		}
+		return c.ui.Fail(ctx, fiber.ErrNotFound)
+	})
 }
 
 // audited appends the entry of a write the person made; a write whose
