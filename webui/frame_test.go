@@ -406,3 +406,15 @@ func between(s, a, b string) string {
 	v, _, _ := strings.Cut(rest, b)
 	return v
 }
+
+// TestTwoConsolesOneRegistry: the merchant and operator consoles can be
+// built in one process on one metrics registry.
+func TestTwoConsolesOneRegistry(t *testing.T) {
+	e := newFrameEnv(t, nil)
+	ips, _ := platform.NewClientIP(nil)
+	_, err := New(Config{Base: "/other", Realm: access.RealmOperator, CookieName: "gw_other", Brand: "demo_brand"},
+		Deps{Auth: e.acc, ClientIP: ips, Templates: demoTemplates, Locales: demoLocales()}, e.reg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -3,6 +3,7 @@ package webui
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
@@ -56,8 +57,14 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*UI, 
 	pages := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gateway_console_pages_total", Help: "Console pages rendered, by console and page.",
 	}, []string{"console", "page"})
+	// Both consoles may run in one process on one registry: the second
+	// shares the first's counter (its label tells them apart).
 	if err := reg.Register(pages); err != nil {
-		return nil, fmt.Errorf("register console page metrics: %w", err)
+		var are prometheus.AlreadyRegisteredError
+		if !errors.As(err, &are) {
+			return nil, fmt.Errorf("register console page metrics: %w", err)
+		}
+		pages = are.ExistingCollector.(*prometheus.CounterVec)
 	}
 	return &UI{cfg: cfg, auth: d.Auth, deps: d, catalogs: cats, tmpl: tmpl, assets: a, pages: pages, log: log}, nil
 }
