@@ -71,6 +71,9 @@ type Deps struct {
 	Audit    Auditor
 	Live     *Hub // nil: the orders page has no live feed
 	Gate     Gate
+	// Extensions are other packages' pages in this console (deskweb's
+	// Webhooks, Developers, Balance, Team & security).
+	Extensions []webui.Extension
 }
 
 // Console is the merchant console.
@@ -99,7 +102,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	locs, _ := fs.Sub(localeFiles, "locales")
 	assets, _ := fs.Sub(assetFiles, "assets")
 	ui, err := webui.New(webui.Config{Base: Base, Realm: access.RealmMerchant, CookieName: CookieName, Brand: "console_brand", Secure: cfg.Secure},
-		webui.Deps{Auth: d.Auth, ClientIP: d.ClientIP, Nav: nav, Templates: tmpl, Locales: locs, Assets: assets, Funcs: funcs}, reg, log)
+		webui.Deps{Auth: d.Auth, ClientIP: d.ClientIP, Nav: nav, Templates: tmpl, Locales: locs, Assets: assets, Funcs: funcs, Extensions: d.Extensions}, reg, log)
 	if err != nil {
 		return nil, fmt.Errorf("console: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 // (the merchant console's session), with the API's answers: 404 when
 // there is no such delivery of the merchant's, 409 while one is in flight.
 func (a *ResendAPI) Resend(ctx context.Context, appid, paymentID, refundID string) error {
-	err := resend(ctx, a.store, appid, paymentID, refundID)
+	err := a.hooks.ResendFor(ctx, appid, paymentID, refundID)
 	switch {
 	case errors.Is(err, ErrNoDelivery):
 		return platform.Errorf(platform.KindNotFound, "order %s has no webhook delivery to resend (not paid, no notify_url, or expired)", paymentID)

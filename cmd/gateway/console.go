@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/webui"
 )
 
 // consoleAccounts are the console accounts, sessions and login limits the
@@ -39,9 +41,16 @@ type consoleParts struct {
 	gate     *query.FairGate
 }
 
-// mountConsole serves /console on the public app, and runs its live feed.
-func mountConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, limiter *platform.Limiter, p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
+// mountConsole serves /console on the public app with its pages and the
+// desk's (Webhooks, Developers, Balance, Team & security), and runs its
+// live feed.
+func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, limiter *platform.Limiter,
+	p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
 	acc, err := consoleAccounts(cfg, rdb, limiter, reg, log)
+	if err != nil {
+		return err
+	}
+	desk, err := consoleDesk(wcfg, rdb, ch, acc, log)
 	if err != nil {
 		return err
 	}
@@ -55,8 +64,8 @@ func mountConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, li
 	}
 	reads := console.Reads{Live: p.live, Archive: p.ch, Lister: p.ch, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
 	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
-		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: consoleActions{p.handlers.Create, p.handlers.Sandbox, p.resend},
-			Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate}, reg, log)
+		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel,
+			p.handlers.UseCases.Sandbox, p.resend}, Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{desk}}, reg, log)
 	if err != nil {
 		return err
 	}
@@ -65,21 +74,22 @@ func mountConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, li
 	return nil
 }
 
-// consoleActions binds the console's Actions to the command side as it is
-// today: re-point these four lines when command/ becomes use cases.
+// consoleActions binds the console's Actions to the command side's use
+// cases.
 type consoleActions struct {
-	create  *command.CreateOrder
+	refund  *command.Refunds
+	cancel  *command.Cancels
 	sandbox *command.SandboxOrders
 	resend  *dispatcher.ResendAPI
 }
 
 func (a consoleActions) Refund(ctx context.Context, o *schema.Order, ask command.RefundAsk) (*schema.Refund, error) {
-	r, _, err := a.create.Refund(ctx, o, ask)
+	r, _, err := a.refund.Refund(ctx, o, ask)
 	return r, err
 }
 
 func (a consoleActions) Cancel(ctx context.Context, id string) (*schema.Order, error) {
-	return a.create.Cancel(ctx, id)
+	return a.cancel.Cancel(ctx, id)
 }
 
 func (a consoleActions) Resend(ctx context.Context, appid, id, refundID string) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -42,7 +43,11 @@ func consoleUserCmd(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := subFlags("console-user", sub, "APPID [EMAIL --role ROLE] [--json]", args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	role := fs.String("role", "", "the user's role: owner, developer, finance or viewer")
-	publicURL := fs.String("public-url", envOr("GATEWAY_PUBLIC_URL", "http://127.0.0.1:8080"), "the gateway's public URL, for the setup link (GATEWAY_PUBLIC_URL)")
+	defURL := os.Getenv("GATEWAY_PUBLIC_URL")
+	if defURL == "" {
+		defURL = "http://127.0.0.1:8080"
+	}
+	publicURL := fs.String("public-url", defURL, "the gateway's public URL, for the setup link (GATEWAY_PUBLIC_URL)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {

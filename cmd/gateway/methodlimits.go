@@ -9,6 +9,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -22,8 +23,8 @@ type limitView struct {
 }
 
 // effectiveLimits are the limits each of methods takes for account a.
-func effectiveLimits(a *merchant.Account, methods []schema.Method) (map[schema.Method]limitView, error) {
-	defaults, err := command.ParseMethodLimits(envOr("GATEWAY_METHOD_LIMITS", ""))
+func effectiveLimits(a *merchant.Account, methods []schema.Method, cfg platform.Config) (map[schema.Method]limitView, error) {
+	defaults, err := command.ParseMethodLimits(cfg.MethodLimits)
 	if err != nil {
 		return nil, err
 	}
@@ -32,10 +33,8 @@ func effectiveLimits(a *merchant.Account, methods []schema.Method) (map[schema.M
 		if !m.Selectable() {
 			continue // select has no limits of its own: the chosen method's apply
 		}
-		l, from := defaults[m], "default"
-		if o, ok := a.MethodLimits[m]; ok {
-			l, from = o, "merchant"
-		}
+		l, own := command.MethodLimits(defaults).For(a, m)
+		from := map[bool]string{false: "default", true: "merchant"}[own]
 		v := limitView{From: from}
 		if l.Min > 0 {
 			v.Min = l.Min.String()
@@ -52,11 +51,15 @@ func effectiveLimits(a *merchant.Account, methods []schema.Method) (map[schema.M
 // effective limits and the account's balances (merchant show, merchant
 // method-limits).
 func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchant.Account) error {
-	methods, err := merchantMethods(a.Sandbox, envOr("GATEWAY_PROVIDERS_FILE", ""))
+	cfg, err := envConfig()
 	if err != nil {
 		return err
 	}
-	limits, err := effectiveLimits(a, methods)
+	methods, err := merchantMethods(a.Sandbox, cfg)
+	if err != nil {
+		return err
+	}
+	limits, err := effectiveLimits(a, methods, cfg)
 	if err != nil {
 		return err
 	}

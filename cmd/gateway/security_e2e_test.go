@@ -73,7 +73,7 @@ func get(t *testing.T, u string) string {
 // gateway must turn away; each subtest says what it proves. The last one
 // greps everything the run logged, and /metrics, for every secret used.
 func TestSecurityEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var cliLogs strings.Builder
 	var a, b, live account
@@ -98,7 +98,7 @@ func TestSecurityEndToEnd(t *testing.T) {
 	defer close(stop)
 	provKey, provHook := "provider-api-key-5e3c7a91d2", "provider-webhook-secret-8b1f04c6e7"
 	secrets["provider api key"], secrets["provider webhook secret"] = provKey, provHook
-	provCfg := `{"BaseURL": "` + hang.URL + `", "APIKey": "` + provKey + `", "WebhookSecret": "` + provHook + `"}`
+	provCfg := `{"base_url": "` + hang.URL + `", "api_key": "` + provKey + `", "webhook_secret": "` + provHook + `"}`
 
 	hooks := newHookReceiver(t)
 	s := e.serve("GATEWAY_LOG_LEVEL=debug", "GATEWAY_HTTP_READ_TIMEOUT=1s", "GATEWAY_PROVIDER_CRYPTOHOST="+provCfg,

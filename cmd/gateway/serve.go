@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/apidoc"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
@@ -27,17 +28,14 @@ import (
 	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
-	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	cfg, wcfg := platform.Defaults(), dispatcher.Defaults()
-	if err := parseConfig(&cfg, "serve", args, stderr, wcfg.Bind); err != nil {
+	// Every setting is read and checked here, before any connection.
+	if err := parseConfig(&cfg, "serve", args, stderr, &wcfg, serveSettings{&cfg}); err != nil {
 		return err
-	}
-	if err := wcfg.Validate(); err != nil {
-		return fmt.Errorf("configuration: %w", err)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	if cfg.ClockOffset != 0 {
@@ -155,7 +153,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 		// The pages first: their browser forms to the providers' confirm
 		// endpoints are answered before the JSON API's routes.
-		pages, err := checkoutPages(g, cfg, rdb, h.Create, dir, limiter, h.Pages, reg, log)
+		pages, err := checkoutPages(g, cfg, rdb, h.UseCases, dir, limiter, h.Pages, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +188,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		cp.live, cp.ch, cp.gate = live, chOrders, gate
 	}
 	if cp.handlers != nil && cp.live != nil {
-		if err := mountConsole(g, cfg, rdb, limiter, cp, reg, log); err != nil {
+		if err := mountConsole(g, cfg, wcfg, rdb, ch, limiter, cp, reg, log); err != nil {
 			return nil, err
 		}
 	}
@@ -202,6 +200,16 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := p.Run(ctx); err != nil {
 				log.Error("projector stopped", "err", err)
+			}
+		})
+		// The audit log's copy in ClickHouse, which the consoles search.
+		ap, err := audit.NewProjector(audit.ProjectorConfig{}, rdb, ch, reg, log)
+		if err != nil {
+			return nil, err
+		}
+		g.workers = append(g.workers, func(ctx context.Context) {
+			if err := ap.Run(ctx); err != nil {
+				log.Error("audit projector stopped", "err", err)
 			}
 		})
 	}
@@ -262,15 +270,11 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, err
 	}
-	provCfg, err := loadProviderConfig(cfg.ProvidersFile)
-	if err != nil {
-		return nil, nil, err
-	}
 	pm, err := provider.NewMetrics(reg)
 	if err != nil {
 		return nil, nil, err
 	}
-	provs, err := wireProviders(provCfg, cfg.PublicURL, cfg.ProviderTimeout, rdb, pm, log)
+	provs, err := wireProviders(cfg, rdb, pm, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
@@ -285,26 +289,17 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
-	create, err := command.NewCreateOrder(command.Config{
+	uc, err := command.New(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
 		USDTReviewWindow: cfg.USDTReview, Now: g.now,
-	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
-		ClientIP: ips, Limiter: limiter}, reg, log)
-	if err != nil {
-		return nil, nil, err
-	}
-	settle := create.NewSettle()
-	notes, err := create.NewNotifications(settle, reg)
+	}, command.Deps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
+		ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
 	h := &command.Handlers{
-		Create:        create,
-		Sandbox:       create.NewSandboxOrders(settle, provs.simulators, notes),
-		QR:            command.NewQRImage(store),
-		Notifications: notes,
-		Confirm:       create.NewConfirm(),
+		UseCases: uc,
 		Simulators: func(r fiber.Router) {
 			r.Use(provider.WithMerchantNames(simMerchantNames(store, dir)))
 			provs.mount(r)
@@ -313,10 +308,8 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	}
 	log.Info("providers", "live", provs.live)
 	// Balance transfers a process died in the middle of are finished by
-	// whichever command node sweeps first; 30 s leaves a live request time
-	// to finish its own.
-	recovery := create.NewTransferRecovery(5*time.Second, 30*time.Second, log)
-	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, recovery.Run}, nil
+	// whichever command node sweeps first (UseCases.Recovery's pace).
+	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, uc.Recovery.Run}, nil
 }
 
 // fxRates is the copy of the rates every create converts with; prepare
@@ -340,19 +333,30 @@ func fxRates(cfg platform.Config, rdb redis.UniversalClient, log *slog.Logger) (
 	return rates, prepare, nil
 }
 
+// settings are more of a command's configuration: bound beside the
+// process configuration, validated with it.
+type settings interface {
+	Bind(fs *flag.FlagSet)
+	Validate() error
+}
+
 // parseConfig binds the process flags and environment (and those of more
-// binders) and validates the process configuration.
-func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Writer, more ...func(*flag.FlagSet)) error {
+// settings) and validates them all, listing every problem at once.
+func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Writer, more ...settings) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg.Bind(fs)
-	for _, bind := range more {
-		bind(fs)
+	for _, s := range more {
+		s.Bind(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := cfg.Validate(); err != nil {
+	errs := []error{cfg.Validate()}
+	for _, s := range more {
+		errs = append(errs, s.Validate())
+	}
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	return nil
@@ -386,18 +390,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // orderStore is the order store with the configured per-method TTLs.
 func orderStore(cfg platform.Config, rdb redis.UniversalClient) (*command.Store, error) {
-	methodTTLs, err := platform.ParseMethodTTLs(cfg.OrderTTLMethods)
-	if err != nil {
-		return nil, err
-	}
-	ttls := map[schema.Method]time.Duration{}
-	for m, d := range methodTTLs {
-		if !schema.Method(m).Known() {
-			return nil, fmt.Errorf("configuration: order-ttl-methods names %q, not a method", m)
-		}
-		ttls[schema.Method(m)] = d
-	}
-	return command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls), nil
+	return command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(cfg.OrderTTLMethods), nil
 }
 
 // replicaWait is the Redis Cluster write acknowledgement of serve; its

@@ -15,7 +15,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/command"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -68,7 +67,7 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 	}
 	desk, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
 	if sub == "reviews" {
-		orders, err := desk.Reviews(ctx, *state)
+		orders, err := command.NewUSDTDesk(store).Reviews(ctx, *state)
 		if err != nil || out.json {
 			return errors.Join(err, out.value(deskRows(orders)))
 		}
@@ -89,7 +88,9 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 }
 
 // decideByHand applies an administrator's decision to the hash the order
-// holds under review.
+// holds under review (USDTReview.AdminApprove, AdminReject). The use case
+// refuses a decision without its note or reason too; here the flag that
+// gives it is named.
 func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string, d usdt.Decision) (*schema.Order, error) {
 	switch {
 	case sub == "approve" && d.Note == "":
@@ -97,29 +98,28 @@ func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string,
 	case sub == "reject" && d.Reason == "":
 		return nil, errors.New("usdt reject: --reason is required: the payer reads it")
 	}
-	o, err := desk.Order(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if o.Status == schema.StatusPaid {
-		return nil, fmt.Errorf("order %s is paid already", id)
-	}
-	if o.TxHash == "" {
-		return nil, fmt.Errorf("order %s has no transaction hash under review", id)
-	}
+	decide := desk.AdminReject
 	if sub == "approve" {
-		return desk.Approve(ctx, id, o.TxHash, d)
+		decide = desk.AdminApprove
 	}
-	return desk.Reject(ctx, id, o.TxHash, d)
+	o, err := decide(ctx, id, d)
+	if err != nil {
+		return nil, fmt.Errorf("usdt %s: %w", sub, err)
+	}
+	return o, nil
 }
 
-// attachByHand puts hash under review on order id for an administrator.
+// attachByHand puts hash under review on order id for an administrator
+// (USDTReview.Attach).
 func attachByHand(ctx context.Context, desk *command.USDTReview, id, hash string, d usdt.Decision) (*schema.Order, error) {
-	if d.Note == "" {
+	if d.Note == "" { // the use case refuses it too; here the flag is named
 		return nil, errors.New("usdt attach: --note is required: say why the transfer is this order's")
 	}
-	d.Reason = ""
-	return desk.Attach(ctx, id, hash, d)
+	o, err := desk.Attach(ctx, id, hash, d)
+	if err != nil {
+		return nil, fmt.Errorf("usdt attach: %w", err)
+	}
+	return o, nil
 }
 
 // deskStore is the order store with the process configuration's TTLs and
@@ -127,14 +127,12 @@ func attachByHand(ctx context.Context, desk *command.USDTReview, id, hash string
 // paid order must stay in Redis as long as the gateway's own).
 // A bad GATEWAY_* value is an error here as it is for serve.
 func deskStore(rdb redis.UniversalClient) (*command.Store, time.Duration, error) {
-	cfg := platform.Defaults()
-	cfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError)) // applies GATEWAY_* values; nothing is parsed
-	if err := cfg.Validate(); err != nil {
-		return nil, 0, fmt.Errorf("configuration: %w", err)
+	cfg, err := envConfig()
+	if err != nil {
+		return nil, 0, err
 	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
-	ttls, _ := platform.ParseMethodTTLs(cfg.OrderTTLMethods) // Validate read it
-	if d, ok := ttls[string(schema.MethodUSDTDirect)]; ok {
+	if d, ok := cfg.OrderTTLMethods[schema.MethodUSDTDirect]; ok {
 		store.WithMethodTTLs(map[schema.Method]time.Duration{schema.MethodUSDTDirect: d})
 	}
 	return store, cfg.USDTReview, nil
