@@ -117,6 +117,11 @@ type Config struct {
 	// Clock): a fault-testing knob for the chaos suite's skewed process.
 	// A production deployment leaves it unset; serve warns when it is not 0.
 	ClockOffset time.Duration
+	// The merchant console's sessions and login limits (access.Config).
+	ConsoleIdleTimeout       time.Duration
+	ConsoleAbsoluteTimeout   time.Duration
+	ConsoleLoginLimitIP      Limit // per client IP
+	ConsoleLoginLimitAccount Limit // per account
 
 	// bindErrs are the environment values Bind could not read; Validate
 	// reports them with every other problem.
@@ -128,12 +133,14 @@ type Limits struct {
 	Create, Query, Pages Limit
 	Report               Limit
 	LoginIP, LoginAcct   Limit
+	// ConsoleLoginIP and ConsoleLoginAcct are the merchant console's.
+	ConsoleLoginIP, ConsoleLoginAcct Limit
 }
 
 // Limits are the default rate limits, as read.
 func (c *Config) Limits() Limits {
 	return Limits{Create: c.RateCreate, Query: c.RateQuery, Report: c.RateReport, Pages: c.RatePages,
-		LoginIP: c.RateLoginIP, LoginAcct: c.RateLoginAcct}
+		LoginIP: c.RateLoginIP, LoginAcct: c.RateLoginAcct, ConsoleLoginIP: c.ConsoleLoginLimitIP, ConsoleLoginAcct: c.ConsoleLoginLimitAccount}
 }
 
 // Providers are the live providers' configurations by method: the file's,
@@ -185,6 +192,11 @@ func Defaults() Config {
 		PagePollInterval:    4 * time.Second,
 		PagePollTimeout:     3 * time.Minute,
 		PageRedirectDelay:   time.Second,
+
+		ConsoleIdleTimeout:       30 * time.Minute,
+		ConsoleAbsoluteTimeout:   12 * time.Hour,
+		ConsoleLoginLimitIP:      mustLimit("10/m:10"),
+		ConsoleLoginLimitAccount: mustLimit("5/m:5"),
 	}
 }
 
@@ -247,6 +259,10 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	limit(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
 	limit(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
 	limit(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
+	dur(&c.ConsoleIdleTimeout, "console-idle-timeout", "GATEWAY_CONSOLE_IDLE_TIMEOUT", "a merchant console session unused this long ends")
+	dur(&c.ConsoleAbsoluteTimeout, "console-absolute-timeout", "GATEWAY_CONSOLE_ABSOLUTE_TIMEOUT", "a merchant console session ends this long after login, used or not")
+	limit(&c.ConsoleLoginLimitIP, "console-login-limit-ip", "GATEWAY_CONSOLE_LOGIN_LIMIT_IP", "merchant console login attempts per client IP, RATE/m[:BURST] (fails closed)")
+	limit(&c.ConsoleLoginLimitAccount, "console-login-limit-account", "GATEWAY_CONSOLE_LOGIN_LIMIT_ACCOUNT", "merchant console login attempts per account, RATE/m[:BURST] (fails closed)")
 	dur(&c.SessionTTL, "session-ttl", "GATEWAY_SESSION_TTL", "how long a payer's login session lasts")
 	str(&c.MethodLimits, "method-limits", "GATEWAY_METHOD_LIMITS", "order amount limits per method where they differ from the built-in ones, METHOD=MIN-MAX with either side empty for no bound, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-")
 	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
@@ -332,7 +348,7 @@ func (c *Config) Validate() error {
 	if _, err := NewClientIP(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
-	for _, l := range []Limit{c.RateCreate, c.RateQuery, c.RateReport, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
+	for _, l := range []Limit{c.RateCreate, c.RateQuery, c.RateReport, c.RatePages, c.RateLoginIP, c.RateLoginAcct, c.ConsoleLoginLimitIP, c.ConsoleLoginLimitAccount} {
 		if l.PerSecond <= 0 || l.Burst < 1 {
 			errs = append(errs, fmt.Errorf("rate limit %s: rate and burst must be positive", l))
 		}
@@ -353,6 +369,9 @@ func (c *Config) Validate() error {
 	}
 	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ReportMaxRange <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention, report-max-range, shutdown-timeout, usdt-review-window, session-ttl and http-read-timeout must be positive"))
+	}
+	if c.ConsoleIdleTimeout < time.Minute || c.ConsoleAbsoluteTimeout < c.ConsoleIdleTimeout {
+		errs = append(errs, errors.New("console-idle-timeout must be at least 1m and console-absolute-timeout at least the idle timeout"))
 	}
 	if c.ClockOffset < -MaxClockOffset || c.ClockOffset > MaxClockOffset {
 		errs = append(errs, fmt.Errorf("clock-offset %s is beyond ±%s", c.ClockOffset, MaxClockOffset))

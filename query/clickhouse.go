@@ -64,6 +64,10 @@ func (f *Filter) scope(since time.Time) scope {
 		conds = append(conds, "currency = ?")
 		args = append(args, f.Currency)
 	}
+	if f.CustomerEmail != "" {
+		conds = append(conds, "customer_email = ?")
+		args = append(args, f.CustomerEmail)
+	}
 	if !f.From.IsZero() {
 		conds = append(conds, "created_at >= ?", "created_ms >= ?")
 		args = append(args, f.From.UTC().Truncate(time.Second), uint64(f.From.UnixMilli()))

@@ -20,6 +20,9 @@ type Filter struct {
 	ClientOrderID string
 	Method        schema.Method // the order's method now (a select order's chosen one)
 	Currency      string
+	// CustomerEmail is an exact match on the payer's e-mail (the merchant
+	// console's search; the API does not take it).
+	CustomerEmail string
 	From, To      time.Time
 }
 
@@ -45,7 +48,7 @@ func (f *Filter) unfiltered() bool {
 
 // narrowless is a filter with nothing but the merchant and perhaps a status.
 func (f *Filter) narrowless() bool {
-	return f.ClientOrderID == "" && f.Method == "" && f.Currency == "" && f.From.IsZero() && f.To.IsZero()
+	return f.ClientOrderID == "" && f.CustomerEmail == "" && f.Method == "" && f.Currency == "" && f.From.IsZero() && f.To.IsZero()
 }
 
 // statusOnly is a listing filtered by status and nothing else.

@@ -61,7 +61,7 @@ func newListEnv(t *testing.T) *listEnv {
 		at := base.Add(time.Duration(i) * time.Minute)
 		o := schema.Order{ID: schema.NewOrderID(at, schema.Shard(i%schema.NumShards)), AppID: acct.AppID, Amount: schema.Amount(100 * (i + 1)),
 			Currency: "USD", Method: schema.MethodWalletB, Status: schema.StatusReady, ClientOrderID: fmt.Sprintf("L-%02d", i),
-			QRPayload: "q", CreatedAt: at, UpdatedAt: at, Version: 1}
+			QRPayload: "q", CreatedAt: at, UpdatedAt: at, Version: 1, CustomerEmail: fmt.Sprintf("payer%d@shop.test", i%4)}
 		if i%5 == 0 {
 			o.Currency = "CNY"
 		}

@@ -52,6 +52,9 @@ func TestPager(t *testing.T) {
 	if last.HasNext() || last.To() != 45 {
 		t.Errorf("last page %+v", last)
 	}
+	if (Pager{}).HasNext() || (Pager{}).Pages() != 1 {
+		t.Error("a zero pager (a page that failed before paging) has pages")
+	}
 	if e := NewPager("/x", nil, 1, 20, 0); e.From() != 0 || e.Pages() != 1 {
 		t.Errorf("empty pager from %d pages %d", e.From(), e.Pages())
 	}

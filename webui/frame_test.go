@@ -96,6 +96,7 @@ func newFrameEnv(t *testing.T, mod func(*access.Config)) *frameEnv {
 	g := e.ui.Register(e.app)
 	g.Get("/", func(c *fiber.Ctx) error { return e.ui.Render(c, "home", e.ui.View(c, "demo_home")) })
 	g.Post("/act", e.ui.Require(access.PermUsersManage), func(c *fiber.Ctx) error { e.acted++; return c.SendString("done") })
+	e.app.Get("/demonstration", func(c *fiber.Ctx) error { return c.SendString("another page of the app") })
 	return e
 }
 
@@ -222,6 +223,7 @@ func TestSessionGuards(t *testing.T) {
 		to     string // where a redirect goes
 	}{
 		{"no session goes to login", get("/demo/"), http.StatusSeeOther, false, "/demo/login?next=%2Fdemo%2F"},
+		{"a path that only starts like the console's is not the console's", get("/demonstration"), http.StatusOK, false, ""},
 		{"an operator session is no session here", get("/demo/", sc(op)), http.StatusSeeOther, false, "/demo/login"},
 		{"a write without the CSRF token is refused", act(owner, ""), http.StatusForbidden, false, ""},
 		{"a write with another session's token is refused", act(owner, viewer.CSRF), http.StatusForbidden, false, ""},
@@ -403,4 +405,16 @@ func between(s, a, b string) string {
 	}
 	v, _, _ := strings.Cut(rest, b)
 	return v
+}
+
+// TestTwoConsolesOneRegistry: the merchant and operator consoles can be
+// built in one process on one metrics registry.
+func TestTwoConsolesOneRegistry(t *testing.T) {
+	e := newFrameEnv(t, nil)
+	ips, _ := platform.NewClientIP(nil)
+	_, err := New(Config{Base: "/other", Realm: access.RealmOperator, CookieName: "gw_other", Brand: "demo_brand"},
+		Deps{Auth: e.acc, ClientIP: ips, Templates: demoTemplates, Locales: demoLocales()}, e.reg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
 }

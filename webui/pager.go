@@ -24,10 +24,10 @@ func NewPager(path string, query url.Values, page, size, total int) Pager {
 }
 
 // Pages is how many pages there are (at least one).
-func (p Pager) Pages() int { return max(1, (p.Total+p.Size-1)/p.Size) }
+func (p Pager) Pages() int { size := max(1, p.Size); return max(1, (p.Total+size-1)/size) }
 
 // Offset is the first row of this page, from 0.
-func (p Pager) Offset() int { return (p.Page - 1) * p.Size }
+func (p Pager) Offset() int { return max(0, p.Page-1) * p.Size }
 
 // From and To are this page's rows, from 1, for "21–40 of 311".
 func (p Pager) From() int {
@@ -40,7 +40,7 @@ func (p Pager) To() int { return min(p.Total, p.Offset()+p.Size) }
 
 // HasPrev and HasNext say whether there are pages either side.
 func (p Pager) HasPrev() bool { return p.Page > 1 }
-func (p Pager) HasNext() bool { return p.Page < p.Pages() }
+func (p Pager) HasNext() bool { return p.Page >= 1 && p.Page < p.Pages() }
 
 // Prev and Next are the links to them.
 func (p Pager) Prev() string { return p.URL(p.Page - 1) }

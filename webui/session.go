@@ -62,7 +62,9 @@ func (u *UI) toLogin(c *fiber.Ctx, hadCookie bool) error {
 		to += "?next=" + url.QueryEscape(string(c.Request().URI().RequestURI()))
 	}
 	if c.Get("Accept") == "text/event-stream" {
-		return c.SendStatus(fiber.StatusUnauthorized)
+		// An event stream cannot follow a redirect: 204 tells the browser
+		// to stop reconnecting, and the page reloads into the login.
+		return c.SendStatus(fiber.StatusNoContent)
 	}
 	return u.Redirect(c, to)
 }

@@ -3,6 +3,7 @@ package webui
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
@@ -61,8 +62,14 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*UI, 
 	pages := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gateway_console_pages_total", Help: "Console pages rendered, by console and page.",
 	}, []string{"console", "page"})
+	// Both consoles may run in one process on one registry: the second
+	// shares the first's counter (its label tells them apart).
 	if err := reg.Register(pages); err != nil {
-		return nil, fmt.Errorf("register console page metrics: %w", err)
+		var are prometheus.AlreadyRegisteredError
+		if !errors.As(err, &are) {
+			return nil, fmt.Errorf("register console page metrics: %w", err)
+		}
+		pages = are.ExistingCollector.(*prometheus.CounterVec)
 	}
 	return &UI{cfg: cfg, auth: d.Auth, deps: d, catalogs: cats, tmpl: tmpl, assets: a, pages: pages, log: log}, nil
 }
@@ -83,12 +90,30 @@ func (u *UI) Register(app fiber.Router) fiber.Router {
 	app.Post(b+"/login", u.bounded, u.loginPost)
 	app.Get(b+"/setup/:token", u.setupPage)
 	app.Post(b+"/setup/:token", u.bounded, u.setupPost)
-	g := app.Group(b, u.bounded, u.Authenticated())
+	g := app.Group(b, u.scoped(u.bounded), u.scoped(u.Authenticated()))
 	g.Post("/logout", u.logout)
 	for _, x := range u.deps.Extensions {
 		x.Register(g, u)
 	}
 	return g
+}
+
+// Mine reports whether the request's path is the console's: fiber's
+// group middleware matches a bare prefix, so "/consoles" would otherwise
+// pass through the console's session check.
+func (u *UI) Mine(c *fiber.Ctx) bool {
+	p := c.Path()
+	return p == u.cfg.Base || strings.HasPrefix(p, u.cfg.Base+"/")
+}
+
+// scoped runs h on the console's own paths only.
+func (u *UI) scoped(h fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if !u.Mine(c) {
+			return c.Next()
+		}
+		return h(c)
+	}
 }
 
 // bounded refuses an oversized form before anything parses it.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -143,6 +144,9 @@ func TestSecurityEndToEnd(t *testing.T) {
 	_ = s.create(t, createParams(a.AppID), rotated.APIKey)
 
 	t.Run("a disabled merchant's orders in flight complete", func(t *testing.T) { checkDisabled(t, e, s, b, hooks) })
+	consoleSecretsUsed, consoleCLILogs := consoleSecrets(t, e, s, a.AppID)
+	maps.Copy(secrets, consoleSecretsUsed)
+	cliLogs.WriteString(consoleCLILogs)
 
 	metrics := get(t, s.ops+"/metrics")
 	s.stop(t)

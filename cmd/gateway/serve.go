@@ -145,6 +145,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.prepare = append(g.prepare, prepare)
 		g.workers = append(g.workers, w.Run)
 	}
+	var cp consoleParts
 	if cfg.Has(platform.RoleCommand) {
 		h, workers, err := commandHandlers(g, cfg, rdb, dir, limiter, nets, reg, log)
 		if err != nil {
@@ -170,6 +171,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 		g.app.Post("/api/order/webhooks/resend", resend.Serve)
+		cp.handlers, cp.resend = h, resend
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
@@ -183,6 +185,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 		g.app.Get("/api/order", q.Serve)
+		cp.live, cp.ch, cp.gate = live, chOrders, gate
+	}
+	if cp.handlers != nil && cp.live != nil {
+		if err := mountConsole(g, cfg, wcfg, rdb, ch, limiter, cp, reg, log); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Has(platform.RoleProjector) {
 		p, err := projector.New(projector.Config{}, rdb, projector.NewClickHouse(ch), reg, log)

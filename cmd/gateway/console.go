@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/console"
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/query"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/webui"
+)
+
+// consoleAccounts are the console accounts, sessions and login limits the
+// configuration sets.
+func consoleAccounts(cfg platform.Config, rdb redis.UniversalClient, limiter *platform.Limiter, reg prometheus.Registerer, log *slog.Logger) (*access.Accounts, error) {
+	ac := access.Defaults()
+	ac.IdleTimeout, ac.AbsoluteTimeout = cfg.ConsoleIdleTimeout, cfg.ConsoleAbsoluteTimeout
+	l := cfg.Limits()
+	ac.PerIP, ac.PerAccount = l.ConsoleLoginIP, l.ConsoleLoginAcct
+	return access.New(ac, rdb, merchant.NewPasswordHasher(), limiter, reg, log)
+}
+
+// consoleParts are what the merchant console needs of a process running
+// both the command and the query roles; the console is served only there.
+type consoleParts struct {
+	handlers *command.Handlers
+	resend   *dispatcher.ResendAPI
+	live     *query.RedisOrders
+	ch       *query.ClickHouseOrders
+	gate     *query.FairGate
+}
+
+// mountConsole serves /console on the public app with its pages and the
+// desk's (Webhooks, Developers, Balance, Team & security), and runs its
+// live feed.
+func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, limiter *platform.Limiter,
+	p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
+	acc, err := consoleAccounts(cfg, rdb, limiter, reg, log)
+	if err != nil {
+		return err
+	}
+	desk, err := consoleDesk(wcfg, rdb, ch, acc, log)
+	if err != nil {
+		return err
+	}
+	ips, err := platform.NewClientIP(cfg.TrustedProxies)
+	if err != nil {
+		return err
+	}
+	hub, err := console.NewHub(rdb, reg, log)
+	if err != nil {
+		return err
+	}
+	reads := console.Reads{Live: p.live, Archive: p.ch, Lister: p.ch, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
+	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
+		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel,
+			p.handlers.UseCases.Sandbox, p.resend}, Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{desk}}, reg, log)
+	if err != nil {
+		return err
+	}
+	con.Register(g.app)
+	g.workers = append(g.workers, hub.Run)
+	return nil
+}
+
+// consoleActions binds the console's Actions to the command side's use
+// cases.
+type consoleActions struct {
+	refund  *command.Refunds
+	cancel  *command.Cancels
+	sandbox *command.SandboxOrders
+	resend  *dispatcher.ResendAPI
+}
+
+func (a consoleActions) Refund(ctx context.Context, o *schema.Order, ask command.RefundAsk) (*schema.Refund, error) {
+	r, _, err := a.refund.Refund(ctx, o, ask)
+	return r, err
+}
+
+func (a consoleActions) Cancel(ctx context.Context, id string) (*schema.Order, error) {
+	return a.cancel.Cancel(ctx, id)
+}
+
+func (a consoleActions) Resend(ctx context.Context, appid, id, refundID string) error {
+	return a.resend.Resend(ctx, appid, id, refundID)
+}
+
+func (a consoleActions) SandboxMove(ctx context.Context, o *schema.Order, to schema.Status) (*schema.Order, error) {
+	return a.sandbox.Drive(ctx, o, to)
+}

@@ -1,0 +1,68 @@
+package console
+
+import (
+	"bufio"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/webui"
+)
+
+// liveFor bounds one feed connection: the browser reconnects by itself,
+// and each reconnection goes through the session check again, so a feed
+// never outlives its session by more than this.
+const liveFor = 5 * time.Minute
+
+// live is the orders page's server-sent events: each new or changed order
+// of the merchant as it happens.
+func (c *Console) live(ctx *fiber.Ctx) error {
+	if c.d.Live == nil {
+		return c.ui.Fail(ctx, platform.Errorf(platform.KindRouteNotFound, "no live feed on this node"))
+	}
+	sub := c.d.Live.Subscribe(strings.Clone(webui.SessionOf(ctx).AppID))
+	if sub == nil {
+		return c.ui.Fail(ctx, platform.Errorf(platform.KindUnavailable, "shutting down"))
+	}
+	ctx.Set(fiber.HeaderContentType, "text/event-stream")
+	ctx.Set(fiber.HeaderCacheControl, "no-store")
+	ctx.Set("X-Accel-Buffering", "no")
+	hub := c.d.Live
+	ctx.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer hub.Unsubscribe(sub)
+		stream(w, sub)
+	})
+	return nil
+}
+
+// stream writes the feed until it ends, the client goes, or liveFor.
+func stream(w *bufio.Writer, sub *Sub) {
+	end := time.NewTimer(liveFor)
+	defer end.Stop()
+	beat := time.NewTicker(15 * time.Second)
+	defer beat.Stop()
+	if _, err := w.WriteString("retry: 3000\n\n"); err != nil || w.Flush() != nil {
+		return
+	}
+	for {
+		var err error
+		select {
+		case lo, ok := <-sub.C:
+			if !ok {
+				return
+			}
+			b, _ := json.Marshal(lo)
+			_, err = w.WriteString("event: order\ndata: " + string(b) + "\n\n")
+		case <-beat.C:
+			_, err = w.WriteString(": keep-alive\n\n")
+		case <-end.C:
+			return
+		}
+		if err != nil || w.Flush() != nil {
+			return // the browser went away
+		}
+	}
+}
