@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/apidoc"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
@@ -71,6 +72,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s (GATEWAY_OPS_ADDR, the operations listener): %w", cfg.OpsAddr, err)
 	}
 	ops := platform.NewOpsApp(log, reg)
+	// The operator console is on its own listener only, never the public one.
+	adminLn, err := net.Listen("tcp", cfg.AdminAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (GATEWAY_ADMIN_ADDR, the operator console): %w", cfg.AdminAddr, err)
+	}
+	adm := admin.NewApp(log)
 	g, err := wire(cfg, wcfg, rdb, ch, reg, nil, log)
 	if err != nil {
 		return err
@@ -84,15 +91,17 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	for _, run := range g.workers {
 		workers.Go(func() { run(ctx) })
 	}
-	errc := make(chan error, 2)
+	errc := make(chan error, 3)
 	go func() { errc <- g.app.Listener(ln) }()
 	go func() { errc <- ops.Listener(opsLn) }()
-	opsAddr := opsLn.Addr().String()
+	go func() { errc <- adm.Listener(adminLn) }()
+	opsAddr, adminAddr := opsLn.Addr().String(), adminLn.Addr().String()
 	defer func() { _ = ops.ShutdownWithTimeout(time.Second) }()
+	defer func() { _ = adm.ShutdownWithTimeout(time.Second) }()
 	if w := plainTextWarning(ln.Addr(), cfg.PublicURL, cfg.BehindTLS); w != "" {
 		log.Warn(w, "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
 	}
-	log.Info("gateway serving", "addr", ln.Addr().String(), "ops_addr", opsAddr, "public_url", cfg.PublicURL, "roles", cfg.Roles)
+	log.Info("gateway serving", "addr", ln.Addr().String(), "ops_addr", opsAddr, "admin_addr", adminAddr, "public_url", cfg.PublicURL, "roles", cfg.Roles)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("http server: %w", err)
