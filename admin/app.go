@@ -53,3 +53,8 @@ func index(c *fiber.Ctx) error {
 	c.Type("txt", "utf-8")
 	return c.SendString("gateway operator console\n")
 }
+
+// SetupPath is where a setup link points, followed by its token: the page
+// a new operator (or one who lost a password or an authenticator) sets a
+// password and enrols TOTP on.
+const SetupPath = Prefix + "/setup/"

@@ -32,6 +32,8 @@ commands:
              make run prints
   usdt       USDT networks (config set, show, remove) and the review desk
              (reviews, approve PAYMENTID, reject PAYMENTID)
+  operator   operator console accounts: add EMAIL --role ROLE (prints a
+             setup link), list, reissue, disable, enable
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -49,7 +51,7 @@ func main() {
 // subUsage is each command's usage text, printed on standard output by
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage}
+	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "operator": operatorUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -89,6 +91,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usdtCmd(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return demoCmd(ctx, args[1:], stdout, stderr)
+	case "operator":
+		return operatorCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -14,10 +14,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
-	"github.com/paygate/gateway/usdt"
 )
 
 // cliCommon are the flags every usdt subcommand takes.
@@ -66,60 +67,33 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	desk, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
+	review, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
+	desk := operator.NewDesk(review, audit.NewLog(rdb))
 	if sub == "reviews" {
-		orders, err := desk.Reviews(ctx, *state)
+		orders, err := review.Reviews(ctx, *state)
 		if err != nil || out.json {
 			return errors.Join(err, out.value(deskRows(orders)))
 		}
 		printDesk(stdout, orders)
 		return nil
 	}
-	d := usdt.Decision{By: "admin:" + *by, Note: *note, Reason: *reason}
+	actor, err := cliAuditActor(*by, true)
+	if err != nil {
+		return fmt.Errorf("usdt %s: %w", sub, err)
+	}
 	var o *schema.Order
-	if sub == "attach" {
-		o, err = attachByHand(ctx, desk, pos[0], pos[1], d)
-	} else {
-		o, err = decideByHand(ctx, desk, sub, pos[0], d)
+	switch sub {
+	case "attach":
+		o, err = desk.Attach(ctx, actor, pos[0], pos[1], *note)
+	case "approve":
+		o, err = desk.Approve(ctx, actor, pos[0], *note)
+	default:
+		o, err = desk.Reject(ctx, actor, pos[0], *reason, *note)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("usdt %s: %w", sub, err)
 	}
 	return out.value(deskRow(o))
-}
-
-// decideByHand applies an administrator's decision to the hash the order
-// holds under review.
-func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string, d usdt.Decision) (*schema.Order, error) {
-	switch {
-	case sub == "approve" && d.Note == "":
-		return nil, errors.New("usdt approve: --note is required: say what you checked")
-	case sub == "reject" && d.Reason == "":
-		return nil, errors.New("usdt reject: --reason is required: the payer reads it")
-	}
-	o, err := desk.Order(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if o.Status == schema.StatusPaid {
-		return nil, fmt.Errorf("order %s is paid already", id)
-	}
-	if o.TxHash == "" {
-		return nil, fmt.Errorf("order %s has no transaction hash under review", id)
-	}
-	if sub == "approve" {
-		return desk.Approve(ctx, id, o.TxHash, d)
-	}
-	return desk.Reject(ctx, id, o.TxHash, d)
-}
-
-// attachByHand puts hash under review on order id for an administrator.
-func attachByHand(ctx context.Context, desk *command.USDTReview, id, hash string, d usdt.Decision) (*schema.Order, error) {
-	if d.Note == "" {
-		return nil, errors.New("usdt attach: --note is required: say why the transfer is this order's")
-	}
-	d.Reason = ""
-	return desk.Attach(ctx, id, hash, d)
 }
 
 // deskStore is the order store with the process configuration's TTLs and
