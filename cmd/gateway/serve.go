@@ -20,6 +20,7 @@ import (
 
 	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/apidoc"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
@@ -203,6 +204,16 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := p.Run(ctx); err != nil {
 				log.Error("projector stopped", "err", err)
+			}
+		})
+		// The audit log's copy in ClickHouse, which the consoles search.
+		ap, err := audit.NewProjector(audit.ProjectorConfig{}, rdb, ch, reg, log)
+		if err != nil {
+			return nil, err
+		}
+		g.workers = append(g.workers, func(ctx context.Context) {
+			if err := ap.Run(ctx); err != nil {
+				log.Error("audit projector stopped", "err", err)
 			}
 		})
 	}

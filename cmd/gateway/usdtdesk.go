@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -49,7 +48,7 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 	state := fs.String("state", command.DeskWaiting, "reviews: waiting, failed or all")
 	note := fs.String("note", "", "approve, reject, attach: what the administrator saw")
 	reason := fs.String("reason", "", "reject: why, as the payer will read it")
-	by := fs.String("by", os.Getenv("USER"), "approve, reject, attach: who decides (recorded as admin:NAME)")
+	by := fs.String("by", "", "approve, reject, attach: who decides (recorded as admin:NAME; default: the OS user)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -77,7 +76,13 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		printDesk(stdout, orders)
 		return nil
 	}
-	actor, err := cliAuditActor(*by, true)
+	switch {
+	case sub != "reject" && *note == "":
+		return fmt.Errorf("usdt %s: --note is required: say what you checked", sub)
+	case sub == "reject" && *reason == "":
+		return errors.New("usdt reject: --reason is required: the payer reads it")
+	}
+	actor, err := cliAuditActor(*by, given(fs, "by"))
 	if err != nil {
 		return fmt.Errorf("usdt %s: %w", sub, err)
 	}
