@@ -19,7 +19,10 @@ import (
 // fakeResender records the resends asked for.
 type fakeResender struct{ got []string }
 
-func (f *fakeResender) Resend(_ context.Context, p string) error { f.got = append(f.got, p); return nil }
+func (f *fakeResender) Resend(_ context.Context, p string) error {
+	f.got = append(f.got, p)
+	return nil
+}
 func (f *fakeResender) ResendRefund(_ context.Context, p, r string) error {
 	f.got = append(f.got, p+"/"+r)
 	return nil

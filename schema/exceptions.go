@@ -27,7 +27,9 @@ func ExceptionsKey(s Shard) string { return "gw:" + s.Tag() + ":exc:notif" }
 // whom, when, with what note), under tag: the order's shard's, or AuditTag
 // for one without an order, so the record and its audit entry are one
 // script.
-func ExceptionHandledKey(tag, kind, id string) string { return "gw:" + tag + ":exc:h:" + kind + ":" + id }
+func ExceptionHandledKey(tag, kind, id string) string {
+	return "gw:" + tag + ":exc:h:" + kind + ":" + id
+}
 
 // Exception is the kind of exception a kept notification is, or "" when it
 // needs nobody: a verified payment that did not pay its order (partial,
