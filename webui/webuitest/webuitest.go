@@ -1,0 +1,83 @@
+// Package webuitest helps tests of a webui console: an account made ready
+// to log in (password and TOTP set through access's own setup), TOTP codes
+// for a test's clock, and a login through the page in a real browser.
+package webuitest
+
+import (
+	"context"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/internal/browser"
+)
+
+// Password is the password Enrol gives every account.
+const Password = "correct horse battery"
+
+// Code is the TOTP code of secret at time at.
+func Code(t testing.TB, secret string, at time.Time) string {
+	t.Helper()
+	c, err := totp.GenerateCodeCustom(secret, at, totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+	if err != nil {
+		t.Fatalf("webuitest: TOTP code: %v", err)
+	}
+	return c
+}
+
+// Enrol creates an account as the CLI would and completes its setup with
+// Password and a TOTP enrolment checked at time at; it returns the TOTP
+// secret (for Code) and the account.
+func Enrol(t testing.TB, a *access.Accounts, nu access.NewUser, at time.Time) (string, *access.Account) {
+	t.Helper()
+	ctx := context.Background()
+	_, token, err := a.Create(ctx, access.CLI(), nu)
+	if err != nil {
+		t.Fatalf("webuitest: create %s: %v", nu.Email, err)
+	}
+	_, enr, _, err := a.BeginSetup(ctx, token)
+	if err != nil {
+		t.Fatalf("webuitest: begin setup: %v", err)
+	}
+	acct, _, err := a.CompleteSetup(ctx, access.Setup{Token: token, Password: Password, TOTPSecret: enr.Secret,
+		TOTPCode: Code(t, enr.Secret, at), Source: "127.0.0.1"})
+	if err != nil {
+		t.Fatalf("webuitest: complete setup: %v", err)
+	}
+	return enr.Secret, acct
+}
+
+// Session logs in without a browser, for tests that drive HTTP directly.
+func Session(t testing.TB, a *access.Accounts, realm access.Realm, email, code string) *access.Session {
+	t.Helper()
+	s, err := a.Login(context.Background(), access.LoginRequest{Realm: realm, Email: email, Password: Password,
+		Code: code, IP: netip.MustParseAddr("127.0.0.1")})
+	if err != nil {
+		t.Fatalf("webuitest: log in %s: %v", email, err)
+	}
+	return s
+}
+
+// Login logs in through the console's login page at base (the console's
+// root URL, "http://127.0.0.1:PORT/console") and waits for the page the
+// login leads to. A refused login fails the test with the page's words.
+func Login(t testing.TB, pg *browser.Page, base, email, password, code string) {
+	t.Helper()
+	pg.Go(base + "/login")
+	pg.Fill("#email", email)
+	pg.Fill("#password", password)
+	if code != "" {
+		pg.Fill("#code", code)
+	}
+	pg.Submit("form[data-login]")
+	if strings.Contains(pg.URL(), "/login") {
+		var problem string
+		pg.Eval(`(document.querySelector("[data-problem]") || {}).innerText || ""`, &problem)
+		t.Fatalf("webuitest: login of %s refused (%d): %s", email, pg.LastStatus(), problem)
+	}
+}
