@@ -25,6 +25,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/provider"
@@ -88,6 +89,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 			return fmt.Errorf("prepare: %w", err)
 		}
 	}
+	// Provider health for the operator console, from every process's own
+	// counters (operator/health_publish.go).
+	g.workers = append(g.workers, operator.NewHealthPublisher(rdb, reg, g.live, 0, log).Run)
 	var workers sync.WaitGroup
 	for _, run := range g.workers {
 		workers.Go(func() { run(ctx) })
@@ -128,6 +132,8 @@ type gateway struct {
 	// now is the clock the roles decide by: the system's, moved by
 	// GATEWAY_CLOCK_OFFSET for a fault test.
 	now platform.Clock
+	// live are the providers configured live in this process.
+	live []string
 }
 
 // wire builds the roles cfg names over the given clients; ch may be nil when
@@ -324,6 +330,9 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 		Pages: limiter.PerIP(platform.ClassPages, limits.Pages, ips),
 	}
 	log.Info("providers", "live", provs.live)
+	for _, m := range provs.live {
+		g.live = append(g.live, string(m))
+	}
 	// Balance transfers a process died in the middle of are finished by
 	// whichever command node sweeps first; 30 s leaves a live request time
 	// to finish its own.
