@@ -1,8 +1,9 @@
 // Package admin is the operator console (issue 27): pages under /admin on
 // the admin listener (GATEWAY_ADMIN_ADDR) and never on the public one, for
-// operator accounts only (access.RealmOperator). The pages call the use
-// cases of package operator, which the CLI calls too, so a change made
-// here and one made with `gateway ...` leave the same audit entries.
+// operator accounts only (access.RealmOperator, on the webui frame). The
+// pages call the use cases of package operator, which the CLI calls too,
+// so a change made here and one made with `gateway ...` are checked alike
+// and leave the same audit entries.
 package admin
 
 import (
@@ -17,9 +18,15 @@ import (
 // Prefix is where every operator page lives.
 const Prefix = "/admin"
 
-// NewApp is the admin listener's app: /admin and nothing else, so that an
-// address scanner finds no merchant API, payer page or metric there either.
-func NewApp(log *slog.Logger) *fiber.App {
+// SetupPath is where a setup link points, followed by its token: the page
+// a new operator (or one who lost a password or an authenticator) sets a
+// password and enrols TOTP on (the frame's /setup/:token).
+const SetupPath = Prefix + "/setup/"
+
+// NewApp is the admin listener's app: the console under /admin and nothing
+// else, so that an address scanner finds no merchant API, payer page or
+// metric there either.
+func NewApp(log *slog.Logger, c *Console) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName:               "gateway-admin",
 		ReadTimeout:           15 * time.Second,
@@ -28,33 +35,7 @@ func NewApp(log *slog.Logger) *fiber.App {
 		DisableStartupMessage: true,
 		ErrorHandler:          platform.ErrorHandler(log),
 	})
-	app.Use(headers)
-	app.Get(Prefix, index)
+	c.register(app)
 	app.Use(platform.NotFound)
 	return app
 }
-
-// headers keep the console out of frames, caches and other origins'
-// scripts from its first page.
-func headers(c *fiber.Ctx) error {
-	c.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	c.Set("X-Frame-Options", "DENY")
-	c.Set("X-Content-Type-Options", "nosniff")
-	c.Set("Referrer-Policy", "no-referrer")
-	c.Set("Cache-Control", "no-store")
-	return c.Next()
-}
-
-// index says where the operator is until the pages (which need the shared
-// console frame) are mounted: the listener itself is what phase one
-// delivers, and the CLI (`gateway operator`, `gateway exceptions`, ...) is
-// how operators act meanwhile.
-func index(c *fiber.Ctx) error {
-	c.Type("txt", "utf-8")
-	return c.SendString("gateway operator console\n")
-}
-
-// SetupPath is where a setup link points, followed by its token: the page
-// a new operator (or one who lost a password or an authenticator) sets a
-// password and enrols TOTP on.
-const SetupPath = Prefix + "/setup/"

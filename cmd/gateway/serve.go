@@ -74,16 +74,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s (GATEWAY_OPS_ADDR, the operations listener): %w", cfg.OpsAddr, err)
 	}
 	ops := platform.NewOpsApp(log, reg)
+	g, err := wire(cfg, wcfg, rdb, ch, reg, nil, log)
+	if err != nil {
+		return err
+	}
 	// The operator console is on its own listener only, never the public one.
 	adminLn, err := net.Listen("tcp", cfg.AdminAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s (GATEWAY_ADMIN_ADDR, the operator console): %w", cfg.AdminAddr, err)
 	}
-	adm := admin.NewApp(log)
-	g, err := wire(cfg, wcfg, rdb, ch, reg, nil, log)
-	if err != nil {
-		return err
-	}
+	adm := admin.NewApp(log, g.admin)
 	for _, prep := range g.prepare {
 		if err := prep(ctx); err != nil {
 			return fmt.Errorf("prepare: %w", err)
@@ -134,6 +134,8 @@ type gateway struct {
 	now platform.Clock
 	// live are the providers configured live in this process.
 	live []string
+	// admin is the operator console, served on its own listener.
+	admin *admin.Console
 }
 
 // wire builds the roles cfg names over the given clients; ch may be nil when
@@ -262,6 +264,9 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	g.app.Get("/openapi.json", apidoc.Handler(doc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(platform.NotFound)
+	if g.admin, err = adminConsole(g, cfg, rdb, ch, limiter, reg, log); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
