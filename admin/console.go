@@ -96,7 +96,9 @@ var funcs = template.FuncMap{
 	"ms":   func(s float64) string { return fmt.Sprintf("%.0f ms", s*1000) },
 	"path": url.PathEscape,
 	"list": func(s ...string) []string { return s },
-	"has":  func(list []string, s string) bool { return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",") },
+	"has": func(list []string, s string) bool {
+		return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",")
+	},
 }
 
 // register mounts the frame and the pages; every page is behind Require
@@ -170,10 +172,14 @@ func (c *Console) after(ctx *fiber.Ctx, err error, to, done string) error {
 }
 
 // form is a posted field, trimmed and copied out of fasthttp's buffer.
-func form(ctx *fiber.Ctx, name string) string { return strings.TrimSpace(strings.Clone(ctx.FormValue(name))) }
+func form(ctx *fiber.Ctx, name string) string {
+	return strings.TrimSpace(strings.Clone(ctx.FormValue(name)))
+}
 
 // param is a route parameter, copied.
 func param(ctx *fiber.Ctx, name string) string { return strings.Clone(ctx.Params(name)) }
 
 // query is a query parameter, copied.
-func query(ctx *fiber.Ctx, name string) string { return strings.TrimSpace(strings.Clone(ctx.Query(name))) }
+func query(ctx *fiber.Ctx, name string) string {
+	return strings.TrimSpace(strings.Clone(ctx.Query(name)))
+}
