@@ -27,6 +27,9 @@ var templatesFS embed.FS
 //go:embed locales/*.json
 var localesFS embed.FS
 
+//go:embed assets/*.css
+var assetsFS embed.FS
+
 // Deps are the use cases the pages call.
 type Deps struct {
 	Accounts   *access.Accounts
@@ -68,8 +71,12 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	if err != nil {
 		return nil, err
 	}
+	assets, err := fs.Sub(assetsFS, "assets")
+	if err != nil {
+		return nil, err
+	}
 	ui, err := webui.New(webui.Config{Base: Prefix, Realm: access.RealmOperator, CookieName: "gw_admin", Brand: "admin_brand", Secure: cfg.Secure},
-		webui.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Nav: nav, Funcs: funcs}, reg, log)
+		webui.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs}, reg, log)
 	if err != nil {
 		return nil, fmt.Errorf("operator console: %w", err)
 	}

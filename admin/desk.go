@@ -38,6 +38,9 @@ func (c *Console) desk(ctx *fiber.Ctx) error {
 type reviewData struct {
 	reviewRow
 	History []usdt.Decision
+	// Decidable: a transfer is under review on a live order, so an
+	// administrator's decision can land.
+	Decidable bool
 }
 
 func (c *Console) review(ctx *fiber.Ctx) error {
@@ -45,7 +48,8 @@ func (c *Console) review(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	return c.page(ctx, "review", "title_review", reviewData{reviewRow: reviewRow{O: o, Review: schema.USDTReviewOf(o)}, History: h})
+	return c.page(ctx, "review", "title_review", reviewData{reviewRow: reviewRow{O: o, Review: schema.USDTReviewOf(o)}, History: h,
+		Decidable: o.TxHash != "" && o.Status.Live()})
 }
 
 // decide approves with a note or rejects with the reason the payer reads.
