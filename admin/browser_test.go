@@ -114,6 +114,26 @@ func TestBrowserOperatorConsole(t *testing.T) {
 			unchanged(t)
 		})
 	}
+	t.Run("support handles an exception and resends a webhook", func(t *testing.T) {
+		pg := b.NewPage(browser.Narrow)
+		e.browserLogin(t, pg, base, "sam@ops.test")
+		pg.Go(base + "/exceptions")
+		shoot(t, pg, "admin-exceptions-open")
+		pg.Fill(`[data-exception="mismatch:`+e.mismatch+`"] input[name="note"]`, "provider returned the 200.00 CNY, ticket 4411")
+		pg.Submit(`[data-exception="mismatch:` + e.mismatch + `"] form[data-handle]`)
+		pg.WaitVisible(".flash")
+		var still bool
+		pg.Eval(`document.querySelector('[data-exception="mismatch:`+e.mismatch+`"]') !== null`, &still)
+		if still {
+			t.Fatal("the handled exception is still listed")
+		}
+		pg.Submit(`[data-exception="webhook_dead:` + e.dead + `"] form[data-resend]`)
+		pg.WaitVisible(".flash")
+		shard, _ := schema.ParseOrderID(e.dead)
+		if man := e.rdb.HGet(ctx, schema.WebhookKey(shard, e.dead), "man").Val(); man == "" {
+			t.Fatal("the resend was not queued")
+		}
+	})
 	t.Run("auditor refused every write", func(t *testing.T) {
 		pg := b.NewPage(browser.Wide)
 		e.browserLogin(t, pg, base, "al@ops.test")

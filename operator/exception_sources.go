@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -77,7 +78,7 @@ func (x *Exceptions) fromRecord(ctx context.Context, rec schema.NotificationReco
 	if detail == "" {
 		detail = rec.Verdict
 	}
-	if rec.Paid != "" {
+	if rec.Paid != "" && !strings.Contains(detail, rec.Paid) {
 		detail += " (provider reports " + rec.Paid + ")"
 	}
 	return Exception{Kind: rec.Exception(), ID: id, OrderID: rec.OrderID, AppID: x.appOf(ctx, rec.OrderID), At: rec.At,

@@ -2,7 +2,11 @@ package operator
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/platform"
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/schema"
@@ -45,7 +49,12 @@ func (w *Webhooks) Resend(ctx context.Context, actor access.Actor, paymentID, re
 	} else {
 		err = w.d.ResendRefund(ctx, paymentID, refundID)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, dispatcher.ErrNoDelivery):
+		return platform.Errorf(platform.KindNotFound, "no webhook delivery of %s to resend", paymentID)
+	case errors.Is(err, dispatcher.ErrInFlight):
+		return platform.Errorf(platform.KindConflict, "an attempt is in flight now; look again in a moment")
+	case err != nil:
 		return err
 	}
 	d := map[string]string{"via": "manual"}
