@@ -48,16 +48,16 @@ func (c *clock) add(d time.Duration) {
 // Redis: one operator of each role, a merchant with an owner, and a USDT
 // order waiting for an administrator.
 type env struct {
-	app     *fiber.App
-	rdb     *redis.Client
-	acc     *access.Accounts
-	clock   *clock
-	secrets map[string]string // e-mail → TOTP secret
-	appid   string
+	app      *fiber.App
+	rdb      *redis.Client
+	acc      *access.Accounts
+	clock    *clock
+	secrets  map[string]string // e-mail → TOTP secret
+	appid    string
 	review   string // order waiting for an administrator
 	mismatch string // order with a wrong-amount notification
 	dead     string // order whose webhook died
-	store   *command.Store
+	store    *command.Store
 }
 
 func newEnv(t *testing.T) *env {
