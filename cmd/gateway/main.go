@@ -32,6 +32,8 @@ commands:
              make run prints
   usdt       USDT networks (config set, show, remove) and the review desk
              (reviews, approve PAYMENTID, reject PAYMENTID)
+  exceptions payments that need a person: list, handle KIND ID --note,
+             resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
              setup link), list, reissue, disable, enable
   help       show this text
@@ -51,7 +53,7 @@ func main() {
 // subUsage is each command's usage text, printed on standard output by
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "operator": operatorUsage}
+	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "operator": operatorUsage, "exceptions": exceptionsUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -91,6 +93,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usdtCmd(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return demoCmd(ctx, args[1:], stdout, stderr)
+	case "exceptions":
+		return exceptionsCmd(ctx, args[1:], stdout, stderr)
 	case "operator":
 		return operatorCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
