@@ -4,9 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,63 +79,31 @@ func Defaults() Config {
 }
 
 // Bind registers the operator-facing settings on fs, each defaulting to its
-// GATEWAY_WEBHOOK_* environment variable. A malformed variable is reported by
-// Validate rather than silently ignored.
+// GATEWAY_WEBHOOK_* environment variable, through the process's one binder
+// (platform.Binder). A malformed variable is reported by Validate rather
+// than silently ignored.
 func (c *Config) Bind(fs *flag.FlagSet) {
-	env := func(name string, set func(string) error) {
-		if v, ok := os.LookupEnv(name); ok {
-			if err := set(v); err != nil {
-				c.bindErrs = append(c.bindErrs, fmt.Errorf("%s=%q: %w", name, v, err))
-			}
-		}
-	}
-	setSchedule := func(v string) error {
+	b := platform.NewBinder(fs)
+	b.Func("webhook-schedule", "GATEWAY_WEBHOOK_SCHEDULE", "delays before each webhook retry, e.g. 15s,1m,5m", func(v string) error {
 		s, err := ParseSchedule(v)
 		if err == nil {
 			c.Schedule = s
 		}
 		return err
-	}
-	setTimeout := func(v string) error { return setDuration(&c.Timeout, v) }
-	setPrivate := func(v string) error { return setBool(&c.AllowPrivate, v) }
-	setConc := func(v string) error { return setInt(&c.Concurrency, v) }
-	setPerHost := func(v string) error { return setInt(&c.PerHost, v) }
-
-	env("GATEWAY_WEBHOOK_SCHEDULE", setSchedule)
-	env("GATEWAY_WEBHOOK_TIMEOUT", setTimeout)
-	env("GATEWAY_WEBHOOK_ALLOW_PRIVATE", setPrivate)
-	env("GATEWAY_WEBHOOK_CONCURRENCY", setConc)
-	env("GATEWAY_WEBHOOK_PER_HOST", setPerHost)
-
-	fs.Func("webhook-schedule", "delays before each webhook retry, e.g. 15s,1m,5m (GATEWAY_WEBHOOK_SCHEDULE)", setSchedule)
-	fs.Func("webhook-timeout", "time-out of one webhook attempt, default 10s (GATEWAY_WEBHOOK_TIMEOUT)", setTimeout)
-	fs.BoolFunc("webhook-allow-private", "let notify_url reach private and loopback addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE)", setPrivate)
-	fs.Func("webhook-concurrency", "webhook attempts in flight per process, default 64 (GATEWAY_WEBHOOK_CONCURRENCY)", setConc)
-	fs.Func("webhook-per-host", "webhook attempts in flight per destination host, default 8 (GATEWAY_WEBHOOK_PER_HOST)", setPerHost)
+	}, func() string { return formatSchedule(c.Schedule) })
+	b.Duration(&c.Timeout, "webhook-timeout", "GATEWAY_WEBHOOK_TIMEOUT", "time-out of one webhook attempt")
+	b.Bool(&c.AllowPrivate, "webhook-allow-private", "GATEWAY_WEBHOOK_ALLOW_PRIVATE", "let notify_url reach private and loopback addresses")
+	b.Int(&c.Concurrency, "webhook-concurrency", "GATEWAY_WEBHOOK_CONCURRENCY", "webhook attempts in flight per process")
+	b.Int(&c.PerHost, "webhook-per-host", "GATEWAY_WEBHOOK_PER_HOST", "webhook attempts in flight per destination host")
+	c.bindErrs = b.Errs()
 }
 
-func setDuration(p *time.Duration, v string) error {
-	d, err := time.ParseDuration(strings.TrimSpace(v))
-	if err == nil {
-		*p = d
+func formatSchedule(s []time.Duration) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = d.String()
 	}
-	return err
-}
-
-func setBool(p *bool, v string) error {
-	b, err := strconv.ParseBool(strings.TrimSpace(v))
-	if err == nil {
-		*p = b
-	}
-	return err
-}
-
-func setInt(p *int, v string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err == nil {
-		*p = n
-	}
-	return err
+	return strings.Join(parts, ",")
 }
 
 // ParseSchedule reads GATEWAY_WEBHOOK_SCHEDULE: comma-separated Go durations,

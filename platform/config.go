@@ -1,15 +1,18 @@
 package platform
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // Roles a gateway process can run (DESIGN.md).
@@ -57,11 +60,19 @@ type Config struct {
 	USDTNetworks      string // live usdt_direct receiving addresses, TRC20=T...,BEP20=0x...
 	USDTSandboxNets   string // the sandbox's; built-in null addresses when empty
 	USDTReview        time.Duration
-	ProvidersFile     string
-	ProviderTimeout   time.Duration
-	OrderTTL          time.Duration
-	OrderTTLMethods   string // per-method TTLs, e.g. cryptopsp=60m,usdt_direct=60m
-	OrderRetention    time.Duration
+	// ProvidersFile is the JSON file of live provider configurations by
+	// method; it is read when set (flag or GATEWAY_PROVIDERS_FILE), and the
+	// GATEWAY_PROVIDER_<METHOD> variables are read at Bind: Providers
+	// merges the two, so no other code reads those variables.
+	ProvidersFile   string
+	providersFile   map[schema.Method]json.RawMessage
+	providersEnv    map[schema.Method]json.RawMessage
+	ProviderTimeout time.Duration
+	OrderTTL        time.Duration
+	// OrderTTLMethods are per-method TTLs that differ from OrderTTL, read
+	// once from "cryptopsp=60m,usdt_direct=60m".
+	OrderTTLMethods map[schema.Method]time.Duration
+	OrderRetention  time.Duration
 	// ReportMaxRange is the longest from..to of GET /api/order's summary,
 	// timeseries and export.
 	ReportMaxRange time.Duration
@@ -79,13 +90,14 @@ type Config struct {
 	// BehindTLS says a TLS-terminating proxy or load balancer is in front
 	// of HTTPAddr, which serves plain HTTP: serve stops warning about a
 	// public address then.
-	BehindTLS     bool
-	RateCreate    string        // per merchant, createorder
-	RateQuery     string        // per merchant, order queries and the sandbox driver
-	RateReport    string        // per merchant, the read side's ClickHouse queries (orders, summary, timeseries, export)
-	RatePages     string        // per client IP, payer pages
-	RateLoginIP   string        // per client IP, payer logins at /merchant/login
-	RateLoginAcct string        // per account, payer logins at /merchant/login
+	BehindTLS bool
+	// The default rate limits, read once from RATE/UNIT[:BURST].
+	RateCreate    Limit         // per merchant, createorder
+	RateQuery     Limit         // per merchant, order queries and the sandbox driver
+	RateReport    Limit         // per merchant, the read side's ClickHouse queries (orders, summary, timeseries, export)
+	RatePages     Limit         // per client IP, payer pages
+	RateLoginIP   Limit         // per client IP, payer logins at /merchant/login
+	RateLoginAcct Limit         // per account, payer logins at /merchant/login
 	SessionTTL    time.Duration // how long a payer's login session lasts
 	MethodLimits  string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
 	// The payer pages: polling per SPEC.md's Limits, and the key of their
@@ -122,15 +134,22 @@ type Limits struct {
 	LoginIP, LoginAcct   Limit
 }
 
-// Limits parses the rate limit settings (Validate has checked them).
+// Limits are the default rate limits, as read.
 func (c *Config) Limits() Limits {
-	create, _ := ParseLimit(c.RateCreate)
-	query, _ := ParseLimit(c.RateQuery)
-	report, _ := ParseLimit(c.RateReport)
-	pages, _ := ParseLimit(c.RatePages)
-	loginIP, _ := ParseLimit(c.RateLoginIP)
-	loginAcct, _ := ParseLimit(c.RateLoginAcct)
-	return Limits{Create: create, Query: query, Report: report, Pages: pages, LoginIP: loginIP, LoginAcct: loginAcct}
+	return Limits{Create: c.RateCreate, Query: c.RateQuery, Report: c.RateReport, Pages: c.RatePages,
+		LoginIP: c.RateLoginIP, LoginAcct: c.RateLoginAcct}
+}
+
+// Providers are the live providers' configurations by method: the file's,
+// and over them those of the GATEWAY_PROVIDER_<METHOD> variables. Each is
+// the family's JSON, for the family's registration to decode.
+func (c *Config) Providers() map[schema.Method]json.RawMessage {
+	out := maps.Clone(c.providersFile)
+	if out == nil {
+		out = map[schema.Method]json.RawMessage{}
+	}
+	maps.Copy(out, c.providersEnv)
+	return out
 }
 
 // DefaultOpsAddr is where /metrics is served unless GATEWAY_OPS_ADDR says
@@ -164,14 +183,14 @@ func Defaults() Config {
 		ProviderTimeout:     10 * time.Second,
 		LogLevel:            "info",
 		HTTPReadTimeout:     DefaultReadTimeout,
-		RateCreate:          "1000/s:2000",
-		RateQuery:           "200/s:400",
-		RateReport:          "20/s:40",
+		RateCreate:          mustLimit("1000/s:2000"),
+		RateQuery:           mustLimit("200/s:400"),
+		RateReport:          mustLimit("20/s:40"),
 		ClickHouseReads:     8,
 		ClickHouseReadQueue: 64,
-		RatePages:           "20/s:60",
-		RateLoginIP:         "10/m:10",
-		RateLoginAcct:       "5/m:5",
+		RatePages:           mustLimit("20/s:60"),
+		RateLoginIP:         mustLimit("10/m:10"),
+		RateLoginAcct:       mustLimit("5/m:5"),
 		SessionTTL:          15 * time.Minute,
 		PagePollInterval:    4 * time.Second,
 		PagePollTimeout:     3 * time.Minute,
@@ -180,47 +199,27 @@ func Defaults() Config {
 }
 
 // Bind registers the flags on fs, each defaulting to its environment
-// variable when set, else to the value already in c.
+// variable when set, else to the value already in c. An environment value
+// that does not parse is kept for Validate.
 func (c *Config) Bind(fs *flag.FlagSet) {
-	str := func(p *string, name, env, usage string) {
-		fs.StringVar(p, name, envOr(env, *p), usage+" ("+env+")")
-	}
-	list := func(p *[]string, name, env, usage string) {
-		fs.Func(name, usage+" ("+env+", comma-separated)", func(v string) error { *p = splitList(v); return nil })
-		if v, ok := os.LookupEnv(env); ok {
-			*p = splitList(v)
-		}
-	}
-	dur := func(p *time.Duration, name, env, usage string) {
-		if v, ok := os.LookupEnv(env); ok {
-			d, err := time.ParseDuration(strings.TrimSpace(v))
-			if err != nil {
-				c.bindErrs = append(c.bindErrs, fmt.Errorf("%s=%q: %w", env, v, err))
-			} else {
-				*p = d
+	b := NewBinder(fs)
+	str, list, dur, integer := b.String, b.List, b.Duration, b.Int
+	limit := func(p *Limit, name, env, usage string) {
+		b.Func(name, env, usage, func(s string) error {
+			l, err := ParseLimit(s)
+			if err == nil {
+				*p = l
 			}
-		}
-		fs.DurationVar(p, name, *p, usage+" ("+env+")")
-	}
-	integer := func(p *int, name, env, usage string) {
-		if v, ok := os.LookupEnv(env); ok {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil {
-				c.bindErrs = append(c.bindErrs, fmt.Errorf("%s=%q: %w", env, v, err))
-			} else {
-				*p = n
-			}
-		}
-		fs.IntVar(p, name, *p, usage+" ("+env+")")
+			return err
+		}, p.String)
 	}
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
 	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of the operations listener, the only one serving /metrics (and /healthz); a private address, never a public one")
 	str(&c.AdminAddr, "admin-addr", "GATEWAY_ADMIN_ADDR", "address of the operator console's listener (/admin); loopback by default, never the public listener")
-	str(&c.PublicURL, "public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>")
+	b.Func("public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>",
+		func(s string) error { c.PublicURL = strings.TrimRight(s, "/"); return nil }, func() string { return c.PublicURL })
 	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL; with redis-cluster a cluster seed, redis://h1:7000?addr=h2:7001&addr=h3:7002")
-	if err := BindRedisCluster(fs, &c.RedisCluster); err != nil {
-		c.bindErrs = append(c.bindErrs, err)
-	}
+	BindRedisCluster(b, &c.RedisCluster)
 	integer(&c.RedisWaitReplicas, "redis-wait-replicas", "GATEWAY_REDIS_WAIT_REPLICAS", "on Redis Cluster, replicas every write waits for before it is answered (0: none)")
 	dur(&c.RedisWaitTimeout, "redis-wait-timeout", "GATEWAY_REDIS_WAIT_TIMEOUT", "on Redis Cluster, how long a write waits for its replicas before it is answered anyway (counted in gateway_redis_unreplicated_writes_total)")
 	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")
@@ -231,29 +230,34 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.USDTNetworks, "usdt-networks", "GATEWAY_USDT_NETWORKS", "on a deployment's first start, seeds our receiving address on each network live usdt_direct payers may send on, e.g. TRC20=T...,BEP20=0x... (then `gateway usdt config`)")
 	str(&c.USDTSandboxNets, "usdt-sandbox-networks", "GATEWAY_USDT_SANDBOX_NETWORKS", "the same for sandbox orders; none configured: the networks' null addresses")
 	dur(&c.USDTReview, "usdt-review-window", "GATEWAY_USDT_REVIEW_WINDOW", "how long a usdt_direct order whose payer submitted a transaction hash stays open for its review before it expires")
-	str(&c.ProvidersFile, "providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it")
+	b.Func("providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it",
+		c.readProvidersFile, func() string { return c.ProvidersFile })
+	c.providersEnv = providersFromEnv()
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
-	str(&c.OrderTTLMethods, "order-ttl-methods", "GATEWAY_ORDER_TTL_METHODS", "per-method order TTLs that differ from order-ttl, e.g. cryptopsp=60m,usdt_direct=60m")
+	b.Func("order-ttl-methods", "GATEWAY_ORDER_TTL_METHODS", "per-method order TTLs that differ from order-ttl, e.g. cryptopsp=60m,usdt_direct=60m",
+		func(s string) error {
+			m, err := ParseMethodTTLs(s)
+			if err == nil {
+				c.OrderTTLMethods = m
+			}
+			return err
+		}, func() string { return "" })
 	dur(&c.OrderRetention, "order-retention", "GATEWAY_ORDER_RETENTION", "how long Redis keeps a finished order")
 	dur(&c.ReportMaxRange, "report-max-range", "GATEWAY_REPORT_MAX_RANGE", "longest from..to of action=summary, timeseries and export (default 8784h, 366 days)")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "GATEWAY_SHUTDOWN_TIMEOUT", "bound on a graceful stop")
-	dur(&c.ProviderTimeout, "provider-timeout", "GATEWAY_PROVIDER_TIMEOUT", "default bound on one call to a live provider (a family's Caller.Timeout wins)")
+	dur(&c.ProviderTimeout, "provider-timeout", "GATEWAY_PROVIDER_TIMEOUT", "default bound on one call to a live provider (a family's caller.timeout wins)")
 	dur(&c.ShutdownDrain, "shutdown-drain", "GATEWAY_SHUTDOWN_DRAIN", "after SIGTERM, how long to keep serving while readiness says 503, before closing the listener")
 	str(&c.LogLevel, "log-level", "GATEWAY_LOG_LEVEL", "debug, info, warn or error")
-	fs.BoolFunc("behind-tls", "a TLS-terminating proxy is in front of http-addr: no warning for a public address (GATEWAY_BEHIND_TLS)",
-		func(v string) error { c.BehindTLS = v == "true" || v == "1"; return nil })
-	if v, ok := os.LookupEnv("GATEWAY_BEHIND_TLS"); ok {
-		c.BehindTLS = v == "true" || v == "1"
-	}
+	b.Bool(&c.BehindTLS, "behind-tls", "GATEWAY_BEHIND_TLS", "a TLS-terminating proxy is in front of http-addr: no warning for a public address")
 	dur(&c.HTTPReadTimeout, "http-read-timeout", "GATEWAY_HTTP_READ_TIMEOUT", "bound on reading one request, headers and body; a slower client is cut off")
-	str(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
-	str(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
-	str(&c.RateReport, "rate-report", "GATEWAY_RATE_REPORT", "default limit per merchant of the read side's ClickHouse queries: action=orders, summary, timeseries and export")
+	limit(&c.RateCreate, "rate-create", "GATEWAY_RATE_CREATE", "default createorder limit per merchant, RATE/s[:BURST]")
+	limit(&c.RateQuery, "rate-query", "GATEWAY_RATE_QUERY", "default order query limit per merchant")
+	limit(&c.RateReport, "rate-report", "GATEWAY_RATE_REPORT", "default limit per merchant of the read side's ClickHouse queries: action=orders, summary, timeseries and export")
 	integer(&c.ClickHouseReads, "clickhouse-reads", "GATEWAY_CLICKHOUSE_READS", "read queries one query node runs on ClickHouse at once, shared fairly between merchants")
 	integer(&c.ClickHouseReadQueue, "clickhouse-read-queue", "GATEWAY_CLICKHOUSE_READ_QUEUE", "read queries one merchant may have waiting for ClickHouse on a query node before it gets 429")
-	str(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
-	str(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
-	str(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
+	limit(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
+	limit(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
+	limit(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
 	dur(&c.SessionTTL, "session-ttl", "GATEWAY_SESSION_TTL", "how long a payer's login session lasts")
 	str(&c.MethodLimits, "method-limits", "GATEWAY_METHOD_LIMITS", "order amount limits per method where they differ from the built-in ones, METHOD=MIN-MAX with either side empty for no bound, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-")
 	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
@@ -268,11 +272,52 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.ExchangeSecret, "exchange-secret", "GATEWAY_EXCHANGE_SECRET", "exchange API secret (HMAC-SHA256 request signing)")
 	dur(&c.ClockOffset, "clock-offset", "GATEWAY_CLOCK_OFFSET", "FAULT TESTING ONLY, leave unset in production: signed duration this process's clock is moved by, e.g. 5m or -5m")
 	str(&c.CSRFKey, "csrf-key", "GATEWAY_CSRF_KEY", "key (≥32 bytes) of the payer forms' CSRF tokens; empty: one kept in Redis for every node")
+	c.bindErrs = b.errs
+}
+
+// readProvidersFile reads the providers file named by the flag or
+// GATEWAY_PROVIDERS_FILE: {"<method>": {...}}.
+func (c *Config) readProvidersFile(file string) error {
+	c.ProvidersFile, c.providersFile = file, nil
+	if file == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("providers file: %w", err)
+	}
+	out := map[schema.Method]json.RawMessage{}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return fmt.Errorf("providers file %s: %w", file, err)
+	}
+	c.providersFile = out
+	return nil
+}
+
+// providersFromEnv reads the GATEWAY_PROVIDER_<METHOD> variables, one
+// method's JSON each.
+func providersFromEnv() map[schema.Method]json.RawMessage {
+	out := map[schema.Method]json.RawMessage{}
+	for _, m := range schema.AllMethods() {
+		if v := os.Getenv("GATEWAY_PROVIDER_" + strings.ToUpper(string(m))); v != "" {
+			out[m] = json.RawMessage(v)
+		}
+	}
+	return out
+}
+
+func mustLimit(s string) Limit {
+	l, err := ParseLimit(s)
+	if err != nil {
+		panic(err) // a default that does not parse is a programming error
+	}
+	return l
 }
 
 // Validate checks the configuration and reports every problem at once,
-// among them any environment value Bind could not read. An empty PublicURL
-// is allowed: serve derives it from the address it actually listens on.
+// among them any environment value Bind could not read; it changes
+// nothing. An empty PublicURL is allowed: serve derives it from the address
+// it actually listens on.
 func (c *Config) Validate() error {
 	errs := slices.Clone(c.bindErrs)
 	if c.HTTPAddr == "" {
@@ -286,7 +331,6 @@ func (c *Config) Validate() error {
 	} else if !strings.HasSuffix(c.AdminAddr, ":0") && (c.AdminAddr == c.HTTPAddr || c.AdminAddr == c.OpsAddr) {
 		errs = append(errs, errors.New("admin-addr must differ from http-addr and ops-addr: the operator console has a listener of its own"))
 	}
-	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	if u, err := url.Parse(c.PublicURL); c.PublicURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 		errs = append(errs, fmt.Errorf("public-url %q is not an http(s) URL", c.PublicURL))
 	}
@@ -304,9 +348,9 @@ func (c *Config) Validate() error {
 	if _, err := NewClientIP(c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
-	for _, l := range []string{c.RateCreate, c.RateQuery, c.RateReport, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
-		if _, err := ParseLimit(l); err != nil {
-			errs = append(errs, err)
+	for _, l := range []Limit{c.RateCreate, c.RateQuery, c.RateReport, c.RatePages, c.RateLoginIP, c.RateLoginAcct} {
+		if l.PerSecond <= 0 || l.Burst < 1 {
+			errs = append(errs, fmt.Errorf("rate limit %s: rate and burst must be positive", l))
 		}
 	}
 	if c.ClickHouseReads < 1 || c.ClickHouseReadQueue < 1 {
@@ -315,8 +359,10 @@ func (c *Config) Validate() error {
 	if c.ShutdownDrain < 0 || c.ShutdownDrain >= c.ShutdownTimeout {
 		errs = append(errs, errors.New("shutdown-drain must be at least 0 and below shutdown-timeout"))
 	}
-	if _, err := ParseMethodTTLs(c.OrderTTLMethods); err != nil {
-		errs = append(errs, err)
+	for m, d := range c.OrderTTLMethods {
+		if !m.Known() || d <= 0 {
+			errs = append(errs, fmt.Errorf("order-ttl-methods %s=%s: want a method and a positive duration", m, d))
+		}
 	}
 	if c.RedisWaitReplicas < 0 || c.RedisWaitTimeout <= 0 {
 		errs = append(errs, errors.New("redis-wait-replicas must be at least 0 and redis-wait-timeout positive"))
@@ -336,46 +382,35 @@ const MaxClockOffset = 24 * time.Hour
 
 // ParseMethodTTLs reads "cryptopsp=60m,usdt_direct=60m": how long an unpaid
 // order of each method stays payable, where it differs from order-ttl.
-func ParseMethodTTLs(v string) (map[string]time.Duration, error) {
-	out := map[string]time.Duration{}
+func ParseMethodTTLs(v string) (map[schema.Method]time.Duration, error) {
+	out := map[schema.Method]time.Duration{}
+	var errs []error
 	for _, part := range splitList(v) {
-		m, lit, ok := strings.Cut(part, "=")
+		name, lit, ok := strings.Cut(part, "=")
+		m := schema.Method(strings.TrimSpace(name))
 		d, err := time.ParseDuration(strings.TrimSpace(lit))
-		if !ok || err != nil || d <= 0 || strings.TrimSpace(m) == "" {
-			return nil, fmt.Errorf("order-ttl-methods %q: want METHOD=DURATION, e.g. cryptopsp=60m", part)
+		switch {
+		case !ok || err != nil || d <= 0 || m == "":
+			errs = append(errs, fmt.Errorf("order-ttl-methods %q: want METHOD=DURATION, e.g. cryptopsp=60m", part))
+		case !m.Known():
+			errs = append(errs, fmt.Errorf("order-ttl-methods names %q, not a method", m))
+		default:
+			out[m] = d
 		}
-		out[strings.TrimSpace(m)] = d
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
-// BindRedisCluster registers -redis-cluster on fs, defaulting to
-// GATEWAY_REDIS_CLUSTER, for serve and every CLI command alike. A value of
-// the variable that is not a boolean is returned, for the caller to report
-// before it connects: a mistyped "ture" must not quietly mean one node.
-func BindRedisCluster(fs *flag.FlagSet, p *bool) error {
-	var err error
-	if v, ok := os.LookupEnv("GATEWAY_REDIS_CLUSTER"); ok {
-		b, perr := strconv.ParseBool(strings.TrimSpace(v))
-		if perr != nil {
-			err = fmt.Errorf("GATEWAY_REDIS_CLUSTER=%q: %w", v, perr)
-		} else {
-			*p = b
-		}
-	}
-	fs.BoolVar(p, "redis-cluster", *p, "GATEWAY_REDIS_URL is a Redis Cluster seed (GATEWAY_REDIS_CLUSTER)")
-	return err
+// BindRedisCluster binds -redis-cluster and GATEWAY_REDIS_CLUSTER, for
+// serve and every CLI command alike. A value of the variable that is not a
+// boolean is an error of the binder, reported before anything connects: a
+// mistyped "ture" must not quietly mean one node.
+func BindRedisCluster(b *Binder, p *bool) {
+	b.Bool(p, "redis-cluster", "GATEWAY_REDIS_CLUSTER", "GATEWAY_REDIS_URL is a Redis Cluster seed")
 }
 
 // Has reports whether the process runs role.
 func (c *Config) Has(role string) bool { return slices.Contains(c.Roles, role) }
-
-func envOr(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
-}
 
 func splitList(v string) []string {
 	var out []string

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/internal/config"
 )
 
 // Metrics are the provider calls' latency and errors, by family and call;
@@ -38,12 +42,49 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	return m, nil
 }
 
-// CallerConfig bounds the calls to one provider.
+// CallerConfig bounds the calls to one provider. In a family's JSON it is
+// "caller": {"timeout": "10s", "max_body": 1048576, "retries": 2,
+// "backoff": "200ms"}; a zero field takes the caller's default.
 type CallerConfig struct {
 	Timeout time.Duration // per attempt
 	MaxBody int64         // bytes of an answer we read at most
 	Retries int           // further attempts of an idempotent call
 	Backoff time.Duration // before the first retry; doubles after each
+}
+
+// callerJSON is CallerConfig as operators write it: snake_case names and
+// durations as text.
+type callerJSON struct {
+	Timeout config.Duration `json:"timeout,omitempty"`
+	MaxBody int64           `json:"max_body,omitempty"`
+	Retries int             `json:"retries,omitempty"`
+	Backoff config.Duration `json:"backoff,omitempty"`
+}
+
+// UnmarshalJSON reads the operator's form, refusing unknown fields as the
+// family's own decoder does (a custom decoder does not inherit that).
+func (c *CallerConfig) UnmarshalJSON(b []byte) error {
+	w := callerJSON{Timeout: config.Duration(c.Timeout), MaxBody: c.MaxBody, Retries: c.Retries, Backoff: config.Duration(c.Backoff)}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return fmt.Errorf("caller: %w", err)
+	}
+	*c = CallerConfig{Timeout: w.Timeout.D(), MaxBody: w.MaxBody, Retries: w.Retries, Backoff: w.Backoff.D()}
+	return nil
+}
+
+// MarshalJSON writes the operator's form.
+func (c CallerConfig) MarshalJSON() ([]byte, error) {
+	return json.Marshal(callerJSON{Timeout: config.Duration(c.Timeout), MaxBody: c.MaxBody, Retries: c.Retries, Backoff: config.Duration(c.Backoff)})
+}
+
+// Validate lists the bounds that cannot be used.
+func (c CallerConfig) Validate() error {
+	if c.Timeout < 0 || c.MaxBody < 0 || c.Retries < 0 || c.Backoff < 0 {
+		return errors.New("caller: time-out, body bound, retries and back-off must not be negative")
+	}
+	return nil
 }
 
 // Defaults fills what is unset.

@@ -8,4 +8,17 @@
 // What a family needs to keep (a simulator's sessions) it asks of a State
 // that the process wires; what the command side decides (FX, transitions)
 // it is told in a Payment and answered with an Init or a Notification.
+//
+// Every family package has the same shape, so that reading one teaches the
+// others. Its Config is what operators write as JSON (snake_case names,
+// durations as text such as "10s", the upstream address always base_url),
+// with Defaults() to read it over and a Validate() that changes nothing and
+// lists every problem; Registration() (at the end of config.go) is its
+// provider.Family, the one typed contract the process registers it by. Its
+// files: adapter.go (the live protocol), config.go, sign.go and verify.go
+// (signatures and notifications), and the simulator in sim.go (the type and
+// its routes), simapi.go (the provider's API calls), simpage.go (the
+// payer's page) and simsettle.go (an outcome and its notification), each
+// where the family has one. The usdt chain and exchange clients follow the
+// same names.
 package provider

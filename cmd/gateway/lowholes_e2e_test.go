@@ -103,7 +103,7 @@ func TestCryptohostNotificationMustBeTheOrdersCharge(t *testing.T) {
 	e.cli(&l2, "merchant", "create", "--name", "L2", "--json")
 	api := newFakeCryptohost(t)
 	const secret = "whsec-live-issue21-4c1e"
-	s := e.serve(`GATEWAY_PROVIDER_CRYPTOHOST={"BaseURL":"` + api.URL + `","APIKey":"k-live","WebhookSecret":"` + secret + `"}`)
+	s := e.serve(`GATEWAY_PROVIDER_CRYPTOHOST={"base_url":"` + api.URL + `","api_key":"k-live","webhook_secret":"` + secret + `"}`)
 
 	order := func(m account) string {
 		p := createParams(m.AppID)

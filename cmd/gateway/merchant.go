@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -270,13 +269,6 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func envOr(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
-}
-
 type output struct {
 	w    io.Writer
 	json bool
@@ -393,15 +385,16 @@ func (o output) list(all []*merchant.Account) error {
 // merchantMethods are the methods a merchant can create orders with: our
 // own select and balance flows; in the sandbox usdt_direct and every family
 // with a simulator; live, the families whose provider is configured.
-func merchantMethods(sandbox bool, providersFile string) ([]schema.Method, error) {
-	cfg, err := loadProviderConfig(providersFile)
+func merchantMethods(sandbox bool, cfg platform.Config) ([]schema.Method, error) {
+	live, err := decodeProviders(cfg.Providers())
 	if err != nil {
 		return nil, err
 	}
+	families := providerFamilies()
 	var out []schema.Method
 	for _, m := range schema.AllMethods() {
 		_, family := families[m]
-		_, configured := cfg[m]
+		_, configured := live[m]
 		own := m == schema.MethodSelect || m == schema.MethodBalance || m == schema.MethodUSDTDirect
 		if own || (family && (sandbox || configured)) {
 			out = append(out, m)

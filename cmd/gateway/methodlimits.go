@@ -11,6 +11,7 @@ import (
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -24,8 +25,8 @@ type limitView struct {
 }
 
 // effectiveLimits are the limits each of methods takes for account a.
-func effectiveLimits(a *merchant.Account, methods []schema.Method) (map[schema.Method]limitView, error) {
-	defaults, err := command.ParseMethodLimits(envOr("GATEWAY_METHOD_LIMITS", ""))
+func effectiveLimits(a *merchant.Account, methods []schema.Method, cfg platform.Config) (map[schema.Method]limitView, error) {
+	defaults, err := command.ParseMethodLimits(cfg.MethodLimits)
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +55,15 @@ func effectiveLimits(a *merchant.Account, methods []schema.Method) (map[schema.M
 // effective limits and the account's balances (merchant show, merchant
 // method-limits).
 func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchant.Account) error {
-	methods, err := merchantMethods(a.Sandbox, envOr("GATEWAY_PROVIDERS_FILE", ""))
+	cfg, err := envConfig()
 	if err != nil {
 		return err
 	}
-	limits, err := effectiveLimits(a, methods)
+	methods, err := merchantMethods(a.Sandbox, cfg)
+	if err != nil {
+		return err
+	}
+	limits, err := effectiveLimits(a, methods, cfg)
 	if err != nil {
 		return err
 	}

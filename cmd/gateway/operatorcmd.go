@@ -57,8 +57,7 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	role := fs.String("role", "", "add: admin, support or auditor")
-	base := fs.String("url", envOr("GATEWAY_ADMIN_URL", "http://"+envOr("GATEWAY_ADMIN_ADDR", platform.DefaultAdminAddr)),
-		"add, reissue: the console's base URL the setup link starts with (GATEWAY_ADMIN_URL)")
+	base := fs.String("url", "", "add, reissue: the console's base URL the setup link starts with (default: http:// and GATEWAY_ADMIN_ADDR)")
 	by := fs.String("by", "", "who makes the change, recorded in the audit log (default: the OS user)")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
@@ -79,6 +78,13 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	accts, err := cliAccounts(rdb)
 	if err != nil {
 		return err
+	}
+	if *base == "" {
+		cfg, err := envConfig()
+		if err != nil {
+			return err
+		}
+		*base = "http://" + cfg.AdminAddr
 	}
 	out := output{w: stdout, json: *asJSON}
 	switch sub {

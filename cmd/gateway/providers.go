@@ -1,22 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
-	"os"
-	"reflect"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/bdcard"
 	"github.com/paygate/gateway/provider/bdpspb"
@@ -28,70 +27,18 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// simulator is a family's sandbox provider as the process mounts it.
-type simulator interface {
-	Register(r fiber.Router)
-	Settle(ctx context.Context, ref string, paid bool) error
-}
-
-// family wires one method's provider: its live adapter from configuration,
-// its sandbox adapter pointed at its simulator, and the simulator.
-type family struct {
-	live    func(raw json.RawMessage, caller func(provider.CallerConfig) *provider.Caller) (provider.Adapter, error)
-	sandbox func(simBase string, c *provider.Caller) (provider.Adapter, error)
-	sim     func(simBase string, st provider.State, n *provider.Notifier, log *slog.Logger) simulator
-}
-
-// families are the provider families by method (bdcard and bdpsp_a speak
-// one protocol with two configurations).
-var families = map[schema.Method]family{
-	schema.MethodWalletA:    std(walleta.New, walleta.SandboxConfig, walleta.NewSimulator, walleta.SandboxSimConfig),
-	schema.MethodWalletB:    std(walletb.New, walletb.SandboxConfig, walletb.NewSimulator, walletb.SandboxSimConfig),
-	schema.MethodCryptohost: std(cryptohost.New, cryptohost.SandboxConfig, cryptohost.NewSimulator, cryptohost.SandboxSimConfig),
-	schema.MethodCryptoPSP:  std(cryptopsp.New, cryptopsp.SandboxConfig, cryptopsp.NewSimulator, cryptopsp.SandboxSimConfig),
-	schema.MethodBDCard:     bdStore(bdcard.FamilyCard),
-	schema.MethodBDPSPA:     bdStore(bdcard.FamilyPSPA),
-	schema.MethodBDPSPB:     std(bdpspb.New, bdpspb.SandboxConfig, bdpspb.NewSimulator, bdpspb.SandboxSimConfig),
-	schema.MethodFiatPSP:    std(fiatpsp.New, fiatpsp.SandboxConfig, fiatpsp.NewSimulator, fiatpsp.SandboxSimConfig),
-}
-
-// bdStore is one of the two stores that speak the bdcard protocol: the
-// family name is the method, whatever the configuration says.
-func bdStore(name string) family {
-	return std(func(c bdcard.Config, caller *provider.Caller) (*bdcard.Adapter, error) {
-		c.Family = name
-		return bdcard.New(c, caller)
-	}, func(base string) bdcard.Config { return bdcard.SandboxConfigFamily(name, base) },
-		bdcard.NewSimulator, func(base string) bdcard.SimConfig { return bdcard.SandboxSimConfigFamily(name, base) })
-}
-
-// std wires a family package of the usual shape: New(Config, Caller), a
-// sandbox Config pointed at the simulator, and the simulator with its
-// sandbox configuration. A live configuration is the family's Config as
-// JSON; New applies its defaults and Validate.
-func std[C any, A provider.Adapter, SC any, S simulator](
-	newAdapter func(C, *provider.Caller) (A, error), sandboxConfig func(string) C,
-	newSim func(SC, provider.State, *provider.Notifier, *slog.Logger) S, simConfig func(string) SC,
-) family {
-	return family{
-		live: func(raw json.RawMessage, caller func(provider.CallerConfig) *provider.Caller) (provider.Adapter, error) {
-			var cfg C
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&cfg); err != nil {
-				return nil, fmt.Errorf("configuration: %w", err)
-			}
-			// Every family's Config carries its call bounds as Caller.
-			cc, _ := reflect.ValueOf(cfg).FieldByName("Caller").Interface().(provider.CallerConfig)
-			return newAdapter(cfg, caller(cc))
-		},
-		sandbox: func(base string, c *provider.Caller) (provider.Adapter, error) {
-			return newAdapter(sandboxConfig(base), c)
-		},
-		sim: func(base string, st provider.State, n *provider.Notifier, log *slog.Logger) simulator {
-			return newSim(simConfig(base), st, n, log)
-		},
+// providerFamilies are the provider families the process serves, each
+// registered by its own package through the one typed contract
+// (provider.Family); bdcard's protocol serves two stores.
+func providerFamilies() map[schema.Method]provider.Family {
+	out := map[schema.Method]provider.Family{}
+	for _, f := range []provider.Family{
+		walleta.Registration(), walletb.Registration(), cryptohost.Registration(), cryptopsp.Registration(),
+		bdcard.Registration(), bdcard.PSPARegistration(), bdpspb.Registration(), fiatpsp.Registration(),
+	} {
+		out[f.Method] = f
 	}
+	return out
 }
 
 // providerSet is what the process wired: the registry the command side
@@ -103,35 +50,30 @@ type providerSet struct {
 	live       []schema.Method
 }
 
-// loadProviderConfig reads the live providers' configuration: the JSON file
-// GATEWAY_PROVIDERS_FILE ({"<method>": {...}}), then GATEWAY_PROVIDER_<METHOD>
-// variables holding one method's JSON, which win over the file.
-func loadProviderConfig(file string) (map[schema.Method]json.RawMessage, error) {
-	out := map[schema.Method]json.RawMessage{}
-	if file != "" {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			return nil, fmt.Errorf("providers file: %w", err)
-		}
-		if err := json.Unmarshal(raw, &out); err != nil {
-			return nil, fmt.Errorf("providers file %s: %w", file, err)
-		}
-	}
-	for _, m := range schema.AllMethods() {
-		if v := os.Getenv("GATEWAY_PROVIDER_" + strings.ToUpper(string(m))); v != "" {
-			out[m] = json.RawMessage(v)
-		}
-	}
+// decodeProviders reads the live providers' configurations (platform.Config
+// Providers: the file, then the GATEWAY_PROVIDER_<METHOD> variables), each
+// through its family. Every error is listed, not just the first.
+func decodeProviders(raw map[schema.Method]json.RawMessage) (map[schema.Method]provider.Build, error) {
+	families := providerFamilies()
+	out := map[schema.Method]provider.Build{}
 	var errs []error
-	for m := range out {
-		if _, ok := families[m]; !ok {
-			errs = append(errs, fmt.Errorf("providers: %q is not a provider family (one of %v)", m, familyNames()))
+	for _, m := range slices.Sorted(maps.Keys(raw)) {
+		f, ok := families[m]
+		if !ok {
+			errs = append(errs, fmt.Errorf("providers: %q is not a provider family (one of %v)", m, familyNames(families)))
+			continue
 		}
+		b, err := f.Decode(raw[m])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("provider %s: %w", m, err))
+			continue
+		}
+		out[m] = b
 	}
 	return out, errors.Join(errs...)
 }
 
-func familyNames() []string {
+func familyNames(families map[schema.Method]provider.Family) []string {
 	var out []string
 	for _, m := range schema.AllMethods() {
 		if _, ok := families[m]; ok {
@@ -141,10 +83,14 @@ func familyNames() []string {
 	return out
 }
 
-// wireProviders builds every adapter and simulator. Every configuration
-// error is listed, not just the first.
-func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, timeout time.Duration, rdb redis.UniversalClient, m *provider.Metrics, log *slog.Logger) (*providerSet, error) {
-	simBase := publicURL + "/sandbox/provider"
+// wireProviders builds every adapter and simulator: the sandbox's for every
+// family, the live ones cfg configures. Every error is listed.
+func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.Metrics, log *slog.Logger) (*providerSet, error) {
+	builds, err := decodeProviders(cfg.Providers())
+	if err != nil {
+		return nil, err
+	}
+	simBase := cfg.PublicURL + "/sandbox/provider"
 	state := &redisState{rdb: rdb}
 	// A provider's notification sender takes the answer as it is; it never
 	// follows a redirect (a browser return answers with one).
@@ -157,25 +103,26 @@ func wireProviders(cfg map[schema.Method]json.RawMessage, publicURL string, time
 	set := &providerSet{simulators: command.Simulators{}}
 	var sims []func(fiber.Router)
 	var errs []error
+	families := providerFamilies()
 	for _, method := range schema.AllMethods() {
 		f, ok := families[method]
 		if !ok {
 			continue
 		}
 		base := simBase + "/" + string(method)
-		a, err := f.sandbox(base, provider.NewCaller(string(method)+"_sandbox", provider.CallerConfig{Timeout: 5 * time.Second}, nil, m, log))
+		a, err := f.Sandbox(base, provider.NewCaller(string(method)+"_sandbox", provider.CallerConfig{Timeout: 5 * time.Second}, nil, m, log))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s sandbox: %w", method, err))
 			continue
 		}
 		sandbox[method] = a
-		sim := f.sim(base, state, notifier, log)
+		sim := f.Simulator(base, state, notifier, log)
 		set.simulators[method] = sim
 		sims = append(sims, func(r fiber.Router) { sim.Register(r.Group("/" + string(method))) })
-		if raw, ok := cfg[method]; ok {
-			a, err := f.live(raw, func(cc provider.CallerConfig) *provider.Caller {
+		if build, ok := builds[method]; ok {
+			a, err := build(func(cc provider.CallerConfig) *provider.Caller {
 				if cc.Timeout == 0 {
-					cc.Timeout = timeout
+					cc.Timeout = cfg.ProviderTimeout
 				}
 				return provider.NewCaller(string(method), cc, nil, m, log)
 			})

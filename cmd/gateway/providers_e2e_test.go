@@ -213,7 +213,7 @@ func TestLiveProviderDownAtCreate(t *testing.T) {
 	defer close(stop)
 	var live account
 	e.cli(&live, "merchant", "create", "--name", "live", "--json")
-	cfg := `{"BaseURL": "` + hang.URL + `", "APIKey": "k", "WebhookSecret": "w"}`
+	cfg := `{"base_url": "` + hang.URL + `", "api_key": "k", "webhook_secret": "w"}`
 	t.Setenv("GATEWAY_PROVIDER_CRYPTOHOST", cfg) // for the CLI below; serve gets it too
 	s := e.serve("GATEWAY_PROVIDER_CRYPTOHOST="+cfg, "GATEWAY_PROVIDER_TIMEOUT=300ms")
 	var shown struct{ Methods []string }

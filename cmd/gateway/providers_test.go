@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"io"
 	"log/slog"
 	"strings"
@@ -10,19 +11,30 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
 )
+
+// boundConfig is the process configuration as Bind reads the environment.
+func boundConfig(t *testing.T) platform.Config {
+	t.Helper()
+	cfg := platform.Defaults()
+	cfg.Bind(flag.NewFlagSet("test", flag.ContinueOnError))
+	cfg.PublicURL = "http://127.0.0.1:8080"
+	return cfg
+}
 
 // TestProviderConfigListsEveryError: a start with bad provider
 // configuration names every problem at once, not the first.
 func TestProviderConfigListsEveryError(t *testing.T) {
 	t.Setenv("GATEWAY_PROVIDER_NOSUCH", `{}`)
-	t.Setenv("GATEWAY_PROVIDER_CRYPTOHOST", `{"BaseURL": "http://127.0.0.1:1"}`)
-	t.Setenv("GATEWAY_PROVIDER_FIATPSP", `{"ShopID": "not a number"}`)
+	t.Setenv("GATEWAY_PROVIDER_CRYPTOHOST", `{"base_url": "http://127.0.0.1:1"}`)
+	t.Setenv("GATEWAY_PROVIDER_FIATPSP", `{"shop_id": "not a number"}`)
 	t.Setenv("GATEWAY_PROVIDER_WALLET_B", `{"Nonsense": 1}`)
-	cfg, err := loadProviderConfig("")
-	if err != nil {
-		t.Fatalf("NOSUCH is not a method, so no variable names it: %v", err)
+	cfg := boundConfig(t)
+	if _, ok := cfg.Providers()["nosuch"]; ok {
+		t.Fatal("NOSUCH is not a method, so no variable names it")
 	}
 	m, err := provider.NewMetrics(prometheus.NewRegistry())
 	if err != nil {
@@ -30,13 +42,67 @@ func TestProviderConfigListsEveryError(t *testing.T) {
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}) // wiring dials nothing
 	defer rdb.Close()
-	_, err = wireProviders(cfg, "http://127.0.0.1:8080", time.Second, rdb, m, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	_, err = wireProviders(cfg, rdb, m, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err == nil {
 		t.Fatal("bad provider configuration accepted")
 	}
 	for _, want := range []string{"provider cryptohost", "provider fiatpsp", "provider wallet_b", "Nonsense"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %q:\n%v", want, err)
+		}
+	}
+}
+
+// TestProviderConfigIsSnakeCaseWithTextDurations: operators write a
+// family's configuration with snake_case names and durations as text; Go
+// field names and nanoseconds are refused (no compatibility shim: no
+// deployed configuration exists).
+func TestProviderConfigIsSnakeCaseWithTextDurations(t *testing.T) {
+	const creds = `"base_url": "https://api.example.com", "api_key": "k", "webhook_secret": "s"`
+	tests := []struct {
+		name, json string
+		ok         bool
+	}{
+		{"snake_case with a text time-out", `{` + creds + `, "caller": {"timeout": "3s", "retries": 2, "backoff": "50ms"}}`, true},
+		{"Go field names", `{"BaseURL": "https://api.example.com", "APIKey": "k", "WebhookSecret": "s"}`, false},
+		{"time-out in nanoseconds", `{` + creds + `, "caller": {"timeout": 3000000000}}`, false},
+		{"unknown caller field", `{` + creds + `, "caller": {"timeout_ms": 3000}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GATEWAY_PROVIDER_CRYPTOHOST", tt.json)
+			cfg := boundConfig(t)
+			builds, err := decodeProviders(cfg.Providers())
+			if (err == nil) != tt.ok {
+				t.Fatalf("decode = %v, want ok %v", err, tt.ok)
+			}
+			if !tt.ok {
+				return
+			}
+			var got provider.CallerConfig
+			if _, err := builds[schema.MethodCryptohost](func(cc provider.CallerConfig) *provider.Caller {
+				got = cc
+				return provider.NewCaller("t", cc, nil, nil, nil)
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if got.Timeout != 3*time.Second || got.Retries != 2 || got.Backoff != 50*time.Millisecond {
+				t.Fatalf("caller bounds %+v, want 3s, 2 retries, 50ms", got)
+			}
+		})
+	}
+}
+
+// TestEveryFamilyIsRegisteredUnderItsMethod: the families the process lists
+// are registered under their own methods.
+func TestEveryFamilyIsRegisteredUnderItsMethod(t *testing.T) {
+	fams := providerFamilies()
+	if len(fams) != 8 {
+		t.Fatalf("%d families, want 8: %v", len(fams), familyNames(fams))
+	}
+	for m, f := range fams {
+		if f.Method != m || !m.Known() {
+			t.Errorf("family %q registered as %q", f.Method, m)
 		}
 	}
 }

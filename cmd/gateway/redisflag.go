@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 
 	"github.com/redis/go-redis/v9"
@@ -18,9 +19,11 @@ type redisFlags struct {
 }
 
 func bindRedis(fs *flag.FlagSet) *redisFlags {
-	r := &redisFlags{}
-	fs.StringVar(&r.url, "redis-url", envOr("GATEWAY_REDIS_URL", platform.Defaults().RedisURL), "Redis URL, or a cluster seed with -redis-cluster (GATEWAY_REDIS_URL)")
-	r.bad = platform.BindRedisCluster(fs, &r.cluster)
+	r := &redisFlags{url: platform.Defaults().RedisURL}
+	b := platform.NewBinder(fs)
+	b.String(&r.url, "redis-url", "GATEWAY_REDIS_URL", "Redis URL, or a cluster seed with -redis-cluster")
+	platform.BindRedisCluster(b, &r.cluster)
+	r.bad = errors.Join(b.Errs()...)
 	return r
 }
 

@@ -97,7 +97,7 @@ func TestSecurityEndToEnd(t *testing.T) {
 	defer close(stop)
 	provKey, provHook := "provider-api-key-5e3c7a91d2", "provider-webhook-secret-8b1f04c6e7"
 	secrets["provider api key"], secrets["provider webhook secret"] = provKey, provHook
-	provCfg := `{"BaseURL": "` + hang.URL + `", "APIKey": "` + provKey + `", "WebhookSecret": "` + provHook + `"}`
+	provCfg := `{"base_url": "` + hang.URL + `", "api_key": "` + provKey + `", "webhook_secret": "` + provHook + `"}`
 
 	hooks := newHookReceiver(t)
 	s := e.serve("GATEWAY_LOG_LEVEL=debug", "GATEWAY_HTTP_READ_TIMEOUT=1s", "GATEWAY_PROVIDER_CRYPTOHOST="+provCfg,

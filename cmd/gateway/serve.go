@@ -30,17 +30,14 @@ import (
 	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
-	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	cfg, wcfg := platform.Defaults(), dispatcher.Defaults()
-	if err := parseConfig(&cfg, "serve", args, stderr, wcfg.Bind); err != nil {
+	// Every setting is read and checked here, before any connection.
+	if err := parseConfig(&cfg, "serve", args, stderr, &wcfg, serveSettings{&cfg}); err != nil {
 		return err
-	}
-	if err := wcfg.Validate(); err != nil {
-		return fmt.Errorf("configuration: %w", err)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	if cfg.ClockOffset != 0 {
@@ -285,15 +282,11 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, err
 	}
-	provCfg, err := loadProviderConfig(cfg.ProvidersFile)
-	if err != nil {
-		return nil, nil, err
-	}
 	pm, err := provider.NewMetrics(reg)
 	if err != nil {
 		return nil, nil, err
 	}
-	provs, err := wireProviders(provCfg, cfg.PublicURL, cfg.ProviderTimeout, rdb, pm, log)
+	provs, err := wireProviders(cfg, rdb, pm, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
@@ -366,19 +359,30 @@ func fxRates(cfg platform.Config, rdb redis.UniversalClient, log *slog.Logger) (
 	return rates, prepare, nil
 }
 
+// settings are more of a command's configuration: bound beside the
+// process configuration, validated with it.
+type settings interface {
+	Bind(fs *flag.FlagSet)
+	Validate() error
+}
+
 // parseConfig binds the process flags and environment (and those of more
-// binders) and validates the process configuration.
-func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Writer, more ...func(*flag.FlagSet)) error {
+// settings) and validates them all, listing every problem at once.
+func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Writer, more ...settings) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg.Bind(fs)
-	for _, bind := range more {
-		bind(fs)
+	for _, s := range more {
+		s.Bind(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := cfg.Validate(); err != nil {
+	errs := []error{cfg.Validate()}
+	for _, s := range more {
+		errs = append(errs, s.Validate())
+	}
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	return nil
@@ -412,18 +416,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // orderStore is the order store with the configured per-method TTLs.
 func orderStore(cfg platform.Config, rdb redis.UniversalClient) (*command.Store, error) {
-	methodTTLs, err := platform.ParseMethodTTLs(cfg.OrderTTLMethods)
-	if err != nil {
-		return nil, err
-	}
-	ttls := map[schema.Method]time.Duration{}
-	for m, d := range methodTTLs {
-		if !schema.Method(m).Known() {
-			return nil, fmt.Errorf("configuration: order-ttl-methods names %q, not a method", m)
-		}
-		ttls[schema.Method(m)] = d
-	}
-	return command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(ttls), nil
+	return command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention).WithMethodTTLs(cfg.OrderTTLMethods), nil
 }
 
 // replicaWait is the Redis Cluster write acknowledgement of serve; its

@@ -16,7 +16,6 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/operator"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -106,14 +105,12 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 // paid order must stay in Redis as long as the gateway's own).
 // A bad GATEWAY_* value is an error here as it is for serve.
 func deskStore(rdb redis.UniversalClient) (*command.Store, time.Duration, error) {
-	cfg := platform.Defaults()
-	cfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError)) // applies GATEWAY_* values; nothing is parsed
-	if err := cfg.Validate(); err != nil {
-		return nil, 0, fmt.Errorf("configuration: %w", err)
+	cfg, err := envConfig()
+	if err != nil {
+		return nil, 0, err
 	}
 	store := command.NewStore(rdb, cfg.OrderTTL, cfg.OrderRetention)
-	ttls, _ := platform.ParseMethodTTLs(cfg.OrderTTLMethods) // Validate read it
-	if d, ok := ttls[string(schema.MethodUSDTDirect)]; ok {
+	if d, ok := cfg.OrderTTLMethods[schema.MethodUSDTDirect]; ok {
 		store.WithMethodTTLs(map[schema.Method]time.Duration{schema.MethodUSDTDirect: d})
 	}
 	return store, cfg.USDTReview, nil

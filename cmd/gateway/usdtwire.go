@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -41,26 +42,69 @@ func (b *usdtBackends) Exchange(sandbox bool) (usdt.Exchange, bool) {
 
 func newUSDTBackends(cfg platform.Config) *usdtBackends {
 	hc := &http.Client{Timeout: 15 * time.Second}
+	live := liveUSDTConfigs(cfg)
+	tronSandbox, bscSandbox, exSandbox := tron.Defaults(), bsc.Defaults(), exchange.Defaults()
+	tronSandbox.BaseURL, bscSandbox.BaseURL = cfg.PublicURL+tron.SandboxPath, cfg.PublicURL+bsc.SandboxPath
+	exSandbox.BaseURL, exSandbox.APIKey, exSandbox.Secret = cfg.PublicURL+exchange.SandboxPath, exchange.SandboxAPIKey, exchange.SandboxSecret
 	b := &usdtBackends{chains: map[bool]map[string]usdt.Chain{
-		true: {
-			"TRC20": tron.NewClient(tron.Config{BaseURL: cfg.PublicURL + tron.SandboxPath}, hc),
-			"BEP20": bsc.NewClient(bsc.Config{URL: cfg.PublicURL + bsc.SandboxPath}, hc),
-		},
+		true:  {"TRC20": tron.NewClient(tronSandbox, hc), "BEP20": bsc.NewClient(bscSandbox, hc)},
 		false: {},
-	}, exch: map[bool]usdt.Exchange{
-		true: exchange.NewClient(exchange.Config{BaseURL: cfg.PublicURL + exchange.SandboxPath,
-			APIKey: exchange.SandboxAPIKey, Secret: exchange.SandboxSecret}, hc),
-	}}
-	if cfg.TronURL != "" {
-		b.chains[false]["TRC20"] = tron.NewClient(tron.Config{BaseURL: cfg.TronURL, APIKey: cfg.TronAPIKey}, hc)
+	}, exch: map[bool]usdt.Exchange{true: exchange.NewClient(exSandbox, hc)}}
+	if live.tron != nil {
+		b.chains[false]["TRC20"] = tron.NewClient(*live.tron, hc)
 	}
-	if cfg.BSCURL != "" {
-		b.chains[false]["BEP20"] = bsc.NewClient(bsc.Config{URL: cfg.BSCURL}, hc)
+	if live.bsc != nil {
+		b.chains[false]["BEP20"] = bsc.NewClient(*live.bsc, hc)
 	}
-	if cfg.ExchangeURL != "" {
-		b.exch[false] = exchange.NewClient(exchange.Config{BaseURL: cfg.ExchangeURL, APIKey: cfg.ExchangeKey, Secret: cfg.ExchangeSecret}, hc)
+	if live.exchange != nil {
+		b.exch[false] = exchange.NewClient(*live.exchange, hc)
 	}
 	return b
+}
+
+// usdtLive are the live USDT backends the configuration names (nil: not
+// configured).
+type usdtLive struct {
+	tron     *tron.Config
+	bsc      *bsc.Config
+	exchange *exchange.Config
+}
+
+// liveUSDTConfigs are the live backends' configurations, each over its
+// package's defaults.
+func liveUSDTConfigs(cfg platform.Config) usdtLive {
+	var out usdtLive
+	if cfg.TronURL != "" {
+		c := tron.Defaults()
+		c.BaseURL, c.APIKey = cfg.TronURL, cfg.TronAPIKey
+		out.tron = &c
+	}
+	if cfg.BSCURL != "" {
+		c := bsc.Defaults()
+		c.BaseURL = cfg.BSCURL
+		out.bsc = &c
+	}
+	if cfg.ExchangeURL != "" {
+		c := exchange.Defaults()
+		c.BaseURL, c.APIKey, c.Secret = cfg.ExchangeURL, cfg.ExchangeKey, cfg.ExchangeSecret
+		out.exchange = &c
+	}
+	return out
+}
+
+// Validate lists the problems of the live backends configured.
+func (l usdtLive) Validate() error {
+	var errs []error
+	if l.tron != nil {
+		errs = append(errs, l.tron.Validate())
+	}
+	if l.bsc != nil {
+		errs = append(errs, l.bsc.Validate())
+	}
+	if l.exchange != nil {
+		errs = append(errs, l.exchange.Validate())
+	}
+	return errors.Join(errs...)
 }
 
 // reviewNetworks is the networks as data for the reviewers, with the

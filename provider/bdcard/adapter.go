@@ -23,13 +23,13 @@ var _ provider.Adapter = (*Adapter)(nil)
 
 // New checks cfg and builds the adapter; caller is the family's HTTP client.
 func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
-	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%s config: %w", cfg.Family, err)
 	}
 	if caller == nil {
 		return nil, fmt.Errorf("%s: no caller", cfg.Family)
 	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &Adapter{cfg: cfg, caller: caller}, nil
 }
 

@@ -35,43 +35,38 @@ const (
 )
 
 // Config is one store at the provider: where its API is and how we sign in.
+// Operators write it as JSON with these snake_case names.
 type Config struct {
 	// Family is the method this store serves (FamilyCard or FamilyPSPA); it
-	// names errors and the simulator's keys.
-	Family         string
-	BaseURL        string // the provider's API base, without a trailing slash
-	SessionPath    string
-	ValidationPath string
-	QueryPath      string
-	StoreID        string
+	// names errors and the simulator's keys. The registration sets it from
+	// the method, so it is not part of the JSON.
+	Family         string `json:"-"`
+	BaseURL        string `json:"base_url"` // the provider's API base
+	SessionPath    string `json:"session_path"`
+	ValidationPath string `json:"validation_path"`
+	QueryPath      string `json:"query_path"`
+	StoreID        string `json:"store_id"`
 	// StorePassword is the store's API password. It is sent in the session,
 	// validation and query calls, and its MD5 takes part in every
 	// notification's signature. Never logged.
-	StorePassword string
-	Caller        provider.CallerConfig
+	StorePassword string                `json:"store_password"`
+	Caller        provider.CallerConfig `json:"caller"`
 }
 
-// WithDefaults fills the paths and the family that are unset.
-func (c Config) WithDefaults() Config {
-	if c.Family == "" {
-		c.Family = FamilyCard
-	}
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if c.SessionPath == "" {
-		c.SessionPath = DefaultSessionPath
-	}
-	if c.ValidationPath == "" {
-		c.ValidationPath = DefaultValidationPath
-	}
-	if c.QueryPath == "" {
-		c.QueryPath = DefaultQueryPath
-	}
-	return c
+// Defaults is a bdcard store with the provider's paths; the credentials and
+// the base address are the operator's.
+func Defaults() Config { return DefaultsFamily(FamilyCard) }
+
+// DefaultsFamily is Defaults for either family (bdcard, bdpsp_a).
+func DefaultsFamily(family string) Config {
+	return Config{Family: family, SessionPath: DefaultSessionPath, ValidationPath: DefaultValidationPath, QueryPath: DefaultQueryPath}
 }
 
-// Validate lists every problem of the configuration (after defaults).
+// CallBounds are the bounds of the calls to the provider.
+func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
+
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
-	c = c.WithDefaults()
 	var errs []error
 	if c.Family != FamilyCard && c.Family != FamilyPSPA {
 		errs = append(errs, fmt.Errorf("family %q: must be %s or %s", c.Family, FamilyCard, FamilyPSPA))
@@ -92,8 +87,8 @@ func (c Config) Validate() error {
 	if c.StorePassword == "" {
 		errs = append(errs, fmt.Errorf("%s store password: required", c.Family))
 	}
-	if c.Caller.Timeout < 0 || c.Caller.MaxBody < 0 || c.Caller.Retries < 0 {
-		errs = append(errs, fmt.Errorf("%s caller: time-out, body bound and retries must not be negative", c.Family))
+	if err := c.Caller.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("%s %w", c.Family, err))
 	}
 	return errors.Join(errs...)
 }
@@ -104,8 +99,10 @@ func SandboxConfig(simBaseURL string) Config { return SandboxConfigFamily(Family
 
 // SandboxConfigFamily is SandboxConfig for either family (bdcard, bdpsp_a).
 func SandboxConfigFamily(family, simBaseURL string) Config {
-	id, pw := sandboxStore(family)
-	return Config{Family: family, BaseURL: simBaseURL, StoreID: id, StorePassword: pw}.WithDefaults()
+	c := DefaultsFamily(family)
+	c.BaseURL = simBaseURL
+	c.StoreID, c.StorePassword = sandboxStore(family)
+	return c
 }
 
 func sandboxStore(family string) (id, password string) {

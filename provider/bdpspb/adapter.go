@@ -22,13 +22,13 @@ var _ provider.Adapter = (*Adapter)(nil)
 
 // New checks cfg and builds the adapter; caller is the family's HTTP client.
 func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
-	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%s config: %w", Family, err)
 	}
 	if caller == nil {
 		return nil, fmt.Errorf("%s: no caller", Family)
 	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &Adapter{cfg: cfg, caller: caller}, nil
 }
 

@@ -27,34 +27,29 @@ const (
 	sandboxSignatureKey = "bdpspb-sandbox-signature-key"
 )
 
-// Config is our merchant account at the provider.
+// Config is our merchant account at the provider. Operators write it as
+// JSON with these snake_case names.
 type Config struct {
-	BaseURL    string // the provider's API base, without a trailing slash
-	CreatePath string
-	SearchPath string
-	StoreID    string
+	BaseURL    string `json:"base_url"` // the provider's API base
+	CreatePath string `json:"create_path"`
+	SearchPath string `json:"search_path"`
+	StoreID    string `json:"store_id"`
 	// SignatureKey is the account's static API key. The provider wants it in
 	// the body of the create call and in the query of the search call; it is
 	// never logged, and scrubbed from the errors of those calls.
-	SignatureKey string
-	Caller       provider.CallerConfig
+	SignatureKey string                `json:"signature_key"`
+	Caller       provider.CallerConfig `json:"caller"`
 }
 
-// WithDefaults fills the paths that are unset.
-func (c Config) WithDefaults() Config {
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if c.CreatePath == "" {
-		c.CreatePath = DefaultCreatePath
-	}
-	if c.SearchPath == "" {
-		c.SearchPath = DefaultSearchPath
-	}
-	return c
-}
+// Defaults is an account with the provider's paths; the credentials and the
+// base address are the operator's.
+func Defaults() Config { return Config{CreatePath: DefaultCreatePath, SearchPath: DefaultSearchPath} }
 
-// Validate lists every problem of the configuration (after defaults).
+// CallBounds are the bounds of the calls to the provider.
+func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
+
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
-	c = c.WithDefaults()
 	var errs []error
 	if err := schema.CheckURL(c.BaseURL); err != nil {
 		errs = append(errs, fmt.Errorf("%s base URL: %w", Family, err))
@@ -70,8 +65,8 @@ func (c Config) Validate() error {
 	if c.SignatureKey == "" {
 		errs = append(errs, fmt.Errorf("%s signature key: required", Family))
 	}
-	if c.Caller.Timeout < 0 || c.Caller.MaxBody < 0 || c.Caller.Retries < 0 {
-		errs = append(errs, fmt.Errorf("%s caller: time-out, body bound and retries must not be negative", Family))
+	if err := c.Caller.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("%s %w", Family, err))
 	}
 	return errors.Join(errs...)
 }
@@ -79,5 +74,13 @@ func (c Config) Validate() error {
 // SandboxConfig is the adapter pointed at the simulator mounted at
 // simBaseURL, with the sandbox account.
 func SandboxConfig(simBaseURL string) Config {
-	return Config{BaseURL: simBaseURL, StoreID: sandboxStoreID, SignatureKey: sandboxSignatureKey}.WithDefaults()
+	c := Defaults()
+	c.BaseURL, c.StoreID, c.SignatureKey = simBaseURL, sandboxStoreID, sandboxSignatureKey
+	return c
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodBDPSPB,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

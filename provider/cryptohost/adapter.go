@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/paygate/gateway/provider"
@@ -25,13 +26,13 @@ var _ provider.Adapter = (*Adapter)(nil)
 // New checks the configuration and builds the adapter; caller is the
 // family's provider.Caller (its time-outs, bounds and metrics).
 func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
-	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if caller == nil {
 		return nil, errors.New("cryptohost: no caller")
 	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &Adapter{cfg: cfg, caller: caller}, nil
 }
 

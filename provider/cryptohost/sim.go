@@ -16,6 +16,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // SimConfig is the simulator's side of the sandbox credentials.
@@ -41,28 +42,12 @@ type SimConfig struct {
 // otherwise set WebhookURL.
 func SandboxSimConfig(baseURL string) SimConfig {
 	baseURL = strings.TrimRight(baseURL, "/")
-	cfg := SimConfig{BaseURL: baseURL, APIKey: SandboxAPIKey, WebhookSecret: SandboxWebhookSecret}
+	cfg := SimConfig{BaseURL: baseURL, APIKey: SandboxAPIKey, WebhookSecret: SandboxWebhookSecret,
+		APIKeyHeader: DefaultAPIKeyHeader, SignatureHeader: DefaultSignatureHeader, ChargeTTL: time.Hour, KeepFor: 7 * 24 * time.Hour}
 	if root, ok := strings.CutSuffix(baseURL, "/sandbox/provider/"+Family); ok {
 		cfg.WebhookURL = root + "/sandbox/gatewaynotification/" + Family + "/" + NotifyPath
 	}
 	return cfg
-}
-
-func (c SimConfig) withDefaults() SimConfig {
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if c.APIKeyHeader == "" {
-		c.APIKeyHeader = DefaultAPIKeyHeader
-	}
-	if c.SignatureHeader == "" {
-		c.SignatureHeader = DefaultSignatureHeader
-	}
-	if c.ChargeTTL <= 0 {
-		c.ChargeTTL = time.Hour
-	}
-	if c.KeepFor <= 0 {
-		c.KeepFor = 7 * 24 * time.Hour
-	}
-	return c
 }
 
 // Simulator answers the provider's charge API, shows its hosted page and
@@ -76,10 +61,8 @@ type Simulator struct {
 
 // NewSimulator builds the simulator; its charges live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Simulator{cfg: cfg.withDefaults(), state: state, n: n, log: log}
+	log = simkit.Logger(log)
+	return &Simulator{cfg: cfg, state: state, n: n, log: log}
 }
 
 // Register mounts the API and the hosted page relative to r.

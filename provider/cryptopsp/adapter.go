@@ -28,13 +28,13 @@ var (
 
 // New checks the configuration and builds the adapter.
 func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
-	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if caller == nil {
 		return nil, errors.New("cryptopsp: no caller")
 	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &Adapter{cfg: cfg, caller: caller}, nil
 }
 

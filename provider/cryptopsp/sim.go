@@ -17,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/internal/simkit"
 )
 
 // SimConfig is the simulator's side of the sandbox credentials.
@@ -32,21 +33,8 @@ type SimConfig struct {
 // SandboxSimConfig is the simulator mounted at baseURL with the sandbox
 // credentials of SandboxConfig.
 func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), APIKey: SandboxAPIKey, IPNSecret: SandboxIPNSecret}
-}
-
-func (c SimConfig) withDefaults() SimConfig {
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if c.APIKeyHeader == "" {
-		c.APIKeyHeader = DefaultAPIKeyHeader
-	}
-	if c.SignatureHeader == "" {
-		c.SignatureHeader = DefaultSignatureHeader
-	}
-	if c.KeepFor <= 0 {
-		c.KeepFor = 7 * 24 * time.Hour
-	}
-	return c
+	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), APIKey: SandboxAPIKey, IPNSecret: SandboxIPNSecret,
+		APIKeyHeader: DefaultAPIKeyHeader, SignatureHeader: DefaultSignatureHeader, KeepFor: 7 * 24 * time.Hour}
 }
 
 // simCoins are the simulator's cryptocurrencies: a fixed USD price and a
@@ -75,10 +63,8 @@ type Simulator struct {
 
 // NewSimulator builds the simulator; its invoices live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Simulator{cfg: cfg.withDefaults(), state: state, n: n, log: log}
+	log = simkit.Logger(log)
+	return &Simulator{cfg: cfg, state: state, n: n, log: log}
 }
 
 // Register mounts the API and the invoice page relative to r.

@@ -15,7 +15,9 @@ import (
 // called.
 func newTestAdapter(t testing.TB, secret string) *Adapter {
 	t.Helper()
-	a, err := New(Config{BaseURL: "http://127.0.0.1:1", APIKey: "k", IPNSecret: secret},
+	cfg := Defaults()
+	cfg.BaseURL, cfg.APIKey, cfg.IPNSecret = "http://127.0.0.1:1", "k", secret
+	a, err := New(cfg,
 		providertest.Caller(t, Family, provider.CallerConfig{}, nil))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -35,13 +36,13 @@ var (
 
 // New builds the adapter; cfg is completed with its defaults and validated.
 func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
-	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if caller == nil {
 		return nil, errors.New("fiatpsp: a caller is required")
 	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &Adapter{cfg: cfg, caller: caller, shop: strconv.FormatInt(cfg.ShopID, 10)}, nil
 }
 
@@ -70,7 +71,7 @@ func (a *Adapter) signedGet(ctx context.Context, call, path string, params map[s
 		for k, v := range values {
 			q.Set(k, v)
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.cfg.APIBase+path+"?"+q.Encode(), nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.cfg.BaseURL+path+"?"+q.Encode(), nil)
 		if err == nil {
 			req.Header.Set("Accept", "application/json")
 		}
@@ -142,7 +143,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("fiatpsp create: %w", err)
 	}
-	ans, err := a.caller.Do(ctx, "create", false, wire.Request(http.MethodPost, a.cfg.APIBase+"/orders/create", body,
+	ans, err := a.caller.Do(ctx, "create", false, wire.Request(http.MethodPost, a.cfg.BaseURL+"/orders/create", body,
 		"Content-Type", "application/json", "Accept", "application/json"))
 	if err != nil {
 		return provider.Init{}, err

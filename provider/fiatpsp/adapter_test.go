@@ -153,8 +153,8 @@ func TestConfigValidate(t *testing.T) {
 	if err := SandboxConfig("http://127.0.0.1:8080/sandbox/provider/fiatpsp").Validate(); err != nil {
 		t.Fatalf("sandbox config: %v", err)
 	}
-	err := Config{APIBase: "ftp://x", AllowedIPs: []netip.Prefix{{}}, FallbackEmail: "nobody"}.WithDefaults().Validate()
-	for _, want := range []string{"APIBase", "ShopID", "APIKey", "Secret2", "AllowedIPs[0]", "FallbackEmail"} {
+	err := Config{BaseURL: "ftp://x", AllowedIPs: []netip.Prefix{{}}, FallbackEmail: "nobody"}.Validate()
+	for _, want := range []string{"base URL", "ShopID", "APIKey", "Secret2", "AllowedIPs[0]", "FallbackEmail"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %v, want it to name %s", err, want)
 		}

@@ -6,9 +6,9 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
 )
 
 // Family is the family's neutral name: its caller's metric label, its
@@ -30,41 +30,37 @@ const (
 	SandboxFallbackEmail = "sandbox-payer@example.com"
 )
 
-// Config is the adapter's configuration for one environment.
+// Config is the adapter's configuration for one environment. Operators
+// write it as JSON with these snake_case names.
 type Config struct {
-	// APIBase is the provider API's base address; the calls append
+	// BaseURL is the provider API's base address; the calls append
 	// /currencies, /orders/create and /orders.
-	APIBase string
-	ShopID  int64  // our shop at the provider (MERCHANT_ID in notifications)
-	APIKey  string // keys the HMAC of our calls
-	Secret2 string // the notification secret
+	BaseURL string `json:"base_url"`
+	ShopID  int64  `json:"shop_id"` // our shop at the provider (MERCHANT_ID in notifications)
+	APIKey  string `json:"api_key"` // keys the HMAC of our calls
+	Secret2 string `json:"secret2"` // the notification secret
 	// AllowedIPs, when not empty, are the only sources a notification is
 	// accepted from (the provider publishes its addresses); empty is any.
-	AllowedIPs []netip.Prefix
+	AllowedIPs []netip.Prefix `json:"allowed_ips"`
 	// FallbackEmail is sent when the payer gave no e-mail (the provider
 	// requires one); empty means such a payment is refused.
-	FallbackEmail string
-	Caller        provider.CallerConfig
+	FallbackEmail string                `json:"fallback_email"`
+	Caller        provider.CallerConfig `json:"caller"`
 }
 
-// WithDefaults fills what is unset: the caller's time-out and answer bound
-// (retries stay as given; they apply only to the idempotent calls).
-func (c Config) WithDefaults() Config {
-	if c.Caller.Timeout <= 0 {
-		c.Caller.Timeout = 10 * time.Second
-	}
-	if c.Caller.MaxBody <= 0 {
-		c.Caller.MaxBody = 256 << 10
-	}
-	c.APIBase = strings.TrimRight(c.APIBase, "/")
-	return c
-}
+// Defaults bounds the provider's answers tighter than other families' (its
+// answers are small); the time-out stays the process's provider time-out.
+// Retries stay as given: they apply only to the idempotent calls.
+func Defaults() Config { return Config{Caller: provider.CallerConfig{MaxBody: 256 << 10}} }
 
-// Validate lists every problem of the configuration.
+// CallBounds are the bounds of the calls to the provider.
+func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
+
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
 	var errs []error
-	if u, err := url.Parse(c.APIBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		errs = append(errs, fmt.Errorf("fiatpsp: APIBase %q must be an http(s) address", c.APIBase))
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("fiatpsp: base URL %q must be an http(s) address", c.BaseURL))
 	}
 	if c.ShopID <= 0 {
 		errs = append(errs, errors.New("fiatpsp: ShopID must be a positive integer"))
@@ -83,8 +79,8 @@ func (c Config) Validate() error {
 	if c.FallbackEmail != "" && !strings.Contains(c.FallbackEmail, "@") {
 		errs = append(errs, fmt.Errorf("fiatpsp: FallbackEmail %q is not an e-mail address", c.FallbackEmail))
 	}
-	if c.Caller.Timeout < 0 || c.Caller.MaxBody < 0 || c.Caller.Retries < 0 {
-		errs = append(errs, errors.New("fiatpsp: Caller bounds must not be negative"))
+	if err := c.Caller.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("fiatpsp: %w", err))
 	}
 	return errors.Join(errs...)
 }
@@ -92,11 +88,14 @@ func (c Config) Validate() error {
 // SandboxConfig is the adapter pointed at the simulator mounted at
 // simBaseURL, with the sandbox credentials.
 func SandboxConfig(simBaseURL string) Config {
-	return Config{
-		APIBase:       simBaseURL,
-		ShopID:        SandboxShopID,
-		APIKey:        SandboxAPIKey,
-		Secret2:       SandboxSecret2,
-		FallbackEmail: SandboxFallbackEmail,
-	}.WithDefaults()
+	c := Defaults()
+	c.BaseURL, c.ShopID, c.APIKey, c.Secret2 = simBaseURL, SandboxShopID, SandboxAPIKey, SandboxSecret2
+	c.FallbackEmail = SandboxFallbackEmail
+	return c
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodFiatPSP,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

@@ -8,13 +8,13 @@
 //   - Every call to the provider carries shopId and a fresh nonce and is
 //     signed with hex HMAC-SHA256, keyed with the API key, over all its
 //     values sorted by key name and joined with '|' (sign.go).
-//   - GET {APIBase}/currencies lists the payment systems (id, name,
+//   - GET {BaseURL}/currencies lists the payment systems (id, name,
 //     currency, is_enabled).
-//   - POST {APIBase}/orders/create (JSON: shopId, nonce, paymentId = our
+//   - POST {BaseURL}/orders/create (JSON: shopId, nonce, paymentId = our
 //     order id, i = system id, email, ip, amount, currency, and our
 //     notification/success/failure addresses) answers the provider's order
 //     id and the location to send the payer to.
-//   - GET {APIBase}/orders?paymentId=… answers the order's status (0 new,
+//   - GET {BaseURL}/orders?paymentId=… answers the order's status (0 new,
 //     1 paid, 6 refund, 8 error, 9 cancelled).
 //   - When paid, the provider POSTs a form to our notify address
 //     (MERCHANT_ID, AMOUNT, intid, MERCHANT_ORDER_ID, P_EMAIL, CUR_ID, SIGN)

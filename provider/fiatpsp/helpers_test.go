@@ -12,7 +12,7 @@ import (
 // newAdapter builds an adapter or fails the test.
 func newAdapter(t *testing.T, cfg Config) *Adapter {
 	t.Helper()
-	a, err := New(cfg, providertest.Caller(t, Family, cfg.WithDefaults().Caller, nil))
+	a, err := New(cfg, providertest.Caller(t, Family, cfg.Caller, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,10 +22,10 @@ func newAdapter(t *testing.T, cfg Config) *Adapter {
 // vectorAdapter is an adapter with the vectors' credentials and shop.
 func vectorAdapter(t *testing.T, v vectors, apiBase string) *Adapter {
 	t.Helper()
-	return newAdapter(t, Config{
-		APIBase: apiBase, ShopID: 41200, APIKey: v.APIKey, Secret2: v.Secret2,
-		Caller: provider.CallerConfig{Timeout: 2 * time.Second},
-	})
+	cfg := Defaults()
+	cfg.BaseURL, cfg.ShopID, cfg.APIKey, cfg.Secret2 = apiBase, 41200, v.APIKey, v.Secret2
+	cfg.Caller.Timeout = 2 * time.Second
+	return newAdapter(t, cfg)
 }
 
 // paymentFromVector is the Payment whose create call the vector request is.

@@ -47,13 +47,14 @@ type SimConfig struct {
 	// NotifyURL is the shop's notification address, used when a create call
 	// carries none (the provider keeps it in the shop's settings).
 	NotifyURL string
-	Systems   []SimSystem // SandboxSystems when empty
+	Systems   []SimSystem // SandboxSystems in the sandbox
 }
 
 // SandboxSimConfig is the simulator with the sandbox credentials of
 // SandboxConfig.
 func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), ShopID: SandboxShopID, APIKey: SandboxAPIKey, Secret2: SandboxSecret2}
+	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), ShopID: SandboxShopID, APIKey: SandboxAPIKey, Secret2: SandboxSecret2,
+		Systems: SandboxSystems}
 }
 
 // Simulator is the provider in the sandbox: it answers the systems list,
@@ -68,13 +69,7 @@ type Simulator struct {
 
 // NewSimulator builds the simulator; its orders live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	if len(cfg.Systems) == 0 {
-		cfg.Systems = SandboxSystems
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log}
 }
 

@@ -163,7 +163,7 @@ func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method
 	if err != nil {
 		return nil, err
 	}
-	ans, err := a.caller.Do(ctx, name, idempotent, wire.Request(http.MethodPost, a.cfg.GatewayURL, []byte(body),
+	ans, err := a.caller.Do(ctx, name, idempotent, wire.Request(http.MethodPost, a.cfg.BaseURL, []byte(body),
 		"Content-Type", "application/x-www-form-urlencoded;charset=utf-8"))
 	if err != nil {
 		return nil, err

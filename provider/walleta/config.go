@@ -9,6 +9,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/rsakey"
 	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/schema"
 )
 
 // Family is the family's neutral name, used in metrics and state keys.
@@ -30,38 +31,44 @@ var (
 const SandboxAppID = "2000000000000001"
 
 // Config is one wallet_a account: where its API is and our credentials.
+// Operators write it as JSON with these snake_case names.
 type Config struct {
-	// GatewayURL is the provider's API address; every call is a form POST
-	// to it, the call named by its method parameter.
-	GatewayURL string
+	// BaseURL is the provider's API address; every call is a form POST to
+	// it, the call named by its method parameter.
+	BaseURL string `json:"base_url"`
 	// AppID is our application's id at the provider.
-	AppID string
+	AppID string `json:"app_id"`
 	// AppPrivateKeyPEM signs our calls (PKCS #8 or PKCS #1 PEM).
-	AppPrivateKeyPEM string
+	AppPrivateKeyPEM string `json:"app_private_key_pem"`
 	// ProviderPublicKeyPEM verifies the provider's answers and notifications.
-	ProviderPublicKeyPEM string
+	ProviderPublicKeyPEM string `json:"provider_public_key_pem"`
 	// MethodPrefix is put before the API's method names ("trade.precreate",
 	// "trade.query"); empty in the sandbox, the provider's own prefix live.
-	MethodPrefix string
-	Caller       provider.CallerConfig
+	MethodPrefix string                `json:"method_prefix"`
+	Caller       provider.CallerConfig `json:"caller"`
 }
+
+// Defaults is an account with nothing set: every field is the operator's
+// (the method prefix stays empty unless the provider has one).
+func Defaults() Config { return Config{} }
+
+// CallBounds are the bounds of the calls to the provider.
+func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
 
 // SandboxConfig is the adapter pointed at the simulator mounted at
 // simBaseURL, with the sandbox credentials.
 func SandboxConfig(simBaseURL string) Config {
-	return Config{
-		GatewayURL:           simBaseURL + "/gateway",
-		AppID:                SandboxAppID,
-		AppPrivateKeyPEM:     sandboxAppPrivatePEM,
-		ProviderPublicKeyPEM: sandboxProviderPublicPEM,
-	}
+	c := Defaults()
+	c.BaseURL, c.AppID = simBaseURL+"/gateway", SandboxAppID
+	c.AppPrivateKeyPEM, c.ProviderPublicKeyPEM = sandboxAppPrivatePEM, sandboxProviderPublicPEM
+	return c
 }
 
-// Validate lists every problem of the configuration.
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
 	var errs []error
-	if err := wire.CheckURL(c.GatewayURL); err != nil {
-		errs = append(errs, fmt.Errorf("wallet_a gateway URL: %w", err))
+	if err := wire.CheckURL(c.BaseURL); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a base URL: %w", err))
 	}
 	if c.AppID == "" {
 		errs = append(errs, errors.New("wallet_a app id is empty"))
@@ -71,6 +78,9 @@ func (c Config) Validate() error {
 	}
 	if _, err := rsakey.ParsePublic(c.ProviderPublicKeyPEM); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_a provider public key: %w", err))
+	}
+	if err := c.Caller.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a %w", err))
 	}
 	return errors.Join(errs...)
 }
@@ -107,4 +117,10 @@ func SandboxSimConfig(baseURL string) SimConfig {
 		AppPublicKeyPEM:       sandboxAppPublicPEM,
 		ProviderPrivateKeyPEM: sandboxProviderPrivatePEM,
 	}
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodWalletA,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

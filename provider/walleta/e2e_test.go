@@ -292,11 +292,11 @@ func TestProviderTrouble(t *testing.T) {
 }
 
 func TestConfigValidateListsEveryProblem(t *testing.T) {
-	err := Config{GatewayURL: "ftp://x"}.Validate()
+	err := Config{BaseURL: "ftp://x"}.Validate()
 	if err == nil {
 		t.Fatal("empty config validated")
 	}
-	for _, want := range []string{"gateway URL", "app id", "app private key", "provider public key"} {
+	for _, want := range []string{"base URL", "app id", "app private key", "provider public key"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q not in %v", want, err)
 		}

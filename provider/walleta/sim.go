@@ -33,6 +33,7 @@ type Simulator struct {
 	appKey  *rsa.PublicKey
 	signKey *rsa.PrivateKey
 	err     error // a key that did not parse: every route answers 500
+	code    *simkit.CodePage[trade]
 }
 
 // NewSimulator builds the simulator. A key in cfg that does not parse is
@@ -49,6 +50,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 		s.err = fmt.Errorf("wallet_a simulator keys: %w", err)
 		log.Error("wallet_a simulator unusable", "err", s.err)
 	}
+	s.code = s.codePage()
 	return s
 }
 
@@ -56,8 +58,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 // query and refund), GET and POST /qr/:token (the scanned code's page).
 func (s *Simulator) Register(r fiber.Router) {
 	r.Post("/gateway", s.api)
-	r.Get("/qr/:token", s.page)
-	r.Post("/qr/:token", s.choose)
+	s.code.Register(r)
 }
 
 // tradeTTL keeps a simulated trade as long as the provider retries.

@@ -16,51 +16,28 @@ import (
 	"github.com/paygate/gateway/provider/internal/wire"
 )
 
-// page is what the payer's wallet shows after scanning the code: the trade
-// and a Pay and a Fail button. Scanning is what makes the trade exist at the
+// codePage is the payer's wallet after scanning the code: the trade and a
+// Pay and a Fail button. Scanning is what makes the trade exist at the
 // provider (WAIT_BUYER_PAY), as with the real wallet.
-func (s *Simulator) page(c *fiber.Ctx) error {
-	t, err := s.byToken(c.UserContext(), c.Params("token"))
-	if err != nil {
-		return c.Status(fiber.StatusNotFound).SendString("unknown code")
+func (s *Simulator) codePage() *simkit.CodePage[trade] {
+	return &simkit.CodePage[trade]{
+		Family: Family, State: s.state, Log: s.log, Err: s.err, TokenKey: tokenKey, Load: s.load,
+		Scan: func(ctx context.Context, t trade) (trade, error) {
+			if t.Status != "" {
+				return t, nil
+			}
+			t.Status = statusWaitBuyerPay
+			return t, s.save(ctx, t)
+		},
+		Settle: s.settle, Settled: errSettled,
+		Done: func(t trade) string { return doneText(t.Status) }, Render: s.render,
 	}
-	if t.Status == "" {
-		t.Status = statusWaitBuyerPay
-		if err := s.save(c.UserContext(), t); err != nil {
-			return fmt.Errorf("wallet_a simulator page: %w", err)
-		}
-	}
-	return s.render(c, t, doneText(t.Status))
 }
 
-// choose is the tester's Pay or Fail.
-func (s *Simulator) choose(c *fiber.Ctx) error {
-	t, err := s.byToken(c.UserContext(), c.Params("token"))
-	if err != nil {
-		return c.Status(fiber.StatusNotFound).SendString("unknown code")
-	}
-	paid, ok := simkit.Choice(c)
-	if !ok {
-		return simkit.RefuseChoice(c)
-	}
-	t, err = s.settle(c.UserContext(), t, paid)
-	done := doneText(t.Status)
-	if err != nil && !errors.Is(err, errSettled) {
-		done += " The notification was not accepted yet; it is sent again later."
-		s.log.Warn("wallet_a simulator: notification", "err", err)
-	}
-	return s.render(c, t, done)
-}
-
-func (s *Simulator) byToken(ctx context.Context, token string) (trade, error) {
-	if s.err != nil {
-		return trade{}, s.err
-	}
-	out, err := s.state.Get(ctx, tokenKey(token))
-	if err != nil {
-		return trade{}, fmt.Errorf("wallet_a simulator code: %w", err)
-	}
-	return s.load(ctx, string(out))
+// Settle pays or fails the trade of our order id ref (Init.Ref) without a
+// browser, as the page's buttons do, and sends the notification.
+func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
+	return s.code.SettleRef(ctx, ref, paid)
 }
 
 func doneText(status string) string {
@@ -82,20 +59,6 @@ func (s *Simulator) render(c *fiber.Ctx, t trade, done string) error {
 		Provider: Family, OrderID: t.OutTradeNo, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
 		Action: s.qrURL(t.Token), Done: done,
 	})
-}
-
-// Settle pays or fails the trade of our order id ref (Init.Ref) without a
-// browser, as the page's buttons do, and sends the notification.
-func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
-	if s.err != nil {
-		return s.err
-	}
-	t, err := s.load(ctx, ref)
-	if err != nil {
-		return err
-	}
-	_, err = s.settle(ctx, t, paid)
-	return err
 }
 
 // errSettled is a second, different outcome for a trade: a paid trade is

@@ -37,14 +37,16 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 	if caller == nil {
 		return nil, errors.New("wallet_b: no caller")
 	}
-	cfg = cfg.withDefaults()
+	if cfg.Now == nil {
+		cfg.Now = time.Now // a Config built without Defaults has no clock
+	}
 	priv, pub, err := cfg.keys()
 	if err != nil {
 		return nil, err
 	}
 	return &Adapter{
 		cfg: cfg, caller: caller, key: priv, apiv3: []byte(cfg.APIv3Key),
-		v: verifier{key: pub, serial: cfg.PlatformSerial, maxSkew: cfg.MaxSkew, now: cfg.Now},
+		v: verifier{key: pub, serial: cfg.PlatformSerial, maxSkew: cfg.MaxSkew.D(), now: cfg.Now},
 	}, nil
 }
 

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/paygate/gateway/internal/config"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/rsakey"
 	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/schema"
 )
 
 // Family is the family's neutral name, used in metrics and state keys.
@@ -46,58 +48,55 @@ const (
 	DefaultMaxSkew = 5 * time.Minute
 )
 
-// Config is one wallet_b merchant account.
+// Config is one wallet_b merchant account. Operators write it as JSON with
+// these snake_case names.
 type Config struct {
 	// BaseURL is the provider's API base; calls go to BaseURL+"/v3/pay/...".
-	BaseURL    string
-	MerchantID string
-	AppID      string
+	BaseURL    string `json:"base_url"`
+	MerchantID string `json:"merchant_id"`
+	AppID      string `json:"app_id"`
 	// MerchantSerial is the serial of our merchant certificate, named in
 	// the Authorization header; MerchantPrivateKeyPEM signs our calls.
-	MerchantSerial        string
-	MerchantPrivateKeyPEM string
+	MerchantSerial        string `json:"merchant_serial"`
+	MerchantPrivateKeyPEM string `json:"merchant_private_key_pem"`
 	// PlatformPublicKeyPEM verifies answers and notifications, which must
 	// name PlatformSerial in their serial header.
-	PlatformPublicKeyPEM string
-	PlatformSerial       string
+	PlatformPublicKeyPEM string `json:"platform_public_key_pem"`
+	PlatformSerial       string `json:"platform_serial"`
 	// APIv3Key (32 bytes) decrypts notification resources.
-	APIv3Key string
+	APIv3Key string `json:"api_v3_key"`
 	// HeaderPrefix is put before the signature headers' names (Timestamp,
 	// Nonce, Signature, Serial); empty as in the vectors and the sandbox.
-	HeaderPrefix string
-	AuthScheme   string        // DefaultAuthScheme when empty
-	MaxSkew      time.Duration // DefaultMaxSkew when zero
-	// Now is the clock of the replay window; time.Now when nil (tests fix
-	// it to verify messages with fixed time stamps).
-	Now    func() time.Time
-	Caller provider.CallerConfig
+	HeaderPrefix string          `json:"header_prefix"`
+	AuthScheme   string          `json:"auth_scheme"`
+	MaxSkew      config.Duration `json:"max_skew"` // the replay window, e.g. "5m"
+	// Now is the clock of the replay window (tests fix it to verify
+	// messages with fixed time stamps); never configured.
+	Now    func() time.Time      `json:"-"`
+	Caller provider.CallerConfig `json:"caller"`
 }
+
+// Defaults is an account with our Authorization scheme and replay window;
+// the credentials and the base address are the operator's.
+func Defaults() Config {
+	return Config{AuthScheme: DefaultAuthScheme, MaxSkew: config.Duration(DefaultMaxSkew), Now: time.Now}
+}
+
+// CallBounds are the bounds of the calls to the provider.
+func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
 
 // SandboxConfig is the adapter pointed at the simulator mounted at
 // simBaseURL, with the sandbox credentials.
 func SandboxConfig(simBaseURL string) Config {
-	return Config{
-		BaseURL: simBaseURL, MerchantID: SandboxMerchantID, AppID: SandboxAppID,
-		MerchantSerial: SandboxMerchantSerial, MerchantPrivateKeyPEM: sandboxMerchantPrivatePEM,
-		PlatformPublicKeyPEM: sandboxPlatformPublicPEM, PlatformSerial: SandboxPlatformSerial,
-		APIv3Key: SandboxAPIv3Key,
-	}
-}
-
-func (c Config) withDefaults() Config {
-	if c.AuthScheme == "" {
-		c.AuthScheme = DefaultAuthScheme
-	}
-	if c.MaxSkew == 0 {
-		c.MaxSkew = DefaultMaxSkew
-	}
-	if c.Now == nil {
-		c.Now = time.Now
-	}
+	c := Defaults()
+	c.BaseURL, c.MerchantID, c.AppID = simBaseURL, SandboxMerchantID, SandboxAppID
+	c.MerchantSerial, c.MerchantPrivateKeyPEM = SandboxMerchantSerial, sandboxMerchantPrivatePEM
+	c.PlatformPublicKeyPEM, c.PlatformSerial = sandboxPlatformPublicPEM, SandboxPlatformSerial
+	c.APIv3Key = SandboxAPIv3Key
 	return c
 }
 
-// Validate lists every problem of the configuration.
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
 	var errs []error
 	if err := wire.CheckURL(c.BaseURL); err != nil {
@@ -105,7 +104,7 @@ func (c Config) Validate() error {
 	}
 	for _, f := range []struct{ name, v string }{
 		{"merchant id", c.MerchantID}, {"app id", c.AppID},
-		{"merchant serial", c.MerchantSerial}, {"platform serial", c.PlatformSerial},
+		{"merchant serial", c.MerchantSerial}, {"platform serial", c.PlatformSerial}, {"auth scheme", c.AuthScheme},
 	} {
 		if f.v == "" {
 			errs = append(errs, fmt.Errorf("wallet_b %s is empty", f.name))
@@ -114,14 +113,17 @@ func (c Config) Validate() error {
 	if len(c.APIv3Key) != 32 {
 		errs = append(errs, fmt.Errorf("wallet_b API v3 key must be 32 bytes, not %d", len(c.APIv3Key)))
 	}
-	if c.MaxSkew < 0 {
-		errs = append(errs, errors.New("wallet_b max skew is negative"))
+	if c.MaxSkew <= 0 {
+		errs = append(errs, errors.New("wallet_b max skew must be positive"))
 	}
 	if _, err := rsakey.ParsePrivate(c.MerchantPrivateKeyPEM); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_b merchant private key: %w", err))
 	}
 	if _, err := rsakey.ParsePublic(c.PlatformPublicKeyPEM); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_b platform public key: %w", err))
+	}
+	if err := c.Caller.Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_b %w", err))
 	}
 	return errors.Join(errs...)
 }
@@ -148,7 +150,7 @@ type SimConfig struct {
 	PlatformSerial        string
 	APIv3Key              string // encrypts notification resources
 	HeaderPrefix          string
-	AuthScheme            string // DefaultAuthScheme when empty
+	AuthScheme            string // DefaultAuthScheme in the sandbox
 }
 
 // SandboxSimConfig is the simulator with the sandbox credentials, the
@@ -157,6 +159,12 @@ func SandboxSimConfig(baseURL string) SimConfig {
 	return SimConfig{
 		BaseURL: baseURL, MerchantID: SandboxMerchantID, MerchantSerial: SandboxMerchantSerial,
 		MerchantPublicKeyPEM: sandboxMerchantPublicPEM, PlatformPrivateKeyPEM: sandboxPlatformPrivatePEM,
-		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key,
+		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key, AuthScheme: DefaultAuthScheme,
 	}
+}
+
+// Registration is the family as the process registers it.
+func Registration() provider.Family {
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodWalletB,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
 }

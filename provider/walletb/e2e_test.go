@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/internal/config"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
@@ -252,7 +253,7 @@ func TestSimulatorChecksOurSignature(t *testing.T) {
 		{"clock off by ten minutes", func(c *Config) { c.Now = func() time.Time { return time.Now().Add(-10 * time.Minute) } }, provider.ErrSignature},
 		{"clock off, wide window", func(c *Config) {
 			c.Now = func() time.Time { return time.Now().Add(-10 * time.Minute) }
-			c.MaxSkew = time.Hour
+			c.MaxSkew = config.Duration(time.Hour)
 		}, provider.ErrRefused},
 	}
 	for _, tt := range tests {

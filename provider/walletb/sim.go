@@ -37,6 +37,7 @@ type Simulator struct {
 	merch   *rsa.PublicKey
 	signKey *rsa.PrivateKey
 	err     error // a key that did not parse: every route answers 500
+	code    *simkit.CodePage[simTx]
 }
 
 // NewSimulator builds the simulator. A key in cfg that does not parse is
@@ -44,9 +45,6 @@ type Simulator struct {
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
 	if log == nil {
 		log = slog.Default()
-	}
-	if cfg.AuthScheme == "" {
-		cfg.AuthScheme = DefaultAuthScheme
 	}
 	s := &Simulator{cfg: cfg, state: state, n: n, log: log}
 	var errM, errP, errK error
@@ -59,6 +57,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 		s.err = fmt.Errorf("wallet_b simulator: %w", err)
 		log.Error("wallet_b simulator unusable", "err", s.err)
 	}
+	s.code = s.codePage()
 	return s
 }
 
@@ -70,8 +69,7 @@ func (s *Simulator) Register(r fiber.Router) {
 	r.Post(pathNative, s.native)
 	r.Get(pathQuery+":no", s.query)
 	r.Post(pathRefunds, s.refund)
-	r.Get("/qr/:token", s.page)
-	r.Post("/qr/:token", s.choose)
+	s.code.Register(r)
 }
 
 // txTTL keeps a simulated transaction a couple of days.

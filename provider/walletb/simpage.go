@@ -16,43 +16,19 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// page is what the payer's wallet shows after scanning the code.
-func (s *Simulator) page(c *fiber.Ctx) error {
-	t, err := s.byToken(c.UserContext(), c.Params("token"))
-	if err != nil {
-		return c.Status(fiber.StatusNotFound).SendString("unknown code")
+// codePage is what the payer's wallet shows after scanning the code.
+func (s *Simulator) codePage() *simkit.CodePage[simTx] {
+	return &simkit.CodePage[simTx]{
+		Family: Family, State: s.state, Log: s.log, Err: s.err, TokenKey: tokenKey, Load: s.load,
+		Settle: s.settle, Settled: errSettled,
+		Done: func(t simTx) string { return doneText(t.State) }, Render: s.render,
 	}
-	return s.render(c, t, doneText(t.State))
 }
 
-// choose is the tester's Pay or Fail.
-func (s *Simulator) choose(c *fiber.Ctx) error {
-	t, err := s.byToken(c.UserContext(), c.Params("token"))
-	if err != nil {
-		return c.Status(fiber.StatusNotFound).SendString("unknown code")
-	}
-	paid, ok := simkit.Choice(c)
-	if !ok {
-		return simkit.RefuseChoice(c)
-	}
-	t, err = s.settle(c.UserContext(), t, paid)
-	done := doneText(t.State)
-	if err != nil && !errors.Is(err, errSettled) {
-		done += " The notification was not accepted yet; it is sent again later."
-		s.log.Warn("wallet_b simulator: notification", "err", err)
-	}
-	return s.render(c, t, done)
-}
-
-func (s *Simulator) byToken(ctx context.Context, token string) (simTx, error) {
-	if s.err != nil {
-		return simTx{}, s.err
-	}
-	out, err := s.state.Get(ctx, tokenKey(token))
-	if err != nil {
-		return simTx{}, fmt.Errorf("wallet_b simulator code: %w", err)
-	}
-	return s.load(ctx, string(out))
+// Settle pays or fails the transaction of our order id ref (Init.Ref)
+// without a browser, as the page's buttons do, and sends the notification.
+func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
+	return s.code.SettleRef(ctx, ref, paid)
 }
 
 func doneText(state string) string {
@@ -70,20 +46,6 @@ func (s *Simulator) render(c *fiber.Ctx, t simTx, done string) error {
 		Provider: Family, OrderID: t.OutTradeNo, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
 		Description: t.Description, Action: s.codeURL(t.Token), Done: done,
 	})
-}
-
-// Settle pays or fails the transaction of our order id ref (Init.Ref)
-// without a browser, as the page's buttons do, and sends the notification.
-func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
-	if s.err != nil {
-		return s.err
-	}
-	t, err := s.load(ctx, ref)
-	if err != nil {
-		return err
-	}
-	_, err = s.settle(ctx, t, paid)
-	return err
 }
 
 // errSettled is a second, different outcome for a transaction.

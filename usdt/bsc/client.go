@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -17,10 +16,9 @@ import (
 
 // Client reads transactions over JSON-RPC; it implements usdt.Chain.
 type Client struct {
-	cfg    Config
-	err    error // the configuration's problem, answered by every call
-	client *http.Client
-	id     atomic.Int64
+	cfg  Config
+	conn wire.Conn
+	id   atomic.Int64
 }
 
 var _ usdt.Chain = (*Client)(nil)
@@ -29,10 +27,8 @@ var _ usdt.Chain = (*Client)(nil)
 // invalid cfg makes every call fail with the reason: callers validate at
 // start-up.
 func NewClient(cfg Config, httpClient *http.Client) *Client {
-	if httpClient == nil {
-		httpClient = &http.Client{}
-	}
-	return &Client{cfg: cfg.withDefaults(), err: cfg.Validate(), client: httpClient}
+	cfg.BaseURL = wire.Trim(cfg.BaseURL)
+	return &Client{cfg: cfg, conn: wire.NewConn(httpClient, cfg.Timeout, cfg.Validate())}
 }
 
 // Tx reads the transaction hash from its receipt: status, block, Transfer
@@ -40,13 +36,10 @@ func NewClient(cfg Config, httpClient *http.Client) *Client {
 // its block, plus one) and its block's time. A null receipt (unknown, or
 // not yet in a block) is usdt.ErrNotFound.
 func (c *Client) Tx(ctx context.Context, hash string) (usdt.Tx, error) {
-	if c.err != nil {
-		return usdt.Tx{}, c.err
+	hash, err := c.conn.Hash("bsc", "hash", hash, ValidHash)
+	if err != nil {
+		return usdt.Tx{}, err
 	}
-	if !ValidHash(hash) {
-		return usdt.Tx{}, fmt.Errorf("bsc: %q is not a transaction hash", hash)
-	}
-	hash = strings.ToLower(hash)
 	var r *receipt
 	if err := c.call(ctx, "eth_getTransactionReceipt", []any{hash}, &r); err != nil {
 		return usdt.Tx{}, err
@@ -103,8 +96,8 @@ func (c *Client) call(ctx context.Context, method string, params []any, out any)
 	if err != nil {
 		return fmt.Errorf("bsc %s: %w", method, err)
 	}
-	a, err := wire.Do(ctx, c.client, c.cfg.Timeout, func(ctx context.Context) (*http.Request, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.URL, bytes.NewReader(body))
+	a, err := c.conn.Do(ctx, func(ctx context.Context) (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.BaseURL, bytes.NewReader(body))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
 		}

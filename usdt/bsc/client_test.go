@@ -50,7 +50,7 @@ func newNode(t *testing.T) *node {
 	n.sim = NewSim(SimConfig{Now: n.clock.Now, Hang: 2 * time.Second}, &provider.MemState{})
 	srv := httptest.NewServer(n.sim.Handler())
 	t.Cleanup(srv.Close)
-	n.client = NewClient(Config{URL: srv.URL, Timeout: 300 * time.Millisecond}, srv.Client())
+	n.client = NewClient(Config{BaseURL: srv.URL, Timeout: 300 * time.Millisecond}, srv.Client())
 	return n
 }
 
@@ -103,8 +103,8 @@ func TestTx(t *testing.T) {
 				t.Fatal(err)
 			}
 			head := n.sim.Head()
-			if got.Hash != hash || got.Success != tc.success || got.Confirmations != 1 || !got.BlockTime.Equal(n.sim.chain.TimeOf(head)) {
-				t.Errorf("Tx = %+v, want success %v, 1 confirmation, at %v", got, tc.success, n.sim.chain.TimeOf(head))
+			if got.Hash != hash || got.Success != tc.success || got.Confirmations != 1 || !got.BlockTime.Equal(n.sim.Chain.TimeOf(head)) {
+				t.Errorf("Tx = %+v, want success %v, 1 confirmation, at %v", got, tc.success, n.sim.Chain.TimeOf(head))
 			}
 			if len(got.Transfers) != tc.transfers {
 				t.Fatalf("transfers %+v, want %d", got.Transfers, tc.transfers)
@@ -181,7 +181,7 @@ func TestRPCErrorIsNotNotFound(t *testing.T) {
 		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}`))
 	}))
 	defer srv.Close()
-	_, err := NewClient(Config{URL: srv.URL}, srv.Client()).Tx(context.Background(), "0x"+strings.Repeat("0", 64))
+	_, err := NewClient(withBase(srv.URL), srv.Client()).Tx(context.Background(), "0x"+strings.Repeat("0", 64))
 	if err == nil || errors.Is(err, usdt.ErrNotFound) {
 		t.Fatalf("Tx = %v, want an error that is not ErrNotFound", err)
 	}
@@ -197,8 +197,15 @@ func TestRegisterOnFiber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := NewClient(Config{URL: srv.URL + "/sandbox/usdt/bsc"}, srv.Client()).Tx(context.Background(), hash)
+	got, err := NewClient(withBase(srv.URL+"/sandbox/usdt/bsc"), srv.Client()).Tx(context.Background(), hash)
 	if err != nil || !got.Success || len(got.Transfers) != 1 || got.Transfers[0].To != ours {
 		t.Fatalf("Tx = %+v, %v", got, err)
 	}
+}
+
+// withBase is the default connection to base.
+func withBase(base string) Config {
+	c := Defaults()
+	c.BaseURL = base
+	return c
 }

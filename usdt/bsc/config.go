@@ -10,26 +10,17 @@ import (
 
 // Config is the connection to one JSON-RPC endpoint.
 type Config struct {
-	URL     string        // the JSON-RPC endpoint, e.g. https://bsc-dataseed.bnbchain.org
-	Timeout time.Duration // per call; 10 s when zero
+	BaseURL string        // the JSON-RPC endpoint, e.g. https://bsc-dataseed.bnbchain.org
+	Timeout time.Duration // per call
 }
 
-func (c Config) withDefaults() Config {
-	c.URL = wire.Trim(c.URL)
-	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Second
-	}
-	return c
-}
+// Defaults is a connection with a 10 s bound per call; the endpoint is the
+// operator's.
+func Defaults() Config { return Config{Timeout: 10 * time.Second} }
 
-// Validate reports a configuration the client cannot use.
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
-	c = c.withDefaults()
-	var errs []error
-	if err := wire.CheckURL("bsc JSON-RPC URL", c.URL); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return errors.Join(wire.CheckURL("bsc JSON-RPC URL", c.BaseURL), wire.CheckTimeout("bsc", c.Timeout))
 }
 
 var (

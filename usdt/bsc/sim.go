@@ -25,33 +25,16 @@ const USDTContract = usdt.BEP20Contract
 const BlockInterval = 3 * time.Second
 
 // SimConfig tunes the simulator; the zero value is the sandbox's.
-type SimConfig struct {
-	Now     func() time.Time // the chain's clock; time.Now when nil
-	Genesis time.Time        // block 1; usdtsim.DefaultGenesis when zero
-	KeepFor time.Duration    // how long a simulated transaction is remembered; 30 days when zero
-	Hang    time.Duration    // the longest a Hang failure holds an answer; 30 s when zero
-}
+type SimConfig = usdtsim.Config
 
 // Sim is a BSC JSON-RPC node that knows only the transactions a tester
 // made; they live in a provider.State, so every gateway process answers
 // alike.
-type Sim struct {
-	chain usdtsim.Chain
-	store usdtsim.Store
-}
+type Sim struct{ usdtsim.Node }
 
 // NewSim builds the simulator over state.
 func NewSim(cfg SimConfig, state provider.State) *Sim {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Genesis.IsZero() {
-		cfg.Genesis = usdtsim.DefaultGenesis
-	}
-	return &Sim{
-		chain: usdtsim.Chain{Genesis: cfg.Genesis, Interval: BlockInterval, Now: cfg.Now},
-		store: usdtsim.Store{State: state, Prefix: "usdtsim:bsc:", KeepFor: cfg.KeepFor, Hang: cfg.Hang},
-	}
+	return &Sim{usdtsim.NewNode("bsc", cfg, BlockInterval, state)}
 }
 
 // Register mounts the JSON-RPC endpoint at r's root: r's prefix is the
@@ -90,13 +73,7 @@ type simTx struct {
 // as the simulator's clock moves.
 func (s *Sim) AddTransfer(ctx context.Context, spec TransferSpec) (string, error) {
 	tx, err := s.newTx(spec)
-	if err != nil {
-		return "", fmt.Errorf("bsc simulator: %w", err)
-	}
-	if err := s.store.Put(ctx, "tx", tx.Hash, tx); err != nil {
-		return "", fmt.Errorf("bsc simulator: %w", err)
-	}
-	return tx.Hash, nil
+	return s.Add(ctx, tx.Hash, tx, err)
 }
 
 func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
@@ -118,12 +95,9 @@ func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
 			return simTx{}, fmt.Errorf("%q is not an address", a)
 		}
 	}
-	at := spec.At
-	if at.IsZero() {
-		at = s.chain.Now()
-	}
-	if at.Before(s.chain.Genesis) {
-		return simTx{}, fmt.Errorf("%v is before the chain's genesis", at)
+	at, err := s.MinedAt(spec.At)
+	if err != nil {
+		return simTx{}, err
 	}
 	hash, err := usdtsim.RandomHex(32)
 	if err != nil {
@@ -131,19 +105,13 @@ func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
 	}
 	return simTx{Hash: "0x" + hash, From: strings.ToLower(spec.From), To: strings.ToLower(spec.To),
 		Contract: strings.ToLower(spec.Contract), Units: spec.Units.String(), Success: spec.Success,
-		Block: s.chain.BlockAt(at)}, nil
+		Block: s.Chain.BlockAt(at)}, nil
 }
 
 // Fail makes the node misbehave for hash (usdtsim.Healthy heals it).
 func (s *Sim) Fail(ctx context.Context, hash string, f usdtsim.Failure) error {
-	if err := s.store.SetFailure(ctx, strings.ToLower(hash), f); err != nil {
-		return fmt.Errorf("bsc simulator: %w", err)
-	}
-	return nil
+	return s.Node.Fail(ctx, strings.ToLower(hash), f)
 }
-
-// Head is the newest block now.
-func (s *Sim) Head() int64 { return s.chain.Head() }
 
 // SandboxPath is where the gateway mounts this simulator under its public
 // URL; the sandbox client's base is publicURL + SandboxPath.

@@ -14,9 +14,8 @@ import (
 
 // Client reads our account at the exchange; it implements usdt.Exchange.
 type Client struct {
-	cfg    Config
-	err    error // the configuration's problem, answered by every call
-	client *http.Client
+	cfg  Config
+	conn wire.Conn
 }
 
 var _ usdt.Exchange = (*Client)(nil)
@@ -25,10 +24,11 @@ var _ usdt.Exchange = (*Client)(nil)
 // invalid cfg makes every call fail with the reason: callers validate at
 // start-up.
 func NewClient(cfg Config, httpClient *http.Client) *Client {
-	if httpClient == nil {
-		httpClient = &http.Client{}
+	cfg.BaseURL = wire.Trim(cfg.BaseURL)
+	if cfg.Now == nil {
+		cfg.Now = time.Now // a Config built without Defaults has no clock
 	}
-	return &Client{cfg: cfg.withDefaults(), err: cfg.Validate(), client: httpClient}
+	return &Client{cfg: cfg, conn: wire.NewConn(httpClient, cfg.Timeout, cfg.Validate())}
 }
 
 // APIError is the exchange's refusal: {"code": -1022, "msg": "..."}.
@@ -74,10 +74,7 @@ func (c *Client) Deposit(ctx context.Context, network, txID string) (usdt.Deposi
 // get makes the signed call path with params and decodes a 200 answer
 // into out; any other answer is an *APIError or a backend error.
 func (c *Client) get(ctx context.Context, path string, out any, params ...param) error {
-	if c.err != nil {
-		return c.err
-	}
-	a, err := wire.Do(ctx, c.client, c.cfg.Timeout, func(ctx context.Context) (*http.Request, error) {
+	a, err := c.conn.Do(ctx, func(ctx context.Context) (*http.Request, error) {
 		// Signed per attempt: the timestamp is the attempt's.
 		u := c.cfg.BaseURL + path + "?" + signedQuery(c.cfg.Secret, c.cfg.Now(), params...)
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)

@@ -175,11 +175,11 @@ func TestRegisterOnFiber(t *testing.T) {
 	if err := sim.AddDeposit(ctx, DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "1", Status: 1}); err != nil {
 		t.Fatal(err)
 	}
-	c := NewClient(Config{BaseURL: srv.URL + "/sandbox/usdt/exchange", APIKey: SandboxAPIKey, Secret: SandboxSecret}, srv.Client())
+	c := NewClient(withAccount(srv.URL+"/sandbox/usdt/exchange", SandboxAPIKey, SandboxSecret), srv.Client())
 	if got, err := c.Deposit(ctx, "TRX", tronHash); err != nil || !got.Success {
 		t.Fatalf("Deposit = %+v, %v", got, err)
 	}
-	bad := NewClient(Config{BaseURL: srv.URL + "/sandbox/usdt/exchange", APIKey: SandboxAPIKey, Secret: "x"}, srv.Client())
+	bad := NewClient(withAccount(srv.URL+"/sandbox/usdt/exchange", SandboxAPIKey, "x"), srv.Client())
 	var apiErr *APIError
 	if _, err := bad.Deposit(ctx, "TRX", tronHash); !errors.As(err, &apiErr) || apiErr.Code != -1022 {
 		t.Fatalf("badly signed through fiber: %v", err)
@@ -194,4 +194,11 @@ func TestInvalidConfig(t *testing.T) {
 	if _, err := NewClient(Config{}, nil).Deposit(context.Background(), "TRX", tronHash); err == nil {
 		t.Error("an unconfigured client made a call")
 	}
+}
+
+// withAccount is the default connection to base with the credentials.
+func withAccount(base, key, secret string) Config {
+	c := Defaults()
+	c.BaseURL, c.APIKey, c.Secret = base, key, secret
+	return c
 }

@@ -25,26 +25,18 @@ type Config struct {
 	BaseURL string        // e.g. https://api.binance.com
 	APIKey  string        // sent in X-MBX-APIKEY
 	Secret  string        // signs every request; never sent
-	Timeout time.Duration // per call; 10 s when zero
-	// Now is the clock that stamps requests; time.Now when nil. The
-	// exchange refuses a timestamp outside its receive window.
+	Timeout time.Duration // per call
+	// Now is the clock that stamps requests. The exchange refuses a
+	// timestamp outside its receive window.
 	Now func() time.Time
 }
 
-func (c Config) withDefaults() Config {
-	c.BaseURL = wire.Trim(c.BaseURL)
-	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Second
-	}
-	if c.Now == nil {
-		c.Now = time.Now
-	}
-	return c
-}
+// Defaults is an account with a 10 s bound per call and the system clock;
+// the address and the credentials are the operator's.
+func Defaults() Config { return Config{Timeout: 10 * time.Second, Now: time.Now} }
 
-// Validate lists every problem of the configuration.
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
-	c = c.withDefaults()
 	var errs []error
 	if err := wire.CheckURL("exchange base URL", c.BaseURL); err != nil {
 		errs = append(errs, err)
@@ -55,5 +47,5 @@ func (c Config) Validate() error {
 	if c.Secret == "" {
 		errs = append(errs, errors.New("exchange secret is empty"))
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, wire.CheckTimeout("exchange", c.Timeout))...)
 }

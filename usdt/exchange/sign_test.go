@@ -93,7 +93,7 @@ func TestClientSendsTheVector(t *testing.T) {
 		_, _ = w.Write([]byte(`[]`))
 	}))
 	defer srv.Close()
-	c := NewClient(Config{BaseURL: srv.URL, APIKey: "key-1", Secret: secret, Now: func() time.Time { return ts }}, srv.Client())
+	c := NewClient(Config{BaseURL: srv.URL, APIKey: "key-1", Secret: secret, Timeout: 10 * time.Second, Now: func() time.Time { return ts }}, srv.Client())
 	_, _ = c.Deposit(context.Background(), want.Get("network"), want.Get("txId"))
 	if gotQuery != v.Query+"&signature="+v.Signature || gotKey != "key-1" || gotPath != DepositPath {
 		t.Errorf("sent %s?%s with key %q\nwant %s?%s&signature=%s", gotPath, gotQuery, gotKey, DepositPath, v.Query, v.Signature)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/paygate/gateway/usdt"
@@ -16,9 +15,8 @@ import (
 // Client reads transactions from a TRON full node; it implements
 // usdt.Chain.
 type Client struct {
-	cfg    Config
-	err    error // the configuration's problem, answered by every call
-	client *http.Client
+	cfg  Config
+	conn wire.Conn
 }
 
 var _ usdt.Chain = (*Client)(nil)
@@ -27,10 +25,8 @@ var _ usdt.Chain = (*Client)(nil)
 // sandbox passes one that reaches the in-process simulator). An invalid cfg
 // makes every call fail with the reason: callers validate at start-up.
 func NewClient(cfg Config, httpClient *http.Client) *Client {
-	if httpClient == nil {
-		httpClient = &http.Client{}
-	}
-	return &Client{cfg: cfg.withDefaults(), err: cfg.Validate(), client: httpClient}
+	cfg.BaseURL = wire.Trim(cfg.BaseURL)
+	return &Client{cfg: cfg, conn: wire.NewConn(httpClient, cfg.Timeout, cfg.Validate())}
 }
 
 // Tx reads the transaction hash: whether it succeeded, its block's time,
@@ -38,13 +34,10 @@ func NewClient(cfg Config, httpClient *http.Client) *Client {
 // TRC20 transfers. A transaction the node does not know, or knows but has
 // not put in a block, is usdt.ErrNotFound.
 func (c *Client) Tx(ctx context.Context, hash string) (usdt.Tx, error) {
-	if c.err != nil {
-		return usdt.Tx{}, c.err
+	hash, err := c.conn.Hash("tron", "id", hash, ValidHash)
+	if err != nil {
+		return usdt.Tx{}, err
 	}
-	if !ValidHash(hash) {
-		return usdt.Tx{}, fmt.Errorf("tron: %q is not a transaction id", hash)
-	}
-	hash = strings.ToLower(hash)
 	var info txInfo
 	if err := c.call(ctx, "gettransactioninfobyid", map[string]string{"value": hash}, &info); err != nil {
 		return usdt.Tx{}, err
@@ -92,7 +85,7 @@ func (c *Client) call(ctx context.Context, name string, body any, out any) error
 	if err != nil {
 		return fmt.Errorf("tron %s: %w", name, err)
 	}
-	a, err := wire.Do(ctx, c.client, c.cfg.Timeout, func(ctx context.Context) (*http.Request, error) {
+	a, err := c.conn.Do(ctx, func(ctx context.Context) (*http.Request, error) {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.BaseURL+"/wallet/"+name, bytes.NewReader(b))
 		if err != nil {
 			return nil, err

@@ -103,8 +103,8 @@ func TestTx(t *testing.T) {
 			if got.Hash != hash || got.Success != tc.success || got.Confirmations != 1 {
 				t.Errorf("Tx = %+v, want success %v with 1 confirmation", got, tc.success)
 			}
-			if !got.BlockTime.Equal(n.sim.chain.TimeOf(n.sim.Head())) {
-				t.Errorf("block time %v, want the head's %v", got.BlockTime, n.sim.chain.TimeOf(n.sim.Head()))
+			if !got.BlockTime.Equal(n.sim.Chain.TimeOf(n.sim.Head())) {
+				t.Errorf("block time %v, want the head's %v", got.BlockTime, n.sim.Chain.TimeOf(n.sim.Head()))
 			}
 			if len(got.Transfers) != 1 {
 				t.Fatalf("transfers %+v, want one", got.Transfers)
@@ -170,7 +170,7 @@ func TestRefusalIsNotNotFound(t *testing.T) {
 		_, _ = w.Write([]byte(`{"Error":"class java.lang.NullPointerException : null"}`))
 	}))
 	defer srv.Close()
-	_, err := NewClient(Config{BaseURL: srv.URL}, srv.Client()).Tx(context.Background(), strings.Repeat("0", 64))
+	_, err := NewClient(withBase(srv.URL), srv.Client()).Tx(context.Background(), strings.Repeat("0", 64))
 	if err == nil || errors.Is(err, usdt.ErrNotFound) {
 		t.Fatalf("Tx = %v, want an error that is not ErrNotFound", err)
 	}
@@ -186,7 +186,7 @@ func TestRegisterOnFiber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := NewClient(Config{BaseURL: srv.URL + "/sandbox/usdt/tron"}, srv.Client()).Tx(context.Background(), hash)
+	got, err := NewClient(withBase(srv.URL+"/sandbox/usdt/tron"), srv.Client()).Tx(context.Background(), hash)
 	if err != nil || !got.Success || len(got.Transfers) != 1 || got.Transfers[0].Units.String() != "12347061" {
 		t.Fatalf("Tx = %+v, %v", got, err)
 	}
@@ -199,4 +199,11 @@ func TestInvalidConfig(t *testing.T) {
 	if _, err := NewClient(Config{}, nil).Tx(context.Background(), strings.Repeat("0", 64)); err == nil {
 		t.Error("a client without a base URL made a call")
 	}
+}
+
+// withBase is the default connection to base.
+func withBase(base string) Config {
+	c := Defaults()
+	c.BaseURL = base
+	return c
 }

@@ -12,28 +12,19 @@ import (
 type Config struct {
 	BaseURL string        // e.g. https://api.trongrid.io; the calls are under BaseURL+"/wallet/"
 	APIKey  string        // sent as TRON-PRO-API-KEY when set (TronGrid's rate-limit key)
-	Timeout time.Duration // per call; 10 s when zero
+	Timeout time.Duration // per call
 }
 
 // APIKeyHeader is TronGrid's header for the API key.
 const APIKeyHeader = "TRON-PRO-API-KEY"
 
-func (c Config) withDefaults() Config {
-	c.BaseURL = wire.Trim(c.BaseURL)
-	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Second
-	}
-	return c
-}
+// Defaults is a connection with a 10 s bound per call; the node and the
+// key are the operator's.
+func Defaults() Config { return Config{Timeout: 10 * time.Second} }
 
-// Validate reports a configuration the client cannot use.
+// Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
-	c = c.withDefaults()
-	var errs []error
-	if err := wire.CheckURL("tron base URL", c.BaseURL); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return errors.Join(wire.CheckURL("tron base URL", c.BaseURL), wire.CheckTimeout("tron", c.Timeout))
 }
 
 var hashForm = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)

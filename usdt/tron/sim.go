@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"math/big"
 	"net/http"
 	"time"
@@ -25,33 +24,16 @@ const USDTContract = usdt.TRC20Contract
 const BlockInterval = 3 * time.Second
 
 // SimConfig tunes the simulator; the zero value is the sandbox's.
-type SimConfig struct {
-	Now     func() time.Time // the chain's clock; time.Now when nil
-	Genesis time.Time        // block 1; usdtsim.DefaultGenesis when zero
-	KeepFor time.Duration    // how long a simulated transaction is remembered; 30 days when zero
-	Hang    time.Duration    // the longest a Hang failure holds an answer; 30 s when zero
-}
+type SimConfig = usdtsim.Config
 
 // Sim is a TRON full node that knows only the transactions a tester
 // made; they live in a provider.State, so every gateway process answers
 // alike.
-type Sim struct {
-	chain usdtsim.Chain
-	store usdtsim.Store
-}
+type Sim struct{ usdtsim.Node }
 
 // NewSim builds the simulator over state.
 func NewSim(cfg SimConfig, state provider.State) *Sim {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Genesis.IsZero() {
-		cfg.Genesis = usdtsim.DefaultGenesis
-	}
-	return &Sim{
-		chain: usdtsim.Chain{Genesis: cfg.Genesis, Interval: BlockInterval, Now: cfg.Now},
-		store: usdtsim.Store{State: state, Prefix: "usdtsim:tron:", KeepFor: cfg.KeepFor, Hang: cfg.Hang},
-	}
+	return &Sim{usdtsim.NewNode("tron", cfg, BlockInterval, state)}
 }
 
 // Register mounts the node's API relative to r: r's prefix is the
@@ -99,13 +81,7 @@ type simTx struct {
 // the simulator's clock moves.
 func (s *Sim) AddTransfer(ctx context.Context, spec TransferSpec) (string, error) {
 	tx, err := s.newTx(spec)
-	if err != nil {
-		return "", fmt.Errorf("tron simulator: %w", err)
-	}
-	if err := s.store.Put(ctx, "tx", tx.Hash, tx); err != nil {
-		return "", fmt.Errorf("tron simulator: %w", err)
-	}
-	return tx.Hash, nil
+	return s.Add(ctx, tx.Hash, tx, err)
 }
 
 func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
@@ -122,14 +98,11 @@ func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
 		}
 		spec.From, _ = AddressFromHex("41" + raw)
 	}
-	at := spec.At
-	if at.IsZero() {
-		at = s.chain.Now()
+	at, err := s.MinedAt(spec.At)
+	if err != nil {
+		return simTx{}, err
 	}
-	if at.Before(s.chain.Genesis) {
-		return simTx{}, fmt.Errorf("%v is before the chain's genesis", at)
-	}
-	tx := simTx{Units: spec.Units.String(), Success: spec.Success, Block: s.chain.BlockAt(at), At: at.UTC()}
+	tx := simTx{Units: spec.Units.String(), Success: spec.Success, Block: s.Chain.BlockAt(at), At: at.UTC()}
 	var errs [4]error
 	tx.To, errs[0] = AddressHex(spec.To)
 	tx.From, errs[1] = AddressHex(spec.From)
@@ -137,17 +110,6 @@ func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
 	tx.Hash, errs[3] = usdtsim.RandomHex(32)
 	return tx, errors.Join(errs[:]...)
 }
-
-// Fail makes the node misbehave for hash (usdtsim.Healthy heals it).
-func (s *Sim) Fail(ctx context.Context, hash string, f usdtsim.Failure) error {
-	if err := s.store.SetFailure(ctx, hash, f); err != nil {
-		return fmt.Errorf("tron simulator: %w", err)
-	}
-	return nil
-}
-
-// Head is the newest block now.
-func (s *Sim) Head() int64 { return s.chain.Head() }
 
 // word is a 32-byte hex word: b left-padded.
 func word(b []byte) string {

@@ -24,15 +24,15 @@ func (s *Sim) lookup(w http.ResponseWriter, r *http.Request) (tx simTx, found, o
 		return simTx{}, false, false
 	}
 	id := strings.ToLower(body.Value)
-	if s.store.Misbehave(w, r, id) {
+	if s.Store.Misbehave(w, r, id) {
 		return simTx{}, false, false
 	}
-	found, err := s.store.Get(r.Context(), "tx", id, &tx)
+	found, err := s.Store.Get(r.Context(), "tx", id, &tx)
 	if err != nil {
 		http.Error(w, "simulator state unavailable", http.StatusServiceUnavailable)
 		return simTx{}, false, false
 	}
-	return tx, found && tx.Block <= s.chain.Head(), true
+	return tx, found && tx.Block <= s.Chain.Head(), true
 }
 
 func (s *Sim) getTransaction(w http.ResponseWriter, r *http.Request) {
@@ -83,7 +83,7 @@ func (s *Sim) getTransactionInfo(w http.ResponseWriter, r *http.Request) {
 		"id":               tx.Hash,
 		"fee":              345000,
 		"blockNumber":      tx.Block,
-		"blockTimeStamp":   s.chain.TimeOf(tx.Block).UnixMilli(),
+		"blockTimeStamp":   s.Chain.TimeOf(tx.Block).UnixMilli(),
 		"contractResult":   []string{""},
 		"contract_address": tx.Contract,
 		"receipt":          map[string]any{"energy_usage_total": 64285, "net_usage": 345, "result": contractRet(tx.Success)},
@@ -105,11 +105,11 @@ func (s *Sim) getTransactionInfo(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Sim) getNowBlock(w http.ResponseWriter, r *http.Request) {
-	head := s.chain.Head()
+	head := s.Chain.Head()
 	usdtsim.WriteJSON(w, http.StatusOK, map[string]any{
 		"blockID": word(big.NewInt(head).Bytes()),
 		"block_header": map[string]any{
-			"raw_data": map[string]any{"number": head, "timestamp": s.chain.TimeOf(head).UnixMilli(), "version": 30},
+			"raw_data": map[string]any{"number": head, "timestamp": s.Chain.TimeOf(head).UnixMilli(), "version": 30},
 		},
 	})
 }

@@ -12,12 +12,22 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
 )
+
+// Logger is a simulator's logger: log, or one that discards when none is
+// given (tests).
+func Logger(log *slog.Logger) *slog.Logger {
+	if log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return log
+}
 
 // SendPage answers with p rendered as HTML.
 func SendPage(c *fiber.Ctx, p provider.SimPage) error {

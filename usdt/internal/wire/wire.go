@@ -68,5 +68,13 @@ func CheckURL(name, s string) error {
 	return nil
 }
 
+// CheckTimeout reports a bound per call that is not positive.
+func CheckTimeout(name string, d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("%s time-out %v must be positive", name, d)
+	}
+	return nil
+}
+
 // Trim is a base URL without its trailing slashes, so paths append cleanly.
 func Trim(s string) string { return strings.TrimRight(strings.TrimSpace(s), "/") }

@@ -34,7 +34,7 @@ func (s *Sim) serveRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	switch req.Method {
 	case "eth_blockNumber":
-		writeResult(w, req.ID, fmt.Sprintf("%#x", s.chain.Head()))
+		writeResult(w, req.ID, fmt.Sprintf("%#x", s.Chain.Head()))
 	case "eth_chainId":
 		writeResult(w, req.ID, "0x38")
 	case "eth_getBlockByNumber":
@@ -54,20 +54,20 @@ func (s *Sim) getBlock(w http.ResponseWriter, req rpcRequest) {
 	}
 	n, err := quantity(tag)
 	if tag == "latest" {
-		n, err = s.chain.Head(), nil
+		n, err = s.Chain.Head(), nil
 	}
 	if err != nil || n < 1 {
 		writeRPCError(w, req.ID, codeInvalidParams, "invalid block number")
 		return
 	}
-	if n > s.chain.Head() {
+	if n > s.Chain.Head() {
 		writeResult(w, req.ID, nil)
 		return
 	}
 	writeResult(w, req.ID, map[string]any{
 		"number":       fmt.Sprintf("%#x", n),
 		"hash":         "0x" + wordHex(big.NewInt(n)),
-		"timestamp":    fmt.Sprintf("%#x", s.chain.TimeOf(n).Unix()),
+		"timestamp":    fmt.Sprintf("%#x", s.Chain.TimeOf(n).Unix()),
 		"transactions": []string{},
 	})
 }
@@ -79,16 +79,16 @@ func (s *Sim) getReceipt(w http.ResponseWriter, r *http.Request, req rpcRequest)
 		return
 	}
 	hash = strings.ToLower(hash)
-	if s.store.Misbehave(w, r, hash) {
+	if s.Store.Misbehave(w, r, hash) {
 		return
 	}
 	var tx simTx
-	found, err := s.store.Get(r.Context(), "tx", hash, &tx)
+	found, err := s.Store.Get(r.Context(), "tx", hash, &tx)
 	if err != nil {
 		http.Error(w, "simulator state unavailable", http.StatusServiceUnavailable)
 		return
 	}
-	if !found || tx.Block > s.chain.Head() {
+	if !found || tx.Block > s.Chain.Head() {
 		writeResult(w, req.ID, nil)
 		return
 	}

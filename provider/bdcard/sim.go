@@ -26,7 +26,7 @@ type SimConfig struct {
 	BaseURL       string // the simulator's own public base, for the checkout page's address
 	StoreID       string
 	StorePassword string
-	TTL           time.Duration // how long sessions are kept; default 72 h
+	TTL           time.Duration // how long sessions are kept (72 h in the sandbox)
 }
 
 // SandboxSimConfig is the bdcard simulator with the sandbox store that
@@ -36,7 +36,7 @@ func SandboxSimConfig(baseURL string) SimConfig { return SandboxSimConfigFamily(
 // SandboxSimConfigFamily is SandboxSimConfig for either family.
 func SandboxSimConfigFamily(family, baseURL string) SimConfig {
 	id, pw := sandboxStore(family)
-	return SimConfig{Family: family, BaseURL: strings.TrimRight(baseURL, "/"), StoreID: id, StorePassword: pw}
+	return SimConfig{Family: family, BaseURL: strings.TrimRight(baseURL, "/"), StoreID: id, StorePassword: pw, TTL: 72 * time.Hour}
 }
 
 // Simulator speaks the provider's side of the protocol: sessions, the
@@ -52,16 +52,7 @@ type Simulator struct {
 // NewSimulator builds a simulator keeping its sessions in state (keys
 // "sim:<family>:") and sending IPNs through n.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if cfg.Family == "" {
-		cfg.Family = FamilyCard
-	}
-	if cfg.TTL <= 0 {
-		cfg.TTL = 72 * time.Hour
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", cfg.Family)}
 }
 

@@ -24,12 +24,12 @@ type SimConfig struct {
 	BaseURL      string // the simulator's own public base, for the payment page's address
 	StoreID      string
 	SignatureKey string
-	TTL          time.Duration // how long transactions are kept; default 72 h
+	TTL          time.Duration // how long transactions are kept (72 h in the sandbox)
 }
 
 // SandboxSimConfig is the simulator with the account SandboxConfig uses.
 func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), StoreID: sandboxStoreID, SignatureKey: sandboxSignatureKey}
+	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), StoreID: sandboxStoreID, SignatureKey: sandboxSignatureKey, TTL: 72 * time.Hour}
 }
 
 // Simulator speaks the provider's side: payment creation, the payment page,
@@ -44,13 +44,7 @@ type Simulator struct {
 // NewSimulator builds a simulator keeping its transactions in state (keys
 // "sim:bdpsp_b:"); n posts the return form for Settle, as a browser would.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
-	if cfg.TTL <= 0 {
-		cfg.TTL = 72 * time.Hour
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	log = simkit.Logger(log)
 	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", Family)}
 }
 
