@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -147,5 +149,38 @@ func TestEveryPageForEveryRole(t *testing.T) {
 	}
 	if e.state(t) != before {
 		t.Fatal("a merchant session's form changed Redis")
+	}
+}
+
+// TestAuditPageSearchAndCSV: an action taken in the console is found on the
+// audit page by actor, target and action (and not by another actor), and
+// the CSV export holds it under the header; a bad time is refused.
+func TestAuditPageSearchAndCSV(t *testing.T) {
+	e := newEnv(t)
+	admin := e.session(t, access.RealmOperator, "ann@ops.test")
+	auditor := e.session(t, access.RealmOperator, "al@ops.test")
+	res := e.do(t, post("/admin/settings/fx", admin, url.Values{"csrf": {admin.CSRF}, "base": {"USDT"}, "quote": {"CNY"}, "rate": {"7.31"}}))
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("set rate: %d", res.StatusCode)
+	}
+	read := func(path string) (int, string) {
+		res := e.do(t, get(path, auditor))
+		body, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(body)
+	}
+	testenv.Eventually(t, 30*time.Second, "the rate's entry on the audit page", func() bool {
+		_, body := read("/admin/audit?actor=ann@ops.test&action=fx.set&target=fx:USDT/CNY")
+		return strings.Contains(body, `data-entry="fx.set"`)
+	})
+	if _, body := read("/admin/audit?actor=sam@ops.test&action=fx.set"); strings.Contains(body, `data-entry="fx.set"`) {
+		t.Fatal("another actor's search found the entry")
+	}
+	if st, _ := read("/admin/audit?from=yesterday"); st != http.StatusBadRequest {
+		t.Fatalf("a bad time: %d", st)
+	}
+	st, csv := read("/admin/audit.csv?action=fx.set")
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if st != 200 || len(lines) != 2 || !strings.Contains(lines[1], "fx.set") || !strings.Contains(lines[1], "ann@ops.test") {
+		t.Fatalf("export: %d\n%s", st, csv)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -104,7 +105,8 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	ips, _ := platform.NewClientIP(nil)
-	c, err := New(Config{}, Deps{Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs), Store: mstore,
+	search := projected(t, rdb, log)
+	c, err := New(Config{}, Deps{Audit: search, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs), Store: mstore,
 		Desk: operator.NewDesk(rv, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
 		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
 	if err != nil {
@@ -173,8 +175,9 @@ func post(path string, s *access.Session, vals url.Values) *http.Request {
 }
 
 // state is every key outside the accounts' own (sessions are marked used
-// by every request) and the rate limits, with its value: what a refused
-// form must leave as it was.
+// by every request) and the rate limits, with its value (an audit stream:
+// its length), and the audit streams' lengths: what a refused form must
+// leave as it was.
 func (e *env) state(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
@@ -185,10 +188,19 @@ func (e *env) state(t *testing.T) string {
 	slices.Sort(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		if strings.HasPrefix(k, schema.AccessPrefix) || strings.HasPrefix(k, "gw:rl:") {
+		if (strings.HasPrefix(k, schema.AccessPrefix) && !strings.HasSuffix(k, ":audit")) || strings.HasPrefix(k, "gw:rl:") {
 			continue
 		}
 		v, _ := e.rdb.Dump(ctx, k).Result()
+		if strings.HasSuffix(k, ":audit") {
+			// The projector's group reads these as the test runs: what
+			// counts is that no entry was appended.
+			n := e.rdb.XLen(ctx, k).Val()
+			if n == 0 { // made empty by the projector's group
+				continue
+			}
+			v = strconv.FormatInt(n, 10)
+		}
 		b.WriteString(k + "=" + v + "\n")
 	}
 	return b.String()
@@ -218,4 +230,31 @@ func seedExceptions(t *testing.T, rdb *redis.Client, store *command.Store, appid
 	rdb.HSet(ctx, schema.WebhookKey(dshard, ids[1]), "st", "dead", "appid", appid, "url", "http://127.0.0.1:9/cb", "host", "127.0.0.1:9", "n", "8")
 	rdb.ZAdd(ctx, schema.WebhookDeadKey(dshard), redis.Z{Score: float64(now.UnixMilli()), Member: ids[1]})
 	return ids[0], ids[1]
+}
+
+// projected runs the audit projector over this test's Redis into a
+// migrated ClickHouse database until the test ends, and answers the search.
+func projected(t *testing.T, rdb *redis.Client, log *slog.Logger) *audit.Searcher {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	dsn := testenv.ClickHouseDSN(t)
+	if _, err := platform.Migrate(ctx, dsn); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := platform.OpenClickHouse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := audit.NewProjector(audit.ProjectorConfig{Wait: 50 * time.Millisecond, ClaimIdle: time.Hour}, rdb, ch, prometheus.NewRegistry(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		_ = ch.Close()
+	})
+	return audit.NewSearcher(ch)
 }
