@@ -96,18 +96,15 @@ func newEnv(t *testing.T) *env {
 	e.mismatch, e.dead = seedExceptions(t, rdb, e.store, m.AppID)
 	logs := audit.NewLog(rdb)
 	rv := command.NewUSDTReview(e.store)
-	d, err := dispatcher.New(dispatcher.Defaults(), rdb, dispatcher.AccountKeys(mstore.Get, mstore.EnsureWebhookSecret), prometheus.NewRegistry(), log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, rv, operator.NewWebhooks(d, e.store, logs), logs)
+	desk := command.NewUSDTDesk(e.store)
+	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, desk, operator.NewWebhooks(dispatcher.NewWebhooks(rdb), e.store, logs), logs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ips, _ := platform.NewClientIP(nil)
 	search := projected(t, rdb, log)
 	c, err := New(Config{}, Deps{Audit: search, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs), Store: mstore,
-		Desk: operator.NewDesk(rv, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
+		Desk: operator.NewDesk(rv, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
 		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
@@ -53,16 +54,13 @@ func projected(t *testing.T) (*redis.Client, driver.Conn, *Searcher) {
 // waitRows waits until ClickHouse holds n distinct audit rows.
 func waitRows(t *testing.T, ch driver.Conn, n uint64) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	testenv.Eventually(t, 30*time.Second, fmt.Sprintf("%d audit rows in ClickHouse", n), func() bool {
 		var got uint64
 		if err := ch.QueryRow(context.Background(), "SELECT uniqExact(id) FROM audit_log").Scan(&got); err != nil {
 			t.Fatal(err)
 		}
-		if got >= n {
-			return
-		}
-	}
-	t.Fatalf("fewer than %d audit rows in ClickHouse after 30 s", n)
+		return got >= n
+	})
 }
 
 // TestProjectAndSearch: entries appended plainly and by a script reach
@@ -99,16 +97,11 @@ func TestProjectAndSearch(t *testing.T) {
 	if err := rdb.XGroupSetID(ctx, schema.AuditKey(schema.AuditTag), schema.GroupAudit, "0").Err(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	testenv.Eventually(t, 30*time.Second, "the replay reaching ClickHouse", func() bool {
 		var rows uint64
 		_ = ch.QueryRow(ctx, "SELECT count() FROM audit_log").Scan(&rows)
-		if rows >= 51 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the replay did not reach ClickHouse (%d rows)", rows)
-		}
-	}
+		return rows >= 51
+	})
 	tests := []struct {
 		name     string
 		f        Filter

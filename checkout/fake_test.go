@@ -174,3 +174,8 @@ type fakeMerchants struct{}
 func (fakeMerchants) Lookup(_ context.Context, appid string) (*merchant.Account, error) {
 	return &merchant.Account{AppID: appid, Name: "Tea & Cake <Shop>"}, nil
 }
+
+// allPorts wires every port of the pages to the one fake.
+func allPorts(f *fakeOrders) OrderPorts {
+	return OrderPorts{Reads: f, Choose: f, Cancel: f, Steps: f, USDT: f, Balance: f}
+}

@@ -24,7 +24,7 @@ func TestLimitCoversThePagesOnly(t *testing.T) {
 	cfg := Defaults()
 	cfg.PublicURL, cfg.CSRFKey = "http://127.0.0.1:8080", []byte(strings.Repeat("k", 32))
 	count := func(c *fiber.Ctx) error { calls++; return c.Next() }
-	h.pages, err = New(cfg, Deps{Orders: h.orders, Payers: h.payers, ClientIP: ips, Limit: count, Merchants: fakeMerchants{}},
+	h.pages, err = New(cfg, Deps{Orders: allPorts(h.orders), Payers: h.payers, ClientIP: ips, Limit: count, Merchants: fakeMerchants{}},
 		prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

@@ -35,7 +35,7 @@ func (p *Pages) loginPage(c *fiber.Ctx, v *view) error {
 	var o *schema.Order
 	if id := c.Query("order"); id != "" {
 		var err error
-		if o, err = p.orders.Order(c.UserContext(), id); err != nil {
+		if o, err = p.orders.Reads.Order(c.UserContext(), id); err != nil {
 			return err
 		}
 		if o.Status.Live() && o.NextAction != schema.NextBalanceLogin {
@@ -119,7 +119,7 @@ func (p *Pages) loginPost(c *fiber.Ctx, v *view) error {
 	var o *schema.Order
 	if id := c.FormValue("order"); id != "" {
 		var err error
-		if o, err = p.orders.Order(c.UserContext(), id); err != nil {
+		if o, err = p.orders.Reads.Order(c.UserContext(), id); err != nil {
 			return err
 		}
 	}
@@ -157,7 +157,7 @@ func (p *Pages) payPost(c *fiber.Ctx, v *view) error {
 	if acct == nil {
 		return p.redirect(c, v.Prefix+"/merchant/login?order="+url.QueryEscape(id))
 	}
-	o, err := p.orders.PayWithBalance(c.UserContext(), id, acct.AppID)
+	o, err := p.orders.Balance.PayWithBalance(c.UserContext(), id, acct.AppID)
 	p.m.done("balance", err)
 	if err != nil {
 		return err

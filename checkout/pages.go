@@ -19,7 +19,7 @@ import (
 // Pages serves every payer page.
 type Pages struct {
 	cfg    Config
-	orders Orders
+	orders OrderPorts
 	payers Payers
 	ips    *platform.ClientIP
 	limit  fiber.Handler
@@ -37,7 +37,7 @@ type Pages struct {
 // Deps are the pages' collaborators. Limit is the per-client-IP limit of the
 // payer pages (the status address included).
 type Deps struct {
-	Orders   Orders
+	Orders   OrderPorts
 	Payers   Payers
 	ClientIP *platform.ClientIP
 	Limit    fiber.Handler
@@ -55,7 +55,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if d.Orders == nil || d.Payers == nil || d.ClientIP == nil || d.Merchants == nil {
+	if !d.Orders.complete() || d.Payers == nil || d.ClientIP == nil || d.Merchants == nil {
 		return nil, fmt.Errorf("checkout: orders, payers, merchants and client IP are required")
 	}
 	if len(cfg.CSRFKey) == 0 && d.Keys == nil {

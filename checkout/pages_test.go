@@ -35,7 +35,7 @@ func newHarness(t testing.TB) *harness {
 	cfg := Defaults()
 	cfg.PublicURL, cfg.CSRFKey = "http://127.0.0.1:8080", []byte(strings.Repeat("k", 32))
 	h := &harness{orders: newFakeOrders(), payers: &fakePayers{balances: map[string]schema.Amount{"USD": 50000}}}
-	h.pages, err = New(cfg, Deps{Orders: h.orders, Payers: h.payers, ClientIP: ips, Merchants: fakeMerchants{}}, prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
+	h.pages, err = New(cfg, Deps{Orders: allPorts(h.orders), Payers: h.payers, ClientIP: ips, Merchants: fakeMerchants{}}, prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

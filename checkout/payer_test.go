@@ -115,7 +115,7 @@ func TestMethodNames(t *testing.T) {
 	cfg.PublicURL, cfg.CSRFKey, cfg.MethodNames = "http://127.0.0.1:8080", []byte(strings.Repeat("k", 32)), names
 	ips, _ := platform.NewClientIP(nil)
 	h := &harness{orders: newFakeOrders(), payers: &fakePayers{}}
-	h.pages, err = New(cfg, Deps{Orders: h.orders, Payers: h.payers, ClientIP: ips, Merchants: fakeMerchants{}},
+	h.pages, err = New(cfg, Deps{Orders: allPorts(h.orders), Payers: h.payers, ClientIP: ips, Merchants: fakeMerchants{}},
 		prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ func (p *Pages) withPoll(v *view) {
 // payment serves GET /payment/{id}: the step the query names, else the page
 // the order's state calls for.
 func (p *Pages) payment(c *fiber.Ctx, v *view) error {
-	o, err := p.orders.Order(c.UserContext(), c.Params("paymentId"))
+	o, err := p.orders.Reads.Order(c.UserContext(), c.Params("paymentId"))
 	if err != nil {
 		return err
 	}
@@ -139,14 +139,14 @@ func (p *Pages) paymentPost(c *fiber.Ctx, v *view) error {
 	id := c.Params("paymentId")
 	switch c.Query("step") {
 	case "confirm":
-		o, err := p.orders.ChooseMethod(c.UserContext(), id, schema.Method(c.FormValue("paymentMethod")))
+		o, err := p.orders.Choose.ChooseMethod(c.UserContext(), id, schema.Method(c.FormValue("paymentMethod")))
 		p.m.done("choose", err)
 		if err != nil {
 			return err
 		}
 		return p.redirect(c, p.next(v, o))
 	case "cancel":
-		o, err := p.orders.Cancel(c.UserContext(), id)
+		o, err := p.orders.Cancel.Cancel(c.UserContext(), id)
 		p.m.done("cancel", err)
 		if err != nil {
 			return err

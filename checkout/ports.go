@@ -9,29 +9,65 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// Orders is what the pages ask of the command side. Every method that
-// changes an order does so once, with its event; errors are platform kinds
-// the pages word for the payer.
-type Orders interface {
+// OrderPorts are what the pages ask of the command side, one small port
+// per page's need, each satisfied by one use case that cmd/gateway wires
+// (command.UseCases). Every method that changes an order does so once, with
+// its event; errors are platform kinds the pages word for the payer.
+type OrderPorts struct {
+	Reads   OrderReader   // every page
+	Choose  MethodChooser // the select page
+	Cancel  Canceller     // the payment and select pages' cancel
+	Steps   StepConfirmer // the fiatpsp and cryptopsp second choice
+	USDT    USDTPayer     // the usdt_direct checkout
+	Balance BalancePayer  // the balance login
+}
+
+// complete reports whether every port is wired.
+func (o OrderPorts) complete() bool {
+	return o.Reads != nil && o.Choose != nil && o.Cancel != nil && o.Steps != nil && o.USDT != nil && o.Balance != nil
+}
+
+// OrderReader is the reads every page makes.
+type OrderReader interface {
 	Order(ctx context.Context, id string) (*schema.Order, error)
 	// PollStatus is the polling fast path: the status and the return URL,
 	// nothing else read.
 	PollStatus(ctx context.Context, id string) (schema.Status, string, error)
+	// Expiry is when an unpaid order is cancelled, for the USDT countdown.
+	Expiry(o *schema.Order) time.Time
+}
+
+// MethodChooser is the select page: the methods offered and the choice.
+type MethodChooser interface {
 	Methods(ctx context.Context, o *schema.Order) ([]schema.MethodOption, error)
 	ChooseMethod(ctx context.Context, id string, m schema.Method) (*schema.Order, error)
+}
+
+// Canceller is the payer's "cancel payment".
+type Canceller interface {
 	Cancel(ctx context.Context, id string) (*schema.Order, error)
+}
+
+// StepConfirmer is the two-step flows' second choice and its options.
+type StepConfirmer interface {
 	FiatpspSystems(ctx context.Context, o *schema.Order) ([]schema.SystemOption, error)
 	ConfirmFiatpsp(ctx context.Context, id, systemID string) (*schema.Order, error)
 	CryptoCurrencies(ctx context.Context, o *schema.Order) ([]schema.CryptoOption, error)
 	ConfirmCryptopsp(ctx context.Context, id, payCurrency string) (*schema.Order, error)
-	// Expiry is when an unpaid order is cancelled, for the USDT countdown.
-	Expiry(o *schema.Order) time.Time
+}
+
+// USDTPayer is the usdt_direct checkout.
+type USDTPayer interface {
 	USDTNetworks(sandbox bool) []schema.USDTNetwork
 	ChooseUSDTNetwork(ctx context.Context, id, network string) (*schema.Order, error)
 	SubmitTxHash(ctx context.Context, id, hash string) (*schema.Order, error)
 	// SimulateUSDTTransfer makes, on the sandbox's simulated chain, the
 	// transfer a sandbox order's payer would send, and gives its hash.
 	SimulateUSDTTransfer(ctx context.Context, id string) (string, error)
+}
+
+// BalancePayer pays an order from the logged-in payer's balance.
+type BalancePayer interface {
 	PayWithBalance(ctx context.Context, orderID, payerAppID string) (*schema.Order, error)
 }
 

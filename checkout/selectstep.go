@@ -39,7 +39,7 @@ func (p *Pages) choose(c *fiber.Ctx, v *view, f choiceForm) error {
 // use with its limits; one the amount falls outside is shown disabled with
 // the reason, so the payer sees why rather than a missing option.
 func (p *Pages) selectPage(c *fiber.Ctx, v *view, o *schema.Order) error {
-	opts, err := p.orders.Methods(c.UserContext(), o)
+	opts, err := p.orders.Choose.Methods(c.UserContext(), o)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func (p *Pages) status(c *fiber.Ctx) error {
 		return fiber.ErrNotFound
 	}
 	id := c.Params("paymentId")
-	st, ret, err := p.orders.PollStatus(c.UserContext(), id)
+	st, ret, err := p.orders.Reads.PollStatus(c.UserContext(), id)
 	if err != nil {
 		return err
 	}

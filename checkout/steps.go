@@ -13,7 +13,7 @@ import (
 // where its currency is not the order's; the form posts to
 // /api/fiatpsp/confirm.
 func (p *Pages) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
-	systems, err := p.orders.FiatpspSystems(c.UserContext(), o)
+	systems, err := p.orders.Steps.FiatpspSystems(c.UserContext(), o)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (p *Pages) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 // above the order amount is disabled with the minimum shown, before the
 // payer can pick it.
 func (p *Pages) cryptopspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
-	opts, err := p.orders.CryptoCurrencies(c.UserContext(), o)
+	opts, err := p.orders.Steps.CryptoCurrencies(c.UserContext(), o)
 	if err != nil {
 		return err
 	}
@@ -81,14 +81,14 @@ func (p *Pages) fromPage(h func(*fiber.Ctx, *view) error) fiber.Handler {
 // fiatpspConfirm is the payment-system form.
 func (p *Pages) fiatpspConfirm(c *fiber.Ctx, v *view) error {
 	return p.confirmStep(c, v, "fiatpsp", func(id string) (*schema.Order, error) {
-		return p.orders.ConfirmFiatpsp(c.UserContext(), id, c.FormValue("fiatpspSystemId"))
+		return p.orders.Steps.ConfirmFiatpsp(c.UserContext(), id, c.FormValue("fiatpspSystemId"))
 	})
 }
 
 // cryptopspConfirm is the cryptocurrency form.
 func (p *Pages) cryptopspConfirm(c *fiber.Ctx, v *view) error {
 	return p.confirmStep(c, v, "cryptopsp", func(id string) (*schema.Order, error) {
-		return p.orders.ConfirmCryptopsp(c.UserContext(), id, c.FormValue("pay_currency"))
+		return p.orders.Steps.ConfirmCryptopsp(c.UserContext(), id, c.FormValue("pay_currency"))
 	})
 }
 

@@ -102,7 +102,7 @@ func (p *Pages) usdtPage(c *fiber.Ctx, v *view) error {
 }
 
 func (p *Pages) usdtOrderOf(c *fiber.Ctx) (*schema.Order, error) {
-	o, err := p.orders.Order(c.UserContext(), c.Params("paymentId"))
+	o, err := p.orders.Reads.Order(c.UserContext(), c.Params("paymentId"))
 	if err != nil {
 		return nil, err
 	}
@@ -125,14 +125,14 @@ func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 		uv.StateText, reload = reviewText(v.L, r, time.Now())
 		uv.ReloadMS = reload.Milliseconds()
 	}
-	exp := p.orders.Expiry(o)
+	exp := p.orders.Reads.Expiry(o)
 	uv.ExpiresMS = exp.UnixMilli()
 	uv.Left = time.Until(exp).Round(time.Second).String()
 	if uv.Network == "" || c.Query("change") == "1" && !uv.Review {
 		uv.Network = ""
-		uv.Networks = p.orders.USDTNetworks(o.Sandbox)
+		uv.Networks = p.orders.USDT.USDTNetworks(o.Sandbox)
 	}
-	for _, n := range p.orders.USDTNetworks(o.Sandbox) {
+	for _, n := range p.orders.USDT.USDTNetworks(o.Sandbox) {
 		if n.Name == uv.Network {
 			uv.Address = n.Address
 		}
@@ -162,12 +162,12 @@ func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
 	action := c.FormValue("action")
 	switch action {
 	case "network":
-		_, err = p.orders.ChooseUSDTNetwork(c.UserContext(), id, c.FormValue("network"))
+		_, err = p.orders.USDT.ChooseUSDTNetwork(c.UserContext(), id, c.FormValue("network"))
 	case "hash":
-		_, err = p.orders.SubmitTxHash(c.UserContext(), id, c.FormValue("txhash"))
+		_, err = p.orders.USDT.SubmitTxHash(c.UserContext(), id, c.FormValue("txhash"))
 	case "simulate":
 		var hash string
-		if hash, err = p.orders.SimulateUSDTTransfer(c.UserContext(), id); err == nil {
+		if hash, err = p.orders.USDT.SimulateUSDTTransfer(c.UserContext(), id); err == nil {
 			p.m.done("usdt_simulate", nil)
 			return p.redirect(c, v.Prefix+"/payment/"+url.PathEscape(id)+"/usdt-direct?simhash="+url.QueryEscape(hash))
 		}
@@ -189,7 +189,7 @@ func (p *Pages) usdtQR(c *fiber.Ctx) error {
 		return err
 	}
 	addr := ""
-	for _, n := range p.orders.USDTNetworks(o.Sandbox) {
+	for _, n := range p.orders.USDT.USDTNetworks(o.Sandbox) {
 		if n.Name == o.Network {
 			addr = n.Address
 		}

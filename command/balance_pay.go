@@ -72,11 +72,29 @@ type transfer struct {
 	state    string
 }
 
+// BalancePay is paying an order from a payer's balance: the payer's
+// checks, then the transfer's saga (transfers).
+type BalancePay struct {
+	accounts Accounts
+	store    *Store
+	xfer     *transfers
+	m        *metrics
+}
+
+// transfers runs the steps of balance transfers, for BalancePay, the
+// balance refunds (Refunds) and the TransferRecovery alike.
+type transfers struct {
+	store     *Store
+	m         *metrics
+	now       func() time.Time
+	afterStep func(step int) error // tests: an error stands for the process dying after a step
+}
+
 // PayWithBalance pays order orderID, which awaits a balance login
 // (schema.NextBalanceLogin), from payerAppID's balance in the order's
 // currency, and returns the paid order. Repeating it for the same payer is
 // safe and returns the paid order again.
-func (h *CreateOrder) PayWithBalance(ctx context.Context, orderID, payerAppID string) (o *schema.Order, err error) {
+func (h *BalancePay) PayWithBalance(ctx context.Context, orderID, payerAppID string) (o *schema.Order, err error) {
 	defer func() { h.m.transfers.WithLabelValues(transferResult(err)).Inc() }()
 	o, err = h.store.Get(ctx, orderID)
 	if err != nil {
@@ -85,19 +103,19 @@ func (h *CreateOrder) PayWithBalance(ctx context.Context, orderID, payerAppID st
 	if err := h.checkPayer(ctx, o, payerAppID); err != nil {
 		return nil, err
 	}
-	x, err := h.claim(ctx, o, payerAppID)
+	x, err := h.xfer.claim(ctx, o, payerAppID)
 	if err != nil {
 		return nil, err
 	}
-	if err := h.after(stepClaim); err != nil {
+	if err := h.xfer.after(stepClaim); err != nil {
 		return nil, err
 	}
-	return h.drive(ctx, x)
+	return h.xfer.drive(ctx, x)
 }
 
 // checkPayer is the payer's side of the rules: an enabled account of the
 // order's mode, other than the order's own merchant.
-func (h *CreateOrder) checkPayer(ctx context.Context, o *schema.Order, payer string) error {
+func (h *BalancePay) checkPayer(ctx context.Context, o *schema.Order, payer string) error {
 	a, err := h.accounts.Lookup(ctx, payer)
 	if errors.Is(err, merchant.ErrNotFound) {
 		return platform.Errorf(platform.KindForbidden, "no such payer account")
@@ -117,7 +135,7 @@ func (h *CreateOrder) checkPayer(ctx context.Context, o *schema.Order, payer str
 }
 
 // claim is step 0.
-func (h *CreateOrder) claim(ctx context.Context, o *schema.Order, payer string) (*transfer, error) {
+func (h *transfers) claim(ctx context.Context, o *schema.Order, payer string) (*transfer, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
 	keys := []string{schema.TransferKey(shard, o.ID), schema.OrderKey(shard, o.ID), schema.TransfersKey(shard)}
 	res, err := h.store.xferClaim.Run(ctx, h.store.rdb, keys, payer, rand.Text(), h.now().UnixMilli(), o.ID,
@@ -142,7 +160,7 @@ func (h *CreateOrder) claim(ctx context.Context, o *schema.Order, payer string) 
 }
 
 // drive runs the steps after the claim, each of which may have run before.
-func (h *CreateOrder) drive(ctx context.Context, x *transfer) (*schema.Order, error) {
+func (h *transfers) drive(ctx context.Context, x *transfer) (*schema.Order, error) {
 	switch x.state {
 	case claimPaid:
 		return h.store.Get(ctx, x.orderID)
@@ -188,7 +206,7 @@ func (h *CreateOrder) drive(ctx context.Context, x *transfer) (*schema.Order, er
 }
 
 // refundAndFinish ends a transfer whose order was paid some other way.
-func (h *CreateOrder) refundAndFinish(ctx context.Context, x *transfer) error {
+func (h *transfers) refundAndFinish(ctx context.Context, x *transfer) error {
 	if err := h.xferRefund(ctx, x); err != nil {
 		return err
 	}
@@ -203,7 +221,7 @@ func paidElsewhere(x *transfer) error {
 }
 
 // after is the test hook: an error there stands for the process dying.
-func (h *CreateOrder) after(step int) error {
+func (h *transfers) after(step int) error {
 	if h.afterStep == nil {
 		return nil
 	}
@@ -211,12 +229,11 @@ func (h *CreateOrder) after(step int) error {
 }
 
 func transferResult(err error) string {
-	var pe *platform.Error
-	switch {
-	case err == nil:
+	if err == nil {
 		return "paid"
-	case errors.As(err, &pe):
-		return string(pe.Kind)
+	}
+	if k := platform.KindOf(err); k != "" {
+		return string(k)
 	}
 	return "error"
 }

@@ -88,7 +88,7 @@ func (x *xfer) newOrder() *schema.Order {
 func (x *xfer) shard() schema.Shard { s, _ := schema.ParseOrderID(x.order.ID); return s }
 
 func (x *xfer) pay() (*schema.Order, error) {
-	return x.h.create.PayWithBalance(context.Background(), x.order.ID, x.payer.AppID)
+	return x.h.uc.Balance.PayWithBalance(context.Background(), x.order.ID, x.payer.AppID)
 }
 
 func (x *xfer) balance(a *merchant.Account) schema.Amount {
@@ -190,7 +190,7 @@ func TestPayWithBalance(t *testing.T) {
 		t.Fatalf("pay: %+v %v", o, err)
 	}
 	x.wantPaidOnce()
-	if got := testutil.ToFloat64(x.h.create.m.transfers.WithLabelValues("paid")); got != 1 {
+	if got := testutil.ToFloat64(x.h.uc.Create.m.transfers.WithLabelValues("paid")); got != 1 {
 		t.Errorf("transfers counted %v", got)
 	}
 	// A repeat answers the paid order and changes nothing.
@@ -200,7 +200,7 @@ func TestPayWithBalance(t *testing.T) {
 	x.wantPaidOnce()
 	// Another payer finds it paid.
 	other := x.account("other payer", true, func(*merchant.Account) bool { return true })
-	_, err = x.h.create.PayWithBalance(context.Background(), x.order.ID, other.AppID)
+	_, err = x.h.uc.Balance.PayWithBalance(context.Background(), x.order.ID, other.AppID)
 	wantKind(t, err, platform.KindConflict)
 	x.wantPaidOnce()
 }
@@ -254,7 +254,7 @@ func TestPayWithBalanceRefused(t *testing.T) {
 				id = tt.order(x)
 			}
 			events := x.h.rdb.XLen(ctx, schema.EventsKey(x.shard())).Val()
-			_, err := x.h.create.PayWithBalance(ctx, id, payer)
+			_, err := x.h.uc.Balance.PayWithBalance(ctx, id, payer)
 			wantKind(t, err, tt.kind)
 			if x.balance(x.payer) != 100_00 || x.balance(x.merchant) != 0 || len(x.ledger(x.merchant)) != 0 ||
 				len(x.ledger(x.payer)) != 1 {
@@ -323,7 +323,7 @@ func TestPayWithBalanceConcurrent(t *testing.T) {
 	results := make(chan error, 2)
 	for _, p := range []string{y.payer.AppID, rival.AppID} {
 		wg.Go(func() {
-			_, err := y.h.create.PayWithBalance(context.Background(), y.order.ID, p)
+			_, err := y.h.uc.Balance.PayWithBalance(context.Background(), y.order.ID, p)
 			results <- err
 		})
 	}

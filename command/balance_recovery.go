@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strconv"
 	"time"
@@ -20,21 +19,27 @@ import (
 // processes' recoveries find at once, is still paid and credited once.
 // Every command process runs one.
 type TransferRecovery struct {
-	h        *CreateOrder
+	xfer     *transfers
+	refunds  *Refunds
+	store    *Store
+	m        *metrics
+	now      func() time.Time
 	interval time.Duration
 	grace    time.Duration
 	batch    int64
 	log      *slog.Logger
 }
 
-// NewTransferRecovery sweeps every interval for transfers older than grace,
-// which should be well above a transfer's normal duration (a few round
-// trips), so that the recovery rarely races a live request.
-func (h *CreateOrder) NewTransferRecovery(interval, grace time.Duration, log *slog.Logger) *TransferRecovery {
+// With is r sweeping every interval for transfers older than grace, which
+// should be well above a transfer's normal duration (a few round trips), so
+// that the recovery rarely races a live request; New's pace is 5 s and 30 s.
+func (r *TransferRecovery) With(interval, grace time.Duration, log *slog.Logger) *TransferRecovery {
 	if interval <= 0 {
-		interval = 5 * time.Second
+		interval = defaultRecoveryInterval
 	}
-	return &TransferRecovery{h: h, interval: interval, grace: grace, batch: 100, log: log}
+	c := *r
+	c.interval, c.grace, c.log = interval, grace, log
+	return &c
 }
 
 // Run sweeps until ctx ends.
@@ -54,9 +59,9 @@ func (r *TransferRecovery) Run(ctx context.Context) {
 // Sweep drives the shard's due transfers to an end and reports how many it
 // ended. One that cannot be ended now stays for the next sweep.
 func (r *TransferRecovery) Sweep(ctx context.Context, s schema.Shard) (int, error) {
-	now := r.h.now()
+	now := r.now()
 	key := schema.TransfersKey(s)
-	due, err := r.h.store.rdb.ZRangeByScoreWithScores(ctx, key, &redis.ZRangeBy{
+	due, err := r.store.rdb.ZRangeByScoreWithScores(ctx, key, &redis.ZRangeBy{
 		Min: "-inf", Max: strconv.FormatInt(now.Add(-r.grace).UnixMilli(), 10), Count: r.batch,
 	}).Result()
 	if err != nil {
@@ -70,11 +75,11 @@ func (r *TransferRecovery) Sweep(ctx context.Context, s schema.Shard) (int, erro
 		}
 		outcome, err := r.recover(ctx, s, id)
 		if err != nil {
-			r.h.m.recoveries.WithLabelValues("failed").Inc()
+			r.m.recoveries.WithLabelValues("failed").Inc()
 			r.log.Error("recover balance transfer", "order", id, "err", err)
 			continue
 		}
-		r.h.m.recoveries.WithLabelValues(outcome).Inc()
+		r.m.recoveries.WithLabelValues(outcome).Inc()
 		r.log.Info("balance transfer recovered", "order", id, "outcome", outcome)
 		ended++
 	}
@@ -83,18 +88,17 @@ func (r *TransferRecovery) Sweep(ctx context.Context, s schema.Shard) (int, erro
 
 // recover drives one transfer and names how it ended.
 func (r *TransferRecovery) recover(ctx context.Context, s schema.Shard, id string) (string, error) {
-	x, err := r.h.loadTransfer(ctx, s, id)
+	x, err := r.xfer.loadTransfer(ctx, s, id)
 	if err != nil {
 		return "", err
 	}
 	if x == nil {
 		// The claim is gone (released by its request just now): only the
 		// index entry is left.
-		return claimGone, r.h.xferFinish(ctx, &transfer{orderID: id, shard: s}, claimGone)
+		return claimGone, r.xfer.xferFinish(ctx, &transfer{orderID: id, shard: s}, claimGone)
 	}
-	_, err = r.h.drive(ctx, x)
-	var pe *platform.Error
-	if errors.As(err, &pe) && (pe.Kind == platform.KindInsufficientFunds || pe.Kind == platform.KindConflict) {
+	_, err = r.xfer.drive(ctx, x)
+	if k := platform.KindOf(err); k == platform.KindInsufficientFunds || k == platform.KindConflict {
 		return x.state, nil // released or refunded: ended all the same
 	}
 	if err != nil {

@@ -19,7 +19,7 @@ var errDied = errors.New("process died here")
 // dieAfter makes the next transfer step k the last one: the request fails
 // there, as if its process were killed.
 func (x *xfer) dieAfter(k int) {
-	x.h.create.afterStep = func(step int) error {
+	x.h.uc.Balance.xfer.afterStep = func(step int) error {
 		if step == k {
 			return errDied
 		}
@@ -30,8 +30,8 @@ func (x *xfer) dieAfter(k int) {
 // recover runs one sweep of the order's shard, every transfer due.
 func (x *xfer) recover() int {
 	x.t.Helper()
-	x.h.create.afterStep = nil
-	r := x.h.create.NewTransferRecovery(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	x.h.uc.Balance.xfer.afterStep = nil
+	r := x.h.uc.Recovery.With(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	n, err := r.Sweep(context.Background(), x.shard())
 	if err != nil {
 		x.t.Fatal(err)
@@ -85,8 +85,8 @@ func TestTransferRecoveryRacesRetry(t *testing.T) {
 			if _, err := x.pay(); !errors.Is(err, errDied) {
 				t.Fatalf("first call: %v", err)
 			}
-			x.h.create.afterStep = nil
-			r := x.h.create.NewTransferRecovery(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			x.h.uc.Balance.xfer.afterStep = nil
+			r := x.h.uc.Recovery.With(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			var wg sync.WaitGroup
 			errs := make(chan error, 8)
 			for i := range 8 {
@@ -127,7 +127,7 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 	}
 	// A driver that read the claim before the release, and runs its debit
 	// after the payer topped up again, must not debit.
-	stale, err := x.h.create.loadTransfer(ctx, x.shard(), x.order.ID)
+	stale, err := x.h.uc.Balance.xfer.loadTransfer(ctx, x.shard(), x.order.ID)
 	if err != nil || stale == nil {
 		t.Fatalf("claim: %+v %v", stale, err)
 	}
@@ -137,7 +137,7 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 	if _, err := x.h.accounts.Credit(ctx, x.payer.AppID, "USD", 90_00); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := x.h.create.xferDebit(ctx, stale); err != nil || m != "n" {
+	if m, err := x.h.uc.Balance.xfer.xferDebit(ctx, stale); err != nil || m != "n" {
 		t.Fatalf("stale debit after the release: %q %v", m, err)
 	}
 	if x.balance(x.payer) != 100_00 || x.balance(x.merchant) != 0 || len(x.ledger(x.payer)) != 2 {
@@ -153,7 +153,7 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 	if _, err := x.h.accounts.Credit(ctx, rival.AppID, "USD", 100_00); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := x.h.create.PayWithBalance(ctx, x.order.ID, rival.AppID); err != nil {
+	if _, err := x.h.uc.Balance.PayWithBalance(ctx, x.order.ID, rival.AppID); err != nil {
 		t.Fatalf("another payer after the release: %v", err)
 	}
 }
@@ -196,7 +196,7 @@ func TestTransferRecoveryWaitsForGrace(t *testing.T) {
 	if _, err := x.pay(); !errors.Is(err, errDied) {
 		t.Fatal(err)
 	}
-	r := x.h.create.NewTransferRecovery(time.Hour, time.Hour, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r := x.h.uc.Recovery.With(time.Hour, time.Hour, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if n, err := r.Sweep(context.Background(), x.shard()); n != 0 || err != nil {
 		t.Fatalf("swept %d (%v) within the grace", n, err)
 	}

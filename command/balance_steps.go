@@ -50,7 +50,7 @@ func (x *transfer) parseAmount(s string) error {
 }
 
 // loadTransfer reads a claim back for the recovery; nil when it is gone.
-func (h *CreateOrder) loadTransfer(ctx context.Context, s schema.Shard, orderID string) (*transfer, error) {
+func (h *transfers) loadTransfer(ctx context.Context, s schema.Shard, orderID string) (*transfer, error) {
 	c, err := h.store.rdb.HGetAll(ctx, schema.TransferKey(s, orderID)).Result()
 	if err != nil {
 		return nil, fmt.Errorf("read transfer of order %s: %w", orderID, err)
@@ -64,7 +64,7 @@ func (h *CreateOrder) loadTransfer(ctx context.Context, s schema.Shard, orderID 
 }
 
 // xferDebit is step 1; it returns the attempt's marker.
-func (h *CreateOrder) xferDebit(ctx context.Context, x *transfer) (string, error) {
+func (h *transfers) xferDebit(ctx context.Context, x *transfer) (string, error) {
 	keys := []string{schema.BalanceKey(x.payer), schema.LedgerKey(x.payer), schema.TransferDebitKey(x.payer, x.orderID, x.attempt)}
 	m, err := h.store.xferDebit.Run(ctx, h.store.rdb, keys, x.currency, int64(x.amount), h.now().UnixMilli(),
 		x.orderID, int64(transferMemory/time.Second)).Text()
@@ -78,7 +78,7 @@ func (h *CreateOrder) xferDebit(ctx context.Context, x *transfer) (string, error
 // tells a payment by balance (only a transfer sets paidWithBalance on an
 // order that awaited a login, and its claim admits one payer) from one by
 // any other way.
-func (h *CreateOrder) xferPay(ctx context.Context, x *transfer) (o *schema.Order, ours bool, err error) {
+func (h *transfers) xferPay(ctx context.Context, x *transfer) (o *schema.Order, ours bool, err error) {
 	moved, err := h.store.Transition(ctx, x.orderID, schema.StatusPaid, h.now(),
 		schema.FPaidBalance, "1", schema.FNextAction, "")
 	if errors.Is(err, ErrOrderNotFound) {
@@ -100,7 +100,7 @@ func (h *CreateOrder) xferPay(ctx context.Context, x *transfer) (o *schema.Order
 }
 
 // xferCredit is step 3.
-func (h *CreateOrder) xferCredit(ctx context.Context, x *transfer) error {
+func (h *transfers) xferCredit(ctx context.Context, x *transfer) error {
 	keys := []string{schema.BalanceKey(x.merchant), schema.LedgerKey(x.merchant), schema.TransferCreditKey(x.merchant, x.orderID)}
 	err := h.store.xferCredit.Run(ctx, h.store.rdb, keys, x.currency, int64(x.amount), h.now().UnixMilli(),
 		x.orderID, int64(transferMemory/time.Second)).Err()
@@ -112,7 +112,7 @@ func (h *CreateOrder) xferCredit(ctx context.Context, x *transfer) error {
 
 // xferRefund gives the payer's debit back when the order was paid some
 // other way.
-func (h *CreateOrder) xferRefund(ctx context.Context, x *transfer) error {
+func (h *transfers) xferRefund(ctx context.Context, x *transfer) error {
 	keys := []string{schema.BalanceKey(x.payer), schema.LedgerKey(x.payer), schema.TransferDebitKey(x.payer, x.orderID, x.attempt)}
 	err := h.store.xferRefund.Run(ctx, h.store.rdb, keys, x.currency, int64(x.amount), h.now().UnixMilli(), x.orderID).Err()
 	if err != nil {
@@ -122,7 +122,7 @@ func (h *CreateOrder) xferRefund(ctx context.Context, x *transfer) error {
 }
 
 // xferFinish is step 4, or the release of a refused attempt.
-func (h *CreateOrder) xferFinish(ctx context.Context, x *transfer, outcome string) error {
+func (h *transfers) xferFinish(ctx context.Context, x *transfer, outcome string) error {
 	keep := min(h.store.retention, transferMemory)
 	keys := []string{schema.TransferKey(x.shard, x.orderID), schema.TransfersKey(x.shard)}
 	err := h.store.xferFinish.Run(ctx, h.store.rdb, keys, x.orderID, x.attempt, outcome, int64(keep/time.Second)).Err()

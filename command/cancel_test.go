@@ -32,20 +32,20 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	paid := created("wallet_a", "CNY")
-	if _, err := h.create.NewSettle().Move(ctx, paid, schema.StatusPaid); err != nil {
+	if _, err := h.uc.Settle.Move(ctx, paid, schema.StatusPaid); err != nil {
 		t.Fatal(err)
 	}
 	failed := created("wallet_a", "CNY")
-	if _, err := h.create.NewSettle().Move(ctx, failed, schema.StatusFailed); err != nil {
+	if _, err := h.uc.Settle.Move(ctx, failed, schema.StatusFailed); err != nil {
 		t.Fatal(err)
 	}
 	usdt := created("usdt_direct", "CNY")
 	chosenUSDT := h.selectOrder("USD", "100", "").ID
-	if _, err := h.create.ChooseMethod(ctx, chosenUSDT, schema.MethodUSDTDirect); err != nil {
+	if _, err := h.uc.Choose.ChooseMethod(ctx, chosenUSDT, schema.MethodUSDTDirect); err != nil {
 		t.Fatal(err)
 	}
 	again := created("cryptohost", "USD")
-	if _, err := h.create.Cancel(ctx, again); err != nil {
+	if _, err := h.uc.Cancel.Cancel(ctx, again); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -62,13 +62,13 @@ func TestCancel(t *testing.T) {
 		{"cancelled again", again, "", "[created ready cancelled]"},
 		{"paid", paid, platform.KindConflict, "[created ready paid]"},
 		{"failed", failed, platform.KindConflict, "[created ready failed]"},
-		{"no such order", schema.NewOrderID(h.create.now(), 2), platform.KindNotFound, "[]"},
+		{"no such order", schema.NewOrderID(h.uc.Create.now(), 2), platform.KindNotFound, "[]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before, _ := h.create.Order(ctx, tt.id)
-			moves := testutil.ToFloat64(h.create.m.moves.WithLabelValues("cancelled"))
-			o, err := h.create.Cancel(ctx, tt.id)
+			before, _ := h.uc.Orders.Order(ctx, tt.id)
+			moves := testutil.ToFloat64(h.uc.Create.m.moves.WithLabelValues("cancelled"))
+			o, err := h.uc.Cancel.Cancel(ctx, tt.id)
 			if kindOf(err) != tt.kind || (tt.kind == "" && err != nil) {
 				t.Fatalf("err %v, want kind %q", err, tt.kind)
 			}
@@ -81,7 +81,7 @@ func TestCancel(t *testing.T) {
 			if o.Status != schema.StatusCancelled {
 				t.Fatalf("order after cancel: %+v", o)
 			}
-			counted := testutil.ToFloat64(h.create.m.moves.WithLabelValues("cancelled")) - moves
+			counted := testutil.ToFloat64(h.uc.Create.m.moves.WithLabelValues("cancelled")) - moves
 			if want := map[bool]float64{true: 1, false: 0}[before.Status.Live()]; counted != want {
 				t.Fatalf("counted %v moves, want %v", counted, want)
 			}
@@ -104,11 +104,11 @@ func orderKey(id string) string {
 func TestTwoStepUseCases(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.create.Order(ctx, schema.NewOrderID(h.create.now(), 3)); kindOf(err) != platform.KindNotFound {
+	if _, err := h.uc.Orders.Order(ctx, schema.NewOrderID(h.uc.Create.now(), 3)); kindOf(err) != platform.KindNotFound {
 		t.Fatalf("a missing order: %v", err)
 	}
-	fiat, _ := h.create.Order(ctx, h.deferred("fiatpsp", "USD", "100"))
-	systems, err := h.create.FiatpspSystems(ctx, fiat)
+	fiat, _ := h.uc.Orders.Order(ctx, h.deferred("fiatpsp", "USD", "100"))
+	systems, err := h.uc.Confirm.FiatpspSystems(ctx, fiat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,27 +119,27 @@ func TestTwoStepUseCases(t *testing.T) {
 	if want := `12 EUR 90.00 "0.9" true|7 USD 100.00 "" true|36 RUB 0.00 "" false`; strings.Join(got, "|") != want {
 		t.Fatalf("systems %s\nwant    %s", strings.Join(got, "|"), want)
 	}
-	o, err := h.create.ConfirmFiatpsp(ctx, fiat.ID, "7")
+	o, err := h.uc.Confirm.ConfirmFiatpsp(ctx, fiat.ID, "7")
 	if err != nil || o.Status != schema.StatusReady || o.ProviderURL == "" || o.NextAction != "" || o.FiatpspSystemID != "7" ||
 		o.ChargeCurrency != "" || o.Version != fiat.Version+2 {
 		t.Fatalf("after ConfirmFiatpsp: %+v %v", o, err)
 	}
-	crypto, _ := h.create.Order(ctx, h.deferred("cryptopsp", "USD", "10"))
-	curs, err := h.create.CryptoCurrencies(ctx, crypto)
+	crypto, _ := h.uc.Orders.Order(ctx, h.deferred("cryptopsp", "USD", "10"))
+	curs, err := h.uc.Confirm.CryptoCurrencies(ctx, crypto)
 	if err != nil || fmt.Sprint(curs) != "[{btc 30.00 false} {eth 1.00 true}]" {
 		t.Fatalf("currencies %v %v", curs, err)
 	}
-	if _, err := h.create.ConfirmCryptopsp(ctx, crypto.ID, "btc"); kindOf(err) != platform.KindBelowMinimum {
+	if _, err := h.uc.Confirm.ConfirmCryptopsp(ctx, crypto.ID, "btc"); kindOf(err) != platform.KindBelowMinimum {
 		t.Fatalf("below the minimum: %v", err)
 	}
-	o, err = h.create.ConfirmCryptopsp(ctx, crypto.ID, "eth")
+	o, err = h.uc.Confirm.ConfirmCryptopsp(ctx, crypto.ID, "eth")
 	if err != nil || o.PayCurrency != "eth" || o.ProviderURL == "" || o.NextAction != "" {
 		t.Fatalf("after ConfirmCryptopsp: %+v %v", o, err)
 	}
 	if p := h.prov.last.Load().(provider.Payment); p.PayCurrency != "eth" || p.OrderID != crypto.ID {
 		t.Fatalf("provider asked for %+v", p)
 	}
-	if _, err := h.create.ConfirmCryptopsp(ctx, crypto.ID, "eth"); kindOf(err) != platform.KindConflict {
+	if _, err := h.uc.Confirm.ConfirmCryptopsp(ctx, crypto.ID, "eth"); kindOf(err) != platform.KindConflict {
 		t.Fatalf("a second confirm: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -21,7 +20,7 @@ func (h *harness) selectOrder(currency, amount, allowed string) *schema.Order {
 	if allowed != "" {
 		p["allowedPaymentMethods"] = allowed
 	}
-	o, err := h.create.Order(context.Background(), h.createOK(p)["paymentId"].(string))
+	o, err := h.uc.Orders.Order(context.Background(), h.createOK(p)["paymentId"].(string))
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -41,13 +40,7 @@ func optionList(opts []schema.MethodOption) string {
 }
 
 // kindOf is a domain error's kind, or "" for none.
-func kindOf(err error) platform.Kind {
-	var pe *platform.Error
-	if errors.As(err, &pe) {
-		return pe.Kind
-	}
-	return ""
-}
+func kindOf(err error) platform.Kind { return platform.KindOf(err) }
 
 // orderEvents are the types of order id's events on its stream, in order,
 // and the last event's order as the projector would insert it.
@@ -98,7 +91,7 @@ func TestMethods(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts, err := h.create.Methods(ctx, tt.o)
+			opts, err := h.uc.Choose.Methods(ctx, tt.o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +100,7 @@ func TestMethods(t *testing.T) {
 			}
 		})
 	}
-	opts, _ := h.create.Methods(ctx, h.selectOrder("USD", "5", "bdcard"))
+	opts, _ := h.uc.Choose.Methods(ctx, h.selectOrder("USD", "5", "bdcard"))
 	if len(opts) != 1 || opts[0].Limits != (schema.AmountLimits{Min: 10_00, Max: 500_000_00}) {
 		t.Fatalf("an option carries its limits: %+v", opts)
 	}
@@ -153,7 +146,7 @@ func TestChooseMethod(t *testing.T) {
 		t.Run(string(tt.m), func(t *testing.T) {
 			id := h.selectOrder(tt.currency, "100", "").ID
 			before := h.prov.calls.Load()
-			o, err := h.create.ChooseMethod(ctx, id, tt.m)
+			o, err := h.uc.Choose.ChooseMethod(ctx, id, tt.m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,10 +172,10 @@ func TestChooseMethod(t *testing.T) {
 	}
 	// The two-step flows go on from there.
 	id := h.selectOrder("USD", "100", "").ID
-	if _, err := h.create.ChooseMethod(ctx, id, schema.MethodFiatPSP); err != nil {
+	if _, err := h.uc.Choose.ChooseMethod(ctx, id, schema.MethodFiatPSP); err != nil {
 		t.Fatal(err)
 	}
-	if o, err := h.create.ConfirmFiatpsp(ctx, id, "12"); err != nil || o.ProviderURL == "" || o.ChargeCurrency != "EUR" || o.NextAction != "" {
+	if o, err := h.uc.Confirm.ConfirmFiatpsp(ctx, id, "12"); err != nil || o.ProviderURL == "" || o.ChargeCurrency != "EUR" || o.NextAction != "" {
 		t.Fatalf("fiatpsp after the select page: %+v %v", o, err)
 	}
 }
@@ -193,16 +186,16 @@ func TestChooseMethodRefused(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
 	paid := h.selectOrder("USD", "100", "").ID
-	if _, err := h.create.NewSettle().Move(ctx, paid, schema.StatusPaid); err != nil {
+	if _, err := h.uc.Settle.Move(ctx, paid, schema.StatusPaid); err != nil {
 		t.Fatal(err)
 	}
 	direct := h.createOK(h.baseParams())["paymentId"].(string)
 	cancelled := h.selectOrder("USD", "100", "").ID
-	if _, err := h.create.Cancel(ctx, cancelled); err != nil {
+	if _, err := h.uc.Cancel.Cancel(ctx, cancelled); err != nil {
 		t.Fatal(err)
 	}
 	chosen := h.selectOrder("USD", "100", "").ID
-	if _, err := h.create.ChooseMethod(ctx, chosen, schema.MethodWalletA); err != nil {
+	if _, err := h.uc.Choose.ChooseMethod(ctx, chosen, schema.MethodWalletA); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -212,7 +205,7 @@ func TestChooseMethodRefused(t *testing.T) {
 		kind platform.Kind
 		msg  string
 	}{
-		{"no such order", schema.NewOrderID(h.create.now(), 1), schema.MethodWalletA, platform.KindNotFound, "not found"},
+		{"no such order", schema.NewOrderID(h.uc.Create.now(), 1), schema.MethodWalletA, platform.KindNotFound, "not found"},
 		{"not an order id", "nope", schema.MethodWalletA, platform.KindNotFound, "not found"},
 		{"method off the currency", h.selectOrder("CNY", "100", "").ID, schema.MethodBDCard, platform.KindInvalidParameter, "not offered"},
 		{"method off the allowed list", h.selectOrder("USD", "100", "wallet_a").ID, schema.MethodWalletB, platform.KindInvalidParameter, "not offered"},
@@ -226,13 +219,13 @@ func TestChooseMethodRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before, _ := h.create.Order(ctx, tt.id)
+			before, _ := h.uc.Orders.Order(ctx, tt.id)
 			calls := h.prov.calls.Load()
-			_, err := h.create.ChooseMethod(ctx, tt.id, tt.m)
+			_, err := h.uc.Choose.ChooseMethod(ctx, tt.id, tt.m)
 			if kindOf(err) != tt.kind || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("err %v, want %s with %q", err, tt.kind, tt.msg)
 			}
-			if after, _ := h.create.Order(ctx, tt.id); before != nil && after.Version != before.Version {
+			if after, _ := h.uc.Orders.Order(ctx, tt.id); before != nil && after.Version != before.Version {
 				t.Fatalf("a refused choice changed the order: %+v", after)
 			}
 			if h.prov.calls.Load() != calls {
@@ -254,7 +247,7 @@ func TestChooseMethodRace(t *testing.T) {
 		errs := make([]error, len(methods))
 		var wg sync.WaitGroup
 		for i, m := range methods {
-			wg.Go(func() { _, errs[i] = h.create.ChooseMethod(ctx, id, m) })
+			wg.Go(func() { _, errs[i] = h.uc.Choose.ChooseMethod(ctx, id, m) })
 		}
 		wg.Wait()
 		var winner schema.Method
@@ -266,7 +259,7 @@ func TestChooseMethodRace(t *testing.T) {
 				t.Fatalf("round %d: %s: %v (winner %q)", round, methods[i], err, winner)
 			}
 		}
-		o, _ := h.create.Order(ctx, id)
+		o, _ := h.uc.Orders.Order(ctx, id)
 		types, _ := orderEvents(t, h, id)
 		if winner == "" || o.Method != winner || fmt.Sprint(types) != "[created changed]" {
 			t.Fatalf("round %d: winner %q, order %s, events %v", round, winner, o.Method, types)
@@ -287,7 +280,7 @@ func TestChooseMethodRace(t *testing.T) {
 	before := h.prov.calls.Load()
 	var wg sync.WaitGroup
 	for _, m := range []schema.Method{schema.MethodWalletA, schema.MethodCryptohost} {
-		wg.Go(func() { _, _ = h.create.ChooseMethod(ctx, id, m) })
+		wg.Go(func() { _, _ = h.uc.Choose.ChooseMethod(ctx, id, m) })
 	}
 	wg.Wait()
 	if n := h.prov.calls.Load() - before; n != 1 {
@@ -304,10 +297,10 @@ func TestChooseMethodProviderDown(t *testing.T) {
 	down := fmt.Errorf("fake: %w", provider.ErrUnavailable)
 	h.prov.fail.Store(&down)
 	defer h.prov.fail.Store(nil)
-	if _, err := h.create.ChooseMethod(ctx, id, schema.MethodCryptohost); kindOf(err) != platform.KindUnavailable {
+	if _, err := h.uc.Choose.ChooseMethod(ctx, id, schema.MethodCryptohost); kindOf(err) != platform.KindUnavailable {
 		t.Fatalf("choice with the provider down: %v", err)
 	}
-	if o, _ := h.create.Order(ctx, id); o.Status != schema.StatusFailed || o.Method != schema.MethodCryptohost {
+	if o, _ := h.uc.Orders.Order(ctx, id); o.Status != schema.StatusFailed || o.Method != schema.MethodCryptohost {
 		t.Fatalf("order: %+v", o)
 	}
 }

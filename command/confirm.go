@@ -2,68 +2,32 @@ package command
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strconv"
 
-	"github.com/gofiber/fiber/v2"
-
+	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 )
 
-// Confirm serves a merchant's choice on the two-step flows as JSON, which
-// initialises the provider the create deferred: POST /api/fiatpsp/confirm
-// (paymentId, fiatpspSystemId) and POST /api/cryptopsp/confirm (paymentId,
-// pay_currency), each with appid and sign like createorder (see
-// signedChoice). The payer chooses on our pages instead, with their CSRF
-// token. The use cases (ConfirmFiatpsp, ConfirmCryptopsp) are the
-// CreateOrder's, which the checkout's pages call too.
-type Confirm struct {
-	create *CreateOrder
-}
-
-// NewConfirm wires the confirmations.
-func (h *CreateOrder) NewConfirm() *Confirm { return &Confirm{create: h} }
-
-// Fiatpsp confirms a payment system.
-func (h *Confirm) Fiatpsp(c *fiber.Ctx) error {
-	p, o, err := h.signedChoice(c, "fiatpspSystemId")
-	if err != nil {
-		return err
-	}
-	o, err = h.create.ConfirmFiatpsp(c.UserContext(), o.ID, p["fiatpspSystemId"])
-	if err != nil {
-		return err
-	}
-	return h.answer(c, o)
-}
-
-// Cryptopsp confirms a cryptocurrency.
-func (h *Confirm) Cryptopsp(c *fiber.Ctx) error {
-	p, o, err := h.signedChoice(c, "pay_currency")
-	if err != nil {
-		return err
-	}
-	o, err = h.create.ConfirmCryptopsp(c.UserContext(), o.ID, p["pay_currency"])
-	if err != nil {
-		return err
-	}
-	return h.answer(c, o)
-}
-
-func (h *Confirm) answer(c *fiber.Ctx, o *schema.Order) error {
-	base := h.create.cfg.PublicURL
-	l := schema.OrderLinks(o, base)
-	return platform.OK(c, fiber.Map{"paymentId": o.ID, "redirectUrl": l.MerchantRedirect(base, o.ID),
-		"chargeAmount": chargeView(o), "status": int(o.Status), "status_str": o.Status.String()})
+// ConfirmChoice is the second choice of the two-step flows: fiatpsp's
+// payment system and cryptopsp's cryptocurrency, each listed with what it
+// costs the payer, then fixed once and the provider initialised. The
+// payer's pages and the merchant's signed API call (http_confirm.go) both
+// confirm through it.
+type ConfirmChoice struct {
+	signed    *signedCalls
+	store     *Store
+	providers *provider.Registry
+	options   *Options
+	rates     Rates
+	init      *initiator
 }
 
 // ConfirmFiatpsp fixes the fiatpsp payment system systemID on order id,
 // charged in the system's currency at the rate of this moment, then
 // initialises the provider. It returns the order as it is now.
-func (h *CreateOrder) ConfirmFiatpsp(ctx context.Context, id, systemID string) (*schema.Order, error) {
+func (h *ConfirmChoice) ConfirmFiatpsp(ctx context.Context, id, systemID string) (*schema.Order, error) {
 	o, a, err := h.awaiting(ctx, id, schema.MethodFiatPSP, schema.NextFiatpspSelect)
 	if err != nil {
 		return nil, err
@@ -73,7 +37,7 @@ func (h *CreateOrder) ConfirmFiatpsp(ctx context.Context, id, systemID string) (
 		return nil, err
 	}
 	o.FiatpspSystemID = strconv.Itoa(sys.ID)
-	if err := h.chargeIn(o, sys.Currency); err != nil {
+	if err := h.init.chargeIn(o, sys.Currency); err != nil {
 		return nil, err
 	}
 	return h.confirmed(ctx, o, a, schema.FFiatpspSys, o.FiatpspSystemID)
@@ -82,7 +46,7 @@ func (h *CreateOrder) ConfirmFiatpsp(ctx context.Context, id, systemID string) (
 // ConfirmCryptopsp fixes the cryptocurrency payCurrency on order id, after
 // the provider's minimum for the pair: an order below it is refused with
 // the minimum, nothing changed.
-func (h *CreateOrder) ConfirmCryptopsp(ctx context.Context, id, payCurrency string) (*schema.Order, error) {
+func (h *ConfirmChoice) ConfirmCryptopsp(ctx context.Context, id, payCurrency string) (*schema.Order, error) {
 	o, a, err := h.awaiting(ctx, id, schema.MethodCryptoPSP, schema.NextCryptopspSelect)
 	if err != nil {
 		return nil, err
@@ -99,20 +63,20 @@ func (h *CreateOrder) ConfirmCryptopsp(ctx context.Context, id, payCurrency stri
 }
 
 // confirmed fixes the choice (once), then asks the provider.
-func (h *CreateOrder) confirmed(ctx context.Context, o *schema.Order, a provider.Adapter, field, value string) (*schema.Order, error) {
-	if err := h.fixChoice(ctx, o, o.NextAction, field, value); err != nil {
+func (h *ConfirmChoice) confirmed(ctx context.Context, o *schema.Order, a provider.Adapter, field, value string) (*schema.Order, error) {
+	if err := h.init.fixChoice(ctx, o, o.NextAction, field, value); err != nil {
 		return nil, err
 	}
-	if err := h.initChosen(ctx, o, a); err != nil {
+	if err := h.init.initChosen(ctx, o, a); err != nil {
 		return nil, err
 	}
-	return h.Order(ctx, o.ID)
+	return h.store.Get(ctx, o.ID)
 }
 
 // awaiting loads a live order of method still waiting for the payer's choice.
-func (h *CreateOrder) awaiting(ctx context.Context, id string, m schema.Method, next string) (*schema.Order, provider.Adapter, error) {
+func (h *ConfirmChoice) awaiting(ctx context.Context, id string, m schema.Method, next string) (*schema.Order, provider.Adapter, error) {
 	o, err := h.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != m) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && o.Method != m) {
 		return nil, nil, platform.Errorf(platform.KindNotFound, "no %s order %s", m, id)
 	}
 	if err != nil {
@@ -128,8 +92,74 @@ func (h *CreateOrder) awaiting(ctx context.Context, id string, m schema.Method, 
 	return o, a, nil
 }
 
-// chargeView is what the payer is charged, for the answer.
-func chargeView(o *schema.Order) string {
-	amt, cur := o.Charge()
-	return fmt.Sprintf("%s %s", amt, cur)
+// FiatpspSystems lists fiatpsp's payment systems for order o, each with
+// what the payer would be charged in its currency at the current rate; a
+// system whose currency has no rate set is listed unavailable.
+func (h *ConfirmChoice) FiatpspSystems(ctx context.Context, o *schema.Order) ([]schema.SystemOption, error) {
+	a, ok := h.providers.For(schema.MethodFiatPSP, o.Sandbox)
+	if !ok {
+		return nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod fiatpsp is not available")
+	}
+	list, err := h.options.systems(ctx, a, o.Sandbox)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]schema.SystemOption, len(list))
+	for i, s := range list {
+		out[i] = schema.SystemOption{ID: s.ID, Name: s.Name, Currency: s.Currency}
+		r, ok := h.rates.Rate(fx.Pair{Base: o.Currency, Quote: s.Currency})
+		if !ok {
+			continue
+		}
+		out[i].Quote, out[i].Available = fx.Convert(o.Amount, r), true
+		if s.Currency != o.Currency {
+			out[i].Rate = r.String()
+		}
+	}
+	return out, nil
+}
+
+// CryptoCurrencies lists cryptopsp's cryptocurrencies for order o, each with
+// the provider's minimum in the order's currency; one the order is below is
+// disabled, and a pair the provider does not price is left out.
+func (h *ConfirmChoice) CryptoCurrencies(ctx context.Context, o *schema.Order) ([]schema.CryptoOption, error) {
+	a, ok := h.providers.For(schema.MethodCryptoPSP, o.Sandbox)
+	if !ok {
+		return nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod cryptopsp is not available")
+	}
+	l, ok := a.(provider.Currencies)
+	if !ok {
+		return nil, platform.Errorf(platform.KindMethodUnavailable, "cryptopsp lists no currencies")
+	}
+	curs, err := l.Currencies(ctx)
+	if err != nil {
+		return nil, &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not list its currencies; retry later", Err: err}
+	}
+	out := make([]schema.CryptoOption, 0, len(curs))
+	for _, cur := range curs {
+		opt, err := h.options.crypto(ctx, a, o, cur)
+		if err != nil {
+			continue // a pair the provider does not price is not offered
+		}
+		out = append(out, opt)
+	}
+	return out, nil
+}
+
+// ownOrder runs the signed-call checks (form, appid, enabled, sign, the create
+// rate class) and reads the order p names, which must be the merchant's:
+// another's is not found, as on every merchant API.
+func (h *ConfirmChoice) ownOrder(ctx context.Context, form schema.SignedForm, p schema.Params) (*schema.Order, error) {
+	acct, err := h.signed.authenticate(ctx, form, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.signed.allow(ctx, acct); err != nil {
+		return nil, err
+	}
+	o, err := h.store.Get(ctx, p["paymentId"])
+	if err == nil && o.AppID != acct.AppID {
+		return nil, orderNotFound(p["paymentId"])
+	}
+	return o, err
 }

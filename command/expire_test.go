@@ -21,7 +21,7 @@ func TestExpiry(t *testing.T) {
 	paid := h.createOK(h.baseParams())["paymentId"].(string)
 	sandboxMove(t, h, paid, "pay")
 
-	settle := h.create.NewSettle()
+	settle := h.newSettle()
 	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	total := 0
 	for _, s := range schema.AllShards() {
@@ -76,7 +76,7 @@ func TestTwoExpirersCancelOnce(t *testing.T) {
 	counts := make([]int, 2)
 	done := make(chan error, 2)
 	for i := range counts {
-		settle := h.create.NewSettle()
+		settle := h.newSettle()
 		settle.now = later
 		e := settle.NewExpirer(h.rdb, time.Second, log)
 		go func() {

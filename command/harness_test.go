@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -36,6 +37,7 @@ type harness struct {
 	acct     *merchant.Account // a sandbox merchant
 	live     *merchant.Account // a live merchant
 	create   *CreateOrder
+	uc       *UseCases
 	store    *Store
 	prov     *fakeProvider
 }
@@ -97,23 +99,17 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	providers := fakeRegistry(prov)
 	fxRates := fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
-	create, err := NewCreateOrder(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim,
+	uc, err := New(Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim, QueryLimit: lim,
 		MethodLimits: DefaultMethodLimits(), Now: conf.now},
-		CreateDeps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, Rates: fxRates, ClientIP: ips},
-		prometheus.NewRegistry(), log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	settle := create.NewSettle()
-	notes, err := create.NewNotifications(settle, prometheus.NewRegistry())
+		Deps{Accounts: dir, Store: store, Providers: providers, USDT: usdt, Rates: fxRates, ClientIP: ips,
+			Registerer: prometheus.NewRegistry(), Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
-	(&Handlers{Create: create, Sandbox: create.NewSandboxOrders(settle, nil, notes),
-		QR: NewQRImage(store), Notifications: notes, Confirm: create.NewConfirm(), Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
-	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: create, store: store, prov: prov}
+	(&Handlers{UseCases: uc, Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
+	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: uc.Create, uc: uc, store: store, prov: prov}
 }
 
 // baseParams is a valid wallet_a create of the sandbox merchant.
@@ -224,4 +220,18 @@ func (r *response) rawList(t testing.TB) ([]any, error) {
 	var l []any
 	err := json.Unmarshal(r.Body.Data, &l)
 	return l, err
+}
+
+// newSettle is a Settle of its own, whose clock a test may set without
+// moving the use cases' shared one.
+func (h *harness) newSettle() *Settle {
+	s := *h.uc.Settle
+	return &s
+}
+
+// setProviders swaps the provider registry of every use case that asks
+// providers, as one registry is shared in serve.
+func (h *harness) setProviders(r *provider.Registry) {
+	h.uc.Create.providers, h.uc.Choose.providers, h.uc.Confirm.providers = r, r, r
+	h.uc.Refund.providers, h.uc.Options.providers, h.uc.Notifications.providers = r, r, r
 }

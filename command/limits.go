@@ -97,13 +97,18 @@ func validateLimits(all map[schema.Method]schema.AmountLimits) error {
 	return nil
 }
 
-// LimitsFor is the amount range method m takes for the merchant: its own
-// override, else the gateway's default; zero sides are unbounded.
-func (h *CreateOrder) LimitsFor(acct *merchant.Account, m schema.Method) schema.AmountLimits {
+// MethodLimits are the gateway's default amount limits by method
+// (Config.MethodLimits): create and the select page apply them, the CLI
+// shows them, all through For.
+type MethodLimits map[schema.Method]schema.AmountLimits
+
+// For is the amount range method m takes for the merchant: its own
+// override (own), else the gateway's default; zero sides are unbounded.
+func (d MethodLimits) For(acct *merchant.Account, m schema.Method) (l schema.AmountLimits, own bool) {
 	if l, ok := acct.MethodLimits[m]; ok {
-		return l
+		return l, true
 	}
-	return h.cfg.MethodLimits[m]
+	return d[m], false
 }
 
 // limitReason says why amt is out of l: "below_min", "above_max", or "".
@@ -119,11 +124,11 @@ func limitReason(l schema.AmountLimits, amt schema.Amount) string {
 
 // checkLimits refuses an amount out of method m's limits, naming the bound.
 // A select order is not checked: the payer's choice is, on the select page.
-func (h *CreateOrder) checkLimits(acct *merchant.Account, m schema.Method, amt schema.Amount, cur string) error {
+func (d MethodLimits) check(acct *merchant.Account, m schema.Method, amt schema.Amount, cur string) error {
 	if m == schema.MethodSelect {
 		return nil
 	}
-	l := h.LimitsFor(acct, m)
+	l, _ := d.For(acct, m)
 	switch limitReason(l, amt) {
 	case "below_min":
 		return platform.Errorf(platform.KindInvalidParameter, "amount %s %s is below the minimum %s %s of paymentMethod %s", amt, cur, l.Min, cur, m)

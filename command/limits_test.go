@@ -59,7 +59,7 @@ func TestParseMethodLimits(t *testing.T) {
 // TestLimitsForPrecedence: the merchant's override of a method wins, even
 // an unbounded one; without one the default applies.
 func TestLimitsForPrecedence(t *testing.T) {
-	h := &CreateOrder{cfg: Config{MethodLimits: DefaultMethodLimits()}}
+	limits := MethodLimits(DefaultMethodLimits())
 	acct := &merchant.Account{MethodLimits: map[schema.Method]schema.AmountLimits{
 		schema.MethodWalletA: {Min: 5_00, Max: 60_00}, schema.MethodBDCard: {},
 	}}
@@ -77,7 +77,7 @@ func TestLimitsForPrecedence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := h.LimitsFor(tt.acct, tt.m); got != tt.want {
+			if got, _ := limits.For(tt.acct, tt.m); got != tt.want {
 				t.Fatalf("%+v, want %+v", got, tt.want)
 			}
 		})

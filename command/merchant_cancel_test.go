@@ -28,7 +28,7 @@ func TestMerchantCancel(t *testing.T) {
 	paid := created()
 	sandboxMove(t, h, paid, "pay")
 	cancelled := created()
-	if _, err := h.create.Cancel(ctx, cancelled); err != nil {
+	if _, err := h.uc.Cancel.Cancel(ctx, cancelled); err != nil {
 		t.Fatal(err)
 	}
 	body := func(id string, kv ...string) schema.Params {

@@ -1,16 +1,12 @@
 package command
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
-	"strings"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/platform"
@@ -30,50 +26,36 @@ type Notifications struct {
 	providers *provider.Registry
 	settle    *Settle
 	recorder  *notificationLog
-	clientIP  *platform.ClientIP
 	base      string // PublicURL: where a browser return goes on
 	m         *notifyMetrics
 	log       *slog.Logger
 }
 
-// NewNotifications wires the provider notification endpoints.
-func (h *CreateOrder) NewNotifications(settle *Settle, reg prometheus.Registerer) (*Notifications, error) {
-	m, err := newNotifyMetrics(reg)
+// newNotifications wires the provider notification endpoints.
+func newNotifications(cfg Config, d Deps, settle *Settle) (*Notifications, error) {
+	m, err := newNotifyMetrics(d.Registerer)
 	if err != nil {
 		return nil, err
 	}
-	return &Notifications{providers: h.providers, settle: settle, clientIP: h.clientIP, base: h.cfg.PublicURL, m: m, log: h.log,
-		recorder: &notificationLog{rdb: h.store.rdb, keep: h.cfg.OrderTTL + h.cfg.OrderRetention}}, nil
+	return &Notifications{providers: d.Providers, settle: settle, base: cfg.PublicURL, m: m, log: d.Log,
+		recorder: &notificationLog{rdb: d.Store.rdb, keep: cfg.OrderTTL + cfg.OrderRetention}}, nil
 }
 
-// MaxNotificationBody bounds what we read of a notification: every
-// provider's fits in a few kilobytes.
-const MaxNotificationBody = 64 << 10
-
-// Live serves /api/gatewaynotification/:family/*.
-func (h *Notifications) Live(c *fiber.Ctx) error { return h.serve(c, false) }
-
-// Sandbox serves /sandbox/gatewaynotification/:family/*.
-func (h *Notifications) Sandbox(c *fiber.Ctx) error { return h.serve(c, true) }
-
-func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
-	// A copy: family outlives the handler as a metric label, and fiber's
-	// Params alias the request buffer fasthttp reuses (issue 22).
-	family := schema.Method(strings.Clone(c.Params("family")))
-	a, ok := h.providers.For(family, sandbox)
-	if !ok {
-		return platform.Errorf(platform.KindRouteNotFound, "no provider %q", family)
+// Handle verifies a notification to family's endpoint of the mode with
+// the family's adapter, applies it through Settle, keeps it with its
+// verdict and gives the answer the provider expects. An error is only
+// returned when the notification could not be kept: unrecorded is
+// unanswered, and the provider sends it again. A refusal is an answer.
+func (h *Notifications) Handle(ctx context.Context, family schema.Method, sandbox bool, req *provider.Request) (provider.Reply, error) {
+	a, err := h.adapter(family, sandbox)
+	if err != nil {
+		return provider.Reply{}, err
 	}
-	if len(c.Body()) > MaxNotificationBody {
-		return platform.Errorf(platform.KindTooLarge, "notification body over %d bytes", MaxNotificationBody)
-	}
-	req := h.request(c)
 	rec := schema.NotificationRecord{At: h.settle.now().UTC(), Provider: string(family), Mode: mode(sandbox)}
-	n, err := a.Verify(c.UserContext(), req)
-	err = h.settleWith(c.UserContext(), family, sandbox, n, err, &rec)
-	if rerr := h.recorder.add(c.UserContext(), &rec); rerr != nil {
-		// Unrecorded is unanswered: the provider sends it again.
-		return fmt.Errorf("record notification: %w", rerr)
+	n, err := a.Verify(ctx, req)
+	err = h.settleWith(ctx, family, sandbox, n, err, &rec)
+	if rerr := h.recorder.add(ctx, &rec); rerr != nil {
+		return provider.Reply{}, fmt.Errorf("record notification: %w", rerr)
 	}
 	if err != nil {
 		h.log.Warn("provider notification refused", "provider", family, "mode", rec.Mode, "order", rec.OrderID, "verdict", rec.Verdict)
@@ -87,7 +69,17 @@ func (h *Notifications) serve(c *fiber.Ctx, sandbox bool) error {
 			r.Location = h.base + "/"
 		}
 	}
-	return reply(c, r)
+	return r, nil
+}
+
+// adapter is family's adapter of the mode; an unknown family is a route
+// that does not exist.
+func (h *Notifications) adapter(family schema.Method, sandbox bool) (provider.Adapter, error) {
+	a, ok := h.providers.For(family, sandbox)
+	if !ok {
+		return nil, platform.Errorf(platform.KindRouteNotFound, "no provider %q", family)
+	}
+	return a, nil
 }
 
 // Reconcile asks the order's provider what became of its payment and
@@ -128,24 +120,12 @@ func (h *Notifications) settleWith(ctx context.Context, family schema.Method, sa
 	return err
 }
 
-func (h *Notifications) request(c *fiber.Ctx) *provider.Request {
-	hdr := http.Header{}
-	c.Request().Header.VisitAll(func(k, v []byte) { hdr.Add(string(k), string(v)) })
-	body := append([]byte(nil), c.Body()...)
-	r := &provider.Request{Header: hdr, Body: body, Path: c.Params("*"), RemoteIP: h.clientIP.Of(c)}
-	r.Query, _ = url.ParseQuery(string(c.Request().URI().QueryString()))
-	if bytes.HasPrefix(c.Request().Header.ContentType(), []byte(fiber.MIMEApplicationForm)) {
-		r.Form, _ = url.ParseQuery(string(body))
-	}
-	return r
-}
-
 // apply checks a verified notification against its order and settles it.
 // A returned error is a refusal the provider is told about; the verdict
 // says why either way.
 func (h *Notifications) apply(ctx context.Context, family schema.Method, sandbox bool, n provider.Notification, rec *schema.NotificationRecord) error {
 	o, err := h.settle.store.Get(ctx, n.OrderID)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && (o.Sandbox != sandbox || o.Method != family)) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && (o.Sandbox != sandbox || o.Method != family)) {
 		rec.Verdict, rec.Detail = schema.VerdictUnknownOrder, "no "+mode(sandbox)+" "+string(family)+" order "+n.OrderID
 		return fmt.Errorf("%s: %w", rec.Detail, provider.ErrNotFound)
 	}
@@ -232,19 +212,6 @@ func verdictOf(err error) string {
 		return schema.VerdictUnavailable
 	}
 	return schema.VerdictError
-}
-
-func reply(c *fiber.Ctx, r provider.Reply) error {
-	if r.Location != "" {
-		return c.Redirect(r.Location, max(r.Status, fiber.StatusSeeOther))
-	}
-	if r.ContentType != "" {
-		c.Set(fiber.HeaderContentType, r.ContentType)
-	}
-	if r.Status == 0 {
-		r.Status = fiber.StatusOK
-	}
-	return c.Status(r.Status).SendString(r.Body)
 }
 
 // notifyMetrics count notifications by verdict, and the payments that did

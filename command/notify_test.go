@@ -81,7 +81,7 @@ func TestNotifications(t *testing.T) {
 		{"failed", []step{{note: fakeNote{Outcome: "failed"}}}, 200, schema.StatusFailed, schema.VerdictApplied},
 		{"paid after expiry", []step{{note: fakeNote{Outcome: "expired"}}, {note: paid}}, 200, schema.StatusPaid, schema.VerdictApplied},
 		{"sandbox order on the live endpoint", []step{{note: paid, prefix: "/api"}}, 404, schema.StatusReady, ""},
-		{"unknown order", []step{{note: fakeNote{Order: schema.NewOrderID(h.create.now(), 1), Outcome: "paid", Amount: "1.00", Currency: "CNY"}}}, 400, schema.StatusReady, ""},
+		{"unknown order", []step{{note: fakeNote{Order: schema.NewOrderID(h.uc.Create.now(), 1), Outcome: "paid", Amount: "1.00", Currency: "CNY"}}}, 400, schema.StatusReady, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,7 +127,7 @@ func TestNotifications(t *testing.T) {
 // does not verify, is kept on the refused list for support.
 func TestNotificationsRefusedWithoutAnOrder(t *testing.T) {
 	h := newHarness(t, testenv.Redis(t))
-	ghost := schema.NewOrderID(h.create.now(), 2)
+	ghost := schema.NewOrderID(h.uc.Create.now(), 2)
 	if r := h.notify("/sandbox", fakeNote{Order: ghost, Outcome: "paid", Amount: "1.00", Currency: "CNY"}, false); r.Status != 400 {
 		t.Fatalf("unknown order answered %d %s", r.Status, r.Raw)
 	}
@@ -189,7 +189,7 @@ func TestChargedInBDT(t *testing.T) {
 	}
 	// Without a rate the method is unavailable for USD, with a clear error.
 	p["paymentMethod"] = "bdcard"
-	delete(h.create.rates.(fixedRates), fxPairUSDBDT)
+	delete(h.uc.Confirm.rates.(fixedRates), fxPairUSDBDT)
 	r := h.post(signed(p, h.acct.APIKey))
 	if r.Status != 400 || r.Body.Error != "method_unavailable" || !strings.Contains(r.Body.Msg, "USD to BDT") {
 		t.Fatalf("no rate: %d %s", r.Status, r.Raw)

@@ -24,7 +24,7 @@ type Rates interface {
 // request; its answer moves the order to ready, or to failed.
 func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.Adapter) (*schema.Order, bool, error) {
 	if o.Method == schema.MethodUSDTDirect {
-		if len(h.USDTNetworks(o.Sandbox)) == 0 {
+		if len(h.offer.For(o.Sandbox)) == 0 {
 			return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod usdt_direct has no USDT network configured")
 		}
 		lit, err := h.usdt.Reserve(ctx, o.ID, o.Amount, o.Currency)
@@ -33,10 +33,10 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 		}
 		o.PayableAmount = lit
 	}
-	if err := h.charge(ctx, o, prov); err != nil {
+	if err := h.init.charge(ctx, o, prov); err != nil {
 		return nil, false, err
 	}
-	p := h.payment(o)
+	p := h.init.payment(o)
 	init, local := provider.Deferred(p)
 	if local {
 		applyInit(o, init)
@@ -51,70 +51,12 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 		return h.replay(ctx, o, id)
 	}
 	if !local {
-		if err := h.initRemote(ctx, o, prov, p); err != nil {
+		if err := h.init.initRemote(ctx, o, prov, p); err != nil {
 			return nil, false, err
 		}
 	}
 	h.m.created.WithLabelValues(string(o.Method), o.Currency, mode(o.Sandbox)).Inc()
 	return o, false, nil
-}
-
-// chargedInBDT are the methods whose providers charge a USD order in BDT at
-// the system rate (SPEC.md's method table).
-var chargedInBDT = map[schema.Method]bool{schema.MethodBDCard: true, schema.MethodBDPSPA: true, schema.MethodBDPSPB: true}
-
-// charge records what the provider will charge when it is not the order's
-// own amount, at the current rate, once: a notification is checked against
-// it, never against a later rate. A fiatpsp order with its payment system
-// is charged in the system's currency.
-func (h *CreateOrder) charge(ctx context.Context, o *schema.Order, prov provider.Adapter) error {
-	switch {
-	case chargedInBDT[o.Method]:
-		return h.chargeIn(o, "BDT")
-	case o.Method == schema.MethodFiatPSP && o.FiatpspSystemID != "":
-		sys, err := h.options.system(ctx, prov, o.Sandbox, o.FiatpspSystemID)
-		if err != nil {
-			return err
-		}
-		return h.chargeIn(o, sys.Currency)
-	}
-	return nil
-}
-
-// chargeIn records o's charge in currency cur at the current rate; in its
-// own currency, nothing is recorded.
-func (h *CreateOrder) chargeIn(o *schema.Order, cur string) error {
-	if cur == o.Currency {
-		return nil
-	}
-	pair := fx.Pair{Base: o.Currency, Quote: cur}
-	r, ok := h.rates.Rate(pair)
-	if !ok {
-		return platform.Errorf(platform.KindMethodUnavailable, "no %s to %s rate is set for paymentMethod %s", o.Currency, cur, o.Method)
-	}
-	o.ChargeAmount, o.ChargeCurrency, o.FXRate = fx.Convert(o.Amount, r), cur, r.String()
-	return nil
-}
-
-// payment is what the adapter is told about o.
-func (h *CreateOrder) payment(o *schema.Order) provider.Payment {
-	amt, cur := o.Charge()
-	p := provider.Payment{
-		OrderID: o.ID, Method: o.Method, Charge: provider.Money{Amount: amt, Currency: cur},
-		Description: o.Description, CustomerName: o.CustomerName, CustomerEmail: o.CustomerEmail,
-		CustomerPhone: o.CustomerPhone, ClientIP: o.ClientIP, SystemID: o.FiatpspSystemID, PayCurrency: o.PayCurrency,
-		ExpiresAt: o.CreatedAt.Add(h.store.TTL(o.Method)),
-	}
-	if o.ChargeCurrency != "" {
-		p.Original = provider.Money{Amount: o.Amount, Currency: o.Currency}
-	}
-	p.NotifyURL, p.SuccessURL, p.FailURL, p.CancelURL = h.cfg.ProviderURLs(o)
-	return p
-}
-
-func applyInit(o *schema.Order, init provider.Init) {
-	o.ProviderURL, o.QRPayload, o.NextAction, o.ProviderRef = init.ProviderURL, init.QRPayload, init.NextAction, init.Ref
-	o.Status = schema.StatusReady
 }
 
 // replay answers with the live order that holds the clientOrderId, and gives
@@ -131,37 +73,6 @@ func (h *CreateOrder) replay(ctx context.Context, attempt *schema.Order, id stri
 	}
 	h.m.replays.Inc()
 	return o, true, nil
-}
-
-// initRemote asks the provider, within its time-out, then moves the order to
-// ready, or to failed when the provider refuses or does not answer, so the
-// order says what happened and the merchant may retry with the same
-// clientOrderId.
-func (h *CreateOrder) initRemote(ctx context.Context, o *schema.Order, prov provider.Adapter, p provider.Payment) error {
-	init, err := prov.Initialise(ctx, p)
-	if err != nil {
-		return h.providerFailed(ctx, o, err)
-	}
-	applyInit(o, init)
-	o.Version++
-	_, err = h.store.Transition(ctx, o.ID, schema.StatusReady, h.now(),
-		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FNextAction, init.NextAction,
-		schema.FProviderRef, init.Ref)
-	return err
-}
-
-// providerFailed fails o after its provider refused or did not answer, and
-// is the error the caller sees.
-func (h *CreateOrder) providerFailed(ctx context.Context, o *schema.Order, err error) error {
-	if _, ferr := h.store.Transition(context.WithoutCancel(ctx), o.ID, schema.StatusFailed, h.now()); ferr != nil {
-		h.log.Error("fail order after provider error", "order", o.ID, "err", ferr)
-	}
-	o.Status = schema.StatusFailed
-	h.log.Warn("provider initialise failed", "method", o.Method, "order", o.ID, "err", err)
-	if errors.Is(err, provider.ErrRefused) {
-		return &platform.Error{Kind: platform.KindProviderRefused, Msg: "the payment provider refused the payment; order " + o.ID + " is failed", Err: err}
-	}
-	return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not answer; order " + o.ID + " is failed, retry later", Err: err}
 }
 
 // paidBefore answers a balance create whose clientOrderId a balance order

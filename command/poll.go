@@ -13,10 +13,21 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
+// Orders is the reads of the payer's pages: an order, the polling fast
+// path and the expiry the USDT checkout counts down to.
+type Orders struct {
+	store *Store
+}
+
+// Order reads order id for the payer's pages.
+func (h *Orders) Order(ctx context.Context, id string) (*schema.Order, error) {
+	return h.store.Get(ctx, id)
+}
+
 // PollStatus is what every open payer page asks every few seconds: the
 // status and the return URL, two fields of the order hash and nothing
 // else, so that thousands of open pages cost Redis one small read each.
-func (h *CreateOrder) PollStatus(ctx context.Context, id string) (schema.Status, string, error) {
+func (h *Orders) PollStatus(ctx context.Context, id string) (schema.Status, string, error) {
 	return h.store.pollStatus(ctx, id)
 }
 
@@ -45,6 +56,6 @@ func (s *Store) pollStatus(ctx context.Context, id string) (schema.Status, strin
 
 // Expiry is when o is cancelled unless paid: the USDT checkout counts down
 // to it.
-func (h *CreateOrder) Expiry(o *schema.Order) time.Time {
+func (h *Orders) Expiry(o *schema.Order) time.Time {
 	return o.CreatedAt.Add(h.store.TTL(o.Method))
 }

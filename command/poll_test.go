@@ -17,7 +17,7 @@ func TestPollStatus(t *testing.T) {
 	h := newRedisHarness(t)
 	p := h.baseParams()
 	p["paymentMethod"], p["currency"], p["return_url"] = "select", "USD", "https://shop.example/done/{paymentId}"
-	o, err := h.create.Order(context.Background(), h.createOK(p)["paymentId"].(string))
+	o, err := h.uc.Orders.Order(context.Background(), h.createOK(p)["paymentId"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestPollStatus(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			st, ret, err := h.create.PollStatus(context.Background(), tc.id)
+			st, ret, err := h.uc.Orders.PollStatus(context.Background(), tc.id)
 			if kindOf(err) != tc.wantKind || (tc.wantKind == "" && err != nil) {
 				t.Fatalf("error %v, want kind %q", err, tc.wantKind)
 			}
@@ -62,7 +62,7 @@ func TestPollStatusConcurrent(t *testing.T) {
 	errs := make(chan error, n)
 	for i, id := range ids {
 		wg.Go(func() {
-			_, ret, err := h.create.PollStatus(context.Background(), id)
+			_, ret, err := h.uc.Orders.PollStatus(context.Background(), id)
 			if want := fmt.Sprintf("https://shop.example/%d", i); err != nil || ret != want {
 				errs <- fmt.Errorf("order %d: return %q, %v; want %q", i, ret, err, want)
 			}

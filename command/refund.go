@@ -4,12 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"log/slog"
 	"net/netip"
+	"time"
 	"unicode/utf8"
 
-	"github.com/gofiber/fiber/v2"
-
-	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
@@ -32,67 +31,52 @@ type Refunder interface {
 	Refund(ctx context.Context, r provider.RefundRequest) (provider.RefundResult, error)
 }
 
-// refundData is POST /api/order/refund's answer: the refund, the order's
-// refunded total after it, and whether clientRefundId named an earlier
-// refund (a retry, answered with that refund as it is now).
-type refundData struct {
-	schema.RefundView
-	RefundedAmount string `json:"refundedAmount"`
-	Idempotent     bool   `json:"idempotent"`
+// Refunds is a merchant's refund of a paid order: through balances at once
+// for a balance order (refund_balance.go), through the provider's refund
+// call otherwise (refund_provider.go).
+type Refunds struct {
+	signed    *signedCalls
+	store     *Store
+	providers *provider.Registry
+	xfer      *transfers
+	m         *metrics
+	log       *slog.Logger
+	now       func() time.Time
 }
 
-// RefundPost serves POST /api/order/refund: the merchant gives back all or
-// part of one of its paid orders. The body is a JSON parameter set signed
-// exactly like createorder's (appid, action=refund, paymentId, amount,
-// optional reason, clientRefundId and clientip, sign), checked in
-// createorder's order. A balance order is refunded at once; a provider
-// order through its family's refund call.
-func (h *CreateOrder) RefundPost(c *fiber.Ctx) error {
-	p, err := ParseJSONParams(c.Body())
+// MerchantRefund is POST /api/order/refund's use case: a JSON parameter set
+// signed exactly like createorder's (appid, action=refund, paymentId,
+// amount, optional reason, clientRefundId and clientip, sign), checked in
+// createorder's order, then the refund of the merchant's own order. It
+// returns the refund, the order after it, and whether clientRefundId named
+// an earlier refund.
+func (h *Refunds) MerchantRefund(ctx context.Context, p schema.Params, ip netip.Addr) (*schema.Refund, *schema.Order, bool, error) {
+	if err := required(p, refundRequired); err != nil {
+		return nil, nil, false, err
+	}
+	acct, err := h.signed.admit(ctx, schema.RefundForm, p, ip)
 	if err != nil {
-		return err
-	}
-	r, replay, err := h.merchantRefund(c.UserContext(), p, h.requestIP(c))
-	if err != nil {
-		return err
-	}
-	o, err := h.Order(c.UserContext(), r.OrderID)
-	if err != nil {
-		return err
-	}
-	return platform.OK(c, refundData{RefundView: schema.ViewRefund(r), RefundedAmount: o.Refunded.String(), Idempotent: replay})
-}
-
-// merchantRefund runs the check order, then the refund.
-func (h *CreateOrder) merchantRefund(ctx context.Context, p schema.Params, ip netip.Addr) (*schema.Refund, bool, error) {
-	for _, name := range refundRequired {
-		if p[name] == "" {
-			return nil, false, platform.Errorf(platform.KindMissingParameter, "parameter %s is required", name)
-		}
-	}
-	acct, err := h.authenticate(ctx, schema.RefundForm, p)
-	if err != nil {
-		return nil, false, err
-	}
-	// The create class: refunds are as rare and as costly as creates.
-	if err := h.limiter.Allow(ctx, platform.ClassCreate, acct.AppID, merchant.Limit(acct.CreateLimit, h.cfg.CreateLimit)); err != nil {
-		return nil, false, err
-	}
-	if claimed, given := p["clientip"]; given && !platform.SameIP(claimed, ip) {
-		return nil, false, platform.Errorf(platform.KindClientIPMismatch, "Request IP does not match clientip")
+		return nil, nil, false, err
 	}
 	ask, err := parseRefund(p)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	o, err := h.Order(ctx, ask.OrderID)
+	o, err := h.store.Get(ctx, ask.OrderID)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	if o.AppID != acct.AppID { // another merchant's order is not there for this one
-		return nil, false, orderNotFound(ask.OrderID)
+		return nil, nil, false, orderNotFound(ask.OrderID)
 	}
-	return h.Refund(ctx, o, ask)
+	r, replay, err := h.Refund(ctx, o, ask)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if o, err = h.store.Get(ctx, r.OrderID); err != nil {
+		return nil, nil, false, err
+	}
+	return r, o, replay, nil
 }
 
 // parseRefund applies the business rules to a refund's parameters.
@@ -121,7 +105,7 @@ func parseRefund(p schema.Params) (RefundAsk, error) {
 // (succeeded, failed, or pending when the provider could not be reached:
 // the recovery asks again), and whether clientRefundId named an earlier
 // refund, which is returned instead and nothing is done.
-func (h *CreateOrder) Refund(ctx context.Context, o *schema.Order, ask RefundAsk) (*schema.Refund, bool, error) {
+func (h *Refunds) Refund(ctx context.Context, o *schema.Order, ask RefundAsk) (*schema.Refund, bool, error) {
 	ask.OrderID = o.ID
 	refunder, err := h.refundKind(o, &ask)
 	if err != nil {
@@ -154,7 +138,7 @@ func (h *CreateOrder) Refund(ctx context.Context, o *schema.Order, ask RefundAsk
 // refundKind decides how o's money goes back, before anything is reserved:
 // a balance order between balances, a provider order through an adapter
 // with a refund call; any other is refused.
-func (h *CreateOrder) refundKind(o *schema.Order, ask *RefundAsk) (Refunder, error) {
+func (h *Refunds) refundKind(o *schema.Order, ask *RefundAsk) (Refunder, error) {
 	if o.Method == schema.MethodBalance || o.PaidWithBalance {
 		ask.kind = schema.RefundKindBalance
 		return nil, nil
@@ -170,7 +154,7 @@ func (h *CreateOrder) refundKind(o *schema.Order, ask *RefundAsk) (Refunder, err
 
 // driveRefund moves the money of a reserved refund and ends it; every
 // step may have run before (a retry by the recovery).
-func (h *CreateOrder) driveRefund(ctx context.Context, o *schema.Order, r *schema.Refund, refunder Refunder) (*schema.Refund, error) {
+func (h *Refunds) driveRefund(ctx context.Context, o *schema.Order, r *schema.Refund, refunder Refunder) (*schema.Refund, error) {
 	if r.Status.Final() {
 		return r, nil
 	}
@@ -181,7 +165,7 @@ func (h *CreateOrder) driveRefund(ctx context.Context, o *schema.Order, r *schem
 }
 
 // endRefund finishes r and counts how it ended.
-func (h *CreateOrder) endRefund(ctx context.Context, r *schema.Refund, to schema.RefundStatus, why, ref string) (*schema.Refund, error) {
+func (h *Refunds) endRefund(ctx context.Context, r *schema.Refund, to schema.RefundStatus, why, ref string) (*schema.Refund, error) {
 	out, ended, err := h.store.finishRefund(ctx, r.OrderID, r.ID, to, h.now(), why, ref)
 	if errors.Is(err, errRefundGone) {
 		return nil, orderNotFound(r.OrderID)

@@ -37,10 +37,10 @@ const (
 )
 
 // afterRefund is the test hook after a refund step.
-func (h *CreateOrder) afterRefund(step int) error { return h.after(step) }
+func (h *Refunds) afterRefund(step int) error { return h.xfer.after(step) }
 
 // refundBalance runs steps 1 to 3 of r.
-func (h *CreateOrder) refundBalance(ctx context.Context, r *schema.Refund) (*schema.Refund, error) {
+func (h *Refunds) refundBalance(ctx context.Context, r *schema.Refund) (*schema.Refund, error) {
 	if r.Payer != r.Merchant {
 		debit, err := h.refundDebit(ctx, r)
 		if err != nil {
@@ -63,7 +63,7 @@ func (h *CreateOrder) refundBalance(ctx context.Context, r *schema.Refund) (*sch
 }
 
 // refundDebit is step 1; it returns the marker: 'd' debited, 'n' refused.
-func (h *CreateOrder) refundDebit(ctx context.Context, r *schema.Refund) (string, error) {
+func (h *Refunds) refundDebit(ctx context.Context, r *schema.Refund) (string, error) {
 	keys := []string{schema.BalanceKey(r.Merchant), schema.LedgerKey(r.Merchant), schema.RefundDebitKey(r.Merchant, r.ID)}
 	m, err := h.store.xferDebit.Run(ctx, h.store.rdb, keys, r.Currency, int64(r.Amount), h.now().UnixMilli(),
 		r.ID, int64(transferMemory/time.Second)).Text()
@@ -74,7 +74,7 @@ func (h *CreateOrder) refundDebit(ctx context.Context, r *schema.Refund) (string
 }
 
 // refundCredit is step 2.
-func (h *CreateOrder) refundCredit(ctx context.Context, r *schema.Refund) error {
+func (h *Refunds) refundCredit(ctx context.Context, r *schema.Refund) error {
 	keys := []string{schema.BalanceKey(r.Payer), schema.LedgerKey(r.Payer), schema.RefundCreditKey(r.Payer, r.ID)}
 	err := h.store.xferCredit.Run(ctx, h.store.rdb, keys, r.Currency, int64(r.Amount), h.now().UnixMilli(),
 		r.ID, int64(transferMemory/time.Second)).Err()

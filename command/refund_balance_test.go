@@ -26,15 +26,15 @@ func paidXfer(t *testing.T) *xfer {
 }
 
 func (x *xfer) refund(amount schema.Amount) (*schema.Refund, error) {
-	r, _, err := x.h.create.Refund(context.Background(), x.get(), RefundAsk{OrderID: x.order.ID, Amount: amount})
+	r, _, err := x.h.uc.Refund.Refund(context.Background(), x.get(), RefundAsk{OrderID: x.order.ID, Amount: amount})
 	return r, err
 }
 
 // sweepRefunds runs one refund sweep of the order's shard, every refund due.
 func (x *xfer) sweepRefunds() int {
 	x.t.Helper()
-	x.h.create.afterStep = nil
-	r := x.h.create.NewTransferRecovery(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	x.h.uc.Balance.xfer.afterStep = nil
+	r := x.h.uc.Recovery.With(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	n, err := r.SweepRefunds(context.Background(), x.shard())
 	if err != nil {
 		x.t.Fatal(err)
@@ -104,11 +104,11 @@ func TestBalanceRefundRecoveryRacesRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs, _ := x.h.store.Refunds(context.Background(), x.order.ID)
-	x.h.create.afterStep = nil
+	x.h.uc.Balance.xfer.afterStep = nil
 	// A sweep reports a refund it could not drive only in its log, at
 	// error level: the log is kept and must stay empty.
 	var logged bytes.Buffer
-	rec := x.h.create.NewTransferRecovery(time.Hour, 0, slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelError})))
+	rec := x.h.uc.Recovery.With(time.Hour, 0, slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelError})))
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(2)
@@ -121,7 +121,7 @@ func TestBalanceRefundRecoveryRacesRequest(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			o := x.get()
-			if _, err := x.h.create.driveRefund(context.Background(), o, &rs[0], nil); err != nil {
+			if _, err := x.h.uc.Refund.driveRefund(context.Background(), o, &rs[0], nil); err != nil {
 				t.Error(err)
 			}
 		}()

@@ -13,7 +13,7 @@ import (
 // answer: made, succeeded; refused (the provider said no), failed and its
 // reservation released. A provider that cannot be reached leaves r pending:
 // the recovery asks again, and the provider refunds once per refund id.
-func (h *CreateOrder) refundProvider(ctx context.Context, o *schema.Order, r *schema.Refund, refunder Refunder) (*schema.Refund, error) {
+func (h *Refunds) refundProvider(ctx context.Context, o *schema.Order, r *schema.Refund, refunder Refunder) (*schema.Refund, error) {
 	if refunder == nil {
 		ask := RefundAsk{}
 		var err error

@@ -14,7 +14,7 @@ import (
 // merely slow is still moved once. The TransferRecovery's sweep runs it
 // beside the transfers'.
 func (r *TransferRecovery) SweepRefunds(ctx context.Context, s schema.Shard) (int, error) {
-	due, err := r.h.store.dueRefunds(ctx, s, r.h.now().Add(-r.grace), r.batch)
+	due, err := r.store.dueRefunds(ctx, s, r.now().Add(-r.grace), r.batch)
 	if err != nil {
 		return 0, err
 	}
@@ -29,18 +29,18 @@ func (r *TransferRecovery) SweepRefunds(ctx context.Context, s schema.Shard) (in
 		if errors.Is(err, errRefundGone) {
 			// Its order left Redis after the retention: nothing to drive.
 			r.log.Error("pending refund's order is gone; needs an operator", "order", orderID, "refund", refundID)
-			if err := r.h.store.rdb.ZRem(ctx, schema.RefundIndexKey(s), m).Err(); err != nil {
+			if err := r.store.rdb.ZRem(ctx, schema.RefundIndexKey(s), m).Err(); err != nil {
 				return ended, err
 			}
 			continue
 		}
 		if err != nil {
-			r.h.m.refunds.WithLabelValues("recovery_failed").Inc()
+			r.m.refunds.WithLabelValues("recovery_failed").Inc()
 			r.log.Error("recover refund", "order", orderID, "refund", refundID, "err", err)
 			continue
 		}
 		if rf.Status.Final() {
-			r.h.m.refunds.WithLabelValues("recovered").Inc()
+			r.m.refunds.WithLabelValues("recovered").Inc()
 			r.log.Info("refund recovered", "order", orderID, "refund", refundID, "status", string(rf.Status))
 			ended++
 		}
@@ -50,16 +50,16 @@ func (r *TransferRecovery) SweepRefunds(ctx context.Context, s schema.Shard) (in
 
 // recoverRefund drives one refund from its record.
 func (r *TransferRecovery) recoverRefund(ctx context.Context, orderID, refundID string) (*schema.Refund, error) {
-	rf, err := r.h.store.Refund(ctx, orderID, refundID)
+	rf, err := r.store.Refund(ctx, orderID, refundID)
 	if err != nil {
 		return nil, err
 	}
-	o, err := r.h.store.Get(ctx, orderID)
+	o, err := r.store.Get(ctx, orderID)
 	if errors.Is(err, ErrOrderNotFound) {
 		return nil, errRefundGone
 	}
 	if err != nil {
 		return nil, err
 	}
-	return r.h.driveRefund(ctx, o, rf, nil)
+	return r.refunds.driveRefund(ctx, o, rf, nil)
 }

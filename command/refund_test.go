@@ -46,7 +46,7 @@ func withRefunds(h *harness) *refundingFake {
 	}
 	sandbox[schema.MethodWalletB] = h.prov
 	sandbox[schema.MethodSelect], sandbox[schema.MethodUSDTDirect] = provider.Own{}, provider.Own{}
-	h.create.providers = provider.NewRegistry(sandbox, nil)
+	h.setProviders(provider.NewRegistry(sandbox, nil))
 	return f
 }
 
@@ -158,7 +158,7 @@ func TestRefundsNeverExceedPaid(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			o := &schema.Order{ID: id, AppID: h.acct.AppID, Method: schema.MethodWalletA, Sandbox: true}
-			_, _, err := h.create.Refund(context.Background(), o, RefundAsk{OrderID: id, Amount: 10_00, Reason: fmt.Sprint("part ", i)})
+			_, _, err := h.uc.Refund.Refund(context.Background(), o, RefundAsk{OrderID: id, Amount: 10_00, Reason: fmt.Sprint("part ", i)})
 			switch {
 			case err == nil:
 				ok.Add(1)
@@ -255,7 +255,7 @@ func TestProviderRefund(t *testing.T) {
 	}
 	f.fail.Store(nil)
 	shard, _ := schema.ParseOrderID(id)
-	rec := h.create.NewTransferRecovery(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	rec := h.uc.Recovery.With(time.Hour, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if n, err := rec.SweepRefunds(ctx, shard); n != 1 || err != nil {
 		t.Fatalf("recovered %d, %v", n, err)
 	}

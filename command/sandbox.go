@@ -3,15 +3,17 @@ package command
 import (
 	"context"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
 // SandboxOrders serves POST /sandbox/orders/{paymentId}/pay and /fail: a
-// sandbox merchant's own test driver, authenticated like order queries.
+// sandbox merchant's own test driver, authenticated like order queries; it
+// shares the query limit. Orders of a method without a simulator (our own
+// flows) are settled directly. Where a simulator's outcome sends no
+// notification (its provider sends none for it), the driver asks the
+// provider through Notifications.Reconcile.
 type SandboxOrders struct {
 	accounts Accounts
 	settle   *Settle
@@ -32,47 +34,28 @@ type Simulator interface {
 // Simulators are the sandbox's simulators by method.
 type Simulators map[schema.Method]Simulator
 
-// NewSandboxOrders wires the sandbox driver; it shares the query limit.
-// Orders of a method without a simulator (our own flows) are settled
-// directly. Where a simulator's outcome sends no notification (its provider
-// sends none for it), the driver asks the provider through notes.Reconcile.
-func (h *CreateOrder) NewSandboxOrders(settle *Settle, sims Simulators, notes *Notifications) *SandboxOrders {
-	return &SandboxOrders{accounts: h.accounts, settle: settle, sims: sims, notes: notes, limiter: h.limiter, limit: h.cfg.QueryLimit}
-}
-
-// Pay moves the order to paid.
-func (s *SandboxOrders) Pay(c *fiber.Ctx) error { return s.move(c, schema.StatusPaid) }
-
-// Fail moves the order to failed.
-func (s *SandboxOrders) Fail(c *fiber.Ctx) error { return s.move(c, schema.StatusFailed) }
-
-func (s *SandboxOrders) move(c *fiber.Ctx, to schema.Status) error {
-	ctx := c.UserContext()
-	acct, err := s.accounts.AuthQuery(ctx, formOrQuery(c, "appid"), formOrQuery(c, "key"))
+// Move is the driver's pay (to paid) or fail (to failed) of the sandbox
+// merchant's own order id, authenticated by appid and query key like an
+// order query.
+func (s *SandboxOrders) Move(ctx context.Context, appid, key, id string, to schema.Status) (Outcome, error) {
+	acct, err := s.accounts.AuthQuery(ctx, appid, key)
 	if err != nil {
-		return err
+		return Outcome{}, err
 	}
 	if err := s.limiter.Allow(ctx, "query", acct.AppID, merchant.Limit(acct.QueryLimit, s.limit)); err != nil {
-		return err
+		return Outcome{}, err
 	}
 	if !acct.Sandbox {
-		return platform.Errorf(platform.KindForbidden, "sandbox endpoints are for sandbox merchants only")
+		return Outcome{}, platform.Errorf(platform.KindForbidden, "sandbox endpoints are for sandbox merchants only")
 	}
-	id := c.Params("paymentId")
 	o, err := s.settle.store.Get(ctx, id)
 	if err != nil {
-		return err
+		return Outcome{}, err
 	}
 	if o.AppID != acct.AppID { // another merchant's order is not there for this one
-		return orderNotFound(id)
+		return Outcome{}, orderNotFound(id)
 	}
-	out, err := s.drive(ctx, o, to)
-	if err != nil {
-		return err
-	}
-	return platform.OK(c, fiber.Map{
-		"paymentId": id, "status": int(out.Order.Status), "status_str": out.Order.Status.String(), "changed": out.Moved,
-	})
+	return s.drive(ctx, o, to)
 }
 
 // drive settles o through its simulator when it has one and the provider
@@ -101,11 +84,4 @@ func (s *SandboxOrders) drive(ctx context.Context, o *schema.Order, to schema.St
 		return Outcome{}, platform.Errorf(platform.KindConflict, "order %s is %s after the simulated notification", o.ID, after.Status)
 	}
 	return Outcome{Order: after, Moved: after.Version != o.Version}, nil
-}
-
-func formOrQuery(c *fiber.Ctx, name string) string {
-	if v := c.FormValue(name); v != "" {
-		return v
-	}
-	return c.Query(name)
 }

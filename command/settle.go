@@ -17,9 +17,6 @@ type Settle struct {
 	now   func() time.Time
 }
 
-// NewSettle shares the create side's metrics, so one registry holds them.
-func (h *CreateOrder) NewSettle() *Settle { return &Settle{store: h.store, m: h.m, now: h.now} }
-
 // Outcome is the order after a settle, and whether this call moved it.
 type Outcome struct {
 	Order *schema.Order

@@ -154,12 +154,12 @@ func TestStatusCountersFollowUSDTReview(t *testing.T) {
 	approved, rejected := hash64("a1"), hash64("b2")
 	ids := []string{h.underReview(approved), h.underReview(rejected)}
 	h.wantCounts(ids)
-	if _, err := h.create.RejectUSDT(ctx, ids[1], rejected, decision("reviewer-1")); err != nil {
+	if _, err := h.uc.Review.Reject(ctx, ids[1], rejected, decision("reviewer-1")); err != nil {
 		t.Fatal(err)
 	}
 	h.wantCounts(ids)
 	for range 2 {
-		if _, err := h.create.ApproveUSDT(ctx, ids[0], approved, usdt.Decision{By: "reviewer-2"}); err != nil {
+		if _, err := h.uc.Review.Approve(ctx, ids[0], approved, usdt.Decision{By: "reviewer-2"}); err != nil {
 			t.Fatal(err)
 		}
 		h.wantCounts(ids)

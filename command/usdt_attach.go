@@ -10,12 +10,6 @@ import (
 	"github.com/paygate/gateway/usdt"
 )
 
-// AttachUSDT: an administrator puts hash under review on order id
-// (USDTReview.Attach).
-func (h *CreateOrder) AttachUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
-	return h.usdtReview().Attach(ctx, id, hash, d)
-}
-
 // Attach is the administrator's answer to a payer whose transfer is held
 // elsewhere or was never submitted: hash is put under review on order id
 // as if its payer had submitted it, d (who, and a note saying why) is
@@ -26,6 +20,7 @@ func (h *CreateOrder) AttachUSDT(ctx context.Context, id, hash string, d usdt.De
 // itself must be free, or held by an order that no longer holds it: a hash
 // another order holds is refused (reject it there first, which releases it).
 func (r *USDTReview) Attach(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
+	d.Reason = "" // an attach tells the payer nothing; the review will
 	return r.attach(ctx, id, hash, d, "1")
 }
 

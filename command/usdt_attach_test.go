@@ -30,7 +30,7 @@ func TestAttachUSDT(t *testing.T) {
 		}, "payer sent it by mail", "", ""},
 		{"hash a wrong order's rejection released", func(h *harness) (string, string) {
 			wrong := h.underReview(hash64("b2"))
-			if _, err := h.create.RejectUSDT(ctx, wrong, hash64("b2"), decision("r")); err != nil {
+			if _, err := h.uc.Review.Reject(ctx, wrong, hash64("b2"), decision("r")); err != nil {
 				h.t.Fatal(err)
 			}
 			id := h.usdtOrder(true)
@@ -48,7 +48,7 @@ func TestAttachUSDT(t *testing.T) {
 		}, "x", platform.KindConflict, ""},
 		{"paid order", func(h *harness) (string, string) {
 			id := h.underReview(hash64("f6"))
-			if _, err := h.create.ApproveUSDT(ctx, id, hash64("f6"), decision("r")); err != nil {
+			if _, err := h.uc.Review.Approve(ctx, id, hash64("f6"), decision("r")); err != nil {
 				h.t.Fatal(err)
 			}
 			return id, hash64("a7")
@@ -63,7 +63,7 @@ func TestAttachUSDT(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newRedisHarness(t)
 			id, hash := tt.setup(h)
-			o, err := h.create.AttachUSDT(ctx, id, hash, admin(tt.note))
+			o, err := h.uc.Review.Attach(ctx, id, hash, admin(tt.note))
 			if kindOf(err) != tt.kind || (err != nil) != (tt.kind != "") {
 				t.Fatalf("err = %v, want kind %q", err, tt.kind)
 			}
@@ -84,7 +84,7 @@ func TestAttachUSDT(t *testing.T) {
 			if !k.queued || last.Outcome != usdt.OutcomeAttached || last.By != "admin:alice" || last.Note != tt.note || last.Hash != hash {
 				t.Fatalf("review keys %+v", k)
 			}
-			if o, err := h.create.ApproveUSDT(ctx, id, hash, decision("reviewer-1")); err != nil || o.Status != schema.StatusPaid {
+			if o, err := h.uc.Review.Approve(ctx, id, hash, decision("reviewer-1")); err != nil || o.Status != schema.StatusPaid {
 				t.Fatalf("the review could not pay the attached transfer: %+v %v", o, err)
 			}
 		})

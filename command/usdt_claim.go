@@ -124,7 +124,4 @@ func releaseTx(ctx context.Context, rdb redis.UniversalClient, network, tx, id s
 	return releaseHeld(ctx, rdb, schema.USDTTxKey(network, tx), id)
 }
 
-func isKind(err error, k platform.Kind) bool {
-	var pe *platform.Error
-	return errors.As(err, &pe) && pe.Kind == k
-}
+func isKind(err error, k platform.Kind) bool { return platform.KindOf(err) == k }

@@ -18,26 +18,27 @@ import (
 // (the review queue and the desk index) and never scans keys, so it stays
 // a handful of round trips however many orders Redis holds.
 
-// Desk states of USDTReviews.
+// USDTDesk is the administrator's desk's reads: the orders waiting for a
+// decision or whose review failed, and each order's review decisions. The
+// administrator's decisions themselves are USDTReview's.
+type USDTDesk struct {
+	store *Store
+}
+
+// NewUSDTDesk reads the desk over store (the CLI's door; a command process
+// has UseCases.Desk).
+func NewUSDTDesk(store *Store) *USDTDesk { return &USDTDesk{store: store} }
+
+// Desk states of USDTDesk.Reviews.
 const (
 	DeskWaiting = "waiting" // waiting for an administrator
 	DeskFailed  = "failed"  // the review rejected the hash; the order is still live
 	DeskAll     = "all"     // in the review queue, or waiting
 )
 
-// USDTHistory lists order id's review decisions, oldest first (USDTReview.History).
-func (h *CreateOrder) USDTHistory(ctx context.Context, id string) ([]usdt.Decision, error) {
-	return h.usdtReview().History(ctx, id)
-}
-
-// USDTReviews lists orders for the desk (USDTReview.Reviews).
-func (h *CreateOrder) USDTReviews(ctx context.Context, state string) ([]*schema.Order, error) {
-	return h.usdtReview().Reviews(ctx, state)
-}
-
 // History lists order id's review decisions, oldest first; none for an
 // order never reviewed (or gone past its retention).
-func (r *USDTReview) History(ctx context.Context, id string) ([]usdt.Decision, error) {
+func (r *USDTDesk) History(ctx context.Context, id string) ([]usdt.Decision, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
 		return nil, orderNotFound(id)
@@ -62,7 +63,7 @@ func (r *USDTReview) History(ctx context.Context, id string) ([]usdt.Decision, e
 // review queue, and waiting). Desk entries whose order left Redis (past
 // its retention) are dropped from the index on the way: an order hash
 // never comes back, so that removal cannot race a decision.
-func (r *USDTReview) Reviews(ctx context.Context, state string) ([]*schema.Order, error) {
+func (r *USDTDesk) Reviews(ctx context.Context, state string) ([]*schema.Order, error) {
 	if state != DeskWaiting && state != DeskFailed && state != DeskAll {
 		return nil, platform.Errorf(platform.KindInvalidParameter, "state %q: want waiting, failed or all", state)
 	}
@@ -90,7 +91,7 @@ func (r *USDTReview) Reviews(ctx context.Context, state string) ([]*schema.Order
 }
 
 // deskIDs reads every shard's desk index, and its review queue too.
-func (r *USDTReview) deskIDs(ctx context.Context, queues bool) ([]string, error) {
+func (r *USDTDesk) deskIDs(ctx context.Context, queues bool) ([]string, error) {
 	var cmds []*redis.StringSliceCmd
 	_, err := r.store.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, s := range schema.AllShards() {
@@ -118,7 +119,7 @@ func (r *USDTReview) deskIDs(ctx context.Context, queues bool) ([]string, error)
 }
 
 // orders reads ids in one pipeline; those gone leave the desk index.
-func (r *USDTReview) orders(ctx context.Context, ids []string) ([]*schema.Order, error) {
+func (r *USDTDesk) orders(ctx context.Context, ids []string) ([]*schema.Order, error) {
 	cmds := make([]*redis.MapStringStringCmd, len(ids))
 	_, err := r.store.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, id := range ids {

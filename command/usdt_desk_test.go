@@ -18,16 +18,16 @@ func TestRescheduleUSDT(t *testing.T) {
 	id := h.underReview(hash64("c9"))
 	shard, _ := schema.ParseOrderID(id)
 	due := time.Now().Add(time.Minute).Truncate(time.Millisecond)
-	if err := h.create.RescheduleUSDT(ctx, id, due); err != nil {
+	if err := h.uc.Review.Reschedule(ctx, id, due); err != nil {
 		t.Fatal(err)
 	}
 	if score := h.rdb.ZScore(ctx, schema.USDTReviewsKey(shard), id).Val(); int64(score) != due.UnixMilli() {
 		t.Fatalf("due %v, want %d", score, due.UnixMilli())
 	}
-	if _, err := h.create.ApproveUSDT(ctx, id, hash64("c9"), decision("r")); err != nil {
+	if _, err := h.uc.Review.Approve(ctx, id, hash64("c9"), decision("r")); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.create.RescheduleUSDT(ctx, id, due); kindOf(err) != platform.KindConflict {
+	if err := h.uc.Review.Reschedule(ctx, id, due); kindOf(err) != platform.KindConflict {
 		t.Fatalf("rescheduling a decided order: %v", err)
 	}
 	if h.reviewKeys(id).queued {
@@ -46,17 +46,17 @@ func TestUSDTReviewsStates(t *testing.T) {
 	gone := h.underReview(hash64("15"))
 	cancelled := h.underReview(hash64("16"))
 	steps := []error{}
-	_, err := h.create.RejectUSDT(ctx, cancelled, hash64("16"), decision("r"))
+	_, err := h.uc.Review.Reject(ctx, cancelled, hash64("16"), decision("r"))
 	steps = append(steps, err)
 	_, err = h.store.Transition(ctx, cancelled, schema.StatusCancelled, time.Now())
 	steps = append(steps, err)
-	_, err = h.create.EscalateUSDT(ctx, waiting, hash64("12"), decision("r"))
+	_, err = h.uc.Review.Escalate(ctx, waiting, hash64("12"), decision("r"))
 	steps = append(steps, err)
-	_, err = h.create.RejectUSDT(ctx, rejected, hash64("13"), decision("r"))
+	_, err = h.uc.Review.Reject(ctx, rejected, hash64("13"), decision("r"))
 	steps = append(steps, err)
-	_, err = h.create.ApproveUSDT(ctx, paid, hash64("14"), decision("r"))
+	_, err = h.uc.Review.Approve(ctx, paid, hash64("14"), decision("r"))
 	steps = append(steps, err)
-	_, err = h.create.RejectUSDT(ctx, gone, hash64("15"), decision("r"))
+	_, err = h.uc.Review.Reject(ctx, gone, hash64("15"), decision("r"))
 	steps = append(steps, err)
 	for i, err := range steps {
 		if err != nil {
@@ -75,7 +75,7 @@ func TestUSDTReviewsStates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.state, func(t *testing.T) {
-			orders, err := h.create.USDTReviews(ctx, tt.state)
+			orders, err := h.uc.Desk.Reviews(ctx, tt.state)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func TestUSDTReviewsStates(t *testing.T) {
 	if h.rdb.ZScore(ctx, schema.USDTDeskKey(shard), gone).Err() != redis.Nil {
 		t.Fatal("an order gone from Redis stayed on the desk")
 	}
-	if _, err := h.create.USDTReviews(ctx, "everything"); kindOf(err) != platform.KindInvalidParameter {
+	if _, err := h.uc.Desk.Reviews(ctx, "everything"); kindOf(err) != platform.KindInvalidParameter {
 		t.Fatalf("unknown state: %v", err)
 	}
 }
@@ -104,7 +104,7 @@ func TestHistoryFollowsTheOrder(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
 	id := h.underReview(hash64("d1"))
-	if _, err := h.create.EscalateUSDT(ctx, id, hash64("d1"), decision("r")); err != nil {
+	if _, err := h.uc.Review.Escalate(ctx, id, hash64("d1"), decision("r")); err != nil {
 		t.Fatal(err)
 	}
 	shard, _ := schema.ParseOrderID(id)

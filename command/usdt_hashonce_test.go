@@ -17,14 +17,14 @@ func TestSubmitQueuesReview(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
 	at := time.UnixMilli(time.Now().UnixMilli())
-	h.create.now = func() time.Time { return at }
+	h.uc.USDT.now = func() time.Time { return at }
 	id := h.underReview(hash64("a1"))
 	shard, _ := schema.ParseOrderID(id)
 	if score := h.rdb.ZScore(ctx, schema.USDTReviewsKey(shard), id).Val(); int64(score) != at.UnixMilli() {
 		t.Fatalf("queued at %v, want %d", score, at.UnixMilli())
 	}
 	other := h.usdtOrder(true) // no network chosen: the submit is refused
-	if _, err := h.create.SubmitTxHash(ctx, other, hash64("a2")); err == nil {
+	if _, err := h.uc.USDT.SubmitTxHash(ctx, other, hash64("a2")); err == nil {
 		t.Fatal("submit without a network accepted")
 	}
 	if h.reviewKeys(other).queued {
@@ -51,22 +51,22 @@ func TestTxHashFollowsTheOrderHoldingIt(t *testing.T) {
 			}
 		}, false},
 		{"first order waiting for an administrator", func(h *harness, id, hash string) {
-			if _, err := h.create.EscalateUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+			if _, err := h.uc.Review.Escalate(ctx, id, hash, decision("reviewer-1")); err != nil {
 				h.t.Fatal(err)
 			}
 		}, false},
 		{"first order paid", func(h *harness, id, hash string) {
-			if _, err := h.create.ApproveUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+			if _, err := h.uc.Review.Approve(ctx, id, hash, decision("reviewer-1")); err != nil {
 				h.t.Fatal(err)
 			}
 		}, false},
 		{"first order's hash rejected", func(h *harness, id, hash string) {
-			if _, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+			if _, err := h.uc.Review.Reject(ctx, id, hash, decision("reviewer-1")); err != nil {
 				h.t.Fatal(err)
 			}
 		}, true},
 		{"rejected before the release existed (reservation left behind)", func(h *harness, id, hash string) {
-			if _, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-1")); err != nil {
+			if _, err := h.uc.Review.Reject(ctx, id, hash, decision("reviewer-1")); err != nil {
 				h.t.Fatal(err)
 			}
 			h.rdb.Set(ctx, schema.USDTTxKey("TRC20", hash), id, 0)
@@ -84,7 +84,7 @@ func TestTxHashFollowsTheOrderHoldingIt(t *testing.T) {
 			tt.after(h, first, hash)
 			second := h.usdtOrder(true)
 			h.mustChoose(second, "TRC20")
-			_, err := h.create.SubmitTxHash(ctx, second, hash)
+			_, err := h.uc.USDT.SubmitTxHash(ctx, second, hash)
 			want := first
 			if tt.free {
 				want = second
@@ -110,7 +110,7 @@ func TestRejectedHashIsReleased(t *testing.T) {
 	hash := hash64("c3")
 	key := schema.USDTTxKey("TRC20", hash)
 	id := h.underReview(hash)
-	if _, err := h.create.RejectUSDT(ctx, id, hash, decision("r")); err != nil {
+	if _, err := h.uc.Review.Reject(ctx, id, hash, decision("r")); err != nil {
 		t.Fatal(err)
 	}
 	if n := h.rdb.Exists(ctx, key).Val(); n != 0 {
@@ -120,7 +120,7 @@ func TestRejectedHashIsReleased(t *testing.T) {
 	if _, err := h.store.Transition(ctx, id, schema.StatusCancelled, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.create.submitTx(ctx, stale, hash); kindOf(err) != platform.KindConflict {
+	if _, err := h.uc.USDT.submitTx(ctx, stale, hash); kindOf(err) != platform.KindConflict {
 		t.Fatalf("submit to a cancelled order: %v", err)
 	}
 	if n := h.rdb.Exists(ctx, key).Val(); n != 0 {
@@ -128,10 +128,10 @@ func TestRejectedHashIsReleased(t *testing.T) {
 	}
 
 	again := h.underReview(hash64("d4"))
-	if _, err := h.create.RejectUSDT(ctx, again, hash64("d4"), decision("r")); err != nil {
+	if _, err := h.uc.Review.Reject(ctx, again, hash64("d4"), decision("r")); err != nil {
 		t.Fatal(err)
 	}
-	o, err := h.create.SubmitTxHash(ctx, again, hash64("d4"))
+	o, err := h.uc.USDT.SubmitTxHash(ctx, again, hash64("d4"))
 	if err != nil || o.TxHash != hash64("d4") || o.Review != "" || o.ReviewReason != "" {
 		t.Fatalf("resubmitting its own rejected hash: %+v %v", o, err)
 	}
@@ -159,7 +159,7 @@ func TestConcurrentSubmitsOfOneHash(t *testing.T) {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { _, errs[i] = h.create.submitTx(ctx, orders[i], hash) })
+		wg.Go(func() { _, errs[i] = h.uc.USDT.submitTx(ctx, orders[i], hash) })
 	}
 	wg.Wait()
 	holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val()

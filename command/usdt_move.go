@@ -12,11 +12,6 @@ import (
 	"github.com/paygate/gateway/usdt"
 )
 
-// MoveUSDT: a rejected hash goes to the order its amount names (USDTReview.Move).
-func (h *CreateOrder) MoveUSDT(ctx context.Context, from, hash, payable string, d usdt.Decision) (*schema.Order, error) {
-	return h.usdtReview().Move(ctx, from, hash, payable, d)
-}
-
 // Move follows a review that rejected hash on order from because the
 // transfer's exact amount, payable, is not that order's: payable amounts
 // are unique to their order (USDT.Reserve), so it names the order the

@@ -23,7 +23,7 @@ func TestMoveUSDT(t *testing.T) {
 	}{
 		{"awaiting a transfer: moved", func(*harness, string) {}, func(v *schema.Order, _ string) string { return v.PayableAmount }, ""},
 		{"holding its own hash", func(h *harness, id string) {
-			if _, err := h.create.SubmitTxHash(ctx, id, hash64("7f")); err != nil {
+			if _, err := h.uc.USDT.SubmitTxHash(ctx, id, hash64("7f")); err != nil {
 				h.t.Fatal(err)
 			}
 		}, func(v *schema.Order, _ string) string { return v.PayableAmount }, platform.KindConflict},
@@ -38,12 +38,12 @@ func TestMoveUSDT(t *testing.T) {
 			tt.victim(h, victim)
 			hash := hash64("e1")
 			attacker := h.underReview(hash)
-			if _, err := h.create.RejectUSDT(ctx, attacker, hash, usdt.Decision{By: "reviewer-1", Reason: "wrong_amount"}); err != nil {
+			if _, err := h.uc.Review.Reject(ctx, attacker, hash, usdt.Decision{By: "reviewer-1", Reason: "wrong_amount"}); err != nil {
 				t.Fatal(err)
 			}
 			v, _ := h.store.Get(ctx, victim)
 			a, _ := h.store.Get(ctx, attacker)
-			moved, err := h.create.MoveUSDT(ctx, attacker, hash, tt.to(v, a.PayableAmount), usdt.Decision{By: "reviewer-1"})
+			moved, err := h.uc.Review.Move(ctx, attacker, hash, tt.to(v, a.PayableAmount), usdt.Decision{By: "reviewer-1"})
 			if kindOf(err) != tt.kind || (err != nil) != (tt.kind != "") {
 				t.Fatalf("err = %v, want kind %q", err, tt.kind)
 			}

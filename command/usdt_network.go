@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -77,24 +79,48 @@ type USDTNetworkSource interface {
 	For(sandbox bool) []usdt.Network
 }
 
-// USDTNetworks are the networks a usdt_direct payer of a sandbox or live
+// usdtOffer is the USDT networks offered to payers, shared by create, the
+// select page and USDTPay.
+type usdtOffer struct {
+	live, sandbox []schema.USDTNetwork // Config's, used when no source is wired
+	source        USDTNetworkSource
+}
+
+// USDTPay is usdt_direct's payer side: the network to send on, the
+// transaction hash submitted for review (usdt_txhash.go), and the sandbox's
+// simulated transfer (usdt_simulate.go).
+type USDTPay struct {
+	store  *Store
+	offer  *usdtOffer
+	usdt   *USDT
+	sim    USDTSimulator
+	window time.Duration // Config.USDTReviewWindow with its default
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+// USDTNetworks are the networks the payer of a sandbox or live order may
+// send on (usdtOffer.For).
+func (h *USDTPay) USDTNetworks(sandbox bool) []schema.USDTNetwork { return h.offer.For(sandbox) }
+
+// For is the networks a usdt_direct payer of a sandbox or live
 // order may send on, each with the address payers are shown (the first
 // configured). They come from the USDTNetworkSource when one is wired,
 // else from Config. A live order gets only configured networks; a sandbox
 // one the configured sandbox networks, else SandboxUSDTNetworks.
-func (h *CreateOrder) USDTNetworks(sandbox bool) []schema.USDTNetwork {
+func (h *usdtOffer) For(sandbox bool) []schema.USDTNetwork {
 	var out []schema.USDTNetwork
 	switch {
-	case h.networks != nil:
-		for _, n := range h.networks.For(sandbox) {
+	case h.source != nil:
+		for _, n := range h.source.For(sandbox) {
 			if len(n.Addresses) > 0 { // usdt.Check requires one; a hand-edited entry may lack it
 				out = append(out, schema.USDTNetwork{Name: n.Name, Address: n.Addresses[0]})
 			}
 		}
 	case sandbox:
-		out = slices.Clone(h.cfg.USDTSandboxNetworks)
+		out = slices.Clone(h.sandbox)
 	default:
-		out = slices.Clone(h.cfg.USDTNetworks)
+		out = slices.Clone(h.live)
 	}
 	if sandbox && len(out) == 0 {
 		return SandboxUSDTNetworks()
@@ -106,7 +132,7 @@ func (h *CreateOrder) USDTNetworks(sandbox bool) []schema.USDTNetwork {
 // sends on, with a changed event. The payer may change it until a
 // transaction hash is submitted: the update is guarded on the next action,
 // so a choice racing a submit either lands before it or is refused.
-func (h *CreateOrder) ChooseUSDTNetwork(ctx context.Context, id, network string) (*schema.Order, error) {
+func (h *USDTPay) ChooseUSDTNetwork(ctx context.Context, id, network string) (*schema.Order, error) {
 	o, err := h.usdtOrder(ctx, id)
 	if err != nil {
 		return nil, err
@@ -114,7 +140,7 @@ func (h *CreateOrder) ChooseUSDTNetwork(ctx context.Context, id, network string)
 	if err := awaitingUSDT(o); err != nil {
 		return nil, err
 	}
-	n, err := h.offeredNetwork(o.Sandbox, network)
+	n, err := h.offer.offered(o.Sandbox, network)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +159,8 @@ func (h *CreateOrder) ChooseUSDTNetwork(ctx context.Context, id, network string)
 }
 
 // offeredNetwork finds the network a payer named among those offered.
-func (h *CreateOrder) offeredNetwork(sandbox bool, name string) (schema.USDTNetwork, error) {
-	offered := h.USDTNetworks(sandbox)
+func (h *usdtOffer) offered(sandbox bool, name string) (schema.USDTNetwork, error) {
+	offered := h.For(sandbox)
 	if len(offered) == 0 {
 		return schema.USDTNetwork{}, platform.Errorf(platform.KindMethodUnavailable, "no USDT network is configured for usdt_direct")
 	}
@@ -150,9 +176,9 @@ func (h *CreateOrder) offeredNetwork(sandbox bool, name string) (schema.USDTNetw
 
 // usdtOrder reads usdt_direct order id; any other order is not found, as
 // the payer pages know nothing else by this path.
-func (h *CreateOrder) usdtOrder(ctx context.Context, id string) (*schema.Order, error) {
+func (h *USDTPay) usdtOrder(ctx context.Context, id string) (*schema.Order, error) {
 	o, err := h.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != schema.MethodUSDTDirect) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && o.Method != schema.MethodUSDTDirect) {
 		return nil, platform.Errorf(platform.KindNotFound, "no usdt_direct order %s", id)
 	}
 	return o, err

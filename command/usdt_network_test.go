@@ -141,7 +141,7 @@ func TestChooseUSDTNetwork(t *testing.T) {
 		{"after submit", nil, func(h *harness) string {
 			id := sandboxUSDT(h)
 			h.mustChoose(id, "TRC20")
-			if _, err := h.create.SubmitTxHash(context.Background(), id, strings.Repeat("a1", 32)); err != nil {
+			if _, err := h.uc.USDT.SubmitTxHash(context.Background(), id, strings.Repeat("a1", 32)); err != nil {
 				h.t.Fatal(err)
 			}
 			return id
@@ -150,13 +150,13 @@ func TestChooseUSDTNetwork(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newRedisHarness(t)
-			h.create.cfg.USDTNetworks = tt.live
+			h.uc.Create.offer.live = tt.live
 			id := tt.order(h)
 			for _, c := range tt.choices {
 				h.mustChoose(id, c)
 			}
 			before, _ := h.store.Get(context.Background(), id)
-			o, err := h.create.ChooseUSDTNetwork(context.Background(), id, tt.choose)
+			o, err := h.uc.USDT.ChooseUSDTNetwork(context.Background(), id, tt.choose)
 			if kindOf(err) != tt.kind || (err != nil) != (tt.kind != "") {
 				t.Fatalf("err = %v, want kind %q", err, tt.kind)
 			}
@@ -186,7 +186,7 @@ func liveUSDT(h *harness) string    { return h.usdtOrder(false) }
 
 func (h *harness) mustChoose(id, network string) {
 	h.t.Helper()
-	if _, err := h.create.ChooseUSDTNetwork(context.Background(), id, network); err != nil {
+	if _, err := h.uc.USDT.ChooseUSDTNetwork(context.Background(), id, network); err != nil {
 		h.t.Fatalf("choose %s: %v", network, err)
 	}
 }
@@ -199,12 +199,12 @@ func TestUSDTNetworksFromData(t *testing.T) {
 	ctx := context.Background()
 	st := usdt.NewStore(h.rdb)
 	w := usdt.NewWatcher(st, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Second)
-	h.create.networks = w
-	h.create.cfg.USDTNetworks = []schema.USDTNetwork{usdtNet("TRC20", tronOf(9))} // not used once data is wired
+	h.uc.Create.offer.source = w
+	h.uc.Create.offer.live = []schema.USDTNetwork{usdtNet("TRC20", tronOf(9))} // not used once data is wired
 	if err := w.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.create.USDTNetworks(false); len(got) != 0 {
+	if got := h.uc.USDT.USDTNetworks(false); len(got) != 0 {
 		t.Fatalf("live networks of an empty store: %v", got)
 	}
 	bep := "0x" + strings.Repeat("3c", 20)
@@ -214,13 +214,13 @@ func TestUSDTNetworksFromData(t *testing.T) {
 	if err := w.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.create.USDTNetworks(false); !slices.Equal(got, []schema.USDTNetwork{usdtNet("BEP20", bep)}) {
+	if got := h.uc.USDT.USDTNetworks(false); !slices.Equal(got, []schema.USDTNetwork{usdtNet("BEP20", bep)}) {
 		t.Fatalf("live networks: %v", got)
 	}
-	if got := h.create.USDTNetworks(true); !slices.Equal(got, SandboxUSDTNetworks()) {
+	if got := h.uc.USDT.USDTNetworks(true); !slices.Equal(got, SandboxUSDTNetworks()) {
 		t.Fatalf("sandbox networks with none configured: %v", got)
 	}
-	if _, err := h.create.ChooseUSDTNetwork(ctx, liveUSDT(h), "bep20"); err != nil {
+	if _, err := h.uc.USDT.ChooseUSDTNetwork(ctx, liveUSDT(h), "bep20"); err != nil {
 		t.Fatalf("choosing the configured network: %v", err)
 	}
 }

@@ -18,11 +18,6 @@ var usdtProgressLua string
 
 var usdtProgressScript = redis.NewScript(usdtProgressLua)
 
-// ProgressUSDT records where the review of order id stands (USDTReview.Progress).
-func (h *CreateOrder) ProgressUSDT(ctx context.Context, id, hash string, p schema.USDTProgress) error {
-	return h.usdtReview().Progress(ctx, id, hash, p)
-}
-
 // Progress records where the automatic review of hash on order id stands,
 // so that the payer, the merchant and the desk can say so (a hash that
 // matches nothing yet is "not found, checked again at ..." rather than a

@@ -20,7 +20,7 @@ func TestUSDTProgress(t *testing.T) {
 	before, _ := h.store.Get(ctx, id)
 	at := time.UnixMilli(time.Now().UnixMilli()).UTC()
 	p := schema.USDTProgress{Step: schema.ReviewConfirming, NextCheck: at, Until: at.Add(time.Hour), Confirmations: 4, Required: 30}
-	if err := h.create.ProgressUSDT(ctx, id, hash, p); err != nil {
+	if err := h.uc.Review.Progress(ctx, id, hash, p); err != nil {
 		t.Fatal(err)
 	}
 	o, _ := h.store.Get(ctx, id)
@@ -30,16 +30,16 @@ func TestUSDTProgress(t *testing.T) {
 	if v := schema.USDTReviewOf(o); v.State != schema.ReviewConfirming || v.Confirmations != 4 || v.ConfirmationsRequired != 30 {
 		t.Fatalf("view %+v", v)
 	}
-	if err := h.create.ProgressUSDT(ctx, id, hash64("b9"), p); kindOf(err) != platform.KindConflict {
+	if err := h.uc.Review.Progress(ctx, id, hash64("b9"), p); kindOf(err) != platform.KindConflict {
 		t.Fatalf("progress for another hash: %v", err)
 	}
-	if _, err := h.create.RejectUSDT(ctx, id, hash, decision("r")); err != nil {
+	if _, err := h.uc.Review.Reject(ctx, id, hash, decision("r")); err != nil {
 		t.Fatal(err)
 	}
 	if o, _ = h.store.Get(ctx, id); o.ReviewProgress != (schema.USDTProgress{}) {
 		t.Fatalf("progress kept after the outcome: %+v", o.ReviewProgress)
 	}
-	if err := h.create.ProgressUSDT(ctx, id, hash, p); kindOf(err) != platform.KindConflict {
+	if err := h.uc.Review.Progress(ctx, id, hash, p); kindOf(err) != platform.KindConflict {
 		t.Fatalf("progress after the outcome: %v", err)
 	}
 }

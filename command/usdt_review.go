@@ -34,37 +34,14 @@ type USDTReview struct {
 }
 
 // NewUSDTReview decides over store, for a process that serves nothing (the
-// CLI's desk); a gateway process uses its CreateOrder's methods.
+// CLI's desk, a reviewer-only process); a command process uses
+// UseCases.Review, which also counts the moves.
 func NewUSDTReview(store *Store) *USDTReview { return &USDTReview{store: store, now: time.Now} }
 
 // WithClock makes r decide by now (a reviewer process's configured clock).
 func (r *USDTReview) WithClock(now platform.Clock) *USDTReview {
 	r.now = now.Now
 	return r
-}
-
-func (h *CreateOrder) usdtReview() *USDTReview {
-	return &USDTReview{store: h.store, moves: h.m.moves, now: h.now, window: h.cfg.reviewWindow()}
-}
-
-// ApproveUSDT: the transfer hash pays usdt_direct order id (USDTReview.Approve).
-func (h *CreateOrder) ApproveUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
-	return h.usdtReview().Approve(ctx, id, hash, d)
-}
-
-// RejectUSDT: hash does not pay order id (USDTReview.Reject).
-func (h *CreateOrder) RejectUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
-	return h.usdtReview().Reject(ctx, id, hash, d)
-}
-
-// EscalateUSDT: an administrator decides order id (USDTReview.Escalate).
-func (h *CreateOrder) EscalateUSDT(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error) {
-	return h.usdtReview().Escalate(ctx, id, hash, d)
-}
-
-// RescheduleUSDT: check order id again at due (USDTReview.Reschedule).
-func (h *CreateOrder) RescheduleUSDT(ctx context.Context, id string, due time.Time) error {
-	return h.usdtReview().Reschedule(ctx, id, due)
 }
 
 // Approve pays order id with the transfer hash: only while hash is the
@@ -123,7 +100,7 @@ func (r *USDTReview) Reschedule(ctx context.Context, id string, due time.Time) e
 // Order reads usdt_direct order id; any other order is not found.
 func (r *USDTReview) Order(ctx context.Context, id string) (*schema.Order, error) {
 	o, err := r.store.Get(ctx, id)
-	if errors.Is(err, ErrOrderNotFound) || (err == nil && o.Method != schema.MethodUSDTDirect) {
+	if platform.KindOf(err) == platform.KindNotFound || (err == nil && o.Method != schema.MethodUSDTDirect) {
 		return nil, platform.Errorf(platform.KindNotFound, "no usdt_direct order %s", id)
 	}
 	return o, err

@@ -21,7 +21,7 @@ func (h *harness) underReview(hash string) string {
 	h.t.Helper()
 	id := h.usdtOrder(true)
 	h.mustChoose(id, "TRC20")
-	if _, err := h.create.SubmitTxHash(context.Background(), id, hash); err != nil {
+	if _, err := h.uc.USDT.SubmitTxHash(context.Background(), id, hash); err != nil {
 		h.t.Fatalf("submit %s: %v", hash, err)
 	}
 	return id
@@ -44,7 +44,7 @@ func (h *harness) reviewKeys(id string) reviewKeys {
 		}
 		return err == nil
 	}
-	hist, err := h.create.USDTHistory(ctx, id)
+	hist, err := h.uc.Desk.History(ctx, id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestApproveUSDT(t *testing.T) {
 	hash := hash64("f6")
 	id := h.underReview(hash)
 	before, _ := h.store.Get(ctx, id)
-	o, err := h.create.ApproveUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-7", Evidence: "block 9"})
+	o, err := h.uc.Review.Approve(ctx, id, hash, usdt.Decision{By: "reviewer-7", Evidence: "block 9"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestApproveUSDT(t *testing.T) {
 	if ttl := h.rdb.TTL(ctx, schema.OrderHistoryKey(shard, id)).Val(); ttl <= 0 || ttl > time.Hour {
 		t.Fatalf("history kept for %v, want the order's retention", ttl)
 	}
-	again, err := h.create.ApproveUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-8"})
+	again, err := h.uc.Review.Approve(ctx, id, hash, usdt.Decision{By: "reviewer-8"})
 	if err != nil {
 		t.Fatalf("approving again: %v", err)
 	}
@@ -104,14 +104,14 @@ func TestReviewConflicts(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
 	paid := h.underReview(hash64("01"))
-	if _, err := h.create.ApproveUSDT(ctx, paid, hash64("01"), decision("r")); err != nil {
+	if _, err := h.uc.Review.Approve(ctx, paid, hash64("01"), decision("r")); err != nil {
 		t.Fatal(err)
 	}
 	queued := h.underReview(hash64("02"))
 	fresh := h.usdtOrder(true)
 	h.mustChoose(fresh, "TRC20")
 	type outcome func(ctx context.Context, id, hash string, d usdt.Decision) (*schema.Order, error)
-	approve, reject, escalate := outcome(h.create.ApproveUSDT), outcome(h.create.RejectUSDT), outcome(h.create.EscalateUSDT)
+	approve, reject, escalate := outcome(h.uc.Review.Approve), outcome(h.uc.Review.Reject), outcome(h.uc.Review.Escalate)
 	tests := []struct {
 		name string
 		do   outcome
@@ -156,7 +156,7 @@ func TestRejectUSDT(t *testing.T) {
 	ctx := context.Background()
 	hash := hash64("a7")
 	id := h.underReview(hash)
-	o, err := h.create.RejectUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-2", Reason: "wrong_amount", Evidence: "12.000001"})
+	o, err := h.uc.Review.Reject(ctx, id, hash, usdt.Decision{By: "reviewer-2", Reason: "wrong_amount", Evidence: "12.000001"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,30 +174,30 @@ func TestRejectUSDT(t *testing.T) {
 	if holder := h.rdb.Get(ctx, schema.USDTTxKey("TRC20", hash)).Val(); holder != "" {
 		t.Fatalf("a rejected hash stays reserved for %q", holder)
 	}
-	again, err := h.create.RejectUSDT(ctx, id, hash, decision("reviewer-3"))
+	again, err := h.uc.Review.Reject(ctx, id, hash, decision("reviewer-3"))
 	if err != nil {
 		t.Fatalf("rejecting again: %v", err)
 	}
 	if again.Version != o.Version || len(h.reviewKeys(id).history) != 1 {
 		t.Fatalf("rejecting again wrote: v%d", again.Version)
 	}
-	if _, err := h.create.RejectUSDT(ctx, id, hash, usdt.Decision{By: "x"}); kindOf(err) != platform.KindInvalidParameter {
+	if _, err := h.uc.Review.Reject(ctx, id, hash, usdt.Decision{By: "x"}); kindOf(err) != platform.KindInvalidParameter {
 		t.Fatalf("a rejection without a reason: %v", err)
 	}
 	// An order an administrator was to decide had left the expiry index;
 	// rejected, it is payable again and expires again.
 	waited := h.underReview(hash64("a8"))
-	if _, err := h.create.EscalateUSDT(ctx, waited, hash64("a8"), decision("r")); err != nil {
+	if _, err := h.uc.Review.Escalate(ctx, waited, hash64("a8"), decision("r")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.create.RejectUSDT(ctx, waited, hash64("a8"), decision("admin:ops")); err != nil {
+	if _, err := h.uc.Review.Reject(ctx, waited, hash64("a8"), decision("admin:ops")); err != nil {
 		t.Fatal(err)
 	}
 	if !h.reviewKeys(waited).expiring {
 		t.Fatal("a rejected order that had waited never expires")
 	}
 	h.rdb.Del(ctx, schema.OrderKey(mustShard(waited), waited))
-	failed, err := h.create.USDTReviews(ctx, DeskFailed)
+	failed, err := h.uc.Desk.Reviews(ctx, DeskFailed)
 	if err != nil || len(failed) != 1 || failed[0].ID != id {
 		t.Fatalf("failed desk: %v %v", failed, err)
 	}
@@ -211,7 +211,7 @@ func TestEscalateUSDT(t *testing.T) {
 	ctx := context.Background()
 	hash := hash64("b8")
 	id := h.underReview(hash)
-	o, err := h.create.EscalateUSDT(ctx, id, hash, usdt.Decision{By: "reviewer-4", Reason: "backend_down"})
+	o, err := h.uc.Review.Escalate(ctx, id, hash, usdt.Decision{By: "reviewer-4", Reason: "backend_down"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestEscalateUSDT(t *testing.T) {
 	if k := h.reviewKeys(id); k.queued || !k.onDesk || k.expiring || len(k.history) != 1 {
 		t.Fatalf("indexes after escalate: %+v", k)
 	}
-	settle := h.create.NewSettle()
+	settle := h.newSettle()
 	settle.now = func() time.Time { return time.Now().Add(30 * 24 * time.Hour) }
 	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for _, s := range schema.AllShards() {
@@ -235,11 +235,11 @@ func TestEscalateUSDT(t *testing.T) {
 	if o, _ := h.store.Get(ctx, id); o.Status != schema.StatusReady {
 		t.Fatalf("a waiting order was swept: %s", o.Status)
 	}
-	waiting, err := h.create.USDTReviews(ctx, DeskWaiting)
+	waiting, err := h.uc.Desk.Reviews(ctx, DeskWaiting)
 	if err != nil || len(waiting) != 1 || waiting[0].ID != id {
 		t.Fatalf("waiting desk: %v %v", waiting, err)
 	}
-	if o, err := h.create.ApproveUSDT(ctx, id, hash, usdt.Decision{By: "admin:ops", Note: "seen on chain"}); err != nil || o.Status != schema.StatusPaid {
+	if o, err := h.uc.Review.Approve(ctx, id, hash, usdt.Decision{By: "admin:ops", Note: "seen on chain"}); err != nil || o.Status != schema.StatusPaid {
 		t.Fatalf("approve a waiting order: %v", err)
 	}
 	if k := h.reviewKeys(id); k.onDesk || len(k.history) != 2 {

@@ -19,8 +19,8 @@ type USDTSimulator interface {
 // SimulateUSDTTransfer is the sandbox checkout's "simulate a transfer": the
 // exact payable amount to the order's network address, on the simulated
 // chain the sandbox's reviews read. Live orders never get one.
-func (h *CreateOrder) SimulateUSDTTransfer(ctx context.Context, id string) (string, error) {
-	o, err := h.Order(ctx, id)
+func (h *USDTPay) SimulateUSDTTransfer(ctx context.Context, id string) (string, error) {
+	o, err := h.store.Get(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -30,12 +30,12 @@ func (h *CreateOrder) SimulateUSDTTransfer(ctx context.Context, id string) (stri
 	if !o.Status.Live() || o.NextAction != schema.NextUSDTDirectPay || o.Network == "" {
 		return "", platform.Errorf(platform.KindConflict, "order %s takes no transfer now", id)
 	}
-	if h.usdtSim == nil {
+	if h.sim == nil {
 		return "", platform.Errorf(platform.KindMethodUnavailable, "no simulated chain is running")
 	}
-	for _, n := range h.USDTNetworks(true) {
+	for _, n := range h.offer.For(true) {
 		if n.Name == o.Network {
-			return h.usdtSim.SimulateTransfer(ctx, n.Name, n.Address, o.PayableAmount)
+			return h.sim.SimulateTransfer(ctx, n.Name, n.Address, o.PayableAmount)
 		}
 	}
 	return "", platform.Errorf(platform.KindMethodUnavailable, "network %s is not offered", o.Network)

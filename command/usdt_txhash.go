@@ -48,8 +48,8 @@ var usdtSubmitScript = redis.NewScript(usdtSubmitLua)
 // altogether: an order nobody reviews would then stay live in Redis for
 // ever, holding its clientOrderId. Once the window has passed unreviewed it
 // is cancelled like any unpaid order, and the review can still pay it late.
-// (An administrator's "waiting" takes it out: EscalateUSDT.)
-func (h *CreateOrder) SubmitTxHash(ctx context.Context, id, hash string) (*schema.Order, error) {
+// (An administrator's "waiting" takes it out: USDTReview.Escalate.)
+func (h *USDTPay) SubmitTxHash(ctx context.Context, id, hash string) (*schema.Order, error) {
 	o, err := h.usdtOrder(ctx, id)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (h *CreateOrder) SubmitTxHash(ctx context.Context, id, hash string) (*schem
 
 // submitTx submits hash for o as last read; o may be stale by now, which
 // the reservation and the guarded script settle.
-func (h *CreateOrder) submitTx(ctx context.Context, o *schema.Order, hash string) (*schema.Order, error) {
+func (h *USDTPay) submitTx(ctx context.Context, o *schema.Order, hash string) (*schema.Order, error) {
 	if o.TxHash != "" {
 		return resubmitted(o, hash)
 	}
@@ -78,7 +78,7 @@ func (h *CreateOrder) submitTx(ctx context.Context, o *schema.Order, hash string
 		return nil, err
 	}
 	now := h.now()
-	applied, err := h.store.SubmitUSDTTx(ctx, o.ID, o.Network, tx, now, now.Add(h.cfg.reviewWindow()))
+	applied, err := h.store.SubmitUSDTTx(ctx, o.ID, o.Network, tx, now, now.Add(h.window))
 	if err != nil || !applied {
 		return h.lostSubmit(ctx, o, tx, fresh, err)
 	}
@@ -105,7 +105,7 @@ func resubmitted(o *schema.Order, hash string) (*schema.Order, error) {
 // then its review rejected it) stays: the hash stays this order's. When the
 // order cannot be read, the reservation stays: it names this order, which
 // can still submit the hash again.
-func (h *CreateOrder) lostSubmit(ctx context.Context, o *schema.Order, tx string, fresh bool, cause error) (*schema.Order, error) {
+func (h *USDTPay) lostSubmit(ctx context.Context, o *schema.Order, tx string, fresh bool, cause error) (*schema.Order, error) {
 	cur, err := h.store.Get(ctx, o.ID)
 	if err != nil {
 		return nil, errors.Join(cause, err)

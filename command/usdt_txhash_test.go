@@ -44,7 +44,7 @@ func TestSubmitTxHash(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newRedisHarness(t)
-			h.create.cfg.USDTSandboxNetworks = []schema.USDTNetwork{usdtNet("TRC20", tronOf(3)),
+			h.uc.Create.offer.sandbox = []schema.USDTNetwork{usdtNet("TRC20", tronOf(3)),
 				usdtNet("BEP20", "0x"+strings.Repeat("11", 20)), usdtNet("ERC20", "0x"+strings.Repeat("22", 20))}
 			ctx := context.Background()
 			id := h.usdtOrder(true)
@@ -52,7 +52,7 @@ func TestSubmitTxHash(t *testing.T) {
 				h.mustChoose(id, tt.network)
 			}
 			before, _ := h.store.Get(ctx, id)
-			o, err := h.create.SubmitTxHash(ctx, id, tt.hash)
+			o, err := h.uc.USDT.SubmitTxHash(ctx, id, tt.hash)
 			if kindOf(err) != tt.kind || (err != nil) != (tt.kind != "") {
 				t.Fatalf("err = %v, want kind %q", err, tt.kind)
 			}
@@ -89,7 +89,7 @@ func TestTxHashUsedOnce(t *testing.T) {
 	first, second := h.usdtOrder(true), h.usdtOrder(true)
 	h.mustChoose(first, "TRC20")
 	h.mustChoose(second, "TRC20")
-	if _, err := h.create.SubmitTxHash(ctx, first, hash64("c4")); err != nil {
+	if _, err := h.uc.USDT.SubmitTxHash(ctx, first, hash64("c4")); err != nil {
 		t.Fatal(err)
 	}
 	held, _ := h.store.Get(ctx, first)
@@ -109,7 +109,7 @@ func TestTxHashUsedOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := h.store.Get(ctx, tt.id)
-			o, err := h.create.SubmitTxHash(ctx, tt.id, tt.hash)
+			o, err := h.uc.USDT.SubmitTxHash(ctx, tt.id, tt.hash)
 			if kindOf(err) != tt.kind || (err != nil) != (tt.kind != "") {
 				t.Fatalf("err = %v, want kind %q", err, tt.kind)
 			}
@@ -168,7 +168,7 @@ func TestConcurrentTxSubmits(t *testing.T) {
 			var wg sync.WaitGroup
 			for i := range n {
 				stale := *read
-				wg.Go(func() { _, errs[i] = h.create.submitTx(ctx, &stale, hashes[i]) })
+				wg.Go(func() { _, errs[i] = h.uc.USDT.submitTx(ctx, &stale, hashes[i]) })
 			}
 			wg.Wait()
 			o, _ := h.store.Get(ctx, id)
@@ -203,16 +203,16 @@ func TestConcurrentTxSubmits(t *testing.T) {
 // ends unreviewed.
 func TestExpiryLeavesOrdersUnderReview(t *testing.T) {
 	h := newRedisHarness(t)
-	h.create.cfg.USDTReviewWindow = time.Hour
+	h.uc.USDT.window = time.Hour
 	ctx := context.Background()
 	review, waiting := h.usdtOrder(true), h.usdtOrder(true)
 	other := h.createOK(h.baseParams())["paymentId"].(string)
 	h.mustChoose(review, "BEP20")
 	h.mustChoose(waiting, "BEP20")
-	if _, err := h.create.SubmitTxHash(ctx, review, "0x"+hash64("77")); err != nil {
+	if _, err := h.uc.USDT.SubmitTxHash(ctx, review, "0x"+hash64("77")); err != nil {
 		t.Fatal(err)
 	}
-	settle := h.create.NewSettle()
+	settle := h.newSettle()
 	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	sweep := func(after time.Duration) {
 		settle.now = func() time.Time { return time.Now().Add(after) }

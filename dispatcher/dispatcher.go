@@ -88,26 +88,30 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	return nil
 }
 
-// Log is the order's attempt log, oldest first; empty when it has none.
+// Log is the order's attempt log, oldest first; empty when it has none
+// (Webhooks.Log).
 func (d *Dispatcher) Log(ctx context.Context, paymentID string) ([]schema.WebhookAttempt, error) {
-	return d.store.attempts(ctx, paymentID, "")
+	return d.webhooks().Log(ctx, paymentID, "")
 }
 
-// State is the order's delivery, or ErrNoDelivery.
+// State is the order's delivery, or ErrNoDelivery (Webhooks.State).
 func (d *Dispatcher) State(ctx context.Context, paymentID string) (*Delivery, error) {
-	return d.store.delivery(ctx, paymentID, "")
+	return d.webhooks().State(ctx, paymentID, "")
 }
 
 // Resend queues one more attempt now, recorded as manual: a dead-lettered
 // or acknowledged order gets exactly one, a pending one has its next attempt
-// brought forward. Any running dispatcher sends it.
+// brought forward. This dispatcher is woken to send it (Webhooks.Resend).
 func (d *Dispatcher) Resend(ctx context.Context, paymentID string) error {
-	if err := resend(ctx, d.store, "", paymentID, ""); err != nil {
+	if err := d.webhooks().Resend(ctx, paymentID, ""); err != nil {
 		return err
 	}
 	d.poke()
 	return nil
 }
+
+// webhooks reads and queues over this dispatcher's store.
+func (d *Dispatcher) webhooks() *Webhooks { return &Webhooks{store: d.store} }
 
 // resend queues a manual attempt of appid's order ("" for any merchant's):
 // of its paid webhook, or with a refundID of that refund's.

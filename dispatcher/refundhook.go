@@ -43,22 +43,19 @@ func ofOrder(stored, paymentID string) bool {
 // paymentID, oldest first; ErrNoDelivery when that order has no delivery
 // for that refund.
 func (d *Dispatcher) RefundLog(ctx context.Context, paymentID, refundID string) ([]schema.WebhookAttempt, error) {
-	if _, err := d.store.delivery(ctx, paymentID, refundID); err != nil {
-		return nil, err
-	}
-	return d.store.attempts(ctx, paymentID, refundID)
+	return d.webhooks().Log(ctx, paymentID, refundID)
 }
 
 // RefundState is the delivery of refund refundID's webhook of order
 // paymentID, or ErrNoDelivery.
 func (d *Dispatcher) RefundState(ctx context.Context, paymentID, refundID string) (*Delivery, error) {
-	return d.store.delivery(ctx, paymentID, refundID)
+	return d.webhooks().State(ctx, paymentID, refundID)
 }
 
 // ResendRefund queues one more attempt of refund refundID's webhook of
 // order paymentID, as Resend does for the paid one.
 func (d *Dispatcher) ResendRefund(ctx context.Context, paymentID, refundID string) error {
-	if err := resend(ctx, d.store, "", paymentID, refundID); err != nil {
+	if err := d.webhooks().Resend(ctx, paymentID, refundID); err != nil {
 		return err
 	}
 	d.poke()

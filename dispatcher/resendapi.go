@@ -33,7 +33,7 @@ type ResendConfig struct {
 // node with Redis can serve it; a running dispatcher sends it.
 type ResendAPI struct {
 	cfg      ResendConfig
-	store    *store
+	hooks    *Webhooks
 	accounts Accounts
 	limiter  *platform.Limiter
 	now      func() time.Time
@@ -44,7 +44,7 @@ func NewResendAPI(cfg ResendConfig, rdb redis.UniversalClient, accounts Accounts
 	if rdb == nil || accounts == nil {
 		return nil, errors.New("resend API: redis and accounts are required")
 	}
-	return &ResendAPI{cfg: cfg, store: newStore(rdb, Defaults()), accounts: accounts, limiter: limiter, now: time.Now}, nil
+	return &ResendAPI{cfg: cfg, hooks: NewWebhooks(rdb), accounts: accounts, limiter: limiter, now: time.Now}, nil
 }
 
 // resendParams are the request's required fields, in the order the first
@@ -85,7 +85,7 @@ func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 		return platform.Errorf(platform.KindInvalidParameter, "action must be resend")
 	}
 	id, refundID := p["paymentId"], p["refundId"]
-	err = resend(c.UserContext(), a.store, acct.AppID, id, refundID)
+	err = a.hooks.ResendFor(c.UserContext(), acct.AppID, id, refundID)
 	switch {
 	case errors.Is(err, ErrNoDelivery) && refundID != "":
 		return platform.Errorf(platform.KindNotFound, "order %s not found, or it has no refund %s with a webhook delivery (refund not ended, no notify_url, or expired)", id, refundID)

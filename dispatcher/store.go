@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -42,13 +43,18 @@ type store struct {
 	claim    *redis.Script
 	finish   *redis.Script
 	resend   *redis.Script
-	finishes *platform.Batcher // runs of finish
+	// resendAudited is resend appending the console's audit entry to the
+	// shard's audit stream in the same step (audit.Script).
+	resendAudited *redis.Script
+	finishes      *platform.Batcher // runs of finish
 }
 
 func newStore(rdb redis.UniversalClient, cfg Config) *store {
 	script := func(body string) *redis.Script { return redis.NewScript(libLua + "\n" + body) }
 	s := &store{rdb: rdb, cfg: cfg,
-		schedule: script(scheduleLua), claim: script(claimLua), finish: script(finishLua), resend: script(resendLua)}
+		schedule: script(scheduleLua), claim: script(claimLua), finish: script(finishLua),
+		resend:        script("local function audit_hook() end\n" + resendLua),
+		resendAudited: audit.Script(libLua + "\nlocal function audit_hook() gw_audit(KEYS[5]) end\n" + resendLua)}
 	s.finishes = platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: finishLanes})
 	return s
 }
@@ -79,7 +85,7 @@ func (s *store) addAll(ctx context.Context, ds []delivery) (added []bool, errs [
 		host := hostOf(d.url)
 		calls = append(calls, platform.ScriptCall{
 			Keys: []string{schema.WebhookKey(d.shard, d.id), schema.WebhookQueueKey(d.shard, host),
-				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id)},
+				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id), schema.WebhookMerchantKey(d.shard, d.appid)},
 			Args: []any{d.id, host, d.url, d.appid, encodeCallback(d.params), d.paid.UnixMilli(),
 				s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds()},
 		})
@@ -218,6 +224,12 @@ func decodeJob(shard schema.Shard, v []any) job {
 // delivery of that merchant's order is found: another merchant's, like a
 // refund of another order, is answered like a missing one.
 func (s *store) requeue(ctx context.Context, appid, paymentID, refundID string) (string, error) {
+	return s.requeueAudited(ctx, appid, paymentID, refundID, nil)
+}
+
+// requeueAudited is requeue appending e, when not nil, to the shard's audit
+// stream in the same script as the resend it records.
+func (s *store) requeueAudited(ctx context.Context, appid, paymentID, refundID string, e *audit.Entry) (string, error) {
 	shard, id, ok := locate(paymentID, refundID)
 	if !ok {
 		return "", ErrNoDelivery
@@ -232,8 +244,17 @@ func (s *store) requeue(ctx context.Context, appid, paymentID, refundID string) 
 	if host == "" || (appid != "" && owner != appid) || (refundID != "" && !ofOrder(stored, paymentID)) {
 		return "", ErrNoDelivery
 	}
-	keys := []string{schema.WebhookKey(shard, id), schema.WebhookQueueKey(shard, host), schema.WebhookHostsKey(shard)}
-	out, err := s.resend.Run(ctx, s.rdb, keys, id, host).Text()
+	keys := []string{schema.WebhookKey(shard, id), schema.WebhookQueueKey(shard, host), schema.WebhookHostsKey(shard),
+		schema.WebhookMerchantKey(shard, owner)}
+	script, args := s.resend, []any{id, host}
+	if e != nil {
+		full, err := audit.ScriptArgs(args, *e)
+		if err != nil {
+			return "", err
+		}
+		script, args, keys = s.resendAudited, full, append(keys, schema.AuditKey(shard.Tag()))
+	}
+	out, err := script.Run(ctx, s.rdb, keys, args...).Text()
 	if err != nil {
 		return "", fmt.Errorf("resend webhook of %s: %w", id, err)
 	}

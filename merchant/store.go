@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -31,6 +32,9 @@ type Store struct {
 	rdb redis.UniversalClient
 	now func() time.Time
 	pw  *PasswordHasher
+	// entry, when set (Audited), is appended to the {merchants} audit
+	// stream in the same transaction as every change this Store makes.
+	entry *audit.Entry
 }
 
 // NewStore wraps a Redis client.
@@ -44,6 +48,19 @@ func (s *Store) WithClock(now platform.Clock) *Store {
 	s.now = now.Now
 	return s
 }
+
+// Audited is s making each change together with entry: the console's
+// rotations and settings are one MULTI on {merchants} with their audit
+// entry (schema.AuditStreams reads that stream), never one without the
+// other.
+func (s *Store) Audited(entry audit.Entry) *Store {
+	c := *s
+	c.entry = &entry
+	return &c
+}
+
+// merchantsTag is the hash tag of every account key (schema.MerchantKey).
+const merchantsTag = "{merchants}"
 
 // NewAccount describes an account to create.
 type NewAccount struct {
@@ -128,9 +145,18 @@ func (s *Store) update(ctx context.Context, appid string, fields map[string]any)
 	if n == 0 {
 		return nil, ErrNotFound
 	}
+	var entry []any
+	if s.entry != nil {
+		if entry, err = audit.Values(*s.entry); err != nil {
+			return nil, err
+		}
+	}
 	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, schema.MerchantKey(appid), fields)
 		p.Incr(ctx, schema.MerchantsVersionKey)
+		if entry != nil {
+			p.XAdd(ctx, &redis.XAddArgs{Stream: schema.AuditKey(merchantsTag), Values: entry})
+		}
 		return nil
 	})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/command"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -16,20 +15,24 @@ import (
 // rejects the transfers the reviewers could not decide. Only the admin role
 // decides (access.PermUSDTReview); support and auditors read.
 type Desk struct {
-	r   *command.USDTReview
-	log Auditor
-	now func() time.Time
+	r    *command.USDTReview
+	desk *command.USDTDesk
+	log  Auditor
+	now  func() time.Time
 }
 
-// NewDesk wraps the review use case of the command side.
-func NewDesk(r *command.USDTReview, log Auditor) *Desk { return &Desk{r: r, log: log, now: time.Now} }
+// NewDesk wraps the review use cases of the command side: decisions (r)
+// and the desk's reads (desk).
+func NewDesk(r *command.USDTReview, desk *command.USDTDesk, log Auditor) *Desk {
+	return &Desk{r: r, desk: desk, log: log, now: time.Now}
+}
 
 // Reviews lists the orders of a desk state: waiting, failed or all.
 func (d *Desk) Reviews(ctx context.Context, actor access.Actor, state string) ([]*schema.Order, error) {
 	if err := allow(actor, access.PermUSDTRead); err != nil {
 		return nil, err
 	}
-	return d.r.Reviews(ctx, state)
+	return d.desk.Reviews(ctx, state)
 }
 
 // Review is one order with its review history, oldest decision first.
@@ -41,7 +44,7 @@ func (d *Desk) Review(ctx context.Context, actor access.Actor, id string) (*sche
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := d.r.History(ctx, id)
+	h, err := d.desk.History(ctx, id)
 	return o, h, err
 }
 
@@ -66,22 +69,12 @@ func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, 
 	case verb == "reject" && dec.Reason == "":
 		return nil, invalid("a reason is required: the payer reads it")
 	}
-	o, err := d.r.Order(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if o.Status == schema.StatusPaid {
-		return nil, platform.Errorf(platform.KindConflict, "order %s is paid already", id)
-	}
-	if o.TxHash == "" {
-		return nil, platform.Errorf(platform.KindConflict, "order %s has no transaction hash under review", id)
-	}
 	dec.By = deciderName(actor)
+	decide := d.r.AdminReject
 	if verb == "approve" {
-		o, err = d.r.Approve(ctx, id, o.TxHash, dec)
-	} else {
-		o, err = d.r.Reject(ctx, id, o.TxHash, dec)
+		decide = d.r.AdminApprove
 	}
+	o, err := decide(ctx, id, dec)
 	if err != nil {
 		return nil, err
 	}

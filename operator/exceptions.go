@@ -75,14 +75,14 @@ type Exceptions struct {
 	cfg      ExceptionsConfig
 	rdb      redis.UniversalClient
 	orders   OrderReader
-	desk     *command.USDTReview
+	desk     *command.USDTDesk
 	webhooks *Webhooks
 	log      Auditor
 	now      func() time.Time
 }
 
 // NewExceptions wires the queue.
-func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders OrderReader, desk *command.USDTReview, webhooks *Webhooks, log Auditor) (*Exceptions, error) {
+func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders OrderReader, desk *command.USDTDesk, webhooks *Webhooks, log Auditor) (*Exceptions, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

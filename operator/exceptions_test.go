@@ -19,12 +19,11 @@ import (
 // fakeResender records the resends asked for.
 type fakeResender struct{ got []string }
 
-func (f *fakeResender) Resend(_ context.Context, p string) error {
+func (f *fakeResender) Resend(_ context.Context, p, r string) error {
+	if r != "" {
+		p += "/" + r
+	}
 	f.got = append(f.got, p)
-	return nil
-}
-func (f *fakeResender) ResendRefund(_ context.Context, p, r string) error {
-	f.got = append(f.got, p+"/"+r)
 	return nil
 }
 
@@ -96,7 +95,7 @@ func newQueue(t *testing.T) *queue {
 		t.Fatal(err)
 	}
 	log := audit.NewLog(rdb)
-	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, review, NewWebhooks(q.res, store, log), log)
+	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, command.NewUSDTDesk(store), NewWebhooks(q.res, store, log), log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,8 @@ func newMerchants(rdb redisClient) *Merchants {
 }
 
 func newDesk(rdb redisClient) *Desk {
-	return NewDesk(command.NewUSDTReview(command.NewStore(rdb, 30*time.Minute, time.Hour)), audit.NewLog(rdb))
+	store := command.NewStore(rdb, 30*time.Minute, time.Hour)
+	return NewDesk(command.NewUSDTReview(store), command.NewUSDTDesk(store), audit.NewLog(rdb))
 }
 
 func sortedStrings(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }

@@ -12,10 +12,10 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// Resender queues one more webhook attempt (a *dispatcher.Dispatcher).
+// Resender queues one more webhook attempt of an order's paid webhook, or
+// with a refundID of that refund's (a *dispatcher.Webhooks).
 type Resender interface {
-	Resend(ctx context.Context, paymentID string) error
-	ResendRefund(ctx context.Context, paymentID, refundID string) error
+	Resend(ctx context.Context, paymentID, refundID string) error
 }
 
 // OrderReader reads an order (a *command.Store).
@@ -43,12 +43,7 @@ func (w *Webhooks) Resend(ctx context.Context, actor access.Actor, paymentID, re
 	if err := allow(actor, access.PermOpWebhooksResend); err != nil {
 		return err
 	}
-	var err error
-	if refundID == "" {
-		err = w.d.Resend(ctx, paymentID)
-	} else {
-		err = w.d.ResendRefund(ctx, paymentID, refundID)
-	}
+	err := w.d.Resend(ctx, paymentID, refundID)
 	switch {
 	case errors.Is(err, dispatcher.ErrNoDelivery):
 		return platform.Errorf(platform.KindNotFound, "no webhook delivery of %s to resend", paymentID)

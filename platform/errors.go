@@ -105,6 +105,17 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// KindOf is the kind of the domain error in err's chain, or "" when it
+// holds none (an internal error): the one way callers branch on a kind,
+// so none repeats the unwrapping.
+func KindOf(err error) Kind {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe.Kind
+	}
+	return ""
+}
+
 // Errorf makes a domain error of kind with a merchant-facing message.
 func Errorf(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}

@@ -143,7 +143,9 @@ func benchData(b *testing.B) (driver.Conn, int) {
 		b.Fatal(err)
 	}
 	if int(have) != totalRows || layout == 0 {
-		_ = ch.Exec(ctx, "TRUNCATE TABLE orders")
+		for _, table := range []string{"orders", "report_hourly", "report_marks"} {
+			_ = ch.Exec(ctx, "TRUNCATE TABLE "+table)
+		}
 		start := time.Now()
 		loadBenchRows(b, ctx, ch, merchantRows, totalRows)
 		b.Logf("loaded %d rows (%d for merchant big) in %v", totalRows, merchantRows, time.Since(start).Round(time.Millisecond))

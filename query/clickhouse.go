@@ -24,13 +24,22 @@ import (
 // window cost what it holds, and page 1,000 of a busy merchant sits in its
 // last hours.
 type ClickHouseOrders struct {
-	conn driver.Conn
-	now  func() time.Time
+	conn      driver.Conn
+	now       func() time.Time
+	noRollups bool // reports fold every order live (benchmarks' baseline)
 }
 
 // NewClickHouseOrders wraps a connection to the migrated database.
 func NewClickHouseOrders(conn driver.Conn) *ClickHouseOrders {
 	return &ClickHouseOrders{conn: conn, now: time.Now}
+}
+
+// WithoutRollups is c with reports folded live whole, ignoring the rollup
+// tables: the baseline the rollups are measured against.
+func (c *ClickHouseOrders) WithoutRollups() *ClickHouseOrders {
+	d := *c
+	d.noRollups = true
+	return &d
 }
 
 // windows are how far back from now a page is looked for, before all time.

@@ -24,12 +24,22 @@ var exportHeader = []string{"paymentId", "status", "status_str", "amount", "curr
 	"clientOrderId", "notify_url", "return_url", "createdAt", "completedTime", "payableAmount", "paidWithBalance",
 	"sandbox", "chargeAmount", "chargeCurrency", "fxRate", "payCurrency", "refundedAmount"}
 
+// exportRecord is the CSV row of o, formatted as action=order's object
+// formats each field (schema.View), without building the view: the links
+// and review state View derives are not exported, and at a million rows
+// the view's allocations were a fifth of the export's CPU.
 func exportRecord(o *schema.Order, rec []string) []string {
-	v := schema.View(o, "")
-	return append(rec[:0], v.PaymentID, strconv.Itoa(v.Status), v.StatusStr, v.Amount, v.Currency, v.PaymentMethod,
-		v.Description, v.ClientOrderID, v.NotifyURL, v.ReturnURL, v.CreatedAt, v.CompletedTime, v.PayableAmount,
-		strconv.FormatBool(v.PaidWithBalance), strconv.FormatBool(v.Sandbox), v.ChargeAmount, v.ChargeCurrency,
-		v.FXRate, v.PayCurrency, v.RefundedAmount)
+	charge, chargeCur, fx, refunded := "", "", "", ""
+	if o.ChargeCurrency != "" {
+		charge, chargeCur, fx = o.ChargeAmount.String(), o.ChargeCurrency, o.FXRate
+	}
+	if o.Refunded != 0 {
+		refunded = o.Refunded.String()
+	}
+	return append(rec[:0], o.ID, strconv.Itoa(int(o.Status)), o.Status.String(), o.Amount.String(), o.Currency, string(o.Method),
+		o.Description, o.ClientOrderID, o.NotifyURL, o.ReturnURL, schema.WireTime(o.CreatedAt), schema.WireTime(o.CompletedAt),
+		o.PayableAmount, strconv.FormatBool(o.PaidWithBalance), strconv.FormatBool(o.Sandbox), charge, chargeCur, fx,
+		o.PayCurrency, refunded)
 }
 
 // exportTimeout bounds one export's stream: a client reading slowly holds
@@ -92,7 +102,9 @@ func writeExport(w *bufio.Writer, gz bool, first []schema.Order, rest ExportRest
 	var out io.Writer = w
 	var zw *gzip.Writer
 	if gz {
-		zw = gzip.NewWriter(w)
+		// The fastest level: at the default the compression alone held an
+		// export near 140,000 rows/s; level 1 still shrinks the CSV about 5x.
+		zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
 		out = zw
 	}
 	cw := csv.NewWriter(out)

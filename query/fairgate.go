@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,23 +17,32 @@ import (
 // its own, and a freed slot goes to the next merchant in turn that has a
 // waiter, not to whoever asked first. One merchant's flood of listings then
 // costs another merchant at most one turn per slot instead of a place behind
-// the whole flood (issue 25: 21 ms became 750 ms before). A queue longer
-// than PerMerchant is refused with 429 at once, so a flood cannot grow
-// memory or latency without bound.
+// the whole flood (issue 25: 21 ms became 750 ms before). Turns alone were
+// not enough (2.7x): the flood still held every slot, so the other
+// merchant's query ran beside all of them on ClickHouse's two cores. A
+// merchant therefore holds at most PerMerchantInFlight slots at once, even
+// when more are free: the rest are kept for whoever comes next. A queue
+// longer than PerMerchant is refused with 429 at once, so a flood cannot
+// grow memory or latency without bound.
 type FairGate struct {
-	mu      sync.Mutex
-	free    int
-	perApp  int
-	queues  map[string][]chan struct{}
-	ring    []string // merchants with waiters, in turn order
-	waiting prometheus.Gauge
-	refused prometheus.Counter
+	mu       sync.Mutex
+	free     int
+	perApp   int
+	capApp   int
+	inflight map[string]int
+	queues   map[string][]chan struct{}
+	ring     []string // merchants with waiters, in turn order
+	waiting  prometheus.Gauge
+	refused  prometheus.Counter
 }
 
 // FairGateConfig sizes the gate.
 type FairGateConfig struct {
 	Concurrency int // queries to ClickHouse at once (default 8)
 	PerMerchant int // waiters per merchant before 429 (default 64)
+	// PerMerchantInFlight: slots one merchant may hold at once (default
+	// half of Concurrency, at least 1).
+	PerMerchantInFlight int
 }
 
 // Validate fills defaults and refuses nonsense.
@@ -42,8 +53,11 @@ func (c *FairGateConfig) Validate() error {
 	if c.PerMerchant == 0 {
 		c.PerMerchant = 64
 	}
-	if c.Concurrency < 1 || c.PerMerchant < 1 {
-		return errors.New("query: read concurrency and per-merchant queue must be positive")
+	if c.PerMerchantInFlight == 0 {
+		c.PerMerchantInFlight = max(1, c.Concurrency/2)
+	}
+	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 {
+		return errors.New("query: read concurrency, per-merchant queue and in-flight cap must be positive")
 	}
 	return nil
 }
@@ -53,7 +67,8 @@ func NewFairGate(cfg FairGateConfig, reg prometheus.Registerer) (*FairGate, erro
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := &FairGate{free: cfg.Concurrency, perApp: cfg.PerMerchant, queues: map[string][]chan struct{}{},
+	g := &FairGate{free: cfg.Concurrency, perApp: cfg.PerMerchant, capApp: cfg.PerMerchantInFlight,
+		inflight: map[string]int{}, queues: map[string][]chan struct{}{},
 		waiting: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gateway_query_fair_waiting", Help: "Read queries waiting for a ClickHouse slot."}),
 		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_query_fair_refused_total", Help: "Read queries refused because the merchant's queue was full."})}
 	if reg != nil {
@@ -65,22 +80,27 @@ func NewFairGate(cfg FairGateConfig, reg prometheus.Registerer) (*FairGate, erro
 }
 
 // Acquire waits for appid's turn; release must be called once after.
+// Whenever a slot is free, every merchant still waiting is at its cap, so a
+// merchant below its cap with no queue of its own may take a free slot at
+// once without passing anyone.
 func (g *FairGate) Acquire(ctx context.Context, appid string) (release func(), err error) {
 	if g == nil {
 		return func() {}, nil
 	}
+	release = func() { g.release(appid) }
 	g.mu.Lock()
-	if g.free > 0 && len(g.ring) == 0 {
-		g.free--
-		g.mu.Unlock()
-		return g.release, nil
-	}
 	q := g.queues[appid]
+	if g.free > 0 && g.inflight[appid] < g.capApp && len(q) == 0 {
+		g.take(appid)
+		g.mu.Unlock()
+		return release, nil
+	}
 	if len(q) >= g.perApp {
 		g.mu.Unlock()
 		g.refused.Inc()
 		return nil, platform.Errorf(platform.KindRateLimited, "too many reports and listings of this merchant waiting; retry later")
 	}
+	appid = strings.Clone(appid) // kept in the gate's maps
 	ch := make(chan struct{})
 	if len(q) == 0 {
 		g.ring = append(g.ring, appid)
@@ -90,12 +110,13 @@ func (g *FairGate) Acquire(ctx context.Context, appid string) (release func(), e
 	g.mu.Unlock()
 	select {
 	case <-ch:
-		return g.release, nil
+		return release, nil
 	case <-ctx.Done():
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		select {
 		case <-ch: // handed a slot meanwhile: give it on
+			g.put(appid)
 			g.handOn()
 		default:
 			g.drop(appid, ch)
@@ -104,33 +125,50 @@ func (g *FairGate) Acquire(ctx context.Context, appid string) (release func(), e
 	}
 }
 
-// release frees a slot: to the next merchant in turn, else to the pool.
-func (g *FairGate) release() {
+// take and put count a slot out to and back from appid. Called with mu held.
+func (g *FairGate) take(appid string) {
+	g.free--
+	g.inflight[appid]++
+}
+
+func (g *FairGate) put(appid string) {
+	g.free++
+	if g.inflight[appid]--; g.inflight[appid] <= 0 {
+		delete(g.inflight, appid)
+	}
+}
+
+// release frees appid's slot and hands free slots on.
+func (g *FairGate) release(appid string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.put(appid)
 	g.handOn()
 }
 
-// handOn gives one slot to the first waiter of the merchant at the head of
-// the ring and moves that merchant to the back; with no waiter the slot is
-// free. Called with mu held.
+// handOn gives free slots, one at a time, to the first waiter of the next
+// merchant in turn that is below its cap, moving that merchant to the back
+// of the ring. Called with mu held.
 func (g *FairGate) handOn() {
-	if len(g.ring) == 0 {
-		g.free++
-		return
+	for g.free > 0 {
+		i := slices.IndexFunc(g.ring, func(a string) bool { return g.inflight[a] < g.capApp })
+		if i < 0 {
+			return
+		}
+		appid := g.ring[i]
+		g.ring = slices.Delete(g.ring, i, i+1)
+		q := g.queues[appid]
+		ch := q[0]
+		if len(q) == 1 {
+			delete(g.queues, appid)
+		} else {
+			g.queues[appid] = q[1:]
+			g.ring = append(g.ring, appid)
+		}
+		g.take(appid)
+		g.waiting.Dec()
+		close(ch)
 	}
-	appid := g.ring[0]
-	g.ring = g.ring[1:]
-	q := g.queues[appid]
-	ch := q[0]
-	if len(q) == 1 {
-		delete(g.queues, appid)
-	} else {
-		g.queues[appid] = q[1:]
-		g.ring = append(g.ring, appid)
-	}
-	g.waiting.Dec()
-	close(ch)
 }
 
 // drop removes a waiter that gave up. Called with mu held.
@@ -148,10 +186,7 @@ func (g *FairGate) drop(appid string, ch chan struct{}) {
 		return
 	}
 	delete(g.queues, appid)
-	for i, a := range g.ring {
-		if a == appid {
-			g.ring = append(g.ring[:i:i], g.ring[i+1:]...)
-			break
-		}
+	if i := slices.Index(g.ring, appid); i >= 0 {
+		g.ring = slices.Delete(g.ring, i, i+1)
 	}
 }

@@ -10,7 +10,8 @@ import (
 // BenchmarkFairShare: merchant m1's listing (page 1) while merchant big
 // floods page 1 from 16 connections, on BenchmarkListing's data: quiet,
 // under the flood with no gate (every query straight to ClickHouse), and
-// under the flood with both going through a FairGate of 2 slots. Target:
+// under the flood with both going through a FairGate of 2 slots (one per
+// merchant at most), and through the same gate without that cap. Target:
 // with the gate, m1's p99 within 2x of its quiet value.
 //
 //	make bench-listing
@@ -31,11 +32,16 @@ func BenchmarkFairShare(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// Turns without the per-merchant cap: the gate before it, for the A/B.
+	uncapped, err := NewFairGate(FairGateConfig{Concurrency: 2, PerMerchantInFlight: 2}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name  string
 		flood bool
 		gate  *FairGate
-	}{{"quiet", false, nil}, {"flood-no-gate", true, nil}, {"flood-fair-gate", true, gate}} {
+	}{{"quiet", false, nil}, {"flood-no-gate", true, nil}, {"flood-fair-gate", true, gate}, {"flood-gate-uncapped", true, uncapped}} {
 		b.Run(tc.name, func(b *testing.B) {
 			stop := make(chan struct{})
 			var wg sync.WaitGroup

@@ -114,3 +114,44 @@ func TestFairGateBoundsQueues(t *testing.T) {
 		t.Fatalf("gate not back to idle: free %d ring %v queues %d", g.free, g.ring, len(g.queues))
 	}
 }
+
+// TestFairGateCapsAMerchant: a merchant holding its cap of slots waits for
+// its own next query even with slots free, and another merchant takes a
+// free slot at once; the waiter is served when the merchant's first
+// query ends. Without the cap the flood takes every slot.
+func TestFairGateCapsAMerchant(t *testing.T) {
+	g, err := NewFairGate(FairGateConfig{Concurrency: 4, PerMerchantInFlight: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := g.Acquire(context.Background(), "flood")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan func(), 1)
+	go func() {
+		release, err := g.Acquire(context.Background(), "flood")
+		if err != nil {
+			t.Error(err)
+		}
+		served <- release
+	}()
+	queued(t, g, "flood", 1)
+	quiet, err := g.Acquire(context.Background(), "quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet() // a slot handed on: still not to the flood at its cap
+	g.mu.Lock()
+	waiting, held := len(g.queues["flood"]), g.inflight["flood"]
+	g.mu.Unlock()
+	if waiting != 1 || held != 1 {
+		t.Fatalf("the flood holds %d slots with %d waiting, want 1 held and its second query waiting", held, waiting)
+	}
+	first()
+	second := <-served
+	second()
+	if g.free != 4 || len(g.ring) != 0 || len(g.queues) != 0 || len(g.inflight) != 0 {
+		t.Fatalf("gate not back to idle: free %d ring %v queues %d inflight %v", g.free, g.ring, len(g.queues), g.inflight)
+	}
+}

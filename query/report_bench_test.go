@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/paygate/gateway/schema"
 )
@@ -24,32 +27,47 @@ func BenchmarkReports(b *testing.B) {
 	ch, merchantRows := benchData(b)
 	ctx := context.Background()
 	orders := NewClickHouseOrders(ch)
+	benchRollups(b, ch)
 	to := time.Now().UTC().Add(time.Minute)
 	f := ReportFilter{AppID: "big", From: to.Add(-benchDays*24*time.Hour - time.Hour), To: to}
-	b.Run("summary-90d", func(b *testing.B) {
-		var lat []time.Duration
-		for b.Loop() {
-			start := time.Now()
-			s, err := orders.Summary(ctx, f)
-			if err != nil || s.Created != merchantRows || s.Paid != merchantRows/10 {
-				b.Fatalf("summary: %d created, %d paid, %v", s.Created, s.Paid, err)
+	// With GATEWAY_BENCH_LIVE=1, rows named live-… are the same reports
+	// folded live whole (no rollups): the A/B of the rollups under the same
+	// load (seconds per report at full size, so not by default).
+	variants := []struct {
+		prefix string
+		orders *ClickHouseOrders
+	}{{"", orders}}
+	if os.Getenv("GATEWAY_BENCH_LIVE") == "1" {
+		variants = append(variants, variants[0])
+		variants[1].prefix, variants[1].orders = "live-", orders.WithoutRollups()
+	}
+	for _, v := range variants {
+		orders := v.orders
+		b.Run(v.prefix+"summary-90d", func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				s, err := orders.Summary(ctx, f)
+				if err != nil || s.Created != merchantRows || s.Paid != merchantRows/10 {
+					b.Fatalf("summary: %d created, %d paid, %v", s.Created, s.Paid, err)
+				}
+				lat = append(lat, time.Since(start))
 			}
-			lat = append(lat, time.Since(start))
-		}
-		reportPercentiles(b, lat)
-	})
-	b.Run("timeseries-day-method-90d", func(b *testing.B) {
-		var lat []time.Duration
-		for b.Loop() {
-			start := time.Now()
-			rows, err := orders.Series(ctx, f, SeriesSpec{Interval: "day", GroupBy: "paymentMethod", TZ: "Europe/Berlin"})
-			if err != nil || len(rows) < benchDays*len(benchMethods) {
-				b.Fatalf("series: %d rows, %v", len(rows), err)
+			reportPercentiles(b, lat)
+		})
+		b.Run(v.prefix+"timeseries-day-method-90d", func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				rows, err := orders.Series(ctx, f, SeriesSpec{Interval: "day", GroupBy: "paymentMethod", TZ: "Europe/Berlin"})
+				if err != nil || len(rows) < benchDays*len(benchMethods) {
+					b.Fatalf("series: %d rows, %v", len(rows), err)
+				}
+				lat = append(lat, time.Since(start))
 			}
-			lat = append(lat, time.Since(start))
-		}
-		reportPercentiles(b, lat)
-	})
+			reportPercentiles(b, lat)
+		})
+	}
 	b.Run("export-90d", func(b *testing.B) {
 		for b.Loop() {
 			rssBefore := procStatusKiB(b, "VmRSS")
@@ -96,3 +114,20 @@ func procStatusKiB(b *testing.B, field string) int {
 // resetPeakRSS sets VmHWM back to the current RSS (Linux 4.0+), so that the
 // peak read afterwards is the export's, not the data load's.
 func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// benchRollups brings the report rollups of the bench data up to date, as
+// the projector's job does in the background (the data was loaded around
+// the projector), and logs how long that took.
+func benchRollups(b *testing.B, ch driver.Conn) {
+	b.Helper()
+	r, err := NewRollup(RollupConfig{}, ch, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	n, err := r.RunOnce(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("report rollups: %d merchant hours folded in %v", n, time.Since(start).Round(time.Millisecond))
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/paygate/gateway/schema"
 )
@@ -20,20 +19,24 @@ import (
 // are then plain sums over that folded set. See docs/reporting.md for why
 // this over aggregate tables kept by the projector.
 
-// foldedOrders is the subquery of one row per order of f's scope: the
-// immutable conditions go before the fold (they prune by primary key), the
-// conditions on what changes (method, status) after it.
-func foldedOrders(f ReportFilter) (string, []any) {
-	conds := []string{"appid = ?", "created_at >= ?", "created_at <= ?", "created_ms >= ?", "created_ms < ?"}
-	args := []any{f.AppID, f.From.Truncate(time.Second), f.To, uint64(f.From.UnixMilli()), uint64(f.To.UnixMilli())}
+// foldedColumns are an order's fields as its latest version left them, for
+// a query grouping its rows by order: the live fold's and the rollup job's.
+const foldedColumns = "any(created_at) AS at, any(created_ms) AS cms, argMax(currency, version) AS cur, " +
+	"argMax(amount, version) AS amt, argMax(status, version) AS st, argMax(method, version) AS m, " +
+	"argMax(refunded_amount, version) AS rfd, argMax(completed_ms, version) AS done"
+
+// foldedOrdersIn is the subquery of one row per order of f's scope created
+// in spans: the immutable conditions go before the fold (they prune by
+// primary key), the conditions on what changes (method, status) after it.
+func foldedOrdersIn(f ReportFilter, spans []span) (string, []any) {
+	cond, args := spansSQL("created_at", spans)
+	conds := []string{"appid = ?", cond, "created_ms >= ?", "created_ms < ?"}
+	args = append(append([]any{f.AppID}, args...), uint64(f.From.UnixMilli()), uint64(f.To.UnixMilli()))
 	if f.Currency != "" {
 		conds = append(conds, "currency = ?")
 		args = append(args, f.Currency)
 	}
-	q := "SELECT id, any(created_at) AS at, any(created_ms) AS cms, argMax(currency, version) AS cur, " +
-		"argMax(amount, version) AS amt, argMax(status, version) AS st, argMax(method, version) AS m, " +
-		"argMax(refunded_amount, version) AS rfd, argMax(completed_ms, version) AS done " +
-		"FROM orders WHERE " + strings.Join(conds, " AND ") + " GROUP BY id"
+	q := "SELECT id, " + foldedColumns + " FROM orders WHERE " + strings.Join(conds, " AND ") + " GROUP BY id"
 	var after []string
 	if f.Method != "" {
 		after = append(after, "m = ?")
@@ -67,17 +70,23 @@ func reportCurrencies() []string {
 
 // Summary counts f's orders by status, sums paid and refunded amounts per
 // currency and takes the time-to-paid quantiles, for all methods (key ”)
-// and per method: ARRAY JOIN counts each folded order once under its method
-// and once under ”, so one fold serves both.
+// and per method: ARRAY JOIN counts each unit once under its method and
+// once under ”, so one pass serves both. The units are rolled-up cells and
+// live folded orders (rollup_plan.go); the quantiles run over every paid
+// order's time, which the cells keep whole (-Array).
 func (c *ClickHouseOrders) Summary(ctx context.Context, f ReportFilter) (Summary, error) {
 	curs := reportCurrencies()
-	cols := []string{"k", "count()", "countIf(st = 2)", "countIf(st = 3)", "countIf(st = 4)", "countIf(st < 2)",
-		"countIf(st = 2 AND done > 0)", "quantilesExactIf(0.5, 0.9)(toInt64(done) - toInt64(cms), st = 2 AND done > 0)"}
+	cols := []string{"k", "sum(n)", "sumIf(n, st = 2)", "sumIf(n, st = 3)", "sumIf(n, st = 4)", "sumIf(n, st < 2)",
+		"sum(length(ts))", "quantilesExactArray(0.5, 0.9)(ts)"}
 	for _, cur := range curs {
 		cols = append(cols, "sumIf(amt, st = 2 AND cur = '"+cur+"')", "sumIf(rfd, cur = '"+cur+"')")
 	}
-	fold, args := foldedOrders(f)
-	q := "SELECT " + strings.Join(cols, ", ") + " FROM (" + fold + ") ARRAY JOIN [m, ''] AS k GROUP BY k ORDER BY k"
+	p, err := c.plan(ctx, f)
+	if err != nil {
+		return Summary{}, fmt.Errorf("summary: %w", err)
+	}
+	units, args := reportUnits(f, p)
+	q := "SELECT " + strings.Join(cols, ", ") + " FROM (" + units + ") ARRAY JOIN [m, ''] AS k GROUP BY k ORDER BY k"
 	rows, err := c.conn.Query(ctx, q, args...)
 	if err != nil {
 		return Summary{}, fmt.Errorf("summary: %w", err)

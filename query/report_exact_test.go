@@ -66,6 +66,42 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 	chOrders := NewClickHouseOrders(ch)
 	app := serveOrders(t, merchant.NewDirectory(merchant.NewStore(rdb), log, time.Millisecond),
 		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders, Reports: chOrders}, log)
+	// Four rounds: every hour folded live (no rollups yet); then most
+	// hours from rollups; then, after more changes to old orders, the hours
+	// they touched live again beside the rollups of the others; then all
+	// from rollups again, the touched hours folded a second time.
+	checkAllReports(t, app, accounts, w)
+	if n := rollUp(t, ch); n == 0 {
+		t.Fatal("the rollup job folded no hour")
+	}
+	if clean, _ := rollupHours(t, ch, appids); clean == 0 {
+		t.Fatal("no hour is served from a rollup")
+	}
+	checkAllReports(t, app, accounts, w)
+	w.steps(appids, 200)
+	projectMore(t, rdb, ch, w)
+	clean, stale := rollupHours(t, ch, appids)
+	if clean == 0 || stale == 0 {
+		t.Fatalf("after more changes %d hours clean, %d stale: the test needs both", clean, stale)
+	}
+	t.Logf("after more changes: %d merchant hours from rollups, %d folded live again", clean, stale)
+	requireMixedPlan(t, chOrders, appids, w)
+	checkAllReports(t, app, accounts, w)
+	// The job folds the re-marked hours again: two rollups of each, the
+	// newer one read.
+	if n := rollUp(t, ch); n == 0 {
+		t.Fatal("the rollup job folded no re-marked hour")
+	}
+	if _, stale := rollupHours(t, ch, appids); stale != 0 {
+		t.Fatalf("%d hours still stale after the job ran again", stale)
+	}
+	checkAllReports(t, app, accounts, w)
+}
+
+// checkAllReports checks every summary, export and time series of the
+// accounts against the workload's truth.
+func checkAllReports(t *testing.T, app *fiber.App, accounts []*merchant.Account, w *reportWorkload) {
+	t.Helper()
 	from, to := wire(w.now.Add(-11*24*time.Hour)), wire(w.now.Add(time.Minute))
 	mid := wire(w.now.Add(-4*24*time.Hour - 1234*time.Millisecond)) // not on a second
 	ranges := [][2]string{{from, to}, {from, mid}, {mid, to}}
@@ -81,7 +117,7 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 		}
 		for _, ts := range []string{"interval=day&groupBy=paymentMethod&tz=Asia/Kolkata", "interval=hour&groupBy=status",
 			"interval=week&groupBy=currency&tz=America/New_York", "interval=month&groupBy=status&tz=Asia/Kathmandu",
-			"interval=day&groupBy=currency&paymentMethod=wallet_a"} {
+			"interval=day&groupBy=currency&paymentMethod=wallet_a", "interval=day&groupBy=status&tz=Europe/Berlin&status=paid"} {
 			r.checkSeries(ranges[0], ts)
 			r.checkSeries(ranges[2], ts)
 		}

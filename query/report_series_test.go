@@ -35,8 +35,10 @@ func (r *reporter) checkSeries(rg [2]string, params string) {
 	from, _ := time.Parse(time.RFC3339Nano, rg[0])
 	to, _ := time.Parse(time.RFC3339Nano, rg[1])
 	filter := ""
-	if m := q.Get("paymentMethod"); m != "" {
-		filter = "&paymentMethod=" + m
+	for _, k := range []string{"paymentMethod", "currency", "status"} {
+		if v := q.Get(k); v != "" {
+			filter += "&" + k + "=" + v
+		}
 	}
 	orders := r.selected(rg, filter)
 	counted := 0

@@ -262,6 +262,23 @@ func projectWithKill(t *testing.T, rdb redis.UniversalClient, ch driver.Conn, w 
 	defer func() { stop2(); <-done2 }()
 	w.steps(appids, 300)
 	w.truth()
+	waitProjected(t, ch, w, func() (int, bool) {
+		heir.mu.Lock()
+		defer heir.mu.Unlock()
+		again := 0
+		for k := range sink.stuck {
+			if heir.seen[k] {
+				again++
+			}
+		}
+		return again, again > 0
+	})
+}
+
+// waitProjected waits until ClickHouse holds every order of the workload at
+// its latest version and done says the rest of the wait is over too.
+func waitProjected(t *testing.T, ch driver.Conn, w *reportWorkload, done func() (int, bool)) {
+	t.Helper()
 	var want uint64
 	for _, o := range w.byID {
 		want += uint64(o.Version)
@@ -272,15 +289,8 @@ func projectWithKill(t *testing.T, rdb redis.UniversalClient, ch driver.Conn, w 
 		if err := ch.QueryRow(w.ctx, "SELECT sum(v) FROM (SELECT id, max(version) AS v FROM orders GROUP BY id)").Scan(&got); err != nil {
 			t.Fatal(err)
 		}
-		heir.mu.Lock()
-		again := 0
-		for k := range sink.stuck {
-			if heir.seen[k] {
-				again++
-			}
-		}
-		heir.mu.Unlock()
-		if got == want && again > 0 {
+		again, ok := done()
+		if got == want && ok {
 			t.Logf("%d orders projected; %d rows of the killed batch inserted twice", len(w.byID), again)
 			return
 		}

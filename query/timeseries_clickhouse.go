@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/paygate/gateway/schema"
 )
@@ -34,9 +35,16 @@ func (c *ClickHouseOrders) Series(ctx context.Context, f ReportFilter, s SeriesS
 	if !ok || !tzName.MatchString(s.TZ) {
 		return nil, fmt.Errorf("series: bad spec %+v", s)
 	}
-	fold, args := foldedOrders(f)
-	q := "SELECT " + seriesBucketSQL(s.Interval, s.TZ) + " AS b, " + group + " AS g, cur, count(), countIf(st = 2), sumIf(amt, st = 2) FROM (" +
-		fold + ") GROUP BY b, g, cur"
+	p := reportPlan{live: []span{{f.From, f.To}}}
+	if wholeHourZone(f.From, f.To, s.TZ) {
+		var err error
+		if p, err = c.plan(ctx, f); err != nil {
+			return nil, fmt.Errorf("series: %w", err)
+		}
+	}
+	units, args := reportUnits(f, p)
+	q := "SELECT " + seriesBucketSQL(s.Interval, s.TZ) + " AS b, " + group + " AS g, cur, sum(n), sumIf(n, st = 2), sumIf(amt, st = 2) FROM (" +
+		units + ") GROUP BY b, g, cur"
 	rows, err := c.conn.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("series: %w", err)
@@ -62,4 +70,27 @@ func (c *ClickHouseOrders) Series(ctx context.Context, f ReportFilter, s SeriesS
 		return nil, fmt.Errorf("series: %w", err)
 	}
 	return out, nil
+}
+
+// wholeHourZone tells whether tz's offset from UTC is a whole number of
+// hours all through [from, to]: then every local hour, midnight, Monday and
+// first of the month starts on a UTC hour, and each bucket is a union of
+// the hourly rollups. Zones like Asia/Kolkata (+05:30) or Asia/Kathmandu
+// (+05:45) are folded live instead. An unknown zone answers false.
+func wholeHourZone(from, to time.Time, tz string) bool {
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return false
+	}
+	for t := from; ; t = t.Add(time.Hour) {
+		if t.After(to) {
+			t = to
+		}
+		if _, off := t.In(loc).Zone(); off%3600 != 0 {
+			return false
+		}
+		if t.Equal(to) {
+			return true
+		}
+	}
 }

@@ -2,7 +2,6 @@ package reviewer
 
 import (
 	"context"
-	"errors"
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -167,7 +166,4 @@ func (r *Reviewer) outcomeErr(o *schema.Order, what string, err error) bool {
 	return false
 }
 
-func isKind(err error, k platform.Kind) bool {
-	var pe *platform.Error
-	return errors.As(err, &pe) && pe.Kind == k
-}
+func isKind(err error, k platform.Kind) bool { return platform.KindOf(err) == k }

@@ -31,6 +31,9 @@ const AuditLocalTable = "audit_log_local"
 var clusterTables = map[string]struct{ local, key string }{
 	"orders":    {OrdersLocalTable, OrderShardingKey},
 	"audit_log": {AuditLocalTable, "cityHash64(id)"},
+	// The report tables live with the merchant's orders (docs/reporting.md).
+	"report_hourly": {"report_hourly_local", OrderShardingKey},
+	"report_marks":  {"report_marks_local", OrderShardingKey},
 }
 
 // ident is what may be written into DDL unquoted: cluster and database names.
@@ -59,7 +62,7 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 		t, ok = clusterTables[sub[3]]
 	}
 	if !ok {
-		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log)", m.Name)
+		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log, report_hourly, report_marks)", m.Name)
 	}
 	local := tableDDL.ReplaceAllString(m.SQL, "${1}${2} "+t.local)
 	if sub[2] == "ALTER TABLE" {

@@ -77,4 +77,6 @@ type Deps struct {
 	// (View.Asset gives the path); optional.
 	Assets fs.FS
 	Funcs  template.FuncMap
+	// Extensions are pages of other packages this console shows too.
+	Extensions []Extension
 }

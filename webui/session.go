@@ -47,7 +47,7 @@ func (u *UI) Authenticated() fiber.Handler {
 }
 
 // errCSRF is a form without the session's token.
-var errCSRF = platform.Errorf(platform.KindForbidden, "the form is missing its security token or it is stale; reload the page")
+var errCSRF = platform.Errorf(platform.KindForbidden, "The form is missing its security token, or the token is stale. Reload the page and try again.")
 
 func isSafe(method string) bool { return method == fiber.MethodGet || method == fiber.MethodHead }
 

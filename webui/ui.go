@@ -36,6 +36,11 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*UI, 
 	if d.Auth == nil || d.ClientIP == nil || d.Templates == nil || log == nil {
 		return nil, fmt.Errorf("webui: auth, client IP, templates and logger are required")
 	}
+	for _, x := range d.Extensions {
+		if err := x.Extend(&d); err != nil {
+			return nil, err
+		}
+	}
 	cats, err := loadCatalogs(d.Locales)
 	if err != nil {
 		return nil, err
@@ -80,6 +85,9 @@ func (u *UI) Register(app fiber.Router) fiber.Router {
 	app.Post(b+"/setup/:token", u.bounded, u.setupPost)
 	g := app.Group(b, u.bounded, u.Authenticated())
 	g.Post("/logout", u.logout)
+	for _, x := range u.deps.Extensions {
+		x.Register(g, u)
+	}
 	return g
 }
 

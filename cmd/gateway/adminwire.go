@@ -36,22 +36,17 @@ func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch
 	if err != nil {
 		return nil, err
 	}
-	// The dispatcher only queues resends here (a running dispatcher role
-	// sends them); its metrics are not this process's to export.
-	merchants := merchant.NewStore(rdb)
-	d, err := dispatcher.New(dispatcher.Defaults(), rdb, accountKeys(merchants), prometheus.NewRegistry(), log)
-	if err != nil {
-		return nil, err
-	}
+	// Resends are only queued here; a running dispatcher role sends them.
+	merchants, hooks := merchant.NewStore(rdb), dispatcher.NewWebhooks(rdb)
 	logs := audit.NewLog(rdb)
-	review := command.NewUSDTReview(store).WithWindow(cfg.USDTReview)
+	review, desk := command.NewUSDTReview(store).WithWindow(cfg.USDTReview), command.NewUSDTDesk(store)
 	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview},
-		rdb, store, review, operator.NewWebhooks(d, store, logs), logs)
+		rdb, store, desk, operator.NewWebhooks(hooks, store, logs), logs)
 	if err != nil {
 		return nil, err
 	}
 	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs), Store: merchants,
-		Desk: operator.NewDesk(review, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
+		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
 		Health: operator.NewHealth(rdb), Live: g.live}
 	if ch != nil {
 		deps.Audit = audit.NewSearcher(ch)

@@ -21,7 +21,7 @@ type payers struct {
 }
 
 // checkoutPages wires the payer pages over the command side's use cases.
-func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, create *command.CreateOrder, dir *merchant.Directory,
+func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, uc *command.UseCases, dir *merchant.Directory,
 	limiter *platform.Limiter, pages fiber.Handler, reg prometheus.Registerer, log *slog.Logger) (*checkout.Pages, error) {
 	limits := cfg.Limits()
 	logins, err := merchant.NewLogins(merchant.LoginConfig{SessionTTL: cfg.SessionTTL, PerIP: limits.LoginIP, PerAccount: limits.LoginAcct},
@@ -39,11 +39,17 @@ func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, c
 	if ccfg.MethodNames, err = checkout.ParseMethodNames(cfg.MethodNames); err != nil {
 		return nil, err
 	}
-	p, err := checkout.New(ccfg, checkout.Deps{Orders: create, Payers: payers{logins, merchant.NewStore(rdb)}, ClientIP: ips,
+	p, err := checkout.New(ccfg, checkout.Deps{Orders: orderPorts(uc), Payers: payers{logins, merchant.NewStore(rdb)}, ClientIP: ips,
 		Limit: pages, Keys: platform.NewSharedKeys(rdb), Merchants: dir}, reg, log)
 	if err != nil {
 		return nil, err
 	}
 	g.prepare = append(g.prepare, p.Prepare)
 	return p, nil
+}
+
+// orderPorts hands each page port the command use case that serves it.
+func orderPorts(uc *command.UseCases) checkout.OrderPorts {
+	return checkout.OrderPorts{Reads: uc.Orders, Choose: uc.Choose, Cancel: uc.Cancel, Steps: uc.Confirm, USDT: uc.USDT,
+		Balance: uc.Balance}
 }

@@ -54,7 +54,7 @@ type payerEnv struct {
 
 func newPayerEnv(t *testing.T, env ...string) *payerEnv {
 	t.Helper()
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	browser.New(t) // fail or skip before starting servers when there is no browser
 	p := &payerEnv{e: e, shop: newShop(t), hooks: newHookReceiver(t)}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -79,7 +78,7 @@ func (p *payerClient) token(path string) string {
 // TestPayerPagesRefuseBadInput: through the real binary, every refused
 // form is answered with a page that says why, and the order is unchanged.
 func TestPayerPagesRefuseBadInput(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var a, b account
 	e.cli(&a, "merchant", "create", "--name", "a", "--sandbox", "--json")

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/paygate/gateway/internal/testenv"
 )
 
 // TestHelpExitsZero: asking the binary for help is not a failure, and the
@@ -94,7 +92,7 @@ func TestSubcommandHelp(t *testing.T) {
 // TestFxSetActor: fx set records who set a rate: --by, else the OS user;
 // an empty --by is refused and sets nothing.
 func TestFxSetActor(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	e := newE2ERedis(t)
 	var byFlag, byOS struct{ By string }
 	e.cli(&byFlag, "fx", "set", "USD", "EUR", "0.91", "--by", "alice", "--json")
 	e.cli(&byOS, "fx", "set", "USD", "EUR", "0.92", "--json")
@@ -139,7 +137,7 @@ func TestFxSetActor(t *testing.T) {
 // key only by the commands that make it, credit takes only the currencies
 // balance payments use, and rotate-query-key replaces the query key.
 func TestMerchantPrintouts(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	e := newE2ERedis(t)
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--json")
 	text := func(args ...string) (string, error) {
@@ -211,7 +209,7 @@ func TestLogDurationsReadable(t *testing.T) {
 // TestOpsListener: with GATEWAY_OPS_ADDR the metrics are served there and
 // not on the merchant-facing listener.
 func TestOpsListener(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	s := e.serve("GATEWAY_OPS_ADDR=127.0.0.1:0")
 	if s.ops == "" {

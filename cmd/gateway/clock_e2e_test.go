@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -14,7 +13,7 @@ import (
 // so the chaos suite's clock-skew scenario really skews what a process
 // writes; without the setting the order is on the real clock.
 func TestClockOffsetReachesTheRoles(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "skewed shop", "--sandbox", "--json")
 	tests := []struct {

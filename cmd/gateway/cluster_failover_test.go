@@ -33,7 +33,7 @@ import (
 // projector and dispatcher go on by themselves.
 func TestClusterFailover(t *testing.T) {
 	dir := testenv.RedisClusterDir(t)
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	seed, err := redis.ParseClusterURL(e.redisURL)
 	if err != nil {
 		t.Fatal(err)

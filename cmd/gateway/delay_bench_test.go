@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -26,7 +25,7 @@ import (
 //	make bench-listing
 func BenchmarkCreateToListed(b *testing.B) {
 	rate, seconds := envInt("GATEWAY_BENCH_RATE", 500), envInt("GATEWAY_BENCH_SECONDS", 10)
-	e := &e2e{t: b, bin: gatewayBinary(b), redisURL: testenv.RedisURL(b), chDSN: testenv.ClickHouseDSN(b)}
+	e := newE2E(b)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "bench", "--sandbox", "--json")

@@ -25,7 +25,7 @@ func seededDemo(t *testing.T) (*e2e, *server, demoState) {
 	if err != nil || !demoSeedLine.Match(script) {
 		t.Fatalf("scripts/run.sh no longer seeds with `gateway demo seed --dir \"$data\"` (%v): update this test with it", err)
 	}
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var st demoState
 	e.cli(&st, "demo", "seed", "--dir", t.TempDir(), "--json")

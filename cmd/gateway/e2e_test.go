@@ -57,6 +57,19 @@ type e2e struct {
 	chDSN    string
 }
 
+// newE2E is the setup of an end-to-end test: the real binary over the
+// test's Redis and ClickHouse (internal/testenv).
+func newE2E(t testing.TB) *e2e {
+	t.Helper()
+	return &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+}
+
+// newE2ERedis is newE2E for a subcommand that needs Redis only.
+func newE2ERedis(t testing.TB) *e2e {
+	t.Helper()
+	return &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+}
+
 // cli runs a gateway subcommand and decodes its --json output into v.
 func (e *e2e) cli(v any, args ...string) {
 	e.t.Helper()
@@ -230,7 +243,7 @@ func createParams(appid string) schema.Params {
 // the CLI, creates, queries and sandbox payments over HTTP, account changes
 // seen by a running server, and a clean stop on SIGTERM.
 func TestEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	e.run("migrate") // a second run applies nothing and does not fail
 	var shop, live account

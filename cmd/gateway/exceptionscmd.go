@@ -5,17 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
-	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 )
 
@@ -98,17 +95,13 @@ func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // cliExceptions is the queue as the console has it, over rdb.
 func cliExceptions(rdb redis.UniversalClient) (*operator.Exceptions, error) {
-	store, window, err := deskStore(rdb)
-	if err != nil {
-		return nil, err
-	}
-	d, err := dispatcher.New(dispatcher.Defaults(), rdb, accountKeys(merchant.NewStore(rdb)), prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	store, _, err := deskStore(rdb)
 	if err != nil {
 		return nil, err
 	}
 	logs := audit.NewLog(rdb)
-	return operator.NewExceptions(operator.ExceptionsConfig{}, rdb, store, command.NewUSDTReview(store).WithWindow(window),
-		operator.NewWebhooks(d, store, logs), logs)
+	return operator.NewExceptions(operator.ExceptionsConfig{}, rdb, store, command.NewUSDTDesk(store),
+		operator.NewWebhooks(dispatcher.NewWebhooks(rdb), store, logs), logs)
 }
 
 func printExceptions(w io.Writer, list []operator.Exception) {

@@ -30,7 +30,7 @@ func (s *server) signedPost(t *testing.T, path string, p schema.Params, key, ide
 // parameters is refused, and POST /api/order/cancel cancels, replays with
 // its key and refuses a paid order without one.
 func TestIdempotencyKeyAndCancelEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -120,7 +119,7 @@ func (h *integrityHooks) count() int {
 // from `gateway order show`. A value of one request kept without a copy
 // would show another request's bytes here.
 func TestCreateIntegrityUnderLoad(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	hooks := &integrityHooks{uri: map[string]string{}, form: map[string]url.Values{}}
 	rcv := httptest.NewServer(hooks)

@@ -96,7 +96,7 @@ func confirmed(code, order, payCur string) []byte {
 // L2's order paid in another currency than its price does not pay it
 // either; L2's own charge paid in the price's currency does.
 func TestCryptohostNotificationMustBeTheOrdersCharge(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var l, l2 account
 	e.cli(&l, "merchant", "create", "--name", "L", "--json")
@@ -149,7 +149,7 @@ func TestCryptohostNotificationMustBeTheOrdersCharge(t *testing.T) {
 // IPv4-compatible IPv6 form is never called, and what the merchant reads
 // in action=webhooks names neither that address nor our DNS server.
 func TestWebhookAddressesEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
@@ -234,7 +234,7 @@ func TestWebhookAddressesEndToEnd(t *testing.T) {
 // site; the merchant's signed confirm still works afterwards, so the order
 // was still the payer's to choose.
 func TestPaymentIDAloneMovesNothingEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
@@ -291,7 +291,7 @@ const opsDefault = "GATEWAY_E2E_OPS_DEFAULT=1"
 // port is free here), and no configuration puts it on the merchant-facing
 // listener (an empty GATEWAY_OPS_ADDR is refused at start).
 func TestMetricsNeverOnThePublicListener(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	status := func(u string) int {
 		res, err := http.Get(u)

@@ -35,10 +35,8 @@ func effectiveLimits(a *merchant.Account, methods []schema.Method, cfg platform.
 		if !m.Selectable() {
 			continue // select has no limits of its own: the chosen method's apply
 		}
-		l, from := defaults[m], "default"
-		if o, ok := a.MethodLimits[m]; ok {
-			l, from = o, "merchant"
-		}
+		l, own := command.MethodLimits(defaults).For(a, m)
+		from := map[bool]string{false: "default", true: "merchant"}[own]
 		v := limitView{From: from}
 		if l.Min > 0 {
 			v.Min = l.Min.String()

@@ -5,8 +5,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/paygate/gateway/internal/testenv"
 )
 
 // shownLimits is `merchant show --json`'s methodLimits.
@@ -29,7 +27,7 @@ func (s shownLimits) limit(m string) string {
 // `merchant method-limits` overrides one method for one merchant and
 // --clear gives the default back; bad input changes nothing.
 func TestMerchantMethodLimitsCLI(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
 	tests := []struct {

@@ -40,7 +40,7 @@ var mixedMethods = []struct{ method, currency string }{
 // request paths here (and /metrics answered 500 once two of them
 // collided).
 func TestMetricsAfterMixedTraffic(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	hooks := newHookReceiver(t)
 	var shop account

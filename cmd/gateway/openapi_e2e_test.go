@@ -23,7 +23,7 @@ import (
 // document cannot drift from the API: a field added, renamed or retyped in a
 // response, or an error kind or status the document does not name, fails here.
 func TestOpenAPIDescribesRealResponses(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "success") }))
 	t.Cleanup(hook.Close)

@@ -3,20 +3,16 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"strconv"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
-	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -94,47 +90,35 @@ func orderCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func readOrder(ctx context.Context, rdb redis.UniversalClient, id string) (*orderReport, error) {
-	shard, ok := schema.ParseOrderID(id)
-	if !ok {
+	if _, ok := schema.ParseOrderID(id); !ok {
 		return nil, fmt.Errorf("%q is not a payment id", id)
 	}
-	h, err := rdb.HGetAll(ctx, schema.OrderKey(shard, id)).Result()
-	if err != nil {
-		return nil, fmt.Errorf("read order: %w", err)
-	}
-	if len(h) == 0 {
+	// Only reads: the store's TTLs are never used.
+	files := command.NewOrderFiles(command.NewStore(rdb, time.Hour, time.Hour))
+	o, err := files.Order(ctx, id)
+	if errors.Is(err, command.ErrOrderNotFound) {
 		return nil, fmt.Errorf("order %s is not in Redis (never created, or past its retention: GET /api/order reads it from ClickHouse)", id)
 	}
-	o, err := schema.OrderFromFields(h)
 	if err != nil {
 		return nil, err
 	}
-	r := &orderReport{Order: &o}
-	if r.Events, err = orderEvents(ctx, rdb, &o); err != nil {
+	r := &orderReport{Order: o}
+	events, err := files.Events(ctx, o)
+	if err != nil {
 		return nil, err
 	}
-	raw, err := rdb.LRange(ctx, schema.NotificationsKey(shard, id), 0, -1).Result()
-	if err != nil {
-		return nil, fmt.Errorf("read notifications: %w", err)
+	for _, e := range events {
+		r.Events = append(r.Events, orderEvent{ID: e.ID, Type: e.Type, At: e.ID[:len(e.ID)-2], Status: e.Status.String(), Version: e.Version})
 	}
-	for i := len(raw) - 1; i >= 0; i-- { // oldest first
-		var rec schema.NotificationRecord
-		if err := json.Unmarshal([]byte(raw[i]), &rec); err != nil {
-			return nil, fmt.Errorf("decode notification: %w", err)
-		}
-		r.Notifications = append(r.Notifications, rec)
+	if r.Notifications, err = files.Notifications(ctx, id); err != nil {
+		return nil, err
 	}
 	if o.Method == schema.MethodUSDTDirect {
-		if r.Review, err = readReview(ctx, rdb, &o); err != nil {
+		if r.Review, err = readReview(ctx, files, o); err != nil {
 			return nil, err
 		}
 	}
-	d, err := dispatcher.New(dispatcher.Defaults(), rdb, accountKeys(merchant.NewStore(rdb)),
-		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		return nil, err
-	}
-	wh, err := readWebhook(ctx, webhookRef{d: d, payment: id})
+	wh, err := readWebhook(ctx, webhookRef{d: dispatcher.NewWebhooks(rdb), payment: id})
 	if err != nil {
 		r.WebhookNote = err.Error()
 	} else {
@@ -143,52 +127,19 @@ func readOrder(ctx context.Context, rdb redis.UniversalClient, id string) (*orde
 	return r, nil
 }
 
-func readReview(ctx context.Context, rdb redis.UniversalClient, o *schema.Order) (*reviewReport, error) {
-	shard, _ := schema.ParseOrderID(o.ID)
-	raw, err := rdb.LRange(ctx, schema.OrderHistoryKey(shard, o.ID), 0, -1).Result()
+// readReview is a usdt_direct order's review: its state now, and every
+// decision (OrderFiles.History).
+func readReview(ctx context.Context, files *command.OrderFiles, o *schema.Order) (*reviewReport, error) {
+	hist, err := files.History(ctx, o.ID)
 	if err != nil {
-		return nil, fmt.Errorf("read review history: %w", err)
+		return nil, err
 	}
 	r := &reviewReport{TxHash: o.TxHash, State: "none", Detail: "no transaction submitted yet", History: []usdt.Decision{}}
 	if v := schema.USDTReviewOf(o); v != nil {
 		r.State, r.Reason, r.Detail, r.Now = v.State, v.Reason, v.Describe(), v
 	}
-	for _, s := range raw {
-		var d usdt.Decision
-		if err := json.Unmarshal([]byte(s), &d); err != nil {
-			return nil, fmt.Errorf("decode review decision: %w", err)
-		}
-		r.History = append(r.History, d)
-	}
+	r.History = append(r.History, hist...)
 	return r, nil
-}
-
-// orderEvents reads the order's events from its shard's stream, between its
-// creation and its last change (entry ids are times): the stream is trimmed
-// once every group has read it, so older events live only in ClickHouse.
-func orderEvents(ctx context.Context, rdb redis.UniversalClient, o *schema.Order) ([]orderEvent, error) {
-	shard, _ := schema.ParseOrderID(o.ID)
-	from := strconv.FormatInt(o.CreatedAt.UnixMilli(), 10)
-	to := strconv.FormatInt(o.UpdatedAt.Add(time.Second).UnixMilli(), 10)
-	var out []orderEvent
-	for {
-		msgs, err := rdb.XRangeN(ctx, schema.EventsKey(shard), from, to, 1000).Result()
-		if err != nil {
-			return nil, fmt.Errorf("read events: %w", err)
-		}
-		for _, m := range msgs {
-			if m.Values[schema.FID] != o.ID {
-				continue
-			}
-			st, _ := strconv.Atoi(fmt.Sprint(m.Values[schema.FStatus]))
-			out = append(out, orderEvent{ID: m.ID, Type: fmt.Sprint(m.Values["type"]), At: m.ID[:len(m.ID)-2],
-				Status: schema.Status(st).String(), Version: fmt.Sprint(m.Values[schema.FVersion])})
-		}
-		if len(msgs) < 1000 {
-			return out, nil
-		}
-		from = "(" + msgs[len(msgs)-1].ID
-	}
 }
 
 func printOrder(w io.Writer, r *orderReport) error {

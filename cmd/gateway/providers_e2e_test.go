@@ -59,7 +59,7 @@ func payOnPage(t *testing.T, page, outcome string) {
 // the sandbox secret), the adapter verifies it, the order moves, and a paid
 // order's webhook reaches the merchant. `gateway order show` tells the story.
 func TestProvidersEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
@@ -200,7 +200,7 @@ func (h *hookReceiver) got(id string) url.Values {
 // naming the order, and the order says failed. `merchant show` lists the
 // methods each merchant can use.
 func TestLiveProviderDownAtCreate(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	stop := make(chan struct{})
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

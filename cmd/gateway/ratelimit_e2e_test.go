@@ -4,15 +4,13 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/paygate/gateway/internal/testenv"
 )
 
 // TestRateLimitAcrossProcesses: two gateway processes share one merchant's
 // createorder limit through Redis (set by the CLI), and the refused requests
 // are 429s with Retry-After.
 func TestRateLimitAcrossProcesses(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	var shop, other account
 	e.cli(&shop, "merchant", "create", "--name", "limited", "--sandbox", "--json")
 	e.cli(&other, "merchant", "create", "--name", "unlimited", "--sandbox", "--json")

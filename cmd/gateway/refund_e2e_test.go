@@ -23,7 +23,7 @@ import (
 // webhook again, `gateway webhook log PAYMENTID REFUNDID` reads it, and a
 // refundId that is not the order's is 404.
 func TestRefundEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	got := make(chan hookRequest, 10)
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

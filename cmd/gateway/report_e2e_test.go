@@ -18,7 +18,7 @@ import (
 // gzip), each bad input answered 400 naming the parameter, and neither
 // merchant ever seeing the other's orders.
 func TestReportsEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop, other account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")

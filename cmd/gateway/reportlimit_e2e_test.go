@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
-
-	"github.com/paygate/gateway/internal/testenv"
 )
 
 // TestReportLimitAcrossProcesses: two query processes share one merchant's
@@ -14,7 +12,7 @@ import (
 // merchant's action=order still answers, another merchant lists freely, and
 // a merchant's --report override replaces the default.
 func TestReportLimitAcrossProcesses(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop, other, tight account
 	e.cli(&shop, "merchant", "create", "--name", "flood", "--sandbox", "--json")

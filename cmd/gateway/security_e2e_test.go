@@ -72,7 +72,7 @@ func get(t *testing.T, u string) string {
 // gateway must turn away; each subtest says what it proves. The last one
 // greps everything the run logged, and /metrics, for every secret used.
 func TestSecurityEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var cliLogs strings.Builder
 	var a, b, live account

@@ -169,7 +169,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 		// The pages first: their browser forms to the providers' confirm
 		// endpoints are answered before the JSON API's routes.
-		pages, err := checkoutPages(g, cfg, rdb, h.Create, dir, limiter, h.Pages, reg, log)
+		pages, err := checkoutPages(g, cfg, rdb, h.UseCases, dir, limiter, h.Pages, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -206,11 +206,18 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
+		// The report rollups are kept beside the projector that marks them
+		// (docs/reporting.md); several projectors fold the same hours twice,
+		// which is harmless.
+		roll, err := query.NewRollup(query.RollupConfig{}, ch, reg, log)
+		if err != nil {
+			return nil, err
+		}
 		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := p.Run(ctx); err != nil {
 				log.Error("projector stopped", "err", err)
 			}
-		})
+		}, roll.Run)
 		// The audit log's copy in ClickHouse, which the consoles search.
 		ap, err := audit.NewProjector(audit.ProjectorConfig{}, rdb, ch, reg, log)
 		if err != nil {
@@ -301,26 +308,17 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
-	create, err := command.NewCreateOrder(command.Config{
+	uc, err := command.New(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
 		USDTReviewWindow: cfg.USDTReview, Now: g.now,
-	}, command.CreateDeps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
-		ClientIP: ips, Limiter: limiter}, reg, log)
-	if err != nil {
-		return nil, nil, err
-	}
-	settle := create.NewSettle()
-	notes, err := create.NewNotifications(settle, reg)
+	}, command.Deps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
+		ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
 	h := &command.Handlers{
-		Create:        create,
-		Sandbox:       create.NewSandboxOrders(settle, provs.simulators, notes),
-		QR:            command.NewQRImage(store),
-		Notifications: notes,
-		Confirm:       create.NewConfirm(),
+		UseCases: uc,
 		Simulators: func(r fiber.Router) {
 			r.Use(provider.WithMerchantNames(simMerchantNames(store, dir)))
 			provs.mount(r)
@@ -332,10 +330,8 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 		g.live = append(g.live, string(m))
 	}
 	// Balance transfers a process died in the middle of are finished by
-	// whichever command node sweeps first; 30 s leaves a live request time
-	// to finish its own.
-	recovery := create.NewTransferRecovery(5*time.Second, 30*time.Second, log)
-	return h, []func(context.Context){settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, recovery.Run}, nil
+	// whichever command node sweeps first (UseCases.Recovery's pace).
+	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, uc.Recovery.Run}, nil
 }
 
 // fxRates is the copy of the rates every create converts with; prepare

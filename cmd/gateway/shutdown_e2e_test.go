@@ -30,7 +30,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		shutdownTimeout = 10 * time.Second
 		exitMargin      = time.Second
 	)
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "busy", "--sandbox", "--json")

@@ -31,7 +31,7 @@ func (s *server) getJSON(t *testing.T, path string, q url.Values) apiResponse {
 // create, and a fiatpsp failure, which its provider never notifies, found
 // by the sandbox driver's query.
 func TestTwoStepFlowsEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")

@@ -38,7 +38,7 @@ type shown struct {
 // their real clients; the test writes the transfers into the simulators'
 // shared state, as a payer's wallet would on a chain.
 func TestUSDTReviewsEndToEnd(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var m account
 	e.cli(&m, "merchant", "create", "--name", "usdt", "--sandbox", "--json")

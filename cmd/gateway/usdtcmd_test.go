@@ -37,7 +37,7 @@ const cliTron = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" // a well-formed TRON addre
 // what is given; live and sandbox entries are apart; bad input is refused
 // and changes nothing; remove takes one entry.
 func TestUSDTConfigCLI(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	e := newE2ERedis(t)
 	var n usdt.Network
 	e.cli(&n, "usdt", "config", "set", "trc20", "--address", cliTron, "--json")
 	if n.Name != "TRC20" || n.Decimals != 6 || n.Confirmations != 30 || n.Mode != usdt.ModeChain || n.ExchangeNetwork != "TRX" {
@@ -167,7 +167,7 @@ func TestUSDTDeskCLI(t *testing.T) {
 // networks from GATEWAY_USDT_SANDBOX_NETWORKS; `usdt config set` then
 // changes the address a payer is shown while the gateway runs.
 func TestUSDTConfigSeenWithoutRestart(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")

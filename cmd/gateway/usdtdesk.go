@@ -66,9 +66,9 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		return err
 	}
 	review, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
-	desk := operator.NewDesk(review, audit.NewLog(rdb))
+	desk := operator.NewDesk(review, command.NewUSDTDesk(store), audit.NewLog(rdb))
 	if sub == "reviews" {
-		orders, err := review.Reviews(ctx, *state)
+		orders, err := command.NewUSDTDesk(store).Reviews(ctx, *state)
 		if err != nil || out.json {
 			return errors.Join(err, out.value(deskRows(orders)))
 		}

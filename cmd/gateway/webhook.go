@@ -6,12 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strconv"
 	"text/tabwriter"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
@@ -71,14 +68,7 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer rdb.Close()
-	// Reading and queueing need no worker; the registry and logger only
-	// satisfy the constructor.
-	d, err := dispatcher.New(dispatcher.Defaults(), rdb, accountKeys(merchant.NewStore(rdb)),
-		prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		return err
-	}
-	ref.d = d
+	ref.d = dispatcher.NewWebhooks(rdb)
 	w := webhookOutput{w: stdout, json: *asJSON}
 	if sub == "resend" {
 		actor, err := cliAuditActor(*by, given(fs, "by"))
@@ -90,7 +80,7 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		ref.resender = func(ctx context.Context) error {
-			return operator.NewWebhooks(d, store, audit.NewLog(rdb)).Resend(ctx, actor, ref.payment, ref.refund)
+			return operator.NewWebhooks(ref.d, store, audit.NewLog(rdb)).Resend(ctx, actor, ref.payment, ref.refund)
 		}
 		return resendWebhook(ctx, ref, *wait, w)
 	}
@@ -100,7 +90,7 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // webhookRef names the delivery a command acts on: an order's paid webhook,
 // or with a refund id that refund's (its own delivery on the order's shard).
 type webhookRef struct {
-	d        *dispatcher.Dispatcher
+	d        *dispatcher.Webhooks
 	resender func(context.Context) error // the audited resend
 	payment  string
 	refund   string
@@ -114,27 +104,18 @@ func (r webhookRef) String() string {
 }
 
 func (r webhookRef) state(ctx context.Context) (*dispatcher.Delivery, error) {
-	if r.refund == "" {
-		return r.d.State(ctx, r.payment)
-	}
-	return r.d.RefundState(ctx, r.payment, r.refund)
+	return r.d.State(ctx, r.payment, r.refund)
 }
 
 func (r webhookRef) log(ctx context.Context) ([]schema.WebhookAttempt, error) {
-	if r.refund == "" {
-		return r.d.Log(ctx, r.payment)
-	}
-	return r.d.RefundLog(ctx, r.payment, r.refund)
+	return r.d.Log(ctx, r.payment, r.refund)
 }
 
 func (r webhookRef) resend(ctx context.Context) error {
 	if r.resender != nil {
 		return r.resender(ctx)
 	}
-	if r.refund == "" {
-		return r.d.Resend(ctx, r.payment)
-	}
-	return r.d.ResendRefund(ctx, r.payment, r.refund)
+	return r.d.Resend(ctx, r.payment, r.refund)
 }
 
 // webhookReport is what `webhook log` prints.
@@ -279,7 +260,7 @@ func oneLine(s string, n int) string {
 }
 
 // accountKeys signs webhooks with the accounts in Redis, read directly (a
-// command-line tool has no directory cache to keep).
+// process without a directory cache: a command-line tool, a test).
 func accountKeys(st *merchant.Store) dispatcher.KeyLookup {
 	return dispatcher.AccountKeys(st.Get, st.EnsureWebhookSecret)
 }

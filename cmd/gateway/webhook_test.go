@@ -65,13 +65,10 @@ func TestWebhookCommands(t *testing.T) {
 	if _, err := store.Transition(ctx, o.ID, schema.StatusPaid, now); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for st, _ := d.State(ctx, o.ID); st == nil || st.State != dispatcher.StateDead; st, _ = d.State(ctx, o.ID) {
-		if time.Now().After(deadline) {
-			t.Fatalf("not dead-lettered: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Eventually(t, 10*time.Second, "dead-lettered", func() bool {
+		st, _ := d.State(ctx, o.ID)
+		return st != nil && st.State == dispatcher.StateDead
+	})
 
 	cli := func(args ...string) (string, error) {
 		var out, errOut bytes.Buffer

@@ -1,13 +1,16 @@
 -- Record an attempt and move its delivery on: delivered, retried later, or
 -- dead-lettered; a failed manual resend goes back to where it was.
 -- KEYS[1] delivery hash, KEYS[2] attempt log, KEYS[3] host queue,
---   KEYS[4] hosts index, KEYS[5] dead-letter set, KEYS[6] order hash.
+--   KEYS[4] hosts index, KEYS[5] dead-letter set, KEYS[6] order hash,
+--   KEYS[7] the merchant's index of deliveries not delivered, KEYS[8] the
+--   merchant's attempt counters of this hour (schema.WebhookRateKey).
 -- ARGV[1] order id, ARGV[2] host, ARGV[3] lease token, ARGV[4] '1' when
 --   acknowledged, ARGV[5] attempt record (JSON), ARGV[6] delay before the next
 --   attempt (ms), or -1 when the schedule is used up, ARGV[7] fallback ttl (ms),
 --   ARGV[8] most records kept, ARGV[9] least ttl beyond the next due time (ms),
 --   ARGV[10] delivery hash key prefix, ARGV[11] log key prefix, ARGV[12] lease
---   (ms), ARGV[13] lease token prefix, or empty to claim nothing.
+--   (ms), ARGV[13] lease token prefix, or empty to claim nothing, ARGV[14]
+--   how long an hour's counters live (ms).
 -- Returns {outcome}, outcome one of delivered | retry | dead | manual_failed |
 --   stale | gone, followed by the 10 fields of claim.lua when a next due
 --   delivery of the same host queue was claimed: the attempt's slot goes on
@@ -24,6 +27,12 @@ local logged = redis.call('RPUSH', KEYS[2], ARGV[5])
 if logged > tonumber(ARGV[8]) then
   redis.call('LTRIM', KEYS[2], -tonumber(ARGV[8]), -1)
 end
+-- Every recorded attempt counts toward the merchant's success rate.
+redis.call('HINCRBY', KEYS[8], 'a', 1)
+if ARGV[4] == '1' then
+  redis.call('HINCRBY', KEYS[8], 's', 1)
+end
+redis.call('PEXPIRE', KEYS[8], ARGV[14])
 local outcome
 local floor = 0
 if ARGV[4] == '1' then
@@ -37,11 +46,15 @@ if ARGV[4] == '1' then
   if f[1] == 'dead' or f[3] == 'dead' then
     redis.call('ZREM', KEYS[5], ARGV[1])
   end
+  redis.call('ZREM', KEYS[7], ARGV[1])
   outcome = 'delivered'
 elseif f[1] ~= 'pending' or f[2] ~= ARGV[3] then
   outcome = 'stale'
 elseif f[3] == 'dead' or f[3] == 'delivered' then
   redis.call('HSET', KEYS[1], 'st', f[3])
+  if f[3] == 'delivered' then
+    redis.call('ZREM', KEYS[7], ARGV[1])
+  end
   redis.call('HDEL', KEYS[1], 'lease', 'man', 'due')
   redis.call('ZREM', KEYS[3], ARGV[1])
   outcome = 'manual_failed'

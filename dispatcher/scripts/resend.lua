@@ -1,7 +1,9 @@
 -- Queue a manual resend. A delivered or dead-lettered order gets one more
 -- attempt, after which it returns to that state unless acknowledged; a
 -- pending one has its next attempt brought forward to now.
--- KEYS[1] delivery hash, KEYS[2] host queue, KEYS[3] hosts index.
+-- KEYS[1] delivery hash, KEYS[2] host queue, KEYS[3] hosts index, KEYS[4]
+--   the merchant's index of deliveries not delivered; with an audit entry
+--   (the console's resend), KEYS[5] the shard's audit stream.
 -- ARGV[1] order id, ARGV[2] host.
 -- Returns queued | already_queued | in_flight | none.
 local f = redis.call('HMGET', KEYS[1], 'st', 'lease', 'due', 'man')
@@ -19,7 +21,13 @@ if f[1] == 'pending' then
   redis.call('HSET', KEYS[1], 'man', 'pending', 'due', now)
 else
   redis.call('HSET', KEYS[1], 'st', 'pending', 'man', f[1], 'due', now)
+  local at = tonumber(redis.call('HGET', KEYS[1], 'paid') or '0') or 0
+  if at <= 0 then
+    at = now
+  end
+  redis.call('ZADD', KEYS[4], at, ARGV[1])
 end
 redis.call('ZADD', KEYS[2], now, ARGV[1])
 reindex(KEYS[3], KEYS[2], ARGV[2])
+audit_hook()
 return 'queued'

@@ -80,7 +80,7 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 	if n := orderCount(t, h, h.acct.AppID); n != 2 {
 		t.Fatalf("%d orders, want 2", n)
 	}
-	if n := testutil.ToFloat64(h.create.m.idemKeys.WithLabelValues("replayed")); n != 2 {
+	if n := testutil.ToFloat64(h.uc.Create.m.idemKeys.WithLabelValues("replayed")); n != 2 {
 		t.Fatalf("%v replays counted, want 2", n)
 	}
 	if ttl := h.rdb.PTTL(context.Background(), idemKey(h.acct.AppID, "order-1")).Val(); ttl <= 0 || ttl > DefaultIdempotencyTTL {
@@ -127,7 +127,7 @@ func TestIdempotencyKeyScope(t *testing.T) {
 	if r := h.postTo("/api/order/cancel", cancel, HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
 		t.Fatalf("the key on another route: %d %s", r.Status, r.Raw)
 	}
-	if n := testutil.ToFloat64(h.create.m.idemKeys.WithLabelValues("mismatch")); n != 2 {
+	if n := testutil.ToFloat64(h.uc.Create.m.idemKeys.WithLabelValues("mismatch")); n != 2 {
 		t.Fatalf("%v mismatches counted, want 2", n)
 	}
 	b, err := h.accounts.Create(context.Background(), newAccount("shop b", true))
@@ -273,7 +273,7 @@ func TestIdempotencyKeyConcurrent(t *testing.T) {
 // past its wait is told so, and nothing runs.
 func TestIdempotencyKeyInProgress(t *testing.T) {
 	h := newRedisHarness(t)
-	h.create.idem.wait = 0
+	h.uc.idem.wait = 0
 	p := signed(h.baseParams(), h.acct.APIKey)
 	pending, _ := json.Marshal(idemRecord{Owner: "someone", Digest: paramsDigest("/api/createorder", p)})
 	h.rdb.Set(context.Background(), idemKey(h.acct.AppID, "busy"), pending, 0)
@@ -289,13 +289,13 @@ func TestIdempotencyKeyInProgress(t *testing.T) {
 // TestIdempotencyKeyAbsentCostsNothing: without the header the wrapper
 // only looks the header up: no allocation, no Redis call (h has none).
 func TestIdempotencyKeyAbsentCostsNothing(t *testing.T) {
-	h := &CreateOrder{}
+	uc := &UseCases{}
 	app := fiber.New()
 	c := app.AcquireCtx(&fasthttp.RequestCtx{})
 	defer app.ReleaseCtx(c)
 	c.Request().Header.Set("Content-Type", "application/json")
 	ran := 0
-	wrapped := h.Idempotent(func(*fiber.Ctx) error { ran++; return nil })
+	wrapped := idempotent(uc, func(*fiber.Ctx) error { ran++; return nil })
 	if n := testing.AllocsPerRun(100, func() { _ = wrapped(c) }); n != 0 {
 		t.Fatalf("%v allocations per call without the header", n)
 	}

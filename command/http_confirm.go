@@ -2,11 +2,10 @@ package command
 
 import (
 	"bytes"
-	"context"
+	"fmt"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -27,7 +26,7 @@ var confirmForms = map[string]schema.SignedForm{
 
 // signedChoice reads and authenticates a merchant's confirm carrying the
 // choice parameter, and returns the merchant's order it names.
-func (h *Confirm) signedChoice(c *fiber.Ctx, choice string) (schema.Params, *schema.Order, error) {
+func signedChoice(c *fiber.Ctx, h *ConfirmChoice, choice string) (schema.Params, *schema.Order, error) {
 	p, err := confirmBody(c)
 	if err != nil {
 		return nil, nil, err
@@ -37,7 +36,7 @@ func (h *Confirm) signedChoice(c *fiber.Ctx, choice string) (schema.Params, *sch
 			return nil, nil, platform.Errorf(platform.KindMissingParameter, "parameter %s is required: a confirm by API is the merchant's signed call", name)
 		}
 	}
-	o, err := h.create.ownOrder(c.UserContext(), confirmForms[choice], p)
+	o, err := h.ownOrder(c.UserContext(), confirmForms[choice], p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,20 +54,44 @@ func confirmBody(c *fiber.Ctx) (schema.Params, error) {
 	return ParseQueryParams(c.Request().PostArgs())
 }
 
-// ownOrder runs the signed-call checks (form, appid, enabled, sign, the create
-// rate class) and reads the order p names, which must be the merchant's:
-// another's is not found, as on every merchant API.
-func (h *CreateOrder) ownOrder(ctx context.Context, form schema.SignedForm, p schema.Params) (*schema.Order, error) {
-	acct, err := h.authenticate(ctx, form, p)
-	if err != nil {
-		return nil, err
+// confirmFiatpsp serves POST /api/fiatpsp/confirm by API: a merchant's
+// signed call (signedChoice), then ConfirmChoice.ConfirmFiatpsp. The payer
+// posts to the same path from our page, answered by the checkout first.
+func confirmFiatpsp(uc *UseCases) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		p, o, err := signedChoice(c, uc.Confirm, "fiatpspSystemId")
+		if err != nil {
+			return err
+		}
+		if o, err = uc.Confirm.ConfirmFiatpsp(c.UserContext(), o.ID, p["fiatpspSystemId"]); err != nil {
+			return err
+		}
+		return confirmAnswer(c, o, uc.cfg.PublicURL)
 	}
-	if err := h.limiter.Allow(ctx, platform.ClassCreate, acct.AppID, merchant.Limit(acct.CreateLimit, h.cfg.CreateLimit)); err != nil {
-		return nil, err
+}
+
+// confirmCryptopsp serves POST /api/cryptopsp/confirm by API.
+func confirmCryptopsp(uc *UseCases) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		p, o, err := signedChoice(c, uc.Confirm, "pay_currency")
+		if err != nil {
+			return err
+		}
+		if o, err = uc.Confirm.ConfirmCryptopsp(c.UserContext(), o.ID, p["pay_currency"]); err != nil {
+			return err
+		}
+		return confirmAnswer(c, o, uc.cfg.PublicURL)
 	}
-	o, err := h.Order(ctx, p["paymentId"])
-	if err == nil && o.AppID != acct.AppID {
-		return nil, orderNotFound(p["paymentId"])
-	}
-	return o, err
+}
+
+func confirmAnswer(c *fiber.Ctx, o *schema.Order, base string) error {
+	l := schema.OrderLinks(o, base)
+	return platform.OK(c, fiber.Map{"paymentId": o.ID, "redirectUrl": l.MerchantRedirect(base, o.ID),
+		"chargeAmount": chargeView(o), "status": int(o.Status), "status_str": o.Status.String()})
+}
+
+// chargeView is what the payer is charged, for the answer.
+func chargeView(o *schema.Order) string {
+	amt, cur := o.Charge()
+	return fmt.Sprintf("%s %s", amt, cur)
 }

@@ -84,7 +84,7 @@ type idemRecord struct {
 	Body   []byte `json:"b,omitempty"`
 }
 
-// Idempotent wraps a signed merchant endpoint whose body is a JSON
+// idempotent wraps a signed merchant endpoint whose body is a JSON
 // parameter set signed like createorder's (create, cancel). Without the
 // header it only looks the header up: nothing else, no Redis call.
 //
@@ -102,17 +102,18 @@ type idemRecord struct {
 //   - still running: this call waits (polling, at most idemWait) for the
 //     first call's answer and replays it; past that, 409
 //     idempotency_in_progress, and the client retries later.
-func (h *CreateOrder) Idempotent(next fiber.Handler) fiber.Handler {
+func idempotent(uc *UseCases, next fiber.Handler) fiber.Handler {
+	signed, idem := uc.signed, uc.idem
 	return func(c *fiber.Ctx) error {
 		key := c.Request().Header.Peek(HeaderIdempotencyKey)
 		if len(key) == 0 {
 			return next(c)
 		}
-		return h.idempotent(c, key, next)
+		return idem.serve(c, signed, key, next)
 	}
 }
 
-func (h *CreateOrder) idempotent(c *fiber.Ctx, key []byte, next fiber.Handler) error {
+func (s *idempotency) serve(c *fiber.Ctx, signed *signedCalls, key []byte, next fiber.Handler) error {
 	if !validIdempotencyKey(key) {
 		return platform.Errorf(platform.KindInvalidParameter, "header %s must be 1 to %d printable ASCII characters", HeaderIdempotencyKey, maxIdempotencyKey)
 	}
@@ -121,20 +122,20 @@ func (h *CreateOrder) idempotent(c *fiber.Ctx, key []byte, next fiber.Handler) e
 	if err != nil {
 		return next(c)
 	}
-	if _, err := h.authenticate(ctx, signedFormOf(c.Path()), p); err != nil {
+	if _, err := signed.authenticate(ctx, signedFormOf(c.Path()), p); err != nil {
 		return next(c)
 	}
 	sum := sha256.Sum256(key)
 	rk := schema.IdempotencyKey(p["appid"], hex.EncodeToString(sum[:]))
 	digest := paramsDigest(c.Path(), p)
-	rec, claim, err := h.idem.claim(ctx, rk, digest)
+	rec, claim, err := s.claim(ctx, rk, digest)
 	if err != nil {
 		return err
 	}
 	if rec != nil {
 		return replay(c, rec)
 	}
-	return h.idem.run(c, rk, claim, digest, next)
+	return s.run(c, rk, claim, digest, next)
 }
 
 // run calls next as the key's owner and keeps its answer if it is decided.

@@ -1,0 +1,11 @@
+package audit
+
+// Values is e as XADD's field-value pairs, after validating it: for a
+// change made in a MULTI (not a script) that appends its entry to the
+// audit stream of its own hash tag in the same transaction.
+func Values(e Entry) ([]any, error) {
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	return e.values(), nil
+}

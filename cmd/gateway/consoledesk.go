@@ -1,0 +1,43 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/deskweb"
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/merchantdesk"
+)
+
+// consoleDesk is the merchant console's Webhooks, Developers, Balance and
+// Team & security pages over this process's Redis, its ClickHouse (nil: the
+// audit log is not searchable here) and the webhook settings (the test event
+// and the callback check follow GATEWAY_WEBHOOK_ALLOW_PRIVATE and
+// GATEWAY_WEBHOOK_TIMEOUT). The console takes them in with
+// webui.Deps.Extensions.
+func consoleDesk(wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*deskweb.Pages, error) {
+	store := merchant.NewStore(rdb)
+	webhooks, err := dispatcher.NewMerchantDeliveries(rdb)
+	if err != nil {
+		return nil, err
+	}
+	tester, err := dispatcher.NewTester(wcfg, dispatcher.AccountKeys(store.Get, store.EnsureWebhookSecret))
+	if err != nil {
+		return nil, err
+	}
+	var searcher *audit.Searcher
+	if ch != nil {
+		searcher = audit.NewSearcher(ch)
+	}
+	desk, err := merchantdesk.New(merchantdesk.Defaults(), merchantdesk.Deps{Redis: rdb, Merchants: store, Accounts: acc,
+		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	return deskweb.New(desk, log), nil
+}

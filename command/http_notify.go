@@ -1,0 +1,66 @@
+package command
+
+import (
+	"bytes"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// MaxNotificationBody bounds what we read of a notification: every
+// provider's fits in a few kilobytes.
+const MaxNotificationBody = 64 << 10
+
+// notification serves /api/gatewaynotification/:family/* (sandbox false)
+// and /sandbox/gatewaynotification/:family/* (Notifications.Handle).
+func notification(n *Notifications, ips *platform.ClientIP, sandbox bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		// A copy: family outlives the handler as a metric label, and fiber's
+		// Params alias the request buffer fasthttp reuses (issue 22).
+		family := schema.Method(strings.Clone(c.Params("family")))
+		if _, err := n.adapter(family, sandbox); err != nil {
+			return err
+		}
+		if len(c.Body()) > MaxNotificationBody {
+			return platform.Errorf(platform.KindTooLarge, "notification body over %d bytes", MaxNotificationBody)
+		}
+		r, err := n.Handle(c.UserContext(), family, sandbox, notificationRequest(c, ips))
+		if err != nil {
+			return err
+		}
+		return reply(c, r)
+	}
+}
+
+// notificationRequest copies the request for the adapter: it outlives the
+// handler in the notification's record.
+func notificationRequest(c *fiber.Ctx, ips *platform.ClientIP) *provider.Request {
+	hdr := http.Header{}
+	c.Request().Header.VisitAll(func(k, v []byte) { hdr.Add(string(k), string(v)) })
+	body := append([]byte(nil), c.Body()...)
+	r := &provider.Request{Header: hdr, Body: body, Path: c.Params("*"), RemoteIP: ips.Of(c)}
+	r.Query, _ = url.ParseQuery(string(c.Request().URI().QueryString()))
+	if bytes.HasPrefix(c.Request().Header.ContentType(), []byte(fiber.MIMEApplicationForm)) {
+		r.Form, _ = url.ParseQuery(string(body))
+	}
+	return r
+}
+
+func reply(c *fiber.Ctx, r provider.Reply) error {
+	if r.Location != "" {
+		return c.Redirect(r.Location, max(r.Status, fiber.StatusSeeOther))
+	}
+	if r.ContentType != "" {
+		c.Set(fiber.HeaderContentType, r.ContentType)
+	}
+	if r.Status == 0 {
+		r.Status = fiber.StatusOK
+	}
+	return c.Status(r.Status).SendString(r.Body)
+}

@@ -1,0 +1,16 @@
+package command
+
+import "github.com/gofiber/fiber/v2"
+
+// qrImage serves GET /payment/{paymentId}/qr.png (QRImage.PNG).
+func qrImage(q *QRImage) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		png, err := q.PNG(c.UserContext(), c.Params("paymentId"))
+		if err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderCacheControl, "private, max-age=60")
+		c.Type("png")
+		return c.Send(png)
+	}
+}

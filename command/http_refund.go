@@ -1,0 +1,32 @@
+package command
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// refundData is POST /api/order/refund's answer: the refund, the order's
+// refunded total after it, and whether clientRefundId named an earlier
+// refund (a retry, answered with that refund as it is now).
+type refundData struct {
+	schema.RefundView
+	RefundedAmount string `json:"refundedAmount"`
+	Idempotent     bool   `json:"idempotent"`
+}
+
+// refundPost serves POST /api/order/refund (Refunds.MerchantRefund).
+func refundPost(uc *UseCases) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		p, err := ParseJSONParams(c.Body())
+		if err != nil {
+			return err
+		}
+		r, o, replay, err := uc.Refund.MerchantRefund(c.UserContext(), p, uc.ips.Of(c))
+		if err != nil {
+			return err
+		}
+		return platform.OK(c, refundData{RefundView: schema.ViewRefund(r), RefundedAmount: o.Refunded.String(), Idempotent: replay})
+	}
+}

@@ -1,0 +1,155 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/schema"
+)
+
+// initiator is what create, the select page's choice and the two-step
+// confirms share: what the provider will charge, what it is told, asking
+// it, and failing the order when it refuses. It is a part of those use
+// cases, not one of its own.
+type initiator struct {
+	cfg     Config
+	store   *Store
+	options *Options
+	rates   Rates
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// chargedInBDT are the methods whose providers charge a USD order in BDT at
+// the system rate (SPEC.md's method table).
+var chargedInBDT = map[schema.Method]bool{schema.MethodBDCard: true, schema.MethodBDPSPA: true, schema.MethodBDPSPB: true}
+
+// charge records what the provider will charge when it is not the order's
+// own amount, at the current rate, once: a notification is checked against
+// it, never against a later rate. A fiatpsp order with its payment system
+// is charged in the system's currency.
+func (h *initiator) charge(ctx context.Context, o *schema.Order, prov provider.Adapter) error {
+	switch {
+	case chargedInBDT[o.Method]:
+		return h.chargeIn(o, "BDT")
+	case o.Method == schema.MethodFiatPSP && o.FiatpspSystemID != "":
+		sys, err := h.options.system(ctx, prov, o.Sandbox, o.FiatpspSystemID)
+		if err != nil {
+			return err
+		}
+		return h.chargeIn(o, sys.Currency)
+	}
+	return nil
+}
+
+// chargeIn records o's charge in currency cur at the current rate; in its
+// own currency, nothing is recorded.
+func (h *initiator) chargeIn(o *schema.Order, cur string) error {
+	if cur == o.Currency {
+		return nil
+	}
+	pair := fx.Pair{Base: o.Currency, Quote: cur}
+	r, ok := h.rates.Rate(pair)
+	if !ok {
+		return platform.Errorf(platform.KindMethodUnavailable, "no %s to %s rate is set for paymentMethod %s", o.Currency, cur, o.Method)
+	}
+	o.ChargeAmount, o.ChargeCurrency, o.FXRate = fx.Convert(o.Amount, r), cur, r.String()
+	return nil
+}
+
+// payment is what the adapter is told about o.
+func (h *initiator) payment(o *schema.Order) provider.Payment {
+	amt, cur := o.Charge()
+	p := provider.Payment{
+		OrderID: o.ID, Method: o.Method, Charge: provider.Money{Amount: amt, Currency: cur},
+		Description: o.Description, CustomerName: o.CustomerName, CustomerEmail: o.CustomerEmail,
+		CustomerPhone: o.CustomerPhone, ClientIP: o.ClientIP, SystemID: o.FiatpspSystemID, PayCurrency: o.PayCurrency,
+		ExpiresAt: o.CreatedAt.Add(h.store.TTL(o.Method)),
+	}
+	if o.ChargeCurrency != "" {
+		p.Original = provider.Money{Amount: o.Amount, Currency: o.Currency}
+	}
+	p.NotifyURL, p.SuccessURL, p.FailURL, p.CancelURL = h.cfg.ProviderURLs(o)
+	return p
+}
+
+func applyInit(o *schema.Order, init provider.Init) {
+	o.ProviderURL, o.QRPayload, o.NextAction, o.ProviderRef = init.ProviderURL, init.QRPayload, init.NextAction, init.Ref
+	o.Status = schema.StatusReady
+}
+
+// initRemote asks the provider, within its time-out, then moves the order to
+// ready, or to failed when the provider refuses or does not answer, so the
+// order says what happened and the merchant may retry with the same
+// clientOrderId.
+func (h *initiator) initRemote(ctx context.Context, o *schema.Order, prov provider.Adapter, p provider.Payment) error {
+	init, err := prov.Initialise(ctx, p)
+	if err != nil {
+		return h.providerFailed(ctx, o, err)
+	}
+	applyInit(o, init)
+	o.Version++
+	_, err = h.store.Transition(ctx, o.ID, schema.StatusReady, h.now(),
+		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FNextAction, init.NextAction,
+		schema.FProviderRef, init.Ref)
+	return err
+}
+
+// providerFailed fails o after its provider refused or did not answer, and
+// is the error the caller sees.
+func (h *initiator) providerFailed(ctx context.Context, o *schema.Order, err error) error {
+	if _, ferr := h.store.Transition(context.WithoutCancel(ctx), o.ID, schema.StatusFailed, h.now()); ferr != nil {
+		h.log.Error("fail order after provider error", "order", o.ID, "err", ferr)
+	}
+	o.Status = schema.StatusFailed
+	h.log.Warn("provider initialise failed", "method", o.Method, "order", o.ID, "err", err)
+	if errors.Is(err, provider.ErrRefused) {
+		return &platform.Error{Kind: platform.KindProviderRefused, Msg: "the payment provider refused the payment; order " + o.ID + " is failed", Err: err}
+	}
+	return &platform.Error{Kind: platform.KindUnavailable, Msg: "the payment provider did not answer; order " + o.ID + " is failed, retry later", Err: err}
+}
+
+// errChosen is a choice that another request made first.
+var errChosen = errors.New("choice made already")
+
+// fixChoice writes a payer's choice on o once, with its changed event: the
+// fields, o's next action (empty while a provider is asked) and its charge,
+// if the order still waits at next. Losing the race is a conflict.
+func (h *initiator) fixChoice(ctx context.Context, o *schema.Order, next string, fields ...string) error {
+	charged := ""
+	if o.ChargeCurrency != "" {
+		charged = fmt.Sprint(int64(o.ChargeAmount))
+	}
+	if o.NextAction == next {
+		o.NextAction = ""
+	}
+	fields = append(fields, schema.FNextAction, o.NextAction,
+		schema.FChargeAmt, charged, schema.FChargeCur, o.ChargeCurrency, schema.FFXRate, o.FXRate)
+	applied, err := h.store.Update(ctx, o.ID, []schema.Status{schema.StatusPending, schema.StatusReady}, schema.FNextAction, next, h.now(), fields...)
+	if err != nil {
+		return err
+	}
+	if !applied {
+		return &platform.Error{Kind: platform.KindConflict, Msg: "order " + o.ID + " was confirmed already", Err: errChosen}
+	}
+	return nil
+}
+
+// initChosen asks a's provider for o after the choice was fixed, and records
+// its answer; when it refuses or does not answer, the order fails.
+func (h *initiator) initChosen(ctx context.Context, o *schema.Order, a provider.Adapter) error {
+	init, err := a.Initialise(ctx, h.payment(o))
+	if err != nil {
+		return h.providerFailed(ctx, o, err)
+	}
+	applyInit(o, init)
+	_, err = h.store.Update(ctx, o.ID, []schema.Status{schema.StatusReady}, schema.FProviderRef, "", h.now(),
+		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FProviderRef, init.Ref)
+	return err
+}

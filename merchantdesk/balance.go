@@ -1,0 +1,51 @@
+package merchantdesk
+
+import (
+	"context"
+	"sort"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
+)
+
+// Balance is one currency's balance.
+type Balance struct {
+	Currency string
+	Amount   schema.Amount
+}
+
+// Balances reads the merchant's balances, one per currency, in currency
+// order.
+func (d *Desk) Balances(ctx context.Context, w Who) ([]Balance, error) {
+	appid, err := d.may(w, access.PermBalanceRead)
+	if err != nil {
+		return nil, err
+	}
+	m, err := d.Merchants.Balances(ctx, appid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Balance, 0, len(m))
+	for cur, amt := range m {
+		out = append(out, Balance{Currency: cur, Amount: amt})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
+	return out, nil
+}
+
+// Ledger reads a page of the merchant's balance ledger, newest first:
+// limit entries older than the entry before ("" for the newest). The
+// ledger is written by every balance change in the same script as the
+// change (merchant.Ledger), so it and the balances always agree.
+func (d *Desk) Ledger(ctx context.Context, w Who, before string, limit int) ([]merchant.LedgerEntry, error) {
+	appid, err := d.may(w, access.PermBalanceRead)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := d.Merchants.Ledger(ctx, appid, before, limit)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	return entries, nil
+}

@@ -1,0 +1,85 @@
+package merchantdesk
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/platform"
+)
+
+// TestAnotherMerchantsDataNeverShows: a session of one merchant never
+// sees, resends or manages another merchant's deliveries, ledger or users;
+// asking by id is answered like a missing one and changes nothing.
+func TestAnotherMerchantsDataNeverShows(t *testing.T) {
+	e := newEnv(t, false)
+	ctx := context.Background()
+	mine := e.deadDelivery(e.shop.AppID, time.Now().Add(-time.Minute), "HTTP 500")
+	theirs := e.deadDelivery(e.other.AppID, time.Now(), "HTTP 502")
+	if _, err := e.merchants.Credit(ctx, e.other.AppID, "USD", 50_00); err != nil {
+		t.Fatal(err)
+	}
+	theirUser := e.user(e.other.AppID, "owner@other.test", access.RoleOwner)
+	w := who(e.shop.AppID, access.RoleOwner)
+
+	t.Run("deliveries", func(t *testing.T) {
+		rows, err := e.desk.Deliveries(ctx, w, dispatcher.ListFilter{})
+		if err != nil || len(rows) != 1 || rows[0].DeliveryID != mine {
+			t.Fatalf("rows %+v, %v: want only %s", rows, err, mine)
+		}
+	})
+	t.Run("resend", func(t *testing.T) {
+		before := e.fingerprint()
+		if err := e.desk.Resend(ctx, w, theirs, ""); kindOf(err) != platform.KindNotFound {
+			t.Fatalf("resend of their delivery: %v, want not found", err)
+		}
+		if e.fingerprint() != before {
+			t.Fatal("a refused resend changed something")
+		}
+	})
+	t.Run("resend dead", func(t *testing.T) {
+		res, err := e.desk.ResendDead(ctx, w, time.Now().Add(-time.Hour), time.Now().Add(time.Minute))
+		if err != nil || res.Queued != 1 {
+			t.Fatalf("%+v, %v: want only mine queued", res, err)
+		}
+		if st := e.deliveryState(theirs); st != "dead/" {
+			t.Fatalf("their delivery is %s", st)
+		}
+	})
+	t.Run("ledger and balances", func(t *testing.T) {
+		l, err := e.desk.Ledger(ctx, w, "", 50)
+		if err != nil || len(l) != 0 {
+			t.Fatalf("ledger %+v, %v", l, err)
+		}
+		b, err := e.desk.Balances(ctx, w)
+		if err != nil || len(b) != 0 {
+			t.Fatalf("balances %+v, %v", b, err)
+		}
+	})
+	t.Run("users", func(t *testing.T) {
+		team, err := e.desk.Team(ctx, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range team.Users {
+			if u.AppID != e.shop.AppID {
+				t.Fatalf("their user %s listed", u.Email)
+			}
+		}
+		before := e.fingerprint()
+		for name, do := range map[string]func() error{
+			"set role": func() error { return e.desk.SetRole(ctx, w, theirUser.ID, access.RoleViewer) },
+			"remove":   func() error { return e.desk.SetDisabled(ctx, w, theirUser.ID, true) },
+			"reissue":  func() error { _, err := e.desk.Reissue(ctx, w, theirUser.ID); return err },
+		} {
+			if err := do(); kindOf(err) != platform.KindNotFound {
+				t.Fatalf("%s of their user: %v, want not found", name, err)
+			}
+		}
+		if e.fingerprint() != before {
+			t.Fatal("a refused user change changed something")
+		}
+	})
+}

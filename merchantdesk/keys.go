@@ -1,0 +1,138 @@
+package merchantdesk
+
+import (
+	"context"
+	"time"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/merchant"
+)
+
+// Credentials is the Developers page's view of the merchant's credentials:
+// never a whole secret, only the end of each so that a person can tell
+// which one their servers hold.
+type Credentials struct {
+	AppID          string
+	Sandbox        bool
+	APIKeyEnd      string    // the last four characters
+	PrevKeyTill    time.Time // the previous API key verifies until then (zero: none)
+	QueryKeyEnd    string
+	SecretEnd      string
+	PrevSecretTill time.Time
+	Callback       string
+	DefaultGrace   time.Duration
+	MaxGrace       time.Duration
+}
+
+// Credentials reads what the Developers page shows; every role may read it.
+func (d *Desk) Credentials(ctx context.Context, w Who) (*Credentials, error) {
+	appid, err := d.may(w, access.PermOrdersRead)
+	if err != nil {
+		return nil, err
+	}
+	a, err := d.Merchants.Get(ctx, appid)
+	if err != nil {
+		return nil, err
+	}
+	now := d.now()
+	c := &Credentials{AppID: a.AppID, Sandbox: a.Sandbox, APIKeyEnd: end(a.APIKey), QueryKeyEnd: end(a.QueryKey),
+		SecretEnd: end(a.WebhookSecret), Callback: a.Callback, DefaultGrace: d.cfg.KeyGrace, MaxGrace: d.cfg.MaxGrace}
+	if a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
+		c.PrevKeyTill = a.PrevKeyTill
+	}
+	if a.PrevWebhookSecret != "" && now.Before(a.PrevWebhookTill) {
+		c.PrevSecretTill = a.PrevWebhookTill
+	}
+	return c, nil
+}
+
+// end is the last four characters of a secret, for recognising it.
+func end(s string) string {
+	if len(s) <= 8 {
+		return ""
+	}
+	return s[len(s)-4:]
+}
+
+// Rotated is a new secret, shown once: the page shows it in the answer to
+// the rotation and never again.
+type Rotated struct {
+	Secret   string
+	OldUntil time.Time // the old one keeps working until then; zero: stopped now
+}
+
+// grace checks a requested grace period; negative asks for the default.
+func (d *Desk) grace(g time.Duration) (time.Duration, error) {
+	if g < 0 {
+		return d.cfg.KeyGrace, nil
+	}
+	if g > d.cfg.MaxGrace {
+		return 0, invalid("the grace period may be at most %s", d.cfg.MaxGrace)
+	}
+	return g, nil
+}
+
+// RotateAPIKey issues a new API key; the old one keeps verifying for grace
+// (negative: the default), so servers can be rolled over without failed
+// requests. The change and its audit entry are one transaction.
+func (d *Desk) RotateAPIKey(ctx context.Context, w Who, grace time.Duration) (*Rotated, error) {
+	appid, err := d.may(w, access.PermKeysRotate)
+	if err != nil {
+		return nil, err
+	}
+	if grace, err = d.grace(grace); err != nil {
+		return nil, err
+	}
+	e := d.entry(w, "merchant.rotate_api_key", "merchant:"+appid, map[string]string{"grace": grace.String()})
+	a, err := d.Merchants.Audited(e).RotateKey(ctx, appid, grace)
+	if err != nil {
+		return nil, err
+	}
+	return &Rotated{Secret: a.APIKey, OldUntil: till(a.PrevAPIKey, a.PrevKeyTill)}, nil
+}
+
+// RotateQueryKey issues a new query key at once. It has no grace period
+// (merchant.Store.RotateQueryKey): it only reads, and a leaked one should
+// stop now.
+func (d *Desk) RotateQueryKey(ctx context.Context, w Who) (*Rotated, error) {
+	appid, err := d.may(w, access.PermKeysRotate)
+	if err != nil {
+		return nil, err
+	}
+	e := d.entry(w, "merchant.rotate_query_key", "merchant:"+appid, nil)
+	a, err := d.Merchants.Audited(e).RotateQueryKey(ctx, appid)
+	if err != nil {
+		return nil, err
+	}
+	return &Rotated{Secret: a.QueryKey}, nil
+}
+
+// RotateWebhookSecret issues a new webhook signing secret; for grace
+// webhooks carry a signature with the old one as well.
+func (d *Desk) RotateWebhookSecret(ctx context.Context, w Who, grace time.Duration) (*Rotated, error) {
+	appid, err := d.may(w, access.PermKeysRotate)
+	if err != nil {
+		return nil, err
+	}
+	if grace, err = d.grace(grace); err != nil {
+		return nil, err
+	}
+	e := d.entry(w, "merchant.rotate_webhook_secret", "merchant:"+appid, map[string]string{"grace": grace.String()})
+	a, err := d.Merchants.Audited(e).RotateWebhookSecret(ctx, appid, grace)
+	if err != nil {
+		return nil, err
+	}
+	return &Rotated{Secret: a.WebhookSecret, OldUntil: till(a.PrevWebhookSecret, a.PrevWebhookTill)}, nil
+}
+
+func till(prev string, t time.Time) time.Time {
+	if prev == "" {
+		return time.Time{}
+	}
+	return t
+}
+
+// account reads the session's merchant.
+func (d *Desk) account(ctx context.Context, appid string) (*merchant.Account, error) {
+	return d.Merchants.Get(ctx, appid)
+}

@@ -1,0 +1,138 @@
+package merchantdesk
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/platform"
+)
+
+// Team is the Team & security page: the merchant's users and whether it
+// requires TOTP of all of them.
+type Team struct {
+	Users       []*access.Account // owners first, then by e-mail
+	RequireTOTP bool
+}
+
+// Team reads the merchant's users and TOTP policy.
+func (d *Desk) Team(ctx context.Context, w Who) (*Team, error) {
+	appid, err := d.may(w, access.PermUsersRead)
+	if err != nil {
+		return nil, err
+	}
+	users, err := d.Accounts.List(ctx, access.RealmMerchant, appid)
+	if err != nil {
+		return nil, err
+	}
+	rank := map[access.Role]int{access.RoleOwner: 0, access.RoleDeveloper: 1, access.RoleFinance: 2, access.RoleViewer: 3}
+	sort.Slice(users, func(i, j int) bool {
+		if rank[users[i].Role] != rank[users[j].Role] {
+			return rank[users[i].Role] < rank[users[j].Role]
+		}
+		return users[i].Email < users[j].Email
+	})
+	req, err := d.Accounts.TOTPRequired(ctx, appid)
+	if err != nil {
+		return nil, err
+	}
+	return &Team{Users: users, RequireTOTP: req}, nil
+}
+
+// Invite makes a user of the merchant with role and returns the one-time
+// setup token its link carries (shown once; only its hash is kept). The
+// account script appends the audit entry.
+func (d *Desk) Invite(ctx context.Context, w Who, email string, role access.Role) (*access.Account, string, error) {
+	appid, err := d.may(w, access.PermUsersManage)
+	if err != nil {
+		return nil, "", err
+	}
+	return d.Accounts.Create(ctx, actor(w), access.NewUser{Realm: access.RealmMerchant, AppID: appid, Email: email, Role: role})
+}
+
+// Reissue gives one of the merchant's users a new setup link (a lost link,
+// password or authenticator); the old link stops working.
+func (d *Desk) Reissue(ctx context.Context, w Who, userID string) (string, error) {
+	if _, err := d.member(ctx, w, userID); err != nil {
+		return "", err
+	}
+	return d.Accounts.Reissue(ctx, actor(w), userID)
+}
+
+// SetRole changes one of the merchant's users' role. The last enabled
+// owner keeps the role: a merchant always has someone who can manage it.
+func (d *Desk) SetRole(ctx context.Context, w Who, userID string, role access.Role) error {
+	u, err := d.member(ctx, w, userID)
+	if err != nil {
+		return err
+	}
+	if !role.Valid(access.RealmMerchant) {
+		return invalid("role must be owner, developer, finance or viewer")
+	}
+	if u.Role == access.RoleOwner && role != access.RoleOwner {
+		if err := d.keepAnOwner(ctx, w.Session.AppID, u.ID); err != nil {
+			return err
+		}
+	}
+	return d.Accounts.SetRole(ctx, actor(w), userID, role)
+}
+
+// SetDisabled removes (disables, ending its sessions) or restores one of
+// the merchant's users. Nobody removes themselves, and the last enabled
+// owner stays.
+func (d *Desk) SetDisabled(ctx context.Context, w Who, userID string, disabled bool) error {
+	u, err := d.member(ctx, w, userID)
+	if err != nil {
+		return err
+	}
+	if disabled && u.ID == w.Session.UserID {
+		return platform.Errorf(platform.KindConflict, "you cannot remove yourself; ask another owner")
+	}
+	if disabled && u.Role == access.RoleOwner {
+		if err := d.keepAnOwner(ctx, w.Session.AppID, u.ID); err != nil {
+			return err
+		}
+	}
+	return d.Accounts.SetDisabled(ctx, actor(w), userID, disabled)
+}
+
+// RequireTOTP sets whether every user of the merchant must use TOTP;
+// turning it on ends the sessions of those without it.
+func (d *Desk) RequireTOTP(ctx context.Context, w Who, on bool) error {
+	appid, err := d.may(w, access.PermUsersManage)
+	if err != nil {
+		return err
+	}
+	return d.Accounts.RequireTOTP(ctx, actor(w), appid, on)
+}
+
+// member is user id when the asker may manage users and it is a user of
+// the asker's merchant; another merchant's user is not found, like a
+// missing one.
+func (d *Desk) member(ctx context.Context, w Who, id string) (*access.Account, error) {
+	appid, err := d.may(w, access.PermUsersManage)
+	if err != nil {
+		return nil, err
+	}
+	u, err := d.Accounts.Get(ctx, id)
+	if errors.Is(err, access.ErrNotFound) || (err == nil && (u.Realm != access.RealmMerchant || u.AppID != appid)) {
+		return nil, notFound("no such user")
+	}
+	return u, err
+}
+
+// keepAnOwner refuses a change that would leave appid with no enabled owner
+// but the user leaving.
+func (d *Desk) keepAnOwner(ctx context.Context, appid, leaving string) error {
+	users, err := d.Accounts.List(ctx, access.RealmMerchant, appid)
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		if u.ID != leaving && u.Role == access.RoleOwner && !u.Disabled {
+			return nil
+		}
+	}
+	return platform.Errorf(platform.KindConflict, "the merchant must keep an enabled owner; make someone else owner first")
+}
