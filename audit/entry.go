@@ -44,6 +44,8 @@ type Entry struct {
 var DetailKeys = []string{
 	"reason", "note", "role", "old_role", "email", "amount", "currency", "status", "result",
 	"method", "network", "count", "grace", "require_totp", "realm", "until", "via",
+	// Operator changes (issue 27): settings as set, never a key or a secret.
+	"rate", "mode", "old_mode", "confirmations", "min", "max", "limit", "name", "kind", "handled",
 }
 
 var detailAllowed = func() map[string]bool {

@@ -31,3 +31,18 @@ func (l *Log) Append(ctx context.Context, e Entry) (string, error) {
 	}
 	return id, nil
 }
+
+// Read returns the last n entries of one audit stream, oldest first: for
+// tools and tests that look at what was just written (the consoles search
+// ClickHouse, where every stream is projected).
+func Read(ctx context.Context, rdb redis.UniversalClient, stream string, n int64) ([]Row, error) {
+	msgs, err := rdb.XRevRangeN(ctx, stream, "+", "-", n).Result()
+	if err != nil {
+		return nil, fmt.Errorf("read audit stream %s: %w", stream, err)
+	}
+	out := make([]Row, len(msgs))
+	for i, m := range msgs {
+		out[len(msgs)-1-i] = Row{ID: m.ID, Entry: decode(m.ID, m.Values)}
+	}
+	return out, nil
+}

@@ -48,7 +48,7 @@ func newProc(bin, dir, name, roles string, env []string) (*Proc, error) {
 	// The operations listener (/metrics) on a port of the kernel's choice:
 	// several processes share the host.
 	p.env = append([]string{"GATEWAY_HTTP_ADDR=" + p.Addr, "GATEWAY_PUBLIC_URL=http://" + p.Addr,
-		"GATEWAY_OPS_ADDR=127.0.0.1:0", "GATEWAY_ROLES=" + roles}, env...)
+		"GATEWAY_OPS_ADDR=127.0.0.1:0", "GATEWAY_ADMIN_ADDR=127.0.0.1:0", "GATEWAY_ROLES=" + roles}, env...)
 	return p, nil
 }
 

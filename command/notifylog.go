@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -30,14 +31,23 @@ func (l *notificationLog) add(ctx context.Context, rec *schema.NotificationRecor
 		return err
 	}
 	key, max := schema.RefusedNotificationsKey, int64(refusedKept)
-	if shard, ok := schema.ParseOrderID(rec.OrderID); ok && rec.Verdict != schema.VerdictUnknownOrder {
+	shard, ok := schema.ParseOrderID(rec.OrderID)
+	onOrder := ok && rec.Verdict != schema.VerdictUnknownOrder
+	if onOrder {
 		key, max = schema.NotificationsKey(shard, rec.OrderID), notificationsPerOrder
 	}
 	_, err = l.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.LPush(ctx, key, raw)
 		p.LTrim(ctx, key, 0, max-1)
-		if key != schema.RefusedNotificationsKey {
+		if onOrder {
 			p.Expire(ctx, key, l.keep)
+		}
+		if onOrder && rec.Exception() != "" {
+			// The exceptions queue's index (issue 27), on the order's
+			// shard: kept no longer than the notifications it points at.
+			at := rec.At.UnixMilli()
+			p.ZAdd(ctx, schema.ExceptionsKey(shard), redis.Z{Score: float64(at), Member: rec.OrderID})
+			p.ZRemRangeByScore(ctx, schema.ExceptionsKey(shard), "-inf", strconv.FormatInt(at-l.keep.Milliseconds(), 10))
 		}
 		return nil
 	})

@@ -35,7 +35,11 @@ type Config struct {
 	// (and /healthz too): what the gateway counts is never on the
 	// merchant-facing HTTPAddr. Loopback by default, so a process that is
 	// not told otherwise shows it to nobody else.
-	OpsAddr   string
+	OpsAddr string
+	// AdminAddr is the operator console's listener (/admin, issue 27):
+	// never the public one, loopback by default, so operator pages are
+	// reachable only where someone chose to expose them.
+	AdminAddr string
 	PublicURL string
 	RedisURL  string
 	// RedisCluster reads RedisURL as a cluster seed
@@ -160,11 +164,17 @@ func (c *Config) Providers() map[schema.Method]json.RawMessage {
 // 9090, node_exporter on 9100) takes.
 const DefaultOpsAddr = "127.0.0.1:9464"
 
+// DefaultAdminAddr is where the operator console listens unless
+// GATEWAY_ADMIN_ADDR says otherwise: loopback, the port after the
+// operations listener's.
+const DefaultAdminAddr = "127.0.0.1:9465"
+
 // Defaults are what a fresh `gateway serve` uses.
 func Defaults() Config {
 	return Config{
 		HTTPAddr:            ":8080",
 		OpsAddr:             DefaultOpsAddr,
+		AdminAddr:           DefaultAdminAddr,
 		RedisURL:            "redis://127.0.0.1:6379/0",
 		RedisWaitReplicas:   1,
 		RedisWaitTimeout:    100 * time.Millisecond,
@@ -217,6 +227,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	}
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
 	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of the operations listener, the only one serving /metrics (and /healthz); a private address, never a public one")
+	str(&c.AdminAddr, "admin-addr", "GATEWAY_ADMIN_ADDR", "address of the operator console's listener (/admin); loopback by default, never the public listener")
 	b.Func("public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>",
 		func(s string) error { c.PublicURL = strings.TrimRight(s, "/"); return nil }, func() string { return c.PublicURL })
 	str(&c.RedisURL, "redis-url", "GATEWAY_REDIS_URL", "Redis URL; with redis-cluster a cluster seed, redis://h1:7000?addr=h2:7001&addr=h3:7002")
@@ -330,6 +341,11 @@ func (c *Config) Validate() error {
 	}
 	if c.OpsAddr == "" {
 		errs = append(errs, fmt.Errorf("ops-addr is empty: /metrics is served only on the operations listener (default %s)", DefaultOpsAddr))
+	}
+	if c.AdminAddr == "" {
+		errs = append(errs, fmt.Errorf("admin-addr is empty: the operator console is served only on its own listener (default %s)", DefaultAdminAddr))
+	} else if !strings.HasSuffix(c.AdminAddr, ":0") && (c.AdminAddr == c.HTTPAddr || c.AdminAddr == c.OpsAddr) {
+		errs = append(errs, errors.New("admin-addr must differ from http-addr and ops-addr: the operator console has a listener of its own"))
 	}
 	if u, err := url.Parse(c.PublicURL); c.PublicURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
 		errs = append(errs, fmt.Errorf("public-url %q is not an http(s) URL", c.PublicURL))

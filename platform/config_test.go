@@ -90,3 +90,33 @@ func TestMetricsAreOnALoopbackOpsListenerByDefault(t *testing.T) {
 		t.Fatalf("an empty GATEWAY_OPS_ADDR: %v, want a refusal naming ops-addr", err)
 	}
 }
+
+// TestAdminListenerIsLoopbackByDefault: the operator console has its own
+// listener, on loopback unless GATEWAY_ADMIN_ADDR says otherwise; an empty
+// value or the public listener's address is refused at start.
+func TestAdminListenerIsLoopbackByDefault(t *testing.T) {
+	cfg := Defaults()
+	cfg.Bind(flag.NewFlagSet("test", flag.ContinueOnError))
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	host, _, err := net.SplitHostPort(cfg.AdminAddr)
+	if ip, perr := netip.ParseAddr(host); err != nil || perr != nil || !ip.IsLoopback() {
+		t.Fatalf("default admin address %q is not a loopback address", cfg.AdminAddr)
+	}
+	for name, env := range map[string][]string{
+		"empty":          {"GATEWAY_ADMIN_ADDR", ""},
+		"the public one": {"GATEWAY_ADMIN_ADDR", "127.0.0.1:8080", "GATEWAY_HTTP_ADDR", "127.0.0.1:8080"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for i := 0; i < len(env); i += 2 {
+				t.Setenv(env[i], env[i+1])
+			}
+			cfg := Defaults()
+			cfg.Bind(flag.NewFlagSet("test", flag.ContinueOnError))
+			if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "admin-addr") {
+				t.Fatalf("%v: %v, want a refusal naming admin-addr", env, err)
+			}
+		})
+	}
+}

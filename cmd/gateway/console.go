@@ -44,12 +44,8 @@ type consoleParts struct {
 // mountConsole serves /console on the public app with its pages and the
 // desk's (Webhooks, Developers, Balance, Team & security), and runs its
 // live feed.
-func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, limiter *platform.Limiter,
+func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts,
 	p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
-	acc, err := consoleAccounts(cfg, rdb, limiter, reg, log)
-	if err != nil {
-		return err
-	}
 	desk, err := consoleDesk(wcfg, rdb, ch, acc, log)
 	if err != nil {
 		return err

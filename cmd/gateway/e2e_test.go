@@ -102,6 +102,7 @@ type server struct {
 	cmd  *exec.Cmd
 	base string
 	ops  string // the operations listener's base URL (/metrics)
+	adm  string // the admin listener's base URL (/admin)
 	done chan error
 	logs *bytes.Buffer
 }
@@ -117,7 +118,7 @@ func (e *e2e) serve(env ...string) *server {
 		ops = opsDefault
 	}
 	cmd.Env = append(os.Environ(), append([]string{"GATEWAY_REDIS_URL=" + e.redisURL, "GATEWAY_CLICKHOUSE_DSN=" + e.chDSN,
-		"GATEWAY_HTTP_ADDR=127.0.0.1:0", ops, "GATEWAY_ROLES=command,query,projector,dispatcher",
+		"GATEWAY_HTTP_ADDR=127.0.0.1:0", ops, "GATEWAY_ADMIN_ADDR=127.0.0.1:0", "GATEWAY_ROLES=command,query,projector,dispatcher",
 		"GATEWAY_WEBHOOK_ALLOW_PRIVATE=true", "GATEWAY_WEBHOOK_SCHEDULE=200ms,1s"}, env...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -127,19 +128,20 @@ func (e *e2e) serve(env ...string) *server {
 		e.t.Fatal(err)
 	}
 	s := &server{cmd: cmd, done: make(chan error, 1), logs: &bytes.Buffer{}}
-	addr := make(chan [2]string, 1)
+	addr := make(chan [3]string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
 			s.logs.WriteString(line + "\n")
 			var rec struct {
-				Msg     string `json:"msg"`
-				Addr    string `json:"addr"`
-				OpsAddr string `json:"ops_addr"`
+				Msg       string `json:"msg"`
+				Addr      string `json:"addr"`
+				OpsAddr   string `json:"ops_addr"`
+				AdminAddr string `json:"admin_addr"`
 			}
 			if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "gateway serving" {
-				addr <- [2]string{rec.Addr, rec.OpsAddr}
+				addr <- [3]string{rec.Addr, rec.OpsAddr, rec.AdminAddr}
 			}
 		}
 	}()
@@ -150,6 +152,9 @@ func (e *e2e) serve(env ...string) *server {
 		s.base = "http://" + a[0]
 		if a[1] != "" {
 			s.ops = "http://" + a[1]
+		}
+		if a[2] != "" {
+			s.adm = "http://" + a[2]
 		}
 	case err := <-s.done:
 		e.t.Fatalf("gateway serve exited: %v\n%s", err, s.logs)

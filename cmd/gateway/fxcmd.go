@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/paygate/gateway/fx"
@@ -61,21 +60,13 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(pos) != 3 {
 			return fmt.Errorf("fx set: want BASE QUOTE RATE\n%s", fxUsage)
 		}
-		p, ok := fx.ParsePair(strings.ToUpper(pos[0]) + ":" + strings.ToUpper(pos[1]))
-		if !ok {
-			return fmt.Errorf("fx set: %s %s is not a pair of currency codes", pos[0], pos[1])
-		}
-		r, err := fx.ParseRate(pos[2])
+		actor, err := cliAuditActor(*by, given(fs, "by"))
 		if err != nil {
 			return fmt.Errorf("fx set: %w", err)
 		}
-		actor, err := cliActor(*by, given(fs, "by"), osUserName)
+		e, err := cliSettings(rdb).SetRate(ctx, actor, pos[0], pos[1], pos[2])
 		if err != nil {
 			return fmt.Errorf("fx set: %w", err)
-		}
-		e, err := st.Set(ctx, p, r, actor)
-		if err != nil {
-			return err
 		}
 		if out.json {
 			return out.value(e)

@@ -34,6 +34,10 @@ commands:
              (reviews, approve PAYMENTID, reject PAYMENTID)
   console-user  merchant console users: add APPID EMAIL --role ROLE (prints
              a one-time setup link), list APPID
+  exceptions payments that need a person: list, handle KIND ID --note,
+             resend ID
+  operator   operator console accounts: add EMAIL --role ROLE (prints a
+             setup link), list, reissue, disable, enable
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -51,7 +55,8 @@ func main() {
 // subUsage is each command's usage text, printed on standard output by
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage}
+	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
+	"operator": operatorUsage, "exceptions": exceptionsUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -93,6 +98,10 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return demoCmd(ctx, args[1:], stdout, stderr)
 	case "console-user":
 		return consoleUserCmd(ctx, args[1:], stdout, stderr)
+	case "exceptions":
+		return exceptionsCmd(ctx, args[1:], stdout, stderr)
+	case "operator":
+		return operatorCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

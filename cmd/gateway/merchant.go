@@ -12,7 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -59,9 +62,14 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	o := bindMerchantFlags(fs, sub)
+	by := fs.String("by", "", "who makes the change, recorded in the audit log (default: the OS user)")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
+	}
+	actor, err := cliAuditActor(*by, given(fs, "by"))
+	if err != nil && sub != "list" && sub != "show" {
+		return fmt.Errorf("merchant %s: %w", sub, err)
 	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
@@ -70,6 +78,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	defer rdb.Close()
 	out := output{w: stdout, json: *asJSON}
 	st := merchant.NewStore(rdb)
+	ms := operator.NewMerchants(st, audit.NewLog(rdb))
 	need := func(n int) error {
 		if len(pos) != n {
 			return fmt.Errorf("merchant %s: want %d argument(s), got %d\n%s", sub, n, len(pos), merchantUsage)
@@ -81,7 +90,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(0); err != nil {
 			return err
 		}
-		a, err := st.Create(ctx, merchant.NewAccount{Name: o.name, Callback: o.callback, Sandbox: o.sandbox})
+		a, err := ms.Create(ctx, actor, merchant.NewAccount{Name: o.name, Callback: o.callback, Sandbox: o.sandbox})
 		if err != nil {
 			return err
 		}
@@ -90,7 +99,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(1); err != nil {
 			return err
 		}
-		a, err := st.RotateWebhookSecret(ctx, pos[0], o.grace)
+		a, err := ms.RotateWebhookSecret(ctx, actor, pos[0], o.grace)
 		if err != nil {
 			return err
 		}
@@ -112,7 +121,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(argsWanted); err != nil {
 			return err
 		}
-		a, err := accountChange(ctx, st, sub, pos, o.grace)
+		a, err := accountChange(ctx, ms, st, actor, sub, pos, o)
 		if err != nil {
 			return err
 		}
@@ -124,7 +133,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(2); err != nil {
 			return err
 		}
-		a, err := setMethodLimits(ctx, st, pos, o.min, o.max, o.clear)
+		a, err := setMethodLimits(ctx, ms, actor, pos, o.min, o.max, o.clear)
 		if err != nil {
 			return err
 		}
@@ -133,7 +142,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err := need(1); err != nil {
 			return err
 		}
-		a, err := st.SetLimits(ctx, pos[0], merchant.LimitOverrides{Create: o.create, Query: o.query, Report: o.report})
+		a, err := ms.SetLimits(ctx, actor, pos[0], merchant.LimitOverrides{Create: o.create, Query: o.query, Report: o.report})
 		if err != nil {
 			return err
 		}
@@ -146,7 +155,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		if err := st.SetPassword(ctx, pos[0], pw); err != nil {
+		if err := ms.SetPassword(ctx, actor, pos[0], pw); err != nil {
 			return err
 		}
 		return out.value(map[string]string{"appid": pos[0], "password": "set"})
@@ -158,7 +167,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return fmt.Errorf("amount: %w", err)
 		}
-		bal, err := st.Credit(ctx, pos[0], strings.ToUpper(o.currency), amt)
+		bal, err := ms.Credit(ctx, actor, pos[0], strings.ToUpper(o.currency), amt)
 		if err != nil {
 			return err
 		}
@@ -182,7 +191,7 @@ type merchantFlags struct {
 	name, callback                  string
 	sandbox, clear                  bool
 	grace                           time.Duration
-	currency, amount                string
+	currency, amount, reason        string
 	create, query, report, min, max string
 }
 
@@ -193,6 +202,8 @@ func bindMerchantFlags(fs *flag.FlagSet, sub string) *merchantFlags {
 		fs.StringVar(&o.name, "name", "", "merchant name, shown to payers")
 		fs.StringVar(&o.callback, "callback", "", "default webhook URL")
 		fs.BoolVar(&o.sandbox, "sandbox", false, "a sandbox account: its orders go to the simulated providers")
+	case "disable", "enable":
+		fs.StringVar(&o.reason, "reason", "", "why, recorded in the audit log")
 	case "rotate-key":
 		fs.DurationVar(&o.grace, "grace", 0, "how long the old API key keeps verifying")
 	case "rotate-webhook-secret":
@@ -226,20 +237,18 @@ func readPassword(r io.Reader) (string, error) {
 	return line, nil
 }
 
-func accountChange(ctx context.Context, st *merchant.Store, sub string, pos []string, grace time.Duration) (*merchant.Account, error) {
+func accountChange(ctx context.Context, ms *operator.Merchants, st *merchant.Store, actor access.Actor, sub string, pos []string, o *merchantFlags) (*merchant.Account, error) {
 	switch sub {
-	case "disable":
-		return st.SetDisabled(ctx, pos[0], true)
-	case "enable":
-		return st.SetDisabled(ctx, pos[0], false)
+	case "disable", "enable":
+		return ms.SetDisabled(ctx, actor, pos[0], sub == "disable", o.reason)
 	case "set-callback":
-		return st.SetCallback(ctx, pos[0], pos[1])
+		return ms.SetCallback(ctx, actor, pos[0], pos[1])
 	case "set-name":
-		return st.SetName(ctx, pos[0], pos[1])
+		return ms.SetName(ctx, actor, pos[0], pos[1])
 	case "rotate-key":
-		return st.RotateKey(ctx, pos[0], grace)
+		return ms.RotateKey(ctx, actor, pos[0], o.grace)
 	case "rotate-query-key":
-		return st.RotateQueryKey(ctx, pos[0])
+		return ms.RotateQueryKey(ctx, actor, pos[0])
 	}
 	return st.Get(ctx, pos[0])
 }

@@ -7,8 +7,10 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -131,16 +133,13 @@ func orDash(s string) string {
 // setMethodLimits is merchant method-limits APPID METHOD: --min and --max
 // (either may be left out for no bound) override the default, --clear
 // removes the override.
-func setMethodLimits(ctx context.Context, st *merchant.Store, pos []string, min, max string, clear bool) (*merchant.Account, error) {
+func setMethodLimits(ctx context.Context, ms *operator.Merchants, actor access.Actor, pos []string, min, max string, clear bool) (*merchant.Account, error) {
 	appid, m := pos[0], schema.Method(pos[1])
 	if !m.Selectable() {
 		return nil, fmt.Errorf("merchant method-limits: %q is not a payment method", pos[1])
 	}
-	if clear {
-		if min != "" || max != "" {
-			return nil, fmt.Errorf("merchant method-limits: --clear takes no --min or --max")
-		}
-		return st.ClearMethodLimits(ctx, appid, m)
+	if clear && (min != "" || max != "") {
+		return nil, fmt.Errorf("merchant method-limits: --clear takes no --min or --max")
 	}
 	var l schema.AmountLimits
 	for _, side := range []struct {
@@ -156,5 +155,5 @@ func setMethodLimits(ctx context.Context, st *merchant.Store, pos []string, min,
 		}
 		*side.to = a
 	}
-	return st.SetMethodLimits(ctx, appid, m, l)
+	return ms.SetMethodLimits(ctx, actor, appid, m, l, clear)
 }

@@ -18,12 +18,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/apidoc"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/provider"
@@ -73,24 +75,35 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The operator console is on its own listener only, never the public one.
+	adminLn, err := net.Listen("tcp", cfg.AdminAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (GATEWAY_ADMIN_ADDR, the operator console): %w", cfg.AdminAddr, err)
+	}
+	adm := admin.NewApp(log, g.admin)
 	for _, prep := range g.prepare {
 		if err := prep(ctx); err != nil {
 			return fmt.Errorf("prepare: %w", err)
 		}
 	}
+	// Provider health for the operator console, from every process's own
+	// counters (operator/health_publish.go).
+	g.workers = append(g.workers, operator.NewHealthPublisher(rdb, reg, g.live, 0, log).Run)
 	var workers sync.WaitGroup
 	for _, run := range g.workers {
 		workers.Go(func() { run(ctx) })
 	}
-	errc := make(chan error, 2)
+	errc := make(chan error, 3)
 	go func() { errc <- g.app.Listener(ln) }()
 	go func() { errc <- ops.Listener(opsLn) }()
-	opsAddr := opsLn.Addr().String()
+	go func() { errc <- adm.Listener(adminLn) }()
+	opsAddr, adminAddr := opsLn.Addr().String(), adminLn.Addr().String()
 	defer func() { _ = ops.ShutdownWithTimeout(time.Second) }()
+	defer func() { _ = adm.ShutdownWithTimeout(time.Second) }()
 	if w := plainTextWarning(ln.Addr(), cfg.PublicURL, cfg.BehindTLS); w != "" {
 		log.Warn(w, "addr", ln.Addr().String(), "public_url", cfg.PublicURL)
 	}
-	log.Info("gateway serving", "addr", ln.Addr().String(), "ops_addr", opsAddr, "public_url", cfg.PublicURL, "roles", cfg.Roles)
+	log.Info("gateway serving", "addr", ln.Addr().String(), "ops_addr", opsAddr, "admin_addr", adminAddr, "public_url", cfg.PublicURL, "roles", cfg.Roles)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("http server: %w", err)
@@ -116,6 +129,10 @@ type gateway struct {
 	// now is the clock the roles decide by: the system's, moved by
 	// GATEWAY_CLOCK_OFFSET for a fault test.
 	now platform.Clock
+	// live are the providers configured live in this process.
+	live []string
+	// admin is the operator console, served on its own listener.
+	admin *admin.Console
 }
 
 // wire builds the roles cfg names over the given clients; ch may be nil when
@@ -130,6 +147,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		workers: []func(context.Context){dir.Run}, now: now}
 	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)
+	if err != nil {
+		return nil, err
+	}
+	// One set of console accounts per process: both consoles log in through
+	// it, and its metrics can be registered only once.
+	acc, err := consoleAccounts(cfg, rdb, limiter, reg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +211,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		cp.live, cp.ch, cp.gate = live, chOrders, gate
 	}
 	if cp.handlers != nil && cp.live != nil {
-		if err := mountConsole(g, cfg, wcfg, rdb, ch, limiter, cp, reg, log); err != nil {
+		if err := mountConsole(g, cfg, wcfg, rdb, ch, acc, cp, reg, log); err != nil {
 			return nil, err
 		}
 	}
@@ -259,6 +282,9 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	g.app.Get("/openapi.json", apidoc.Handler(doc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(platform.NotFound)
+	if g.admin, err = adminConsole(g, cfg, rdb, ch, acc, reg, log); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -314,6 +340,9 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 		Pages: limiter.PerIP(platform.ClassPages, limits.Pages, ips),
 	}
 	log.Info("providers", "live", provs.live)
+	for _, m := range provs.live {
+		g.live = append(g.live, string(m))
+	}
 	// Balance transfers a process died in the middle of are finished by
 	// whichever command node sweeps first (UseCases.Recovery's pace).
 	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, uc.Recovery.Run}, nil

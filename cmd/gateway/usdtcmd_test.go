@@ -158,7 +158,7 @@ func TestUSDTDeskCLI(t *testing.T) {
 	}
 	shown = shownOrder{}
 	e.cli(&shown, "order", "show", rejected, "--json")
-	if shown.Review.Reason != "amount short by 1 USDT" || len(shown.Review.History) != 1 || shown.Review.History[0].By != "admin:"+os.Getenv("USER") {
+	if shown.Review.Reason != "amount short by 1 USDT" || len(shown.Review.History) != 1 || shown.Review.History[0].By != "admin:"+osUserName() {
 		t.Fatalf("order show of the rejected order: %+v", shown.Review)
 	}
 }

@@ -9,6 +9,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/usdt"
 )
 
@@ -78,6 +83,7 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.StringVar(&nf.mode, "mode", "", "set: review mode: chain, exchange, dual or exchange_pay")
 	fs.StringVar(&nf.exchange, "exchange-network", "", "set: the exchange's name of the network (TRX, BSC)")
 	sandbox := fs.Bool("sandbox", false, "set, remove: the sandbox's network")
+	by := fs.String("by", "", "set, remove: who makes the change, recorded in the audit log (default: the OS user)")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
@@ -88,6 +94,10 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	defer rdb.Close()
 	st, out := usdt.NewStore(rdb), common.output(stdout)
+	actor, err := cliAuditActor(*by, given(fs, "by"))
+	if err != nil && sub != "show" {
+		return fmt.Errorf("usdt config %s: %w", sub, err)
+	}
 	switch {
 	case sub == "show" && len(pos) == 0:
 		nets, err := st.List(ctx)
@@ -97,11 +107,11 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		printNetworks(stdout, nets)
 		return nil
 	case sub == "remove" && len(pos) == 1:
-		return st.Remove(ctx, pos[0], *sandbox)
+		return cliSettings(rdb).RemoveNetwork(ctx, actor, pos[0], *sandbox)
 	case sub == "set" && len(pos) == 1:
 		given := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-		n, err := setNetwork(ctx, st, strings.ToUpper(pos[0]), *sandbox, nf, given)
+		n, err := cliSettings(rdb).SetNetwork(ctx, actor, nf.change(pos[0], *sandbox, given))
 		if err != nil {
 			return err
 		}
@@ -111,41 +121,35 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return fmt.Errorf("usdt config %s: wrong arguments %q", sub, pos)
 }
 
-// setNetwork changes the flags given on the network as stored (or a new
-// one) and stores it; it answers the network as stored.
-func setNetwork(ctx context.Context, st *usdt.Store, name string, sandbox bool, nf networkFlags, given map[string]bool) (usdt.Network, error) {
-	nets, err := st.List(ctx)
-	if err != nil {
-		return usdt.Network{}, err
-	}
-	n := usdt.Network{Name: name, Sandbox: sandbox}
-	for _, have := range nets {
-		if have.Name == name && have.Sandbox == sandbox {
-			n = have
-		}
-	}
+// change is the network change the flags given ask for.
+func (nf networkFlags) change(name string, sandbox bool, given map[string]bool) operator.NetworkChange {
+	c := operator.NetworkChange{Name: name, Sandbox: sandbox}
 	if given["address"] {
-		n.Addresses = strings.Split(nf.address, ",")
+		a := strings.Split(nf.address, ",")
+		c.Addresses = &a
 	}
 	if given["contract"] {
-		n.Contract = nf.contract
+		c.Contract = &nf.contract
 	}
 	if given["decimals"] {
-		n.Decimals = nf.decimals
+		c.Decimals = &nf.decimals
 	}
 	if given["confirmations"] {
-		n.Confirmations = nf.confirmations
+		c.Confirmations = &nf.confirmations
 	}
 	if given["mode"] {
-		n.Mode = usdt.Mode(nf.mode)
+		c.Mode = &nf.mode
 	}
 	if given["exchange-network"] {
-		n.ExchangeNetwork = nf.exchange
+		c.ExchangeNetwork = &nf.exchange
 	}
-	if err := st.Set(ctx, n); err != nil {
-		return usdt.Network{}, err
-	}
-	return usdt.Check(n)
+	return c
+}
+
+// cliSettings are the Advanced Settings as the CLI changes them: the same
+// use case as the console's, recorded in the same audit log.
+func cliSettings(rdb redis.UniversalClient) *operator.Settings {
+	return operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), audit.NewLog(rdb))
 }
 
 func printNetworks(w io.Writer, nets []usdt.Network) {

@@ -7,16 +7,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/schema"
-	"github.com/paygate/gateway/usdt"
 )
 
 // cliCommon are the flags every usdt subcommand takes.
@@ -47,7 +47,7 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 	state := fs.String("state", command.DeskWaiting, "reviews: waiting, failed or all")
 	note := fs.String("note", "", "approve, reject, attach: what the administrator saw")
 	reason := fs.String("reason", "", "reject: why, as the payer will read it")
-	by := fs.String("by", os.Getenv("USER"), "approve, reject, attach: who decides (recorded as admin:NAME)")
+	by := fs.String("by", "", "approve, reject, attach: who decides (recorded as admin:NAME; default: the OS user)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -65,7 +65,8 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	desk, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
+	review, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
+	desk := operator.NewDesk(review, command.NewUSDTDesk(store), audit.NewLog(rdb))
 	if sub == "reviews" {
 		orders, err := command.NewUSDTDesk(store).Reviews(ctx, *state)
 		if err != nil || out.json {
@@ -74,52 +75,29 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		printDesk(stdout, orders)
 		return nil
 	}
-	d := usdt.Decision{By: "admin:" + *by, Note: *note, Reason: *reason}
+	switch {
+	case sub != "reject" && *note == "":
+		return fmt.Errorf("usdt %s: --note is required: say what you checked", sub)
+	case sub == "reject" && *reason == "":
+		return errors.New("usdt reject: --reason is required: the payer reads it")
+	}
+	actor, err := cliAuditActor(*by, given(fs, "by"))
+	if err != nil {
+		return fmt.Errorf("usdt %s: %w", sub, err)
+	}
 	var o *schema.Order
-	if sub == "attach" {
-		o, err = attachByHand(ctx, desk, pos[0], pos[1], d)
-	} else {
-		o, err = decideByHand(ctx, desk, sub, pos[0], d)
+	switch sub {
+	case "attach":
+		o, err = desk.Attach(ctx, actor, pos[0], pos[1], *note)
+	case "approve":
+		o, err = desk.Approve(ctx, actor, pos[0], *note)
+	default:
+		o, err = desk.Reject(ctx, actor, pos[0], *reason, *note)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("usdt %s: %w", sub, err)
 	}
 	return out.value(deskRow(o))
-}
-
-// decideByHand applies an administrator's decision to the hash the order
-// holds under review (USDTReview.AdminApprove, AdminReject). The use case
-// refuses a decision without its note or reason too; here the flag that
-// gives it is named.
-func decideByHand(ctx context.Context, desk *command.USDTReview, sub, id string, d usdt.Decision) (*schema.Order, error) {
-	switch {
-	case sub == "approve" && d.Note == "":
-		return nil, errors.New("usdt approve: --note is required: say what you checked")
-	case sub == "reject" && d.Reason == "":
-		return nil, errors.New("usdt reject: --reason is required: the payer reads it")
-	}
-	decide := desk.AdminReject
-	if sub == "approve" {
-		decide = desk.AdminApprove
-	}
-	o, err := decide(ctx, id, d)
-	if err != nil {
-		return nil, fmt.Errorf("usdt %s: %w", sub, err)
-	}
-	return o, nil
-}
-
-// attachByHand puts hash under review on order id for an administrator
-// (USDTReview.Attach).
-func attachByHand(ctx context.Context, desk *command.USDTReview, id, hash string, d usdt.Decision) (*schema.Order, error) {
-	if d.Note == "" { // the use case refuses it too; here the flag is named
-		return nil, errors.New("usdt attach: --note is required: say why the transfer is this order's")
-	}
-	o, err := desk.Attach(ctx, id, hash, d)
-	if err != nil {
-		return nil, fmt.Errorf("usdt attach: %w", err)
-	}
-	return o, nil
 }
 
 // deskStore is the order store with the process configuration's TTLs and

@@ -10,8 +10,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -45,9 +47,10 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := subFlags("webhook", sub, synopsis, args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
-	wait := new(time.Duration)
+	wait, by := new(time.Duration), new(string)
 	if sub == "resend" {
 		fs.DurationVar(wait, "wait", 0, "wait this long for the attempt and show it")
+		fs.StringVar(by, "by", "", "who resends, recorded in the audit log (default: the OS user)")
 	}
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
@@ -68,6 +71,17 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	ref.d = dispatcher.NewWebhooks(rdb)
 	w := webhookOutput{w: stdout, json: *asJSON}
 	if sub == "resend" {
+		actor, err := cliAuditActor(*by, given(fs, "by"))
+		if err != nil {
+			return fmt.Errorf("webhook resend: %w", err)
+		}
+		store, _, err := deskStore(rdb)
+		if err != nil {
+			return err
+		}
+		ref.resender = func(ctx context.Context) error {
+			return operator.NewWebhooks(ref.d, store, audit.NewLog(rdb)).Resend(ctx, actor, ref.payment, ref.refund)
+		}
 		return resendWebhook(ctx, ref, *wait, w)
 	}
 	return showWebhook(ctx, ref, w)
@@ -76,9 +90,10 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // webhookRef names the delivery a command acts on: an order's paid webhook,
 // or with a refund id that refund's (its own delivery on the order's shard).
 type webhookRef struct {
-	d       *dispatcher.Webhooks
-	payment string
-	refund  string
+	d        *dispatcher.Webhooks
+	resender func(context.Context) error // the audited resend
+	payment  string
+	refund   string
 }
 
 func (r webhookRef) String() string {
@@ -97,6 +112,9 @@ func (r webhookRef) log(ctx context.Context) ([]schema.WebhookAttempt, error) {
 }
 
 func (r webhookRef) resend(ctx context.Context) error {
+	if r.resender != nil {
+		return r.resender(ctx)
+	}
 	return r.d.Resend(ctx, r.payment, r.refund)
 }
 

@@ -141,7 +141,7 @@ func tail(path string, n int) string {
 // generator can send, so the figures are the gateway's, not the limiter's.
 func gatewayEnv(cfg *config, roles string) []string {
 	return append([]string{
-		"GATEWAY_HTTP_ADDR={ADDR}", "GATEWAY_PUBLIC_URL=http://{ADDR}", "GATEWAY_OPS_ADDR={OPS}",
+		"GATEWAY_HTTP_ADDR={ADDR}", "GATEWAY_PUBLIC_URL=http://{ADDR}", "GATEWAY_OPS_ADDR={OPS}", "GATEWAY_ADMIN_ADDR=127.0.0.1:0",
 		"GATEWAY_REDIS_URL=" + cfg.RedisURL, "GATEWAY_CLICKHOUSE_DSN=" + cfg.chDSN(),
 		"GATEWAY_ROLES=" + roles, "GATEWAY_LOG_LEVEL=info",
 		"GATEWAY_RATE_CREATE=1000000/s", "GATEWAY_RATE_QUERY=1000000/s", "GATEWAY_RATE_REPORT=1000000/s", "GATEWAY_RATE_PAGES=1000000/s",

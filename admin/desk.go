@@ -1,0 +1,67 @@
+package admin
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+)
+
+// reviewRow is an order under review as the desk lists it.
+type reviewRow struct {
+	O      *schema.Order
+	Review *schema.USDTReviewView
+}
+
+type deskData struct {
+	State string
+	Rows  []reviewRow
+}
+
+func (c *Console) desk(ctx *fiber.Ctx) error {
+	state := query(ctx, "state")
+	if state == "" {
+		state = command.DeskWaiting
+	}
+	orders, err := c.d.Desk.Reviews(ctx.UserContext(), c.ui.Actor(ctx), state)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	rows := make([]reviewRow, len(orders))
+	for i, o := range orders {
+		rows[i] = reviewRow{O: o, Review: schema.USDTReviewOf(o)}
+	}
+	return c.page(ctx, "usdt", "title_usdt", deskData{State: state, Rows: rows})
+}
+
+type reviewData struct {
+	reviewRow
+	History []usdt.Decision
+	// Decidable: a transfer is under review on a live order, so an
+	// administrator's decision can land.
+	Decidable bool
+}
+
+func (c *Console) review(ctx *fiber.Ctx) error {
+	o, h, err := c.d.Desk.Review(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	return c.page(ctx, "review", "title_review", reviewData{reviewRow: reviewRow{O: o, Review: schema.USDTReviewOf(o)}, History: h,
+		Decidable: o.TxHash != "" && o.Status.Live()})
+}
+
+// decide approves with a note or rejects with the reason the payer reads.
+func (c *Console) decide(verb string) fiber.Handler {
+	return func(ctx *fiber.Ctx) error {
+		id, actor := param(ctx, "id"), c.ui.Actor(ctx)
+		var err error
+		if verb == "approve" {
+			_, err = c.d.Desk.Approve(ctx.UserContext(), actor, id, form(ctx, "note"))
+		} else {
+			_, err = c.d.Desk.Reject(ctx.UserContext(), actor, id, form(ctx, "reason"), form(ctx, "note"))
+		}
+		return c.after(ctx, err, "/usdt/"+id, verb+"d")
+	}
+}

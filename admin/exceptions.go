@@ -1,0 +1,33 @@
+package admin
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/operator"
+)
+
+type exceptionsData struct {
+	Kind    string
+	Handled bool
+	Kinds   []string
+	Rows    []operator.Exception
+}
+
+func (c *Console) exceptions(ctx *fiber.Ctx) error {
+	f := operator.ExceptionFilter{Kind: query(ctx, "kind"), Handled: query(ctx, "handled") == "1"}
+	rows, err := c.d.Exceptions.List(ctx.UserContext(), c.ui.Actor(ctx), f)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	return c.page(ctx, "exceptions", "title_exceptions", exceptionsData{Kind: f.Kind, Handled: f.Handled, Kinds: operator.Kinds, Rows: rows})
+}
+
+func (c *Console) handleException(ctx *fiber.Ctx) error {
+	_, err := c.d.Exceptions.Handle(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "kind"), param(ctx, "id"), form(ctx, "note"))
+	return c.after(ctx, err, "/exceptions", "handled")
+}
+
+func (c *Console) resendException(ctx *fiber.Ctx) error {
+	err := c.d.Exceptions.Resend(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
+	return c.after(ctx, err, "/exceptions", "resent")
+}

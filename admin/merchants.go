@@ -1,0 +1,146 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+type merchantsData struct {
+	Q    string
+	Rows []*merchant.Account
+}
+
+// merchants lists the accounts, those whose appid or name holds q.
+func (c *Console) merchants(ctx *fiber.Ctx) error {
+	all, err := c.d.Store.List(ctx.UserContext())
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	q := query(ctx, "q")
+	rows := all[:0]
+	for _, a := range all {
+		if q == "" || a.AppID == q || strings.Contains(strings.ToLower(a.Name), strings.ToLower(q)) {
+			rows = append(rows, a)
+		}
+	}
+	return c.page(ctx, "merchants", "title_merchants", merchantsData{Q: q, Rows: rows})
+}
+
+func (c *Console) createMerchant(ctx *fiber.Ctx) error {
+	a, err := c.d.Merchants.Create(ctx.UserContext(), c.ui.Actor(ctx),
+		merchant.NewAccount{Name: form(ctx, "name"), Callback: form(ctx, "callback"), Sandbox: form(ctx, "mode") == "sandbox"})
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	return c.after(ctx, nil, "/merchants/"+a.AppID, "created")
+}
+
+// limitRow is one method's amount limits for the merchant.
+type limitRow struct {
+	Method     schema.Method
+	Min, Max   string
+	Overridden bool
+	Live       bool // its provider is configured live
+}
+
+type merchantData struct {
+	A          *merchant.Account
+	Balances   map[string]string
+	Limits     []limitRow
+	Users      []*access.Account
+	LastRotate string
+	History    []audit.Row
+}
+
+func (c *Console) merchant(ctx *fiber.Ctx) error {
+	uc := ctx.UserContext()
+	a, err := c.d.Store.Get(uc, param(ctx, "appid"))
+	if err != nil {
+		return c.ui.Fail(ctx, notFound(err))
+	}
+	d := merchantData{A: a, Balances: map[string]string{}}
+	bals, err := c.d.Store.Balances(uc, a.AppID)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	for cur, amt := range bals {
+		d.Balances[cur] = amt.String()
+	}
+	for _, m := range schema.AllMethods() {
+		if !m.Selectable() {
+			continue
+		}
+		row := limitRow{Method: m, Live: slices.Contains(c.d.Live, string(m))}
+		if l, ok := a.MethodLimits[m]; ok {
+			row.Overridden, row.Min, row.Max = true, l.Min.String(), l.Max.String()
+		}
+		d.Limits = append(d.Limits, row)
+	}
+	if d.Users, err = c.d.Accounts.List(uc, access.RealmMerchant, a.AppID); err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	d.History = c.history(uc, "merchant:"+a.AppID)
+	for _, r := range d.History {
+		if r.Action == "merchant.rotate_key" && d.LastRotate == "" {
+			d.LastRotate = r.At.Format("2006-01-02 15:04")
+		}
+	}
+	return c.page(ctx, "merchant", "title_merchant", d)
+}
+
+// history is the last changes of target, or none without ClickHouse.
+func (c *Console) history(ctx context.Context, target string) []audit.Row {
+	if c.d.Audit == nil {
+		return nil
+	}
+	p, err := c.d.Audit.Search(ctx, audit.Filter{Target: target, Limit: 20})
+	if err != nil {
+		return nil
+	}
+	return p.Rows
+}
+
+func (c *Console) merchantState(ctx *fiber.Ctx) error {
+	appid, disable := param(ctx, "appid"), form(ctx, "state") == "disable"
+	_, err := c.d.Merchants.SetDisabled(ctx.UserContext(), c.ui.Actor(ctx), appid, disable, form(ctx, "reason"))
+	done := "enabled"
+	if disable {
+		done = "disabled"
+	}
+	return c.after(ctx, err, "/merchants/"+appid, done)
+}
+
+func (c *Console) credit(ctx *fiber.Ctx) error {
+	appid := param(ctx, "appid")
+	amt, err := schema.ParseAmount(form(ctx, "amount"))
+	if err != nil {
+		return c.ui.Fail(ctx, platform.Errorf(platform.KindInvalidParameter, "amount: %v", err))
+	}
+	_, err = c.d.Merchants.Credit(ctx.UserContext(), c.ui.Actor(ctx), appid, form(ctx, "currency"), amt)
+	return c.after(ctx, err, "/merchants/"+appid, "credited")
+}
+
+func (c *Console) limits(ctx *fiber.Ctx) error {
+	appid := param(ctx, "appid")
+	_, err := c.d.Merchants.SetLimits(ctx.UserContext(), c.ui.Actor(ctx), appid,
+		merchant.LimitOverrides{Create: form(ctx, "create"), Query: form(ctx, "query"), Report: form(ctx, "report")})
+	return c.after(ctx, err, "/merchants/"+appid, "limits")
+}
+
+// notFound makes the store's missing account a 404.
+func notFound(err error) error {
+	if errors.Is(err, merchant.ErrNotFound) {
+		return platform.Errorf(platform.KindNotFound, "no such merchant")
+	}
+	return err
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
+)
+
+// TestAdminOnlyOnTheAdminListener: the operator console answers on
+// GATEWAY_ADMIN_ADDR and nowhere else; the admin listener serves nothing
+// but /admin; an empty GATEWAY_ADMIN_ADDR is refused at start.
+func TestAdminOnlyOnTheAdminListener(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e.run("migrate")
+	s := e.serve()
+	defer s.stop(t)
+	if s.adm == "" {
+		t.Fatalf("serve logged no admin_addr\n%s", s.logs)
+	}
+	status := func(u string) int {
+		t.Helper()
+		res, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, tc := range []struct {
+		name string
+		url  string
+		want int
+	}{
+		{"public /admin", s.base + "/admin", 404},
+		{"public /admin/", s.base + "/admin/exceptions", 404},
+		{"admin /admin", s.adm + "/admin", 200},
+		{"admin listener has no merchant API", s.adm + "/api/order", 404},
+		{"admin listener has no metrics", s.adm + "/metrics", 404},
+		{"admin listener has no payer pages", s.adm + "/payment/x", 404},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := status(tc.url); got != tc.want {
+				t.Fatalf("GET %s: %d, want %d", tc.url, got, tc.want)
+			}
+		})
+	}
+	t.Run("empty GATEWAY_ADMIN_ADDR refused", func(t *testing.T) {
+		cmd := exec.Command(e.bin, "serve")
+		cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL, "GATEWAY_CLICKHOUSE_DSN="+e.chDSN,
+			"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_OPS_ADDR=127.0.0.1:0", "GATEWAY_ADMIN_ADDR=")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(stderr.String(), "admin-addr") {
+				t.Fatalf("exit %v, stderr %s; want a refusal naming admin-addr", err, stderr.String())
+			}
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("serve started with an empty GATEWAY_ADMIN_ADDR\n%s", stderr.String())
+		}
+	})
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"log/slog"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/admin"
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/usdt"
+)
+
+// adminConsole wires the operator console (served on GATEWAY_ADMIN_ADDR by
+// serve) over the use cases the CLI calls too. ch may be nil: the audit
+// page then says it searches on a process with ClickHouse.
+func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch driver.Conn, accts *access.Accounts,
+	reg prometheus.Registerer, log *slog.Logger) (*admin.Console, error) {
+	ips, err := platform.NewClientIP(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	store, err := orderStore(cfg, rdb)
+	if err != nil {
+		return nil, err
+	}
+	// Resends are only queued here; a running dispatcher role sends them.
+	merchants, hooks := merchant.NewStore(rdb), dispatcher.NewWebhooks(rdb)
+	logs := audit.NewLog(rdb)
+	review, desk := command.NewUSDTReview(store).WithWindow(cfg.USDTReview), command.NewUSDTDesk(store)
+	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview},
+		rdb, store, desk, operator.NewWebhooks(hooks, store, logs), logs)
+	if err != nil {
+		return nil, err
+	}
+	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs), Store: merchants,
+		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
+		Health: operator.NewHealth(rdb), Live: g.live}
+	if ch != nil {
+		deps.Audit = audit.NewSearcher(ch)
+	}
+	return admin.New(admin.Config{}, deps, reg, log)
+}

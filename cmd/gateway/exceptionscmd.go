@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/operator"
+)
+
+const exceptionsUsage = `usage: gateway exceptions <subcommand> [--json] [--redis-url URL]
+
+  list [--kind KIND] [--handled]
+                      payments that need a person, newest first: mismatch,
+                      notification_refused, webhook_dead, refund_stuck,
+                      usdt_backend (the operator console's Exceptions page)
+  handle KIND ID --note TEXT [--by NAME]
+                      mark one handled; it shows again if it happens again
+  resend ID [--by NAME]
+                      one more attempt of a dead webhook (ID as listed)
+Changes are in the audit log as the CLI's, by NAME (default: the OS user).
+`
+
+var exceptionsSynopsis = map[string]string{"list": "[--kind KIND] [--handled] [--json]",
+	"handle": "KIND ID --note TEXT [--by NAME] [--json]", "resend": "ID [--by NAME]"}
+
+// exceptionsCmd is the exceptions queue from the command line.
+func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, exceptionsUsage)
+		return errors.New("exceptions: no subcommand given")
+	}
+	sub := args[0]
+	synopsis, ok := exceptionsSynopsis[sub]
+	if !ok {
+		fmt.Fprint(stderr, exceptionsUsage)
+		return fmt.Errorf("exceptions: unknown subcommand %q", sub)
+	}
+	fs := subFlags("exceptions", sub, synopsis, args[1:], stdout, stderr)
+	redisFlag := bindRedis(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	kind := fs.String("kind", "", "list: only this kind")
+	handled := fs.Bool("handled", false, "list: handled ones too")
+	note := fs.String("note", "", "handle: what was done")
+	by := fs.String("by", "", "handle, resend: who, recorded in the audit log (default: the OS user)")
+	pos, err := parseInterleaved(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if len(pos) != map[string]int{"list": 0, "handle": 2, "resend": 1}[sub] {
+		return fmt.Errorf("exceptions %s: want %s\n%s", sub, synopsis, exceptionsUsage)
+	}
+	actor, err := cliAuditActor(*by, given(fs, "by"))
+	if err != nil && sub != "list" {
+		return fmt.Errorf("exceptions %s: %w", sub, err)
+	}
+	rdb, err := redisFlag.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	x, err := cliExceptions(rdb)
+	if err != nil {
+		return err
+	}
+	out := output{w: stdout, json: *asJSON}
+	switch sub {
+	case "handle":
+		e, err := x.Handle(ctx, actor, pos[0], pos[1], *note)
+		if err != nil {
+			return fmt.Errorf("exceptions handle: %w", err)
+		}
+		return out.value(e)
+	case "resend":
+		if err := x.Resend(ctx, actor, pos[0]); err != nil {
+			return fmt.Errorf("exceptions resend: %w", err)
+		}
+		return out.value(map[string]string{"id": pos[0], "resend": "queued"})
+	}
+	list, err := x.List(ctx, actor, operator.ExceptionFilter{Kind: *kind, Handled: *handled})
+	if err != nil || out.json {
+		return errors.Join(err, out.value(list))
+	}
+	printExceptions(stdout, list)
+	return nil
+}
+
+// cliExceptions is the queue as the console has it, over rdb.
+func cliExceptions(rdb redis.UniversalClient) (*operator.Exceptions, error) {
+	store, _, err := deskStore(rdb)
+	if err != nil {
+		return nil, err
+	}
+	logs := audit.NewLog(rdb)
+	return operator.NewExceptions(operator.ExceptionsConfig{}, rdb, store, command.NewUSDTDesk(store),
+		operator.NewWebhooks(dispatcher.NewWebhooks(rdb), store, logs), logs)
+}
+
+func printExceptions(w io.Writer, list []operator.Exception) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHEN\tKIND\tID\tORDER\tAPPID\tDETAIL\tACTIONS")
+	for _, e := range list {
+		detail := e.Detail
+		if e.Handled != nil {
+			detail += " [handled by " + e.Handled.By + ": " + e.Handled.Note + "]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Format("2006-01-02T15:04:05Z"), e.Kind, e.ID, e.OrderID, e.AppID,
+			oneLine(detail, 80), strings.Join(e.Actions, ","))
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(tw, "(nothing needs a person)")
+	}
+	_ = tw.Flush()
+}

@@ -1,0 +1,110 @@
+package operator
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/usdt"
+)
+
+// Desk is the USDT review desk: SPEC.md's super administrator approves or
+// rejects the transfers the reviewers could not decide. Only the admin role
+// decides (access.PermUSDTReview); support and auditors read.
+type Desk struct {
+	r    *command.USDTReview
+	desk *command.USDTDesk
+	log  Auditor
+	now  func() time.Time
+}
+
+// NewDesk wraps the review use cases of the command side: decisions (r)
+// and the desk's reads (desk).
+func NewDesk(r *command.USDTReview, desk *command.USDTDesk, log Auditor) *Desk {
+	return &Desk{r: r, desk: desk, log: log, now: time.Now}
+}
+
+// Reviews lists the orders of a desk state: waiting, failed or all.
+func (d *Desk) Reviews(ctx context.Context, actor access.Actor, state string) ([]*schema.Order, error) {
+	if err := allow(actor, access.PermUSDTRead); err != nil {
+		return nil, err
+	}
+	return d.desk.Reviews(ctx, state)
+}
+
+// Review is one order with its review history, oldest decision first.
+func (d *Desk) Review(ctx context.Context, actor access.Actor, id string) (*schema.Order, []usdt.Decision, error) {
+	if err := allow(actor, access.PermUSDTRead); err != nil {
+		return nil, nil, err
+	}
+	o, err := d.r.Order(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := d.desk.History(ctx, id)
+	return o, h, err
+}
+
+// Approve: the transfer under review on order id pays it. note says what
+// the administrator checked.
+func (d *Desk) Approve(ctx context.Context, actor access.Actor, id, note string) (*schema.Order, error) {
+	return d.decide(ctx, actor, "approve", id, usdt.Decision{Note: strings.TrimSpace(note)})
+}
+
+// Reject: it does not; the payer reads reason and may pay again.
+func (d *Desk) Reject(ctx context.Context, actor access.Actor, id, reason, note string) (*schema.Order, error) {
+	return d.decide(ctx, actor, "reject", id, usdt.Decision{Reason: strings.TrimSpace(reason), Note: strings.TrimSpace(note)})
+}
+
+func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, dec usdt.Decision) (*schema.Order, error) {
+	if err := allow(actor, access.PermUSDTReview); err != nil {
+		return nil, err
+	}
+	switch {
+	case verb == "approve" && dec.Note == "":
+		return nil, invalid("a note is required: say what you checked")
+	case verb == "reject" && dec.Reason == "":
+		return nil, invalid("a reason is required: the payer reads it")
+	}
+	dec.By = deciderName(actor)
+	decide := d.r.AdminReject
+	if verb == "approve" {
+		decide = d.r.AdminApprove
+	}
+	o, err := decide(ctx, id, dec)
+	if err != nil {
+		return nil, err
+	}
+	e := entry(d.now(), actor, "usdt.review_"+verb, "order:"+id, o.AppID,
+		map[string]string{"note": dec.Note, "reason": dec.Reason, "network": o.Network, "amount": o.PayableAmount})
+	return o, record(ctx, d.log, e)
+}
+
+// Attach puts a transfer under review on order id (one its payer could not
+// submit); the review then decides as usual.
+func (d *Desk) Attach(ctx context.Context, actor access.Actor, id, hash, note string) (*schema.Order, error) {
+	if err := allow(actor, access.PermUSDTReview); err != nil {
+		return nil, err
+	}
+	if note = strings.TrimSpace(note); note == "" {
+		return nil, invalid("a note is required: say why the transfer is this order's")
+	}
+	o, err := d.r.Attach(ctx, id, hash, usdt.Decision{By: deciderName(actor), Note: note})
+	if err != nil {
+		return nil, err
+	}
+	return o, record(ctx, d.log, entry(d.now(), actor, "usdt.review_attach", "order:"+id, o.AppID,
+		map[string]string{"note": note, "network": o.Network}))
+}
+
+// deciderName is how a review's history names the person: admin:NAME (the
+// CLI's --by or OS user, or the operator's e-mail).
+func deciderName(actor access.Actor) string {
+	if actor.Email != "" {
+		return "admin:" + actor.Email
+	}
+	return "admin:" + actor.ID
+}

@@ -1,0 +1,82 @@
+package operator
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+var (
+	//go:embed scripts/handle.lua
+	handleLua    string
+	handleScript = audit.Script(handleLua)
+)
+
+// maxNote bounds an operator's note (the audit log's detail bound).
+const maxNote = 1000
+
+// find is the open exception kind/id, or a not-found error: an operator
+// acts on what the queue shows, not on made-up ids.
+func (x *Exceptions) find(ctx context.Context, actor access.Actor, kind, id string) (Exception, error) {
+	all, err := x.List(ctx, actor, ExceptionFilter{Kind: kind, Handled: true})
+	if err != nil {
+		return Exception{}, err
+	}
+	for _, e := range all {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	return Exception{}, platform.Errorf(platform.KindNotFound, "no %s exception %s", kind, id)
+}
+
+// Handle marks an exception handled with a note (support and admin may):
+// it leaves the queue until it happens again.
+func (x *Exceptions) Handle(ctx context.Context, actor access.Actor, kind, id, note string) (Exception, error) {
+	if err := allow(actor, access.PermExceptionsHandle); err != nil {
+		return Exception{}, err
+	}
+	if note = strings.TrimSpace(note); note == "" || len(note) > maxNote {
+		return Exception{}, invalid(fmt.Sprintf("a note of 1 to %d bytes is required: say what was done", maxNote))
+	}
+	e, err := x.find(ctx, actor, kind, id)
+	if err != nil {
+		return Exception{}, err
+	}
+	h := Handled{At: x.now().UTC(), By: By(actor), Note: note}
+	raw, _ := json.Marshal(h) // plain fields always marshal
+	target := "order:" + e.OrderID
+	if e.OrderID == "" {
+		target = "notification:" + e.ID
+	}
+	ent := entry(h.At, actor, "exception.handle", target, e.AppID, map[string]string{"kind": e.Kind, "note": note, "handled": e.ID})
+	args, err := audit.ScriptArgs([]any{string(raw), x.cfg.KeepHandled.Milliseconds()}, ent)
+	if err != nil {
+		return Exception{}, err
+	}
+	keys := []string{handledKey(e), schema.AuditKey(markTag(e))}
+	if err := handleScript.Run(ctx, x.rdb, keys, args...).Err(); err != nil {
+		return Exception{}, fmt.Errorf("mark exception handled: %w", err)
+	}
+	e.Handled = &h
+	return e, nil
+}
+
+// Resend queues one more attempt of a dead webhook (support and admin may).
+func (x *Exceptions) Resend(ctx context.Context, actor access.Actor, id string) error {
+	if err := allow(actor, access.PermOpWebhooksResend); err != nil {
+		return err
+	}
+	e, err := x.find(ctx, actor, schema.ExceptionWebhookDead, id)
+	if err != nil {
+		return err
+	}
+	return x.webhooks.Resend(ctx, actor, e.OrderID, e.RefundID)
+}

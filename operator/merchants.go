@@ -1,0 +1,146 @@
+package operator
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
+)
+
+// Merchants are SPEC.md's Merchant Settings as an operator changes them:
+// each change is allowed by merchants.write, done in the merchant store
+// and recorded in the audit log, from the console and the CLI alike.
+type Merchants struct {
+	st  *merchant.Store
+	log Auditor
+	now func() time.Time
+}
+
+// NewMerchants wraps the merchant store.
+func NewMerchants(st *merchant.Store, log Auditor) *Merchants {
+	return &Merchants{st: st, log: log, now: time.Now}
+}
+
+// change runs one account change for actor and records it.
+func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appid string, d map[string]string,
+	do func() (*merchant.Account, error)) (*merchant.Account, error) {
+	if err := allow(actor, access.PermMerchantsWrite); err != nil {
+		return nil, err
+	}
+	a, err := do()
+	if err != nil {
+		return nil, err
+	}
+	if a != nil {
+		appid = a.AppID
+	}
+	return a, record(ctx, m.log, entry(m.now(), actor, action, "merchant:"+appid, appid, d))
+}
+
+// Create makes a live or sandbox merchant.
+func (m *Merchants) Create(ctx context.Context, actor access.Actor, na merchant.NewAccount) (*merchant.Account, error) {
+	return m.change(ctx, actor, "merchant.create", "", map[string]string{"name": na.Name, "realm": sandboxWord(na.Sandbox)},
+		func() (*merchant.Account, error) { return m.st.Create(ctx, na) })
+}
+
+// SetDisabled disables (its calls are refused at once) or enables a
+// merchant. An operator gives the reason; the CLI may.
+func (m *Merchants) SetDisabled(ctx context.Context, actor access.Actor, appid string, disabled bool, reason string) (*merchant.Account, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" && actor.Realm == string(access.RealmOperator) {
+		return nil, invalid("a reason is required")
+	}
+	action := "merchant.enable"
+	if disabled {
+		action = "merchant.disable"
+	}
+	return m.change(ctx, actor, action, appid, details("reason", reason),
+		func() (*merchant.Account, error) { return m.st.SetDisabled(ctx, appid, disabled) })
+}
+
+// SetName changes the name payers see.
+func (m *Merchants) SetName(ctx context.Context, actor access.Actor, appid, name string) (*merchant.Account, error) {
+	return m.change(ctx, actor, "merchant.set_name", appid, map[string]string{"name": name},
+		func() (*merchant.Account, error) { return m.st.SetName(ctx, appid, name) })
+}
+
+// SetCallback changes the default webhook URL. The URL is not in the entry:
+// merchants put tokens in their callback query strings.
+func (m *Merchants) SetCallback(ctx context.Context, actor access.Actor, appid, callback string) (*merchant.Account, error) {
+	return m.change(ctx, actor, "merchant.set_callback", appid, nil,
+		func() (*merchant.Account, error) { return m.st.SetCallback(ctx, appid, callback) })
+}
+
+// RotateKey makes a new API key; the old one verifies for grace.
+func (m *Merchants) RotateKey(ctx context.Context, actor access.Actor, appid string, grace time.Duration) (*merchant.Account, error) {
+	return m.change(ctx, actor, "merchant.rotate_key", appid, map[string]string{"grace": grace.String()},
+		func() (*merchant.Account, error) { return m.st.RotateKey(ctx, appid, grace) })
+}
+
+// RotateWebhookSecret makes a new webhook secret; the old one also signs for grace.
+func (m *Merchants) RotateWebhookSecret(ctx context.Context, actor access.Actor, appid string, grace time.Duration) (*merchant.Account, error) {
+	return m.change(ctx, actor, "merchant.rotate_webhook_secret", appid, map[string]string{"grace": grace.String()},
+		func() (*merchant.Account, error) { return m.st.RotateWebhookSecret(ctx, appid, grace) })
+}
+
+// RotateQueryKey makes a new query key; the old one stops at once.
+func (m *Merchants) RotateQueryKey(ctx context.Context, actor access.Actor, appid string) (*merchant.Account, error) {
+	return m.change(ctx, actor, "merchant.rotate_query_key", appid, nil,
+		func() (*merchant.Account, error) { return m.st.RotateQueryKey(ctx, appid) })
+}
+
+// SetLimits sets the merchant's rate limit overrides ("" keeps one,
+// "default" removes it).
+func (m *Merchants) SetLimits(ctx context.Context, actor access.Actor, appid string, o merchant.LimitOverrides) (*merchant.Account, error) {
+	d := map[string]string{"limit": "create=" + o.Create + " query=" + o.Query + " report=" + o.Report}
+	return m.change(ctx, actor, "merchant.set_limits", appid, d,
+		func() (*merchant.Account, error) { return m.st.SetLimits(ctx, appid, o) })
+}
+
+// SetMethodLimits sets one method's amount limits for the merchant (zero:
+// no bound on that side); clear restores the default.
+func (m *Merchants) SetMethodLimits(ctx context.Context, actor access.Actor, appid string, method schema.Method, l schema.AmountLimits, clear bool) (*merchant.Account, error) {
+	if !method.Selectable() {
+		return nil, invalid(string(method) + " is not a payment method")
+	}
+	if clear {
+		return m.change(ctx, actor, "merchant.clear_method_limits", appid, map[string]string{"method": string(method)},
+			func() (*merchant.Account, error) { return m.st.ClearMethodLimits(ctx, appid, method) })
+	}
+	d := map[string]string{"method": string(method), "min": l.Min.String(), "max": l.Max.String()}
+	return m.change(ctx, actor, "merchant.set_method_limits", appid, d,
+		func() (*merchant.Account, error) { return m.st.SetMethodLimits(ctx, appid, method, l) })
+}
+
+// Credit adds amount to the merchant's balance in currency and answers the
+// new balance.
+func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, currency string, amount schema.Amount) (schema.Amount, error) {
+	var bal schema.Amount
+	currency = strings.ToUpper(currency)
+	_, err := m.change(ctx, actor, "merchant.credit", appid, map[string]string{"amount": amount.String(), "currency": currency},
+		func() (*merchant.Account, error) {
+			var err error
+			bal, err = m.st.Credit(ctx, appid, currency, amount)
+			return nil, err
+		})
+	return bal, err
+}
+
+// SetPassword sets the payer-login password of the merchant's balance
+// account (never in the entry).
+func (m *Merchants) SetPassword(ctx context.Context, actor access.Actor, appid, password string) error {
+	_, err := m.change(ctx, actor, "merchant.set_password", appid, nil,
+		func() (*merchant.Account, error) { return nil, m.st.SetPassword(ctx, appid, password) })
+	return err
+}
+
+// details is one detail when its value is not empty.
+func details(k, v string) map[string]string {
+	if v == "" {
+		return nil
+	}
+	return map[string]string{k: v}
+}
