@@ -117,9 +117,9 @@ type signatureData struct {
 	Result    *merchantdesk.SignDebug
 }
 
-// signature is the sandbox signature debugger: parameters in, one
+// debugger is the sandbox signature debugger: parameters in, one
 // name=value a line, the signed string and the sign out.
-func (h handlers) signature(c *fiber.Ctx) error {
+func (h handlers) debugger(c *fiber.Ctx) error {
 	v := h.ui.View(c, "desk_signature_title")
 	d := signatureData{Endpoint: "createorder", Endpoints: []string{"createorder", "cancel", "refund", "resend", "other"}}
 	if c.Method() == fiber.MethodPost {

@@ -72,7 +72,7 @@ func (d *Desk) DebugSignature(ctx context.Context, w Who, endpoint string, p sch
 		return nil, err
 	}
 	out := &SignDebug{Signed: schema.SignBase(p) + "{key}", Sign: schema.Sign(p, a.APIKey),
-		OtherAppID: p["appid"] != "" && p["appid"] != appid}
+		OtherAppID: otherAppID(p, appid)}
 	var fe *schema.FormError
 	if err := form.Check(p); errors.As(err, &fe) {
 		out.FormError = fe.Reason
@@ -98,4 +98,11 @@ func boundParams(p schema.Params) error {
 		return invalid("give 1 to %d parameters, at most %d KiB in all", maxDebugParams, maxDebugBytes>>10)
 	}
 	return nil
+}
+
+// otherAppID says the parameters name a merchant other than the session's:
+// the debugger signs with the session's key, so such a sign would never
+// verify. An appid is public, so a plain comparison is right here.
+func otherAppID(p schema.Params, appid string) bool {
+	return p["appid"] != "" && p["appid"] != appid
 }

@@ -72,7 +72,7 @@ func NewRollup(cfg RollupConfig, conn driver.Conn, reg prometheus.Registerer, lo
 		return nil, err
 	}
 	r := &Rollup{cfg: cfg, conn: conn, log: log.With("role", "rollup"), now: time.Now,
-		folded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_report_rollup_hours_total", Help: "Merchant hours folded into report_hourly."}),
+		folded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_report_rollup_folds_total", Help: "Merchant hours folded into report_hourly (one per merchant and hour folded)."}),
 		failures: prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_report_rollup_failures_total", Help: "Rollup runs that failed (retried on the next)."})}
 	if reg != nil {
 		if err := errors.Join(reg.Register(r.folded), reg.Register(r.failures)); err != nil {

@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"crypto/subtle"
 	"encoding/base64"
 	"html/template"
 	"strings"
@@ -57,7 +58,7 @@ func (u *UI) setupPost(c *fiber.Ctx) error {
 		secret = "" // no second factor, where the merchant allows it
 	}
 	var err error
-	if pw := c.FormValue("password"); pw != c.FormValue("password2") {
+	if pw := c.FormValue("password"); subtle.ConstantTimeCompare([]byte(pw), []byte(c.FormValue("password2"))) != 1 {
 		err = platform.Errorf(platform.KindInvalidParameter, "%s", v.L.T("setup_mismatch"))
 	} else {
 		var acct *access.Account
