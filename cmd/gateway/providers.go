@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,7 +90,7 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 		return nil, err
 	}
 	simBase := cfg.PublicURL + "/sandbox/provider"
-	state := &redisState{rdb: rdb}
+	state := provider.NewRedisState(rdb)
 	// A provider's notification sender takes the answer as it is; it never
 	// follows a redirect (a browser return answers with one).
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second,
@@ -144,20 +143,4 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 		}
 	}
 	return set, nil
-}
-
-// redisState keeps the simulators' sessions in Redis, so that any gateway
-// process answers for a payment another one created.
-type redisState struct{ rdb redis.UniversalClient }
-
-func (s *redisState) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	return s.rdb.Set(ctx, schema.SimKeyPrefix+key, value, ttl).Err()
-}
-
-func (s *redisState) Get(ctx context.Context, key string) ([]byte, error) {
-	v, err := s.rdb.Get(ctx, schema.SimKeyPrefix+key).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, provider.ErrNotFound
-	}
-	return v, err
 }

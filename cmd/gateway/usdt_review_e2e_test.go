@@ -12,6 +12,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/usdt/bsc"
@@ -43,7 +44,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 	var m account
 	e.cli(&m, "merchant", "create", "--name", "usdt", "--sandbox", "--json")
 	s := e.serve("GATEWAY_ROLES=command,query,projector,dispatcher,reviewer")
-	st := &redisState{rdb: testenv.Client(t, e.redisURL)}
+	st := provider.NewRedisState(testenv.Client(t, e.redisURL))
 	tronSim, bscSim, exSim := tron.NewSim(tron.SimConfig{}, st), bsc.NewSim(bsc.SimConfig{}, st), exchange.NewSim(exchange.SimConfig{}, st)
 	addr := map[string]string{}
 	for _, n := range command.SandboxUSDTNetworks() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/reviewer"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
@@ -139,7 +140,7 @@ type usdtSims struct {
 }
 
 func newUSDTSims(rdb redis.UniversalClient, nets reviewNetworks) *usdtSims {
-	st := &redisState{rdb: rdb}
+	st := provider.NewRedisState(rdb)
 	return &usdtSims{tron: tron.NewSim(tron.SimConfig{}, st), bsc: bsc.NewSim(bsc.SimConfig{}, st),
 		ex: exchange.NewSim(exchange.SimConfig{}, st), nets: nets}
 }
