@@ -109,7 +109,8 @@ func newEnv(t *testing.T) *env {
 	search, ch := projected(t, rdb, log)
 	e.other = otherMerchantsOrder(t, mstore, e.store)
 	live, arch := readmodel.NewRedisOrders(rdb), readmodel.NewClickHouseOrders(ch)
-	view, err := console.NewReadOnly(console.Config{}, console.Reads{Live: live, Archive: arch, Lister: arch, Reports: arch,
+	lister := storeLister{store: e.store, ids: []string{e.review, e.mismatch, e.dead, e.other}}
+	view, err := console.NewReadOnly(console.Config{}, console.Reads{Live: live, Archive: arch, Lister: lister, Reports: arch,
 		Webhooks: live, Refunds: live, Notifications: live}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -265,4 +266,31 @@ func projected(t *testing.T, rdb *redis.Client, log *slog.Logger) (*audit.Search
 		_ = ch.Close()
 	})
 	return audit.NewSearcher(ch), ch
+}
+
+// storeLister lists this test's orders from Redis as the ClickHouse read
+// model would (by merchant and status): no projector runs here, so the
+// orders never reach ClickHouse's orders table.
+type storeLister struct {
+	store *command.Store
+	ids   []string
+}
+
+func (l storeLister) Page(ctx context.Context, f readmodel.Filter) ([]schema.Order, error) {
+	var out []schema.Order
+	for _, id := range l.ids {
+		o, err := l.store.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if o.AppID == f.AppID && (f.Status == nil || o.Status == *f.Status) {
+			out = append(out, *o)
+		}
+	}
+	return out, nil
+}
+
+func (l storeLister) Count(ctx context.Context, f readmodel.Filter) (int, error) {
+	rows, err := l.Page(ctx, f)
+	return len(rows), err
 }

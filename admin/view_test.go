@@ -69,7 +69,7 @@ func TestMerchantConsoleViewAudited(t *testing.T) {
 			base := "/admin/merchants/" + e.appid + "/view"
 			pages := []struct{ path, via, want string }{
 				{base, "overview", `data-kpi="created"`},
-				{base + "/orders?status=ready", "orders", `data-orders`},
+				{base + "/orders?status=ready", "orders", `data-id="` + e.mismatch + `"`},
 				{base + "/orders/" + e.mismatch, "order:" + e.mismatch, `data-order-id>` + e.mismatch},
 			}
 			for i, p := range pages {
@@ -77,6 +77,9 @@ func TestMerchantConsoleViewAudited(t *testing.T) {
 				body, _ := io.ReadAll(res.Body)
 				if res.StatusCode != http.StatusOK || !strings.Contains(string(body), p.want) {
 					t.Fatalf("GET %s: %d\n%s", p.path, res.StatusCode, body)
+				}
+				if strings.Contains(string(body), e.other) {
+					t.Fatalf("GET %s shows another merchant's order", p.path)
 				}
 				if n := strings.Count(string(body), `method="post"`); n != 2 { // the frame's two logout forms
 					t.Fatalf("GET %s offers %d post forms, want only the 2 logout forms", p.path, n)
