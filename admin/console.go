@@ -15,6 +15,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/console"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -43,6 +44,9 @@ type Deps struct {
 	// Audit searches the audit log in ClickHouse; nil in a process that
 	// has no ClickHouse (the page says so).
 	Audit *audit.Searcher
+	// View reads a merchant's console for the read-only view; nil in a
+	// process without ClickHouse (the view says so).
+	View *console.ReadOnly
 	// Live are the providers configured live, by method (what the
 	// merchant detail shows as its methods' providers).
 	Live []string
@@ -50,14 +54,16 @@ type Deps struct {
 
 // Console is the operator console's pages.
 type Console struct {
-	ui *webui.UI
-	d  Deps
+	ui  *webui.UI
+	d   Deps
+	now func() time.Time
 }
 
 // Config: whether the deployment serves the console over https (the
-// cookies' Secure flag).
+// cookies' Secure flag), and the clock the pages measure ages by.
 type Config struct {
 	Secure bool
+	Now    func() time.Time // default time.Now
 }
 
 // New builds the console on the frame; a template or message missing in
@@ -80,7 +86,10 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	if err != nil {
 		return nil, fmt.Errorf("operator console: %w", err)
 	}
-	return &Console{ui: ui, d: d}, nil
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Console{ui: ui, d: d, now: cfg.Now}, nil
 }
 
 var nav = []webui.NavItem{
@@ -117,6 +126,7 @@ func (c *Console) register(app *fiber.App) {
 	g.Get("/exceptions", r(access.PermExceptionsRead), c.exceptions)
 	g.Post("/exceptions/:kind/:id/handle", r(access.PermExceptionsHandle), c.handleException)
 	g.Post("/exceptions/:id/resend", r(access.PermOpWebhooksResend), c.resendException)
+	g.Post("/exceptions/:id/refund", r(access.PermOpRefund), c.recordRefund)
 	g.Get("/usdt", r(access.PermUSDTRead), c.desk)
 	g.Get("/usdt/:id", r(access.PermUSDTRead), c.review)
 	g.Post("/usdt/:id/approve", r(access.PermUSDTReview), c.decide("approve"))
@@ -127,6 +137,7 @@ func (c *Console) register(app *fiber.App) {
 	g.Post("/merchants/:appid/state", r(access.PermMerchantsWrite), c.merchantState)
 	g.Post("/merchants/:appid/credit", r(access.PermMerchantsWrite), c.credit)
 	g.Post("/merchants/:appid/limits", r(access.PermMerchantsWrite), c.limits)
+	c.registerView(g)
 	g.Get("/settings", r(access.PermSettingsRead), c.settings)
 	g.Post("/settings/fx", r(access.PermFXWrite), c.setRate)
 	g.Post("/settings/networks", r(access.PermNetworksWrite), c.setNetwork)
@@ -160,7 +171,7 @@ func (c *Console) page(ctx *fiber.Ctx, name, title string, data any) error {
 // flashWord keeps a notice id to the words the pages send.
 func flashWord(s string) string {
 	switch s {
-	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network":
+	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund":
 		return s
 	}
 	return "saved"

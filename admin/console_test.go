@@ -34,6 +34,7 @@ func (e *env) writes() []struct {
 		{"/admin/settings/networks", url.Values{"name": {"TRC20"}, "mode": {"dual"}, "addresses": {"TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj"}}},
 		{"/admin/exceptions/mismatch/" + e.review + "/handle", url.Values{"note": {"done"}}},
 		{"/admin/exceptions/" + e.review + "/resend", url.Values{}},
+		{"/admin/exceptions/" + e.mismatch + "/refund", url.Values{"amount": {"200.00"}, "currency": {"CNY"}, "note": {"RF-1"}}},
 	}
 }
 

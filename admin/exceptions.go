@@ -31,3 +31,11 @@ func (c *Console) resendException(ctx *fiber.Ctx) error {
 	err := c.d.Exceptions.Resend(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
 	return c.after(ctx, err, "/exceptions", "resent")
 }
+
+// recordRefund closes a mismatch whose money the operator returned at the
+// provider (admin only; operator.Exceptions.RecordRefund says why the
+// gateway does not refund these itself).
+func (c *Console) recordRefund(ctx *fiber.Ctx) error {
+	_, err := c.d.Exceptions.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "amount"), form(ctx, "currency"), form(ctx, "note"))
+	return c.after(ctx, err, "/exceptions", "refund")
+}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -22,12 +23,14 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/console"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
+	readmodel "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/webui/webuitest"
@@ -59,6 +62,7 @@ type env struct {
 	mismatch string // order with a wrong-amount notification
 	dead     string // order whose webhook died
 	store    *command.Store
+	other    string // an order of another merchant
 }
 
 func newEnv(t *testing.T) *env {
@@ -102,8 +106,16 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	ips, _ := platform.NewClientIP(nil)
-	search := projected(t, rdb, log)
-	c, err := New(Config{}, Deps{Audit: search, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs), Store: mstore,
+	search, ch := projected(t, rdb, log)
+	e.other = otherMerchantsOrder(t, mstore, e.store)
+	live, arch := readmodel.NewRedisOrders(rdb), readmodel.NewClickHouseOrders(ch)
+	lister := storeLister{store: e.store, ids: []string{e.review, e.mismatch, e.dead, e.other}}
+	view, err := console.NewReadOnly(console.Config{}, console.Reads{Live: live, Archive: arch, Lister: lister, Reports: arch,
+		Webhooks: live, Refunds: live, Notifications: live}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs), Store: mstore,
 		Desk: operator.NewDesk(rv, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
 		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
 	if err != nil {
@@ -231,7 +243,7 @@ func seedExceptions(t *testing.T, rdb *redis.Client, store *command.Store, appid
 
 // projected runs the audit projector over this test's Redis into a
 // migrated ClickHouse database until the test ends, and answers the search.
-func projected(t *testing.T, rdb *redis.Client, log *slog.Logger) *audit.Searcher {
+func projected(t *testing.T, rdb *redis.Client, log *slog.Logger) (*audit.Searcher, driver.Conn) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	dsn := testenv.ClickHouseDSN(t)
@@ -253,5 +265,32 @@ func projected(t *testing.T, rdb *redis.Client, log *slog.Logger) *audit.Searche
 		<-done
 		_ = ch.Close()
 	})
-	return audit.NewSearcher(ch)
+	return audit.NewSearcher(ch), ch
+}
+
+// storeLister lists this test's orders from Redis as the ClickHouse read
+// model would (by merchant and status): no projector runs here, so the
+// orders never reach ClickHouse's orders table.
+type storeLister struct {
+	store *command.Store
+	ids   []string
+}
+
+func (l storeLister) Page(ctx context.Context, f readmodel.Filter) ([]schema.Order, error) {
+	var out []schema.Order
+	for _, id := range l.ids {
+		o, err := l.store.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if o.AppID == f.AppID && (f.Status == nil || o.Status == *f.Status) {
+			out = append(out, *o)
+		}
+	}
+	return out, nil
+}
+
+func (l storeLister) Count(ctx context.Context, f readmodel.Filter) (int, error) {
+	rows, err := l.Page(ctx, f)
+	return len(rows), err
 }

@@ -60,6 +60,7 @@ type merchantData struct {
 	Users      []*access.Account
 	LastRotate string
 	History    []audit.Row
+	Keys       []keyAge
 }
 
 func (c *Console) merchant(ctx *fiber.Ctx) error {
@@ -95,6 +96,7 @@ func (c *Console) merchant(ctx *fiber.Ctx) error {
 			d.LastRotate = r.At.Format("2006-01-02 15:04")
 		}
 	}
+	d.Keys = keyAges(a, d.History, c.now())
 	return c.page(ctx, "merchant", "title_merchant", d)
 }
 

@@ -22,13 +22,17 @@ var errNotOurs = platform.Errorf(platform.KindNotFound, "no such order")
 
 // own reads order id when it belongs to the session's merchant.
 func (c *Console) own(ctx *fiber.Ctx, id string) (*schema.Order, error) {
-	appid := webui.SessionOf(ctx).AppID
+	return c.ownOf(ctx.UserContext(), webui.SessionOf(ctx).AppID, id)
+}
+
+// ownOf reads order id when it belongs to merchant appid.
+func (c *Console) ownOf(ctx context.Context, appid, id string) (*schema.Order, error) {
 	if _, ok := schema.ParseOrderID(id); !ok {
 		return nil, errNotOurs
 	}
-	o, err := c.d.Reads.Live.Order(ctx.UserContext(), id)
+	o, err := c.d.Reads.Live.Order(ctx, id)
 	if errors.Is(err, query.ErrNotFound) && c.d.Reads.Archive != nil {
-		o, err = c.d.Reads.Archive.Archived(ctx.UserContext(), appid, id)
+		o, err = c.d.Reads.Archive.Archived(ctx, appid, id)
 	}
 	if errors.Is(err, query.ErrNotFound) {
 		return nil, errNotOurs

@@ -47,33 +47,42 @@ func span(r string, now time.Time) (from, to time.Time, interval string, ok bool
 // conversion and methods over today, 7 or 30 days, from the reporting
 // read model (the same figures action=summary and timeseries answer).
 func (c *Console) overview(ctx *fiber.Ctx) error {
-	s := webui.SessionOf(ctx)
 	v := c.ui.View(ctx, "overview_title")
-	ov := &overviewView{Range: ctx.Query("range", "7d"), Ranges: []string{"today", "7d", "30d"}}
+	ov, err := c.overviewOf(ctx.UserContext(), webui.SessionOf(ctx).AppID, ctx.Query("range", "7d"), v.L.T)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	v.Data = ov
+	return c.ui.Render(ctx, "overview", v)
+}
+
+// overviewOf is appid's overview over range rng (7 days when unknown);
+// t names the charts in the reader's language.
+func (c *Console) overviewOf(ctx context.Context, appid, rng string, t func(string, ...any) string) (*overviewView, error) {
+	ov := &overviewView{Range: rng, Ranges: []string{"today", "7d", "30d"}}
 	from, to, interval, ok := span(ov.Range, c.cfg.Now())
 	if !ok {
 		ov.Range = "7d"
 		from, to, interval, _ = span(ov.Range, c.cfg.Now())
 	}
-	f := query.ReportFilter{AppID: s.AppID, From: from, To: to}
-	sum, buckets, err := c.reports(ctx.UserContext(), f, query.SeriesSpec{Interval: interval, GroupBy: "currency", TZ: "UTC"})
+	f := query.ReportFilter{AppID: appid, From: from, To: to}
+	sum, buckets, err := c.reports(ctx, f, query.SeriesSpec{Interval: interval, GroupBy: "currency", TZ: "UTC"})
 	if err != nil {
-		return c.ui.Fail(ctx, err)
+		return nil, err
 	}
 	ov.S, ov.Methods = sum, sum.ByMethod
 	ov.Conversion = strconv.FormatFloat(sum.Conversion*100, 'f', 1, 64) + "%"
 	ov.Currencies = slices.Sorted(maps.Keys(sum.PaidAmount))
-	ov.Orders = webui.LineChart(v.L.T("chart_orders"), countPoints(buckets, interval))
+	ov.Orders = webui.LineChart(t("chart_orders"), countPoints(buckets, interval))
 	for _, cur := range ov.Currencies {
-		ov.Volume = append(ov.Volume, webui.BarChart(v.L.T("chart_volume", "Currency", cur), volumePoints(buckets, interval, cur)))
+		ov.Volume = append(ov.Volume, webui.BarChart(t("chart_volume", "Currency", cur), volumePoints(buckets, interval, cur)))
 	}
 	var pts []webui.Point
 	for _, m := range sum.ByMethod {
 		pts = append(pts, webui.Point{Label: m.PaymentMethod, Value: float64(m.Created), Text: strconv.Itoa(m.Created)})
 	}
-	ov.ByMethod = webui.BarChart(v.L.T("chart_methods"), pts)
-	v.Data = ov
-	return c.ui.Render(ctx, "overview", v)
+	ov.ByMethod = webui.BarChart(t("chart_methods"), pts)
+	return ov, nil
 }
 
 // reports reads the summary and the series through the ClickHouse gate.

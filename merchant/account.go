@@ -45,6 +45,12 @@ type Account struct {
 	// Per-method amount limits that replace the gateway's default for the
 	// method; nil means the defaults. Shown by the CLI with the defaults.
 	MethodLimits map[schema.Method]schema.AmountLimits `json:"-"`
+	// When each credential was last issued by a rotation; zero: never
+	// rotated since these were kept (issued at creation, or rotated
+	// before). The operator console shows the keys' age from them.
+	KeyRotatedAt           time.Time `json:"-"`
+	QueryKeyRotatedAt      time.Time `json:"-"`
+	WebhookSecretRotatedAt time.Time `json:"-"`
 }
 
 // SignKeys are the API keys a signature may be made with now: the current
@@ -87,6 +93,9 @@ const (
 	fWHSecret = "webhookSecret"
 	fWHPrev   = "prevWebhookSecret"
 	fWHTill   = "prevWebhookSecretUntil"
+	fKeyAt    = "apiKeyRotatedAt"
+	fQKeyAt   = "queryKeyRotatedAt"
+	fWHAt     = "webhookSecretRotatedAt"
 )
 
 func (a *Account) fields() map[string]any {
@@ -104,6 +113,7 @@ func accountFrom(h map[string]string) *Account {
 		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
 		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
 		WebhookSecret: h[fWHSecret], PrevWebhookSecret: h[fWHPrev], PrevWebhookTill: fromMS(h[fWHTill]),
+		KeyRotatedAt: fromMS(h[fKeyAt]), QueryKeyRotatedAt: fromMS(h[fQKeyAt]), WebhookSecretRotatedAt: fromMS(h[fWHAt]),
 		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),
 		ReportLimit: limitFrom(h[fLimitR]), MethodLimits: methodLimitsFrom(h),
 	}

@@ -197,7 +197,7 @@ func (s *Store) RotateKey(ctx context.Context, appid string, grace time.Duration
 	if err != nil {
 		return nil, err
 	}
-	f := map[string]any{fAPIKey: newAPIKey(), fPrevKey: "", fPrevTill: "0"}
+	f := map[string]any{fAPIKey: newAPIKey(), fPrevKey: "", fPrevTill: "0", fKeyAt: ms(s.now())}
 	if grace > 0 {
 		f[fPrevKey] = old.APIKey
 		f[fPrevTill] = ms(s.now().Add(grace))
@@ -208,7 +208,7 @@ func (s *Store) RotateKey(ctx context.Context, appid string, grace time.Duration
 // RotateQueryKey issues a new query key at once: unlike the API key it has
 // no grace period, because it only reads and a leaked one should stop now.
 func (s *Store) RotateQueryKey(ctx context.Context, appid string) (*Account, error) {
-	return s.update(ctx, appid, map[string]any{fQueryKey: uuid.NewString()})
+	return s.update(ctx, appid, map[string]any{fQueryKey: uuid.NewString(), fQKeyAt: ms(s.now())})
 }
 
 // LimitOverrides are the rate limit overrides SetLimits changes, each as

@@ -45,7 +45,7 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, appid string, grace tim
 	if err != nil {
 		return nil, err
 	}
-	f := map[string]any{fWHSecret: NewWebhookSecret(), fWHPrev: "", fWHTill: "0"}
+	f := map[string]any{fWHSecret: NewWebhookSecret(), fWHPrev: "", fWHTill: "0", fWHAt: ms(s.now())}
 	if grace > 0 && old.WebhookSecret != "" {
 		f[fWHPrev] = old.WebhookSecret
 		f[fWHTill] = ms(s.now().Add(grace))

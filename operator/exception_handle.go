@@ -51,13 +51,18 @@ func (x *Exceptions) Handle(ctx context.Context, actor access.Actor, kind, id, n
 		return Exception{}, err
 	}
 	h := Handled{At: x.now().UTC(), By: By(actor), Note: note}
+	return x.mark(ctx, actor, e, h, "exception.handle", map[string]string{"kind": e.Kind, "note": note, "handled": e.ID})
+}
+
+// mark keeps h on e and appends actor's action with details d, in one
+// script: no mark without its entry.
+func (x *Exceptions) mark(ctx context.Context, actor access.Actor, e Exception, h Handled, action string, d map[string]string) (Exception, error) {
 	raw, _ := json.Marshal(h) // plain fields always marshal
 	target := "order:" + e.OrderID
 	if e.OrderID == "" {
 		target = "notification:" + e.ID
 	}
-	ent := entry(h.At, actor, "exception.handle", target, e.AppID, map[string]string{"kind": e.Kind, "note": note, "handled": e.ID})
-	args, err := audit.ScriptArgs([]any{string(raw), x.cfg.KeepHandled.Milliseconds()}, ent)
+	args, err := audit.ScriptArgs([]any{string(raw), x.cfg.KeepHandled.Milliseconds()}, entry(h.At, actor, action, target, e.AppID, d))
 	if err != nil {
 		return Exception{}, err
 	}

@@ -81,8 +81,12 @@ func (x *Exceptions) fromRecord(ctx context.Context, rec schema.NotificationReco
 	if rec.Paid != "" && !strings.Contains(detail, rec.Paid) {
 		detail += " (provider reports " + rec.Paid + ")"
 	}
-	return Exception{Kind: rec.Exception(), ID: id, OrderID: rec.OrderID, AppID: x.appOf(ctx, rec.OrderID), At: rec.At,
+	e := Exception{Kind: rec.Exception(), ID: id, OrderID: rec.OrderID, AppID: x.appOf(ctx, rec.OrderID), At: rec.At,
 		Provider: rec.Provider, Verdict: rec.Verdict, Detail: detail, Actions: []string{ActionHandle}}
+	if e.Kind == schema.ExceptionMismatch {
+		e.Actions = append(e.Actions, ActionRecordRefund)
+	}
+	return e
 }
 
 // refused: notifications naming no order of ours (the refused list).

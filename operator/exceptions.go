@@ -31,7 +31,7 @@ type Exception struct {
 	Provider string    `json:"provider,omitempty"`
 	Verdict  string    `json:"verdict,omitempty"`
 	Detail   string    `json:"detail"`
-	Actions  []string  `json:"actions"` // ActionResend, ActionHandle
+	Actions  []string  `json:"actions"` // ActionResend, ActionHandle, ActionRecordRefund
 	Handled  *Handled  `json:"handled,omitempty"`
 }
 
@@ -48,6 +48,9 @@ type Handled struct {
 const (
 	ActionResend = "resend" // a dead webhook: one more attempt
 	ActionHandle = "handle" // mark handled with a note
+	// ActionRecordRefund: a mismatch whose money was given back at the
+	// provider, outside the gateway (admin only; see RecordRefund).
+	ActionRecordRefund = "record_refund"
 )
 
 // ExceptionsConfig bounds the queue.

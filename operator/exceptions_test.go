@@ -121,7 +121,7 @@ func TestExceptionsQueue(t *testing.T) {
 		kind, id, order string
 		actions         string
 	}{
-		{schema.ExceptionMismatch, q.mismatch, q.mismatch, "handle"},
+		{schema.ExceptionMismatch, q.mismatch, q.mismatch, "handle,record_refund"},
 		{schema.ExceptionRefused, q.refused, "P-nope", "handle"},
 		{schema.ExceptionWebhookDead, q.dead, q.dead, "resend,handle"},
 		{schema.ExceptionRefundStuck, q.refund, "", "handle"},

@@ -144,3 +144,18 @@ func details(k, v string) map[string]string {
 	}
 	return map[string]string{k: v}
 }
+
+// ViewConsole records that actor opened page of appid's merchant console
+// in the operator console's read-only view (every role may look; each
+// look is in the audit log, so a merchant can be told who saw what). The
+// entry is written before the page is read: a view that cannot be logged
+// is not shown.
+func (m *Merchants) ViewConsole(ctx context.Context, actor access.Actor, appid, page string) error {
+	if err := allow(actor, access.PermMerchantConsole); err != nil {
+		return err
+	}
+	if _, err := m.st.Get(ctx, appid); err != nil {
+		return err
+	}
+	return record(ctx, m.log, entry(m.now(), actor, "merchant.console_view", "merchant:"+appid, appid, map[string]string{"via": page}))
+}

@@ -11,11 +11,13 @@ import (
 	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/console"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
 )
 
@@ -46,6 +48,14 @@ func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch
 		Health: operator.NewHealth(rdb), Live: g.live}
 	if ch != nil {
 		deps.Audit = audit.NewSearcher(ch)
+		// The operator's read-only view of a merchant's console reads
+		// what the console reads; it does not share the query role's
+		// FairGate (one per process, on the public listener's registry).
+		live, arch := query.NewRedisOrders(rdb), query.NewClickHouseOrders(ch)
+		reads := console.Reads{Live: live, Archive: arch, Lister: arch, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
+		if deps.View, err = console.NewReadOnly(console.Config{Now: g.now}, reads, nil); err != nil {
+			return nil, err
+		}
 	}
-	return admin.New(admin.Config{}, deps, reg, log)
+	return admin.New(admin.Config{Now: g.now}, deps, reg, log)
 }

@@ -1,0 +1,55 @@
+package admin
+
+import (
+	"time"
+
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/merchant"
+)
+
+// keyAge is how old one of a merchant's credentials is: what an operator
+// looks at to ask a merchant to rotate a key that has lived too long.
+type keyAge struct {
+	Name  string    // message id of the credential
+	Since time.Time // issued
+	AgeID string    // message id of the age: key_age_new, _hours, _days
+	N     int
+}
+
+// keyAges reads each credential's issue time from the account (stamped by
+// every rotation, console or CLI alike). An account rotated before the
+// stamps were kept falls back to the newest rotation in its history, and
+// one never rotated to its creation.
+func keyAges(a *merchant.Account, hist []audit.Row, now time.Time) []keyAge {
+	keys := []struct {
+		name, action string
+		at           time.Time
+	}{
+		{"key_api", "merchant.rotate_key", a.KeyRotatedAt},
+		{"key_query", "merchant.rotate_query_key", a.QueryKeyRotatedAt},
+		{"key_webhook", "merchant.rotate_webhook_secret", a.WebhookSecretRotatedAt},
+	}
+	out := make([]keyAge, 0, len(keys))
+	for _, k := range keys {
+		since := k.at
+		for _, r := range hist { // newest first
+			if since.IsZero() && r.Action == k.action {
+				since = r.At
+			}
+		}
+		if since.IsZero() {
+			since = a.CreatedAt
+		}
+		ka := keyAge{Name: k.name, Since: since}
+		switch d := now.Sub(since); {
+		case d < time.Hour:
+			ka.AgeID = "key_age_new"
+		case d < 48*time.Hour:
+			ka.AgeID, ka.N = "key_age_hours", int(d/time.Hour)
+		default:
+			ka.AgeID, ka.N = "key_age_days", int(d/(24*time.Hour))
+		}
+		out = append(out, ka)
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package operator
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/schema"
+)
+
+// RecordRefund records that the money of a mismatched payment (paid after
+// expiry, a wrong amount or currency, another charge) was given back at
+// the provider, outside the gateway, and closes the exception with that
+// note. Admin only (op.orders.refund): it is the operator's word that a
+// payer has their money back.
+//
+// The gateway does not refund these itself: its refund use case refunds a
+// paid order against what the order charged, and a mismatch leaves the
+// order unpaid with an amount the provider reported but we never
+// accepted, so there is no charge of ours to refund and no refund record
+// the merchant's API or webhooks could explain. The operator refunds in
+// the provider's own dashboard and records it here; the audit log keeps
+// the amount, the currency and the note (say the provider's refund
+// reference in it).
+func (x *Exceptions) RecordRefund(ctx context.Context, actor access.Actor, id, amount, currency, note string) (Exception, error) {
+	if err := allow(actor, access.PermOpRefund); err != nil {
+		return Exception{}, err
+	}
+	note, currency = strings.TrimSpace(note), strings.ToUpper(strings.TrimSpace(currency))
+	if note == "" || len(note) > maxNote {
+		return Exception{}, invalid(fmt.Sprintf("a note of 1 to %d bytes is required: say where and how the money was returned", maxNote))
+	}
+	amt, err := schema.ParseAmount(strings.TrimSpace(amount))
+	if err != nil || amt <= 0 {
+		return Exception{}, invalid("the amount returned is required, like 200.00")
+	}
+	if !schema.KnownCurrency(currency) {
+		return Exception{}, invalid("unknown currency " + currency)
+	}
+	e, err := x.find(ctx, actor, schema.ExceptionMismatch, id)
+	if err != nil {
+		return Exception{}, err
+	}
+	h := Handled{At: x.now().UTC(), By: By(actor), Note: "refunded at the provider: " + amt.String() + " " + currency + " — " + note}
+	return x.mark(ctx, actor, e, h, "exception.refund_recorded",
+		map[string]string{"kind": e.Kind, "note": note, "handled": e.ID, "amount": amt.String(), "currency": currency})
+}
