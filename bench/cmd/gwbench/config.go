@@ -13,7 +13,7 @@ import (
 )
 
 // scenarios run by default, in this order (see run).
-var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "projector", "webhooks", "memory", "cluster"}
+var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "console", "projector", "webhooks", "memory", "cluster"}
 
 // config is everything a run needs: where the servers are, and how big
 // each scenario is. scripts/bench.sh fills it for `make bench` and
@@ -58,6 +58,9 @@ type config struct {
 	// (experiments with the roles' tunables, e.g. GATEWAY_WEBHOOK_CONCURRENCY).
 	GatewayEnv []string
 	ReadyAfter time.Duration
+	// ConsolePhase is the console scenario's phase length (0: ShortPhase):
+	// bench-quick keeps its seven phases short.
+	ConsolePhase time.Duration
 }
 
 func parseConfig(args []string, stderr io.Writer) (config, error) {
@@ -108,6 +111,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return nil
 	})
 	fs.DurationVar(&c.ReadyAfter, "settle", 2*time.Second, "pause between phases")
+	fs.DurationVar(&c.ConsolePhase, "console-phase", 0, "length of the console scenario's phases (0: --short-phase)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
