@@ -61,6 +61,8 @@ type config struct {
 	// ConsolePhase is the console scenario's phase length (0: ShortPhase):
 	// bench-quick keeps its seven phases short.
 	ConsolePhase time.Duration
+	// ConsoleConcurrency is the console pages' connections.
+	ConsoleConcurrency int
 }
 
 func parseConfig(args []string, stderr io.Writer) (config, error) {
@@ -112,6 +114,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	})
 	fs.DurationVar(&c.ReadyAfter, "settle", 2*time.Second, "pause between phases")
 	fs.DurationVar(&c.ConsolePhase, "console-phase", 0, "length of the console scenario's phases (0: --short-phase)")
+	fs.IntVar(&c.ConsoleConcurrency, "console-concurrency", 8, "connections of the console pages' closed loops (the live A/B uses --concurrency)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -141,7 +144,7 @@ func (c *config) validate() error {
 	if c.has("ceiling") && c.Ceiling == "" {
 		errs = append(errs, errors.New("--ceiling is required for the ceiling scenario"))
 	}
-	if c.Phase < time.Second || c.ShortPhase < time.Second || c.Concurrency < 1 {
+	if c.Phase < time.Second || c.ShortPhase < time.Second || c.Concurrency < 1 || c.ConsoleConcurrency < 1 {
 		errs = append(errs, errors.New("phases must be at least 1s and concurrency at least 1"))
 	}
 	if c.ListRows > c.ListTotal || c.DeepPage < 1 || c.HookPorts < 1 || c.HookRate < 1 {

@@ -125,6 +125,13 @@ func (b *bench) consolePhase() time.Duration {
 // consolePair is runPair with the console's phase length: a closed-loop
 // max, then an open loop at half of it.
 func (b *bench) consolePair(ctx context.Context, name string, gw *server, t loadgen.Target) (*pair, error) {
+	// The pages' connections: a merchant's console users are a few people,
+	// and the query node's fair gate admits a few reads per merchant at a
+	// time, so 64 at once measure the gate's queue, not a page.
+	cb, cfg := *b, *b.cfg
+	cfg.Concurrency = b.cfg.ConsoleConcurrency
+	cb.cfg = &cfg
+	b = &cb
 	pr := &pair{}
 	var err error
 	if pr.Max, err = b.closed(ctx, name+" max", gw, t, b.consolePhase(), checkConsolePage); err != nil {
