@@ -86,6 +86,7 @@ func shoot(t *testing.T, pg *browser.Page, name string) {
 	for _, w := range []int{browser.Narrow, browser.Wide} {
 		pg.SetWidth(w)
 		pg.CheckNoOverflow(t, "body")
+		pg.CheckNoInnerScroll(t, "nav.nav, nav.nav ul")
 		pg.CheckA11y(t, name)
 		pg.Screenshot("console-" + name)
 	}

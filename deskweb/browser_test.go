@@ -69,6 +69,7 @@ func shoot(t *testing.T, pg *browser.Page, name string) {
 	for _, w := range []int{browser.Narrow, browser.Wide} {
 		pg.SetWidth(w)
 		pg.CheckNoOverflow(t, "main")
+		pg.CheckNoInnerScroll(t, "nav.nav, nav.nav ul")
 		pg.CheckA11y(t, name)
 		pg.Screenshot("console-" + name)
 	}
@@ -172,6 +173,21 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 		t.Fatal("the page does not show the new API key")
 	}
 	shoot(t, pg, "developers-rotated")
+	// The query key's rotation takes the grace asked on the page: the old
+	// key reads through it and not after.
+	oldQuery, _ := e.merchants.Get(context.Background(), e.shop.AppID)
+	pg.Go(e.url + "/developers")
+	pg.Fill("#grace-query", "2")
+	pg.Submit(`form[data-rotate="query-key"]`)
+	pg.WaitVisible("[data-new-secret]")
+	newQuery, _ := e.merchants.Get(context.Background(), e.shop.AppID)
+	if pg.Text("[data-secret]") != newQuery.QueryKey || newQuery.QueryKey == oldQuery.QueryKey {
+		t.Fatal("the page does not show the new query key")
+	}
+	if !newQuery.QueryKeyMatches(oldQuery.QueryKey, time.Now().Add(time.Hour)) ||
+		newQuery.QueryKeyMatches(oldQuery.QueryKey, time.Now().Add(3*time.Hour)) {
+		t.Fatalf("the old query key should read for the 2 hours asked, until %s", newQuery.PrevQueryTill)
+	}
 	pg.Fill("#callback", "http://127.0.0.1:9/hook")
 	pg.Submit("form[data-callback]")
 	if pg.LastStatus() != http.StatusBadRequest || !strings.Contains(pg.Text("main"), "non-public") {

@@ -64,7 +64,7 @@ func (h handlers) rotate(c *fiber.Ctx) error {
 		r, err = h.p.desk.RotateAPIKey(c.UserContext(), h.who(c), grace)
 		kind = "desk_api_key"
 	case "query-key":
-		r, err = h.p.desk.RotateQueryKey(c.UserContext(), h.who(c))
+		r, err = h.p.desk.RotateQueryKey(c.UserContext(), h.who(c), grace)
 		kind = "desk_query_key"
 	case "webhook-secret":
 		r, err = h.p.desk.RotateWebhookSecret(c.UserContext(), h.who(c), grace)

@@ -17,6 +17,11 @@ type Account struct {
 	PrevAPIKey  string    `json:"-"`
 	PrevKeyTill time.Time `json:"prevKeyValidUntil,omitzero"`
 	QueryKey    string    `json:"queryKey,omitempty"`
+	// The query key before the last rotation, which keeps reading until
+	// PrevQueryTill: a merchant's servers poll status with it, and a
+	// rotation must not fail their polls while they roll over.
+	PrevQueryKey  string    `json:"-"`
+	PrevQueryTill time.Time `json:"prevQueryKeyValidUntil,omitzero"`
 	// The webhook signing secret (whsec_...) and, for a grace period after a
 	// rotation, the previous one. Never in the account's JSON: only
 	// `merchant create` and `merchant rotate-webhook-secret` show it.
@@ -70,9 +75,18 @@ func Limit(override *platform.Limit, def platform.Limit) platform.Limit {
 	return def
 }
 
-// QueryKeyMatches compares in constant time.
-func (a *Account) QueryKeyMatches(k string) bool {
-	return k != "" && subtle.ConstantTimeCompare([]byte(a.QueryKey), []byte(k)) == 1
+// QueryKeyMatches says whether k is the query key, or the previous one
+// while its grace period lasts at now. Both comparisons are made whatever
+// the first answers, in constant time, so the answer's timing tells
+// nothing about which key (if any) was close.
+func (a *Account) QueryKeyMatches(k string, now time.Time) bool {
+	if k == "" {
+		return false
+	}
+	cur := subtle.ConstantTimeCompare([]byte(a.QueryKey), []byte(k))
+	prev := subtle.ConstantTimeCompare([]byte(a.PrevQueryKey), []byte(k))
+	inGrace := a.PrevQueryKey != "" && now.Before(a.PrevQueryTill)
+	return cur == 1 || (prev == 1 && inGrace)
 }
 
 // Hash field names of an account.
@@ -83,6 +97,8 @@ const (
 	fPrevKey  = "prevApiKey"
 	fPrevTill = "prevApiKeyUntil"
 	fQueryKey = "queryKey"
+	fQPrev    = "prevQueryKey"
+	fQTill    = "prevQueryKeyUntil"
 	fCallback = "callback"
 	fSandbox  = "sandbox"
 	fDisabled = "disabled"
@@ -102,6 +118,7 @@ func (a *Account) fields() map[string]any {
 	return map[string]any{
 		fAppID: a.AppID, fName: a.Name, fAPIKey: a.APIKey, fPrevKey: a.PrevAPIKey,
 		fPrevTill: ms(a.PrevKeyTill), fQueryKey: a.QueryKey, fCallback: a.Callback,
+		fQPrev: a.PrevQueryKey, fQTill: ms(a.PrevQueryTill),
 		fSandbox: flag(a.Sandbox), fDisabled: flag(a.Disabled), fCreated: ms(a.CreatedAt),
 		fWHSecret: a.WebhookSecret, fWHPrev: a.PrevWebhookSecret, fWHTill: ms(a.PrevWebhookTill),
 	}
@@ -111,6 +128,7 @@ func accountFrom(h map[string]string) *Account {
 	return &Account{
 		AppID: h[fAppID], Name: h[fName], APIKey: h[fAPIKey], PrevAPIKey: h[fPrevKey],
 		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
+		PrevQueryKey: h[fQPrev], PrevQueryTill: fromMS(h[fQTill]),
 		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
 		WebhookSecret: h[fWHSecret], PrevWebhookSecret: h[fWHPrev], PrevWebhookTill: fromMS(h[fWHTill]),
 		KeyRotatedAt: fromMS(h[fKeyAt]), QueryKeyRotatedAt: fromMS(h[fQKeyAt]), WebhookSecretRotatedAt: fromMS(h[fWHAt]),

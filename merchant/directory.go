@@ -111,7 +111,7 @@ func (d *Directory) AuthQuery(ctx context.Context, appid, key string) (*Account,
 	if err != nil {
 		return nil, err
 	}
-	if !a.QueryKeyMatches(key) {
+	if !a.QueryKeyMatches(key, d.store.now()) {
 		return nil, platform.Errorf(platform.KindInvalidKey, "key is not valid for this appid")
 	}
 	if a.Disabled {

@@ -205,10 +205,26 @@ func (s *Store) RotateKey(ctx context.Context, appid string, grace time.Duration
 	return s.update(ctx, appid, f)
 }
 
-// RotateQueryKey issues a new query key at once: unlike the API key it has
-// no grace period, because it only reads and a leaked one should stop now.
+// RotateQueryKey issues a new query key and stops the old one (and any
+// earlier one still in a grace period) at once: for a key that leaked.
 func (s *Store) RotateQueryKey(ctx context.Context, appid string) (*Account, error) {
-	return s.update(ctx, appid, map[string]any{fQueryKey: uuid.NewString(), fQKeyAt: ms(s.now())})
+	return s.RotateQueryKeyGrace(ctx, appid, 0)
+}
+
+// RotateQueryKeyGrace issues a new query key; the old one keeps reading
+// for grace (0: stops now), like the API key's rotation, so a merchant's
+// status polls do not fail while its servers roll over to the new key.
+func (s *Store) RotateQueryKeyGrace(ctx context.Context, appid string, grace time.Duration) (*Account, error) {
+	old, err := s.Get(ctx, appid)
+	if err != nil {
+		return nil, err
+	}
+	f := map[string]any{fQueryKey: uuid.NewString(), fQPrev: "", fQTill: "0", fQKeyAt: ms(s.now())}
+	if grace > 0 {
+		f[fQPrev] = old.QueryKey
+		f[fQTill] = ms(s.now().Add(grace))
+	}
+	return s.update(ctx, appid, f)
 }
 
 // LimitOverrides are the rate limit overrides SetLimits changes, each as

@@ -17,7 +17,7 @@ import (
 
 // Config is the desk's settings.
 type Config struct {
-	// KeyGrace is how long a rotated API key (and webhook secret) keeps
+	// KeyGrace is how long a rotated API key (query key, webhook secret) keeps
 	// working when the person does not say; MaxGrace bounds what they may say.
 	KeyGrace time.Duration
 	MaxGrace time.Duration

@@ -164,7 +164,7 @@ func TestRotations(t *testing.T) {
 		len(after.SignKeys(time.Now().Add(3*time.Hour))) != 1 {
 		t.Fatalf("rotation %+v: keys %v", k, after.SignKeys(time.Now()))
 	}
-	q, err := e.desk.RotateQueryKey(ctx, w)
+	q, err := e.desk.RotateQueryKey(ctx, w, 0)
 	if err != nil || q.Secret == before.QueryKey || !q.OldUntil.IsZero() {
 		t.Fatalf("query key %+v, %v", q, err)
 	}
@@ -187,5 +187,47 @@ func TestRotations(t *testing.T) {
 	}
 	if n := len(e.auditEntries()); n != 3 {
 		t.Fatalf("%d audit entries for three rotations", n)
+	}
+}
+
+// TestQueryKeyRotationGrace: the query key's rotation takes the API key's
+// grace (default 24 h, at most 7 days): the old key reads through the
+// grace and not after, the Developers page's view says until when, and a
+// grace past the bound is refused with nothing changed.
+func TestQueryKeyRotationGrace(t *testing.T) {
+	e := newEnv(t, false)
+	ctx := context.Background()
+	w := who(e.shop.AppID, access.RoleDeveloper)
+	before, _ := e.merchants.Get(ctx, e.shop.AppID)
+	if _, err := e.desk.RotateQueryKey(ctx, w, 7*24*time.Hour+time.Hour); kindOf(err) != platform.KindInvalidParameter {
+		t.Fatalf("eight days of grace: %v", err)
+	}
+	if same, _ := e.merchants.Get(ctx, e.shop.AppID); same.QueryKey != before.QueryKey {
+		t.Fatal("a refused rotation changed the key")
+	}
+	start := time.Now()
+	q, err := e.desk.RotateQueryKey(ctx, w, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := e.merchants.Get(ctx, e.shop.AppID)
+	if q.Secret != after.QueryKey || q.Secret == before.QueryKey {
+		t.Fatalf("rotation %+v", q)
+	}
+	if d := q.OldUntil.Sub(start); d < 24*time.Hour-time.Minute || d > 24*time.Hour+time.Minute {
+		t.Fatalf("the old key works until %s, want the default 24 h", q.OldUntil)
+	}
+	if !after.QueryKeyMatches(before.QueryKey, start.Add(23*time.Hour)) {
+		t.Fatal("the old query key stopped within its grace")
+	}
+	if after.QueryKeyMatches(before.QueryKey, start.Add(25*time.Hour)) {
+		t.Fatal("the old query key works after its grace")
+	}
+	c, err := e.desk.Credentials(ctx, who(e.shop.AppID, access.RoleViewer))
+	if err != nil || !c.PrevQueryTill.Equal(q.OldUntil) {
+		t.Fatalf("credentials %+v, %v", c, err)
+	}
+	if _, err := e.desk.RotateQueryKey(ctx, w, 7*24*time.Hour); err != nil {
+		t.Fatalf("seven days of grace: %v", err)
 	}
 }

@@ -17,6 +17,7 @@ type Credentials struct {
 	APIKeyEnd      string    // the last four characters
 	PrevKeyTill    time.Time // the previous API key verifies until then (zero: none)
 	QueryKeyEnd    string
+	PrevQueryTill  time.Time // the previous query key reads until then (zero: none)
 	SecretEnd      string
 	PrevSecretTill time.Time
 	Callback       string
@@ -39,6 +40,9 @@ func (d *Desk) Credentials(ctx context.Context, w Who) (*Credentials, error) {
 		SecretEnd: end(a.WebhookSecret), Callback: a.Callback, DefaultGrace: d.cfg.KeyGrace, MaxGrace: d.cfg.MaxGrace}
 	if a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
 		c.PrevKeyTill = a.PrevKeyTill
+	}
+	if a.PrevQueryKey != "" && now.Before(a.PrevQueryTill) {
+		c.PrevQueryTill = a.PrevQueryTill
 	}
 	if a.PrevWebhookSecret != "" && now.Before(a.PrevWebhookTill) {
 		c.PrevSecretTill = a.PrevWebhookTill
@@ -91,20 +95,24 @@ func (d *Desk) RotateAPIKey(ctx context.Context, w Who, grace time.Duration) (*R
 	return &Rotated{Secret: a.APIKey, OldUntil: till(a.PrevAPIKey, a.PrevKeyTill)}, nil
 }
 
-// RotateQueryKey issues a new query key at once. It has no grace period
-// (merchant.Store.RotateQueryKey): it only reads, and a leaked one should
-// stop now.
-func (d *Desk) RotateQueryKey(ctx context.Context, w Who) (*Rotated, error) {
+// RotateQueryKey issues a new query key; the old one keeps reading for
+// grace (negative: the default; 0: stops now, for a key that leaked), so
+// status polls do not fail while servers roll over. The change and its
+// audit entry are one transaction.
+func (d *Desk) RotateQueryKey(ctx context.Context, w Who, grace time.Duration) (*Rotated, error) {
 	appid, err := d.may(w, access.PermKeysRotate)
 	if err != nil {
 		return nil, err
 	}
-	e := d.entry(w, "merchant.rotate_query_key", "merchant:"+appid, nil)
-	a, err := d.Merchants.Audited(e).RotateQueryKey(ctx, appid)
+	if grace, err = d.grace(grace); err != nil {
+		return nil, err
+	}
+	e := d.entry(w, "merchant.rotate_query_key", "merchant:"+appid, map[string]string{"grace": grace.String()})
+	a, err := d.Merchants.Audited(e).RotateQueryKeyGrace(ctx, appid, grace)
 	if err != nil {
 		return nil, err
 	}
-	return &Rotated{Secret: a.QueryKey}, nil
+	return &Rotated{Secret: a.QueryKey, OldUntil: till(a.PrevQueryKey, a.PrevQueryTill)}, nil
 }
 
 // RotateWebhookSecret issues a new webhook signing secret; for grace

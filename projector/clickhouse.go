@@ -45,7 +45,48 @@ func (c *ClickHouse) Insert(ctx context.Context, events []schema.Event) error {
 	if err := b.Send(); err != nil {
 		return fmt.Errorf("send insert: %w", err)
 	}
+	if err := c.emails(ctx, events); err != nil {
+		return err
+	}
 	return c.mark(ctx, events)
+}
+
+// emailKey is one order's entry in the e-mail lookup.
+type emailKey struct{ appid, id string }
+
+// emails files the batch's orders that carry a customer e-mail under its
+// normalised form (order_emails, migration 0030), one row per order per
+// batch: the address never changes, so later versions repeat the row and
+// merges fold it. A failure fails the batch, inserted again whole.
+func (c *ClickHouse) emails(ctx context.Context, events []schema.Event) error {
+	seen := map[emailKey]struct{}{}
+	var b driver.Batch
+	for i := range events {
+		o := &events[i].Order
+		email := schema.NormalEmail(o.CustomerEmail)
+		k := emailKey{o.AppID, o.ID}
+		if _, dup := seen[k]; email == "" || dup {
+			continue
+		}
+		seen[k] = struct{}{}
+		if b == nil {
+			var err error
+			if b, err = c.conn.PrepareBatch(ctx, "INSERT INTO order_emails (appid, email, created_at, id)"); err != nil {
+				return fmt.Errorf("prepare e-mail lookup: %w", err)
+			}
+		}
+		if err := b.Append(o.AppID, email, o.CreatedAt.UTC().Truncate(time.Second), o.ID); err != nil {
+			_ = b.Abort()
+			return fmt.Errorf("append e-mail of %s: %w", o.ID, err)
+		}
+	}
+	if b == nil {
+		return nil
+	}
+	if err := b.Send(); err != nil {
+		return fmt.Errorf("send e-mail lookup: %w", err)
+	}
+	return nil
 }
 
 // hourMark is one merchant hour a batch touched.

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/paygate/gateway/schema"
@@ -65,8 +64,9 @@ func (f *Filter) scope(since time.Time) scope {
 		args = append(args, f.Currency)
 	}
 	if f.CustomerEmail != "" {
-		conds = append(conds, "customer_email = ?")
-		args = append(args, f.CustomerEmail)
+		c, a := f.emailScope()
+		conds = append(conds, c)
+		args = append(args, a...)
 	}
 	if !f.From.IsZero() {
 		conds = append(conds, "created_at >= ?", "created_ms >= ?")
@@ -106,6 +106,72 @@ func (f *Filter) folded(sc scope) (string, []any) {
 	return q, args
 }
 
+// windowsFor is windows, or none when the filter names its orders.
+func windowsFor(f Filter) []time.Duration {
+	if len(f.emailKeys) > 0 {
+		return nil
+	}
+	return windows
+}
+
+// maxEmailKeys bounds the orders of one e-mail a search names one by one;
+// past it the search reads the lookup as a subquery (right, not pruned).
+const maxEmailKeys = 2000
+
+// emailKeys finds, in the order_emails lookup (one granule: it is sorted
+// by merchant and address), the orders of the filter's e-mail; found is
+// false when there are none, so the search answers without reading orders.
+func (c *ClickHouseOrders) emailKeys(ctx context.Context, f Filter) (_ Filter, found bool, _ error) {
+	if f.CustomerEmail == "" {
+		return f, true, nil
+	}
+	rows, err := c.conn.Query(ctx, "SELECT DISTINCT created_at, id FROM order_emails WHERE appid = ? AND email = ? LIMIT ?",
+		f.AppID, schema.NormalEmail(f.CustomerEmail), uint64(maxEmailKeys+1))
+	if err != nil {
+		return f, false, fmt.Errorf("find orders by e-mail: %w", err)
+	}
+	defer rows.Close()
+	var keys []orderKey
+	for rows.Next() {
+		var k orderKey
+		if err := rows.Scan(&k.at, &k.id); err != nil {
+			return f, false, fmt.Errorf("find orders by e-mail: %w", err)
+		}
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil {
+		return f, false, fmt.Errorf("find orders by e-mail: %w", err)
+	}
+	if len(keys) <= maxEmailKeys {
+		f.emailKeys = keys
+	}
+	return f, len(keys) > 0, nil
+}
+
+// emailScope is the e-mail search's condition. With the orders' keys
+// found (emailKeys) it names each (created_at, id): ClickHouse turns an OR
+// of equalities on key columns into key ranges and reads only their
+// granules, which 18.16 does not do for a tuple IN a subquery. Without
+// them (more than maxEmailKeys orders) it is the subquery.
+func (f *Filter) emailScope() (string, []any) {
+	if len(f.emailKeys) == 0 {
+		return "(created_at, id) GLOBAL IN (SELECT created_at, id FROM order_emails WHERE appid = ? AND email = ?)",
+			[]any{f.AppID, schema.NormalEmail(f.CustomerEmail)}
+	}
+	return keysCondition(f.emailKeys)
+}
+
+// keysCondition is "(created_at = t AND id = x) OR ..." of keys.
+func keysCondition(keys []orderKey) (string, []any) {
+	ors := make([]string, len(keys))
+	args := make([]any, 0, 2*len(keys))
+	for i, k := range keys {
+		ors[i] = "(created_at = toDateTime(?) AND id = ?)"
+		args = append(args, uint32(k.at.Unix()), k.id)
+	}
+	return "(" + strings.Join(ors, " OR ") + ")", args
+}
+
 func (c *ClickHouseOrders) count(ctx context.Context, f Filter, since time.Time) (int, error) {
 	q, args := f.folded(f.scope(since))
 	var n uint64
@@ -117,19 +183,28 @@ func (c *ClickHouseOrders) count(ctx context.Context, f Filter, since time.Time)
 
 // Count is the exact number of orders the filter matches.
 func (c *ClickHouseOrders) Count(ctx context.Context, f Filter) (int, error) {
+	f, found, err := c.emailKeys(ctx, f)
+	if err != nil || !found {
+		return 0, err
+	}
 	return c.count(ctx, f, time.Time{})
 }
 
 // Page returns the filter's page, newest first. It finds the smallest
 // window back from now (or from the filter's end) that holds the page.
 func (c *ClickHouseOrders) Page(ctx context.Context, f Filter) ([]schema.Order, error) {
+	f, found, err := c.emailKeys(ctx, f)
+	if err != nil || !found {
+		return nil, err
+	}
 	need := f.Page * f.Limit
 	anchor := c.now()
 	if !f.To.IsZero() {
 		anchor = f.To
 	}
 	since := time.Time{}
-	for _, w := range windows {
+	// An e-mail search's orders are named one by one: no window to look for.
+	for _, w := range windowsFor(f) {
 		s := anchor.Add(-w)
 		if !f.From.IsZero() && !s.After(f.From) {
 			break // the window covers the whole filtered range
@@ -151,48 +226,51 @@ func (c *ClickHouseOrders) Page(ctx context.Context, f Filter) ([]schema.Order, 
 	}
 	defer rows.Close()
 	var (
-		ids    []string
+		keys   []orderKey
 		lo, hi time.Time
 	)
 	for rows.Next() {
-		var (
-			at time.Time
-			id string
-		)
-		if err := rows.Scan(&at, &id); err != nil {
+		var k orderKey
+		if err := rows.Scan(&k.at, &k.id); err != nil {
 			return nil, fmt.Errorf("page orders: %w", err)
 		}
-		if lo.IsZero() || at.Before(lo) {
-			lo = at
+		if lo.IsZero() || k.at.Before(lo) {
+			lo = k.at
 		}
-		if at.After(hi) {
-			hi = at
+		if k.at.After(hi) {
+			hi = k.at
 		}
-		ids = append(ids, id)
+		keys = append(keys, k)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("page orders: %w", err)
 	}
-	return c.latest(ctx, f.AppID, lo, hi, ids)
+	return c.latest(ctx, f.AppID, lo, hi, keys)
 }
 
-// latest reads the full rows of ids, created between lo and hi, keeping
-// each order's highest version, in the order of ids.
-func (c *ClickHouseOrders) latest(ctx context.Context, appid string, lo, hi time.Time, ids []string) ([]schema.Order, error) {
-	if len(ids) == 0 {
+// orderKey is an order's place in the orders table's key.
+type orderKey struct {
+	at time.Time
+	id string
+}
+
+// latest reads the full rows of keys, created between lo and hi, keeping
+// each order's highest version, in the order of keys. It names each
+// order's (created_at, id), so only the granules holding them are read: a
+// page of a search (one payer's orders, months apart) must not read every
+// order between its first and last.
+func (c *ClickHouseOrders) latest(ctx context.Context, appid string, lo, hi time.Time, keys []orderKey) ([]schema.Order, error) {
+	if len(keys) == 0 {
 		return nil, nil
 	}
-	set := make([]any, len(ids))
-	for i, id := range ids {
-		set[i] = id
-	}
-	rows, err := c.conn.Query(ctx, "SELECT "+schema.OrderSelect+" FROM orders WHERE appid = ? AND created_at >= ? AND created_at <= ? AND id IN ?",
-		appid, lo, hi, clickhouse.GroupSet{Value: set})
+	cond, kargs := keysCondition(keys)
+	rows, err := c.conn.Query(ctx, "SELECT "+schema.OrderSelect+" FROM orders WHERE appid = ? AND created_at >= ? AND created_at <= ? AND "+cond,
+		append([]any{appid, lo, hi}, kargs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("read orders: %w", err)
 	}
 	defer rows.Close()
-	byID := make(map[string]schema.Order, len(ids))
+	byID := make(map[string]schema.Order, len(keys))
 	for rows.Next() {
 		o, err := schema.ScanOrder(rows)
 		if err != nil {
@@ -205,9 +283,9 @@ func (c *ClickHouseOrders) latest(ctx context.Context, appid string, lo, hi time
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read orders: %w", err)
 	}
-	out := make([]schema.Order, 0, len(ids))
-	for _, id := range ids {
-		if o, ok := byID[id]; ok {
+	out := make([]schema.Order, 0, len(keys))
+	for _, k := range keys {
+		if o, ok := byID[k.id]; ok {
 			out = append(out, o)
 		}
 	}
@@ -222,7 +300,7 @@ func (c *ClickHouseOrders) Archived(ctx context.Context, appid, id string) (*sch
 		return nil, ErrNotFound
 	}
 	sec := at.Truncate(time.Second)
-	orders, err := c.latest(ctx, appid, sec, sec, []string{id})
+	orders, err := c.latest(ctx, appid, sec, sec, []orderKey{{at: sec, id: id}})
 	if err != nil {
 		return nil, fmt.Errorf("read archived order: %w", err)
 	}

@@ -20,10 +20,14 @@ type Filter struct {
 	ClientOrderID string
 	Method        schema.Method // the order's method now (a select order's chosen one)
 	Currency      string
-	// CustomerEmail is an exact match on the payer's e-mail (the merchant
+	// CustomerEmail matches the payer's e-mail trimmed and in any case
+	// (schema.NormalEmail), through the order_emails lookup (the merchant
 	// console's search; the API does not take it).
 	CustomerEmail string
 	From, To      time.Time
+	// emailKeys are CustomerEmail's orders, found in the lookup first
+	// (ClickHouseOrders.emailKeys).
+	emailKeys []orderKey
 }
 
 // Lister is the read model action=orders needs: a page, and the exact

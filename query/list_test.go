@@ -97,6 +97,7 @@ func newListEnv(t *testing.T) *listEnv {
 	if err := b.Send(); err != nil {
 		t.Fatal(err)
 	}
+	fileEmails(t, ch, rows)
 	// The create scripts count each order once, on its own shard, and the
 	// unfiltered total reads those counters: one INCR per order created
 	// (version 1), both merchants', as the scripts would have done. No

@@ -34,6 +34,9 @@ var clusterTables = map[string]struct{ local, key string }{
 	// The report tables live with the merchant's orders (docs/reporting.md).
 	"report_hourly": {"report_hourly_local", OrderShardingKey},
 	"report_marks":  {"report_marks_local", OrderShardingKey},
+	// The e-mail lookup too: a search reads it and then the orders, both of
+	// the merchant's shard.
+	"order_emails": {"order_emails_local", OrderShardingKey},
 }
 
 // ident is what may be written into DDL unquoted: cluster and database names.
@@ -62,7 +65,7 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 		t, ok = clusterTables[sub[3]]
 	}
 	if !ok {
-		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log, report_hourly, report_marks)", m.Name)
+		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log, report_hourly, report_marks, order_emails)", m.Name)
 	}
 	local := tableDDL.ReplaceAllString(m.SQL, "${1}${2} "+t.local)
 	if sub[2] == "ALTER TABLE" {

@@ -11,7 +11,7 @@
 #          orders for the listing, 500,000 queued events for the catch-up;
 #          perf profiles when perf is installed
 #   quick  under 3 minutes: 10 s / 5 s phases, 100,000 of 500,000 orders,
-#          100,000 events
+#          100,000 events; the console's seven phases 2 s each
 #
 # BENCH_GATEWAY=PATH benchmarks that gateway binary instead of building
 # ./cmd/gateway: an A/B comparison of a proposed change built elsewhere.
@@ -27,7 +27,7 @@ case "$mode" in
 full) sizes=(--label full --phase 20s --short-phase 10s --list-rows 1000000 --list-total 5000000
 	--catchup-events 500000 --webhooks 20000 --webhook-rate 1000) ;;
 quick) sizes=(--label quick --phase 10s --short-phase 5s --settle 1s --pool-rate 12000 --list-rows 100000
-	--list-total 500000 --catchup-events 100000 --webhooks 5000 --webhook-rate 1000) ;;
+	--list-total 500000 --catchup-events 100000 --webhooks 5000 --webhook-rate 1000 --console-phase 2s) ;;
 *) die "usage: bench.sh full|quick [gwbench flags...]" ;;
 esac
 # The full run profiles the gateway (createorder, projector catch-up,

@@ -34,3 +34,25 @@ func (p *Page) CheckNoOverflow(t testing.TB, container string) {
 		t.Errorf("browser: at %d px, %d elements overflow %s:\n\t%s", p.width, len(out), container, strings.Join(out, "\n\t"))
 	}
 }
+
+// CheckNoInnerScroll fails t for every element matching selector that
+// scrolls sideways inside itself at this width (its content wider than its
+// box): a navigation bar whose last links hide past the right edge passes
+// CheckNoOverflow, since the page itself does not scroll, yet nobody sees
+// those links on a phone.
+func (p *Page) CheckNoInnerScroll(t testing.TB, selector string) {
+	t.Helper()
+	var out []string
+	p.Eval(fmt.Sprintf(`(() => {
+		const bad = [];
+		for (const e of document.querySelectorAll(%s)) {
+			if (e.scrollWidth > e.clientWidth + 1)
+				bad.push(e.tagName.toLowerCase() + (e.className ? "." + e.className : "") + " holds " +
+					e.scrollWidth + " px in " + e.clientWidth + " px");
+		}
+		return bad;
+	})()`, jsString(selector)), &out)
+	if len(out) > 0 {
+		t.Errorf("browser: at %d px, %d elements scroll sideways inside themselves:\n\t%s", p.width, len(out), strings.Join(out, "\n\t"))
+	}
+}

@@ -13,7 +13,7 @@ import (
 )
 
 // scenarios run by default, in this order (see run).
-var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "projector", "webhooks", "memory", "cluster"}
+var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "console", "projector", "webhooks", "memory", "cluster"}
 
 // config is everything a run needs: where the servers are, and how big
 // each scenario is. scripts/bench.sh fills it for `make bench` and
@@ -58,6 +58,11 @@ type config struct {
 	// (experiments with the roles' tunables, e.g. GATEWAY_WEBHOOK_CONCURRENCY).
 	GatewayEnv []string
 	ReadyAfter time.Duration
+	// ConsolePhase is the console scenario's phase length (0: ShortPhase):
+	// bench-quick keeps its seven phases short.
+	ConsolePhase time.Duration
+	// ConsoleConcurrency is the console pages' connections.
+	ConsoleConcurrency int
 }
 
 func parseConfig(args []string, stderr io.Writer) (config, error) {
@@ -108,6 +113,8 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return nil
 	})
 	fs.DurationVar(&c.ReadyAfter, "settle", 2*time.Second, "pause between phases")
+	fs.DurationVar(&c.ConsolePhase, "console-phase", 0, "length of the console scenario's phases (0: --short-phase)")
+	fs.IntVar(&c.ConsoleConcurrency, "console-concurrency", 8, "connections of the console pages' closed loops (the live A/B uses --concurrency)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -137,7 +144,7 @@ func (c *config) validate() error {
 	if c.has("ceiling") && c.Ceiling == "" {
 		errs = append(errs, errors.New("--ceiling is required for the ceiling scenario"))
 	}
-	if c.Phase < time.Second || c.ShortPhase < time.Second || c.Concurrency < 1 {
+	if c.Phase < time.Second || c.ShortPhase < time.Second || c.Concurrency < 1 || c.ConsoleConcurrency < 1 {
 		errs = append(errs, errors.New("phases must be at least 1s and concurrency at least 1"))
 	}
 	if c.ListRows > c.ListTotal || c.DeepPage < 1 || c.HookPorts < 1 || c.HookRate < 1 {

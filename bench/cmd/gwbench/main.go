@@ -15,6 +15,8 @@
 //	status    GET /payment/{id}/status of live orders (the pages' poll): max, latency at 50%
 //	page      GET /payment/{id} of live orders (the select page rendered): max, latency at 50%
 //	listing   action=orders page 1 and the deep page: max, latency at 50%
+//	console   the merchant console's orders and overview pages of the listing merchant: max, latency at 50%;
+//	          createorder max with 0, then 100, then 0 live order feeds open (needs listing)
 //	projector catch-up of queued events; create-to-listed at 50% create load
 //	webhooks  paid-to-delivered at a steady pay rate; deliveries/s draining a backlog
 //	memory    ClickHouse bytes per stored row
@@ -156,5 +158,8 @@ func (b *bench) readPhases(ctx context.Context, listMerchant account, listed boo
 	if listed && ctx.Err() == nil {
 		fail("action=orders", b.runListing(ctx, gw, listMerchant))
 		fail("reports", b.runReports(ctx, gw, listMerchant))
+	}
+	if listed && b.cfg.has("console") && ctx.Err() == nil {
+		fail("console", b.runConsole(ctx, gw, listMerchant))
 	}
 }

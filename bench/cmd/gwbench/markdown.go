@@ -57,6 +57,16 @@ func (r *report) targets() {
 		add("export rows/s", "≥ 200,000 rows/s", rate(x.RowsPerSec), x.RowsPerSec >= 200_000)
 		add("export gateway RSS growth", "≤ 64 MiB", fmt.Sprintf("%.1f MiB", x.RSSGrowthMiB), x.RSSGrowthMiB <= 64)
 	}
+	if c := r.Console; c != nil {
+		for _, q := range []struct {
+			name string
+			pr   *pair
+		}{{"console orders page p99", c.Orders}, {"console overview 30 days p99", c.Overview}} {
+			if q.pr != nil && q.pr.Half != nil {
+				add(q.name, "≤ 300 ms", msStr(q.pr.Half.Latency.P99), q.pr.Half.Latency.P99 <= 300 && q.pr.Half.OK > 0)
+			}
+		}
+	}
 	if d := r.Delay; d != nil {
 		add("create-to-listed p99", "≤ 1 s", msStr(d.Delay.P99), d.Delay.P99 <= 1000 && d.Missing == 0 && d.Delay.Count > 0)
 	}
@@ -131,6 +141,7 @@ func (r *report) markdown(w io.Writer) {
 	if x := r.Export; x != nil {
 		p("| action=export, the merchant's %s orders | rows/s; gateway RSS growth | %s; %.1f MiB | %s |", groupDigits(int64(x.Rows)), rate(x.RowsPerSec), x.RSSGrowthMiB, r.mark("export rows/s"))
 	}
+	r.consoleRows(p)
 	if d := r.Delay; d != nil {
 		// Served and the creates' own p99 show whether the rate was steady:
 		// with every role on the same cores, 50% of the command-only max
@@ -306,4 +317,31 @@ func groupDigits(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// consoleRows are issue 26's rows: the console's pages at half load and
+// the live page's A/B on the create path.
+func (r *report) consoleRows(p func(string, ...any)) {
+	c := r.Console
+	if c == nil {
+		return
+	}
+	for _, pg := range []struct {
+		name, target string
+		pr           *pair
+	}{{"console: GET /console/orders, page 1 of the listing merchant (logged in)", "console orders page p99", c.Orders},
+		{"console: GET /console/?range=30d, the overview (logged in)", "console overview 30 days p99", c.Overview}} {
+		if pg.pr == nil {
+			continue
+		}
+		p("| %s | max throughput, c=%d | %s | |", pg.name, pg.pr.Max.Concurrency, rate(pg.pr.Max.Throughput))
+		if pg.pr.Half != nil {
+			p("| %s | latency at %s (50%%) p50 / p99 / p99.9 | %s | %s |", pg.name, rate(pg.pr.Half.Rate), lat3(pg.pr.Half), r.mark(pg.target))
+		}
+	}
+	if c.CreateB.OK > 0 {
+		p("| console live page A/B: createorder max, c=%d, with 0 / %d / 0 open live feeds of the creating merchant | throughput (p99) | %s (%s) / %s (%s) / %s (%s); %d events reached the feeds | no measurable cost |",
+			c.CreateB.Concurrency, c.Consoles, rate(c.CreateA.Throughput), msStr(c.CreateA.Latency.P99),
+			rate(c.CreateB.Throughput), msStr(c.CreateB.Latency.P99), rate(c.CreateA2.Throughput), msStr(c.CreateA2.Latency.P99), c.Events)
+	}
 }

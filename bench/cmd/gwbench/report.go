@@ -36,6 +36,7 @@ type report struct {
 	Summary     *pair               `json:"summary_90d,omitempty"`
 	Series      *pair               `json:"timeseries_day_method_90d,omitempty"`
 	Export      *exportReport       `json:"export,omitempty"`
+	Console     *consoleReport      `json:"console,omitempty"`
 	Delay       *delayReport        `json:"create_to_listed,omitempty"`
 	CatchUp     *catchUpReport      `json:"projector_catch_up,omitempty"`
 	Hooks       *webhookReport      `json:"webhooks,omitempty"`
