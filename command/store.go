@@ -120,9 +120,11 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
 	}
 	fields := o.Fields()
-	args := make([]any, 0, 5+len(fields))
+	args := make([]any, 0, 6+len(fields))
+	// The status as Fields writes it: the script counts it without reading
+	// the hash back.
 	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(),
-		o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli())
+		o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli(), int(o.Status))
 	for _, f := range fields {
 		args = append(args, f)
 	}
