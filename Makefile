@@ -112,10 +112,11 @@ bench-quick:
 	scripts/bench.sh quick $(BENCH_FLAGS)
 
 # CPU profile of one create through the whole handler (real Redis), and
-# its top functions: where createorder's CPU goes inside the process.
+# its top functions: where createorder's CPU goes inside the process. The
+# headline create (select in USD with a clientOrderId, as gwbench sends).
 bench-profile:
 	mkdir -p bench-results
-	scripts/testenv.sh $(GO) test -run '^$$' -bench CreateOrder -benchtime 10s -benchmem \
+	scripts/testenv.sh $(GO) test -run '^$$' -bench 'CreateOrderSelect$$' -benchtime 10s -benchmem \
 		-cpuprofile bench-results/createorder.cpu.prof -o bench-results/command.test ./command
 	$(GO) tool pprof -top -nodecount 40 bench-results/command.test bench-results/createorder.cpu.prof
 

@@ -43,7 +43,8 @@ func createPost(uc *UseCases) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return platform.OK(c, createAnswer(o, replay, base))
+		d := createAnswer(o, replay, base)
+		return sendCreateAnswer(c, &d)
 	}
 }
 

@@ -79,6 +79,14 @@ func (h *initiator) payment(o *schema.Order) provider.Payment {
 	return p
 }
 
+// deferred is provider.Deferred of o's payment, from the only fields it
+// reads: an order the payer completes on our pages (select, the default
+// of every create benchmarked) is stored without building what a provider
+// would be told (its notify and return URLs), which it never is.
+func deferred(o *schema.Order) (provider.Init, bool) {
+	return provider.Deferred(provider.Payment{Method: o.Method, SystemID: o.FiatpspSystemID, PayCurrency: o.PayCurrency})
+}
+
 func applyInit(o *schema.Order, init provider.Init) {
 	o.ProviderURL, o.QRPayload, o.NextAction, o.ProviderRef = init.ProviderURL, init.QRPayload, init.NextAction, init.Ref
 	o.Status = schema.StatusReady

@@ -36,10 +36,12 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 	if err := h.init.charge(ctx, o, prov); err != nil {
 		return nil, false, err
 	}
-	p := h.init.payment(o)
-	init, local := provider.Deferred(p)
+	init, local := deferred(o)
+	var p provider.Payment
 	if local {
 		applyInit(o, init)
+	} else {
+		p = h.init.payment(o)
 	}
 	start := time.Now()
 	id, created, err := h.store.Create(ctx, o)

@@ -119,13 +119,12 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 	if o.ClientOrderID != "" {
 		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
 	}
-	fields := o.Fields()
-	args := make([]any, 0, 5+len(fields))
+	// The status as Fields writes it: the script counts it without reading
+	// the hash back. The fields follow, appended straight as arguments.
+	args := make([]any, 0, 6+2*40)
 	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(),
-		o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli())
-	for _, f := range fields {
-		args = append(args, f)
-	}
+		o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli(), int(o.Status))
+	args = o.AppendFieldArgs(args)
 	res, err := s.batch.Script(ctx, s.create, keys, args...).Slice()
 	if err != nil {
 		return "", false, fmt.Errorf("create order %s: %w", o.ID, err)

@@ -44,7 +44,7 @@ const (
 )
 
 // progressFields renders p as hash fields, for Order.Fields.
-func (p USDTProgress) fields(add func(k, v string)) {
+func (p USDTProgress) fields(add func(k any, v string)) {
 	add(FReviewStep, p.Step)
 	add(FReviewNext, msField(p.NextCheck))
 	add(FReviewUntil, msField(p.Until))

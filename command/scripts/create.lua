@@ -5,7 +5,9 @@
 --   absent. All share the shard's hash tag.
 -- ARGV[1] order key prefix of the shard, ARGV[2] order id, ARGV[3] event type,
 --   ARGV[4] event time (ms), ARGV[5] when the unpaid order expires (ms),
---   ARGV[6..] the order's hash fields and values.
+--   ARGV[6] the order's status (its 'st' field, given so that the status
+--   counter needs no read back of the hash just written),
+--   ARGV[7..] the order's hash fields and values.
 -- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
 local coid = KEYS[6]
 if coid then
@@ -17,12 +19,12 @@ if coid then
     end
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('HSET', KEYS[1], unpack(ARGV, 7))
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 if coid then
   redis.call('SET', coid, ARGV[2])
 end
 redis.call('INCR', KEYS[3])
-redis.call('HINCRBY', KEYS[5], redis.call('HGET', KEYS[1], 'st'), 1)
-redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(ARGV, 6))
+redis.call('HINCRBY', KEYS[5], ARGV[6], 1)
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(ARGV, 7))
 return {1, ARGV[2]}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -80,15 +81,37 @@ func (b *bench) pids(servers ...*server) map[string]int {
 	return p
 }
 
-// measure runs one phase, recording where the machine's CPU went during it.
-func (b *bench) measure(name string, servers []*server, fn func() error) error {
+// measure runs one phase, recording where the machine's CPU went during it
+// and, when answered counts its successful requests, what each cost.
+func (b *bench) measure(name string, servers []*server, answered *atomic.Uint64, fn func() error) error {
 	b.rewriteAOFAhead(context.Background(), name)
 	time.Sleep(b.cfg.ReadyAfter)
 	b.logf("phase %s", name)
 	ph := b.startPhase(name, servers...)
+	ph.answered = answered
 	err := fn()
 	ph.stop()
 	return err
+}
+
+// counting wraps a response check so that n counts the requests it
+// accepts, warm-up included: the phase's CPU is measured over the warm-up
+// too, so both sides of the division cover the same stretch. A nil check
+// accepts any 2xx, as loadgen does.
+func counting(check func(*loadgen.Response) error, n *atomic.Uint64) func(*loadgen.Response) error {
+	return func(r *loadgen.Response) error {
+		var err error
+		switch {
+		case check != nil:
+			err = check(r)
+		case r.Status < 200 || r.Status > 299:
+			err = fmt.Errorf("status %d", r.Status)
+		}
+		if err == nil {
+			n.Add(1)
+		}
+		return err
+	}
 }
 
 // phase is a stretch whose CPU shares, AOF rewrites and Redis stalls the
@@ -101,6 +124,8 @@ type phase struct {
 	cmds map[string]cmdStat
 	// procs is every process's CPU time at the start, to name the others.
 	procs map[int]procTicks
+	// answered counts the phase's successful requests, or is nil.
+	answered *atomic.Uint64
 }
 
 func (b *bench) startPhase(name string, servers ...*server) *phase {
@@ -113,10 +138,27 @@ func (p *phase) stop() {
 	shares := p.cpu.stop()
 	rw := p.b.aofRewrites() - p.aof
 	stalls := p.b.redisStalls()
-	p.b.rep.CPU = append(p.b.rep.CPU, phaseCPU{Phase: p.name, Shares: shares, AOFRewrites: rw, RedisStallsMs: stalls,
-		RedisCommands: topCommands(p.cmds, p.b.cmdStats(), 4), Others: othersSince(p.procs, p.cpu, 3)})
-	p.b.logf("phase %s: cpu %.2f cores busy, ours %v, others %.2f; %d AOF rewrites; Redis stalls %v ms",
-		p.name, shares.Busy, shares.Ours, shares.Others, rw, stalls)
+	pc := phaseCPU{Phase: p.name, Shares: shares, AOFRewrites: rw, RedisStallsMs: stalls,
+		RedisCommands: topCommands(p.cmds, p.b.cmdStats(), 4), Others: othersSince(p.procs, p.cpu, 3)}
+	if p.answered != nil {
+		pc.Answered = p.answered.Load()
+		pc.PerRequestUs = perRequest(shares.Seconds, pc.Answered)
+	}
+	p.b.rep.CPU = append(p.b.rep.CPU, pc)
+	p.b.logf("phase %s: cpu %.2f cores busy, ours %v, others %.2f; %d AOF rewrites; Redis stalls %v ms; CPU µs per request %v",
+		p.name, shares.Busy, shares.Ours, shares.Others, rw, stalls, pc.PerRequestUs)
+}
+
+// perRequest is each process's CPU time per answered request, in µs.
+func perRequest(seconds map[string]float64, answered uint64) map[string]float64 {
+	if answered == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(seconds))
+	for name, s := range seconds {
+		out[name] = round2(s * 1e6 / float64(answered))
+	}
+	return out
 }
 
 // redisStalls is, per Redis latency-monitor event (aof-fsync-always,
@@ -151,10 +193,11 @@ func (b *bench) aofRewrites() int {
 // shares recorded.
 func (b *bench) closed(ctx context.Context, name string, s *server, t loadgen.Target, dur time.Duration, check func(*loadgen.Response) error) (loadgen.Result, error) {
 	var res loadgen.Result
-	err := b.measure(name, []*server{s}, func() error {
+	var n atomic.Uint64
+	err := b.measure(name, []*server{s}, &n, func() error {
 		var err error
 		res, err = loadgen.Closed(ctx, t, loadgen.Options{Addr: s.addr, Concurrency: b.cfg.Concurrency,
-			Duration: dur, Warmup: warmup(dur), OnResponse: check})
+			Duration: dur, Warmup: warmup(dur), OnResponse: counting(check, &n)})
 		return err
 	})
 	b.logf("%s: %s", name, res.String())
@@ -163,10 +206,11 @@ func (b *bench) closed(ctx context.Context, name string, s *server, t loadgen.Ta
 
 func (b *bench) open(ctx context.Context, name string, s *server, t loadgen.Target, rate float64, dur time.Duration, check func(*loadgen.Response) error) (loadgen.Result, error) {
 	var res loadgen.Result
-	err := b.measure(name, []*server{s}, func() error {
+	var n atomic.Uint64
+	err := b.measure(name, []*server{s}, &n, func() error {
 		var err error
 		res, err = loadgen.Open(ctx, t, rate, loadgen.Options{Addr: s.addr, Concurrency: b.cfg.Concurrency,
-			Duration: dur, Warmup: warmup(dur), OnResponse: check})
+			Duration: dur, Warmup: warmup(dur), OnResponse: counting(check, &n)})
 		return err
 	})
 	b.logf("%s: %s", name, res.String())

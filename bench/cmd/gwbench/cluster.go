@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/paygate/gateway/bench/loadgen"
 )
@@ -59,7 +60,8 @@ func (b *bench) runCluster(ctx context.Context) error {
 func (b *bench) closedPair(ctx context.Context, name string, gws [2]*server, m account, n int) ([]loadgen.Result, error) {
 	out := make([]loadgen.Result, 2)
 	errs := make([]error, 2)
-	err := b.measure(name, gws[:], func() error {
+	var answered atomic.Uint64
+	err := b.measure(name, gws[:], &answered, func() error {
 		var wg sync.WaitGroup
 		for i, gw := range gws {
 			bodies := createBodies(m, ownCreate, fmt.Sprintf("cl2-%d", i), n/2+1, nil)
@@ -68,7 +70,7 @@ func (b *bench) closedPair(ctx context.Context, name string, gws [2]*server, m a
 				defer wg.Done()
 				out[i], errs[i] = loadgen.Closed(ctx, createTarget(bodies), loadgen.Options{Addr: gw.addr,
 					Concurrency: max(1, b.cfg.Concurrency/2), Duration: b.cfg.Phase, Warmup: warmup(b.cfg.Phase),
-					OnResponse: checkCreate(nil)})
+					OnResponse: counting(checkCreate(nil), &answered)})
 			}()
 		}
 		wg.Wait()

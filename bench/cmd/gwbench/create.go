@@ -103,6 +103,7 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 	bodies := createBodies(m, ownCreate, run.prefix, n, nil)
 	run.ids = make([]string, n)
 	memBefore := b.redisInfo(ctx, "memory")["used_memory"]
+	streamsBefore, _ := b.streamBytes(ctx)
 	rss := sampleRSS(gw.pid())
 	cr := &createReport{}
 	b.rep.Create = cr
@@ -131,7 +132,8 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 	if err != nil {
 		return run, err
 	}
-	b.redisMemory(ctx, run, memBefore, cr.Max.OK+cr.Max.Failed+half.OK+half.Failed)
+	b.redisMemory(ctx, run, memBefore, streamsBefore,
+		b.rep.answered("createorder max")+b.rep.answered("createorder under perf")+b.rep.answered("createorder half"))
 	b.runProviderCreates(ctx, gw, m, cr)
 	return run, nil
 }

@@ -163,6 +163,9 @@ type cpuShares struct {
 	Busy   float64            `json:"busy"`
 	Ours   map[string]float64 `json:"ours"`
 	Others float64            `json:"others"`
+	// Seconds is each of our processes' CPU time (user + system) over the
+	// phase: divided by the requests answered, the CPU each one cost.
+	Seconds map[string]float64 `json:"cpu_seconds"`
 }
 
 // cpuMeter measures cpuShares between start and stop.
@@ -183,15 +186,18 @@ func startCPU(pids map[string]int) *cpuMeter {
 
 func (m *cpuMeter) stop() cpuShares {
 	secs := time.Since(m.at).Seconds()
-	s := cpuShares{Busy: round2(float64(totalBusyTicks()-m.busy) / clockTicks / secs), Ours: map[string]float64{}}
+	s := cpuShares{Busy: round2(float64(totalBusyTicks()-m.busy) / clockTicks / secs), Ours: map[string]float64{},
+		Seconds: map[string]float64{}}
 	sum := 0.0
 	for name, pid := range m.pids {
 		t, _, ok := pidTicks(pid)
 		if !ok {
 			continue
 		}
-		c := float64(t-m.ticks[name]) / clockTicks / secs
+		used := float64(t-m.ticks[name]) / clockTicks
+		c := used / secs
 		s.Ours[name] = round2(c)
+		s.Seconds[name] = used
 		sum += c
 	}
 	s.Others = round2(max(0, s.Busy-sum))

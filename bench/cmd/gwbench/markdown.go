@@ -80,6 +80,23 @@ func (r *report) targets() {
 	if m := r.Memory; m.RedisOrderBytes > 0 {
 		add("Redis per live order", "≤ 1 KiB", fmt.Sprintf("%.0f B", m.RedisOrderBytes), m.RedisOrderBytes <= 1024)
 	}
+	if m := r.Memory; m.RedisLivePerOrder > 0 {
+		add("Redis bytes per live order", "≤ 400 B", fmt.Sprintf("%.0f B", m.RedisLivePerOrder), m.RedisLivePerOrder <= 400)
+	}
+	if gw, rd, ok := r.phaseCPU("createorder max").serverAndRedis(); ok {
+		add("CPU µs per create", "≤ 45 µs", fmt.Sprintf("%.1f µs", gw+rd), gw+rd <= 45)
+	}
+}
+
+// cpuPerRow is the "CPU µs per …" row of a phase: the servers' and Redis's
+// CPU time over the phase divided by the requests it answered.
+func (r *report) cpuPerRow(p func(string, ...any), scenario, what, phase, target string) {
+	gw, rd, ok := r.phaseCPU(phase).serverAndRedis()
+	if !ok {
+		return
+	}
+	p("| %s | %s, over the %s phase (%s answered) | %.1f / %.1f = %.1f µs | %s |", scenario, what, phase,
+		groupDigits(int64(r.answered(phase))), gw, rd, gw+rd, r.mark(target))
 }
 
 // markdown prints the report's table, as BENCHMARKS.md keeps it.
@@ -108,17 +125,20 @@ func (r *report) markdown(w io.Writer) {
 			p("| ceiling | latency at %s (50%%) p50 / p99 / p99.9 | %s | |", rate(c.Half.Rate), lat3(c.Half))
 		}
 	}
+	r.cpuPerRow(p, "ceiling", "CPU µs per request (server / Redis)", "ceiling max", "")
 	for _, c := range r.CeilingMore {
 		p("| ceiling with %d sequential EVALSHAs per request | max throughput, c=%d | %s | |", c.Writes, c.Max.Concurrency, rate(c.Max.Throughput))
 	}
 	if c := r.Create; c != nil {
 		p("| createorder (%s %s: no provider call, as the ceiling) | max throughput, c=%d | %s%s | %s |", ownCreate.method, ownCreate.currency, c.Max.Concurrency, rate(c.Max.Throughput), ratioStr(c.Ratio), r.mark("createorder vs ceiling"))
+		r.cpuPerRow(p, "createorder", "CPU µs per create (gateway / Redis)", "createorder max", "CPU µs per create")
 		if c.Half != nil {
 			p("| createorder | latency at %s (50%%) p50 / p99 / p99.9 | %s | %s |", rate(c.Half.Rate), lat3(c.Half), r.mark("createorder p99 at half load"))
 		}
 		for _, pc := range c.Providers {
 			p("| createorder with a provider (%s %s, sandbox simulator) | max throughput, c=%d (p99 there) | %s (%s) | |",
 				pc.Method, pc.Currency, pc.Max.Concurrency, rate(pc.Max.Throughput), msStr(pc.Max.Latency.P99))
+			r.cpuPerRow(p, "createorder with a provider ("+pc.Method+")", "CPU µs per create (gateway / Redis)", "createorder "+pc.Method+" max", "")
 		}
 	}
 	r.pairRows(p, "action=order", r.Order, "action=order throughput", "")
@@ -183,6 +203,10 @@ func (r *report) markdown(w io.Writer) {
 			m.RedisOrderBytes, m.RedisHashBytes, m.RedisIndexBytes, r.mark("Redis per live order"))
 		p("| memory | Redis per event in the stream until trimmed; used_memory growth per create | %.0f B; %.0f B | |", m.RedisStreamBytes, m.RedisUsedPerOrder)
 	}
+	if m.RedisLivePerOrder > 0 {
+		p("| memory | Redis bytes per live order: INFO used_memory growth over the createorder phases less the event streams' growth, per create (%s creates) | %.0f B | %s |",
+			groupDigits(int64(m.RedisCreates)), m.RedisLivePerOrder, r.mark("Redis bytes per live order"))
+	}
 	if m.CHBytesPerRow > 0 {
 		p("| memory | ClickHouse bytes on disk per stored row (%d rows) | %.0f B | |", m.CHRows, m.CHBytesPerRow)
 	}
@@ -233,8 +257,8 @@ func (r *report) cpuTable(p func(string, ...any)) {
 	slices.Sort(names)
 	p("CPU by phase, in cores of %d (others: processes not in this run):", r.Machine.NumCPU)
 	p("")
-	p("| phase | busy | %s | others | AOF rewrites | longest Redis fsync / AOF write (ms) | Redis µs per call of its busiest commands |", strings.Join(names, " | "))
-	p("|---|---|%s---|---|---|---|", strings.Repeat("---|", len(names)))
+	p("| phase | busy | %s | others | AOF rewrites | longest Redis fsync / AOF write (ms) | Redis µs per call of its busiest commands | CPU µs per answered request (servers / Redis) |", strings.Join(names, " | "))
+	p("|---|---|%s---|---|---|---|---|", strings.Repeat("---|", len(names)))
 	for _, c := range r.CPU {
 		cells := make([]string, len(names))
 		for i, n := range names {
@@ -253,8 +277,16 @@ func (r *report) cpuTable(p func(string, ...any)) {
 		if c.Shares.Others >= 0.1 && len(c.Others) > 0 {
 			others += fmt.Sprintf(" (%s %.2f)", c.Others[0].Name, c.Others[0].Cores)
 		}
-		p("| %s | %.2f | %s | %s | %d | %d / %d | %s |", c.Phase, c.Shares.Busy, strings.Join(cells, " | "), others, c.AOFRewrites,
-			c.RedisStallsMs["aof-fsync-always"], c.RedisStallsMs["aof-write"], strings.Join(cmds, ", "))
+		per := ""
+		if srv, rd, ok := c.serverAndRedis(); ok {
+			per = fmt.Sprintf("%.1f / %.1f", srv, rd)
+			if strings.Contains(c.Phase, "cluster") {
+				// The redis column is the single server, not the cluster's.
+				per = fmt.Sprintf("%.1f / —", srv)
+			}
+		}
+		p("| %s | %.2f | %s | %s | %d | %d / %d | %s | %s |", c.Phase, c.Shares.Busy, strings.Join(cells, " | "), others, c.AOFRewrites,
+			c.RedisStallsMs["aof-fsync-always"], c.RedisStallsMs["aof-write"], strings.Join(cmds, ", "), per)
 	}
 }
 

@@ -16,8 +16,10 @@ import (
 // life), the stream entry per event (held until
 // every consumer group has acknowledged it and the projector trims), and
 // the growth of used_memory per create over the createorder phases (all of
-// it, allocator overhead included, streams untrimmed: no consumer runs then).
-func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore string, creates uint64) {
+// it, allocator overhead included, streams untrimmed: no consumer runs then),
+// and that growth less the streams' own: what Redis holds per live order
+// (issue 28's row), counted over every create answered, warm-up included.
+func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore string, streamsBefore int64, creates uint64) {
 	type sample struct{ order, coid *redis.IntCmd }
 	var samples []sample
 	step := max(1, len(run.ids)/1000)
@@ -46,11 +48,9 @@ func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore stri
 		coids += s.coid.Val()
 	}
 	m := &b.rep.Memory
-	var streamBytes, entries, indexBytes, indexed int64
+	streamBytes, entries := b.streamBytes(ctx)
+	var indexBytes, indexed int64
 	for _, s := range schema.AllShards() {
-		key := schema.EventsKey(s)
-		streamBytes += b.rdb.MemoryUsage(ctx, key, 0).Val()
-		entries += b.rdb.XLen(ctx, key).Val()
 		indexBytes += b.rdb.MemoryUsage(ctx, schema.ExpiryKey(s), 0).Val()
 		indexed += b.rdb.ZCard(ctx, schema.ExpiryKey(s)).Val()
 	}
@@ -69,9 +69,22 @@ func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore stri
 	after, err2 := strconv.ParseFloat(b.redisInfo(ctx, "memory")["used_memory"], 64)
 	if err1 == nil && err2 == nil && creates > 0 {
 		m.RedisUsedPerOrder = (after - before) / float64(creates)
+		m.RedisLivePerOrder = (after - before - float64(streamBytes-streamsBefore)) / float64(creates)
+		m.RedisCreates = creates
 	}
-	b.logf("redis: %.0f B per order (hash %.0f B, expiry index %.0f B) over %d samples, %.0f B per stream entry, used_memory +%.0f B per create",
-		m.RedisOrderBytes, m.RedisHashBytes, m.RedisIndexBytes, m.RedisSampled, m.RedisStreamBytes, m.RedisUsedPerOrder)
+	b.logf("redis: %.0f B per order (hash %.0f B, expiry index %.0f B) over %d samples, %.0f B per stream entry, used_memory +%.0f B per create, %.0f B less the streams' growth",
+		m.RedisOrderBytes, m.RedisHashBytes, m.RedisIndexBytes, m.RedisSampled, m.RedisStreamBytes, m.RedisUsedPerOrder, m.RedisLivePerOrder)
+}
+
+// streamBytes is the memory of every shard's event stream (MEMORY USAGE,
+// every node sampled) and how many entries they hold.
+func (b *bench) streamBytes(ctx context.Context) (bytes, entries int64) {
+	for _, s := range schema.AllShards() {
+		key := schema.EventsKey(s)
+		bytes += b.rdb.MemoryUsage(ctx, key, 0).Val()
+		entries += b.rdb.XLen(ctx, key).Val()
+	}
+	return bytes, entries
 }
 
 // clickhouseMemory is the orders table's size on disk per row, over its

@@ -123,6 +123,12 @@ type memoryReport struct {
 	RedisIndexBytes   float64 `json:"redis_expiry_index_bytes_per_order,omitempty"`
 	RedisStreamBytes  float64 `json:"redis_stream_bytes_per_event,omitempty"` // until consumers acknowledge and trim
 	RedisUsedPerOrder float64 `json:"redis_used_memory_delta_per_order,omitempty"`
+	// RedisLivePerOrder is used_memory's growth over the createorder phases
+	// less the event streams' growth, per create answered: the hash, the
+	// clientOrderId key and the expiry index entry as Redis holds them,
+	// allocator overhead included.
+	RedisLivePerOrder float64 `json:"redis_used_memory_per_live_order,omitempty"`
+	RedisCreates      uint64  `json:"redis_creates_counted,omitempty"`
 	RedisSampled      int     `json:"redis_orders_sampled,omitempty"`
 	CHBytesPerRow     float64 `json:"clickhouse_bytes_per_row,omitempty"`
 	CHRows            uint64  `json:"clickhouse_rows,omitempty"`
@@ -144,6 +150,47 @@ type phaseCPU struct {
 	RedisCommands map[string]cmdStat `json:"redis_top_commands,omitempty"`
 	// Others are the busiest processes not of this run during the phase.
 	Others []procShare `json:"busiest_others,omitempty"`
+	// Answered is the requests answered with success over the phase, warm-up
+	// included (as its CPU is); PerRequestUs each process's CPU time per
+	// such request, in µs (issue 28: CPU per create, gateway and Redis).
+	Answered     uint64             `json:"answered,omitempty"`
+	PerRequestUs map[string]float64 `json:"cpu_us_per_request,omitempty"`
+}
+
+// answered is the successful requests of the named phase (0 when it did
+// not run).
+func (r *report) answered(phase string) uint64 {
+	if pc := r.phaseCPU(phase); pc != nil {
+		return pc.Answered
+	}
+	return 0
+}
+
+func (r *report) phaseCPU(phase string) *phaseCPU {
+	for i := range r.CPU {
+		if r.CPU[i].Phase == phase {
+			return &r.CPU[i]
+		}
+	}
+	return nil
+}
+
+// serverAndRedis is a phase's CPU µs per answered request in the servers
+// under test (gateways or the ceiling, summed) and in Redis.
+func (pc *phaseCPU) serverAndRedis() (server, redis float64, ok bool) {
+	if pc == nil || pc.Answered == 0 {
+		return 0, 0, false
+	}
+	for name, us := range pc.PerRequestUs {
+		switch name {
+		case "redis":
+			redis = us
+		case "generator", "clickhouse":
+		default:
+			server += us
+		}
+	}
+	return server, redis, true
 }
 
 type targetCheck struct {
