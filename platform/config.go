@@ -78,12 +78,17 @@ type Config struct {
 	ReportMaxRange time.Duration
 	// ClickHouseReads bounds the read queries one query node runs on
 	// ClickHouse at once, and ClickHouseReadQueue the queries one merchant
-	// may have waiting for them before it is refused (query.FairGate).
-	ClickHouseReads     int
-	ClickHouseReadQueue int
-	ShutdownTimeout     time.Duration
-	ShutdownDrain       time.Duration
-	LogLevel            string
+	// may have waiting for them before it is refused (query.FairGate);
+	// ClickHouseReadPerMerchant the slots one merchant may hold at once
+	// (0: half of ClickHouseReads, at least 1), and ClickHouseReadWait the
+	// longest a query waits for a slot before it is refused.
+	ClickHouseReads           int
+	ClickHouseReadQueue       int
+	ClickHouseReadPerMerchant int
+	ClickHouseReadWait        time.Duration
+	ShutdownTimeout           time.Duration
+	ShutdownDrain             time.Duration
+	LogLevel                  string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the
 	// public listener: the slow-client (slow loris) bound.
 	HTTPReadTimeout time.Duration
@@ -195,6 +200,7 @@ func Defaults() Config {
 		RateReport:          mustLimit("20/s:40"),
 		ClickHouseReads:     8,
 		ClickHouseReadQueue: 64,
+		ClickHouseReadWait:  2 * time.Second,
 		RatePages:           mustLimit("20/s:60"),
 		RateLoginIP:         mustLimit("10/m:10"),
 		RateLoginAcct:       mustLimit("5/m:5"),
@@ -267,6 +273,8 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	limit(&c.RateReport, "rate-report", "GATEWAY_RATE_REPORT", "default limit per merchant of the read side's ClickHouse queries: action=orders, summary, timeseries and export")
 	integer(&c.ClickHouseReads, "clickhouse-reads", "GATEWAY_CLICKHOUSE_READS", "read queries one query node runs on ClickHouse at once, shared fairly between merchants")
 	integer(&c.ClickHouseReadQueue, "clickhouse-read-queue", "GATEWAY_CLICKHOUSE_READ_QUEUE", "read queries one merchant may have waiting for ClickHouse on a query node before it gets 429")
+	integer(&c.ClickHouseReadPerMerchant, "clickhouse-read-per-merchant", "GATEWAY_CLICKHOUSE_READ_PER_MERCHANT", "of clickhouse-reads, the most one merchant's queries hold at once (0: half, at least 1)")
+	dur(&c.ClickHouseReadWait, "clickhouse-read-wait", "GATEWAY_CLICKHOUSE_READ_WAIT", "longest a read query waits for a ClickHouse slot before it gets 429 (behind its merchant's own queries) or 503")
 	limit(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
 	limit(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
 	limit(&c.RateLoginAcct, "rate-login-account", "GATEWAY_RATE_LOGIN_ACCOUNT", "payer login attempts per account, RATE/m[:BURST]")
@@ -371,6 +379,12 @@ func (c *Config) Validate() error {
 	}
 	if c.ClickHouseReads < 1 || c.ClickHouseReadQueue < 1 {
 		errs = append(errs, errors.New("clickhouse-reads and clickhouse-read-queue must be at least 1"))
+	}
+	if c.ClickHouseReadPerMerchant < 0 || c.ClickHouseReadPerMerchant > c.ClickHouseReads {
+		errs = append(errs, errors.New("clickhouse-read-per-merchant must be from 0 (half) to clickhouse-reads"))
+	}
+	if c.ClickHouseReadWait <= 0 {
+		errs = append(errs, errors.New("clickhouse-read-wait must be positive"))
 	}
 	if c.ShutdownDrain < 0 || c.ShutdownDrain >= c.ShutdownTimeout {
 		errs = append(errs, errors.New("shutdown-drain must be at least 0 and below shutdown-timeout"))

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -94,6 +95,9 @@ type Error struct {
 	Kind Kind
 	Msg  string
 	Err  error
+	// RetryAfter, when positive, becomes the response's Retry-After (whole
+	// seconds, rounded up): a refusal of load says when to come back.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -177,8 +181,12 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		body := Classify(err)
 		var rl *RateLimited
-		if errors.As(err, &rl) {
+		var de *Error
+		switch {
+		case errors.As(err, &rl):
 			c.Set(fiber.HeaderRetryAfter, rl.retryAfterSeconds())
+		case errors.As(err, &de) && de.RetryAfter > 0:
+			c.Set(fiber.HeaderRetryAfter, (&RateLimited{RetryAfter: de.RetryAfter}).retryAfterSeconds())
 		}
 		if body.Code >= 500 {
 			log.Error("request failed", "method", c.Method(), "path", c.Path(),

@@ -3,7 +3,11 @@ package platform
 import (
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -32,5 +36,35 @@ func TestClassify(t *testing.T) {
 		if Status(kind) < 400 {
 			t.Errorf("kind %s maps to %d", kind, Status(kind))
 		}
+	}
+}
+
+// TestErrorHandlerRetryAfter: a refusal of load says when to come back, a
+// rate limit's as well as a domain error's that carries a wait (the read
+// gate's queue or wait bound); other errors carry no Retry-After.
+func TestErrorHandlerRetryAfter(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		want   string
+	}{
+		{"rate limit", &RateLimited{RetryAfter: 1500 * time.Millisecond}, 429, "2"},
+		{"busy with a wait", &Error{Kind: KindUnavailable, Msg: "busy", RetryAfter: 2 * time.Second}, 503, "2"},
+		{"wrapped refusal", fmt.Errorf("gate: %w", &Error{Kind: KindRateLimited, Msg: "queue full", RetryAfter: time.Second}), 429, "1"},
+		{"no wait", Errorf(KindUnavailable, "down"), 503, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app := fiber.New(fiber.Config{ErrorHandler: ErrorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))})
+			app.Get("/", func(*fiber.Ctx) error { return tt.err })
+			res, err := app.Test(httptest.NewRequest("GET", "/", nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != tt.status || res.Header.Get("Retry-After") != tt.want {
+				t.Fatalf("status %d Retry-After %q, want %d %q", res.StatusCode, res.Header.Get("Retry-After"), tt.status, tt.want)
+			}
+		})
 	}
 }

@@ -2,11 +2,9 @@ package query
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/csv"
+	"github.com/klauspost/compress/gzip"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,24 +21,6 @@ import (
 var exportHeader = []string{"paymentId", "status", "status_str", "amount", "currency", "paymentMethod", "description",
 	"clientOrderId", "notify_url", "return_url", "createdAt", "completedTime", "payableAmount", "paidWithBalance",
 	"sandbox", "chargeAmount", "chargeCurrency", "fxRate", "payCurrency", "refundedAmount"}
-
-// exportRecord is the CSV row of o, formatted as action=order's object
-// formats each field (schema.View), without building the view: the links
-// and review state View derives are not exported, and at a million rows
-// the view's allocations were a fifth of the export's CPU.
-func exportRecord(o *schema.Order, rec []string) []string {
-	charge, chargeCur, fx, refunded := "", "", "", ""
-	if o.ChargeCurrency != "" {
-		charge, chargeCur, fx = o.ChargeAmount.String(), o.ChargeCurrency, o.FXRate
-	}
-	if o.Refunded != 0 {
-		refunded = o.Refunded.String()
-	}
-	return append(rec[:0], o.ID, strconv.Itoa(int(o.Status)), o.Status.String(), o.Amount.String(), o.Currency, string(o.Method),
-		o.Description, o.ClientOrderID, o.NotifyURL, o.ReturnURL, schema.WireTime(o.CreatedAt), schema.WireTime(o.CompletedAt),
-		o.PayableAmount, strconv.FormatBool(o.PaidWithBalance), strconv.FormatBool(o.Sandbox), charge, chargeCur, fx,
-		o.PayCurrency, refunded)
-}
 
 // exportTimeout bounds one export's stream: a client reading slowly holds
 // a ClickHouse query at a time, never more, but not forever.
@@ -104,23 +84,24 @@ func writeExport(w *bufio.Writer, gz bool, first []schema.Order, rest ExportRest
 	if gz {
 		// The fastest level: at the default the compression alone held an
 		// export near 140,000 rows/s; level 1 still shrinks the CSV about 5x.
+		// klauspost/compress (already under fasthttp and clickhouse-go):
+		// its level 1 took about half the CPU of compress/gzip's per row
+		// (BenchmarkExportWrite/csv-rows-gzip), and gzip was then most of
+		// the formatting side's CPU.
 		zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
 		out = zw
 	}
-	cw := csv.NewWriter(out)
-	cw.UseCRLF = true
-	rec := make([]string, 0, len(exportHeader))
-	emit := func(o *schema.Order) error { return cw.Write(exportRecord(o, rec)) }
-	err := cw.Write(exportHeader)
+	cw := newCSVRows(out)
+	cw.header(exportHeader)
+	var err error
 	for i := 0; err == nil && i < len(first); i++ {
-		err = emit(&first[i])
+		err = cw.order(&first[i])
 	}
 	if err == nil {
-		err = rest(emit)
+		err = rest(cw.order)
 	}
-	cw.Flush()
-	if err == nil {
-		err = cw.Error()
+	if ferr := cw.flush(); err == nil {
+		err = ferr
 	}
 	if zw != nil {
 		if cerr := zw.Close(); err == nil {

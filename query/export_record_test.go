@@ -37,3 +37,20 @@ func TestExportRecordMatchesView(t *testing.T) {
 		})
 	}
 }
+
+// exportRecord is the CSV row of o as strings, formatted as action=order's
+// object formats each field (schema.View): the reference csvRows.order is
+// held to, through encoding/csv.
+func exportRecord(o *schema.Order, rec []string) []string {
+	charge, chargeCur, fx, refunded := "", "", "", ""
+	if o.ChargeCurrency != "" {
+		charge, chargeCur, fx = o.ChargeAmount.String(), o.ChargeCurrency, o.FXRate
+	}
+	if o.Refunded != 0 {
+		refunded = o.Refunded.String()
+	}
+	return append(rec[:0], o.ID, strconv.Itoa(int(o.Status)), o.Status.String(), o.Amount.String(), o.Currency, string(o.Method),
+		o.Description, o.ClientOrderID, o.NotifyURL, o.ReturnURL, schema.WireTime(o.CreatedAt), schema.WireTime(o.CompletedAt),
+		o.PayableAmount, strconv.FormatBool(o.PaidWithBalance), strconv.FormatBool(o.Sandbox), charge, chargeCur, fx,
+		o.PayCurrency, refunded)
+}

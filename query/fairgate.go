@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -23,17 +25,24 @@ import (
 // merchant therefore holds at most PerMerchantInFlight slots at once, even
 // when more are free: the rest are kept for whoever comes next. A queue
 // longer than PerMerchant is refused with 429 at once, so a flood cannot
-// grow memory or latency without bound.
+// grow memory or latency without bound. A waiter leaves after MaxWait even
+// when its context lives on: fasthttp does not cancel a request's context
+// when its client hangs up, so without that bound a flood's abandoned
+// waiters kept a merchant's queue full long after the flood, and the
+// merchant's next reports were refused with 429 (gwbench's listing then
+// report phases).
 type FairGate struct {
 	mu       sync.Mutex
 	free     int
 	perApp   int
 	capApp   int
+	maxWait  time.Duration
 	inflight map[string]int
 	queues   map[string][]chan struct{}
 	ring     []string // merchants with waiters, in turn order
 	waiting  prometheus.Gauge
 	refused  prometheus.Counter
+	timedOut prometheus.Counter
 }
 
 // FairGateConfig sizes the gate.
@@ -43,6 +52,9 @@ type FairGateConfig struct {
 	// PerMerchantInFlight: slots one merchant may hold at once (default
 	// half of Concurrency, at least 1).
 	PerMerchantInFlight int
+	// MaxWait: the longest a query waits for a slot before it is refused
+	// (default 2s).
+	MaxWait time.Duration
 }
 
 // Validate fills defaults and refuses nonsense.
@@ -56,8 +68,14 @@ func (c *FairGateConfig) Validate() error {
 	if c.PerMerchantInFlight == 0 {
 		c.PerMerchantInFlight = max(1, c.Concurrency/2)
 	}
-	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 {
-		return errors.New("query: read concurrency, per-merchant queue and in-flight cap must be positive")
+	if c.MaxWait == 0 {
+		c.MaxWait = 2 * time.Second
+	}
+	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 || c.MaxWait < 0 {
+		return errors.New("query: read concurrency, per-merchant queue, in-flight cap and wait must be positive")
+	}
+	if c.PerMerchantInFlight > c.Concurrency {
+		return errors.New("query: the per-merchant in-flight cap exceeds the read concurrency")
 	}
 	return nil
 }
@@ -67,12 +85,14 @@ func NewFairGate(cfg FairGateConfig, reg prometheus.Registerer) (*FairGate, erro
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := &FairGate{free: cfg.Concurrency, perApp: cfg.PerMerchant, capApp: cfg.PerMerchantInFlight,
+	g := &FairGate{free: cfg.Concurrency, perApp: cfg.PerMerchant, capApp: cfg.PerMerchantInFlight, maxWait: cfg.MaxWait,
 		inflight: map[string]int{}, queues: map[string][]chan struct{}{},
 		waiting: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gateway_query_fair_waiting", Help: "Read queries waiting for a ClickHouse slot."}),
-		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_query_fair_refused_total", Help: "Read queries refused because the merchant's queue was full."})}
+		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_query_fair_refused_total", Help: "Read queries refused because the merchant's queue was full."}),
+		timedOut: prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_query_fair_timed_out_total",
+			Help: "Read queries refused because they waited the longest wait for a ClickHouse slot."})}
 	if reg != nil {
-		if err := errors.Join(reg.Register(g.waiting), reg.Register(g.refused)); err != nil {
+		if err := errors.Join(reg.Register(g.waiting), reg.Register(g.refused), reg.Register(g.timedOut)); err != nil {
 			return nil, err
 		}
 	}
@@ -98,7 +118,7 @@ func (g *FairGate) Acquire(ctx context.Context, appid string) (release func(), e
 	if len(q) >= g.perApp {
 		g.mu.Unlock()
 		g.refused.Inc()
-		return nil, platform.Errorf(platform.KindRateLimited, "too many reports and listings of this merchant waiting; retry later")
+		return nil, g.refusal(platform.KindRateLimited, "too many reports and listings of this merchant are waiting for the database")
 	}
 	appid = strings.Clone(appid) // kept in the gate's maps
 	ch := make(chan struct{})
@@ -108,21 +128,57 @@ func (g *FairGate) Acquire(ctx context.Context, appid string) (release func(), e
 	g.queues[appid] = append(q, ch)
 	g.waiting.Inc()
 	g.mu.Unlock()
+	timer := time.NewTimer(g.maxWait)
+	defer timer.Stop()
 	select {
 	case <-ch:
 		return release, nil
 	case <-ctx.Done():
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		select {
-		case <-ch: // handed a slot meanwhile: give it on
-			g.put(appid)
-			g.handOn()
-		default:
-			g.drop(appid, ch)
+		if g.leave(appid, ch) {
+			release() // handed a slot meanwhile: give it on
 		}
 		return nil, ctx.Err()
+	case <-timer.C:
+		if g.leave(appid, ch) {
+			return release, nil
+		}
+		return nil, g.waitedOut(appid)
 	}
+}
+
+// leave takes a waiter that gives up out of its queue, and reports whether
+// it was handed a slot meanwhile (the caller then holds it).
+func (g *FairGate) leave(appid string, ch chan struct{}) (served bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-ch:
+		return true
+	default:
+		g.drop(appid, ch)
+		return false
+	}
+}
+
+// waitedOut is the refusal of a query that waited MaxWait: 429 when the
+// merchant itself holds its share of slots (its own queries are what it
+// waits behind), 503 when the slots are busy with other merchants' queries.
+func (g *FairGate) waitedOut(appid string) error {
+	g.timedOut.Inc()
+	g.mu.Lock()
+	own := g.inflight[appid] >= g.capApp
+	g.mu.Unlock()
+	if own {
+		return g.refusal(platform.KindRateLimited, "this merchant's reports and listings already use its share of the database")
+	}
+	return g.refusal(platform.KindUnavailable, "the database is busy with reports and listings")
+}
+
+// refusal is a gate's error: the reason, and Retry-After of the longest
+// wait (a queue drains by then, or the client hung up long before).
+func (g *FairGate) refusal(kind platform.Kind, reason string) error {
+	secs := max(1, int((g.maxWait+time.Second-1)/time.Second))
+	return &platform.Error{Kind: kind, Msg: reason + "; retry after " + strconv.Itoa(secs) + "s", RetryAfter: time.Duration(secs) * time.Second}
 }
 
 // take and put count a slot out to and back from appid. Called with mu held.

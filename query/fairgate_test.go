@@ -35,7 +35,7 @@ func queued(t *testing.T, g *FairGate, appid string, n int) {
 // is served second, not sixth (first come, first served would put it
 // behind the whole flood).
 func TestFairGateTakesTurns(t *testing.T) {
-	g, err := NewFairGate(FairGateConfig{Concurrency: 1}, prometheus.NewRegistry())
+	g, err := NewFairGate(FairGateConfig{Concurrency: 1, MaxWait: time.Hour}, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestFairGateTakesTurns(t *testing.T) {
 // TestFairGateBoundsQueues: a merchant's queue beyond PerMerchant is
 // refused with 429 at once; a waiter that gives up leaves no trace.
 func TestFairGateBoundsQueues(t *testing.T) {
-	g, err := NewFairGate(FairGateConfig{Concurrency: 1, PerMerchant: 2}, nil)
+	g, err := NewFairGate(FairGateConfig{Concurrency: 1, PerMerchant: 2, MaxWait: time.Hour}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,8 +100,8 @@ func TestFairGateBoundsQueues(t *testing.T) {
 	queued(t, g, "a", 2)
 	_, err = g.Acquire(context.Background(), "a")
 	var pe *platform.Error
-	if !errors.As(err, &pe) || pe.Kind != platform.KindRateLimited {
-		t.Fatalf("third waiter: %v, want rate_limited", err)
+	if !errors.As(err, &pe) || pe.Kind != platform.KindRateLimited || pe.RetryAfter < time.Second {
+		t.Fatalf("third waiter: %v, want rate_limited with a Retry-After", err)
 	}
 	cancel()
 	for range 2 {
@@ -120,7 +120,7 @@ func TestFairGateBoundsQueues(t *testing.T) {
 // free slot at once; the waiter is served when the merchant's first
 // query ends. Without the cap the flood takes every slot.
 func TestFairGateCapsAMerchant(t *testing.T) {
-	g, err := NewFairGate(FairGateConfig{Concurrency: 4, PerMerchantInFlight: 1}, nil)
+	g, err := NewFairGate(FairGateConfig{Concurrency: 4, PerMerchantInFlight: 1, MaxWait: time.Hour}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,5 +153,92 @@ func TestFairGateCapsAMerchant(t *testing.T) {
 	second()
 	if g.free != 4 || len(g.ring) != 0 || len(g.queues) != 0 || len(g.inflight) != 0 {
 		t.Fatalf("gate not back to idle: free %d ring %v queues %d inflight %v", g.free, g.ring, len(g.queues), g.inflight)
+	}
+}
+
+// TestFairGateBoundsWait: waiters whose clients hung up without cancelling
+// their context (fasthttp never does) fill a merchant's queue; they leave
+// after MaxWait, refused with the reason — 429 when the merchant's own
+// queries hold its share, 503 when other merchants' do — and the merchant's
+// next query is queued again, not refused for a full queue. Without the
+// bound the waiters never leave.
+func TestFairGateBoundsWait(t *testing.T) {
+	tests := []struct {
+		name   string
+		holder string // who holds the only slot
+		want   platform.Kind
+	}{
+		{"behind its own queries", "a", platform.KindRateLimited},
+		{"behind other merchants", "b", platform.KindUnavailable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := NewFairGate(FairGateConfig{Concurrency: 1, PerMerchant: 2, MaxWait: 20 * time.Millisecond}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held, err := g.Acquire(context.Background(), tt.holder)
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs := make(chan error, 2)
+			for range 2 {
+				go func() {
+					release, err := g.Acquire(context.Background(), "a")
+					if err == nil {
+						release()
+					}
+					errs <- err
+				}()
+			}
+			for range 2 {
+				select {
+				case err := <-errs:
+					var pe *platform.Error
+					if !errors.As(err, &pe) || pe.Kind != tt.want || pe.RetryAfter != time.Second {
+						t.Fatalf("abandoned waiter: %v, want %s with Retry-After 1s", err, tt.want)
+					}
+				case <-time.After(5 * time.Second):
+					t.Fatal("abandoned waiters still wait: no bound on the wait")
+				}
+			}
+			queued(t, g, "a", 0)
+			held()
+			again, err := g.Acquire(context.Background(), "a")
+			if err != nil {
+				t.Fatalf("the merchant's next query: %v", err)
+			}
+			again()
+			if g.free != 1 || len(g.ring) != 0 || len(g.queues) != 0 || len(g.inflight) != 0 {
+				t.Fatalf("gate not back to idle: free %d ring %v queues %d inflight %v", g.free, g.ring, len(g.queues), g.inflight)
+			}
+		})
+	}
+}
+
+// TestFairGateConfig: the in-flight cap defaults to half the slots, may
+// not exceed them, and a negative wait is refused.
+func TestFairGateConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     FairGateConfig
+		wantCap int
+		ok      bool
+	}{
+		{"defaults", FairGateConfig{}, 4, true},
+		{"a cap of its own", FairGateConfig{Concurrency: 8, PerMerchantInFlight: 2}, 2, true},
+		{"cap over the slots", FairGateConfig{Concurrency: 2, PerMerchantInFlight: 3}, 0, false},
+		{"negative wait", FairGateConfig{MaxWait: -time.Second}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.cfg.Validate()
+			if (err == nil) != tt.ok {
+				t.Fatalf("Validate: %v, want ok %v", err, tt.ok)
+			}
+			if tt.ok && (tt.cfg.PerMerchantInFlight != tt.wantCap || tt.cfg.MaxWait != 2*time.Second) {
+				t.Fatalf("cap %d wait %v, want %d and 2s", tt.cfg.PerMerchantInFlight, tt.cfg.MaxWait, tt.wantCap)
+			}
+		})
 	}
 }

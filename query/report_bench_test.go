@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,31 +69,50 @@ func BenchmarkReports(b *testing.B) {
 			reportPercentiles(b, lat)
 		})
 	}
-	b.Run("export-90d", func(b *testing.B) {
-		for b.Loop() {
-			rssBefore := procStatusKiB(b, "VmRSS")
-			resetPeakRSS()
-			start := time.Now()
-			first, rest, err := orders.Export(ctx, f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			n := len(first)
-			counted := func(o *schema.Order) error { n++; return nil }
-			w := bufio.NewWriterSize(io.Discard, 32<<10)
-			if err := writeExport(w, false, first, func(emit func(*schema.Order) error) error {
-				return rest(func(o *schema.Order) error { _ = counted(o); return emit(o) })
-			}); err != nil {
-				b.Fatal(err)
-			}
-			took := time.Since(start)
-			if n != merchantRows {
-				b.Fatalf("exported %d orders, want %d", n, merchantRows)
-			}
-			b.ReportMetric(float64(n)/took.Seconds(), "rows/s")
-			b.ReportMetric(float64(procStatusKiB(b, "VmHWM")-rssBefore)/1024, "rss-growth-MiB")
+	// export-90d-gzip: as a client that accepts gzip gets it (gwbench's
+	// through the gateway does).
+	for _, gz := range []bool{false, true} {
+		name := "export-90d"
+		if gz {
+			name += "-gzip"
 		}
-	})
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				benchExport(b, orders, f, gz, merchantRows)
+			}
+		})
+	}
+}
+
+// benchExport runs one whole export to nowhere and reports its rows/s,
+// its heap allocations per row and the process's peak RSS growth.
+func benchExport(b *testing.B, orders *ClickHouseOrders, f ReportFilter, gz bool, merchantRows int) {
+	b.Helper()
+	rssBefore := procStatusKiB(b, "VmRSS")
+	resetPeakRSS()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	mallocs := ms.Mallocs
+	start := time.Now()
+	first, rest, err := orders.Export(context.Background(), f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(first)
+	w := bufio.NewWriterSize(io.Discard, 32<<10)
+	if err := writeExport(w, gz, first, func(emit func(*schema.Order) error) error {
+		return rest(func(o *schema.Order) error { n++; return emit(o) })
+	}); err != nil {
+		b.Fatal(err)
+	}
+	took := time.Since(start)
+	runtime.ReadMemStats(&ms)
+	if n != merchantRows {
+		b.Fatalf("exported %d orders, want %d", n, merchantRows)
+	}
+	b.ReportMetric(float64(n)/took.Seconds(), "rows/s")
+	b.ReportMetric(float64(ms.Mallocs-mallocs)/float64(n), "allocs/row")
+	b.ReportMetric(float64(procStatusKiB(b, "VmHWM")-rssBefore)/1024, "rss-growth-MiB")
 }
 
 // procStatusKiB reads a kB field of /proc/self/status (Linux).

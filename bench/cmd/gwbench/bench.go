@@ -192,11 +192,15 @@ func (b *bench) aofRewrites() int {
 // closed and open are loadgen runs against a server, with the phase's CPU
 // shares recorded.
 func (b *bench) closed(ctx context.Context, name string, s *server, t loadgen.Target, dur time.Duration, check func(*loadgen.Response) error) (loadgen.Result, error) {
+	return b.closedAt(ctx, name, s, t, dur, b.cfg.Concurrency, check)
+}
+
+func (b *bench) closedAt(ctx context.Context, name string, s *server, t loadgen.Target, dur time.Duration, conc int, check func(*loadgen.Response) error) (loadgen.Result, error) {
 	var res loadgen.Result
 	var n atomic.Uint64
 	err := b.measure(name, []*server{s}, &n, func() error {
 		var err error
-		res, err = loadgen.Closed(ctx, t, loadgen.Options{Addr: s.addr, Concurrency: b.cfg.Concurrency,
+		res, err = loadgen.Closed(ctx, t, loadgen.Options{Addr: s.addr, Concurrency: conc,
 			Duration: dur, Warmup: warmup(dur), OnResponse: counting(check, &n)})
 		return err
 	})

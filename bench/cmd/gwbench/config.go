@@ -32,7 +32,9 @@ type config struct {
 	Phase       time.Duration // createorder and ceiling phases
 	ShortPhase  time.Duration // every other phase
 	Concurrency int
-	PoolRate    int // the most creates/s a body pool is sized for
+	// ReadConcurrency: the closed loops' connections for ClickHouse reads.
+	ReadConcurrency int
+	PoolRate        int // the most creates/s a body pool is sized for
 
 	ListRows  int // orders of the listing merchant
 	ListTotal int // orders in the table in all
@@ -81,6 +83,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.Phase, "phase", 20*time.Second, "length of the createorder and ceiling phases")
 	fs.DurationVar(&c.ShortPhase, "short-phase", 10*time.Second, "length of the other phases")
 	fs.IntVar(&c.Concurrency, "concurrency", 64, "connections of the closed loops")
+	fs.IntVar(&c.ReadConcurrency, "read-concurrency", 8, "connections of the closed loops of ClickHouse reads (listing, reports): the gateway runs 4 of one merchant's at once by default, more only wait in its queue, and a wait past GATEWAY_CLICKHOUSE_READ_WAIT is refused")
 	fs.IntVar(&c.PoolRate, "pool-rate", 15000, "creates/s the pre-signed body pools are sized for")
 	fs.IntVar(&c.ListRows, "list-rows", 1_000_000, "orders of the listing merchant")
 	fs.IntVar(&c.ListTotal, "list-total", 5_000_000, "orders in ClickHouse in all")
@@ -144,7 +147,7 @@ func (c *config) validate() error {
 	if c.has("ceiling") && c.Ceiling == "" {
 		errs = append(errs, errors.New("--ceiling is required for the ceiling scenario"))
 	}
-	if c.Phase < time.Second || c.ShortPhase < time.Second || c.Concurrency < 1 || c.ConsoleConcurrency < 1 {
+	if c.Phase < time.Second || c.ShortPhase < time.Second || c.Concurrency < 1 || c.ConsoleConcurrency < 1 || c.ReadConcurrency < 1 {
 		errs = append(errs, errors.New("phases must be at least 1s and concurrency at least 1"))
 	}
 	if c.ListRows > c.ListTotal || c.DeepPage < 1 || c.HookPorts < 1 || c.HookRate < 1 {

@@ -67,6 +67,10 @@ func (r *report) targets() {
 			}
 		}
 	}
+	if f := r.FairShare; f != nil {
+		add("fair share: another merchant's page 1 p99 under a flood", "≤ 2× quiet", fmt.Sprintf("%.1f×", f.Ratio),
+			f.Ratio > 0 && f.Ratio <= 2 && f.Flooded.Failed == 0)
+	}
 	if d := r.Delay; d != nil {
 		add("create-to-listed p99", "≤ 1 s", msStr(d.Delay.P99), d.Delay.P99 <= 1000 && d.Missing == 0 && d.Delay.Count > 0)
 	}
@@ -162,6 +166,11 @@ func (r *report) markdown(w io.Writer) {
 		p("| action=export, the merchant's %s orders | rows/s; gateway RSS growth | %s; %.1f MiB | %s |", groupDigits(int64(x.Rows)), rate(x.RowsPerSec), x.RSSGrowthMiB, r.mark("export rows/s"))
 	}
 	r.consoleRows(p)
+	if f := r.FairShare; f != nil {
+		p("| fair share: another merchant's action=orders page 1 at %d/s, quiet / under the listing merchant's flood (c=%d: %s answered, %d of them refused) | p50 / p99 | %s / %s; %s / %s (%.1f×) | %s |",
+			fairShareRate, f.Flood.Concurrency, rate(f.Flood.Throughput), f.Refused, msStr(f.Quiet.Latency.P50), msStr(f.Quiet.Latency.P99),
+			msStr(f.Flooded.Latency.P50), msStr(f.Flooded.Latency.P99), f.Ratio, r.mark("fair share: another merchant's page 1 p99 under a flood"))
+	}
 	if d := r.Delay; d != nil {
 		// Served and the creates' own p99 show whether the rate was steady:
 		// with every role on the same cores, 50% of the command-only max

@@ -37,6 +37,7 @@ type report struct {
 	Series      *pair               `json:"timeseries_day_method_90d,omitempty"`
 	Export      *exportReport       `json:"export,omitempty"`
 	Console     *consoleReport      `json:"console,omitempty"`
+	FairShare   *fairShareReport    `json:"fair_share,omitempty"`
 	Delay       *delayReport        `json:"create_to_listed,omitempty"`
 	CatchUp     *catchUpReport      `json:"projector_catch_up,omitempty"`
 	Hooks       *webhookReport      `json:"webhooks,omitempty"`
@@ -204,7 +205,7 @@ func newReport(cfg *config) *report {
 	return &report{Label: cfg.Label, Command: cfg.Command, Started: time.Now().UTC(), Errors: map[string]string{},
 		Profiles: map[string][]string{},
 		Sizes: map[string]any{
-			"phase": cfg.Phase.String(), "short_phase": cfg.ShortPhase.String(), "concurrency": cfg.Concurrency,
+			"phase": cfg.Phase.String(), "short_phase": cfg.ShortPhase.String(), "concurrency": cfg.Concurrency, "read_concurrency": cfg.ReadConcurrency,
 			"list_rows": cfg.ListRows, "list_total": cfg.ListTotal, "deep_page": cfg.DeepPage,
 			"catchup_events": cfg.Catchup, "webhooks": cfg.Webhooks, "webhook_rate": cfg.HookRate,
 			"aof_rewrite_min_size": cfg.AOFRewriteMin, "gateway_env": cfg.GatewayEnv,

@@ -39,7 +39,8 @@ func reportURI(a account, action, extra string) string {
 
 // runReports measures issue 25's reads of the listing merchant: a page
 // filtered by method and currency, the 90-day summary, the day x method
-// time series, and one whole export.
+// time series, one whole export, then another merchant's listing under
+// this one's flood (fair share).
 func (b *bench) runReports(ctx context.Context, gw *server, m account) error {
 	steps := []struct {
 		name string
@@ -52,12 +53,15 @@ func (b *bench) runReports(ctx context.Context, gw *server, m account) error {
 	}
 	var errs []error
 	for _, s := range steps {
-		pr, err := b.runPair(ctx, s.name, gw, &loadgen.Get{URIs: []string{s.uri}}, checkOK)
+		pr, err := b.runReadPair(ctx, s.name, gw, &loadgen.Get{URIs: []string{s.uri}})
 		*s.dst = pr
 		errs = append(errs, err)
 	}
 	ex, err := b.export(ctx, gw, m)
 	b.rep.Export = ex
+	errs = append(errs, err)
+	fs, err := b.runFairShare(ctx, gw, m)
+	b.rep.FairShare = fs
 	return errors.Join(append(errs, err)...)
 }
 
