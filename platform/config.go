@@ -200,7 +200,7 @@ func Defaults() Config {
 		RateReport:          mustLimit("20/s:40"),
 		ClickHouseReads:     8,
 		ClickHouseReadQueue: 64,
-		ClickHouseReadWait:  2 * time.Second,
+		ClickHouseReadWait:  10 * time.Second,
 		RatePages:           mustLimit("20/s:60"),
 		RateLoginIP:         mustLimit("10/m:10"),
 		RateLoginAcct:       mustLimit("5/m:5"),

@@ -69,7 +69,7 @@ func (c *FairGateConfig) Validate() error {
 		c.PerMerchantInFlight = max(1, c.Concurrency/2)
 	}
 	if c.MaxWait == 0 {
-		c.MaxWait = 2 * time.Second
+		c.MaxWait = 10 * time.Second
 	}
 	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 || c.MaxWait < 0 {
 		return errors.New("query: read concurrency, per-merchant queue, in-flight cap and wait must be positive")

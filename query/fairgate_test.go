@@ -236,8 +236,8 @@ func TestFairGateConfig(t *testing.T) {
 			if (err == nil) != tt.ok {
 				t.Fatalf("Validate: %v, want ok %v", err, tt.ok)
 			}
-			if tt.ok && (tt.cfg.PerMerchantInFlight != tt.wantCap || tt.cfg.MaxWait != 2*time.Second) {
-				t.Fatalf("cap %d wait %v, want %d and 2s", tt.cfg.PerMerchantInFlight, tt.cfg.MaxWait, tt.wantCap)
+			if tt.ok && (tt.cfg.PerMerchantInFlight != tt.wantCap || tt.cfg.MaxWait != 10*time.Second) {
+				t.Fatalf("cap %d wait %v, want %d and 10s", tt.cfg.PerMerchantInFlight, tt.cfg.MaxWait, tt.wantCap)
 			}
 		})
 	}
