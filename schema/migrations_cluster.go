@@ -54,6 +54,9 @@ var tableDDL = regexp.MustCompile(`^((?:\s*--[^\n]*\n)*\s*)(CREATE TABLE IF NOT 
 // ALTER is applied to both, since a Distributed table keeps its own column
 // list. A migration on any other table has no cluster form yet and is an
 // error, so a new kind of migration cannot be applied half-sharded.
+// fromOrders is a read of the Distributed orders table inside a migration.
+var fromOrders = regexp.MustCompile(`(?i)(\bFROM\s+)orders\b`)
+
 func (m Migration) ClusterStatements(cluster, database string) ([]string, error) {
 	if !ident.MatchString(cluster) || !ident.MatchString(database) {
 		return nil, fmt.Errorf("cluster %q and database %q must be plain identifiers", cluster, database)
@@ -68,6 +71,11 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log, report_hourly, report_marks, order_emails)", m.Name)
 	}
 	local := tableDDL.ReplaceAllString(m.SQL, "${1}${2} "+t.local)
+	// A table created from the orders already projected reads each shard's
+	// own orders: the nodes are migrated one by one, so the Distributed table
+	// may still lack a shard's local table, and a lookup sharded by the
+	// orders' key holds exactly its shard's orders.
+	local = fromOrders.ReplaceAllString(local, "${1}"+OrdersLocalTable)
 	if sub[2] == "ALTER TABLE" {
 		return []string{local, m.SQL}, nil
 	}

@@ -8,8 +8,8 @@
 -- readers only ask which orders, so a duplicate changes no answer.
 -- Created from the orders already projected (lowerUTF8 of the trimmed
 -- address: what NormalEmail gives for every address but a few exotic
--- Unicode case pairs). On a cluster each shard's copy is filled from the
--- whole Distributed orders table: more rows than its share, none wrong.
+-- Unicode case pairs). On a cluster each shard's copy is filled from its
+-- own orders_local (the lookup is sharded by the orders' key).
 CREATE TABLE IF NOT EXISTS order_emails
 ENGINE = ReplacingMergeTree()
 ORDER BY (appid, email, created_at, id)
