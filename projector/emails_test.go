@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -29,6 +30,13 @@ func TestEmailLookupFilledWithTheBatch(t *testing.T) {
 		emails[o.ID] = []string{"ann@example.com", "bob@example.com", ""}[i]
 	}
 	e.waitListed(appid, want, 10*time.Second)
+	// The lookup rows are a second insert of the same flush: listed orders
+	// may be seen a moment before them.
+	testenv.Eventually(t, 10*time.Second, "the lookup rows of the flush", func() bool {
+		var n uint64
+		_ = e.ch.QueryRow(context.Background(), "SELECT count() FROM order_emails WHERE appid = ?", appid).Scan(&n)
+		return n >= 2
+	})
 
 	rows, err := e.ch.Query(context.Background(), "SELECT id, email, created_at FROM order_emails FINAL WHERE appid = ?", appid)
 	if err != nil {
