@@ -1,7 +1,6 @@
 package console
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -55,22 +54,7 @@ func csrf(pg *browser.Page) string {
 // logged-in person) and returns the answer's status.
 func forge(t *testing.T, pg *browser.Page, path string, fields map[string]string) int {
 	t.Helper()
-	b, _ := json.Marshal(fields)
-	pg.Eval(fmt.Sprintf(`(() => {
-		const f = document.createElement("form");
-		f.method = "post"; f.action = %q; f.id = "forged";
-		for (const [k, v] of Object.entries(%s)) {
-			const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
-		}
-		document.body.appendChild(f);
-		return true;
-	})()`, path, b), nil)
-	pg.Submit("#forged")
-	st := pg.LastStatus()
-	if st >= 400 {
-		pg.AllowErrorStatus(st)
-	}
-	return st
+	return pg.ForgePost(path, fields)
 }
 
 func has(pg *browser.Page, sel string) bool {

@@ -2,7 +2,6 @@ package deskweb
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -44,22 +43,7 @@ func forge(t *testing.T, pg *browser.Page, path string, fields map[string]string
 		pg.Eval(`(document.querySelector('input[name="csrf"]') || {}).value || ""`, &tok)
 		fields["csrf"] = tok
 	}
-	b, _ := json.Marshal(fields)
-	pg.Eval(fmt.Sprintf(`(() => {
-		const f = document.createElement("form");
-		f.method = "post"; f.action = %q; f.id = "forged";
-		for (const [k, v] of Object.entries(%s)) {
-			const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
-		}
-		document.body.appendChild(f);
-		return true;
-	})()`, path, b), nil)
-	pg.Submit("#forged")
-	st := pg.LastStatus()
-	if st >= 400 {
-		pg.AllowErrorStatus(st)
-	}
-	return st
+	return pg.ForgePost(path, fields)
 }
 
 // shoot checks the page at 360 and 1280 px: nothing overflows, axe-core

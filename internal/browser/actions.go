@@ -181,3 +181,26 @@ func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// ForgePost builds a form posting fields to path in the page and submits
+// it, as an attacker's page or a hand-edited form would, and returns the
+// answer's status (an error status is allowed, since refusals are the
+// point of such a test).
+func (p *Page) ForgePost(path string, fields map[string]string) int {
+	b, _ := json.Marshal(fields)
+	p.Eval(fmt.Sprintf(`(() => {
+		const f = document.createElement("form");
+		f.method = "post"; f.action = %q; f.id = "forged";
+		for (const [k, v] of Object.entries(%s)) {
+			const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i);
+		}
+		document.body.appendChild(f);
+		return true;
+	})()`, path, b), nil)
+	p.Submit("#forged")
+	st := p.LastStatus()
+	if st >= 400 {
+		p.AllowErrorStatus(st)
+	}
+	return st
+}
