@@ -16,6 +16,10 @@ run:
 # 2-core machine it makes the suite several times slower; -timeout keeps the
 # whole run under 10 minutes.
 # After the Go tests, the reduced fault suite (chaos-quick, under 3 minutes).
+# Tests build without profile-guided optimisation (cmd/gateway/default.pgo):
+# behaviour is the same, and the test run then compiles the dependencies
+# once instead of twice. Release builds (make build, run, bench) use it.
+test: export GOFLAGS += -pgo=off
 test: vet
 	scripts/deps.sh
 	scripts/testenv.sh $(GO) test -count=1 -timeout 9m $(PKGS)
@@ -31,6 +35,7 @@ test: vet
 # fails the target (scripts/noskip.sh).
 CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|TestProvidersEndToEnd|TestTwoStepFlowsEndToEnd|TestUSDTReviewsEndToEnd|TestPayerPagesRefuseBadInput|TestOpenAPIDescribesRealResponses|TestRateLimitAcrossProcesses|TestMerchantPrintouts|TestUSDTConfigCLI|TestReportsEndToEnd)$$
 .PHONY: test-cluster
+test-cluster: export GOFLAGS += -pgo=off
 test-cluster:
 	scripts/deps.sh
 	scripts/noskip.sh scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -v -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
@@ -110,6 +115,18 @@ bench:
 
 bench-quick:
 	scripts/bench.sh quick $(BENCH_FLAGS)
+
+# Profile-guided optimisation (issue 28): `go build` of ./cmd/gateway uses
+# cmd/gateway/default.pgo. This refreshes it from the CPU profiles of the
+# real gateways of a quick create benchmark (GATEWAY_CPU_PROFILE writes one
+# per process as it stops), merged. Run it after a change to the hot path
+# and commit the profile with the figures (BENCHMARKS.md).
+.PHONY: pgo
+pgo:
+	rm -rf .data/pgo && mkdir -p .data/pgo
+	GATEWAY_CPU_PROFILE=$(CURDIR)/.data/pgo/gateway scripts/bench.sh quick --scenarios ceiling,create,status
+	$(GO) tool pprof -proto .data/pgo/gateway.* > cmd/gateway/default.pgo.new
+	mv cmd/gateway/default.pgo.new cmd/gateway/default.pgo
 
 # CPU profile of one create through the whole handler (real Redis), and
 # its top functions: where createorder's CPU goes inside the process. The

@@ -88,6 +88,12 @@ type Config struct {
 	ClickHouseReadWait        time.Duration
 	ShutdownTimeout           time.Duration
 	ShutdownDrain             time.Duration
+	// CPUProfile, when set, makes the process write a CPU profile of its
+	// whole run to CPUProfile.<pid> as it stops: how `make pgo` takes the
+	// profile the release build is optimised with (cmd/gateway/default.pgo)
+	// from a real gateway under the create benchmark's load, server loop
+	// and Redis pipelines included. A diagnostic; empty in production.
+	CPUProfile string
 	LogLevel                  string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the
 	// public listener: the slow-client (slow loris) bound.
@@ -233,6 +239,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	}
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
 	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of the operations listener, the only one serving /metrics (and /healthz); a private address, never a public one")
+	str(&c.CPUProfile, "cpu-profile", "GATEWAY_CPU_PROFILE", "write the process's CPU profile to this path plus .<pid> when it stops (make pgo); empty: none")
 	str(&c.AdminAddr, "admin-addr", "GATEWAY_ADMIN_ADDR", "address of the operator console's listener (/admin); loopback by default, never the public listener")
 	b.Func("public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>",
 		func(s string) error { c.PublicURL = strings.TrimRight(s, "/"); return nil }, func() string { return c.PublicURL })

@@ -40,6 +40,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	log := newLogger(stderr, cfg.LogLevel)
+	stopProfile, err := startCPUProfile(cfg.CPUProfile, log)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	if cfg.ClockOffset != 0 {
 		log.Warn("clock offset set: this process decides by a skewed clock (a fault-testing setting, never for production)",
 			"clock_offset", cfg.ClockOffset.String())
