@@ -24,6 +24,8 @@ const (
 	fieldStatus   = schema.FStatus
 	fieldCreated  = schema.FCreatedAt
 	fieldVersion  = schema.FVersion
+	fieldType     = schema.EvType
+	fieldAt       = schema.EvAt
 )
 
 // LiveOrder is what the orders page needs of a new or changed order.
@@ -51,16 +53,14 @@ type liveMessage struct {
 	Reload bool `json:"reload"`
 }
 
-// change is the latest event of one order in a poll. Its entry's fields
-// stay as the stream client gave them until the order makes it into the
-// message, so an order changed many times in a poll, or left out by the
-// cap, costs no decoding.
+// change is the latest event of one order in a poll, as the fields the
+// feed uses (slices of the poll's reply): an order changed many times in
+// a poll, or left out by the cap, costs no decoding.
 type change struct {
-	at     int64 // the event's time (ms): orders the message
-	seq    int   // the order's place in the poll: ties of at
-	typ    string
-	isNew  bool
-	values map[string]any
+	at    int64 // the event's time (ms): orders the message
+	seq   int   // the order's place in the poll: ties of at
+	isNew bool
+	e     rawEntry
 }
 
 // batch is one poll's changed orders of one merchant.
@@ -72,25 +72,34 @@ type batch struct {
 func newBatch() *batch { return &batch{byID: map[string]*change{}} }
 
 // add notes an entry; false for an entry without an order id.
-func (b *batch) add(v map[string]any) bool {
-	id := str(v, fieldID)
-	if id == "" {
+func (b *batch) add(e *rawEntry) bool {
+	if len(e.id) == 0 {
 		return false
 	}
-	typ := str(v, schema.EvType)
-	at, _ := strconv.ParseInt(str(v, schema.EvAt), 10, 64)
 	// An order's first event is created, or paid for a balance order paid
 	// at once; either way its version is 1.
-	first := typ == string(schema.EventCreated) || str(v, fieldVersion) == "1"
-	c := b.byID[id]
+	first := string(e.typ) == string(schema.EventCreated) || string(e.version) == "1"
+	c := b.byID[string(e.id)]
 	if c == nil {
 		c = &change{seq: len(b.list)}
-		b.byID[id] = c
+		b.byID[string(e.id)] = c
 		b.list = append(b.list, c)
 	}
-	c.at, c.typ, c.values = at, typ, v
+	c.at, c.e = digits(e.at), *e
 	c.isNew = c.isNew || first
 	return true
+}
+
+// digits is a field's non-negative integer; 0 if it is not one.
+func digits(b []byte) int64 {
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' || n > (1<<62)/10 {
+			return 0
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
 }
 
 // message renders the batch, its latest max orders oldest first (the page
@@ -119,20 +128,15 @@ func (b *batch) message(max int) *message {
 
 // order decodes the fields the table shows, once for every feed.
 func (c *change) order() LiveOrder {
-	v := c.values
-	num := func(k string) int64 { n, _ := strconv.ParseInt(str(v, k), 10, 64); return n }
+	e := &c.e
 	created := ""
-	if ms := num(fieldCreated); ms > 0 {
+	if ms := digits(e.created); ms > 0 {
 		created = time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05")
 	}
-	return LiveOrder{ID: str(v, fieldID), ClientOrderID: str(v, fieldClientID), Amount: schema.Amount(num(fieldAmount)).String(),
-		Currency: str(v, fieldCurrency), Method: str(v, fieldMethod), Status: schema.Status(num(fieldStatus)).String(),
-		Created: created, Event: c.typ, New: c.isNew, Sandbox: str(v, fieldSandbox) == "1"}
-}
-
-func str(v map[string]any, k string) string {
-	s, _ := v[k].(string)
-	return s
+	amount, _ := strconv.ParseInt(string(e.amount), 10, 64)
+	return LiveOrder{ID: string(e.id), ClientOrderID: string(e.clientID), Amount: schema.Amount(amount).String(),
+		Currency: string(e.currency), Method: string(e.method), Status: schema.Status(digits(e.status)).String(),
+		Created: created, Event: string(e.typ), New: c.isNew, Sandbox: string(e.sandbox) == "1"}
 }
 
 // message is one rendered poll of one merchant: the bytes every feed of

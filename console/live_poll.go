@@ -13,10 +13,14 @@ import (
 // hands each of them its one message. full: some stream had more than
 // Count new entries, so the hub is behind and should poll again at once.
 func (h *Hub) poll(ctx context.Context, last map[string]string) (full bool, err error) {
-	cmds := make([]*redis.XStreamSliceCmd, len(h.streams))
+	cmds := make([]*redis.RawCmd, len(h.streams))
 	_, err = h.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, st := range h.streams {
-			cmds[i] = p.XRead(ctx, &redis.XReadArgs{Streams: []string{st, last[st]}, Count: h.cfg.Count, Block: -1})
+			// XREAD COUNT n STREAMS key id, without BLOCK: no connection
+			// waits. The key is the 5th argument (Redis Cluster routes by it).
+			cmds[i] = redis.NewRawCmd(ctx, "xread", "count", h.cfg.Count, "streams", st, last[st])
+			cmds[i].SetFirstKeyPos(4)
+			_ = p.Process(ctx, cmds[i])
 		}
 		return nil
 	})
@@ -26,15 +30,20 @@ func (h *Hub) poll(ctx context.Context, last map[string]string) (full bool, err 
 	}
 	watched := h.watched()
 	batches := map[string]*batch{}
-	for _, cmd := range cmds {
-		res, _ := cmd.Result()
-		for _, st := range res {
-			full = full || int64(len(st.Messages)) >= h.cfg.Count
-			for _, m := range st.Messages {
-				last[st.Stream] = m.ID
-				h.collect(batches, watched, m.Values)
-			}
+	collect := func(e *rawEntry) { h.collect(batches, watched, e) }
+	for i, cmd := range cmds {
+		raw, err := cmd.Result()
+		if err != nil {
+			return false, fmt.Errorf("read %s: %w", h.streams[i], err)
 		}
+		id, n, err := walkXRead(raw, collect)
+		if err != nil {
+			return false, fmt.Errorf("read %s: %w", h.streams[i], err)
+		}
+		if n > 0 {
+			last[h.streams[i]] = string(id)
+		}
+		full = full || int64(n) >= h.cfg.Count
 	}
 	if full {
 		h.behind.Inc()
@@ -57,17 +66,16 @@ func (h *Hub) watched() map[string]struct{} {
 
 // collect notes one stream entry in its merchant's batch, if anyone
 // watches that merchant.
-func (h *Hub) collect(batches map[string]*batch, watched map[string]struct{}, v map[string]any) {
-	appid, _ := v[fieldAppID].(string)
-	if _, ok := watched[appid]; !ok {
+func (h *Hub) collect(batches map[string]*batch, watched map[string]struct{}, e *rawEntry) {
+	if _, ok := watched[string(e.appid)]; !ok {
 		return
 	}
-	b := batches[appid]
+	b := batches[string(e.appid)]
 	if b == nil {
 		b = newBatch()
-		batches[appid] = b
+		batches[string(e.appid)] = b
 	}
-	if b.add(v) {
+	if b.add(e) {
 		h.events.Inc()
 	}
 }
