@@ -16,11 +16,11 @@ import (
 
 // openFeed opens the live feed as the browser's EventSource does; the
 // answer's status, and its messages as they come (nil channel unless 200).
-func (e *env) openFeed(t *testing.T, c *http.Cookie) (int, <-chan liveMessage) {
+func (e *env) openFeed(t *testing.T, c *http.Cookie, query ...string) (int, <-chan liveMessage) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.base+"/orders/live", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.base+"/orders/live"+strings.Join(query, ""), nil)
 	req.Header.Set("Accept", "text/event-stream")
 	if c != nil {
 		req.AddCookie(c)
@@ -95,7 +95,9 @@ func TestLiveFeedOverHTTPCarriesOnlyTheSessionsMerchant(t *testing.T) {
 	}
 	_, shopFeed := e.openFeed(t, viewer)
 	_, theirFeed := e.openFeed(t, them)
-	e.listening(t, 2)
+	// The merchant is the session's: a feed asking for another's gets its own.
+	_, askingFeed := e.openFeed(t, viewer, "?appid="+e.other+"&merchant="+e.other)
+	e.listening(t, 3)
 
 	mine, theirs := liveOrder(e.shop, 11), liveOrder(e.other, 11)
 	emit(t, e.rdb, mine, schema.EventCreated)
@@ -104,6 +106,9 @@ func TestLiveFeedOverHTTPCarriesOnlyTheSessionsMerchant(t *testing.T) {
 	emit(t, e.rdb, paid(mine), schema.EventPaid) // last in the stream: when it came, theirs was read
 	if seen := until(t, shopFeed, mine.ID, "paid"); seen[theirs.ID] {
 		t.Errorf("the shop's feed carried the other merchant's order %s", theirs.ID)
+	}
+	if seen := until(t, askingFeed, mine.ID, "paid"); seen[theirs.ID] {
+		t.Errorf("a feed asking for the other merchant carried its order %s", theirs.ID)
 	}
 	if seen := until(t, theirFeed, theirs.ID, "paid"); seen[mine.ID] {
 		t.Errorf("the other merchant's feed carried the shop's order %s", mine.ID)
