@@ -45,6 +45,7 @@ type env struct {
 	clock  *clock
 	store  *store
 	reg    *prometheus.Registry
+	hub    *Hub
 	logs   *logBuf
 	shop   string
 	other  string
@@ -93,11 +94,11 @@ func newEnv(t *testing.T) *env {
 		*to = m.AppID
 	}
 	e.seedOrders()
-	hub, err := NewHub(rdb, e.reg, log)
+	hub, err := NewHub(HubConfig{Every: 50 * time.Millisecond}, rdb, e.reg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub.every = 50 * time.Millisecond
+	e.hub = hub
 	ips, _ := platform.NewClientIP(nil)
 	r := Reads{Live: e.store, Lister: e.store, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
 	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: e.store, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)

@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -13,63 +14,94 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// Hub is the live orders feed of one process: one reader per event stream
-// (shard), started when the first console opens the feed and stopped
-// when the last closes it, fanning each order event out to the open
-// consoles of its merchant. A hundred open consoles cost the event streams
-// the same XREADs as one, and the create path nothing: the reader only
-// reads what the scripts already write.
+// Hub is the live orders feed of one process: one reader of the event
+// streams (every shard's), started when the first console opens the feed
+// and stopped when the last closes it. Each poll gathers, per merchant
+// with an open console, the latest state of each order that changed and
+// renders that as one message, once; every feed of the merchant is handed
+// the same bytes. The cost thus grows with the events and the feeds, never
+// with events × feeds: 100 consoles of a merchant creating thousands of
+// orders a second cost one rendering and 100 writes per poll. The create
+// path pays nothing: the reader only reads what the scripts already write.
 type Hub struct {
+	cfg     HubConfig
 	rdb     redis.UniversalClient
 	streams []string
 	log     *slog.Logger
-	every   time.Duration // how often the streams are polled while anyone listens
 
-	mu    sync.Mutex
-	subs  map[string]map[*Sub]struct{} // by appid
-	n     int
-	wake  chan struct{}
-	done  bool
-	reads prometheus.Counter
-	sent  prometheus.Counter
-	drops prometheus.Counter
-	open  prometheus.Gauge
+	mu      sync.Mutex
+	subs    map[string]map[*Sub]struct{} // by appid
+	n       int
+	wake    chan struct{}
+	done    bool
+	stopped chan struct{} // closed when the hub stops: every feed ends
+
+	reads    prometheus.Counter
+	events   prometheus.Counter
+	messages prometheus.Counter
+	sent     prometheus.Counter
+	drops    prometheus.Counter
+	behind   prometheus.Counter
+	open     prometheus.Gauge
 }
 
-// Sub is one open feed: the events of its merchant's orders. C is closed
-// when the hub stops.
-type Sub struct {
-	appid string
-	C     chan LiveOrder
-	lost  bool // events were dropped: the page should reload its table
+// HubConfig is the live feed's rhythm and bounds.
+type HubConfig struct {
+	// Every is how often the streams are polled while anyone listens
+	// (default 500 ms): a person watching a table sees a change within it.
+	Every time.Duration
+	// Count bounds each stream's entries one poll reads (default 1000).
+	// 15,000 creates/s over 16 shards is ~470 entries a shard each 500 ms
+	// (random shards: rarely above 550), so 1000 keeps up with twice that;
+	// a read that comes back full means the hub is behind and the next
+	// poll follows at once instead of after Every.
+	Count int64
+	// MaxOrders caps the orders one message carries: what the orders page
+	// shows (its page size, default 25). More changed orders than that in
+	// one poll send the latest MaxOrders and tell the page to reload.
+	MaxOrders int
 }
 
-// LiveOrder is what the orders page needs of a new or changed order.
-type LiveOrder struct {
-	ID            string `json:"id"`
-	ClientOrderID string `json:"clientOrderId"`
-	Amount        string `json:"amount"`
-	Currency      string `json:"currency"`
-	Method        string `json:"method"`
-	Status        string `json:"status"`
-	Created       string `json:"created"`
-	Event         string `json:"event"`
-	Sandbox       bool   `json:"sandbox"`
+func (c *HubConfig) defaults() {
+	if c.Every == 0 {
+		c.Every = 500 * time.Millisecond
+	}
+	if c.Count == 0 {
+		c.Count = 1000
+	}
+	if c.MaxOrders == 0 {
+		c.MaxOrders = 25
+	}
+}
+
+// Validate refuses bounds that cannot work.
+func (c HubConfig) Validate() error {
+	if c.Every < 0 || c.Count < 1 || c.MaxOrders < 1 {
+		return fmt.Errorf("console live feed: every %v, count %d, max orders %d: want every ≥ 0, count and max orders ≥ 1", c.Every, c.Count, c.MaxOrders)
+	}
+	return nil
 }
 
 // NewHub builds the feed over the order event streams of every shard.
-func NewHub(rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (*Hub, error) {
-	h := &Hub{rdb: rdb, log: log, every: 500 * time.Millisecond, subs: map[string]map[*Sub]struct{}{}, wake: make(chan struct{})}
+func NewHub(cfg HubConfig, rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (*Hub, error) {
+	cfg.defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	h := &Hub{cfg: cfg, rdb: rdb, log: log, subs: map[string]map[*Sub]struct{}{}, wake: make(chan struct{}), stopped: make(chan struct{})}
 	for _, s := range schema.AllShards() {
 		h.streams = append(h.streams, schema.EventsKey(s))
 	}
 	h.reads = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_reads_total", Help: "Polls of the event streams by the console's live feed (all consoles share them)."})
-	h.sent = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_events_total", Help: "Order events sent to open consoles."})
-	h.drops = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_dropped_total", Help: "Order events an open console was too slow to take."})
+	h.events = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_events_total", Help: "Order events of merchants with an open console, read once by the live feed whatever the number of consoles."})
+	h.messages = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_messages_total", Help: "Live feed messages rendered: one per merchant with changes per poll, shared by all its consoles."})
+	h.sent = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_sent_total", Help: "Live feed messages handed to open consoles."})
+	h.drops = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_dropped_total", Help: "Live feed messages an open console was too slow to take (its next one tells the page to reload)."})
+	h.behind = prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_console_live_behind_total", Help: "Polls that read a full Count from a stream: the next poll followed at once."})
 	h.open = prometheus.NewGauge(prometheus.GaugeOpts{Name: "gateway_console_live_open", Help: "Open live feeds."})
-	for _, c := range []prometheus.Collector{h.reads, h.sent, h.drops, h.open} {
+	for _, c := range []prometheus.Collector{h.reads, h.events, h.messages, h.sent, h.drops, h.behind, h.open} {
 		if err := reg.Register(c); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("console live feed metrics: %w", err)
 		}
 	}
 	return h, nil
@@ -82,7 +114,7 @@ func (h *Hub) Subscribe(appid string) *Sub {
 	if h.done {
 		return nil
 	}
-	s := &Sub{appid: appid, C: make(chan LiveOrder, 64)}
+	s := newSub(appid, h.stopped)
 	if h.subs[appid] == nil {
 		h.subs[appid] = map[*Sub]struct{}{}
 	}
@@ -90,7 +122,7 @@ func (h *Hub) Subscribe(appid string) *Sub {
 	h.n++
 	h.open.Inc()
 	if h.n == 1 {
-		close(h.wake) // the readers start
+		close(h.wake) // the reader starts
 	}
 	return s
 }
@@ -121,9 +153,9 @@ func (h *Hub) waiting() <-chan struct{} {
 }
 
 // Run polls the streams while anyone listens, until ctx ends; then every
-// feed is closed. Each poll is one pipeline of non-blocking XREADs, one
-// per shard's stream (grouped per node on Redis Cluster): no connection
-// is held blocking, so the pool the create path shares is never short.
+// feed ends. Each poll is one pipeline of non-blocking XREADs, one per
+// shard's stream (grouped per node on Redis Cluster): no connection is
+// held blocking, so the pool the create path shares is never short.
 func (h *Hub) Run(ctx context.Context) {
 	defer h.stop()
 	for {
@@ -141,10 +173,13 @@ func (h *Hub) Run(ctx context.Context) {
 			continue
 		}
 		for ctx.Err() == nil && h.listening() {
-			if err := h.poll(ctx, last); err != nil && ctx.Err() == nil {
+			full, err := h.poll(ctx, last)
+			if err != nil && ctx.Err() == nil {
 				h.log.Warn("console live feed read", "err", err)
 			}
-			sleep(ctx, h.every)
+			if !full || err != nil {
+				sleep(ctx, h.cfg.Every)
+			}
 		}
 	}
 }
@@ -159,7 +194,7 @@ func (h *Hub) tails(ctx context.Context) (map[string]string, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return nil, err
+		return nil, fmt.Errorf("read the event streams' ends: %w", err)
 	}
 	last := map[string]string{}
 	for i, st := range h.streams {
@@ -171,40 +206,14 @@ func (h *Hub) tails(ctx context.Context) (map[string]string, error) {
 	return last, nil
 }
 
-// poll reads what every stream got since last and fans it out.
-func (h *Hub) poll(ctx context.Context, last map[string]string) error {
-	cmds := make([]*redis.XStreamSliceCmd, len(h.streams))
-	_, err := h.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for i, st := range h.streams {
-			cmds[i] = p.XRead(ctx, &redis.XReadArgs{Streams: []string{st, last[st]}, Count: 500, Block: -1})
-		}
-		return nil
-	})
-	h.reads.Inc()
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return err
-	}
-	for _, cmd := range cmds {
-		res, _ := cmd.Result()
-		for _, st := range res {
-			for _, m := range st.Messages {
-				last[st.Stream] = m.ID
-				h.fanOut(m)
-			}
-		}
-	}
-	return nil
-}
-
 func (h *Hub) stop() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.done = true
-	for _, subs := range h.subs {
-		for s := range subs {
-			close(s.C)
-		}
+	if h.done {
+		return
 	}
+	h.done = true
+	close(h.stopped)
 	h.subs = map[string]map[*Sub]struct{}{}
 	h.n = 0
 }
@@ -213,29 +222,6 @@ func (h *Hub) listening() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.n > 0
-}
-
-// fanOut sends one event to its merchant's feeds; a feed whose buffer is
-// full loses it and is marked, never blocking the others.
-func (h *Hub) fanOut(m redis.XMessage) {
-	ev, err := schema.DecodeEvent(m.ID, m.Values)
-	if err != nil {
-		return // the projector dead-letters what it cannot read; the feed just skips it
-	}
-	o := ev.Order
-	lo := LiveOrder{ID: o.ID, ClientOrderID: o.ClientOrderID, Amount: o.Amount.String(), Currency: o.Currency, Method: string(o.Method),
-		Status: o.Status.String(), Created: o.CreatedAt.UTC().Format("2006-01-02 15:04:05"), Event: string(ev.Type), Sandbox: o.Sandbox}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for s := range h.subs[o.AppID] {
-		select {
-		case s.C <- lo:
-			h.sent.Inc()
-		default:
-			s.lost = true
-			h.drops.Inc()
-		}
-	}
 }
 
 func sleep(ctx context.Context, d time.Duration) {

@@ -2,7 +2,6 @@ package console
 
 import (
 	"bufio"
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -17,8 +16,8 @@ import (
 // never outlives its session by more than this.
 const liveFor = 5 * time.Minute
 
-// live is the orders page's server-sent events: each new or changed order
-// of the merchant as it happens.
+// live is the orders page's server-sent events: every poll's new and
+// changed orders of the session's merchant, as one message.
 func (c *Console) live(ctx *fiber.Ctx) error {
 	if c.d.Live == nil {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindRouteNotFound, "no live feed on this node"))
@@ -38,7 +37,9 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	return nil
 }
 
-// stream writes the feed until it ends, the client goes, or liveFor.
+// stream writes the feed until the hub stops, the client goes, or
+// liveFor. A message is the same bytes for every feed of the merchant:
+// one write and one flush per feed per poll at most.
 func stream(w *bufio.Writer, sub *Sub) {
 	end := time.NewTimer(liveFor)
 	defer end.Stop()
@@ -50,14 +51,16 @@ func stream(w *bufio.Writer, sub *Sub) {
 	for {
 		var err error
 		select {
-		case lo, ok := <-sub.C:
-			if !ok {
-				return
+		case <-sub.ready:
+			b := sub.take()
+			if b == nil {
+				continue
 			}
-			b, _ := json.Marshal(lo)
-			_, err = w.WriteString("event: order\ndata: " + string(b) + "\n\n")
+			_, err = w.Write(b)
 		case <-beat.C:
 			_, err = w.WriteString(": keep-alive\n\n")
+		case <-sub.done:
+			return
 		case <-end.C:
 			return
 		}

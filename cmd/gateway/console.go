@@ -54,7 +54,7 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
-	hub, err := console.NewHub(rdb, reg, log)
+	hub, err := console.NewHub(console.HubConfig{}, rdb, reg, log)
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,6 @@
 // The orders page's live feed: new and changed orders arrive by
-// server-sent events and are put into the table without a reload. Rows are
+// server-sent events, a batch a poll, and are put into the table without a
+// reload. Rows are
 // built with DOM calls (textContent), never from HTML strings.
 "use strict";
 (function () {
@@ -49,23 +50,43 @@
     st.appendChild(badge(o.status));
     return row;
   }
-  const feed = new EventSource(table.dataset.liveUrl);
-  feed.addEventListener("order", (ev) => {
-    const o = JSON.parse(ev.data);
+  // One message a poll: the latest state of each order that changed,
+  // oldest first, so each new order put on top leaves the newest on top.
+  function apply(o) {
     const row = Array.from(body.rows).find((r) => r.dataset.id === o.id);
     if (row) {
-      const st = row.querySelector("[data-status]");
-      st.replaceChildren(badge(o.status));
+      row.querySelector("[data-status]").replaceChildren(badge(o.status));
+      const method = row.cells[4];
+      if (method && o.method) method.textContent = o.method;
       row.classList.add("changed");
       return;
     }
-    if (!prepend || o.event !== "created") return;
+    if (!prepend || !o.new) return;
     const empty = body.querySelector("[data-empty]");
     if (empty) empty.remove();
     const r = newRow(o);
     r.classList.add("changed");
     body.insertBefore(r, body.firstChild);
     while (body.rows.length > limit) body.deleteRow(body.rows.length - 1);
+  }
+  // The message did not carry every change (more than a page, or this
+  // browser fell behind): the table may be stale, and the person is
+  // offered a reload rather than having the page move under them.
+  function askReload() {
+    if (!status || status.querySelector("[data-live-reload]")) return;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn secondary";
+    b.dataset.liveReload = "";
+    b.textContent = word("reload");
+    b.addEventListener("click", () => location.reload());
+    status.replaceChildren(word("reload-hint") + " ", b);
+  }
+  const feed = new EventSource(table.dataset.liveUrl);
+  feed.addEventListener("orders", (ev) => {
+    const msg = JSON.parse(ev.data);
+    (msg.orders || []).forEach(apply);
+    if (msg.reload) askReload();
   });
   // A closed feed is a session that ended (the server answers 204): the
   // reload goes to the login page and back here after it.
