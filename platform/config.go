@@ -94,7 +94,7 @@ type Config struct {
 	// from a real gateway under the create benchmark's load, server loop
 	// and Redis pipelines included. A diagnostic; empty in production.
 	CPUProfile string
-	LogLevel                  string
+	LogLevel   string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the
 	// public listener: the slow-client (slow loris) bound.
 	HTTPReadTimeout time.Duration
