@@ -72,7 +72,10 @@ func BenchmarkListing(b *testing.B) {
 		}
 		reportPercentiles(b, lat)
 	})
-	q := &Orders{lister: orders, totals: NewRedisOrders(benchCounters(b, merchantRows))}
+	q, err := NewListing(ListingDeps{Lister: orders, Totals: NewRedisOrders(benchCounters(b, merchantRows))})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.Run("total-status-paid", func(b *testing.B) {
 		var lat []time.Duration
 		for b.Loop() {
