@@ -6,11 +6,13 @@ import (
 	"time"
 )
 
-// A listing's bounds when it names none: DateTime holds no order before
-// 1970 or from 2106 on, so these select every order, as no bound does.
+// A listing's bounds when it names none: no order is created before 1970
+// or after 2105, so these select every order, as no bound does. Not 2106:
+// 18.16 reads toDateTime('2106-01-01 00:00:00') as 0, and a rounded-up
+// 2105-12-31T23:59:59.5 would become that.
 var (
 	listingFirst = time.Unix(0, 0).UTC()
-	listingEnd   = time.Date(2106, 1, 1, 0, 0, 0, 0, time.UTC)
+	listingEnd   = time.Date(2105, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
 // RollupCount is how many orders f matches, counted from the report
@@ -32,11 +34,14 @@ func (c *ClickHouseOrders) RollupCount(ctx context.Context, f Filter) (n int, ok
 	if rf.From.IsZero() {
 		rf.From = listingFirst
 	}
-	if rf.To.IsZero() {
+	if rf.To.IsZero() || rf.To.After(listingEnd) {
 		rf.To = listingEnd
 	}
+	if rf.From.After(listingEnd) {
+		rf.From = listingEnd
+	}
 	if !rf.From.Before(rf.To) {
-		return 0, true, nil
+		return 0, false, nil // nothing to count; Count finds nothing at once
 	}
 	p, err := c.plan(ctx, rf)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // A report is served from two parts (docs/reporting.md): the hours of its
-// range whose rollup in report_hourly is current, read as per-cell sums,
+// range whose rollup in report_cells is current, read as per-cell sums,
 // and everything else, folded live from the orders table. "Current" means
 // the hour has a rollup row and no mark in report_marks is as new as that
 // row's as_of_ms: the projector marks an hour after every order version of
@@ -91,7 +91,7 @@ func (c *ClickHouseOrders) plan(ctx context.Context, f ReportFilter) (reportPlan
 // the newest mark in one round trip, and keeps the hours whose rollup is
 // newer than any mark.
 func (c *ClickHouseOrders) cleanHours(ctx context.Context, appid string, h0, h1 time.Time) (map[int64]bool, error) {
-	rows, err := c.conn.Query(readCtx(ctx), "SELECT toUInt8(0) AS k, hour, max(as_of_ms) AS v FROM report_hourly WHERE appid = ? AND hour >= ? AND hour < ? GROUP BY hour "+
+	rows, err := c.conn.Query(readCtx(ctx), "SELECT toUInt8(0) AS k, hour, max(as_of_ms) AS v FROM report_cells WHERE appid = ? AND hour >= ? AND hour < ? GROUP BY hour "+
 		"UNION ALL SELECT toUInt8(1) AS k, hour, max(marked_ms) AS v FROM report_marks WHERE appid = ? AND hour >= ? AND hour < ? GROUP BY hour",
 		appid, h0, h1, appid, h0, h1)
 	if err != nil {
@@ -213,7 +213,7 @@ func rolledUnits(f ReportFilter, spans []span, cols []unitColumn) (string, []any
 	// row (its arrays together) and costs about half of an argMax of the
 	// tuple of arrays, which copies every candidate.
 	q := "SELECT " + strings.Join(sel, ", ") + " FROM (SELECT " + strings.Join(inner, ", ") +
-		" FROM report_hourly WHERE appid = ? AND " + cond + " ORDER BY hour, as_of_ms DESC LIMIT 1 BY hour) ARRAY JOIN " +
+		" FROM report_cells WHERE appid = ? AND " + cond + " ORDER BY hour, as_of_ms DESC LIMIT 1 BY hour) ARRAY JOIN " +
 		strings.Join(joins, ", ")
 	args := append([]any{f.AppID}, cargs...)
 	var conds []string
