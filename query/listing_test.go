@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -115,4 +116,70 @@ func describeFilter(f Filter) string {
 	}
 	return fmt.Sprintf("merchant %s status %s method %q currency %q from %s to %s", f.AppID, st, f.Method, f.Currency,
 		f.From.Format(time.RFC3339Nano), f.To.Format(time.RFC3339Nano))
+}
+
+// countingLister is a Lister whose Count says what it was asked.
+type countingLister struct{ counts int }
+
+func (l *countingLister) Page(context.Context, Filter) ([]schema.Order, error) { return nil, nil }
+func (l *countingLister) Count(context.Context, Filter) (int, error) {
+	l.counts++
+	return 1, nil
+}
+
+// fakeTotals are Redis' counters: 2 orders, 3 in a status when covered.
+type fakeTotals struct{ covered bool }
+
+func (fakeTotals) Total(context.Context, string) (int, error) { return 2, nil }
+func (t fakeTotals) StatusTotal(context.Context, string, schema.Status) (int, bool, error) {
+	return 3, t.covered, nil
+}
+
+// fakeRollups count 4 of whatever they hold.
+type fakeRollups struct{}
+
+func (fakeRollups) RollupCount(_ context.Context, f Filter) (int, bool, error) {
+	return 4, f.ClientOrderID == "" && f.CustomerEmail == "", nil
+}
+
+// TestListingTotalSources: a listing's total comes from the cheapest exact
+// source: Redis' counters for an unfiltered or status-only listing, the
+// rollups for other filters of what they hold, ClickHouse's count for a
+// search. It fails when a source is skipped (each branch of total).
+func TestListingTotalSources(t *testing.T) {
+	paid := schema.StatusPaid
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name    string
+		f       Filter
+		covered bool
+		rollups bool
+		want    int
+	}{
+		{"unfiltered from the order counters", Filter{}, true, true, 2},
+		{"status from the status counters", Filter{Status: &paid}, true, true, 3},
+		{"status not covered: from the rollups", Filter{Status: &paid}, false, true, 4},
+		{"method and currency from the rollups", Filter{Method: schema.MethodWalletB, Currency: "CNY"}, true, true, 4},
+		{"a time range from the rollups", Filter{From: day, To: day.Add(time.Hour)}, true, true, 4},
+		{"clientOrderId counted in ClickHouse", Filter{ClientOrderID: "A-1"}, true, true, 1},
+		{"e-mail counted in ClickHouse", Filter{CustomerEmail: "a@b.c"}, true, true, 1},
+		{"no rollups: counted in ClickHouse", Filter{Currency: "USD"}, true, false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lister := &countingLister{}
+			d := ListingDeps{Lister: lister, Totals: fakeTotals{covered: tt.covered}}
+			if tt.rollups {
+				d.Rollups = fakeRollups{}
+			}
+			tt.f.AppID = "m"
+			got, _, err := mustListing(t, d).Page(context.Background(), tt.f)
+			if err != nil || got != tt.want {
+				t.Fatalf("total %d (%v), want %d", got, err, tt.want)
+			}
+			if counted := lister.counts > 0; counted != (tt.want == 1) {
+				t.Fatalf("ClickHouse counted %d times", lister.counts)
+			}
+		})
+	}
 }
