@@ -109,8 +109,11 @@ func newEnv(t *testing.T) *env {
 	search, ch := projected(t, rdb, log)
 	e.other = otherMerchantsOrder(t, mstore, e.store)
 	live, arch := readmodel.NewRedisOrders(rdb), readmodel.NewClickHouseOrders(ch)
-	lister := storeLister{store: e.store, ids: []string{e.review, e.mismatch, e.dead, e.other}}
-	view, err := console.NewReadOnly(console.Config{}, console.Reads{Live: live, Archive: arch, Lister: lister, Reports: arch,
+	listing, err := readmodel.NewListing(readmodel.ListingDeps{Lister: storeLister{store: e.store, ids: []string{e.review, e.mismatch, e.dead, e.other}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, err := console.NewReadOnly(console.Config{}, console.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch,
 		Webhooks: live, Refunds: live, Notifications: live}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -95,8 +95,8 @@ var nav = []webui.NavItem{
 // New builds the console; templates and messages are checked here.
 func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Console, error) {
 	cfg.defaults()
-	if d.Reads.Live == nil || d.Reads.Lister == nil || d.Reads.Reports == nil || d.Actions == nil || d.Audit == nil {
-		return nil, errors.New("console: live orders, lister, reports, actions and audit log are required")
+	if d.Reads.Live == nil || d.Reads.Listing == nil || d.Reads.Reports == nil || d.Actions == nil || d.Audit == nil {
+		return nil, errors.New("console: live orders, listing, reports, actions and audit log are required")
 	}
 	tmpl, _ := fs.Sub(templateFiles, "templates")
 	locs, _ := fs.Sub(localeFiles, "locales")

@@ -17,6 +17,7 @@ import (
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/webui/webuitest"
 )
@@ -100,7 +101,11 @@ func newEnv(t *testing.T) *env {
 	}
 	e.hub = hub
 	ips, _ := platform.NewClientIP(nil)
-	r := Reads{Live: e.store, Lister: e.store, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
+	listing, err := query.NewListing(query.ListingDeps{Lister: e.store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Reads{Live: e.store, Listing: listing, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
 	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: e.store, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
 	if err != nil {
 		t.Fatal(err)

@@ -150,18 +150,16 @@ func (c *Console) orders(ctx *fiber.Ctx) error {
 	return c.ui.Render(ctx, "orders", v)
 }
 
-// page reads one page and the total through the ClickHouse gate.
+// page reads one page and the total through the ClickHouse gate, with the
+// API's listing use case: the total of an unfiltered or status-only page
+// from Redis' counters, of other filters from the report rollups.
 func (c *Console) page(ctx *fiber.Ctx, f query.Filter) (int, []schema.Order, error) {
 	release, err := c.gate.Acquire(ctx.UserContext(), f.AppID)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer release()
-	rows, err := c.d.Reads.Lister.Page(ctx.UserContext(), f)
-	if err != nil {
-		return 0, nil, unavailable(err)
-	}
-	total, err := c.d.Reads.Lister.Count(ctx.UserContext(), f)
+	total, rows, err := c.d.Reads.Listing.Page(ctx.UserContext(), f)
 	if err != nil {
 		return 0, nil, unavailable(err)
 	}

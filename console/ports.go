@@ -45,11 +45,17 @@ type Auditor interface {
 	Append(ctx context.Context, e audit.Entry) (string, error)
 }
 
+// Listing is the orders listing use case (query.Listing), shared with the
+// API's action=orders: a page and its total, taken the cheap way.
+type Listing interface {
+	Page(ctx context.Context, f query.Filter) (total int, orders []schema.Order, err error)
+}
+
 // Reads are the query side's read models the pages draw on.
 type Reads struct {
 	Live          Orders
 	Archive       Archive
-	Lister        query.Lister
+	Listing       Listing
 	Reports       query.Reports
 	Webhooks      query.WebhookLog
 	Refunds       query.RefundReader

@@ -28,8 +28,8 @@ type (
 // gate (nil: none).
 func NewReadOnly(cfg Config, reads Reads, gate Gate) (*ReadOnly, error) {
 	cfg.defaults()
-	if reads.Live == nil || reads.Lister == nil || reads.Reports == nil {
-		return nil, errors.New("console read-only view: live orders, lister and reports are required")
+	if reads.Live == nil || reads.Listing == nil || reads.Reports == nil {
+		return nil, errors.New("console read-only view: live orders, listing and reports are required")
 	}
 	if gate == nil {
 		gate = noGate{}

@@ -72,7 +72,10 @@ func BenchmarkListing(b *testing.B) {
 		}
 		reportPercentiles(b, lat)
 	})
-	q := &Orders{lister: orders, totals: NewRedisOrders(benchCounters(b, merchantRows))}
+	q, err := NewListing(ListingDeps{Lister: orders, Totals: NewRedisOrders(benchCounters(b, merchantRows)), Rollups: orders})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.Run("total-status-paid", func(b *testing.B) {
 		var lat []time.Duration
 		for b.Loop() {
@@ -85,6 +88,29 @@ func BenchmarkListing(b *testing.B) {
 		}
 		reportPercentiles(b, lat)
 	})
+	// The paymentMethod+currency filter's total: ClickHouse's count over
+	// the merchant's orders (count-…) against the listing's, from the
+	// report rollups (total-…).
+	benchRollups(b, ch)
+	wb := Filter{AppID: "big", Page: 1, Limit: 10, Method: schema.MethodWalletB, Currency: "CNY"}
+	for _, how := range []string{"count", "total"} {
+		b.Run(how+"-wallet_b-CNY", func(b *testing.B) {
+			var lat []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				count := orders.Count
+				if how == "total" {
+					count = q.total
+				}
+				n, err := count(ctx, wb)
+				if err != nil || n != merchantRows/len(benchMethods) {
+					b.Fatalf("%s: %d, %v", how, n, err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			reportPercentiles(b, lat)
+		})
+	}
 }
 
 // benchCounters sets merchant big's order and status counters as the
@@ -143,7 +169,7 @@ func benchData(b *testing.B) (driver.Conn, int) {
 		b.Fatal(err)
 	}
 	if int(have) != totalRows || layout == 0 {
-		for _, table := range []string{"orders", "report_hourly", "report_marks"} {
+		for _, table := range []string{"orders", "report_cells", "report_marks"} {
 			_ = ch.Exec(ctx, "TRUNCATE TABLE "+table)
 		}
 		start := time.Now()

@@ -216,7 +216,7 @@ func TestFairGateBoundsWait(t *testing.T) {
 	}
 }
 
-// TestFairGateConfig: the in-flight cap defaults to half the slots, may
+// TestFairGateConfig: the in-flight cap defaults to a quarter of the slots, may
 // not exceed them, and a negative wait is refused.
 func TestFairGateConfig(t *testing.T) {
 	tests := []struct {
@@ -225,7 +225,8 @@ func TestFairGateConfig(t *testing.T) {
 		wantCap int
 		ok      bool
 	}{
-		{"defaults", FairGateConfig{}, 4, true},
+		{"defaults", FairGateConfig{}, 2, true},
+		{"a quarter, at least 1", FairGateConfig{Concurrency: 2}, 1, true},
 		{"a cap of its own", FairGateConfig{Concurrency: 8, PerMerchantInFlight: 2}, 2, true},
 		{"cap over the slots", FairGateConfig{Concurrency: 2, PerMerchantInFlight: 3}, 0, false},
 		{"negative wait", FairGateConfig{MaxWait: -time.Second}, 0, false},

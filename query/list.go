@@ -37,10 +37,9 @@ type Lister interface {
 	Count(ctx context.Context, f Filter) (int, error)
 }
 
-// Totals counts a merchant's orders without a scan; an unfiltered listing
-// takes its total from Total, one filtered by status alone from
-// StatusTotal when that covers the merchant's orders (ok), else the
-// listing counts in ClickHouse.
+// Totals counts a merchant's orders without a scan (Listing.Page): Total
+// all of them, StatusTotal those in one status when the counters cover
+// every order (ok).
 type Totals interface {
 	Total(ctx context.Context, appid string) (int, error)
 	StatusTotal(ctx context.Context, appid string, st schema.Status) (n int, ok bool, err error)
@@ -76,7 +75,7 @@ type listPage struct {
 }
 
 func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
-	if q.lister == nil {
+	if q.listing == nil {
 		return platform.Errorf(platform.KindUnavailable, "order listing is not served by this node")
 	}
 	f, err := parseFilter(c, acct.AppID)
@@ -87,7 +86,7 @@ func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
-	total, orders, err := q.page(c.UserContext(), f)
+	total, orders, err := q.listing.Page(c.UserContext(), f)
 	release()
 	if err != nil {
 		q.log.Error("list orders", "err", err)
@@ -141,32 +140,4 @@ func wholeParam(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
 		return 0, platform.Errorf(platform.KindInvalidParameter, "%s must be a whole number from %d to %d", name, lo, hi)
 	}
 	return n, nil
-}
-
-// page reads the page and its total. The total of an unfiltered listing is
-// the merchant's order counter, that of a listing filtered by status alone
-// the merchant's counter of that status: either may be ahead of the page by
-// the changes of the last moment not yet projected. Other filters are
-// counted in ClickHouse.
-func (q *Orders) page(ctx context.Context, f Filter) (int, []schema.Order, error) {
-	orders, err := q.lister.Page(ctx, f)
-	if err != nil {
-		return 0, nil, err
-	}
-	total, err := q.total(ctx, f)
-	return total, orders, err
-}
-
-func (q *Orders) total(ctx context.Context, f Filter) (int, error) {
-	switch {
-	case q.totals == nil:
-	case f.unfiltered():
-		return q.totals.Total(ctx, f.AppID)
-	case f.statusOnly():
-		n, ok, err := q.totals.StatusTotal(ctx, f.AppID, *f.Status)
-		if err != nil || ok {
-			return n, err
-		}
-	}
-	return q.lister.Count(ctx, f)
 }

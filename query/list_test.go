@@ -119,7 +119,7 @@ func newListEnv(t *testing.T) *listEnv {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	live := NewRedisOrders(rdb)
 	e.app = serveOrders(t, merchant.NewDirectory(accounts, log, time.Millisecond),
-		Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)
+		Sources{Live: live, Archive: chOrders, Listing: mustListing(t, ListingDeps{Lister: chOrders, Totals: live, Rollups: chOrders})}, log)
 	return e
 }
 
@@ -423,7 +423,7 @@ func TestListingTotalMatchesClickHouse(t *testing.T) {
 	live := NewRedisOrders(rdb)
 	chOrders := NewClickHouseOrders(ch)
 	e := &listEnv{t: t, ch: ch, acct: acct, app: serveOrders(t, merchant.NewDirectory(accounts, log, time.Millisecond),
-		Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)}
+		Sources{Live: live, Archive: chOrders, Listing: mustListing(t, ListingDeps{Lister: chOrders, Totals: live, Rollups: chOrders})}, log)}
 	status, b, raw := e.get("action=orders&limit=50")
 	if status != 200 {
 		t.Fatalf("listing: %d %s", status, raw)

@@ -49,13 +49,12 @@ type Archive interface {
 	Archived(ctx context.Context, appid, id string) (*schema.Order, error)
 }
 
-// Sources are the read models behind GET /api/order. Archive, Lister,
-// Totals and Webhooks may be nil on a node without ClickHouse; what needs them then answers 503.
+// Sources are the read models behind GET /api/order. Archive, Listing
+// and Webhooks may be nil on a node without ClickHouse; what needs them then answers 503.
 type Sources struct {
 	Live     OrderReader
 	Archive  Archive
-	Lister   Lister
-	Totals   Totals
+	Listing  *Listing // the listing use case, shared with the consoles
 	Webhooks WebhookLog
 	Refunds  RefundReader // nil: action=order lists no refunds
 	Reports  Reports      // nil: summary, timeseries and export answer 503
@@ -69,8 +68,7 @@ type Orders struct {
 	accounts   Accounts
 	live       OrderReader
 	archive    Archive
-	lister     Lister
-	totals     Totals
+	listing    *Listing
 	webhookLog WebhookLog
 	refunds    RefundReader
 	reports    Reports
@@ -90,7 +88,7 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Lim
 	if cfg.ReportLimit.PerSecond <= 0 {
 		cfg.ReportLimit = DefaultReportLimit
 	}
-	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, lister: src.Lister, totals: src.Totals, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, gate: src.Gate, limiter: limiter, log: log}, nil
+	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, listing: src.Listing, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, gate: src.Gate, limiter: limiter, log: log}, nil
 }
 
 // Serve dispatches on action.

@@ -58,7 +58,7 @@ func TestReportLimitIsItsOwnBudget(t *testing.T) {
 	// the test); the query budget is ample.
 	cfg := Config{PublicURL: "https://pay.test", QueryLimit: platform.Limit{PerSecond: 1000, Burst: 1000},
 		ReportLimit: platform.Limit{PerSecond: 1.0 / 3600, Burst: 3}}
-	q, err := NewOrders(cfg, dir, Sources{Live: NewRedisOrders(rdb), Lister: emptyReads{}, Reports: emptyReads{}}, limiter, log)
+	q, err := NewOrders(cfg, dir, Sources{Live: NewRedisOrders(rdb), Listing: mustListing(t, ListingDeps{Lister: emptyReads{}}), Reports: emptyReads{}}, limiter, log)
 	if err != nil {
 		t.Fatal(err)
 	}

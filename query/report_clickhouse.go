@@ -85,9 +85,9 @@ func (c *ClickHouseOrders) Summary(ctx context.Context, f ReportFilter) (Summary
 	if err != nil {
 		return Summary{}, fmt.Errorf("summary: %w", err)
 	}
-	units, args := reportUnits(f, p)
+	units, args := unitsOf(f, p, summaryColumns)
 	q := "SELECT " + strings.Join(cols, ", ") + " FROM (" + units + ") ARRAY JOIN [m, ''] AS k GROUP BY k ORDER BY k"
-	rows, err := c.conn.Query(ctx, q, args...)
+	rows, err := c.conn.Query(p.ctx(ctx), q, args...)
 	if err != nil {
 		return Summary{}, fmt.Errorf("summary: %w", err)
 	}

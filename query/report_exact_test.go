@@ -65,19 +65,30 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	chOrders := NewClickHouseOrders(ch)
 	app := serveOrders(t, merchant.NewDirectory(merchant.NewStore(rdb), log, time.Millisecond),
-		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Lister: chOrders, Reports: chOrders}, log)
+		Sources{Live: NewRedisOrders(rdb), Archive: chOrders, Listing: mustListing(t, ListingDeps{Lister: chOrders, Rollups: chOrders}), Reports: chOrders}, log)
 	// Four rounds: every hour folded live (no rollups yet); then most
 	// hours from rollups; then, after more changes to old orders, the hours
 	// they touched live again beside the rollups of the others; then all
-	// from rollups again, the touched hours folded a second time.
-	checkAllReports(t, app, accounts, w)
+	// from rollups again, the touched hours folded a second time. Each
+	// round also checks the listing's totals counted from the rollups
+	// against ClickHouse's Count.
+	round := func(rollups bool) {
+		t.Helper()
+		checkAllReports(t, app, accounts, w)
+		n := checkListingTotals(t, chOrders, w, appids, 60)
+		if rollups && n == 0 {
+			t.Fatal("no listing total was counted from the rollups")
+		}
+		t.Logf("%d of %d listing totals counted from the rollups, each equal to Count", n, 60*len(appids))
+	}
+	round(false)
 	if n := rollUp(t, ch); n == 0 {
 		t.Fatal("the rollup job folded no hour")
 	}
 	if clean, _ := rollupHours(t, ch, appids); clean == 0 {
 		t.Fatal("no hour is served from a rollup")
 	}
-	checkAllReports(t, app, accounts, w)
+	round(true)
 	w.steps(appids, 200)
 	projectMore(t, rdb, ch, w)
 	clean, stale := rollupHours(t, ch, appids)
@@ -86,7 +97,7 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 	}
 	t.Logf("after more changes: %d merchant hours from rollups, %d folded live again", clean, stale)
 	requireMixedPlan(t, chOrders, appids, w)
-	checkAllReports(t, app, accounts, w)
+	round(true)
 	// The job folds the re-marked hours again: two rollups of each, the
 	// newer one read.
 	if n := rollUp(t, ch); n == 0 {
@@ -95,7 +106,7 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 	if _, stale := rollupHours(t, ch, appids); stale != 0 {
 		t.Fatalf("%d hours still stale after the job ran again", stale)
 	}
-	checkAllReports(t, app, accounts, w)
+	round(true)
 }
 
 // checkAllReports checks every summary, export and time series of the

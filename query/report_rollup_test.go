@@ -54,7 +54,7 @@ func rollupHours(t *testing.T, ch driver.Conn, appids []string) (clean, stale in
 			t.Fatal(err)
 		}
 		var rolled uint64
-		if err := ch.QueryRow(t.Context(), "SELECT count() FROM (SELECT DISTINCT hour FROM report_hourly WHERE appid = ?)", a).Scan(&rolled); err != nil {
+		if err := ch.QueryRow(t.Context(), "SELECT count() FROM (SELECT DISTINCT hour FROM report_cells WHERE appid = ?)", a).Scan(&rolled); err != nil {
 			t.Fatal(err)
 		}
 		clean += len(hours)
@@ -86,7 +86,7 @@ func requireMixedPlan(t *testing.T, c *ClickHouseOrders, appids []string, w *rep
 func TestRollupReadsNewestFold(t *testing.T) {
 	ch := migratedClickHouse(t, testenv.ClickHouseDSN(t))
 	ctx := t.Context()
-	if err := ch.Exec(ctx, "SYSTEM STOP MERGES report_hourly"); err != nil {
+	if err := ch.Exec(ctx, "SYSTEM STOP MERGES report_cells"); err != nil {
 		t.Fatal(err)
 	}
 	sink, orders := projector.NewClickHouse(ch), NewClickHouseOrders(ch)
@@ -115,7 +115,7 @@ func TestRollupReadsNewestFold(t *testing.T) {
 	paidNow(1) // the mark makes the hour live
 	rollUp(t, ch)
 	var folds uint64
-	if err := ch.QueryRow(ctx, "SELECT count() FROM report_hourly WHERE appid = 'twice' AND hour = ?", at.Truncate(time.Hour)).Scan(&folds); err != nil || folds != 2 {
+	if err := ch.QueryRow(ctx, "SELECT count() FROM report_cells WHERE appid = 'twice' AND hour = ?", at.Truncate(time.Hour)).Scan(&folds); err != nil || folds != 2 {
 		t.Fatalf("%d folds of the hour, want 2 (%v)", folds, err)
 	}
 	p, err := orders.plan(ctx, f)

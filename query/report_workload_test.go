@@ -63,7 +63,7 @@ func (w *reportWorkload) create(appid string) {
 	}
 	o := &schema.Order{ID: schema.NewOrderID(at, shard), AppID: appid, ClientOrderID: coid,
 		Amount: schema.Amount(1 + w.rng.IntN(50_000)), Currency: mc[1], Method: schema.Method(mc[0]),
-		Status: schema.StatusPending, CreatedAt: at, UpdatedAt: at, Version: 1}
+		Status: schema.StatusPending, CreatedAt: at, UpdatedAt: at, Version: 1, Sandbox: w.rng.IntN(4) == 0}
 	id, created, err := w.store.Create(w.ctx, o)
 	if err != nil {
 		t.Fatalf("create: %v", err)

@@ -47,7 +47,7 @@ func (c *RollupConfig) Validate() error {
 	return nil
 }
 
-// Rollup keeps report_hourly: it folds each merchant hour older than the
+// Rollup keeps report_cells: it folds each merchant hour older than the
 // open window once, and again whenever a mark newer than its fold says an
 // order of that hour changed (a refund, a late pay). Each fold is a fresh
 // snapshot of the hour written as one row, never a delta, so a fold run
@@ -72,7 +72,7 @@ func NewRollup(cfg RollupConfig, conn driver.Conn, reg prometheus.Registerer, lo
 		return nil, err
 	}
 	r := &Rollup{cfg: cfg, conn: conn, log: log.With("role", "rollup"), now: time.Now,
-		folded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_report_rollup_folds_total", Help: "Merchant hours folded into report_hourly (one per merchant and hour folded)."}),
+		folded:   prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_report_rollup_folds_total", Help: "Merchant hours folded into report_cells (one per merchant and hour folded)."}),
 		failures: prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_report_rollup_failures_total", Help: "Rollup runs that failed (retried on the next)."})}
 	if reg != nil {
 		if err := errors.Join(reg.Register(r.folded), reg.Register(r.failures)); err != nil {
@@ -170,13 +170,13 @@ func (r *Rollup) stale(ctx context.Context, limit time.Time, full, unmarked bool
 	var out []hourKey
 	err := r.scan(ctx, &out, "SELECT appid, hour FROM (SELECT appid, hour, max(marked_ms) AS mk FROM report_marks "+
 		"WHERE hour < ? AND marked_ms >= ? GROUP BY appid, hour) ANY LEFT JOIN (SELECT appid, hour, max(as_of_ms) AS a "+
-		"FROM report_hourly WHERE appid GLOBAL IN (SELECT appid FROM report_marks WHERE marked_ms >= ?) GROUP BY appid, hour) "+
+		"FROM report_cells WHERE appid GLOBAL IN (SELECT appid FROM report_marks WHERE marked_ms >= ?) GROUP BY appid, hour) "+
 		"USING (appid, hour) WHERE mk >= a", limit, since, since)
 	if err != nil || !unmarked {
 		return out, err
 	}
 	err = r.scan(ctx, &out, "SELECT appid, toStartOfHour(created_at, 'UTC') AS h FROM orders WHERE created_at < ? "+
-		"GROUP BY appid, h HAVING (appid, h) GLOBAL NOT IN (SELECT appid, hour FROM report_hourly)", limit)
+		"GROUP BY appid, h HAVING (appid, h) GLOBAL NOT IN (SELECT appid, hour FROM report_cells)", limit)
 	return out, err
 }
 

@@ -24,7 +24,7 @@ func newHourCells() *hourCells {
 }
 
 // foldDay folds the orders of appids created in [lo, hi) (whole hours of
-// one day) with the reports' own fold, and writes one report_hourly row per
+// one day) with the reports' own fold, and writes one report_cells row per
 // merchant and hour, an hour without orders included (it is then known to
 // be empty, and readers see no gap). Hours that were not stale get a fresh
 // snapshot too, which is as exact as the one they had.
@@ -76,7 +76,7 @@ func (r *Rollup) foldDay(ctx context.Context, appids []string, lo, hi time.Time,
 
 // write inserts the rows of one fold in one batch.
 func (r *Rollup) write(ctx context.Context, cells map[hourKey]*hourCells, asOf uint64) error {
-	b, err := r.conn.PrepareBatch(ctx, "INSERT INTO report_hourly (appid, hour, as_of_ms, c_method, c_currency, c_status, c_orders, c_amount, c_refunded, c_times)")
+	b, err := r.conn.PrepareBatch(ctx, "INSERT INTO report_cells (appid, hour, as_of_ms, c_method, c_currency, c_status, c_orders, c_amount, c_refunded, c_times)")
 	if err != nil {
 		return fmt.Errorf("rollup insert: %w", err)
 	}

@@ -120,7 +120,7 @@ func checkListing(t *testing.T, rdb redis.UniversalClient, ch driver.Conn, w *wo
 	live, chOrders := NewRedisOrders(rdb), NewClickHouseOrders(ch)
 	accounts := merchant.NewStore(rdb)
 	app := serveOrders(t, merchant.NewDirectory(accounts, log, time.Millisecond),
-		Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live}, log)
+		Sources{Live: live, Archive: chOrders, Listing: mustListing(t, ListingDeps{Lister: chOrders, Totals: live, Rollups: chOrders})}, log)
 	for _, a := range w.accounts {
 		e := &listEnv{t: t, app: app, ch: ch, acct: a}
 		ids := w.ids[a.AppID]

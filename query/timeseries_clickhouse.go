@@ -42,10 +42,10 @@ func (c *ClickHouseOrders) Series(ctx context.Context, f ReportFilter, s SeriesS
 			return nil, fmt.Errorf("series: %w", err)
 		}
 	}
-	units, args := reportUnits(f, p)
+	units, args := unitsOf(f, p, seriesColumns)
 	q := "SELECT " + seriesBucketSQL(s.Interval, s.TZ) + " AS b, " + group + " AS g, cur, sum(n), sumIf(n, st = 2), sumIf(amt, st = 2) FROM (" +
 		units + ") GROUP BY b, g, cur"
-	rows, err := c.conn.Query(ctx, q, args...)
+	rows, err := c.conn.Query(p.ctx(ctx), q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("series: %w", err)
 	}

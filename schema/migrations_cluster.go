@@ -34,6 +34,7 @@ var clusterTables = map[string]struct{ local, key string }{
 	// The report tables live with the merchant's orders (docs/reporting.md).
 	"report_hourly": {"report_hourly_local", OrderShardingKey},
 	"report_marks":  {"report_marks_local", OrderShardingKey},
+	"report_cells":  {"report_cells_local", OrderShardingKey},
 	// The e-mail lookup too: a search reads it and then the orders, both of
 	// the merchant's shard.
 	"order_emails": {"order_emails_local", OrderShardingKey},
@@ -68,7 +69,7 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 		t, ok = clusterTables[sub[3]]
 	}
 	if !ok {
-		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log, report_hourly, report_marks, order_emails)", m.Name)
+		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log, report_hourly, report_marks, report_cells, order_emails)", m.Name)
 	}
 	local := tableDDL.ReplaceAllString(m.SQL, "${1}${2} "+t.local)
 	// A table created from the orders already projected reads each shard's

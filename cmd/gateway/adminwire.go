@@ -23,9 +23,11 @@ import (
 
 // adminConsole wires the operator console (served on GATEWAY_ADMIN_ADDR by
 // serve) over the use cases the CLI calls too. ch may be nil: the audit
-// page then says it searches on a process with ClickHouse.
+// page then says it searches on a process with ClickHouse. listing is the
+// query role's listing use case when this process runs that role (nil:
+// one is built here over the same read models).
 func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch driver.Conn, accts *access.Accounts,
-	reg prometheus.Registerer, log *slog.Logger) (*admin.Console, error) {
+	listing *query.Listing, reg prometheus.Registerer, log *slog.Logger) (*admin.Console, error) {
 	ips, err := platform.NewClientIP(cfg.TrustedProxies)
 	if err != nil {
 		return nil, err
@@ -52,7 +54,12 @@ func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch
 		// what the console reads; it does not share the query role's
 		// FairGate (one per process, on the public listener's registry).
 		live, arch := query.NewRedisOrders(rdb), query.NewClickHouseOrders(ch)
-		reads := console.Reads{Live: live, Archive: arch, Lister: arch, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
+		if listing == nil {
+			if listing, err = query.NewListing(query.ListingDeps{Lister: arch, Totals: live, Rollups: arch}); err != nil {
+				return nil, err
+			}
+		}
+		reads := console.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
 		if deps.View, err = console.NewReadOnly(console.Config{Now: g.now}, reads, nil); err != nil {
 			return nil, err
 		}

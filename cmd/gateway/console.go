@@ -39,6 +39,7 @@ type consoleParts struct {
 	live     *query.RedisOrders
 	ch       *query.ClickHouseOrders
 	gate     *query.FairGate
+	listing  *query.Listing
 }
 
 // mountConsole serves /console on the public app with its pages and the
@@ -58,7 +59,7 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
-	reads := console.Reads{Live: p.live, Archive: p.ch, Lister: p.ch, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
+	reads := console.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
 	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
 		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel,
 			p.handlers.UseCases.Sandbox, p.resend}, Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{desk}}, reg, log)

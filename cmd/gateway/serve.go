@@ -208,13 +208,18 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
+		// One listing use case for action=orders and the console's orders page.
+		listing, err := query.NewListing(query.ListingDeps{Lister: chOrders, Totals: live, Rollups: chOrders})
+		if err != nil {
+			return nil, err
+		}
 		q, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query, ReportLimit: cfg.Limits().Report, ReportMaxRange: cfg.ReportMaxRange}, dir,
-			query.Sources{Live: live, Archive: chOrders, Lister: chOrders, Totals: live, Webhooks: live, Refunds: live, Reports: chOrders, Gate: gate}, limiter, log)
+			query.Sources{Live: live, Archive: chOrders, Listing: listing, Webhooks: live, Refunds: live, Reports: chOrders, Gate: gate}, limiter, log)
 		if err != nil {
 			return nil, err
 		}
 		g.app.Get("/api/order", q.Serve)
-		cp.live, cp.ch, cp.gate = live, chOrders, gate
+		cp.live, cp.ch, cp.gate, cp.listing = live, chOrders, gate, listing
 	}
 	if cp.handlers != nil && cp.live != nil {
 		if err := mountConsole(g, cfg, wcfg, rdb, ch, acc, cp, reg, log); err != nil {
@@ -288,7 +293,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	g.app.Get("/openapi.json", apidoc.Handler(doc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(platform.NotFound)
-	if g.admin, err = adminConsole(g, cfg, rdb, ch, acc, reg, log); err != nil {
+	if g.admin, err = adminConsole(g, cfg, rdb, ch, acc, cp.listing, reg, log); err != nil {
 		return nil, err
 	}
 	return g, nil
