@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,7 +41,9 @@ func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch
 	merchants, hooks := merchant.NewStore(rdb), dispatcher.NewWebhooks(rdb)
 	logs := audit.NewLog(rdb)
 	review, desk := command.NewUSDTReview(store).WithWindow(cfg.USDTReview), command.NewUSDTDesk(store)
-	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview},
+	// A refund's lease outlives any provider call it waits on.
+	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview,
+		RefundLease: max(2*time.Minute, 2*cfg.ProviderTimeout)},
 		rdb, store, desk, operator.NewWebhooks(hooks, store, logs), logs)
 	if err != nil {
 		return nil, err
