@@ -164,6 +164,9 @@ func printExceptions(w io.Writer, list []operator.Exception) {
 		if e.Handled != nil {
 			detail += " [handled by " + e.Handled.By + ": " + e.Handled.Note + "]"
 		}
+		if a := e.Attempt; a != nil {
+			detail += " [refund by " + a.By + " not answered at " + a.At.Format("15:04:05Z") + ": refund again]"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Format("2006-01-02T15:04:05Z"), e.Kind, e.ID, e.OrderID, e.AppID,
 			oneLine(detail, 80), strings.Join(e.Actions, ","))
 	}
