@@ -99,6 +99,12 @@ func (x *Exceptions) refundable(ctx context.Context, actor access.Actor, id stri
 	if err != nil || o == nil {
 		return Exception{}, platform.Errorf(platform.KindNotFound, "order %s is no longer kept: refund at the provider and record it", e.OrderID)
 	}
+	if o.Status == schema.StatusPaid {
+		// The families refund by our order id: on a paid order that would
+		// take back the payment we accepted, not the unmatched charge.
+		return Exception{}, platform.Errorf(platform.KindConflict, "order %s is paid: a refund through the provider would take back "+
+			"the payment we accepted; refund the unmatched charge at the provider and record it", o.ID)
+	}
 	if _, err := x.refunder(o); err != nil {
 		return Exception{}, err
 	}

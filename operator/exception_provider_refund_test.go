@@ -63,9 +63,14 @@ func (a fakeAdapters) For(m schema.Method, _ bool) (provider.Adapter, bool) {
 // notification of a payment it did not accept, with the evidence given.
 func addMismatch(t *testing.T, q *queue, method schema.Method, verdict, paid, ref string) string {
 	t.Helper()
+	return addMismatchOf(t, q, schema.StatusCancelled, method, verdict, paid, ref)
+}
+
+func addMismatchOf(t *testing.T, q *queue, status schema.Status, method schema.Method, verdict, paid, ref string) string {
+	t.Helper()
 	ctx, now := context.Background(), time.Now()
 	o := &schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: "1001", Sandbox: true, Amount: 100_00,
-		Currency: "USD", Method: method, Status: schema.StatusCancelled, CreatedAt: now, UpdatedAt: now, Version: 1}
+		Currency: "USD", Method: method, Status: status, CreatedAt: now, UpdatedAt: now, Version: 1}
 	if _, _, err := command.NewStore(q.rdb, time.Hour, time.Hour).Create(ctx, o); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +95,9 @@ func auditOf(t *testing.T, q *queue, order string) []string {
 }
 
 // TestExceptionRefundRefusals: every refusal sends nothing to the provider,
-// writes no audit entry and leaves the exception open, and says why.
+// writes no audit entry and leaves the exception open, and says why. A
+// paid order's mismatch is refused: the families refund by our order id,
+// which would take back the payment we accepted.
 func TestExceptionRefundRefusals(t *testing.T) {
 	q := newQueue(t)
 	ctx := context.Background()
@@ -98,6 +105,7 @@ func TestExceptionRefundRefusals(t *testing.T) {
 	q.x.WithRefunds(fakeAdapters{schema.MethodWalletA: f, schema.MethodWalletB: noRefunds{}})
 	good := addMismatch(t, q, schema.MethodWalletA, schema.VerdictAmountMismatch, "90.00 USD", "T-1")
 	noRefund := addMismatch(t, q, schema.MethodWalletB, schema.VerdictAmountMismatch, "90.00 USD", "T-2")
+	paid := addMismatchOf(t, q, schema.StatusPaid, schema.MethodWalletA, schema.VerdictRefMismatch, "100.00 USD", "T-3")
 	for _, tc := range []struct {
 		name  string
 		actor access.Actor
@@ -111,6 +119,7 @@ func TestExceptionRefundRefusals(t *testing.T) {
 		{"another kind", opAdmin, q.dead, platform.KindInvalidParameter, "webhook_dead"},
 		{"no provider reference", opAdmin, q.mismatch, platform.KindInvalidParameter, "no provider reference"},
 		{"family without refunds", opAdmin, noRefund, platform.KindRefundUnsupported, "wallet_b cannot refund"},
+		{"paid order", opAdmin, paid, platform.KindConflict, "is paid"},
 		{"unknown", opAdmin, "P-nope", platform.KindNotFound, "no mismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,7 +141,8 @@ func TestExceptionRefundRefusals(t *testing.T) {
 	for _, e := range open {
 		offered[e.ID] = e.Actions
 	}
-	if len(open) != 3 || !has(offered[good], ActionRefund) || has(offered[noRefund], ActionRefund) || has(offered[q.mismatch], ActionRefund) ||
+	if len(open) != 4 || !has(offered[good], ActionRefund) || has(offered[noRefund], ActionRefund) || has(offered[q.mismatch], ActionRefund) ||
+		has(offered[paid], ActionRefund) ||
 		!has(offered[noRefund], ActionRecordRefund) {
 		t.Fatalf("open mismatches and their actions: %v", offered)
 	}

@@ -88,7 +88,7 @@ func (x *Exceptions) fromRecord(ctx context.Context, rec schema.NotificationReco
 		e.AppID = o.AppID
 	}
 	if e.Kind == schema.ExceptionMismatch {
-		if _, err := x.refunder(o); err == nil && evidenceOK(e) {
+		if _, err := x.refunder(o); err == nil && evidenceOK(e) && o.Status != schema.StatusPaid {
 			e.Actions = append(e.Actions, ActionRefund)
 		}
 		e.Actions = append(e.Actions, ActionRecordRefund)

@@ -14,13 +14,13 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
 )
 
 // TestExceptionRefundEndToEnd: through the binary and the sandbox's own
-// simulators, a wallet_a and a wallet_b charge of 100.00 CNY is queued as
-// a mismatch (paidWithMismatch). `gateway
+// simulators, a wallet_a and a wallet_b charge of 100.00 CNY of an order
+// the merchant cancelled is queued as a mismatch (paidWithMismatch); the
+// order stays cancelled. `gateway
 // exceptions refund` with the provider out of reach fails and leaves the
 // exception open with the attempt shown; asked again it refunds exactly
 // what the provider took at the simulator, writes the provider's refund
@@ -37,12 +37,12 @@ func TestExceptionRefundEndToEnd(t *testing.T) {
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
 	s := e.serve("GATEWAY_ROLES=command")
-	for _, tc := range []struct{ method, currency, simKey string }{
-		{"wallet_a", "CNY", "sim:wallet_a:trade:"},
-		{"wallet_b", "CNY", "sim:wallet_b:tx:"},
+	for _, tc := range []struct{ method, currency, simKey, refField string }{
+		{"wallet_a", "CNY", "sim:wallet_a:trade:", "trade_no"},
+		{"wallet_b", "CNY", "sim:wallet_b:tx:", "transaction_id"},
 	} {
 		t.Run(tc.method, func(t *testing.T) {
-			id := paidWithMismatch(t, e, s, rdb, shop, tc.method, tc.currency)
+			id := paidWithMismatch(t, e, s, rdb, shop, tc.method, tc.currency, tc.simKey, tc.refField)
 			if msg := e.refusedEnv([]string{"GATEWAY_PUBLIC_URL=http://127.0.0.1:1"}, "exceptions", "refund", id, "--by", "dora"); !strings.Contains(msg, "could not be reached") {
 				t.Fatalf("unreachable: %s", msg)
 			}
@@ -76,6 +76,9 @@ func TestExceptionRefundEndToEnd(t *testing.T) {
 				Refunds map[string]json.RawMessage `json:"refunds"`
 			}
 			raw, err := rdb.Get(context.Background(), schema.SimKeyPrefix+tc.simKey+id).Bytes()
+			if !strings.Contains(string(raw), `"state":"SUCCESS"`) && !strings.Contains(string(raw), `"status":"TRADE_SUCCESS"`) {
+				t.Fatalf("the simulator's charge is not paid: %s", raw)
+			}
 			if err != nil || json.Unmarshal(raw, &sim) != nil || len(sim.Refunds) != 1 || sim.Refunds[done.Handled.RefundID] == nil {
 				t.Fatalf("the simulator's refunds: %s %v", raw, err)
 			}
@@ -85,6 +88,11 @@ func TestExceptionRefundEndToEnd(t *testing.T) {
 			e.cli(&story, "order", "show", id, "--json")
 			if n := story.Notifications[len(story.Notifications)-1]; n.Verdict != "refunded" || n.Ref != done.Handled.ProviderRefund || n.Paid != "100.00 CNY" {
 				t.Fatalf("the order's story: %+v", story.Notifications)
+			}
+			var after struct{ Order struct{ Status schema.Status } }
+			e.cli(&after, "order", "show", id, "--json")
+			if after.Order.Status != schema.StatusCancelled {
+				t.Fatalf("the order is %v after the refund of a charge it never accepted, want cancelled", after.Order.Status)
 			}
 			shard, _ := schema.ParseOrderID(id)
 			rows, err := audit.Read(context.Background(), rdb, schema.AuditKey(shard.Tag()), 10)
@@ -101,13 +109,17 @@ func TestExceptionRefundEndToEnd(t *testing.T) {
 	}
 }
 
-// paidWithMismatch creates a sandbox order of method, pays it at the
-// provider's page, and keeps beside the provider's real notification a
-// mismatch of the same charge, as the notification log records one. The
-// simulators only ever pay in full, so the mismatch's record is the
-// fixture; the charge it names, and the refund, are the simulator's.
-func paidWithMismatch(t *testing.T, e *e2e, s *server, rdb *redis.Client, shop account, method, currency string) string {
+// paidWithMismatch creates a sandbox order of method, which the merchant
+// cancels; the payer then pays at the provider's page anyway, and the
+// provider's notification is lost (its address in the simulator's trade is
+// made unreachable first), so the simulator holds a paid charge of an
+// order we never marked paid. The mismatch's record names that charge, as
+// the notification log would keep it: the simulators only ever pay in
+// full, so the record is the fixture; the charge and the refund are the
+// simulator's.
+func paidWithMismatch(t *testing.T, e *e2e, s *server, rdb *redis.Client, shop account, method, currency, simKey, refField string) string {
 	t.Helper()
+	ctx := context.Background()
 	p := createParams(shop.AppID)
 	p["paymentMethod"], p["currency"], p["amount"] = method, currency, "100.00"
 	r := s.create(t, p, shop.APIKey)
@@ -119,19 +131,28 @@ func paidWithMismatch(t *testing.T, e *e2e, s *server, rdb *redis.Client, shop a
 		Order struct{ QRPayload, ProviderURL string }
 	}
 	e.cli(&show, "order", "show", id, "--json")
+	if c := s.signedPost(t, "/api/order/cancel", schema.Params{"appid": shop.AppID, "action": "cancel", "paymentId": id}, shop.APIKey, ""); c.Status != 200 {
+		t.Fatalf("cancel: %+v", c)
+	}
+	key := schema.SimKeyPrefix + simKey + id
+	sim := map[string]any{}
+	if raw, err := rdb.Get(ctx, key).Bytes(); err != nil || json.Unmarshal(raw, &sim) != nil {
+		t.Fatalf("the simulator's charge: %v", err)
+	}
+	sim["notify_url"] = "http://127.0.0.1:1/lost"
+	raw, _ := json.Marshal(sim)
+	rdb.Set(ctx, key, raw, redis.KeepTTL)
 	payOnPage(t, cmpOr(show.Order.ProviderURL, show.Order.QRPayload), "pay")
-	var story struct{ Notifications []schema.NotificationRecord }
-	testenv.Eventually(t, 10*time.Second, "the provider's notification", func() bool {
-		e.cli(&story, "order", "show", id, "--json")
-		return len(story.Notifications) == 1 && story.Notifications[0].Ref != "" // oldest first
-	})
-	rec := story.Notifications[0]
-	rec.At, rec.Verdict, rec.Moved, rec.Detail = time.Now(), schema.VerdictAmountMismatch, false, "charged 90.00 "+currency+", provider reports "+rec.Paid
-	raw, _ := json.Marshal(rec)
+	if raw, err := rdb.Get(ctx, key).Bytes(); err != nil || json.Unmarshal(raw, &sim) != nil || sim[refField] == "" {
+		t.Fatalf("the simulator's paid charge: %s %v", raw, err)
+	}
+	now := time.Now()
+	rec, _ := json.Marshal(schema.NotificationRecord{At: now, Provider: method, Mode: "sandbox", OrderID: id, Ref: sim[refField].(string),
+		Outcome: "paid", Paid: "100.00 " + currency, Verdict: schema.VerdictIgnored, Detail: "paid after the order was cancelled"})
 	shard, _ := schema.ParseOrderID(id)
-	ctx := context.Background()
-	rdb.LPush(ctx, schema.NotificationsKey(shard, id), raw)
-	rdb.ZAdd(ctx, schema.ExceptionsKey(shard), redis.Z{Score: float64(rec.At.UnixMilli()), Member: id})
+	rdb.LPush(ctx, schema.NotificationsKey(shard, id), rec)
+	rdb.Expire(ctx, schema.NotificationsKey(shard, id), time.Hour)
+	rdb.ZAdd(ctx, schema.ExceptionsKey(shard), redis.Z{Score: float64(now.UnixMilli()), Member: id})
 	return id
 }
 
