@@ -127,6 +127,7 @@ func (c *Console) register(app *fiber.App) {
 	g.Post("/exceptions/:kind/:id/handle", r(access.PermExceptionsHandle), c.handleException)
 	g.Post("/exceptions/:id/resend", r(access.PermOpWebhooksResend), c.resendException)
 	g.Post("/exceptions/:id/refund", r(access.PermOpRefund), c.recordRefund)
+	g.Post("/exceptions/:id/provider-refund", r(access.PermOpRefund), c.providerRefund)
 	g.Get("/usdt", r(access.PermUSDTRead), c.desk)
 	g.Get("/usdt/:id", r(access.PermUSDTRead), c.review)
 	g.Post("/usdt/:id/approve", r(access.PermUSDTReview), c.decide("approve"))

@@ -39,3 +39,10 @@ func (c *Console) recordRefund(ctx *fiber.Ctx) error {
 	_, err := c.d.Exceptions.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "amount"), form(ctx, "currency"), form(ctx, "note"))
 	return c.after(ctx, err, "/exceptions", "refund")
 }
+
+// providerRefund gives a mismatch's charge back through the order's
+// provider (admin only; operator.Exceptions.Refund).
+func (c *Console) providerRefund(ctx *fiber.Ctx) error {
+	_, err := c.d.Exceptions.Refund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
+	return c.after(ctx, err, "/exceptions", "refunded")
+}

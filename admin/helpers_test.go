@@ -63,6 +63,7 @@ type env struct {
 	dead     string // order whose webhook died
 	store    *command.Store
 	other    string // an order of another merchant
+	exc      *operator.Exceptions
 }
 
 func newEnv(t *testing.T) *env {
@@ -105,6 +106,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.exc = exc
 	ips, _ := platform.NewClientIP(nil)
 	search, ch := projected(t, rdb, log)
 	e.other = otherMerchantsOrder(t, mstore, e.store)

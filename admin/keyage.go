@@ -17,7 +17,8 @@ type keyAge struct {
 }
 
 // keyAges reads each credential's issue time from the account (stamped by
-// every rotation, console or CLI alike). An account rotated before the
+// every rotation, console or CLI alike, and by the first webhook secret an
+// old account is given at its first webhook). An account rotated before the
 // stamps were kept falls back to the newest rotation in its history, and
 // one never rotated to its creation.
 func keyAges(a *merchant.Account, hist []audit.Row, now time.Time) []keyAge {

@@ -11,6 +11,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
 )
 
 // TestKeyAges: the account's rotation stamp first, then the newest
@@ -55,5 +56,24 @@ func TestMerchantPageShowsKeyAges(t *testing.T) {
 		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
 			t.Fatalf("%d: no %s\n%s", res.StatusCode, want, body)
 		}
+	}
+}
+
+// TestKeyAgeFirstWebhookSecret: a first webhook secret given at an old
+// account's first webhook (merchant.EnsureWebhookSecret) is as old as its
+// stamp, not as the account, and no rotation in the history is needed.
+func TestKeyAgeFirstWebhookSecret(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	store := merchant.NewStore(e.rdb)
+	e.rdb.HDel(ctx, schema.MerchantKey(e.appid), "webhookSecret") // as before secrets existed
+	a, err := store.EnsureWebhookSecret(ctx, e.appid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.CreatedAt = a.CreatedAt.Add(-90 * 24 * time.Hour) // the account is old; its secret is not
+	got := keyAges(a, nil, time.Now().Add(3*time.Hour))
+	if w := got[2]; w.Name != "key_webhook" || w.AgeID != "key_age_hours" || w.N != 3 {
+		t.Fatalf("the first webhook secret's age: %+v", w)
 	}
 }

@@ -54,24 +54,29 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, appid string, grace tim
 }
 
 // EnsureWebhookSecret gives an account made before webhook secrets existed
-// its first one, at its first webhook. It is one transaction with HSETNX,
-// so dispatchers racing on it agree on one secret; an account that has one
-// keeps it.
+// its first one, at its first webhook, stamped with the time it was issued
+// (the operator's key-age view reads the stamp, as after a rotation). It is
+// one script with HSETNX, so dispatchers racing on it agree on one secret
+// and one stamp; an account that has a secret keeps it and its stamp.
 func (s *Store) EnsureWebhookSecret(ctx context.Context, appid string) (*Account, error) {
-	n, err := s.rdb.Exists(ctx, schema.MerchantKey(appid)).Result()
-	if err != nil {
-		return nil, fmt.Errorf("read merchant %s: %w", appid, err)
-	}
-	if n == 0 {
-		return nil, ErrNotFound
-	}
-	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSetNX(ctx, schema.MerchantKey(appid), fWHSecret, NewWebhookSecret())
-		p.Incr(ctx, schema.MerchantsVersionKey)
-		return nil
-	})
+	n, err := ensureSecretScript.Run(ctx, s.rdb, []string{schema.MerchantKey(appid), schema.MerchantsVersionKey},
+		fWHSecret, NewWebhookSecret(), fWHAt, ms(s.now())).Int()
 	if err != nil {
 		return nil, fmt.Errorf("give merchant %s a webhook secret: %w", appid, err)
 	}
+	if n < 0 {
+		return nil, ErrNotFound
+	}
 	return s.Get(ctx, appid)
 }
+
+// ensureSecretScript sets the secret and its stamp only where there is no
+// secret, and bumps the accounts' version only then (the directory's
+// caches reload on it). -1: no such account.
+var ensureSecretScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[3], ARGV[4])
+redis.call('INCR', KEYS[2])
+return 1
+`)

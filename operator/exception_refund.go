@@ -15,14 +15,13 @@ import (
 // note. Admin only (op.orders.refund): it is the operator's word that a
 // payer has their money back.
 //
-// The gateway does not refund these itself: its refund use case refunds a
-// paid order against what the order charged, and a mismatch leaves the
-// order unpaid with an amount the provider reported but we never
-// accepted, so there is no charge of ours to refund and no refund record
-// the merchant's API or webhooks could explain. The operator refunds in
-// the provider's own dashboard and records it here; the audit log keeps
-// the amount, the currency and the note (say the provider's refund
-// reference in it).
+// Refund gives such a charge back through the order's provider when its
+// family can refund and the mismatch names the charge; this is for the
+// rest: a family without a refund call, evidence without the provider's
+// reference, or a provider that refused. The operator refunds in the
+// provider's own dashboard and records it here; the audit log keeps the
+// amount, the currency and the note (say the provider's refund reference
+// in it).
 func (x *Exceptions) RecordRefund(ctx context.Context, actor access.Actor, id, amount, currency, note string) (Exception, error) {
 	if err := allow(actor, access.PermOpRefund); err != nil {
 		return Exception{}, err

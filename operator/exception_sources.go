@@ -81,9 +81,16 @@ func (x *Exceptions) fromRecord(ctx context.Context, rec schema.NotificationReco
 	if rec.Paid != "" && !strings.Contains(detail, rec.Paid) {
 		detail += " (provider reports " + rec.Paid + ")"
 	}
-	e := Exception{Kind: rec.Exception(), ID: id, OrderID: rec.OrderID, AppID: x.appOf(ctx, rec.OrderID), At: rec.At,
-		Provider: rec.Provider, Verdict: rec.Verdict, Detail: detail, Actions: []string{ActionHandle}}
+	o, _ := x.orders.Get(ctx, rec.OrderID)
+	e := Exception{Kind: rec.Exception(), ID: id, OrderID: rec.OrderID, At: rec.At, Provider: rec.Provider,
+		Verdict: rec.Verdict, Detail: detail, Paid: rec.Paid, Ref: rec.Ref, Actions: []string{ActionHandle}}
+	if o != nil {
+		e.AppID = o.AppID
+	}
 	if e.Kind == schema.ExceptionMismatch {
+		if _, err := x.refunder(o); err == nil && evidenceOK(e) && o.Status != schema.StatusPaid {
+			e.Actions = append(e.Actions, ActionRefund)
+		}
 		e.Actions = append(e.Actions, ActionRecordRefund)
 	}
 	return e

@@ -31,8 +31,13 @@ type Exception struct {
 	Provider string    `json:"provider,omitempty"`
 	Verdict  string    `json:"verdict,omitempty"`
 	Detail   string    `json:"detail"`
-	Actions  []string  `json:"actions"` // ActionResend, ActionHandle, ActionRecordRefund
-	Handled  *Handled  `json:"handled,omitempty"`
+	// Paid and Ref are a mismatch's evidence: what the provider reported
+	// it took ("90.00 USD") and its reference of that charge.
+	Paid    string         `json:"paid,omitempty"`
+	Ref     string         `json:"ref,omitempty"`
+	Actions []string       `json:"actions"` // ActionResend, ActionHandle, ActionRefund, ActionRecordRefund
+	Handled *Handled       `json:"handled,omitempty"`
+	Attempt *RefundAttempt `json:"refundAttempt,omitempty"` // a provider refund that could not be asked
 }
 
 // Handled is an operator's word that an exception needs nothing more. A
@@ -42,6 +47,11 @@ type Handled struct {
 	At   time.Time `json:"at"`
 	By   string    `json:"by"`
 	Note string    `json:"note"`
+	// RefundID is set when the mark is a provider refund's outcome (see
+	// Refund); ProviderRefund is the provider's reference of the refund
+	// made, empty when it refused.
+	RefundID       string `json:"refundId,omitempty"`
+	ProviderRefund string `json:"providerRefund,omitempty"`
 }
 
 // Actions on an exception.
@@ -51,6 +61,9 @@ const (
 	// ActionRecordRefund: a mismatch whose money was given back at the
 	// provider, outside the gateway (admin only; see RecordRefund).
 	ActionRecordRefund = "record_refund"
+	// ActionRefund: a mismatch whose charge the gateway gives back through
+	// the order's provider (admin only; see Refund).
+	ActionRefund = "refund"
 )
 
 // ExceptionsConfig bounds the queue.
@@ -58,6 +71,9 @@ type ExceptionsConfig struct {
 	StuckRefund time.Duration // a refund pending longer than this is an exception (default 15 min)
 	KeepHandled time.Duration // how long a handled mark is kept (default 8 days: past the order retention)
 	PerSource   int           // newest exceptions read from each source (default 200)
+	// RefundLease is how long one provider refund of an exception holds
+	// it against a second (default 2 min: past any provider call's timeout).
+	RefundLease time.Duration
 }
 
 // Validate fills the defaults and checks the rest.
@@ -65,8 +81,9 @@ func (c *ExceptionsConfig) Validate() error {
 	c.StuckRefund = cmp.Or(c.StuckRefund, 15*time.Minute)
 	c.KeepHandled = cmp.Or(c.KeepHandled, 8*24*time.Hour)
 	c.PerSource = cmp.Or(c.PerSource, 200)
-	if c.StuckRefund < time.Minute || c.KeepHandled < time.Hour || c.PerSource < 1 {
-		return errors.New("exceptions: stuck refund ≥ 1 min, keep handled ≥ 1 h and per source ≥ 1 required")
+	c.RefundLease = cmp.Or(c.RefundLease, 2*time.Minute)
+	if c.StuckRefund < time.Minute || c.KeepHandled < time.Hour || c.PerSource < 1 || c.RefundLease < time.Second {
+		return errors.New("exceptions: stuck refund ≥ 1 min, keep handled ≥ 1 h, per source ≥ 1 and refund lease ≥ 1 s required")
 	}
 	return nil
 }
@@ -81,6 +98,7 @@ type Exceptions struct {
 	desk     *command.USDTDesk
 	webhooks *Webhooks
 	log      Auditor
+	adapters Adapters // nil: this process cannot refund through providers
 	now      func() time.Time
 }
 
@@ -151,10 +169,13 @@ func (x *Exceptions) marks(ctx context.Context, es []Exception) error {
 	if len(es) == 0 {
 		return nil
 	}
-	cmds := make([]*redis.StringCmd, len(es))
+	cmds, tries := make([]*redis.StringCmd, len(es)), make([]*redis.StringCmd, len(es))
 	_, err := x.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, e := range es {
 			cmds[i] = p.Get(ctx, handledKey(e))
+			if e.Kind == schema.ExceptionMismatch {
+				tries[i] = p.Get(ctx, attemptKey(e))
+			}
 		}
 		return nil
 	})
@@ -166,6 +187,7 @@ func (x *Exceptions) marks(ctx context.Context, es []Exception) error {
 		if raw, err := c.Result(); err == nil && json.Unmarshal([]byte(raw), &h) == nil && !h.At.Before(es[i].At) {
 			es[i].Handled = &h
 		}
+		es[i].Attempt = readAttempt(tries[i], es[i].At)
 	}
 	return nil
 }

@@ -29,6 +29,7 @@ const (
 	VerdictCurrencyMismatch = "currency_mismatch" // paid, but in another currency
 	VerdictRefMismatch      = "ref_mismatch"      // a payment of another charge than the one made for the order
 	VerdictRefunded         = "refunded"          // recorded; refunds are not an order status
+	VerdictRefundRefused    = "refund_refused"    // an operator's refund of a mismatch the provider refused (timeline only)
 	VerdictBadSignature     = "bad_signature"
 	VerdictMalformed        = "malformed"
 	VerdictUnverified       = "unverified" // the provider did not confirm it when asked

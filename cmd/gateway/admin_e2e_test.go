@@ -1,22 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/paygate/gateway/internal/testenv"
 )
 
 // TestAdminOnlyOnTheAdminListener: the operator console answers on
 // GATEWAY_ADMIN_ADDR and nowhere else; the admin listener serves nothing
 // but /admin; an empty GATEWAY_ADMIN_ADDR is refused at start.
 func TestAdminOnlyOnTheAdminListener(t *testing.T) {
-	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	e := newE2E(t)
 	e.run("migrate")
 	s := e.serve()
 	defer s.stop(t)
@@ -54,24 +48,8 @@ func TestAdminOnlyOnTheAdminListener(t *testing.T) {
 		})
 	}
 	t.Run("empty GATEWAY_ADMIN_ADDR refused", func(t *testing.T) {
-		cmd := exec.Command(e.bin, "serve")
-		cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL, "GATEWAY_CLICKHOUSE_DSN="+e.chDSN,
-			"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_OPS_ADDR=127.0.0.1:0", "GATEWAY_ADMIN_ADDR=")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(stderr.String(), "admin-addr") {
-				t.Fatalf("exit %v, stderr %s; want a refusal naming admin-addr", err, stderr.String())
-			}
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Fatalf("serve started with an empty GATEWAY_ADMIN_ADDR\n%s", stderr.String())
+		if msg := e.serveRefused("GATEWAY_ADMIN_ADDR="); !strings.Contains(msg, "admin-addr") {
+			t.Fatalf("stderr %s; want a refusal naming admin-addr", msg)
 		}
 	})
 }

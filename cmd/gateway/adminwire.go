@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +19,7 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
 )
@@ -40,11 +43,18 @@ func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch
 	merchants, hooks := merchant.NewStore(rdb), dispatcher.NewWebhooks(rdb)
 	logs := audit.NewLog(rdb)
 	review, desk := command.NewUSDTReview(store).WithWindow(cfg.USDTReview), command.NewUSDTDesk(store)
-	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview},
+	// A refund's lease outlives any provider call it waits on.
+	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview,
+		RefundLease: max(2*time.Minute, 2*cfg.ProviderTimeout)},
 		rdb, store, desk, operator.NewWebhooks(hooks, store, logs), logs)
 	if err != nil {
 		return nil, err
 	}
+	adapters, err := adminProviders(g, cfg, rdb, log)
+	if err != nil {
+		return nil, err
+	}
+	exc.WithRefunds(adapters)
 	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs), Store: merchants,
 		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
 		Health: operator.NewHealth(rdb), Live: g.live}
@@ -65,4 +75,23 @@ func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch
 		}
 	}
 	return admin.New(admin.Config{Now: g.now}, deps, reg, log)
+}
+
+// adminProviders are the adapters an exception's refund goes through: the
+// command role's when this process runs it, else the same set wired for
+// the console alone (its call metrics on a registry of its own, so they
+// do not collide with a command role's).
+func adminProviders(g *gateway, cfg platform.Config, rdb redis.UniversalClient, log *slog.Logger) (*provider.Registry, error) {
+	if g.providers != nil {
+		return g.providers, nil
+	}
+	pm, err := provider.NewMetrics(prometheus.NewRegistry())
+	if err != nil {
+		return nil, err
+	}
+	set, err := wireProviders(cfg, rdb, pm, log)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	return set.registry, nil
 }

@@ -164,6 +164,32 @@ func (e *e2e) serve(env ...string) *server {
 	return s
 }
 
+// serveRefused starts `gateway serve` with env over the test's servers and
+// wants it to exit refusing its configuration: it answers serve's stderr.
+func (e *e2e) serveRefused(env ...string) string {
+	e.t.Helper()
+	cmd := exec.Command(e.bin, "serve")
+	cmd.Env = append(os.Environ(), append([]string{"GATEWAY_REDIS_URL=" + e.redisURL, "GATEWAY_CLICKHOUSE_DSN=" + e.chDSN,
+		"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_OPS_ADDR=127.0.0.1:0", "GATEWAY_ADMIN_ADDR=127.0.0.1:0"}, env...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			e.t.Fatalf("serve %v exited without an error\n%s", env, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		e.t.Fatalf("serve started with %v\n%s", env, stderr.String())
+	}
+	return stderr.String()
+}
+
 type apiResponse struct {
 	Status     int
 	RetryAfter string

@@ -5,15 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/operator"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/provider"
 )
 
 const exceptionsUsage = `usage: gateway exceptions <subcommand> [--json] [--redis-url URL]
@@ -26,11 +30,18 @@ const exceptionsUsage = `usage: gateway exceptions <subcommand> [--json] [--redi
                       mark one handled; it shows again if it happens again
   resend ID [--by NAME]
                       one more attempt of a dead webhook (ID as listed)
+  refund ID [--by NAME]
+                      give a mismatch's unmatched charge back through the
+                      order's provider: the amount the provider reported, under
+                      a refund id derived from the exception (asking again
+                      never refunds twice); reads the providers' configuration
+                      and GATEWAY_PUBLIC_URL as serve does
 Changes are in the audit log as the CLI's, by NAME (default: the OS user).
 `
 
 var exceptionsSynopsis = map[string]string{"list": "[--kind KIND] [--handled] [--json]",
-	"handle": "KIND ID --note TEXT [--by NAME] [--json]", "resend": "ID [--by NAME]"}
+	"handle": "KIND ID --note TEXT [--by NAME] [--json]", "resend": "ID [--by NAME]",
+	"refund": "ID [--by NAME] [--json]"}
 
 // exceptionsCmd is the exceptions queue from the command line.
 func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -50,12 +61,12 @@ func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	kind := fs.String("kind", "", "list: only this kind")
 	handled := fs.Bool("handled", false, "list: handled ones too")
 	note := fs.String("note", "", "handle: what was done")
-	by := fs.String("by", "", "handle, resend: who, recorded in the audit log (default: the OS user)")
+	by := fs.String("by", "", "handle, resend, refund: who, recorded in the audit log (default: the OS user)")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
 	}
-	if len(pos) != map[string]int{"list": 0, "handle": 2, "resend": 1}[sub] {
+	if len(pos) != map[string]int{"list": 0, "handle": 2, "resend": 1, "refund": 1}[sub] {
 		return fmt.Errorf("exceptions %s: want %s\n%s", sub, synopsis, exceptionsUsage)
 	}
 	actor, err := cliAuditActor(*by, given(fs, "by"))
@@ -84,6 +95,21 @@ func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fmt.Errorf("exceptions resend: %w", err)
 		}
 		return out.value(map[string]string{"id": pos[0], "resend": "queued"})
+	case "refund":
+		adapters, err := cliProviders(rdb, stderr, true)
+		if err != nil {
+			return fmt.Errorf("exceptions refund: %w", err)
+		}
+		e, err := x.WithRefunds(adapters).Refund(ctx, actor, pos[0])
+		if err != nil {
+			return fmt.Errorf("exceptions refund: %w", err)
+		}
+		return out.value(e)
+	}
+	// The list offers a provider refund where the family has one; without
+	// a readable configuration it offers none.
+	if adapters, err := cliProviders(rdb, io.Discard, false); err == nil {
+		x.WithRefunds(adapters)
 	}
 	list, err := x.List(ctx, actor, operator.ExceptionFilter{Kind: *kind, Handled: *handled})
 	if err != nil || out.json {
@@ -104,6 +130,32 @@ func cliExceptions(rdb redis.UniversalClient) (*operator.Exceptions, error) {
 		operator.NewWebhooks(dispatcher.NewWebhooks(rdb), store, logs), logs)
 }
 
+// cliProviders are the adapters serve wires, from the same configuration
+// (the providers' file and variables, GATEWAY_PUBLIC_URL for the sandbox's
+// simulators, required when call), their call metrics kept nowhere.
+func cliProviders(rdb redis.UniversalClient, stderr io.Writer, call bool) (*provider.Registry, error) {
+	cfg := platform.Defaults()
+	if err := parseConfig(&cfg, "exceptions refund", nil, stderr); err != nil {
+		return nil, err
+	}
+	switch {
+	case cfg.PublicURL == "" && call:
+		return nil, errors.New("GATEWAY_PUBLIC_URL is required, as the serving gateway has it: sandbox providers are reached under it")
+	case cfg.PublicURL == "":
+		// Only asked which families refund: no adapter is called.
+		cfg.PublicURL = "http://127.0.0.1"
+	}
+	pm, err := provider.NewMetrics(prometheus.NewRegistry())
+	if err != nil {
+		return nil, err
+	}
+	set, err := wireProviders(cfg, rdb, pm, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		return nil, err
+	}
+	return set.registry, nil
+}
+
 func printExceptions(w io.Writer, list []operator.Exception) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "WHEN\tKIND\tID\tORDER\tAPPID\tDETAIL\tACTIONS")
@@ -111,6 +163,9 @@ func printExceptions(w io.Writer, list []operator.Exception) {
 		detail := e.Detail
 		if e.Handled != nil {
 			detail += " [handled by " + e.Handled.By + ": " + e.Handled.Note + "]"
+		}
+		if a := e.Attempt; a != nil {
+			detail += " [refund by " + a.By + " not answered at " + a.At.Format("15:04:05Z") + ": refund again]"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Format("2006-01-02T15:04:05Z"), e.Kind, e.ID, e.OrderID, e.AppID,
 			oneLine(detail, 80), strings.Join(e.Actions, ","))

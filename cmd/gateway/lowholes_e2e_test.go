@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -320,24 +319,8 @@ func TestMetricsNeverOnThePublicListener(t *testing.T) {
 		}
 	})
 	t.Run("empty GATEWAY_OPS_ADDR refused", func(t *testing.T) {
-		cmd := exec.Command(e.bin, "serve")
-		cmd.Env = append(os.Environ(), "GATEWAY_REDIS_URL="+e.redisURL, "GATEWAY_CLICKHOUSE_DSN="+e.chDSN,
-			"GATEWAY_HTTP_ADDR=127.0.0.1:0", "GATEWAY_OPS_ADDR=")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(stderr.String(), "ops-addr") {
-				t.Fatalf("exit %v, stderr %s; want a refusal naming ops-addr", err, stderr.String())
-			}
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Fatalf("serve started with an empty GATEWAY_OPS_ADDR\n%s", stderr.String())
+		if msg := e.serveRefused("GATEWAY_OPS_ADDR="); !strings.Contains(msg, "ops-addr") {
+			t.Fatalf("stderr %s; want a refusal naming ops-addr", msg)
 		}
 	})
 }

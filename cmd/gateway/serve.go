@@ -138,6 +138,8 @@ type gateway struct {
 	live []string
 	// admin is the operator console, served on its own listener.
 	admin *admin.Console
+	// providers are the adapters the command role wired; nil without it.
+	providers *provider.Registry
 }
 
 // wire builds the roles cfg names over the given clients; ch may be nil when
@@ -351,6 +353,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 		Pages: limiter.PerIP(platform.ClassPages, limits.Pages, ips),
 	}
 	log.Info("providers", "live", provs.live)
+	g.providers = provs.registry
 	for _, m := range provs.live {
 		g.live = append(g.live, string(m))
 	}
