@@ -1,13 +1,13 @@
 -- Create an order and emit its event, honouring clientOrderId idempotency.
 -- KEYS[1] order hash, KEYS[2] shard event stream, KEYS[3] the merchant's order
---   counter on the shard, KEYS[4] the shard's expiry index, KEYS[5] the
+--   counter on the shard, KEYS[4] the shard's expiry bucket of the second the
+--   order expires in (a list: RPUSH costs no sorted set), KEYS[5] the
 --   merchant's status counters on the shard, KEYS[6] clientOrderId key or
 --   absent. All share the shard's hash tag.
 -- ARGV[1] order key prefix of the shard, ARGV[2] order id, ARGV[3] event type,
---   ARGV[4] event time (ms), ARGV[5] when the unpaid order expires (ms),
---   ARGV[6] the order's status (its 'st' field, given so that the status
---   counter needs no read back of the hash just written),
---   ARGV[7..] the order's hash fields and values.
+--   ARGV[4] event time (ms), ARGV[5] the order's status (its 'st' field,
+--   given so that the status counter needs no read back of the hash just
+--   written), ARGV[6..] the order's hash fields and values.
 -- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
 local coid = KEYS[6]
 if coid then
@@ -19,12 +19,12 @@ if coid then
     end
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 7))
-redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('RPUSH', KEYS[4], ARGV[2])
 if coid then
   redis.call('SET', coid, ARGV[2])
 end
 redis.call('INCR', KEYS[3])
-redis.call('HINCRBY', KEYS[5], ARGV[6], 1)
-redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(ARGV, 7))
+redis.call('HINCRBY', KEYS[5], ARGV[5], 1)
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(ARGV, 6))
 return {1, ARGV[2]}

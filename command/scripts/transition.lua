@@ -5,8 +5,10 @@
 -- ARGV[1] target status, ARGV[2] statuses it may come from (digits),
 --   ARGV[3] event type, ARGV[4] time (ms), ARGV[5] retention (s) once final
 --   or 0, ARGV[6] clientOrderId key prefix of the shard, ARGV[7] for the
---   expiry sweep the time (ms) the order must be due by in the expiry index,
---   else '', ARGV[8] status counters key prefix of the shard (the
+--   sweep of the expiry index the time (ms) the order must be due by in it;
+--   for the sweep of an expiry bucket 'b': the bucket is due, so the order
+--   is, unless the index holds it (its expiry moved) or it waits for an
+--   administrator (no expiry then); else '', ARGV[8] status counters key prefix of the shard (the
 --   merchant's is the prefix and the order's appid: one counter leaves the
 --   old status, one enters the new), ARGV[9..] extra fields.
 -- Returns {-1} when there is no such order, {0, status} when the move does
@@ -20,7 +22,12 @@ end
 if not string.find(ARGV[2], st, 1, true) then
   return {0, tonumber(st)}
 end
-if ARGV[7] ~= '' then
+if ARGV[7] == 'b' then
+  local f = redis.call('HMGET', KEYS[1], 'id', 'rv')
+  if f[2] == 'waiting' or redis.call('ZSCORE', KEYS[3], f[1]) then
+    return {2, tonumber(st)}
+  end
+elseif ARGV[7] ~= '' then
   local due = redis.call('ZSCORE', KEYS[3], redis.call('HGET', KEYS[1], 'id'))
   if due and tonumber(due) > tonumber(ARGV[7]) then
     return {2, tonumber(st)}
