@@ -244,7 +244,7 @@ func (s *Store) Get(ctx context.Context, id string) (*schema.Order, error) {
 	if len(h) == 0 {
 		return nil, orderNotFound(id)
 	}
-	o, err := schema.OrderFromFields(h)
+	o, err := schema.OrderFromHash(id, h)
 	if err != nil {
 		return nil, err
 	}

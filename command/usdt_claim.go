@@ -77,7 +77,7 @@ func staleHolder(ctx context.Context, rdb redis.UniversalClient, holder, tx stri
 	if !ok {
 		return false, nil
 	}
-	f, err := rdb.HMGet(ctx, schema.OrderKey(shard, holder), schema.FID, schema.FTxHash, schema.FReview, schema.FStatus).Result()
+	f, err := rdb.HMGet(ctx, schema.OrderKey(shard, holder), schema.FStatus, schema.FTxHash, schema.FReview, schema.FStatus).Result()
 	if err != nil {
 		return false, fmt.Errorf("read holder of usdt transaction hash: %w", err)
 	}

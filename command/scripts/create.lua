@@ -7,7 +7,9 @@
 -- ARGV[1] order key prefix of the shard, ARGV[2] order id, ARGV[3] event type,
 --   ARGV[4] event time (ms), ARGV[5] the order's status (its 'st' field,
 --   given so that the status counter needs no read back of the hash just
---   written), ARGV[6..] the order's hash fields and values.
+--   written), ARGV[6..] the order's fields and values, 'id' and the id
+--   first: the event carries them all, the hash all but the id (its key
+--   names the order; issue 28).
 -- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
 local coid = KEYS[6]
 if coid then
@@ -19,7 +21,7 @@ if coid then
     end
   end
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 redis.call('RPUSH', KEYS[4], ARGV[2])
 if coid then
   redis.call('SET', coid, ARGV[2])

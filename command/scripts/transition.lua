@@ -16,6 +16,8 @@
 -- not due yet (its expiry moved since the sweep read it), {1, version} when
 -- done.
 local st = redis.call('HGET', KEYS[1], 'st')
+-- The order's id is its key's last part: the hash holds none (issue 28).
+local id = string.match(KEYS[1], '[^:]+$')
 if not st then
   return {-1}
 end
@@ -23,12 +25,11 @@ if not string.find(ARGV[2], st, 1, true) then
   return {0, tonumber(st)}
 end
 if ARGV[7] == 'b' then
-  local f = redis.call('HMGET', KEYS[1], 'id', 'rv')
-  if f[2] == 'waiting' or redis.call('ZSCORE', KEYS[3], f[1]) then
+  if redis.call('HGET', KEYS[1], 'rv') == 'waiting' or redis.call('ZSCORE', KEYS[3], id) then
     return {2, tonumber(st)}
   end
 elseif ARGV[7] ~= '' then
-  local due = redis.call('ZSCORE', KEYS[3], redis.call('HGET', KEYS[1], 'id'))
+  local due = redis.call('ZSCORE', KEYS[3], id)
   if due and tonumber(due) > tonumber(ARGV[7]) then
     return {2, tonumber(st)}
   end
@@ -47,15 +48,15 @@ end
 if ARGV[5] ~= '0' then
   redis.call('EXPIRE', KEYS[1], ARGV[5])
   redis.call('EXPIRE', KEYS[4], ARGV[5])
-  redis.call('ZREM', KEYS[3], redis.call('HGET', KEYS[1], 'id'))
+  redis.call('ZREM', KEYS[3], id)
   -- A finished order frees its clientOrderId, unless a newer order holds it.
-  local fields = redis.call('HMGET', KEYS[1], 'appid', 'coid', 'id')
+  local fields = redis.call('HMGET', KEYS[1], 'appid', 'coid')
   if fields[2] then
     local ck = ARGV[6] .. fields[1] .. ':' .. fields[2]
-    if redis.call('GET', ck) == fields[3] then
+    if redis.call('GET', ck) == id then
       redis.call('DEL', ck)
     end
   end
 end
-redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], unpack(redis.call('HGETALL', KEYS[1])))
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[3], 'at', ARGV[4], 'id', id, unpack(redis.call('HGETALL', KEYS[1])))
 return {1, v}

@@ -21,7 +21,9 @@
 --   prefix.
 -- Returns {-1} when there is no such order, {0, status} when the order is
 -- not as expected (nothing written), {1, version, previous hash} when done.
-local f = redis.call('HMGET', KEYS[1], 'st', 'next', 'net', 'id', 'txh', 'rv')
+local f = redis.call('HMGET', KEYS[1], 'st', 'next', 'net', 'txh', 'rv')
+-- The order's id is its key's last part: the hash holds none (issue 28).
+local id = string.match(KEYS[1], '[^:]+$')
 if not f[1] then
   return {-1}
 end
@@ -38,16 +40,16 @@ redis.call('HDEL', KEYS[1], 'rv', 'rvr', 'rvs', 'rvn', 'rvc', 'rvq', 'rvu')
 -- the window's end and the bucket's expiry, found in the bucket of either
 -- TTL the order may have been created with.
 local due = ARGV[7]
-if f[6] ~= 'waiting' and not redis.call('ZSCORE', KEYS[3], f[4]) then
+if f[5] ~= 'waiting' and not redis.call('ZSCORE', KEYS[3], id) then
   for i = 10, 11 do
     local e = tonumber(ARGV[i])
-    if redis.call('LPOS', ARGV[12] .. math.floor((e + 999) / 1000), f[4]) then
+    if redis.call('LPOS', ARGV[12] .. math.floor((e + 999) / 1000), id) then
       due = math.max(tonumber(due), e)
       break
     end
   end
 end
-redis.call('ZADD', KEYS[3], 'GT', due, f[4])
+redis.call('ZADD', KEYS[3], 'GT', due, id)
 if ARGV[8] ~= '' then
   redis.call('RPUSH', KEYS[6], ARGV[9])
   local ttl = redis.call('PTTL', KEYS[1])
@@ -55,7 +57,7 @@ if ARGV[8] ~= '' then
     redis.call('PEXPIRE', KEYS[6], ttl)
   end
 end
-redis.call('ZADD', KEYS[4], ARGV[6], f[4])
-redis.call('ZREM', KEYS[5], f[4])
-redis.call('XADD', KEYS[2], '*', 'type', ARGV[5], 'at', ARGV[6], unpack(redis.call('HGETALL', KEYS[1])))
-return {1, v, f[5] or ''}
+redis.call('ZADD', KEYS[4], ARGV[6], id)
+redis.call('ZREM', KEYS[5], id)
+redis.call('XADD', KEYS[2], '*', 'type', ARGV[5], 'at', ARGV[6], 'id', id, unpack(redis.call('HGETALL', KEYS[1])))
+return {1, v, f[4] or ''}
