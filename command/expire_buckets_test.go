@@ -111,3 +111,47 @@ func TestSweepAfterAnOutage(t *testing.T) {
 		t.Fatalf("cursor at %d, want %d", cur, later.Unix())
 	}
 }
+
+// TestOrdersCreatedBeforeTheCompactLayout: an order stored as before issue
+// 28 (its id in its hash, its clientOrderId in a key of its own, its
+// expiry in the sorted index) is read back whole, a create with its
+// clientOrderId replays it, and its expiry cancels it and frees the key.
+func TestOrdersCreatedBeforeTheCompactLayout(t *testing.T) {
+	h := newRedisHarness(t)
+	ctx := context.Background()
+	p := h.baseParams()
+	p["clientOrderId"] = "OLD-1"
+	id := h.createOK(p)["paymentId"].(string)
+	s := mustShard(id)
+	o, err := h.store.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rewrite it the old way: every field in the hash, the key, the index.
+	coidKey := schema.ClientOrderKey(s, o.AppID, o.ClientOrderID)
+	h.rdb.HDel(ctx, schema.ClientOrdersKey(s, o.AppID), o.ClientOrderID)
+	h.rdb.Set(ctx, coidKey, id, 0)
+	h.rdb.HSet(ctx, schema.OrderKey(s, id), schema.FID, id, schema.FCreatedAt, o.CreatedAt.UnixMilli(), schema.FUpdatedAt, o.UpdatedAt.UnixMilli())
+	if sec, ok := h.bucketExpiry(id, schema.MethodWalletA); ok {
+		h.rdb.Del(ctx, schema.ExpiryBucketKey(s, sec))
+	}
+	h.rdb.ZAdd(ctx, schema.ExpiryKey(s), redis.Z{Score: float64(o.CreatedAt.Add(time.Minute).UnixMilli()), Member: id})
+	if again, err := h.store.Get(ctx, id); err != nil || *again != *o {
+		t.Fatalf("read back %+v (%v), want %+v", again, err, o)
+	}
+	if d := h.createOK(p); d["paymentId"] != id {
+		t.Fatalf("a create with the old order's clientOrderId made %v, want the replay of %s", d["paymentId"], id)
+	}
+	settle := h.newSettle()
+	settle.now = func() time.Time { return time.Now().Add(2 * time.Minute) }
+	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if n, err := e.Sweep(ctx, s); err != nil || n != 1 {
+		t.Fatalf("swept %d, %v; want the old order", n, err)
+	}
+	if n := h.rdb.Exists(ctx, coidKey).Val(); n != 0 {
+		t.Fatal("the cancelled order still holds its clientOrderId key")
+	}
+	if d := h.createOK(p); d["paymentId"] == id {
+		t.Fatal("a create after the old order's expiry replayed it")
+	}
+}

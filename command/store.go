@@ -117,13 +117,16 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 	expires := schema.ExpiryBucketSecond(o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli())
 	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID),
 		schema.ExpiryBucketKey(shard, expires), schema.StatusCountKey(shard, o.AppID)}
+	coid, packed := "", ""
 	if o.ClientOrderID != "" {
-		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
+		keys = append(keys, schema.ClientOrdersKey(shard, o.AppID), schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
+		coid, packed = o.ClientOrderID, schema.PackOrderID(o.ID)
 	}
 	// The status as Fields writes it: the script counts it without reading
 	// the hash back. The fields follow, appended straight as arguments.
-	args := make([]any, 0, 5+2*40)
-	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(), int(o.Status))
+	args := make([]any, 0, 7+2*40)
+	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(), int(o.Status),
+		coid, packed)
 	args = o.AppendFieldArgs(args)
 	res, err := s.batch.Script(ctx, s.create, keys, args...).Slice()
 	if err != nil {
@@ -214,7 +217,8 @@ func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.T
 		keep = int64(s.retention / time.Second)
 	}
 	args := []any{int(to), string(from), string(schema.EventFor(to)), at.UnixMilli(), keep,
-		schema.ClientOrderKeyPrefix(shard), dueBy, schema.StatusCountKeyPrefix(shard)}
+		schema.ClientOrderKeyPrefix(shard), dueBy, schema.StatusCountKeyPrefix(shard),
+		schema.ClientOrdersKeyPrefix(shard), schema.PackOrderID(id)}
 	for _, e := range extra {
 		args = append(args, e)
 	}
@@ -255,13 +259,18 @@ func (s *Store) Get(ctx context.Context, id string) (*schema.Order, error) {
 // the balance path, whose order lives on the merchant's home shard instead.
 func (s *Store) LiveByClientOrder(ctx context.Context, appid, clientOrderID string) (*schema.Order, error) {
 	shard := schema.ShardFor(appid, clientOrderID)
-	id, err := s.rdb.Get(ctx, schema.ClientOrderKey(shard, appid, clientOrderID)).Result()
+	id, err := s.rdb.HGet(ctx, schema.ClientOrdersKey(shard, appid), clientOrderID).Result()
+	if errors.Is(err, redis.Nil) {
+		// An order created before the clientOrderIds hash holds a key.
+		id, err = s.rdb.Get(ctx, schema.ClientOrderKey(shard, appid, clientOrderID)).Result()
+	}
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read clientOrderId %s: %w", clientOrderID, err)
 	}
+	id = schema.UnpackOrderID(id)
 	o, err := s.Get(ctx, id)
 	if errors.Is(err, ErrOrderNotFound) || (err == nil && !o.Status.Live()) {
 		return nil, nil

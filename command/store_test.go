@@ -62,9 +62,13 @@ func (h *harness) snapshot(o *schema.Order) snapshot {
 	}
 	s.indexed = h.expiring(o.ID)
 	if o.ClientOrderID != "" {
-		switch v, err := h.rdb.Get(ctx, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID)).Result(); {
+		v, err := h.rdb.HGet(ctx, schema.ClientOrdersKey(shard, o.AppID), o.ClientOrderID).Result()
+		if errors.Is(err, redis.Nil) {
+			v, err = h.rdb.Get(ctx, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID)).Result()
+		}
+		switch {
 		case err == nil:
-			s.coidHeld = v
+			s.coidHeld = schema.UnpackOrderID(v)
 		case !errors.Is(err, redis.Nil):
 			h.t.Fatal(err)
 		}

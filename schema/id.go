@@ -84,6 +84,32 @@ func ParseOrderID(id string) (Shard, bool) {
 	return Shard(v), true
 }
 
+// PackOrderID is id in 18 bytes instead of 36, as ClientOrdersKey holds
+// it: the 35 characters after the P are all hex digits (the time's are
+// decimal), decoded behind a 0. A value that is no id is kept as it is.
+func PackOrderID(id string) string {
+	if _, ok := ParseOrderID(id); !ok {
+		return id
+	}
+	var b [idLen / 2]byte
+	src := make([]byte, 0, idLen)
+	src = append(append(src, '0'), id[1:]...)
+	if _, err := hex.Decode(b[:], src); err != nil {
+		return id
+	}
+	return string(b[:])
+}
+
+// UnpackOrderID is the id PackOrderID packed; a value of another length
+// is returned as it is.
+func UnpackOrderID(v string) string {
+	if len(v) != idLen/2 {
+		return v
+	}
+	h := hex.EncodeToString([]byte(v))
+	return "P" + h[1:]
+}
+
 // OrderIDTime recovers the creation time an id carries (to the millisecond).
 func OrderIDTime(id string) (time.Time, bool) {
 	if _, ok := ParseOrderID(id); !ok {

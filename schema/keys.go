@@ -12,7 +12,19 @@ func OrderKey(s Shard, id string) string { return "gw:" + s.Tag() + ":order:" + 
 // (the order a clientOrderId points at).
 func OrderKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":order:" }
 
-// ClientOrderKey maps (appid, clientOrderId) to the order that holds it.
+// ClientOrdersKey is the hash of a merchant's clientOrderIds on one shard:
+// each clientOrderId held by an order to that order's PackOrderID. A field
+// of a hash costs ~85 B where a key of its own cost ~130 (issue 28).
+func ClientOrdersKey(s Shard, appid string) string { return ClientOrdersKeyPrefix(s) + appid }
+
+// ClientOrdersKeyPrefix lets a script build the merchant's ClientOrdersKey
+// from the order's appid.
+func ClientOrdersKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":coids:" }
+
+// ClientOrderKey mapped (appid, clientOrderId) to the order that holds it
+// before ClientOrdersKey: the scripts still honour and free such keys of
+// orders created before (a live order keeps its clientOrderId), and write
+// none.
 func ClientOrderKey(s Shard, appid, clientOrderID string) string {
 	return ClientOrderKeyPrefix(s) + appid + ":" + clientOrderID
 }

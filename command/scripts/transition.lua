@@ -10,7 +10,9 @@
 --   is, unless the index holds it (its expiry moved) or it waits for an
 --   administrator (no expiry then); else '', ARGV[8] status counters key prefix of the shard (the
 --   merchant's is the prefix and the order's appid: one counter leaves the
---   old status, one enters the new), ARGV[9..] extra fields.
+--   old status, one enters the new), ARGV[9] clientOrderIds hash key prefix
+--   of the shard, ARGV[10] the packed id (schema.PackOrderID), ARGV[11..]
+--   extra fields.
 -- Returns {-1} when there is no such order, {0, status} when the move does
 -- not apply (a repeat or a forbidden move), {2, status} when the order is
 -- not due yet (its expiry moved since the sweep read it), {1, version} when
@@ -42,8 +44,8 @@ redis.call('HSET', KEYS[1], 'st', ARGV[1], 'ut', ARGV[4])
 if ARGV[1] == '2' then
   redis.call('HSET', KEYS[1], 'dt', ARGV[4])
 end
-if #ARGV > 8 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, 9))
+if #ARGV > 10 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 11))
 end
 if ARGV[5] ~= '0' then
   redis.call('EXPIRE', KEYS[1], ARGV[5])
@@ -52,6 +54,10 @@ if ARGV[5] ~= '0' then
   -- A finished order frees its clientOrderId, unless a newer order holds it.
   local fields = redis.call('HMGET', KEYS[1], 'appid', 'coid')
   if fields[2] then
+    local ch = ARGV[9] .. fields[1]
+    if redis.call('HGET', ch, fields[2]) == ARGV[10] then
+      redis.call('HDEL', ch, fields[2])
+    end
     local ck = ARGV[6] .. fields[1] .. ':' .. fields[2]
     if redis.call('GET', ck) == id then
       redis.call('DEL', ck)

@@ -18,7 +18,8 @@
 --   pay, ARGV[10] paid event type, ARGV[11] changed event type,
 --   ARGV[12] expiry (ms) of a rejected order that had none, ARGV[13] status
 --   counters key prefix of the shard (approval moves the order's count to
---   paid).
+--   paid), ARGV[14] clientOrderIds hash key prefix of the shard, ARGV[15]
+--   the packed id (schema.PackOrderID).
 -- Returns {-1} no such order, {0, why} refused (nothing written; why is
 -- method, paid, hash or state), {2, version} a repeat (nothing written),
 -- {1, version} done.
@@ -67,6 +68,10 @@ if outcome == 'approved' then
   redis.call('ZREM', KEYS[5], id)
   local c = redis.call('HMGET', KEYS[1], 'appid', 'coid')
   if c[2] then
+    local ch = ARGV[14] .. c[1]
+    if redis.call('HGET', ch, c[2]) == ARGV[15] then
+      redis.call('HDEL', ch, c[2])
+    end
     local ck = ARGV[7] .. c[1] .. ':' .. c[2]
     if redis.call('GET', ck) == id then
       redis.call('DEL', ck)
