@@ -69,14 +69,15 @@ func redisOrders(ctx context.Context, rdb redis.UniversalClient, appids []string
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return nil, fmt.Errorf("read orders: %w", err)
 		}
-		for _, c := range cmds {
+		for i, c := range cmds {
 			h := c.Val()
 			if !want[h[schema.FAppID]] {
 				continue
 			}
-			o, err := schema.OrderFromFields(h)
+			id := schema.OrderIDFromKey(batch[i])
+			o, err := schema.OrderFromHash(id, h)
 			if err != nil {
-				return nil, fmt.Errorf("order %s: %w", h[schema.FID], err)
+				return nil, fmt.Errorf("order %s: %w", id, err)
 			}
 			out[o.ID] = Order{ID: o.ID, AppID: o.AppID, ClientOrderID: o.ClientOrderID, Status: int(o.Status),
 				Version: o.Version, Amount: int64(o.Amount), Method: string(o.Method), NotifyURL: o.NotifyURL}

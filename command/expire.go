@@ -46,11 +46,23 @@ func (e *Expirer) Run(ctx context.Context) {
 	})
 }
 
-// Sweep cancels the shard's orders that are due, and reports how many it
-// cancelled. An order that became final meanwhile just leaves the index;
-// one whose expiry moved later meanwhile (put under review) stays in it.
+// Sweep cancels the shard's orders that are due, those of its expiry index
+// and then those of its due expiry buckets, at most batch of each a round,
+// and reports how many it cancelled.
 func (e *Expirer) Sweep(ctx context.Context, s schema.Shard) (int, error) {
 	now := e.settle.now()
+	n, err := e.sweepIndex(ctx, s, now)
+	if err != nil {
+		return n, err
+	}
+	m, err := e.sweepBuckets(ctx, s, now, e.batch)
+	return n + m, err
+}
+
+// sweepIndex cancels the due orders of the shard's expiry index. An order
+// that became final meanwhile just leaves the index; one whose expiry
+// moved later meanwhile (put under review) stays in it.
+func (e *Expirer) sweepIndex(ctx context.Context, s schema.Shard, now time.Time) (int, error) {
 	key := schema.ExpiryKey(s)
 	ids, err := e.rdb.ZRangeByScore(ctx, key, &redis.ZRangeBy{
 		Min: "-inf", Max: strconv.FormatInt(now.UnixMilli(), 10), Count: e.batch,

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/paygate/gateway/schema"
 )
 
@@ -40,6 +42,9 @@ func TestExpiry(t *testing.T) {
 		total += n
 		if left := h.rdb.ZCard(ctx, schema.ExpiryKey(s)).Val(); left != 0 {
 			t.Fatalf("shard %d still indexes %d orders", s, left)
+		}
+		if cur, _ := h.rdb.Get(ctx, schema.ExpiryCursorKey(s)).Int64(); cur < time.Now().Add(time.Minute).Unix() {
+			t.Fatalf("shard %d's expiry cursor at %d, before the due buckets", s, cur)
 		}
 	}
 	if total != 1 {
@@ -123,9 +128,9 @@ func TestMethodTTL(t *testing.T) {
 		if _, _, err := store.Create(ctx, o); err != nil {
 			t.Fatal(err)
 		}
-		score, err := h.rdb.ZScore(ctx, schema.ExpiryKey(3), o.ID).Result()
-		if err != nil || int64(score) != at.Add(tt.want).UnixMilli() {
-			t.Fatalf("%s expires at %v (%v), want created + %v", tt.m, score, err, tt.want)
+		want := schema.ExpiryBucketSecond(at.Add(tt.want).UnixMilli())
+		if err := h.rdb.LPos(ctx, schema.ExpiryBucketKey(3, want), o.ID, redis.LPosArgs{}).Err(); err != nil {
+			t.Fatalf("%s not in the expiry bucket of created + %v: %v", tt.m, tt.want, err)
 		}
 	}
 }

@@ -114,16 +114,19 @@ func orderNotFound(id string) error {
 // order's id is returned with created=false.
 func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created bool, err error) {
 	shard, _ := schema.ParseOrderID(o.ID)
-	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID), schema.ExpiryKey(shard),
-		schema.StatusCountKey(shard, o.AppID)}
+	expires := schema.ExpiryBucketSecond(o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli())
+	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard), schema.OrderCountKey(shard, o.AppID),
+		schema.ExpiryBucketKey(shard, expires), schema.StatusCountKey(shard, o.AppID)}
+	coid, packed := "", ""
 	if o.ClientOrderID != "" {
-		keys = append(keys, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
+		keys = append(keys, schema.ClientOrdersKey(shard, o.AppID), schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID))
+		coid, packed = o.ClientOrderID, schema.PackOrderID(o.ID)
 	}
 	// The status as Fields writes it: the script counts it without reading
 	// the hash back. The fields follow, appended straight as arguments.
-	args := make([]any, 0, 6+2*40)
-	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(),
-		o.CreatedAt.Add(s.TTL(o.Method)).UnixMilli(), int(o.Status))
+	args := make([]any, 0, 7+2*40)
+	args = append(args, schema.OrderKeyPrefix(shard), o.ID, string(schema.EventCreated), o.CreatedAt.UnixMilli(), int(o.Status),
+		coid, packed)
 	args = o.AppendFieldArgs(args)
 	res, err := s.batch.Script(ctx, s.create, keys, args...).Slice()
 	if err != nil {
@@ -187,8 +190,17 @@ func (s *Store) Expire(ctx context.Context, id string, at time.Time) (moved, due
 	return res == 1, res != 2, err
 }
 
+// ExpireBucketed cancels order id, listed in an expiry bucket that is due
+// by at, unless the expiry index took the order over (its expiry moved) or
+// it waits for an administrator; paid, failed or gone, it is left alone.
+func (s *Store) ExpireBucketed(ctx context.Context, id string, at time.Time) (moved bool, err error) {
+	res, err := s.move(ctx, id, schema.StatusCancelled, at, "b", nil)
+	return res == 1, err
+}
+
 // move runs transition.lua and returns its verdict: 1 moved, 0 the move
-// does not apply, 2 not due by dueBy (ms, or "" for any time).
+// does not apply, 2 not due by dueBy (ms, "b" for a due expiry bucket, or
+// "" for any time).
 func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.Time, dueBy string, extra []string) (int64, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
@@ -205,7 +217,8 @@ func (s *Store) move(ctx context.Context, id string, to schema.Status, at time.T
 		keep = int64(s.retention / time.Second)
 	}
 	args := []any{int(to), string(from), string(schema.EventFor(to)), at.UnixMilli(), keep,
-		schema.ClientOrderKeyPrefix(shard), dueBy, schema.StatusCountKeyPrefix(shard)}
+		schema.ClientOrderKeyPrefix(shard), dueBy, schema.StatusCountKeyPrefix(shard),
+		schema.ClientOrdersKeyPrefix(shard), schema.PackOrderID(id)}
 	for _, e := range extra {
 		args = append(args, e)
 	}
@@ -235,7 +248,7 @@ func (s *Store) Get(ctx context.Context, id string) (*schema.Order, error) {
 	if len(h) == 0 {
 		return nil, orderNotFound(id)
 	}
-	o, err := schema.OrderFromFields(h)
+	o, err := schema.OrderFromHash(id, h)
 	if err != nil {
 		return nil, err
 	}
@@ -246,13 +259,18 @@ func (s *Store) Get(ctx context.Context, id string) (*schema.Order, error) {
 // the balance path, whose order lives on the merchant's home shard instead.
 func (s *Store) LiveByClientOrder(ctx context.Context, appid, clientOrderID string) (*schema.Order, error) {
 	shard := schema.ShardFor(appid, clientOrderID)
-	id, err := s.rdb.Get(ctx, schema.ClientOrderKey(shard, appid, clientOrderID)).Result()
+	id, err := s.rdb.HGet(ctx, schema.ClientOrdersKey(shard, appid), clientOrderID).Result()
+	if errors.Is(err, redis.Nil) {
+		// An order created before the clientOrderIds hash holds a key.
+		id, err = s.rdb.Get(ctx, schema.ClientOrderKey(shard, appid, clientOrderID)).Result()
+	}
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read clientOrderId %s: %w", clientOrderID, err)
 	}
+	id = schema.UnpackOrderID(id)
 	o, err := s.Get(ctx, id)
 	if errors.Is(err, ErrOrderNotFound) || (err == nil && !o.Status.Live()) {
 		return nil, nil

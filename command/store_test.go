@@ -60,16 +60,15 @@ func (h *harness) snapshot(o *schema.Order) snapshot {
 	if s.events, err = h.rdb.XLen(ctx, schema.EventsKey(shard)).Result(); err != nil {
 		h.t.Fatal(err)
 	}
-	switch err := h.rdb.ZScore(ctx, schema.ExpiryKey(shard), o.ID).Err(); {
-	case err == nil:
-		s.indexed = true
-	case !errors.Is(err, redis.Nil):
-		h.t.Fatal(err)
-	}
+	s.indexed = h.expiring(o.ID)
 	if o.ClientOrderID != "" {
-		switch v, err := h.rdb.Get(ctx, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID)).Result(); {
+		v, err := h.rdb.HGet(ctx, schema.ClientOrdersKey(shard, o.AppID), o.ClientOrderID).Result()
+		if errors.Is(err, redis.Nil) {
+			v, err = h.rdb.Get(ctx, schema.ClientOrderKey(shard, o.AppID, o.ClientOrderID)).Result()
+		}
+		switch {
 		case err == nil:
-			s.coidHeld = v
+			s.coidHeld = schema.UnpackOrderID(v)
 		case !errors.Is(err, redis.Nil):
 			h.t.Fatal(err)
 		}
@@ -184,9 +183,9 @@ func TestCreateScript(t *testing.T) {
 				t.Fatalf("before %+v, after %+v", before, after)
 			}
 			shard, _ := schema.ParseOrderID(o.ID)
-			due, err := h.rdb.ZScore(ctx, schema.ExpiryKey(shard), o.ID).Result()
-			if err != nil || int64(due) != o.CreatedAt.Add(time.Minute).UnixMilli() { // the harness's TTL
-				t.Fatalf("expiry index score %v (%v), want %d", due, err, o.CreatedAt.Add(time.Minute).UnixMilli())
+			due := schema.ExpiryBucketSecond(o.CreatedAt.Add(time.Minute).UnixMilli()) // the harness's TTL
+			if pos, err := h.rdb.LPos(ctx, schema.ExpiryBucketKey(shard, due), o.ID, redis.LPosArgs{}).Result(); err != nil {
+				t.Fatalf("not in the expiry bucket of second %d: %d, %v", due, pos, err)
 			}
 			want := ""
 			if tt.coid != "" {

@@ -140,7 +140,7 @@ func (r *USDTDesk) orders(ctx context.Context, ids []string) ([]*schema.Order, e
 			}
 			continue
 		}
-		o, err := schema.OrderFromFields(c.Val())
+		o, err := schema.OrderFromHash(ids[i], c.Val())
 		if err != nil {
 			return nil, err
 		}

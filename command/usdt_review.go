@@ -192,7 +192,7 @@ func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, 
 	res, err := usdtReviewScript.Run(ctx, s.rdb, keys, outcome, tx, at.UnixMilli(), record, reason,
 		int64(s.retention/time.Second), schema.ClientOrderKeyPrefix(shard), schema.NextUSDTReview, schema.NextUSDTDirectPay,
 		string(schema.EventFor(schema.StatusPaid)), string(schema.EventChanged), expireAt.UnixMilli(),
-		schema.StatusCountKeyPrefix(shard)).Slice()
+		schema.StatusCountKeyPrefix(shard), schema.ClientOrdersKeyPrefix(shard), schema.PackOrderID(id)).Slice()
 	if err != nil {
 		return 0, "", fmt.Errorf("usdt review %s of order %s: %w", outcome, id, err)
 	}

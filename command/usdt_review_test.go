@@ -49,7 +49,7 @@ func (h *harness) reviewKeys(id string) reviewKeys {
 		h.t.Fatal(err)
 	}
 	return reviewKeys{queued: in(schema.USDTReviewsKey(shard)), onDesk: in(schema.USDTDeskKey(shard)),
-		expiring: in(schema.ExpiryKey(shard)), history: hist}
+		expiring: h.expiring(id), history: hist}
 }
 
 func mustShard(id string) schema.Shard {

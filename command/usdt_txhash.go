@@ -180,8 +180,11 @@ func (s *Store) putUSDTTx(ctx context.Context, id, network, tx string, at, revie
 	}
 	keys := []string{schema.OrderKey(shard, id), schema.EventsKey(shard), schema.ExpiryKey(shard),
 		schema.USDTReviewsKey(shard), schema.USDTDeskKey(shard), schema.OrderHistoryKey(shard, id)}
+	created, _ := schema.OrderIDTime(id)
 	res, err := usdtSubmitScript.Run(ctx, s.rdb, keys, network, tx, schema.NextUSDTDirectPay, schema.NextUSDTReview,
-		string(schema.EventChanged), at.UnixMilli(), reviewUntil.UnixMilli(), by, record).Slice()
+		string(schema.EventChanged), at.UnixMilli(), reviewUntil.UnixMilli(), by, record,
+		created.Add(s.TTL(schema.MethodUSDTDirect)).UnixMilli(), created.Add(s.TTL(schema.MethodSelect)).UnixMilli(),
+		schema.ExpiryBucketPrefix(shard)).Slice()
 	if err != nil {
 		return false, "", fmt.Errorf("submit usdt transaction of order %s: %w", id, err)
 	}

@@ -46,7 +46,7 @@ func (r *RedisOrders) Order(ctx context.Context, id string) (*schema.Order, erro
 	if len(h) == 0 {
 		return nil, ErrNotFound
 	}
-	o, err := schema.OrderFromFields(h)
+	o, err := schema.OrderFromHash(id, h)
 	if err != nil {
 		return nil, err
 	}

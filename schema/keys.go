@@ -1,5 +1,7 @@
 package schema
 
+import "strconv"
+
 // The Redis key layout. Every key an order script touches carries its shard's
 // hash tag, so each script runs on Redis Cluster too (DESIGN.md).
 
@@ -10,7 +12,19 @@ func OrderKey(s Shard, id string) string { return "gw:" + s.Tag() + ":order:" + 
 // (the order a clientOrderId points at).
 func OrderKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":order:" }
 
-// ClientOrderKey maps (appid, clientOrderId) to the order that holds it.
+// ClientOrdersKey is the hash of a merchant's clientOrderIds on one shard:
+// each clientOrderId held by an order to that order's PackOrderID. A field
+// of a hash costs ~85 B where a key of its own cost ~130 (issue 28).
+func ClientOrdersKey(s Shard, appid string) string { return ClientOrdersKeyPrefix(s) + appid }
+
+// ClientOrdersKeyPrefix lets a script build the merchant's ClientOrdersKey
+// from the order's appid.
+func ClientOrdersKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":coids:" }
+
+// ClientOrderKey mapped (appid, clientOrderId) to the order that holds it
+// before ClientOrdersKey: the scripts still honour and free such keys of
+// orders created before (a live order keeps its clientOrderId), and write
+// none.
 func ClientOrderKey(s Shard, appid, clientOrderID string) string {
 	return ClientOrderKeyPrefix(s) + appid + ":" + clientOrderID
 }
@@ -38,9 +52,32 @@ func StatusCountKey(s Shard, appid string) string { return StatusCountKeyPrefix(
 // its hash build the merchant's StatusCountKey.
 func StatusCountKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":stcount:" }
 
-// ExpiryKey indexes the shard's unpaid orders by when they expire (ms), so
-// the expiry sweep finds them without scanning.
+// ExpiryKey indexes by when they expire (ms) the shard's unpaid orders
+// whose expiry moved after their create (a usdt_direct hash under review,
+// a rejected hash) and the orders created before the expiry buckets
+// (ExpiryBucketKey): a sorted set costs ~145 B a member, so a create no
+// longer adds to it (issue 28).
 func ExpiryKey(s Shard) string { return "gw:" + s.Tag() + ":expiry" }
+
+// ExpiryBucketKey lists, in creation order, the ids of the shard's orders
+// created to expire within second sec: after (sec-1)*1000 ms, at or before
+// sec*1000 ms. A create appends its id (RPUSH, ~39 B an order, no sorted
+// set); the sweep takes a bucket once its second has passed and cancels
+// what is still unpaid (command.Expirer). An order paid meanwhile stays
+// listed until then and is skipped.
+func ExpiryBucketKey(s Shard, sec int64) string {
+	return ExpiryBucketPrefix(s) + strconv.FormatInt(sec, 10)
+}
+
+// ExpiryBucketPrefix lets the sweep's script name the shard's buckets.
+func ExpiryBucketPrefix(s Shard) string { return "gw:" + s.Tag() + ":exp:" }
+
+// ExpiryBucketSecond is the bucket of an order that expires at ms.
+func ExpiryBucketSecond(ms int64) int64 { return (ms + 999) / 1000 }
+
+// ExpiryCursorKey holds the last second whose bucket the shard's sweep
+// found empty: the next sweep starts after it.
+func ExpiryCursorKey(s Shard) string { return "gw:" + s.Tag() + ":expat" }
 
 // BalanceKey is the hash of a merchant's balances by currency (minor units),
 // on the merchant's home shard.

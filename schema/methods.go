@@ -86,6 +86,10 @@ func KnownCurrency(c string) bool {
 // Langs are the locales of the payer pages; en is the default.
 var Langs = []string{"en", "zh", "es"}
 
+// DefaultLang is the language of an order created without one; an order
+// record leaves it out (Order.Fields) and reads it back.
+const DefaultLang = "en"
+
 // AllMethods lists the method codes in the table's order.
 func AllMethods() []Method {
 	out := make([]Method, len(methodCurrencies))

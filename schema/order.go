@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -104,7 +105,15 @@ const (
 )
 
 // Fields renders the order as hash fields, leaving empty values out so a small
-// order stays small; a missing field reads back as the zero value.
+// order stays small; a missing field reads back as the zero value. Values an
+// order's other fields give are left out too (issue 28: a live order's hash
+// is most of Redis's memory per order): the creation time when it is the
+// one the id carries, the update time while it is the creation time, the
+// language when it is the default (DefaultLang), and a select order's next
+// action while it is the method choice (a choice writes the method and the
+// next action together; update.lua reads the guard the same way). The
+// id is always the first field; the create script stores all but it (the
+// key names the order), and the created event carries it.
 func (o *Order) Fields() []string {
 	f := make([]string, 0, 2*36)
 	o.eachField(func(k any, v string) { f = append(f, k.(string), v) })
@@ -142,11 +151,15 @@ func (o *Order) eachField(emit func(k any, v string)) {
 	add(FCustPhone, o.CustomerPhone)
 	add(FNotifyURL, o.NotifyURL)
 	add(FReturnURL, o.ReturnURL)
-	add(FLang, o.Lang)
+	if o.Lang != DefaultLang {
+		add(FLang, o.Lang)
+	}
 	add(FAllowed, o.AllowedMethods)
 	add(FFiatpspSys, o.FiatpspSystemID)
 	add(FProviderURL, o.ProviderURL)
-	add(FNextAction, o.NextAction)
+	if o.Method != MethodSelect || o.NextAction != NextMethodSelect {
+		add(FNextAction, o.NextAction)
+	}
 	add(FQRPayload, o.QRPayload)
 	add(FPayable, o.PayableAmount)
 	add(FPayCurrency, o.PayCurrency)
@@ -169,8 +182,13 @@ func (o *Order) eachField(emit func(k any, v string)) {
 	if o.RefundReserved != 0 {
 		add(FRefundRes, strconv.FormatInt(int64(o.RefundReserved), 10))
 	}
-	add(FCreatedAt, msField(o.CreatedAt))
-	add(FUpdatedAt, msField(o.UpdatedAt))
+	created := msField(o.CreatedAt)
+	if byID, ok := OrderIDTime(o.ID); !ok || msField(byID) != created {
+		add(FCreatedAt, created)
+	}
+	if updated := msField(o.UpdatedAt); updated != created {
+		add(FUpdatedAt, updated)
+	}
 	add(FCompletedAt, msField(o.CompletedAt))
 	add(FVersion, strconv.FormatInt(o.Version, 10))
 }
@@ -184,10 +202,25 @@ func (o *Order) Charge() (Amount, string) {
 	return o.Amount, o.Currency
 }
 
-// OrderFromFields reads an order back from its hash.
+// OrderFromFields reads an order back from fields that hold its id (a
+// snapshot, an event); a hash read by its key is OrderFromHash's.
 func OrderFromFields(h map[string]string) (Order, error) {
 	return orderFrom(func(k string) string { return h[k] })
 }
+
+// OrderFromHash reads back order id from its hash, which holds no id since
+// issue 28 (its key names it); one stored before holds it too.
+func OrderFromHash(id string, h map[string]string) (Order, error) {
+	return orderFrom(func(k string) string {
+		if k == FID {
+			return id
+		}
+		return h[k]
+	})
+}
+
+// OrderIDFromKey is the id an order hash's key names.
+func OrderIDFromKey(key string) string { return key[strings.LastIndexByte(key, ':')+1:] }
 
 // orderFrom reads an order from its hash fields, wherever they are held (a
 // hash read, a stream entry).
@@ -220,6 +253,18 @@ func orderFrom(get func(string) string) (Order, error) {
 		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
 		Refunded: Amount(num(FRefunded)), RefundReserved: Amount(num(FRefundRes)),
+	}
+	if o.CreatedAt.IsZero() {
+		o.CreatedAt, _ = OrderIDTime(o.ID)
+	}
+	if o.Lang == "" {
+		o.Lang = DefaultLang
+	}
+	if o.Method == MethodSelect && get(FNextAction) == "" {
+		o.NextAction = NextMethodSelect
+	}
+	if o.UpdatedAt.IsZero() {
+		o.UpdatedAt = o.CreatedAt
 	}
 	o.ReviewProgress = progressFrom(get, num)
 	if len(errs) > 0 {

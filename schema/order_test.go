@@ -207,3 +207,17 @@ func TestOrderLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestPackOrderID: a packed id unpacks to itself, in 18 bytes; anything
+// else is kept as it is.
+func TestPackOrderID(t *testing.T) {
+	for _, id := range []string{NewOrderID(time.Now(), 0), NewOrderID(time.Now(), 15), "Pnot-an-id", ""} {
+		p := PackOrderID(id)
+		if got := UnpackOrderID(p); got != id {
+			t.Fatalf("%q packs to %q, unpacks to %q", id, p, got)
+		}
+		if _, ok := ParseOrderID(id); ok && len(p) != 18 {
+			t.Fatalf("%q packs to %d bytes", id, len(p))
+		}
+	}
+}

@@ -32,5 +32,5 @@ redis.call('HSET', KEYS[3], ARGV[1], raw)
 redis.call('ZREM', KEYS[4], rec.oid .. ' ' .. ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'ut', ARGV[3])
-redis.call('XADD', KEYS[2], '*', 'type', 'refund', 'at', ARGV[3], 'rf', raw, unpack(redis.call('HGETALL', KEYS[1])))
+redis.call('XADD', KEYS[2], '*', 'type', 'refund', 'at', ARGV[3], 'rf', raw, 'id', string.match(KEYS[1], '[^:]+$'), unpack(redis.call('HGETALL', KEYS[1])))
 return {1, raw}

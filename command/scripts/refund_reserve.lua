@@ -11,7 +11,9 @@
 -- a refund of the same amount (a retry); {-1} no such order; {-2, status}
 -- the order is not paid; {-3, record} clientRefundId names a refund of
 -- another amount; {-4, amount left to refund}.
-local o = redis.call('HMGET', KEYS[1], 'st', 'amt', 'rfr', 'appid', 'cur', 'id')
+local o = redis.call('HMGET', KEYS[1], 'st', 'amt', 'rfr', 'appid', 'cur')
+-- The order's id is its key's last part: the hash holds none (issue 28).
+o[6] = string.match(KEYS[1], '[^:]+$')
 if not o[1] then
   return {-1}
 end
@@ -54,5 +56,5 @@ redis.call('ZADD', KEYS[4], ARGV[5], o[6] .. ' ' .. ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'rfr', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'v', 1)
 redis.call('HSET', KEYS[1], 'ut', ARGV[5])
-redis.call('XADD', KEYS[2], '*', 'type', 'refund', 'at', ARGV[5], 'rf', rec, unpack(redis.call('HGETALL', KEYS[1])))
+redis.call('XADD', KEYS[2], '*', 'type', 'refund', 'at', ARGV[5], 'rf', rec, 'id', o[6], unpack(redis.call('HGETALL', KEYS[1])))
 return {1, rec}

@@ -18,15 +18,17 @@
 --   pay, ARGV[10] paid event type, ARGV[11] changed event type,
 --   ARGV[12] expiry (ms) of a rejected order that had none, ARGV[13] status
 --   counters key prefix of the shard (approval moves the order's count to
---   paid).
+--   paid), ARGV[14] clientOrderIds hash key prefix of the shard, ARGV[15]
+--   the packed id (schema.PackOrderID).
 -- Returns {-1} no such order, {0, why} refused (nothing written; why is
 -- method, paid, hash or state), {2, version} a repeat (nothing written),
 -- {1, version} done.
-local f = redis.call('HMGET', KEYS[1], 'st', 'm', 'txh', 'next', 'rv', 'id')
+local f = redis.call('HMGET', KEYS[1], 'st', 'm', 'txh', 'next', 'rv')
 if not f[1] then
   return {-1}
 end
-local st, txh, nxt, rv, id = f[1], f[3] or '', f[4] or '', f[5] or '', f[6]
+-- The order's id is its key's last part: the hash holds none (issue 28).
+local st, txh, nxt, rv, id = f[1], f[3] or '', f[4] or '', f[5] or '', string.match(KEYS[1], '[^:]+$')
 local outcome = ARGV[1]
 if f[2] ~= 'usdt_direct' then
   return {0, 'method'}
@@ -66,6 +68,10 @@ if outcome == 'approved' then
   redis.call('ZREM', KEYS[5], id)
   local c = redis.call('HMGET', KEYS[1], 'appid', 'coid')
   if c[2] then
+    local ch = ARGV[14] .. c[1]
+    if redis.call('HGET', ch, c[2]) == ARGV[15] then
+      redis.call('HDEL', ch, c[2])
+    end
     local ck = ARGV[7] .. c[1] .. ':' .. c[2]
     if redis.call('GET', ck) == id then
       redis.call('DEL', ck)
@@ -88,5 +94,5 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[6], ttl)
 end
-redis.call('XADD', KEYS[2], '*', 'type', event, 'at', ARGV[3], unpack(redis.call('HGETALL', KEYS[1])))
+redis.call('XADD', KEYS[2], '*', 'type', event, 'at', ARGV[3], 'id', id, unpack(redis.call('HGETALL', KEYS[1])))
 return {1, v}

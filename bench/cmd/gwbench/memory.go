@@ -11,30 +11,23 @@ import (
 )
 
 // redisMemory prices a live order in Redis three ways: MEMORY USAGE of a
-// sample of the order hashes and their clientOrderId keys, plus the order's
-// share of its shard's expiry index (what a live order holds for its whole
-// life), the stream entry per event (held until
+// sample of the order hashes, plus the order's share of its merchant's
+// clientOrderIds hashes and of the expiry buckets and index (what a live
+// order holds for its whole life), the stream entry per event (held until
 // every consumer group has acknowledged it and the projector trims), and
 // the growth of used_memory per create over the createorder phases (all of
 // it, allocator overhead included, streams untrimmed: no consumer runs then),
 // and that growth less the streams' own: what Redis holds per live order
 // (issue 28's row), counted over every create answered, warm-up included.
 func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore string, streamsBefore int64, creates uint64) {
-	type sample struct{ order, coid *redis.IntCmd }
-	var samples []sample
+	var samples []*redis.IntCmd
 	step := max(1, len(run.ids)/1000)
 	_, err := b.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i := 0; i < len(run.ids); i += step {
 			id := run.ids[i]
-			shard, ok := schema.ParseOrderID(id)
-			if !ok {
-				continue
+			if shard, ok := schema.ParseOrderID(id); ok {
+				samples = append(samples, p.MemoryUsage(ctx, schema.OrderKey(shard, id), 0))
 			}
-			coid := run.prefix + "-" + strconv.Itoa(i)
-			samples = append(samples, sample{
-				order: p.MemoryUsage(ctx, schema.OrderKey(shard, id), 0),
-				coid:  p.MemoryUsage(ctx, schema.ClientOrderKey(shard, run.merchant.AppID, coid), 0),
-			})
 		}
 		return nil
 	})
@@ -42,28 +35,21 @@ func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore stri
 		b.note("redis MEMORY USAGE: %v", err)
 		return
 	}
-	var hashes, coids int64
+	var hashes int64
 	for _, s := range samples {
-		hashes += s.order.Val()
-		coids += s.coid.Val()
+		hashes += s.Val()
 	}
 	m := &b.rep.Memory
 	streamBytes, entries := b.streamBytes(ctx)
-	var indexBytes, indexed int64
-	for _, s := range schema.AllShards() {
-		indexBytes += b.rdb.MemoryUsage(ctx, schema.ExpiryKey(s), 0).Val()
-		indexed += b.rdb.ZCard(ctx, schema.ExpiryKey(s)).Val()
-	}
 	if entries > 0 {
 		m.RedisStreamBytes = float64(streamBytes) / float64(entries)
 	}
-	if indexed > 0 {
-		m.RedisIndexBytes = float64(indexBytes) / float64(indexed)
-	}
+	m.RedisIndexBytes = b.expiryBytes(ctx)
+	coid := b.clientOrderBytes(ctx, run.merchant.AppID)
 	if len(samples) > 0 {
 		m.RedisSampled = len(samples)
 		m.RedisHashBytes = float64(hashes) / float64(len(samples))
-		m.RedisOrderBytes = float64(hashes+coids)/float64(len(samples)) + m.RedisIndexBytes
+		m.RedisOrderBytes = m.RedisHashBytes + coid + m.RedisIndexBytes
 	}
 	before, err1 := strconv.ParseFloat(usedBefore, 64)
 	after, err2 := strconv.ParseFloat(b.redisInfo(ctx, "memory")["used_memory"], 64)
@@ -72,8 +58,46 @@ func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore stri
 		m.RedisLivePerOrder = (after - before - float64(streamBytes-streamsBefore)) / float64(creates)
 		m.RedisCreates = creates
 	}
-	b.logf("redis: %.0f B per order (hash %.0f B, expiry index %.0f B) over %d samples, %.0f B per stream entry, used_memory +%.0f B per create, %.0f B less the streams' growth",
-		m.RedisOrderBytes, m.RedisHashBytes, m.RedisIndexBytes, m.RedisSampled, m.RedisStreamBytes, m.RedisUsedPerOrder, m.RedisLivePerOrder)
+	b.logf("redis: %.0f B per order (hash %.0f B, clientOrderId %.0f B, expiry index %.0f B) over %d samples, %.0f B per stream entry, used_memory +%.0f B per create, %.0f B less the streams' growth",
+		m.RedisOrderBytes, m.RedisHashBytes, coid, m.RedisIndexBytes, m.RedisSampled, m.RedisStreamBytes, m.RedisUsedPerOrder, m.RedisLivePerOrder)
+}
+
+// clientOrderBytes is the merchant's clientOrderIds hashes' MEMORY USAGE
+// per field, over every shard.
+func (b *bench) clientOrderBytes(ctx context.Context, appid string) float64 {
+	var bytes, fields int64
+	for _, s := range schema.AllShards() {
+		key := schema.ClientOrdersKey(s, appid)
+		bytes += b.rdb.MemoryUsage(ctx, key, 0).Val()
+		fields += b.rdb.HLen(ctx, key).Val()
+	}
+	if fields == 0 {
+		return 0
+	}
+	return float64(bytes) / float64(fields)
+}
+
+// expiryBytes is the expiry index's and buckets' MEMORY USAGE per entry,
+// over every shard; the buckets are found by SCAN (one node: the bench's
+// Redis).
+func (b *bench) expiryBytes(ctx context.Context) float64 {
+	var bytes, entries int64
+	for _, s := range schema.AllShards() {
+		bytes += b.rdb.MemoryUsage(ctx, schema.ExpiryKey(s), 0).Val()
+		entries += b.rdb.ZCard(ctx, schema.ExpiryKey(s)).Val()
+	}
+	iter := b.rdb.Scan(ctx, 0, "gw:{*}:exp:*", 1000).Iterator()
+	for iter.Next(ctx) {
+		bytes += b.rdb.MemoryUsage(ctx, iter.Val(), 0).Val()
+		entries += b.rdb.LLen(ctx, iter.Val()).Val()
+	}
+	if err := iter.Err(); err != nil {
+		b.note("scan expiry buckets: %v", err)
+	}
+	if entries == 0 {
+		return 0
+	}
+	return float64(bytes) / float64(entries)
 }
 
 // streamBytes is the memory of every shard's event stream (MEMORY USAGE,
