@@ -35,8 +35,14 @@ func TestAccountChangesOnRedisCluster(t *testing.T) {
 		}, func(b *Account) bool { return b.MethodLimits[schema.MethodWalletA].Max == 9000 }},
 		{"clear method limits", func() (*Account, error) { return s.ClearMethodLimits(ctx, a.AppID, schema.MethodWalletA) },
 			func(b *Account) bool { return len(b.MethodLimits) == 0 }},
-		{"webhook secret", func() (*Account, error) { return s.EnsureWebhookSecret(ctx, a.AppID) },
-			func(b *Account) bool { return b.WebhookSecret == a.WebhookSecret }},
+		// An account's first secret: EnsureWebhookSecret changes (and bumps)
+		// only an account without one.
+		{"first webhook secret", func() (*Account, error) {
+			if err := rdb.HDel(ctx, schema.MerchantKey(a.AppID), fWHSecret).Err(); err != nil {
+				return nil, err
+			}
+			return s.EnsureWebhookSecret(ctx, a.AppID)
+		}, func(b *Account) bool { return b.WebhookSecret != "" }},
 		{"disable", func() (*Account, error) { return s.SetDisabled(ctx, a.AppID, true) },
 			func(b *Account) bool { return b.Disabled }},
 	}
