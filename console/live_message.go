@@ -67,6 +67,9 @@ type change struct {
 type batch struct {
 	byID map[string]*change
 	list []*change
+	// skipped: the poll passed over entries it did not read (a stream had
+	// more new ones than Count), which may include this merchant's.
+	skipped bool
 }
 
 func newBatch() *batch { return &batch{byID: map[string]*change{}} }
@@ -105,7 +108,7 @@ func digits(b []byte) int64 {
 // message renders the batch, its latest max orders oldest first (the page
 // puts each new one on top, so the newest ends on top); nil when empty.
 func (b *batch) message(max int) *message {
-	if len(b.list) == 0 {
+	if len(b.list) == 0 && !b.skipped {
 		return nil
 	}
 	list := b.list
@@ -119,7 +122,7 @@ func (b *batch) message(max int) *message {
 	if capped {
 		list = list[len(list)-max:]
 	}
-	lm := liveMessage{Orders: make([]LiveOrder, len(list)), Reload: capped}
+	lm := liveMessage{Orders: make([]LiveOrder, len(list)), Reload: capped || b.skipped}
 	for i, c := range list {
 		lm.Orders[i] = c.order()
 	}
@@ -132,6 +135,8 @@ func (c *change) order() LiveOrder {
 	created := ""
 	if ms := digits(e.created); ms > 0 {
 		created = time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05")
+	} else if t, ok := schema.OrderIDTime(string(e.id)); ok { // the compact layout: the id carries it
+		created = t.UTC().Format("2006-01-02 15:04:05")
 	}
 	amount, _ := strconv.ParseInt(string(e.amount), 10, 64)
 	return LiveOrder{ID: string(e.id), ClientOrderID: string(e.clientID), Amount: schema.Amount(amount).String(),

@@ -8,18 +8,19 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// poll reads what every stream got since last (at most Count entries a
-// stream), gathers the changes of the merchants someone watches and
-// hands each of them its one message. full: some stream had more than
-// Count new entries, so the hub is behind and should poll again at once.
-func (h *Hub) poll(ctx context.Context, last map[string]string) (full bool, err error) {
+// poll reads the newest entries (at most Count a stream) every stream got
+// since last, gathers the changes of the merchants someone watches and
+// hands each of them its one message. skipped: some stream had Count new
+// entries or more, so older ones may have been passed over; every watched
+// merchant's message then carries the reload hint.
+func (h *Hub) poll(ctx context.Context, last map[string]string) (skipped bool, err error) {
 	cmds := make([]*redis.RawCmd, len(h.streams))
 	_, err = h.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, st := range h.streams {
-			// XREAD COUNT n STREAMS key id, without BLOCK: no connection
-			// waits. The key is the 5th argument (Redis Cluster routes by it).
-			cmds[i] = redis.NewRawCmd(ctx, "xread", "count", h.cfg.Count, "streams", st, last[st])
-			cmds[i].SetFirstKeyPos(4)
+			// XREVRANGE key + (last COUNT n: the newest n after last. The
+			// key is the 2nd argument (Redis Cluster routes by it).
+			cmds[i] = redis.NewRawCmd(ctx, "xrevrange", st, "+", "("+last[st], "count", h.cfg.Count)
+			cmds[i].SetFirstKeyPos(1)
 			_ = p.Process(ctx, cmds[i])
 		}
 		return nil
@@ -30,26 +31,36 @@ func (h *Hub) poll(ctx context.Context, last map[string]string) (full bool, err 
 	}
 	watched := h.watched()
 	batches := map[string]*batch{}
-	collect := func(e *rawEntry) { h.collect(batches, watched, e) }
+	var got []rawEntry
 	for i, cmd := range cmds {
 		raw, err := cmd.Result()
 		if err != nil {
 			return false, fmt.Errorf("read %s: %w", h.streams[i], err)
 		}
-		id, n, err := walkXRead(raw, collect)
+		got = got[:0]
+		newest, n, err := walkXRevRange(raw, func(e *rawEntry) { got = append(got, *e) })
 		if err != nil {
 			return false, fmt.Errorf("read %s: %w", h.streams[i], err)
 		}
 		if n > 0 {
-			last[h.streams[i]] = string(id)
+			last[h.streams[i]] = string(newest)
 		}
-		full = full || int64(n) >= h.cfg.Count
+		for j := len(got) - 1; j >= 0; j-- { // oldest first: the latest state wins
+			h.collect(batches, watched, &got[j])
+		}
+		skipped = skipped || int64(n) >= h.cfg.Count
 	}
-	if full {
+	if skipped {
 		h.behind.Inc()
+		for appid := range watched {
+			if batches[appid] == nil {
+				batches[appid] = newBatch()
+			}
+			batches[appid].skipped = true
+		}
 	}
 	h.deliver(batches)
-	return full, nil
+	return skipped, nil
 }
 
 // watched are the merchants with an open feed as the poll starts; the

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// The feed reads XREAD's reply as raw RESP and picks out of each entry the
+// The feed reads XREVRANGE's reply as raw RESP and picks out of each entry the
 // dozen fields it uses, as slices of the reply: the stream client's own
 // decoding makes a string of every field of every entry and a map per
 // entry (~30 fields of every order event of every merchant, ~6 µs an
@@ -48,7 +48,7 @@ func (e *rawEntry) pick(k, v []byte) {
 	}
 }
 
-var errRESP = errors.New("malformed XREAD reply")
+var errRESP = errors.New("malformed stream reply")
 
 // resp walks one RESP2 or RESP3 reply.
 type resp struct {
@@ -145,20 +145,16 @@ func (r *resp) str() []byte {
 	return nil
 }
 
-// walkXRead calls entry for every entry of a one-stream XREAD reply (RESP2:
-// [[stream, entries]]; RESP3: {stream: entries}); it returns the stream's
-// last id and how many entries it had.
-func walkXRead(raw []byte, entry func(*rawEntry)) (last []byte, n int, err error) {
+// walkXRevRange calls entry for every entry of one stream's XRANGE or
+// XREVRANGE reply (an array of [id, fields] in RESP2 and RESP3), in the
+// reply's order; it returns the first entry's id (XREVRANGE's newest) and
+// how many entries there were.
+func walkXRevRange(raw []byte, entry func(*rawEntry)) (first []byte, n int, err error) {
 	r := &resp{b: raw}
-	streams, isMap := r.agg()
-	if streams <= 0 {
-		return nil, 0, r.err // nothing new: a null reply
-	}
-	if !isMap && r.count() != 2 { // RESP2: the stream's [name, entries]
+	entries, isMap := r.agg()
+	if isMap {
 		r.fail()
 	}
-	r.str() // the stream's name: the caller asked for one
-	entries := r.count()
 	var e rawEntry // one for the reply: the callback keeps what it needs
 	for i := 0; i < entries && r.err == nil; i++ {
 		if r.count() != 2 {
@@ -173,12 +169,15 @@ func walkXRead(raw []byte, entry func(*rawEntry)) (last []byte, n int, err error
 			e.pick(k, r.str())
 		}
 		if r.err == nil {
-			last, n = entryID, n+1
+			if n == 0 {
+				first = entryID
+			}
+			n++
 			entry(&e)
 		}
 	}
 	if r.err != nil {
 		return nil, 0, fmt.Errorf("%w: %d entries read", r.err, n)
 	}
-	return last, n, nil
+	return first, n, nil
 }

@@ -14,7 +14,7 @@ import (
 // bulk is a RESP bulk string.
 func bulk(s string) string { return "$" + strconv.Itoa(len(s)) + "\r\n" + s + "\r\n" }
 
-// entries is one stream's entries as XREAD gives them, fields as a flat
+// entries is one stream's entries as XRANGE and XREVRANGE give them, fields as a flat
 // array (fieldsHead "*" for RESP2 and RESP3, "%" a map of pairs).
 func entries(fieldsHead string, ids ...string) string {
 	out := "*" + strconv.Itoa(len(ids)) + "\r\n"
@@ -32,7 +32,7 @@ func entries(fieldsHead string, ids ...string) string {
 	return out
 }
 
-func TestWalkXReadReadsOnlyWhatTheFeedUses(t *testing.T) {
+func TestWalkXRevRangeReadsOnlyWhatTheFeedUses(t *testing.T) {
 	const st = "gw:{s03}:events"
 	for _, tc := range []struct {
 		name     string
@@ -41,19 +41,20 @@ func TestWalkXReadReadsOnlyWhatTheFeedUses(t *testing.T) {
 		wantLast string
 		bad      bool
 	}{
-		{"RESP2", "*1\r\n*2\r\n" + bulk(st) + entries("*", "1-0", "1-1"), []string{"O-1-0", "O-1-1"}, "1-1", false},
-		{"RESP3", "%1\r\n" + bulk(st) + entries("*", "2-0"), []string{"O-2-0"}, "2-0", false},
-		{"RESP3 fields as a map", "%1\r\n" + bulk(st) + entries("%", "3-0", "3-1"), []string{"O-3-0", "O-3-1"}, "3-1", false},
-		{"nothing new, RESP3", "_\r\n", nil, "", false},
-		{"nothing new, RESP2", "*-1\r\n", nil, "", false},
-		{"a cut reply", ("*1\r\n*2\r\n" + bulk(st) + entries("*", "4-0"))[:60], nil, "", true},
-		{"a bulk longer than the reply", "*1\r\n*2\r\n" + bulk(st) + "*1\r\n*2\r\n$999\r\nx\r\n", nil, "", true},
+		{"RESP2, newest first", entries("*", "1-1", "1-0"), []string{"O-1-1", "O-1-0"}, "1-1", false},
+		{"RESP3", entries("*", "2-0"), []string{"O-2-0"}, "2-0", false},
+		{"RESP3 fields as a map", entries("%", "3-1", "3-0"), []string{"O-3-1", "O-3-0"}, "3-1", false},
+		{"nothing new", "*0\r\n", nil, "", false},
+		{"a null", "_\r\n", nil, "", false},
+		{"a cut reply", entries("*", "4-0")[:40], nil, "", true},
+		{"a bulk longer than the reply", "*1\r\n*2\r\n$999\r\nx\r\n", nil, "", true},
 		{"a number where a string belongs", "*1\r\n*2\r\n:7\r\n*0\r\n", nil, "", true},
+		{"a map where the entries belong", "%1\r\n" + bulk(st) + entries("*", "5-0"), nil, "", true},
 		{"an error", "-ERR Invalid stream ID\r\n", nil, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var ids []string
-			last, n, err := walkXRead([]byte(tc.raw), func(e *rawEntry) {
+			last, n, err := walkXRevRange([]byte(tc.raw), func(e *rawEntry) {
 				if string(e.appid) != "shop" || string(e.amount) != "12050" || string(e.typ) != "created" || string(e.version) != "1" {
 					t.Errorf("entry %q: appid %q amount %q type %q version %q", e.id, e.appid, e.amount, e.typ, e.version)
 				}
@@ -74,8 +75,8 @@ func TestWalkXReadReadsOnlyWhatTheFeedUses(t *testing.T) {
 
 // BenchmarkWalkXRead is the feed's own decoding of a poll's reply, per
 // entry of a realistic order event.
-func BenchmarkWalkXRead(b *testing.B) {
-	raw := "*1\r\n*2\r\n" + bulk("gw:{03}:events") + "*1000\r\n"
+func BenchmarkWalkXRevRange(b *testing.B) {
+	raw := "*1000\r\n"
 	for i := range 1000 {
 		o := liveOrder("shop", 3)
 		f := schema.EventFields(schema.EventCreated, time.Now(), o)
@@ -87,7 +88,7 @@ func BenchmarkWalkXRead(b *testing.B) {
 	buf := []byte(raw)
 	b.ResetTimer()
 	for range b.N / 1000 {
-		if _, _, err := walkXRead(buf, func(*rawEntry) {}); err != nil {
+		if _, _, err := walkXRevRange(buf, func(*rawEntry) {}); err != nil {
 			b.Fatal(err)
 		}
 	}

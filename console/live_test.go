@@ -214,32 +214,43 @@ func TestLiveFeedCapsAMessageAtThePage(t *testing.T) {
 	}
 }
 
-func TestLiveFeedCatchesUpWhenACountIsFull(t *testing.T) {
+// A stream with more new entries than Count in one poll is read from its
+// newest: the feed's cost stays bounded however fast orders come, the
+// page shows the latest changes, and every open page (a quiet merchant's
+// too: its orders may have been among those passed over) is told to
+// reload. The next poll starts after the newest entry read.
+func TestLiveFeedSkipsToTheNewestWhenAStreamOverflows(t *testing.T) {
 	h, rdb := testHub(t, HubConfig{Count: 2, MaxOrders: 10})
-	s := h.Subscribe("shop")
+	busy, quiet := h.Subscribe("shop"), h.Subscribe("quiet")
 	last := start(t, h)
-	var want []string
+	var sent []string
 	for range 5 {
 		o := liveOrder("shop", 4)
 		emit(t, rdb, o, schema.EventCreated)
-		want = append(want, o.ID)
+		sent = append(sent, o.ID)
 	}
-	var got []string
-	for i := 0; ; i++ {
-		full, err := h.poll(context.Background(), last)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, ids(decode(t, s.take()))...)
-		if !full {
-			break
-		}
-		if i > 5 {
-			t.Fatal("the polls never caught up")
-		}
+	pollOnce(t, h, last)
+	m := decode(t, busy.take())
+	if !slices.Equal(ids(m), sent[3:]) || !m.Reload {
+		t.Errorf("busy merchant got %v reload %v, want the newest %v and the reload hint", ids(m), m.Reload, sent[3:])
 	}
-	if !slices.Equal(got, want) || testutil.ToFloat64(h.behind) != 2 {
-		t.Errorf("got %v after %v full polls, want %v after 2", got, testutil.ToFloat64(h.behind), want)
+	if q := decode(t, quiet.take()); len(q.Orders) != 0 || !q.Reload {
+		t.Errorf("quiet merchant got %v reload %v, want only the reload hint", ids(q), q.Reload)
+	}
+	if got := testutil.ToFloat64(h.behind); got != 1 {
+		t.Errorf("behind = %v, want 1", got)
+	}
+	o := liveOrder("shop", 4)
+	emit(t, rdb, o, schema.EventCreated)
+	pollOnce(t, h, last)
+	if m := decode(t, busy.take()); !slices.Equal(ids(m), []string{o.ID}) || m.Reload {
+		t.Errorf("after the skip got %v reload %v, want just %s", ids(m), m.Reload, o.ID)
+	}
+	if b := quiet.take(); b != nil {
+		t.Errorf("quiet merchant got %q from a poll that skipped nothing", b)
+	}
+	if m.Orders[0].Created == "" {
+		t.Error("a live order without its creation time")
 	}
 }
 
