@@ -22,10 +22,14 @@ var (
 	expiryTrimScript = redis.NewScript(expiryTrimLua)
 )
 
-// expiryLookback is how far back a shard's first sweep looks for buckets:
-// orders are only bucketed by processes that also sweep, so a bucket older
-// than the first sweep by more than this cannot exist.
-const expiryLookback = 24 * time.Hour
+// expiryLookback is how far back a shard's first sweep (no cursor yet)
+// looks for buckets: orders are only bucketed by processes that also sweep
+// every second, so a bucket older than the first sweep cannot exist, and
+// an hour is a wide margin. It is walked second by second (an EXISTS
+// each) in one burst at the first start on a new Redis: 24 hours made that
+// 1.4 M EXISTS, a second or two of Redis CPU that showed in the bench's
+// createorder phase; an hour is 57,600.
+const expiryLookback = time.Hour
 
 // expiryProbe bounds the seconds one script call looks at, so a sweep
 // after a long outage advances in short steps.
