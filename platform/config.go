@@ -89,10 +89,11 @@ type Config struct {
 	ShutdownTimeout           time.Duration
 	ShutdownDrain             time.Duration
 	// CPUProfile, when set, makes the process write a CPU profile of its
-	// whole run to CPUProfile.<pid> as it stops: how `make pgo` takes the
-	// profile the release build is optimised with (cmd/gateway/default.pgo)
-	// from a real gateway under the create benchmark's load, server loop
-	// and Redis pipelines included. A diagnostic; empty in production.
+	// whole run to CPUProfile.<pid> as it stops: how `make pgo` takes a
+	// profile for profile-guided builds (cmd/gateway/default.pgo) from real
+	// gateways under the create benchmark's load, server loop and Redis
+	// pipelines included, which a handler benchmark would miss. A
+	// diagnostic; empty in production.
 	CPUProfile string
 	LogLevel   string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the
