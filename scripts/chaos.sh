@@ -35,7 +35,9 @@ cleanup() {
 	scripts/clickhouse.sh stop "$tmp/clickhouse" || true
 	if [ "${status:-1}" -ne 0 ]; then
 		mkdir -p chaos-results
-		for f in "$tmp"/*.log "$tmp"/rcluster/*.log "$tmp/redis/redis.log"; do
+		# ClickHouse's error log too: a server that went away mid-run
+		# (connection refused in the audit) says why only there.
+		for f in "$tmp"/*.log "$tmp"/rcluster/*.log "$tmp/redis/redis.log" "$tmp/clickhouse/log/clickhouse-server.err.log"; do
 			[ -e "$f" ] && cp "$f" "chaos-results/$mode-${f##*/}"
 		done
 		log "logs of the failed run: chaos-results/"
