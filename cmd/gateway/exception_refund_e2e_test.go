@@ -89,7 +89,9 @@ func TestExceptionRefundEndToEnd(t *testing.T) {
 			if n := story.Notifications[len(story.Notifications)-1]; n.Verdict != "refunded" || n.Ref != done.Handled.ProviderRefund || n.Paid != "100.00 CNY" {
 				t.Fatalf("the order's story: %+v", story.Notifications)
 			}
-			var after struct{ Order struct{ Status schema.Status } }
+			var after struct {
+				Order struct{ Status schema.Status }
+			}
 			e.cli(&after, "order", "show", id, "--json")
 			if after.Order.Status != schema.StatusCancelled {
 				t.Fatalf("the order is %v after the refund of a charge it never accepted, want cancelled", after.Order.Status)
