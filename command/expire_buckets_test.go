@@ -41,23 +41,8 @@ func TestBucketSweepLeavesMovedAndWaitingOrders(t *testing.T) {
 	waiting := h.createOK(h.baseParams())["paymentId"].(string)
 	h.rdb.ZAdd(ctx, schema.ExpiryKey(mustShard(moved)), redis.Z{Score: float64(time.Now().Add(time.Hour).UnixMilli()), Member: moved})
 	h.rdb.HSet(ctx, schema.OrderKey(mustShard(waiting), waiting), schema.FReview, "waiting")
-	settle := h.newSettle()
-	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	sweep := func(after time.Duration) {
-		settle.now = func() time.Time { return time.Now().Add(after) }
-		for _, s := range schema.AllShards() {
-			if _, err := e.Sweep(ctx, s); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	status := func(id string) schema.Status {
-		o, err := h.store.Get(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o.Status
-	}
+	sweep := h.sweeper(t)
+	status := func(id string) schema.Status { return h.status(t, id) }
 	sweep(2 * time.Minute) // past the harness's 1-minute TTL
 	if status(plain) != schema.StatusCancelled || status(moved) != schema.StatusReady || status(waiting) != schema.StatusReady {
 		t.Fatalf("after the bucket: plain %s, moved %s, waiting %s", status(plain), status(moved), status(waiting))

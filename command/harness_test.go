@@ -235,3 +235,30 @@ func (h *harness) setProviders(r *provider.Registry) {
 	h.uc.Create.providers, h.uc.Choose.providers, h.uc.Confirm.providers = r, r, r
 	h.uc.Refund.providers, h.uc.Options.providers, h.uc.Notifications.providers = r, r, r
 }
+
+// sweeper sweeps every shard's due orders as the expiry worker would, with
+// the clock moved after ahead of now.
+func (h *harness) sweeper(t *testing.T) func(after time.Duration) {
+	t.Helper()
+	settle := h.newSettle()
+	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return func(after time.Duration) {
+		t.Helper()
+		settle.now = func() time.Time { return time.Now().Add(after) }
+		for _, s := range schema.AllShards() {
+			if _, err := e.Sweep(context.Background(), s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// status is order id's status in Redis.
+func (h *harness) status(t *testing.T, id string) schema.Status {
+	t.Helper()
+	o, err := h.store.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.Status
+}

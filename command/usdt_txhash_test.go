@@ -3,8 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -212,23 +210,8 @@ func TestExpiryLeavesOrdersUnderReview(t *testing.T) {
 	if _, err := h.uc.USDT.SubmitTxHash(ctx, review, "0x"+hash64("77")); err != nil {
 		t.Fatal(err)
 	}
-	settle := h.newSettle()
-	e := settle.NewExpirer(h.rdb, time.Second, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	sweep := func(after time.Duration) {
-		settle.now = func() time.Time { return time.Now().Add(after) }
-		for _, s := range schema.AllShards() {
-			if _, err := e.Sweep(ctx, s); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	status := func(id string) schema.Status {
-		o, err := h.store.Get(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o.Status
-	}
+	sweep := h.sweeper(t)
+	status := func(id string) schema.Status { return h.status(t, id) }
 	sweep(2 * time.Minute) // past the harness's 1-minute TTL
 	if status(waiting) != schema.StatusCancelled || status(other) != schema.StatusCancelled {
 		t.Fatalf("unpaid orders not expired: %s, %s", status(waiting), status(other))
