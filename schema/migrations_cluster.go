@@ -45,7 +45,7 @@ var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // tableDDL finds the statement's verb and the table it names, after any
 // leading comment lines.
-var tableDDL = regexp.MustCompile(`^((?:\s*--[^\n]*\n)*\s*)(CREATE TABLE IF NOT EXISTS|ALTER TABLE)\s+([A-Za-z_][A-Za-z0-9_]*)\b`)
+var tableDDL = regexp.MustCompile(`^((?:\s*--[^\n]*\n)*\s*)(CREATE TABLE IF NOT EXISTS|ALTER TABLE|DROP TABLE IF EXISTS)\s+([A-Za-z_][A-Za-z0-9_]*)\b`)
 
 // ClusterStatements are what one node of cluster applies for m, in order,
 // database being the DSN's: the statement on the table's local table
@@ -54,7 +54,8 @@ var tableDDL = regexp.MustCompile(`^((?:\s*--[^\n]*\n)*\s*)(CREATE TABLE IF NOT 
 // Distributed table after the local one (columns as the local table's); an
 // ALTER is applied to both, since a Distributed table keeps its own column
 // list. A migration on any other table has no cluster form yet and is an
-// error, so a new kind of migration cannot be applied half-sharded.
+// error, so a new kind of migration cannot be applied half-sharded. A DROP
+// drops the Distributed table and then the local one.
 // fromOrders is a read of the Distributed orders table inside a migration.
 var fromOrders = regexp.MustCompile(`(?i)(\bFROM\s+)orders\b`)
 
@@ -69,7 +70,7 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 		t, ok = clusterTables[sub[3]]
 	}
 	if !ok {
-		return nil, fmt.Errorf("migration %s: neither creates nor alters a table with a cluster form (orders, audit_log, report_hourly, report_marks, report_cells, order_emails)", m.Name)
+		return nil, fmt.Errorf("migration %s: neither creates, alters nor drops a table with a cluster form (orders, audit_log, report_hourly, report_marks, report_cells, order_emails)", m.Name)
 	}
 	local := tableDDL.ReplaceAllString(m.SQL, "${1}${2} "+t.local)
 	// A table created from the orders already projected reads each shard's
@@ -77,8 +78,11 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 	// may still lack a shard's local table, and a lookup sharded by the
 	// orders' key holds exactly its shard's orders.
 	local = fromOrders.ReplaceAllString(local, "${1}"+OrdersLocalTable)
-	if sub[2] == "ALTER TABLE" {
+	switch sub[2] {
+	case "ALTER TABLE":
 		return []string{local, m.SQL}, nil
+	case "DROP TABLE IF EXISTS": // the Distributed table first: nothing reads through it a table gone
+		return []string{m.SQL, local}, nil
 	}
 	dist := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, %s, %s, %s)",
 		sub[3], t.local, cluster, database, t.local, t.key)

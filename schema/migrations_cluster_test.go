@@ -22,6 +22,8 @@ func TestClusterStatements(t *testing.T) {
 			[]string{"ALTER TABLE orders_local\n ADD COLUMN x", "-- c\nALTER TABLE orders\n ADD COLUMN x"}, false},
 		{"audit log", "CREATE TABLE IF NOT EXISTS audit_log (\n id String\n) ENGINE = ReplacingMergeTree()", "gw",
 			[]string{"CREATE TABLE IF NOT EXISTS audit_log_local (\n id String", "CREATE TABLE IF NOT EXISTS audit_log AS audit_log_local ENGINE = Distributed(gw, shop, audit_log_local, cityHash64(id))"}, false},
+		{"drop", "-- gone\nDROP TABLE IF EXISTS report_hourly", "gw",
+			[]string{"-- gone\nDROP TABLE IF EXISTS report_hourly", "DROP TABLE IF EXISTS report_hourly_local"}, false},
 		{"another table", "CREATE TABLE IF NOT EXISTS webhooks (a String) ENGINE = Log", "gw", nil, true},
 		{"a table named like orders", "ALTER TABLE orders_archive ADD COLUMN x String", "gw", nil, true},
 		{"cluster name not an identifier", "ALTER TABLE orders ADD COLUMN x String", "gw); DROP", nil, true},
