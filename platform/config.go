@@ -80,11 +80,14 @@ type Config struct {
 	// ClickHouse at once, and ClickHouseReadQueue the queries one merchant
 	// may have waiting for them before it is refused (query.FairGate);
 	// ClickHouseReadPerMerchant the slots one merchant may hold at once
-	// (0: a quarter of ClickHouseReads, at least 1), and ClickHouseReadWait the
-	// longest a query waits for a slot before it is refused.
+	// (0: a quarter of ClickHouseReads, at least 1) and
+	// ClickHouseReadShared those while another merchant reads too (0: half
+	// the former, at least 1), and ClickHouseReadWait the longest a query
+	// waits for a slot before it is refused.
 	ClickHouseReads           int
 	ClickHouseReadQueue       int
 	ClickHouseReadPerMerchant int
+	ClickHouseReadShared      int
 	ClickHouseReadWait        time.Duration
 	ShutdownTimeout           time.Duration
 	ShutdownDrain             time.Duration
@@ -282,6 +285,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	integer(&c.ClickHouseReads, "clickhouse-reads", "GATEWAY_CLICKHOUSE_READS", "read queries one query node runs on ClickHouse at once, shared fairly between merchants")
 	integer(&c.ClickHouseReadQueue, "clickhouse-read-queue", "GATEWAY_CLICKHOUSE_READ_QUEUE", "read queries one merchant may have waiting for ClickHouse on a query node before it gets 429")
 	integer(&c.ClickHouseReadPerMerchant, "clickhouse-read-per-merchant", "GATEWAY_CLICKHOUSE_READ_PER_MERCHANT", "of clickhouse-reads, the most one merchant's queries hold at once (0: a quarter, at least 1)")
+	integer(&c.ClickHouseReadShared, "clickhouse-read-shared", "GATEWAY_CLICKHOUSE_READ_SHARED", "of clickhouse-read-per-merchant, the most one merchant's queries hold while another merchant reads too (0: half, at least 1)")
 	dur(&c.ClickHouseReadWait, "clickhouse-read-wait", "GATEWAY_CLICKHOUSE_READ_WAIT", "longest a read query waits for a ClickHouse slot before it gets 429 (behind its merchant's own queries) or 503")
 	limit(&c.RatePages, "rate-pages", "GATEWAY_RATE_PAGES", "payer page limit per client IP")
 	limit(&c.RateLoginIP, "rate-login-ip", "GATEWAY_RATE_LOGIN_IP", "payer login attempts per client IP, RATE/m[:BURST]")
@@ -390,6 +394,10 @@ func (c *Config) Validate() error {
 	}
 	if c.ClickHouseReadPerMerchant < 0 || c.ClickHouseReadPerMerchant > c.ClickHouseReads {
 		errs = append(errs, errors.New("clickhouse-read-per-merchant must be from 0 (a quarter) to clickhouse-reads"))
+	}
+	if c.ClickHouseReadShared < 0 || (c.ClickHouseReadShared > max(1, c.ClickHouseReads/4) && c.ClickHouseReadPerMerchant == 0) ||
+		(c.ClickHouseReadPerMerchant > 0 && c.ClickHouseReadShared > c.ClickHouseReadPerMerchant) {
+		errs = append(errs, errors.New("clickhouse-read-shared must be from 0 (half) to clickhouse-read-per-merchant"))
 	}
 	if c.ClickHouseReadWait <= 0 {
 		errs = append(errs, errors.New("clickhouse-read-wait must be positive"))

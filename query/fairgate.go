@@ -36,7 +36,14 @@ type FairGate struct {
 	free     int
 	perApp   int
 	capApp   int
+	capShare int
+	window   time.Duration
 	maxWait  time.Duration
+	now      func() time.Time
+	// recent holds when each merchant last asked for a slot, for
+	// ShareWindow (entries up to twice that old until the next prune).
+	recent   map[string]time.Time
+	prunedAt time.Time
 	inflight map[string]int
 	queues   map[string][]chan struct{}
 	ring     []string // merchants with waiters, in turn order
@@ -57,6 +64,18 @@ type FairGateConfig struct {
 	// abandoned waiters drained before a bench's next phase; MaxWait
 	// bounds them now.
 	PerMerchantInFlight int
+	// SharedInFlight: the cap instead while another merchant reads
+	// (default half of PerMerchantInFlight, at least 1). A flood at 2
+	// slots still took a quiet merchant's listing to 2.2x its quiet p99
+	// through the gateway; at 1 it stayed within 2x, but a merchant alone
+	// then got half its listings a second (80 to 44/s) for nobody's gain.
+	SharedInFlight int
+	// ShareWindow: how long after its last query a merchant still counts
+	// as reading (default 1s). A merchant polling its listing a few times
+	// a second is between queries most of the time; were only running
+	// queries counted, a flood would be back at its full cap whenever the
+	// other's next query arrived, and that query would run beside it.
+	ShareWindow time.Duration
 	// MaxWait: the longest a query waits for a slot before it is refused
 	// (default 2s).
 	MaxWait time.Duration
@@ -73,14 +92,20 @@ func (c *FairGateConfig) Validate() error {
 	if c.PerMerchantInFlight == 0 {
 		c.PerMerchantInFlight = max(1, c.Concurrency/4)
 	}
+	if c.SharedInFlight == 0 {
+		c.SharedInFlight = max(1, c.PerMerchantInFlight/2)
+	}
 	if c.MaxWait == 0 {
 		c.MaxWait = 10 * time.Second
 	}
-	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 || c.MaxWait < 0 {
-		return errors.New("query: read concurrency, per-merchant queue, in-flight cap and wait must be positive")
+	if c.ShareWindow == 0 {
+		c.ShareWindow = time.Second
 	}
-	if c.PerMerchantInFlight > c.Concurrency {
-		return errors.New("query: the per-merchant in-flight cap exceeds the read concurrency")
+	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 || c.SharedInFlight < 1 || c.MaxWait < 0 || c.ShareWindow < 0 {
+		return errors.New("query: read concurrency, per-merchant queue, in-flight caps, wait and share window must be positive")
+	}
+	if c.PerMerchantInFlight > c.Concurrency || c.SharedInFlight > c.PerMerchantInFlight {
+		return errors.New("query: the per-merchant in-flight cap exceeds the read concurrency, or the shared cap the cap")
 	}
 	return nil
 }
@@ -90,7 +115,8 @@ func NewFairGate(cfg FairGateConfig, reg prometheus.Registerer) (*FairGate, erro
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := &FairGate{free: cfg.Concurrency, perApp: cfg.PerMerchant, capApp: cfg.PerMerchantInFlight, maxWait: cfg.MaxWait,
+	g := &FairGate{free: cfg.Concurrency, perApp: cfg.PerMerchant, capApp: cfg.PerMerchantInFlight, capShare: cfg.SharedInFlight,
+		window: cfg.ShareWindow, maxWait: cfg.MaxWait, now: time.Now, recent: map[string]time.Time{},
 		inflight: map[string]int{}, queues: map[string][]chan struct{}{},
 		waiting: prometheus.NewGauge(prometheus.GaugeOpts{Name: "gateway_query_fair_waiting", Help: "Read queries waiting for a ClickHouse slot."}),
 		refused: prometheus.NewCounter(prometheus.CounterOpts{Name: "gateway_query_fair_refused_total", Help: "Read queries refused because the merchant's queue was full."}),
@@ -105,17 +131,19 @@ func NewFairGate(cfg FairGateConfig, reg prometheus.Registerer) (*FairGate, erro
 }
 
 // Acquire waits for appid's turn; release must be called once after.
-// Whenever a slot is free, every merchant still waiting is at its cap, so a
-// merchant below its cap with no queue of its own may take a free slot at
-// once without passing anyone.
+// Once handOn has run, every merchant still waiting is at its cap whenever
+// a slot is free, so a merchant below its cap with no queue of its own may
+// take a free slot at once without passing anyone.
 func (g *FairGate) Acquire(ctx context.Context, appid string) (release func(), err error) {
 	if g == nil {
 		return func() {}, nil
 	}
 	release = func() { g.release(appid) }
 	g.mu.Lock()
+	g.seen(appid)
+	g.handOn() // a waiter's cap may have risen since: the others went quiet
 	q := g.queues[appid]
-	if g.free > 0 && g.inflight[appid] < g.capApp && len(q) == 0 {
+	if g.free > 0 && g.inflight[appid] < g.capOf(appid) && len(q) == 0 {
 		g.take(appid)
 		g.mu.Unlock()
 		return release, nil
@@ -171,7 +199,7 @@ func (g *FairGate) leave(appid string, ch chan struct{}) (served bool) {
 func (g *FairGate) waitedOut(appid string) error {
 	g.timedOut.Inc()
 	g.mu.Lock()
-	own := g.inflight[appid] >= g.capApp
+	own := g.inflight[appid] >= g.capOf(appid)
 	g.mu.Unlock()
 	if own {
 		return g.refusal(platform.KindRateLimited, "this merchant's reports and listings already use its share of the database")
@@ -184,6 +212,51 @@ func (g *FairGate) waitedOut(appid string) error {
 func (g *FairGate) refusal(kind platform.Kind, reason string) error {
 	secs := max(1, int((g.maxWait+time.Second-1)/time.Second))
 	return &platform.Error{Kind: kind, Msg: reason + "; retry after " + strconv.Itoa(secs) + "s", RetryAfter: time.Duration(secs) * time.Second}
+}
+
+// seen notes that appid reads now, and forgets merchants that have not
+// for a window, at most once a window. Called with mu held.
+func (g *FairGate) seen(appid string) {
+	now := g.now()
+	if _, ok := g.recent[appid]; !ok {
+		appid = strings.Clone(appid) // kept in the map
+	}
+	g.recent[appid] = now
+	if now.Sub(g.prunedAt) < g.window {
+		return
+	}
+	g.prunedAt = now
+	for a, at := range g.recent {
+		if now.Sub(at) > g.window {
+			delete(g.recent, a)
+		}
+	}
+}
+
+// capOf is appid's cap: the full one while it reads alone, the shared
+// one while another merchant holds a slot, waits for one, or asked for
+// one within the window. Called with mu held.
+func (g *FairGate) capOf(appid string) int {
+	if g.capShare == g.capApp {
+		return g.capApp
+	}
+	now := g.now()
+	for a, at := range g.recent {
+		if a != appid && now.Sub(at) <= g.window {
+			return g.capShare
+		}
+	}
+	for a := range g.inflight {
+		if a != appid {
+			return g.capShare
+		}
+	}
+	for _, a := range g.ring {
+		if a != appid {
+			return g.capShare
+		}
+	}
+	return g.capApp
 }
 
 // take and put count a slot out to and back from appid. Called with mu held.
@@ -212,7 +285,7 @@ func (g *FairGate) release(appid string) {
 // of the ring. Called with mu held.
 func (g *FairGate) handOn() {
 	for g.free > 0 {
-		i := slices.IndexFunc(g.ring, func(a string) bool { return g.inflight[a] < g.capApp })
+		i := slices.IndexFunc(g.ring, func(a string) bool { return g.inflight[a] < g.capOf(a) })
 		if i < 0 {
 			return
 		}

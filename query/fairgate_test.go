@@ -230,6 +230,8 @@ func TestFairGateConfig(t *testing.T) {
 		{"a cap of its own", FairGateConfig{Concurrency: 8, PerMerchantInFlight: 2}, 2, true},
 		{"cap over the slots", FairGateConfig{Concurrency: 2, PerMerchantInFlight: 3}, 0, false},
 		{"negative wait", FairGateConfig{MaxWait: -time.Second}, 0, false},
+		{"shared cap over the cap", FairGateConfig{PerMerchantInFlight: 2, SharedInFlight: 3}, 0, false},
+		{"negative share window", FairGateConfig{ShareWindow: -time.Second}, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,6 +242,78 @@ func TestFairGateConfig(t *testing.T) {
 			if tt.ok && (tt.cfg.PerMerchantInFlight != tt.wantCap || tt.cfg.MaxWait != 10*time.Second) {
 				t.Fatalf("cap %d wait %v, want %d and 10s", tt.cfg.PerMerchantInFlight, tt.cfg.MaxWait, tt.wantCap)
 			}
+			if tt.ok && (tt.cfg.SharedInFlight != max(1, tt.wantCap/2) || tt.cfg.ShareWindow != time.Second) {
+				t.Fatalf("shared cap %d window %v, want %d and 1s", tt.cfg.SharedInFlight, tt.cfg.ShareWindow, max(1, tt.wantCap/2))
+			}
 		})
 	}
+}
+
+// TestFairGateSharesWhileAnotherReads: a merchant reading alone holds its
+// full cap; once another merchant has read within the share window it
+// holds the shared cap, even between the other's queries (a listing polled
+// a few times a second is idle most of the time), and gets its full cap
+// back once the other has been quiet for the window. Without the shared
+// cap the flood's next query runs at once beside the other's.
+func TestFairGateSharesWhileAnotherReads(t *testing.T) {
+	g, err := NewFairGate(FairGateConfig{Concurrency: 8, PerMerchantInFlight: 2, MaxWait: time.Hour}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Unix(1_800_000_000, 0)
+	var clockMu sync.Mutex
+	g.now = func() time.Time { clockMu.Lock(); defer clockMu.Unlock(); return clock }
+	tick := func(d time.Duration) { clockMu.Lock(); clock = clock.Add(d); clockMu.Unlock() }
+	ctx := context.Background()
+	acquire := func(appid string) func() {
+		t.Helper()
+		release, err := g.Acquire(ctx, appid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return release
+	}
+	served := make(chan func(), 2)
+	background := func() {
+		go func() {
+			release, err := g.Acquire(ctx, "flood")
+			if err != nil {
+				t.Error(err)
+			}
+			served <- release
+		}()
+	}
+	first, second := acquire("flood"), acquire("flood") // alone: its full cap of 2
+	acquire("quiet")()                                  // one listing, done at once
+	first()
+	background()
+	queued(t, g, "flood", 1) // one in flight is its shared cap now
+	tick(500 * time.Millisecond)
+	acquire("quiet")() // still polling: the flood stays at one
+	tick(900 * time.Millisecond)
+	acquire("other-flood-query-trigger")() // any arrival re-checks the waiters
+	if n := g.held("flood"); n != 1 {
+		t.Fatalf("the flood holds %d slots 0.9 s after the other's listing, want its shared cap of 1", n)
+	}
+	tick(1100 * time.Millisecond) // every other merchant quiet for over a window
+	background()                  // its arrival hands the first waiter a slot, then waits itself
+	for deadline := time.Now().Add(5 * time.Second); g.held("flood") != 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the flood holds %d slots after the others went quiet, want its full cap of 2", g.held("flood"))
+		}
+	}
+	queued(t, g, "flood", 1)
+	second()
+	(<-served)()
+	(<-served)()
+	if g.free != 8 || len(g.inflight) != 0 || len(g.queues) != 0 {
+		t.Fatalf("gate not back to idle: free %d inflight %v queues %d", g.free, g.inflight, len(g.queues))
+	}
+}
+
+// held is how many slots appid holds.
+func (g *FairGate) held(appid string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.inflight[appid]
 }

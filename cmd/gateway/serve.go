@@ -206,7 +206,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)
 		gate, err := query.NewFairGate(query.FairGateConfig{Concurrency: cfg.ClickHouseReads, PerMerchant: cfg.ClickHouseReadQueue,
-			PerMerchantInFlight: cfg.ClickHouseReadPerMerchant, MaxWait: cfg.ClickHouseReadWait}, reg)
+			PerMerchantInFlight: cfg.ClickHouseReadPerMerchant, SharedInFlight: cfg.ClickHouseReadShared, MaxWait: cfg.ClickHouseReadWait}, reg)
 		if err != nil {
 			return nil, err
 		}
