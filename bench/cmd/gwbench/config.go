@@ -97,11 +97,11 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.RedisPID, "redis-pid", 0, "Redis pid, for CPU shares")
 	fs.IntVar(&c.CHPID, "clickhouse-pid", 0, "ClickHouse pid, for CPU shares")
 	fs.BoolVar(&c.Perf, "perf", false, "perf record the gateway in extra createorder, status poll and payment page phases")
-	fs.Func("ceiling-writes", "also measure the ceiling with N sequential writes per request (comma-separated N)", func(v string) error {
+	fs.Func("ceiling-writes", "also measure the ceiling with N sequential writes per request (comma-separated N; 0: no Redis, fiber alone)", func(v string) error {
 		for f := range strings.SplitSeq(v, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 2 {
-				return fmt.Errorf("ceiling-writes: %q is not a number of writes above 1", f)
+			if err != nil || n < 0 || n == 1 {
+				return fmt.Errorf("ceiling-writes: %q is not 0 (fiber alone) or a number of writes above 1", f)
 			}
 			c.ExtraWrites = append(c.ExtraWrites, n)
 		}

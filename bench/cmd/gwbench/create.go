@@ -63,7 +63,7 @@ func (b *bench) ceiling(ctx context.Context, writes int, half bool) (*pair, erro
 	target := createTarget(one)
 	same := loadgen.TargetFunc(func(_ int, req *fasthttp.Request) bool { return target.Fill(0, req) })
 	name := "ceiling"
-	if writes > 1 {
+	if writes != 1 {
 		name = fmt.Sprintf("ceiling %d writes", writes)
 	}
 	pr := &pair{}

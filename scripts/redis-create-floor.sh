@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# redis-create-floor.sh [N]: Redis's CPU per call of command/scripts/create.lua
+# (issue 28), with no gateway in front: redis-benchmark at 64 connections
+# sends N calls (default 200000) of the script with the fields of a
+# typical order, then with the order's create-time fields packed into one
+# value, then with the id and version alone, each with a clientOrderId,
+# against a Redis configured as scripts/redis.sh does (AOF, appendfsync
+# always). CPU is Redis's user + system time over the run, read from
+# /proc. The last row is the floor of this script's design: the same 8
+# Redis calls and the fsync, with nothing to store. Runs each twice,
+# alternating, since the machine drifts.
+set -euo pipefail
+scripts=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$scripts/lib.sh"
+n=${1:-200000}
+command -v redis-benchmark >/dev/null || die "redis-benchmark is not installed (Debian: redis-tools)"
+
+mkdir -p "$scripts/../.data"
+tmp=$(mktemp -d "$scripts/../.data/create-floor-XXXX")
+port=$(free_port)
+cat >"$tmp/redis.conf" <<CONF
+bind 127.0.0.1
+port $port
+protected-mode yes
+dir $tmp
+appendonly yes
+appendfsync always
+hash-max-listpack-value 512
+auto-aof-rewrite-min-size 1gb
+save ""
+CONF
+redis-server "$tmp/redis.conf" >"$tmp/redis.log" 2>&1 &
+pid=$!
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+for _ in $(seq 100); do
+	[ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && break
+	sleep 0.1
+done
+sha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$scripts/../command/scripts/create.lua")")
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+hz=$(getconf CLK_TCK)
+
+id=01JABCDEFGH__rand_int__
+keys=(7 "o:{01}:__rand_int__" "ev:{01}" "n:{01}:app" "exp:{01}:1" "stc:{01}:app" "coids:{01}:app" "coid:{01}:__rand_int__"
+	"o:{01}:" "$id" created 1700000000000 0 "c-__rand_int__" x)
+full=(id "$id" appid app_1234567890ab sb 1 coid "c-__rand_int__" amt 1000 cur USD m select st 0 desc Order-12345
+	nu https://shop.example/hook ru https://shop.example/return next method purl https://pay.example/x/12345 ip 127.0.0.1 v 1)
+packed=(id "$id" st 0 v 1 o "app_1234567890ab|1|c-__rand_int__|1000|USD|select|Order-12345|https://shop.example/hook|https://shop.example/return|method|https://pay.example/x/12345|127.0.0.1")
+minimal=(id "$id" v 1)
+
+run() {
+	local name=$1 before after rps
+	shift
+	redis-cli -p "$port" FLUSHALL >/dev/null
+	before=$(ticks)
+	rps=$(redis-benchmark -p "$port" -c 64 -n "$n" -r 100000000 -q EVALSHA "$sha" "${keys[@]}" "$@" 2>&1 |
+		tr '\r' '\n' | grep -o '[0-9.]* requests per second' | tail -1)
+	after=$(ticks)
+	echo "$name: Redis CPU $(((after - before) * 1000000 / hz / n)) µs per create; $rps"
+}
+for _ in 1 2; do
+	run "fields as today (13 and the id)" "${full[@]}"
+	run "create-time fields packed in one" "${packed[@]}"
+	run "id and version alone (the floor)" "${minimal[@]}"
+done
