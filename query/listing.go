@@ -51,13 +51,27 @@ func NewListing(d ListingDeps) (*Listing, error) {
 // (exactly what ClickHouse would count, TestListingTotalFromRollups); a
 // search by clientOrderId or e-mail is counted in ClickHouse (it is
 // selective, so that count is cheap).
+//
+// The total is taken while the page is read: a filtered listing's two
+// ClickHouse queries (the page, the rollup count) then cost the longer of
+// the two, not their sum. Both finish before Page returns, so nothing of
+// f (which may point into a request's memory) outlives the call.
 func (l *Listing) Page(ctx context.Context, f Filter) (int, []schema.Order, error) {
+	type counted struct {
+		n   int
+		err error
+	}
+	total := make(chan counted, 1)
+	go func() {
+		n, err := l.total(ctx, f)
+		total <- counted{n, err}
+	}()
 	orders, err := l.lister.Page(ctx, f)
+	t := <-total
 	if err != nil {
 		return 0, nil, err
 	}
-	total, err := l.total(ctx, f)
-	return total, orders, err
+	return t.n, orders, t.err
 }
 
 func (l *Listing) total(ctx context.Context, f Filter) (int, error) {
