@@ -48,6 +48,11 @@ func (e *env) do(t *testing.T, method, path string, form url.Values, c *http.Coo
 func TestOrdersSearchAndFilters(t *testing.T) {
 	e := newEnv(t)
 	c, _ := e.session(t, access.RoleViewer)
+	failedAt, ok := schema.OrderIDTime(e.orders["failed"])
+	if !ok {
+		t.Fatalf("order id %q carries no time", e.orders["failed"])
+	}
+	failedDay := failedAt.UTC().Format("2006-01-02")
 	for _, tc := range []struct {
 		name, query string
 		status      int
@@ -60,7 +65,9 @@ func TestOrdersSearchAndFilters(t *testing.T) {
 		{"a customer e-mail", "q=failed%40payer.test", http.StatusOK, []string{e.orders["failed"]}, []string{e.orders["open"]}, ""},
 		{"status", "status=paid", http.StatusOK, []string{e.orders["paid"], e.orders["paid2"]}, []string{e.orders["open"], e.orders["theirs"]}, ""},
 		{"method and currency", "method=bdcard&currency=USD", http.StatusOK, []string{e.orders["failed"], e.orders["paid2"]}, []string{e.orders["paid"]}, ""},
-		{"dates", "from=" + time.Now().UTC().AddDate(0, 0, -1).Format("2006-01-02") + "&to=" + time.Now().UTC().AddDate(0, 0, -1).Format("2006-01-02"),
+		// The failed order's own date (26 h ago; yesterday only after 02:00
+		// UTC), paid2's two days back, never the same.
+		{"dates", "from=" + failedDay + "&to=" + failedDay,
 			http.StatusOK, []string{e.orders["failed"]}, []string{e.orders["paid2"]}, ""},
 		{"an unknown status is refused", "status=lost", http.StatusBadRequest, []string{"unknown status"}, nil, ""},
 		{"a bad date is refused", "from=yesterday", http.StatusBadRequest, []string{"from must be a date"}, nil, ""},
