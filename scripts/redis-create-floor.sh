@@ -4,8 +4,7 @@
 # sends N calls (default 200000) of the script with the fields of a
 # typical order, then with the order's create-time fields packed into one
 # value, then with the id and version alone, each with a clientOrderId,
-# against a Redis configured as scripts/redis.sh does (AOF, appendfsync
-# always). CPU is Redis's user + system time over the run, read from
+# against a Redis started by scripts/redis.sh (AOF, appendfsync always). CPU is Redis's user + system time over the run, read from
 # /proc. The last row is the floor of this script's design: the same 8
 # Redis calls and the fsync, with nothing to store. Runs each twice,
 # alternating, since the machine drifts.
@@ -19,30 +18,14 @@ command -v redis-benchmark >/dev/null || die "redis-benchmark is not installed (
 mkdir -p "$scripts/../.data"
 tmp=$(mktemp -d "$scripts/../.data/create-floor-XXXX")
 port=$(free_port)
-cat >"$tmp/redis.conf" <<CONF
-bind 127.0.0.1
-port $port
-protected-mode yes
-dir $tmp
-appendonly yes
-appendfsync always
-hash-max-listpack-value 512
-auto-aof-rewrite-min-size 1gb
-save ""
-CONF
-redis-server "$tmp/redis.conf" >"$tmp/redis.log" 2>&1 &
-pid=$!
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
-	kill "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
+	"$scripts/redis.sh" stop "$tmp" >/dev/null 2>&1 || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-for _ in $(seq 100); do
-	[ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && break
-	sleep 0.1
-done
+"$scripts/redis.sh" start "$tmp" "$port" # as the tests and the benches configure it
+pid=$(cat "$tmp/redis.pid")
 sha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$scripts/../command/scripts/create.lua")")
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 hz=$(getconf CLK_TCK)
