@@ -10,24 +10,6 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// The stream entry fields the feed reads: what the orders table shows,
-// and the event's type, time and version. The rest of an entry (URLs,
-// customer, provider state, a refund's record) is never decoded.
-const (
-	fieldID       = schema.FID
-	fieldAppID    = schema.FAppID
-	fieldSandbox  = schema.FSandbox
-	fieldClientID = schema.FClientOrder
-	fieldAmount   = schema.FAmount
-	fieldCurrency = schema.FCurrency
-	fieldMethod   = schema.FMethod
-	fieldStatus   = schema.FStatus
-	fieldCreated  = schema.FCreatedAt
-	fieldVersion  = schema.FVersion
-	fieldType     = schema.EvType
-	fieldAt       = schema.EvAt
-)
-
 // LiveOrder is what the orders page needs of a new or changed order.
 type LiveOrder struct {
 	ID            string `json:"id"`

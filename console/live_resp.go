@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // The feed reads XREVRANGE's reply as raw RESP and picks out of each entry the
@@ -18,32 +20,34 @@ type rawEntry struct {
 	id, appid, sandbox, clientID, amount, currency, method, status, created, version, typ, at []byte
 }
 
-// pick keeps a field the feed uses.
+// pick keeps a field the feed uses: what the orders table shows, and the
+// event's type, time and version. The rest of an entry (URLs, customer,
+// provider state, a refund's record) is never decoded.
 func (e *rawEntry) pick(k, v []byte) {
 	switch string(k) { // no allocation: the compiler compares in place
-	case fieldID:
+	case schema.FID:
 		e.id = v
-	case fieldAppID:
+	case schema.FAppID:
 		e.appid = v
-	case fieldSandbox:
+	case schema.FSandbox:
 		e.sandbox = v
-	case fieldClientID:
+	case schema.FClientOrder:
 		e.clientID = v
-	case fieldAmount:
+	case schema.FAmount:
 		e.amount = v
-	case fieldCurrency:
+	case schema.FCurrency:
 		e.currency = v
-	case fieldMethod:
+	case schema.FMethod:
 		e.method = v
-	case fieldStatus:
+	case schema.FStatus:
 		e.status = v
-	case fieldCreated:
+	case schema.FCreatedAt:
 		e.created = v
-	case fieldVersion:
+	case schema.FVersion:
 		e.version = v
-	case fieldType:
+	case schema.EvType:
 		e.typ = v
-	case fieldAt:
+	case schema.EvAt:
 		e.at = v
 	}
 }
