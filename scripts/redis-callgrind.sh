@@ -9,7 +9,7 @@
 # benchmark's own setup included: compare runs of the same N, or take the
 # difference of two N). About 50 times slower than Redis alone.
 #
-#   scripts/redis-callgrind.sh ./command 'StoreCreateCPU/M=64/merged=false$' 1500
+#   scripts/redis-callgrind.sh ./command 'CreateOrderSelect$' 1500
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -20,19 +20,8 @@ command -v valgrind >/dev/null || die "valgrind is not installed"
 mkdir -p "$scripts/../.data"
 tmp=$(mktemp -d "$scripts/../.data/callgrind-XXXX")
 port=$(free_port)
-cat >"$tmp/redis.conf" <<CONF
-bind 127.0.0.1
-port $port
-protected-mode yes
-dir $tmp
-databases 1024
-appendonly yes
-appendfsync always
-hash-max-listpack-value 512
-auto-aof-rewrite-min-size 1gb
-save ""
-CONF
-valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" redis-server "$tmp/redis.conf" >"$tmp/valgrind.log" 2>&1 &
+"$scripts/redis.sh" conf "$tmp" "$port" # as the tests and the benches configure it
+valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" redis-server "$tmp/redis.conf" --daemonize no >"$tmp/valgrind.log" 2>&1 &
 vg=$!
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
