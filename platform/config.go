@@ -395,8 +395,9 @@ func (c *Config) Validate() error {
 	if c.ClickHouseReadPerMerchant < 0 || c.ClickHouseReadPerMerchant > c.ClickHouseReads {
 		errs = append(errs, errors.New("clickhouse-read-per-merchant must be from 0 (a quarter) to clickhouse-reads"))
 	}
-	if c.ClickHouseReadShared < 0 || (c.ClickHouseReadShared > max(1, c.ClickHouseReads/4) && c.ClickHouseReadPerMerchant == 0) ||
-		(c.ClickHouseReadPerMerchant > 0 && c.ClickHouseReadShared > c.ClickHouseReadPerMerchant) {
+	// Its upper bound (the per-merchant cap, which may be derived) is
+	// query.FairGateConfig.Validate's, checked when the gate is built.
+	if c.ClickHouseReadShared < 0 {
 		errs = append(errs, errors.New("clickhouse-read-shared must be from 0 (half) to clickhouse-read-per-merchant"))
 	}
 	if c.ClickHouseReadWait <= 0 {

@@ -217,8 +217,11 @@ func (c *ClickHouseOrders) Page(ctx context.Context, f Filter) ([]schema.Order, 
 		}
 		if need <= directPageRows {
 			keys, err := c.pageKeys(ctx, f, s)
-			if err != nil || len(keys) == f.Limit {
-				return c.latest(ctx, f.AppID, keys, err)
+			if err != nil {
+				return nil, err
+			}
+			if len(keys) == f.Limit {
+				return c.latest(ctx, f.AppID, keys)
 			}
 			continue
 		}
@@ -232,7 +235,10 @@ func (c *ClickHouseOrders) Page(ctx context.Context, f Filter) ([]schema.Order, 
 		}
 	}
 	keys, err := c.pageKeys(ctx, f, since)
-	return c.latest(ctx, f.AppID, keys, err)
+	if err != nil {
+		return nil, err
+	}
+	return c.latest(ctx, f.AppID, keys)
 }
 
 // directPageRows is how deep a page (page × limit) Page asks windows for
@@ -269,15 +275,15 @@ type orderKey struct {
 	id string
 }
 
-// latest reads the full rows of keys (an error finding them is passed
-// on), keeping each order's highest version, in the order of keys. It
+// latest reads the full rows of keys, keeping each order's highest
+// version, in the order of keys. It
 // names each order's (created_at, id), between the oldest and newest of
 // them, so only the granules holding them are read: a page of a search
 // (one payer's orders, months apart) must not read every order between
 // its first and last.
-func (c *ClickHouseOrders) latest(ctx context.Context, appid string, keys []orderKey, err error) ([]schema.Order, error) {
-	if err != nil || len(keys) == 0 {
-		return nil, err
+func (c *ClickHouseOrders) latest(ctx context.Context, appid string, keys []orderKey) ([]schema.Order, error) {
+	if len(keys) == 0 {
+		return nil, nil
 	}
 	lo, hi := keys[0].at, keys[0].at
 	for _, k := range keys {
@@ -325,7 +331,7 @@ func (c *ClickHouseOrders) Archived(ctx context.Context, appid, id string) (*sch
 		return nil, ErrNotFound
 	}
 	sec := at.Truncate(time.Second)
-	orders, err := c.latest(ctx, appid, []orderKey{{at: sec, id: id}}, nil)
+	orders, err := c.latest(ctx, appid, []orderKey{{at: sec, id: id}})
 	if err != nil {
 		return nil, fmt.Errorf("read archived order: %w", err)
 	}
