@@ -77,7 +77,7 @@ type FairGateConfig struct {
 	// other's next query arrived, and that query would run beside it.
 	ShareWindow time.Duration
 	// MaxWait: the longest a query waits for a slot before it is refused
-	// (default 2s).
+	// (default 10s).
 	MaxWait time.Duration
 }
 
