@@ -1,6 +1,6 @@
 # The one gateway binary (DESIGN.md) in a small image; docker-compose.yml runs
 # it beside Redis and ClickHouse.
-FROM golang:1.26-bookworm AS build
+FROM golang:1.27.3-bookworm AS build
 WORKDIR /src
 # Modules first, so a code change does not download them again.
 COPY go.mod go.sum ./
