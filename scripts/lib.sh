@@ -2,6 +2,12 @@
 # Helpers shared by the scripts in this folder. Sourced, never run.
 # Everything here must work on a bare Debian: bash, coreutils and grep (ss if present).
 
+# Every script that builds or tests sources this file, so they all use the
+# toolchain that carries the standard library's security fixes (the Makefile,
+# .ci/run and go.mod's toolchain line name the same one; the go command fetches
+# it from the module proxy). An exported GOTOOLCHAIN wins, as in the Makefile.
+export GOTOOLCHAIN="${GOTOOLCHAIN:-go1.27.3}"
+
 log() { echo "${0##*/}: $*" >&2; }
 die() { log "$*"; exit 1; }
 
