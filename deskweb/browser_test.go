@@ -157,6 +157,24 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 		t.Fatal("the page does not show the new API key")
 	}
 	shoot(t, pg, "developers-rotated")
+	// Through the grace webhooks stay MD5-signed with the old key, as the
+	// page says, until the merchant confirms its receiver has the new one.
+	if !has(pg, `[data-new-secret] [data-hook-key="old"]`) {
+		t.Fatal("the rotation's answer does not say webhooks stay on the old key")
+	}
+	pg.Go(e.url + "/developers")
+	if rotated, _ := e.merchants.Get(context.Background(), e.shop.AppID); rotated.WebhookKey(time.Now()) != rotated.PrevAPIKey ||
+		!has(pg, `[data-webhook-key="old"]`) {
+		t.Fatal("during the grace webhooks should be signed with the old key, and the page say so")
+	}
+	shoot(t, pg, "developers-grace")
+	pg.Submit("form[data-confirm-webhook-key]")
+	pg.WaitText(".flash", "new API key")
+	if confirmed, _ := e.merchants.Get(context.Background(), e.shop.AppID); confirmed.WebhookKey(time.Now()) != confirmed.APIKey ||
+		!has(pg, `[data-webhook-key="new"]`) || has(pg, "form[data-confirm-webhook-key]") {
+		t.Fatal("after the confirmation webhooks should be signed with the new key, and the page say so")
+	}
+	shoot(t, pg, "developers-confirmed")
 	// The query key's rotation takes the grace asked on the page: the old
 	// key reads through it and not after.
 	oldQuery, _ := e.merchants.Get(context.Background(), e.shop.AppID)
@@ -206,8 +224,13 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 		p, err := searcher.Search(context.Background(), audit.Filter{AppID: e.shop.AppID})
 		return err == nil && p.Total >= 4
 	})
+	testenv.Eventually(t, 30*time.Second, "the confirmation's audit entry searchable", func() bool {
+		p, err := searcher.Search(context.Background(), audit.Filter{AppID: e.shop.AppID, Action: "merchant.confirm_webhook_key"})
+		return err == nil && p.Total == 1
+	})
 	pg.Go(e.url + "/team/audit")
-	if text := pg.Text("table[data-audit]"); !strings.Contains(text, "merchant.rotate_api_key") || !strings.Contains(text, "user.create") {
+	if text := pg.Text("table[data-audit]"); !strings.Contains(text, "merchant.rotate_api_key") || !strings.Contains(text, "user.create") ||
+		!strings.Contains(text, "merchant.confirm_webhook_key") {
 		t.Fatalf("audit page: %q", text)
 	}
 	shoot(t, pg, "audit")
@@ -239,11 +262,12 @@ func TestPagesInBrowserAsViewer(t *testing.T) {
 	pg.Screenshot("console-team-viewer")
 	before := e.fingerprint()
 	for path, fields := range map[string]map[string]string{
-		"/webhooks/resend":           {"paymentId": dead},
-		"/developers/rotate/api-key": {},
-		"/developers/callback":       {"callback": "https://93.184.216.34/x"},
-		"/team/invite":               {"email": "x@shop.test", "role": "owner"},
-		"/team/totp":                 {"on": "1"},
+		"/webhooks/resend":                {"paymentId": dead},
+		"/developers/rotate/api-key":      {},
+		"/developers/confirm-webhook-key": {},
+		"/developers/callback":            {"callback": "https://93.184.216.34/x"},
+		"/team/invite":                    {"email": "x@shop.test", "role": "owner"},
+		"/team/totp":                      {"on": "1"},
 	} {
 		pg.Go(e.url + "/webhooks")
 		if st := forge(t, pg, base+path, fields, true); st != http.StatusForbidden {

@@ -171,6 +171,7 @@ func (p *Pages) Register(g fiber.Router, ui *webui.UI) {
 	g.Post("/webhooks/resend-dead", ui.Require(access.PermWebhooksResend), h.resendDead)
 	g.Get("/developers", ui.Require(access.PermOrdersRead), h.developers)
 	g.Post("/developers/rotate/:what", ui.Require(access.PermKeysRotate), h.rotate)
+	g.Post("/developers/confirm-webhook-key", ui.Require(access.PermKeysRotate), h.confirmWebhookKey)
 	g.Post("/developers/callback", ui.Require(access.PermSettingsWrite), h.callback)
 	g.Post("/developers/test-event", ui.Require(access.PermSettingsWrite), h.testEvent)
 	g.Get("/developers/signature", ui.Require(access.PermSandboxDrive), h.debugger)

@@ -79,6 +79,15 @@ func (h handlers) rotate(c *fiber.Ctx) error {
 	return h.developersPage(c, v, developersData{NewSecret: r.Secret, NewSecretKind: kind, OldUntil: r.OldUntil})
 }
 
+// confirmWebhookKey is the merchant saying its webhook receiver has the
+// new API key: webhooks are MD5-signed with it from now on.
+func (h handlers) confirmWebhookKey(c *fiber.Ctx) error {
+	if err := h.p.desk.ConfirmWebhookKey(c.UserContext(), h.who(c)); err != nil {
+		return h.ui.Fail(c, err)
+	}
+	return h.done(c, "/developers", "webhook_key")
+}
+
 // parseHours reads a grace period in whole hours.
 func parseHours(s string) (time.Duration, error) {
 	n := 0

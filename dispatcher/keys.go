@@ -6,12 +6,15 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
 )
 
 // KeyLookup gives what a merchant's webhooks are signed with now: the API
-// key of SPEC.md's MD5 sign, and the webhook secrets of the modern
-// signature headers. It is asked at every attempt, so a rotated key or
-// secret signs the next retry.
+// key of SPEC.md's MD5 sign (during a key rotation's grace the old one, until
+// the merchant confirms the switch: merchant.Account.WebhookKey), and the
+// webhook secrets of the modern signature headers. It is asked at every
+// attempt, so a rotation, its grace's end or a confirmation signs the next
+// retry.
 type KeyLookup interface {
 	APIKey(ctx context.Context, appid string) (string, error)
 	WebhookSecrets(ctx context.Context, appid string) ([]string, error)
@@ -33,16 +36,22 @@ type accountKeys struct {
 // EnsureWebhookSecret): accounts made before secrets existed get one at
 // their first webhook.
 func AccountKeys(lookup, ensure AccountLookup) KeyLookup {
-	return accountKeys{lookup: lookup, ensure: ensure, now: time.Now}
+	return AccountKeysAt(time.Now, lookup, ensure)
 }
 
-// APIKey returns the account's current API key.
+// AccountKeysAt is AccountKeys deciding by now, the process's clock: a
+// rotation's grace ends by the clock the rest of the process keeps.
+func AccountKeysAt(now platform.Clock, lookup, ensure AccountLookup) KeyLookup {
+	return accountKeys{lookup: lookup, ensure: ensure, now: now.Now}
+}
+
+// APIKey returns the API key the MD5 sign uses now.
 func (k accountKeys) APIKey(ctx context.Context, appid string) (string, error) {
 	a, err := k.lookup(ctx, appid)
 	if err != nil {
 		return "", fmt.Errorf("merchant %s: %w", appid, err)
 	}
-	return a.APIKey, nil
+	return a.WebhookKey(k.now()), nil
 }
 
 // WebhookSecrets returns the secrets to sign with now, making the first one

@@ -56,6 +56,10 @@ type Account struct {
 	KeyRotatedAt           time.Time `json:"-"`
 	QueryKeyRotatedAt      time.Time `json:"-"`
 	WebhookSecretRotatedAt time.Time `json:"-"`
+
+	// The merchant's confirmation that its webhook receiver holds the
+	// current API key (a digest naming that key; see WebhookKey).
+	WebhookKeyConfirmed string `json:"-"`
 }
 
 // SignKeys are the API keys a signature may be made with now: the current
@@ -133,7 +137,7 @@ func accountFrom(h map[string]string) *Account {
 		WebhookSecret: h[fWHSecret], PrevWebhookSecret: h[fWHPrev], PrevWebhookTill: fromMS(h[fWHTill]),
 		KeyRotatedAt: fromMS(h[fKeyAt]), QueryKeyRotatedAt: fromMS(h[fQKeyAt]), WebhookSecretRotatedAt: fromMS(h[fWHAt]),
 		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),
-		ReportLimit: limitFrom(h[fLimitR]), MethodLimits: methodLimitsFrom(h),
+		ReportLimit: limitFrom(h[fLimitR]), MethodLimits: methodLimitsFrom(h), WebhookKeyConfirmed: h[fHookKeyOK],
 	}
 }
 

@@ -12,17 +12,21 @@ import (
 // never a whole secret, only the end of each so that a person can tell
 // which one their servers hold.
 type Credentials struct {
-	AppID          string
-	Sandbox        bool
-	APIKeyEnd      string    // the last four characters
-	PrevKeyTill    time.Time // the previous API key verifies until then (zero: none)
-	QueryKeyEnd    string
-	PrevQueryTill  time.Time // the previous query key reads until then (zero: none)
-	SecretEnd      string
-	PrevSecretTill time.Time
-	Callback       string
-	DefaultGrace   time.Duration
-	MaxGrace       time.Duration
+	AppID       string
+	Sandbox     bool
+	APIKeyEnd   string    // the last four characters
+	PrevKeyTill time.Time // the previous API key verifies until then (zero: none)
+	// Webhooks are MD5-signed with the previous API key (until PrevKeyTill
+	// or the merchant's confirmation: merchant.Account.WebhookKey).
+	WebhooksOnOldKey bool
+	PrevKeyEnd       string
+	QueryKeyEnd      string
+	PrevQueryTill    time.Time // the previous query key reads until then (zero: none)
+	SecretEnd        string
+	PrevSecretTill   time.Time
+	Callback         string
+	DefaultGrace     time.Duration
+	MaxGrace         time.Duration
 }
 
 // Credentials reads what the Developers page shows; every role may read it.
@@ -39,8 +43,9 @@ func (d *Desk) Credentials(ctx context.Context, w Who) (*Credentials, error) {
 	c := &Credentials{AppID: a.AppID, Sandbox: a.Sandbox, APIKeyEnd: end(a.APIKey), QueryKeyEnd: end(a.QueryKey),
 		SecretEnd: end(a.WebhookSecret), Callback: a.Callback, DefaultGrace: d.cfg.KeyGrace, MaxGrace: d.cfg.MaxGrace}
 	if a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
-		c.PrevKeyTill = a.PrevKeyTill
+		c.PrevKeyTill, c.PrevKeyEnd = a.PrevKeyTill, end(a.PrevAPIKey)
 	}
+	c.WebhooksOnOldKey = a.WebhooksOnOldKey(now)
 	if a.PrevQueryKey != "" && now.Before(a.PrevQueryTill) {
 		c.PrevQueryTill = a.PrevQueryTill
 	}
@@ -93,6 +98,20 @@ func (d *Desk) RotateAPIKey(ctx context.Context, w Who, grace time.Duration) (*R
 		return nil, err
 	}
 	return &Rotated{Secret: a.APIKey, OldUntil: till(a.PrevAPIKey, a.PrevKeyTill)}, nil
+}
+
+// ConfirmWebhookKey is the merchant saying its webhook receiver verifies
+// with the new API key: webhooks are MD5-signed with it from now on, while
+// the old key keeps verifying requests until its grace ends. The change
+// and its audit entry are one transaction.
+func (d *Desk) ConfirmWebhookKey(ctx context.Context, w Who) error {
+	appid, err := d.may(w, access.PermKeysRotate)
+	if err != nil {
+		return err
+	}
+	e := d.entry(w, "merchant.confirm_webhook_key", "merchant:"+appid, nil)
+	_, err = d.Merchants.Audited(e).ConfirmWebhookKey(ctx, appid)
+	return err
 }
 
 // RotateQueryKey issues a new query key; the old one keeps reading for

@@ -45,6 +45,12 @@ func actions() []action {
 			return ignore(e.desk.ResendDead(ctx, w, time.Now().Add(-2*time.Hour), time.Now()))
 		}},
 		{"rotate API key", developers, true, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.RotateAPIKey(ctx, w, -1)) }},
+		{"confirm webhook key", developers, true, func(e *env, appid string) string {
+			if _, err := e.merchants.RotateKey(ctx, appid, time.Hour); err != nil {
+				panic(err)
+			}
+			return ""
+		}, func(e *env, w Who, _ string) error { return e.desk.ConfirmWebhookKey(ctx, w) }},
 		{"rotate query key", developers, true, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.RotateQueryKey(ctx, w, -1)) }},
 		{"rotate webhook secret", developers, true, nil, func(e *env, w Who, _ string) error {
 			return ignore(e.desk.RotateWebhookSecret(ctx, w, time.Hour))

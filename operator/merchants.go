@@ -80,6 +80,14 @@ func (m *Merchants) RotateKey(ctx context.Context, actor access.Actor, appid str
 		func() (*merchant.Account, error) { return m.st.RotateKey(ctx, appid, grace) })
 }
 
+// ConfirmWebhookKey records that the merchant's webhook receiver has the
+// new API key: webhooks are MD5-signed with it from now on, not with the
+// old one its rotation's grace would otherwise keep signing with.
+func (m *Merchants) ConfirmWebhookKey(ctx context.Context, actor access.Actor, appid string) (*merchant.Account, error) {
+	return m.change(ctx, actor, "merchant.confirm_webhook_key", appid, nil,
+		func() (*merchant.Account, error) { return m.st.ConfirmWebhookKey(ctx, appid) })
+}
+
 // RotateWebhookSecret makes a new webhook secret; the old one also signs for grace.
 func (m *Merchants) RotateWebhookSecret(ctx context.Context, actor access.Actor, appid string, grace time.Duration) (*merchant.Account, error) {
 	return m.change(ctx, actor, "merchant.rotate_webhook_secret", appid, map[string]string{"grace": grace.String()},

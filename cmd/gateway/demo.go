@@ -140,28 +140,36 @@ func (s demoSeed) run(ctx context.Context) (demoState, error) {
 
 // merchant is the demo merchant of DIR/demo-merchant.json (the printout of
 // `merchant create --json`, as make run always kept it), or a new one when
-// the file is missing or Redis no longer knows its account.
+// the file is missing or Redis no longer knows its account. The file is
+// written again from the account as Redis has it, so a key or secret
+// rotated since the last run (console or CLI) is not kept stale in it.
 func (s demoSeed) merchant(ctx context.Context) (*merchant.Account, error) {
 	file := filepath.Join(s.dir, "demo-merchant.json")
 	var kept struct {
 		AppID string `json:"appid"`
 	}
-	if raw, err := os.ReadFile(file); err == nil && json.Unmarshal(raw, &kept) == nil && kept.AppID != "" {
-		a, err := s.accounts.Get(ctx, kept.AppID)
-		if err == nil && a.Sandbox {
-			return a, nil
-		}
+	raw, err := os.ReadFile(file)
+	var a *merchant.Account
+	if err == nil && json.Unmarshal(raw, &kept) == nil && kept.AppID != "" {
+		a, err = s.accounts.Get(ctx, kept.AppID)
 		if err != nil && !errors.Is(err, merchant.ErrNotFound) {
 			return nil, err
 		}
+		if err != nil || !a.Sandbox {
+			a = nil
+		}
 	}
-	a, err := s.accounts.Create(ctx, merchant.NewAccount{Name: "Demo shop", Sandbox: true})
-	if err != nil {
-		return nil, err
+	if a == nil {
+		if a, err = s.accounts.Create(ctx, merchant.NewAccount{Name: "Demo shop", Sandbox: true}); err != nil {
+			return nil, err
+		}
 	}
 	var buf bytes.Buffer
 	if err := (output{w: &buf, json: true}).withWebhookSecret(a, true); err != nil {
 		return nil, err
+	}
+	if bytes.Equal(buf.Bytes(), raw) {
+		return a, nil
 	}
 	return a, writeFileAtomic(file, buf.Bytes())
 }

@@ -32,6 +32,11 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   set-callback APPID URL          (an empty URL clears it)
   set-name APPID NAME             (the display name payers see on the payment pages)
   rotate-key APPID [--grace DURATION]
+                                  (for the grace both keys verify requests, and
+                                  webhooks stay MD5-signed with the old key until
+                                  the grace ends or confirm-webhook-key)
+  confirm-webhook-key APPID       (the merchant's receiver has the new API key:
+                                  sign webhooks with it before the grace ends)
   rotate-webhook-secret APPID [--grace DURATION]
                                   (a new whsec_ secret for the webhook-signature
                                   header, printed once; for --grace webhooks are
@@ -113,7 +118,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		return out.list(all)
-	case "show", "disable", "enable", "set-callback", "set-name", "rotate-key", "rotate-query-key":
+	case "show", "disable", "enable", "set-callback", "set-name", "rotate-key", "rotate-query-key", "confirm-webhook-key":
 		argsWanted := 1
 		if sub == "set-callback" || sub == "set-name" {
 			argsWanted = 2
@@ -180,7 +185,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 var merchantSynopsis = map[string]string{
 	"create": "--name NAME [--callback URL] [--sandbox]", "list": "", "show": "APPID", "disable": "APPID", "enable": "APPID",
 	"set-callback": "APPID URL", "set-name": "APPID NAME", "rotate-key": "APPID [--grace DURATION]", "rotate-webhook-secret": "APPID [--grace DURATION]",
-	"rotate-query-key": "APPID", "credit": "APPID --currency CUR --amount AMOUNT",
+	"rotate-query-key": "APPID", "confirm-webhook-key": "APPID", "credit": "APPID --currency CUR --amount AMOUNT",
 	"limits":        "APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]",
 	"method-limits": "APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear", "set-password": "APPID < password-file",
 }
@@ -249,6 +254,8 @@ func accountChange(ctx context.Context, ms *operator.Merchants, st *merchant.Sto
 		return ms.RotateKey(ctx, actor, pos[0], o.grace)
 	case "rotate-query-key":
 		return ms.RotateQueryKey(ctx, actor, pos[0])
+	case "confirm-webhook-key":
+		return ms.ConfirmWebhookKey(ctx, actor, pos[0])
 	}
 	return st.Get(ctx, pos[0])
 }
@@ -345,6 +352,9 @@ func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
 	if !key {
 		delete(v, "apiKey")
 	}
+	if now := time.Now(); a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
+		v["webhookKey"] = webhookKeyWord(a.WebhooksOnOldKey(now))
+	}
 	for name, l := range map[string]*platform.Limit{"createLimit": a.CreateLimit, "queryLimit": a.QueryLimit, "reportLimit": a.ReportLimit} {
 		if l != nil && !o.json {
 			v[name] = l.Human()
@@ -362,6 +372,15 @@ func (o output) withWebhookSecret(a *merchant.Account, key withKey) error {
 		v["prevWebhookSecretValidUntil"] = schema.WireTime(a.PrevWebhookTill)
 	}
 	return o.value(v)
+}
+
+// webhookKeyWord names the API key webhooks are MD5-signed with during a
+// rotation's grace.
+func webhookKeyWord(old bool) string {
+	if old {
+		return "previous (until the grace ends or confirm-webhook-key)"
+	}
+	return "current (confirmed)"
 }
 
 func (o output) list(all []*merchant.Account) error {

@@ -273,7 +273,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	}
 	if cfg.Has(platform.RoleDispatcher) {
 		wcfg.Retention, wcfg.Now = cfg.OrderRetention, g.now
-		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeys(dir.Lookup, accounts.EnsureWebhookSecret), reg, log)
+		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeysAt(g.now, dir.Lookup, accounts.EnsureWebhookSecret), reg, log)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestDemoFileFollowsRotation: after the demo merchant's API key and
+// webhook secret are rotated, the next `demo seed` (every make run) writes
+// .data/run/demo-merchant.json again with the account's current
+// credentials, which make run's banner and curls read, and keeps the same
+// merchant.
+func TestDemoFileFollowsRotation(t *testing.T) {
+	e := newE2ERedis(t)
+	dir := t.TempDir()
+	var first demoState
+	e.cli(&first, "demo", "seed", "--dir", dir, "--json")
+	var key, secret account
+	e.cli(&key, "merchant", "rotate-key", first.Merchant.AppID, "--grace", "1h", "--json")
+	e.cli(&secret, "merchant", "rotate-webhook-secret", first.Merchant.AppID, "--json")
+	var again demoState
+	e.cli(&again, "demo", "seed", "--dir", dir, "--json")
+	raw, err := os.ReadFile(filepath.Join(dir, "demo-merchant.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file account
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatalf("demo-merchant.json: %v\n%s", err, raw)
+	}
+	tests := []struct{ name, got, want string }{
+		{"appid", file.AppID, first.Merchant.AppID},
+		{"API key", file.APIKey, key.APIKey},
+		{"webhook secret", file.WebhookSecret, secret.WebhookSecret},
+		{"query key", file.QueryKey, first.Merchant.QueryKey},
+		{"printed API key", again.Merchant.APIKey, key.APIKey},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want || tt.got == "" {
+			t.Errorf("%s in demo-merchant.json after a rotation: %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+	if key.APIKey == first.Merchant.APIKey {
+		t.Fatal("the rotation made no new key: the check proves nothing")
+	}
+}
