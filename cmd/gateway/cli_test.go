@@ -134,7 +134,8 @@ func TestFxSetActor(t *testing.T) {
 }
 
 // TestMerchantPrintouts: limits are printed as people write them, the API
-// key only by the commands that make it, credit takes only the currencies
+// and query keys only by the commands that make them and show (never by
+// list, text or JSON, nor by a change), credit takes only the currencies
 // balance payments use, and rotate-query-key replaces the query key.
 func TestMerchantPrintouts(t *testing.T) {
 	e := newE2ERedis(t)
@@ -164,7 +165,12 @@ func TestMerchantPrintouts(t *testing.T) {
 			[]string{"BALANCES", "CURRENCY  BALANCE", "CNY       1.00", "METHODS", "METHOD ", "usdt_direct  10.00"}, []string{"map[", "[usdt_direct"}},
 		{"show --json keeps structure", []string{"merchant", "show", shop.AppID, "--json"}, false,
 			[]string{`"balances": {`, `"CNY": "1.00"`, `"methodLimits": {`}, []string{"map["}},
-		{"list is a table", []string{"merchant", "list"}, false, []string{"APPID", shop.AppID}, []string{"map["}},
+		{"list is a table", []string{"merchant", "list"}, false, []string{"APPID", shop.AppID}, []string{"map[", shop.APIKey, shop.QueryKey}},
+		{"list --json prints no credential", []string{"merchant", "list", "--json"}, false, []string{`"appid": "` + shop.AppID}, []string{shop.APIKey, shop.QueryKey, "apiKey", "queryKey", "whsec_"}},
+		{"show prints both keys", []string{"merchant", "show", shop.AppID, "--json"}, false, []string{shop.APIKey, shop.QueryKey}, []string{"whsec_"}},
+		{"method-limits prints no credential", []string{"merchant", "method-limits", shop.AppID, "wallet_a", "--max", "900.00", "--json"}, false, []string{`"methodLimits"`}, []string{shop.APIKey, shop.QueryKey}},
+		{"limits prints no query key", []string{"merchant", "limits", shop.AppID, "--json"}, false, []string{shop.AppID}, []string{shop.QueryKey}},
+		{"set-name prints no credential", []string{"merchant", "set-name", shop.AppID, "Shop two"}, false, []string{"Shop two"}, []string{shop.APIKey, shop.QueryKey}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -160,7 +160,7 @@ func (s demoSeed) merchant(ctx context.Context) (*merchant.Account, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := (output{w: &buf, json: true}).withWebhookSecret(a, true); err != nil {
+	if err := (output{w: &buf, json: true}).withWebhookSecret(a, allCredentials); err != nil {
 		return nil, err
 	}
 	return a, writeFileAtomic(file, buf.Bytes())

@@ -94,7 +94,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.withWebhookSecret(a, true)
+		return out.withWebhookSecret(a, allCredentials)
 	case "rotate-webhook-secret":
 		if err := need(1); err != nil {
 			return err
@@ -103,7 +103,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.withWebhookSecret(a, false)
+		return out.withWebhookSecret(a, noCredentials)
 	case "list":
 		if err := need(0); err != nil {
 			return err
@@ -126,9 +126,9 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return err
 		}
 		if sub == "show" {
-			return showAccount(ctx, out, st, a)
+			return showAccount(ctx, out, st, a, allCredentials)
 		}
-		return out.account(a, sub == "rotate-key")
+		return out.account(a, credentials{apiKey: sub == "rotate-key", queryKey: sub == "rotate-query-key"})
 	case "method-limits":
 		if err := need(2); err != nil {
 			return err
@@ -137,7 +137,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return showAccount(ctx, out, st, a)
+		return showAccount(ctx, out, st, a, noCredentials)
 	case "limits":
 		if err := need(1); err != nil {
 			return err
@@ -146,7 +146,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		return out.account(a, false)
+		return out.account(a, noCredentials)
 	case "set-password":
 		if err := need(1); err != nil {
 			return err
@@ -326,24 +326,34 @@ func plain(v any) string {
 	return fmt.Sprint(v)
 }
 
-// withKey says whether a printout may show the secret API key: only the
-// commands that make one (create, rotate-key) and show, which is how an
-// operator reads it again.
-type withKey bool
+// credentials says which of an account's credentials a printout may show:
+// each only where the command makes it (create both, rotate-key the API
+// key, rotate-query-key the query key) and in show, which is how an
+// operator reads them again. A list, a change of state or of limits shows
+// none: its output ends up in terminals, logs and tickets.
+type credentials struct{ apiKey, queryKey bool }
 
-func (o output) account(a *merchant.Account, key withKey) error {
-	return o.value(o.accountView(a, key))
+var (
+	allCredentials = credentials{apiKey: true, queryKey: true}
+	noCredentials  = credentials{}
+)
+
+func (o output) account(a *merchant.Account, c credentials) error {
+	return o.value(o.accountView(a, c))
 }
 
-// accountView is an account as the CLI prints it: the API key only where
-// key allows, and as text the rate limits as people write them ("5/s burst
-// 10"); --json keeps their structure for scripts.
-func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
+// accountView is an account as the CLI prints it: the credentials only
+// where c allows, and as text the rate limits as people write them ("5/s
+// burst 10"); --json keeps their structure for scripts.
+func (o output) accountView(a *merchant.Account, c credentials) map[string]any {
 	raw, _ := json.Marshal(a)
 	var v map[string]any
 	_ = json.Unmarshal(raw, &v)
-	if !key {
+	if !c.apiKey {
 		delete(v, "apiKey")
+	}
+	if !c.queryKey {
+		delete(v, "queryKey")
 	}
 	for name, l := range map[string]*platform.Limit{"createLimit": a.CreateLimit, "queryLimit": a.QueryLimit, "reportLimit": a.ReportLimit} {
 		if l != nil && !o.json {
@@ -355,8 +365,8 @@ func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
 
 // withWebhookSecret is the account with its webhook secret: only create and
 // rotate-webhook-secret print it, the moments the merchant must copy it.
-func (o output) withWebhookSecret(a *merchant.Account, key withKey) error {
-	v := o.accountView(a, key)
+func (o output) withWebhookSecret(a *merchant.Account, c credentials) error {
+	v := o.accountView(a, c)
 	v["webhookSecret"] = a.WebhookSecret
 	if !a.PrevWebhookTill.IsZero() && a.PrevWebhookSecret != "" {
 		v["prevWebhookSecretValidUntil"] = schema.WireTime(a.PrevWebhookTill)
@@ -364,9 +374,15 @@ func (o output) withWebhookSecret(a *merchant.Account, key withKey) error {
 	return o.value(v)
 }
 
+// list prints every account without its credentials (merchant show prints
+// one account's).
 func (o output) list(all []*merchant.Account) error {
 	if o.json {
-		return o.value(all)
+		views := make([]map[string]any, len(all))
+		for i, a := range all {
+			views[i] = o.accountView(a, noCredentials)
+		}
+		return o.value(views)
 	}
 	fmt.Fprintf(o.w, "%-8s %-8s %-9s %-24s %s\n", "APPID", "MODE", "STATE", "NAME", "CALLBACK")
 	for _, a := range all {
