@@ -15,6 +15,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -62,7 +63,7 @@ func newSettings(rdb redisClient) *Settings {
 }
 
 func newMerchants(rdb redisClient) *Merchants {
-	return NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb))
+	return NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(false))
 }
 
 func newDesk(rdb redisClient) *Desk {

@@ -239,3 +239,33 @@ func TestOpsListener(t *testing.T) {
 		}
 	}
 }
+
+// TestCLICallbackRule: merchant set-callback and create --callback refuse a
+// loopback URL unless GATEWAY_WEBHOOK_ALLOW_PRIVATE, as the merchant console
+// does (one rule, merchant.ValidateCallback), and say why.
+func TestCLICallbackRule(t *testing.T) {
+	e := newE2ERedis(t)
+	var shop account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--json")
+	tests := []struct {
+		name string
+		env  string
+		args []string
+		ok   bool
+	}{
+		{"set-callback loopback refused", "false", []string{"merchant", "set-callback", shop.AppID, "http://127.0.0.1/x"}, false},
+		{"create with a loopback callback refused", "false", []string{"merchant", "create", "--name", "two", "--callback", "http://127.0.0.1/x"}, false},
+		{"set-callback loopback when private is allowed", "true", []string{"merchant", "set-callback", shop.AppID, "http://127.0.0.1/x"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, err := e.exec([]string{"GATEWAY_WEBHOOK_ALLOW_PRIVATE=" + tt.env}, tt.args...)
+			if (err == nil) != tt.ok {
+				t.Fatalf("gateway %v: %v, want ok %v\n%s%s", tt.args, err, tt.ok, out, stderr)
+			}
+			if !tt.ok && !strings.Contains(stderr, "non-public address (loopback)") {
+				t.Errorf("gateway %v does not say why: %s", tt.args, stderr)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -20,6 +21,18 @@ func envConfig() (platform.Config, error) {
 		return cfg, fmt.Errorf("configuration: %w", err)
 	}
 	return cfg, nil
+}
+
+// envDestinations are the webhook address rules of GATEWAY_WEBHOOK_ALLOW_PRIVATE
+// (and the other GATEWAY_WEBHOOK_* settings, checked): a CLI command that
+// stores a callback URL judges it as serve's consoles do.
+func envDestinations() (*dispatcher.Destinations, error) {
+	wcfg := dispatcher.Defaults()
+	wcfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError))
+	if err := wcfg.Validate(); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	return dispatcher.NewDestinations(wcfg.AllowPrivate), nil
 }
 
 // serveSettings are the settings serve reads whose parsers belong to the

@@ -71,6 +71,10 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil && sub != "list" && sub != "show" {
 		return fmt.Errorf("merchant %s: %w", sub, err)
 	}
+	dest, err := envDestinations()
+	if err != nil {
+		return err
+	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err
@@ -78,7 +82,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	defer rdb.Close()
 	out := output{w: stdout, json: *asJSON}
 	st := merchant.NewStore(rdb)
-	ms := operator.NewMerchants(st, audit.NewLog(rdb))
+	ms := operator.NewMerchants(st, audit.NewLog(rdb), dest)
 	need := func(n int) error {
 		if len(pos) != n {
 			return fmt.Errorf("merchant %s: want %d argument(s), got %d\n%s", sub, n, len(pos), merchantUsage)
