@@ -28,19 +28,30 @@ func NewSettings(rates *fx.Store, nets *usdt.Store, log Auditor) *Settings {
 	return &Settings{rates: rates, nets: nets, log: log, now: time.Now}
 }
 
+// ParseRate reads a rate change as every door gives it ("usd", "BDT",
+// "121.50"): the checks that need no state, which the CLI makes before it
+// connects anywhere.
+func ParseRate(base, quote, rate string) (fx.Pair, fx.Rate, error) {
+	p, ok := fx.ParsePair(strings.ToUpper(strings.TrimSpace(base)) + ":" + strings.ToUpper(strings.TrimSpace(quote)))
+	if !ok {
+		return fx.Pair{}, 0, invalid(fmt.Sprintf("%s %s is not a pair of currency codes", base, quote))
+	}
+	r, err := fx.ParseRate(strings.TrimSpace(rate))
+	if err != nil {
+		return fx.Pair{}, 0, invalid(err.Error())
+	}
+	return p, r, nil
+}
+
 // SetRate makes one base cost rate quote from now on ("USDT", "CNY",
 // "7.25"), recorded in the rate history as set by actor and in the audit log.
 func (s *Settings) SetRate(ctx context.Context, actor access.Actor, base, quote, rate string) (fx.Entry, error) {
 	if err := allow(actor, access.PermFXWrite); err != nil {
 		return fx.Entry{}, err
 	}
-	p, ok := fx.ParsePair(strings.ToUpper(strings.TrimSpace(base)) + ":" + strings.ToUpper(strings.TrimSpace(quote)))
-	if !ok {
-		return fx.Entry{}, invalid(fmt.Sprintf("%s %s is not a pair of currency codes", base, quote))
-	}
-	r, err := fx.ParseRate(strings.TrimSpace(rate))
+	p, r, err := ParseRate(base, quote, rate)
 	if err != nil {
-		return fx.Entry{}, invalid(err.Error())
+		return fx.Entry{}, err
 	}
 	e, err := s.rates.Set(ctx, p, r, By(actor))
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/operator"
 )
 
 const fxUsage = `usage: gateway fx <subcommand> [--json] [--redis-url URL]
@@ -49,6 +51,15 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := fxArgs(sub, pos); err != nil {
+		return err
+	}
+	var actor access.Actor
+	if sub == "set" {
+		if actor, err = cliAuditActor(*by, given(fs, "by")); err != nil {
+			return fmt.Errorf("fx set: %w", err)
+		}
+	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err
@@ -57,13 +68,6 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	st, out := fx.NewStore(rdb), output{w: stdout, json: *asJSON}
 	switch sub {
 	case "set":
-		if len(pos) != 3 {
-			return fmt.Errorf("fx set: want BASE QUOTE RATE\n%s", fxUsage)
-		}
-		actor, err := cliAuditActor(*by, given(fs, "by"))
-		if err != nil {
-			return fmt.Errorf("fx set: %w", err)
-		}
 		e, err := cliSettings(rdb).SetRate(ctx, actor, pos[0], pos[1], pos[2])
 		if err != nil {
 			return fmt.Errorf("fx set: %w", err)
@@ -91,6 +95,23 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return fmt.Errorf("fx: unknown subcommand %q", sub)
+}
+
+// fxArgs checks a subcommand's arguments before it connects: set's
+// count, pair and rate (a rate of "-5" is refused as not positive), list's
+// none.
+func fxArgs(sub string, pos []string) error {
+	switch {
+	case sub == "set" && len(pos) != 3:
+		return fmt.Errorf("fx set: want BASE QUOTE RATE, got %d argument(s)\n%s", len(pos), fxUsage)
+	case sub == "set":
+		if _, _, err := operator.ParseRate(pos[0], pos[1], pos[2]); err != nil {
+			return fmt.Errorf("fx set: %w", err)
+		}
+	case len(pos) != 0:
+		return fmt.Errorf("fx %s: takes no arguments, got %q\n%s", sub, pos, fxUsage)
+	}
+	return nil
 }
 
 func printRates(w io.Writer, title string, es []fx.Entry) {

@@ -402,6 +402,9 @@ func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Wri
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s takes flags only, not %q", name, fs.Args())
+	}
 	errs := []error{cfg.Validate()}
 	for _, s := range more {
 		errs = append(errs, s.Validate())

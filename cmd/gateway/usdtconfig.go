@@ -88,16 +88,20 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	if n, ok := map[string]int{"show": 0, "remove": 1, "set": 1}[sub]; !ok || len(pos) != n {
+		fmt.Fprint(stderr, usdtUsage)
+		return fmt.Errorf("usdt config %s: wrong arguments %q", sub, pos)
+	}
+	actor, err := cliAuditActor(*by, given(fs, "by"))
+	if err != nil && sub != "show" {
+		return fmt.Errorf("usdt config %s: %w", sub, err)
+	}
 	rdb, err := common.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer rdb.Close()
 	st, out := usdt.NewStore(rdb), common.output(stdout)
-	actor, err := cliAuditActor(*by, given(fs, "by"))
-	if err != nil && sub != "show" {
-		return fmt.Errorf("usdt config %s: %w", sub, err)
-	}
 	switch {
 	case sub == "show" && len(pos) == 0:
 		nets, err := st.List(ctx)
