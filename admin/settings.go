@@ -38,7 +38,7 @@ func (c *Console) settings(ctx *fiber.Ctx) error {
 }
 
 func (c *Console) setRate(ctx *fiber.Ctx) error {
-	_, err := c.d.Settings.SetRate(ctx.UserContext(), c.ui.Actor(ctx), form(ctx, "base"), form(ctx, "quote"), form(ctx, "rate"))
+	_, err := c.d.Settings.SetRate(ctx.UserContext(), c.ui.Actor(ctx), form(ctx, "base"), form(ctx, "quote"), form(ctx, "rate"), form(ctx, "confirm") == "1")
 	return c.after(ctx, err, "/settings", "rate")
 }
 

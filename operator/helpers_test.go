@@ -59,7 +59,11 @@ func isKind(err error, k platform.Kind) bool {
 type redisClient = redis.UniversalClient
 
 func newSettings(rdb redisClient) *Settings {
-	return NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), audit.NewLog(rdb))
+	s, err := NewSettings(SettingsDefaults(), fx.NewStore(rdb), usdt.NewStore(rdb), audit.NewLog(rdb))
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 func newMerchants(rdb redisClient) *Merchants {

@@ -56,8 +56,12 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 		return nil, err
 	}
 	exc.WithRefunds(adapters)
+	settings, err := operator.NewSettings(settingsConfig(cfg), fx.NewStore(rdb), usdt.NewStore(rdb), logs)
+	if err != nil {
+		return nil, err
+	}
 	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
-		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
+		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Live: g.live}
 	if ch != nil {
 		deps.Audit = audit.NewSearcher(ch)

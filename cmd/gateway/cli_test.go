@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/schema"
 )
 
 // TestHelpExitsZero: asking the binary for help is not a failure, and the
@@ -268,4 +274,68 @@ func TestCLICallbackRule(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFxSetForce: fx set refuses a rate more than GATEWAY_FX_MAX_DEVIATION
+// from the current one, up or down, and says how far; --force sets it, and
+// the audit log flags it. The variable moves the bound.
+func TestFxSetForce(t *testing.T) {
+	e := newE2ERedis(t)
+	e.cli(nil, "fx", "set", "USD", "BDT", "121.5")
+	tests := []struct {
+		name, env string
+		args      []string
+		ok        bool
+		says      string
+		rate      string // the rate afterwards
+	}{
+		{"ten times, refused", "", []string{"1215"}, false, "900.0% above the current 121.5", "121.5"},
+		{"a tenth, refused", "", []string{"12.15"}, false, "90.0% below the current 121.5", "121.5"},
+		{"within 10%", "", []string{"130"}, true, "", "130"},
+		{"within a wider bound", "GATEWAY_FX_MAX_DEVIATION=1000", []string{"1200"}, true, "", "1200"},
+		{"ten times, --force", "", []string{"12000", "--force"}, true, "", "12000"},
+		{"a bad bound", "GATEWAY_FX_MAX_DEVIATION=0", []string{"12001"}, false, "fx-max-deviation 0", "12000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, err := e.exec([]string{tt.env}, append([]string{"fx", "set", "USD", "BDT"}, tt.args...)...)
+			if (err == nil) != tt.ok || !strings.Contains(stderr, tt.says) {
+				t.Fatalf("fx set %v: %v, want ok %v saying %q\n%s%s", tt.args, err, tt.ok, tt.says, out, stderr)
+			}
+			var list struct{ Current []struct{ Base, Quote, Rate string } }
+			e.cli(&list, "fx", "list", "--json")
+			for _, c := range list.Current {
+				if c.Base == "USD" && c.Quote == "BDT" && c.Rate != tt.rate {
+					t.Fatalf("USD/BDT is %s, want %s", c.Rate, tt.rate)
+				}
+			}
+		})
+	}
+	rdb := redis.NewClient(mustRedisOptions(t, e.redisURL))
+	defer rdb.Close()
+	rows, err := audit.Read(context.Background(), rdb, schema.AuditKey(schema.AuditTag), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flagged := 0
+	for _, r := range rows {
+		if r.Action == "fx.set" && r.Details["deviation_confirmed"] != "" {
+			flagged++
+			if r.Details["rate"] != "12000" || r.Details["deviation_confirmed"] != "above 900.0%" || r.Details["old_rate"] != "1200" {
+				t.Errorf("flagged entry %v", r.Details)
+			}
+		}
+	}
+	if flagged != 1 {
+		t.Fatalf("%d flagged fx.set entries, want the forced one", flagged)
+	}
+}
+
+func mustRedisOptions(t *testing.T, url string) *redis.Options {
+	t.Helper()
+	o, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -21,6 +22,11 @@ func envConfig() (platform.Config, error) {
 		return cfg, fmt.Errorf("configuration: %w", err)
 	}
 	return cfg, nil
+}
+
+// settingsConfig is the operator's settings' configuration from cfg.
+func settingsConfig(cfg platform.Config) operator.SettingsConfig {
+	return operator.SettingsConfig{FXMaxDeviation: cfg.FXMaxDeviation}
 }
 
 // envDestinations are the webhook address rules of GATEWAY_WEBHOOK_ALLOW_PRIVATE
@@ -48,6 +54,9 @@ func (serveSettings) Bind(*flag.FlagSet) {}
 // Validate lists every setting that the wiring would refuse.
 func (s serveSettings) Validate() error {
 	var errs []error
+	if err := settingsConfig(*s.cfg).Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if _, err := command.ParseMethodLimits(s.cfg.MethodLimits); err != nil {
 		errs = append(errs, err)
 	}

@@ -35,7 +35,11 @@ func TestConsoleAndCLIInOneAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.cli(nil, "fx", "set", "USDT", "CNY", "7.31", "--json", "--by", "carol")
-	if _, err := cliSettings(rdb).SetRate(ctx, admin, "USDT", "CNY", "7.32"); err != nil {
+	settings, err := cliSettings(rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := settings.SetRate(ctx, admin, "USDT", "CNY", "7.32", false); err != nil {
 		t.Fatal(err)
 	}
 	var op struct{ SetupLink string }

@@ -14,16 +14,18 @@ import (
 
 const fxUsage = `usage: gateway fx <subcommand> [--json] [--redis-url URL]
 
-  set BASE QUOTE RATE [--by NAME]
+  set BASE QUOTE RATE [--by NAME] [--force]
                         one BASE costs RATE QUOTE from now on, e.g.
                         fx set USD BDT 121.50; every process uses it within
                         a second; orders already initialised keep theirs;
-                        recorded as set by NAME, else by the OS user
+                        recorded as set by NAME, else by the OS user; a rate
+                        more than GATEWAY_FX_MAX_DEVIATION (10%) from the
+                        current one needs --force
   list [--history N]    the current rates, and the last N rates set
 `
 
 // fxSynopsis is each fx subcommand's arguments, for its own --help.
-var fxSynopsis = map[string]string{"set": "BASE QUOTE RATE [--by NAME] [--json]", "list": "[--history N] [--json]"}
+var fxSynopsis = map[string]string{"set": "BASE QUOTE RATE [--by NAME] [--force] [--json]", "list": "[--history N] [--json]"}
 
 // fxCmd sets and lists the FX rates in Redis.
 func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -42,10 +44,12 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	var history *int64
 	var by *string
+	var force *bool
 	if sub == "list" {
 		history = fs.Int64("history", 20, "how many past rates to show")
 	} else {
 		by = fs.String("by", "", "who sets the rate, recorded with it (default: the OS user)")
+		force = fs.Bool("force", false, "set a rate further from the current one than GATEWAY_FX_MAX_DEVIATION (default 10%) allows; flagged in the audit log")
 	}
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
@@ -68,7 +72,15 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	st, out := fx.NewStore(rdb), output{w: stdout, json: *asJSON}
 	switch sub {
 	case "set":
-		e, err := cliSettings(rdb).SetRate(ctx, actor, pos[0], pos[1], pos[2])
+		settings, err := cliSettings(rdb)
+		if err != nil {
+			return err
+		}
+		e, err := settings.SetRate(ctx, actor, pos[0], pos[1], pos[2], *force)
+		var de *fx.DeviationError
+		if errors.As(err, &de) {
+			return fmt.Errorf("fx set: %s: check it, and give --force if you mean it (GATEWAY_FX_MAX_DEVIATION)", de)
+		}
 		if err != nil {
 			return fmt.Errorf("fx set: %w", err)
 		}
