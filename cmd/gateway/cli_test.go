@@ -302,7 +302,9 @@ func TestFxSetForce(t *testing.T) {
 			if (err == nil) != tt.ok || !strings.Contains(stderr, tt.says) {
 				t.Fatalf("fx set %v: %v, want ok %v saying %q\n%s%s", tt.args, err, tt.ok, tt.says, out, stderr)
 			}
-			var list struct{ Current []struct{ Base, Quote, Rate string } }
+			var list struct {
+				Current []struct{ Base, Quote, Rate string }
+			}
 			e.cli(&list, "fx", "list", "--json")
 			for _, c := range list.Current {
 				if c.Base == "USD" && c.Quote == "BDT" && c.Rate != tt.rate {
