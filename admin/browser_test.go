@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,6 +165,24 @@ func TestBrowserOperatorConsole(t *testing.T) {
 				t.Fatalf("%s: %d", p.path, st)
 			}
 			shoot(t, pg, p.name)
+		}
+		// A rate ten times the current one comes back for a confirmation,
+		// the input kept and the pair's last rates shown.
+		for _, rate := range []string{"121.5", "1215"} {
+			pg.Go(base + "/settings")
+			pg.Fill("#base", "USD")
+			pg.Fill("#quote", "BDT")
+			pg.Fill("#rate", rate)
+			pg.Submit("form[data-fx]")
+		}
+		pg.AllowErrorStatus(409)
+		pg.WaitVisible("[data-fx-warning]")
+		shoot(t, pg, "admin-settings-fx-confirm")
+		pg.Click("[data-fx-confirm]")
+		pg.Submit("form[data-fx]")
+		pg.WaitVisible(".flash")
+		if r := e.rdb.HGet(ctx, schema.FXRatesKey, "USD:BDT").Val(); !strings.Contains(r, `"rate":"1215"`) {
+			t.Fatalf("after the confirmation USD/BDT is %s", r)
 		}
 		pg.Go(base + "/usdt/" + e.review)
 		forge(t, pg, base+"/usdt/"+e.review+"/approve", map[string]string{"note": "no token"}, false)

@@ -120,8 +120,12 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs), Store: mstore,
-		Desk: operator.NewDesk(rv, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
+	settings, err := operator.NewSettings(operator.SettingsDefaults(), fx.NewStore(rdb), usdt.NewStore(rdb), logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
+		Desk: operator.NewDesk(rv, desk, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)

@@ -46,6 +46,8 @@ var DetailKeys = []string{
 	"method", "network", "count", "grace", "require_totp", "realm", "until", "via",
 	// Operator changes (issue 27): settings as set, never a key or a secret.
 	"rate", "mode", "old_mode", "confirmations", "min", "max", "limit", "name", "kind", "handled",
+	// An FX rate set beyond the allowed deviation, confirmed: how far, from what.
+	"deviation_confirmed", "old_rate",
 	// An exception's provider refund: our refund id, the family, the
 	// provider's references of the charge and of the refund, its error.
 	"refund", "provider", "ref", "provider_refund", "error",

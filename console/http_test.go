@@ -112,6 +112,39 @@ func TestPagination(t *testing.T) {
 	}
 }
 
+// TestExportDefusesTypedText: a description or clientOrderId a spreadsheet
+// would run as a formula reaches the console's export behind a quote mark.
+func TestExportDefusesTypedText(t *testing.T) {
+	e := newEnv(t)
+	now := time.Now().UTC()
+	typed := []struct{ description, clientOrderID string }{
+		{`=HYPERLINK("http://x","y")`, "-2-3"},
+		{"+1+cmd", "@SUM(A1)"},
+	}
+	for i, ty := range typed {
+		e.store.add(&schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: e.shop, Status: schema.StatusFailed, Method: "wallet_a",
+			Amount: 100, Currency: "CNY", Description: ty.description, ClientOrderID: ty.clientOrderID, CreatedAt: now.Add(-time.Duration(i) * time.Second)})
+	}
+	finance, _ := e.session(t, access.RoleFinance)
+	res, body := e.do(t, http.MethodGet, Base+"/orders/export?status=failed", nil, finance)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("export: %d %.300s", res.StatusCode, body)
+	}
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := map[string]bool{}
+	for _, r := range rows[1:] {
+		cells[r[6]], cells[r[7]] = true, true
+	}
+	for _, want := range []string{`'=HYPERLINK("http://x","y")`, "'-2-3", "'+1+cmd", "'@SUM(A1)"} {
+		if !cells[want] {
+			t.Errorf("no cell %q in the export: %q", want, rows)
+		}
+	}
+}
+
 func TestExportStreamsTheFilter(t *testing.T) {
 	e := newEnv(t)
 	finance, _ := e.session(t, access.RoleFinance)

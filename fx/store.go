@@ -3,6 +3,7 @@ package fx
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -95,6 +96,24 @@ func (s *Store) Current(ctx context.Context) (map[Pair]Rate, []Entry, error) {
 		entries = append(entries, e)
 	}
 	return rates, entries, nil
+}
+
+// Get reads p's current rate; ok is false when p has none.
+func (s *Store) Get(ctx context.Context, p Pair) (e Entry, r Rate, ok bool, err error) {
+	v, err := s.rdb.HGet(ctx, ratesKey, p.String()).Result()
+	if errors.Is(err, redis.Nil) {
+		return Entry{}, 0, false, nil
+	}
+	if err != nil {
+		return Entry{}, 0, false, fmt.Errorf("read rate %s: %w", p, err)
+	}
+	if e, err = decode(v); err != nil {
+		return Entry{}, 0, false, err
+	}
+	if r, err = ParseRate(e.Rate); err != nil {
+		return Entry{}, 0, false, fmt.Errorf("rate %s: %w", p, err)
+	}
+	return e, r, true, nil
 }
 
 // History lists the last n rates set, newest first.

@@ -17,9 +17,9 @@ import (
 )
 
 // SetCallback changes the merchant's default callback URL (empty clears
-// it). Besides the form rules of the API (merchant.CheckCallback) it must
-// pass the dispatcher's address rules now, so that a URL every webhook
-// would be refused for is refused here, with the reason. The audit entry
+// it) under the one callback rule of every door (merchant.ValidateCallback:
+// the API's form rules and the dispatcher's address rules, so that a URL
+// every webhook would be refused for is refused here, with the reason). The audit entry
 // names the host only: a URL's path or query may hold the merchant's own
 // token.
 func (d *Desk) SetCallback(ctx context.Context, w Who, raw string) error {
@@ -27,15 +27,12 @@ func (d *Desk) SetCallback(ctx context.Context, w Who, raw string) error {
 	if err != nil {
 		return err
 	}
-	if err := merchant.CheckCallback(raw); err != nil {
-		return invalid("%v", err)
+	if err := merchant.ValidateCallback(ctx, d.Destinations, raw); err != nil {
+		return err
 	}
 	note := "cleared"
 	if raw != "" {
-		if err := d.Destinations.Check(ctx, raw); err != nil {
-			return &platform.Error{Kind: platform.KindInvalidParameter, Msg: err.Error(), Err: err}
-		}
-		u, _ := url.Parse(raw) // CheckCallback parsed it
+		u, _ := url.Parse(raw) // ValidateCallback parsed it
 		note = "host " + u.Host
 	}
 	e := d.entry(w, "merchant.set_callback", "merchant:"+appid, map[string]string{"note": note})

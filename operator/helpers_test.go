@@ -15,6 +15,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -58,11 +59,15 @@ func isKind(err error, k platform.Kind) bool {
 type redisClient = redis.UniversalClient
 
 func newSettings(rdb redisClient) *Settings {
-	return NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), audit.NewLog(rdb))
+	s, err := NewSettings(SettingsDefaults(), fx.NewStore(rdb), usdt.NewStore(rdb), audit.NewLog(rdb))
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 func newMerchants(rdb redisClient) *Merchants {
-	return NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb))
+	return NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(false))
 }
 
 func newDesk(rdb redisClient) *Desk {

@@ -14,14 +14,17 @@ import (
 // each change is allowed by merchants.write, done in the merchant store
 // and recorded in the audit log, from the console and the CLI alike.
 type Merchants struct {
-	st  *merchant.Store
-	log Auditor
-	now func() time.Time
+	st   *merchant.Store
+	log  Auditor
+	dest merchant.Destinations
+	now  func() time.Time
 }
 
-// NewMerchants wraps the merchant store.
-func NewMerchants(st *merchant.Store, log Auditor) *Merchants {
-	return &Merchants{st: st, log: log, now: time.Now}
+// NewMerchants wraps the merchant store; dest judges a callback URL's
+// destination as the merchant console does (dispatcher.NewDestinations
+// under GATEWAY_WEBHOOK_ALLOW_PRIVATE).
+func NewMerchants(st *merchant.Store, log Auditor, dest merchant.Destinations) *Merchants {
+	return &Merchants{st: st, log: log, dest: dest, now: time.Now}
 }
 
 // change runs one account change for actor and records it.
@@ -40,10 +43,16 @@ func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appi
 	return a, record(ctx, m.log, entry(m.now(), actor, action, "merchant:"+appid, appid, d))
 }
 
-// Create makes a live or sandbox merchant.
+// Create makes a live or sandbox merchant; its callback URL, if any, passes
+// the rule SetCallback's does.
 func (m *Merchants) Create(ctx context.Context, actor access.Actor, na merchant.NewAccount) (*merchant.Account, error) {
 	return m.change(ctx, actor, "merchant.create", "", map[string]string{"name": na.Name, "realm": sandboxWord(na.Sandbox)},
-		func() (*merchant.Account, error) { return m.st.Create(ctx, na) })
+		func() (*merchant.Account, error) {
+			if err := merchant.ValidateCallback(ctx, m.dest, na.Callback); err != nil {
+				return nil, err
+			}
+			return m.st.Create(ctx, na)
+		})
 }
 
 // SetDisabled disables (its calls are refused at once) or enables a
@@ -71,7 +80,12 @@ func (m *Merchants) SetName(ctx context.Context, actor access.Actor, appid, name
 // merchants put tokens in their callback query strings.
 func (m *Merchants) SetCallback(ctx context.Context, actor access.Actor, appid, callback string) (*merchant.Account, error) {
 	return m.change(ctx, actor, "merchant.set_callback", appid, nil,
-		func() (*merchant.Account, error) { return m.st.SetCallback(ctx, appid, callback) })
+		func() (*merchant.Account, error) {
+			if err := merchant.ValidateCallback(ctx, m.dest, callback); err != nil {
+				return nil, err
+			}
+			return m.st.SetCallback(ctx, appid, callback)
+		})
 }
 
 // RotateKey makes a new API key; the old one verifies for grace.

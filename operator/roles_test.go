@@ -29,7 +29,7 @@ func TestWritesRefusedByRole(t *testing.T) {
 		do      func(rdb redisClient, a access.Actor) error
 	}{
 		{"fx set", false, func(rdb redisClient, a access.Actor) error {
-			_, err := newSettings(rdb).SetRate(ctx, a, "USDT", "CNY", "7.25")
+			_, err := newSettings(rdb).SetRate(ctx, a, "USDT", "CNY", "7.25", false)
 			return err
 		}},
 		{"network set", false, func(rdb redisClient, a access.Actor) error {

@@ -60,6 +60,10 @@ type Config struct {
 	USDTNetworks      string // live usdt_direct receiving addresses, TRC20=T...,BEP20=0x...
 	USDTSandboxNets   string // the sandbox's; built-in null addresses when empty
 	USDTReview        time.Duration
+	// FXMaxDeviation is how far, in percent of a pair's current rate, an
+	// operator may move it without confirming (GATEWAY_FX_MAX_DEVIATION);
+	// operator.SettingsConfig checks it (serve's settings, at start).
+	FXMaxDeviation int
 	// ProvidersFile is the JSON file of live provider configurations by
 	// method; it is read when set (flag or GATEWAY_PROVIDERS_FILE), and the
 	// GATEWAY_PROVIDER_<METHOD> variables are read at Bind: Providers
@@ -197,6 +201,7 @@ func Defaults() Config {
 		Roles:               slices.Clone(AllRoles),
 		USDTRates:           "USD=1,CNY=7.2,BDT=120",
 		USDTReview:          24 * time.Hour,
+		FXMaxDeviation:      10,
 		OrderTTL:            30 * time.Minute,
 		OrderRetention:      7 * 24 * time.Hour,
 		ReportMaxRange:      366 * 24 * time.Hour,
@@ -259,6 +264,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.USDTNetworks, "usdt-networks", "GATEWAY_USDT_NETWORKS", "on a deployment's first start, seeds our receiving address on each network live usdt_direct payers may send on, e.g. TRC20=T...,BEP20=0x... (then `gateway usdt config`)")
 	str(&c.USDTSandboxNets, "usdt-sandbox-networks", "GATEWAY_USDT_SANDBOX_NETWORKS", "the same for sandbox orders; none configured: the networks' null addresses")
 	dur(&c.USDTReview, "usdt-review-window", "GATEWAY_USDT_REVIEW_WINDOW", "how long a usdt_direct order whose payer submitted a transaction hash stays open for its review before it expires")
+	integer(&c.FXMaxDeviation, "fx-max-deviation", "GATEWAY_FX_MAX_DEVIATION", "how far, in percent of a pair's current rate, an FX rate may move without the operator confirming (console) or --force (CLI)")
 	b.Func("providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it",
 		c.readProvidersFile, func() string { return c.ProvidersFile })
 	c.providersEnv = providersFromEnv()

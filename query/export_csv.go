@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/paygate/gateway/internal/csvsafe"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -51,8 +52,10 @@ func (c *csvRows) order(o *schema.Order) error {
 	b = appendCSVField(b, o.Status.String())
 	b = append(b, ',')
 	b = appendAmount(b, o.Amount)
-	for _, s := range [...]string{o.Currency, string(o.Method), o.Description, o.ClientOrderID, o.NotifyURL, o.ReturnURL} {
-		b = appendCSVField(append(b, ','), s)
+	b = appendCSVField(append(b, ','), o.Currency)
+	b = appendCSVField(append(b, ','), string(o.Method))
+	for _, s := range [...]string{o.Description, o.ClientOrderID, o.NotifyURL, o.ReturnURL} {
+		b = appendTextField(append(b, ','), s)
 	}
 	b = appendWireTime(append(b, ','), o.CreatedAt)
 	b = appendWireTime(append(b, ','), o.CompletedAt)
@@ -92,6 +95,15 @@ func (c *csvRows) flush() error {
 	}
 	c.buf = c.buf[:0]
 	return c.err
+}
+
+// appendTextField appends a field the merchant or the payer typed,
+// defused (csvsafe) so that a spreadsheet opening the export shows it as
+// text and never runs it; the columns we format ourselves (ids, amounts,
+// times, our enums) need no such care. Cell allocates only for a risky
+// field, which real exports hardly have.
+func appendTextField(dst []byte, field string) []byte {
+	return appendCSVField(dst, csvsafe.Cell(field))
 }
 
 // appendCSVField appends field as encoding/csv's Writer (UseCRLF) writes

@@ -25,6 +25,7 @@ func csvOrders() []schema.Order {
 		{ID: "o4", Status: schema.StatusCancelled, Amount: -1234, Description: " leading space", ClientOrderID: `\.`, CreatedAt: at},
 		{ID: "o5", Status: schema.StatusReady, Amount: 99, Description: "cr\r\nlf and a lone \r", ClientOrderID: "\ttab", CreatedAt: at},
 		{ID: "o6", Status: schema.StatusReady, Amount: 1, Description: "\u00a0nbsp first, ünïcode \"", ClientOrderID: "\u2003em", CreatedAt: at},
+		{ID: "o8", Status: schema.StatusPaid, Amount: 1, Description: "=HYPERLINK(\"http://x\",\"y\")", ClientOrderID: "-2-3", NotifyURL: "+1", ReturnURL: "\r@x", CreatedAt: at},
 		{ID: "o7", Status: schema.Status(9), Amount: 1 << 50, Description: "\"", ClientOrderID: "", CreatedAt: time.Date(12345, 1, 1, 0, 0, 0, 0, time.UTC)},
 	}
 }
@@ -144,4 +145,36 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 		w.small++
 	}
 	return w.Buffer.Write(p)
+}
+
+// TestCSVRowsDefuseTypedText: what the merchant or the payer typed
+// (description, clientOrderId, notify and return URLs) reaches the export
+// behind a quote mark when a spreadsheet would run it as a formula; our own
+// columns are as we format them.
+func TestCSVRowsDefuseTypedText(t *testing.T) {
+	tests := []struct {
+		name string
+		o    schema.Order
+		col  int
+		want string
+	}{
+		{"hyperlink description", schema.Order{ID: "o1", Description: `=HYPERLINK("http://x","y")`}, 6, `'=HYPERLINK("http://x","y")`},
+		{"command description", schema.Order{ID: "o2", Description: "+1+cmd"}, 6, "'+1+cmd"},
+		{"minus clientOrderId", schema.Order{ID: "o3", ClientOrderID: "-2-3"}, 7, "'-2-3"},
+		{"at notify URL", schema.Order{ID: "o4", NotifyURL: "@SUM(A1)"}, 8, "'@SUM(A1)"},
+		{"tab return URL", schema.Order{ID: "o5", ReturnURL: "\t=1"}, 9, "'\t=1"},
+		{"plain description", schema.Order{ID: "o6", Description: "tea=2"}, 6, "tea=2"},
+		{"our amount", schema.Order{ID: "o7", Amount: -500}, 3, "-5.00"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := csv.NewReader(bytes.NewReader(csvRowsOf(t, []schema.Order{tt.o}))).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := recs[1][tt.col]; got != tt.want {
+				t.Fatalf("column %s is %q, want %q", exportHeader[tt.col], got, tt.want)
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/csvsafe"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -40,7 +41,8 @@ func TestExportRecordMatchesView(t *testing.T) {
 
 // exportRecord is the CSV row of o as strings, formatted as action=order's
 // object formats each field (schema.View): the reference csvRows.order is
-// held to, through encoding/csv.
+// held to, through encoding/csv; the text the merchant or payer typed is
+// defused (csvsafe.Cell).
 func exportRecord(o *schema.Order, rec []string) []string {
 	charge, chargeCur, fx, refunded := "", "", "", ""
 	if o.ChargeCurrency != "" {
@@ -50,7 +52,7 @@ func exportRecord(o *schema.Order, rec []string) []string {
 		refunded = o.Refunded.String()
 	}
 	return append(rec[:0], o.ID, strconv.Itoa(int(o.Status)), o.Status.String(), o.Amount.String(), o.Currency, string(o.Method),
-		o.Description, o.ClientOrderID, o.NotifyURL, o.ReturnURL, schema.WireTime(o.CreatedAt), schema.WireTime(o.CompletedAt),
+		csvsafe.Cell(o.Description), csvsafe.Cell(o.ClientOrderID), csvsafe.Cell(o.NotifyURL), csvsafe.Cell(o.ReturnURL), schema.WireTime(o.CreatedAt), schema.WireTime(o.CompletedAt),
 		o.PayableAmount, strconv.FormatBool(o.PaidWithBalance), strconv.FormatBool(o.Sandbox), charge, chargeCur, fx,
 		o.PayCurrency, refunded)
 }

@@ -28,8 +28,9 @@ import (
 // serve) over the use cases the CLI calls too. ch may be nil: the audit
 // page then says it searches on a process with ClickHouse. listing is the
 // query role's listing use case when this process runs that role (nil:
-// one is built here over the same read models).
-func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch driver.Conn, accts *access.Accounts,
+// one is built here over the same read models). A callback URL an operator
+// sets passes the webhook settings' address rules, as in the merchant console.
+func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, accts *access.Accounts,
 	listing *query.Listing, reg prometheus.Registerer, log *slog.Logger) (*admin.Console, error) {
 	ips, err := platform.NewClientIP(cfg.TrustedProxies)
 	if err != nil {
@@ -55,8 +56,12 @@ func adminConsole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, ch
 		return nil, err
 	}
 	exc.WithRefunds(adapters)
-	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs), Store: merchants,
-		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), logs),
+	settings, err := operator.NewSettings(settingsConfig(cfg), fx.NewStore(rdb), usdt.NewStore(rdb), logs)
+	if err != nil {
+		return nil, err
+	}
+	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
+		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Live: g.live}
 	if ch != nil {
 		deps.Audit = audit.NewSearcher(ch)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -9,6 +10,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/schema"
 )
 
 // TestHelpExitsZero: asking the binary for help is not a failure, and the
@@ -134,7 +140,8 @@ func TestFxSetActor(t *testing.T) {
 }
 
 // TestMerchantPrintouts: limits are printed as people write them, the API
-// key only by the commands that make it, credit takes only the currencies
+// and query keys only by the commands that make them and show (never by
+// list, text or JSON, nor by a change), credit takes only the currencies
 // balance payments use, and rotate-query-key replaces the query key.
 func TestMerchantPrintouts(t *testing.T) {
 	e := newE2ERedis(t)
@@ -164,7 +171,12 @@ func TestMerchantPrintouts(t *testing.T) {
 			[]string{"BALANCES", "CURRENCY  BALANCE", "CNY       1.00", "METHODS", "METHOD ", "usdt_direct  10.00"}, []string{"map[", "[usdt_direct"}},
 		{"show --json keeps structure", []string{"merchant", "show", shop.AppID, "--json"}, false,
 			[]string{`"balances": {`, `"CNY": "1.00"`, `"methodLimits": {`}, []string{"map["}},
-		{"list is a table", []string{"merchant", "list"}, false, []string{"APPID", shop.AppID}, []string{"map["}},
+		{"list is a table", []string{"merchant", "list"}, false, []string{"APPID", shop.AppID}, []string{"map[", shop.APIKey, shop.QueryKey}},
+		{"list --json prints no credential", []string{"merchant", "list", "--json"}, false, []string{`"appid": "` + shop.AppID}, []string{shop.APIKey, shop.QueryKey, "apiKey", "queryKey", "whsec_"}},
+		{"show prints both keys", []string{"merchant", "show", shop.AppID, "--json"}, false, []string{shop.APIKey, shop.QueryKey}, []string{"whsec_"}},
+		{"method-limits prints no credential", []string{"merchant", "method-limits", shop.AppID, "wallet_a", "--max", "900.00", "--json"}, false, []string{`"methodLimits"`}, []string{shop.APIKey, shop.QueryKey}},
+		{"limits prints no query key", []string{"merchant", "limits", shop.AppID, "--json"}, false, []string{shop.AppID}, []string{shop.QueryKey}},
+		{"set-name prints no credential", []string{"merchant", "set-name", shop.AppID, "Shop two"}, false, []string{"Shop two"}, []string{shop.APIKey, shop.QueryKey}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,4 +244,100 @@ func TestOpsListener(t *testing.T) {
 			t.Errorf("GET %s: %d, want %d", c.url, got, c.want)
 		}
 	}
+}
+
+// TestCLICallbackRule: merchant set-callback and create --callback refuse a
+// loopback URL unless GATEWAY_WEBHOOK_ALLOW_PRIVATE, as the merchant console
+// does (one rule, merchant.ValidateCallback), and say why.
+func TestCLICallbackRule(t *testing.T) {
+	e := newE2ERedis(t)
+	var shop account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--json")
+	tests := []struct {
+		name string
+		env  string
+		args []string
+		ok   bool
+	}{
+		{"set-callback loopback refused", "false", []string{"merchant", "set-callback", shop.AppID, "http://127.0.0.1/x"}, false},
+		{"create with a loopback callback refused", "false", []string{"merchant", "create", "--name", "two", "--callback", "http://127.0.0.1/x"}, false},
+		{"set-callback loopback when private is allowed", "true", []string{"merchant", "set-callback", shop.AppID, "http://127.0.0.1/x"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, err := e.exec([]string{"GATEWAY_WEBHOOK_ALLOW_PRIVATE=" + tt.env}, tt.args...)
+			if (err == nil) != tt.ok {
+				t.Fatalf("gateway %v: %v, want ok %v\n%s%s", tt.args, err, tt.ok, out, stderr)
+			}
+			if !tt.ok && !strings.Contains(stderr, "non-public address (loopback)") {
+				t.Errorf("gateway %v does not say why: %s", tt.args, stderr)
+			}
+		})
+	}
+}
+
+// TestFxSetForce: fx set refuses a rate more than GATEWAY_FX_MAX_DEVIATION
+// from the current one, up or down, and says how far; --force sets it, and
+// the audit log flags it. The variable moves the bound.
+func TestFxSetForce(t *testing.T) {
+	e := newE2ERedis(t)
+	e.cli(nil, "fx", "set", "USD", "BDT", "121.5")
+	tests := []struct {
+		name, env string
+		args      []string
+		ok        bool
+		says      string
+		rate      string // the rate afterwards
+	}{
+		{"ten times, refused", "", []string{"1215"}, false, "900.0% above the current 121.5", "121.5"},
+		{"a tenth, refused", "", []string{"12.15"}, false, "90.0% below the current 121.5", "121.5"},
+		{"within 10%", "", []string{"130"}, true, "", "130"},
+		{"within a wider bound", "GATEWAY_FX_MAX_DEVIATION=1000", []string{"1200"}, true, "", "1200"},
+		{"ten times, --force", "", []string{"12000", "--force"}, true, "", "12000"},
+		{"a bad bound", "GATEWAY_FX_MAX_DEVIATION=0", []string{"12001"}, false, "fx-max-deviation 0", "12000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, err := e.exec([]string{tt.env}, append([]string{"fx", "set", "USD", "BDT"}, tt.args...)...)
+			if (err == nil) != tt.ok || !strings.Contains(stderr, tt.says) {
+				t.Fatalf("fx set %v: %v, want ok %v saying %q\n%s%s", tt.args, err, tt.ok, tt.says, out, stderr)
+			}
+			var list struct {
+				Current []struct{ Base, Quote, Rate string }
+			}
+			e.cli(&list, "fx", "list", "--json")
+			for _, c := range list.Current {
+				if c.Base == "USD" && c.Quote == "BDT" && c.Rate != tt.rate {
+					t.Fatalf("USD/BDT is %s, want %s", c.Rate, tt.rate)
+				}
+			}
+		})
+	}
+	rdb := redis.NewClient(mustRedisOptions(t, e.redisURL))
+	defer rdb.Close()
+	rows, err := audit.Read(context.Background(), rdb, schema.AuditKey(schema.AuditTag), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flagged := 0
+	for _, r := range rows {
+		if r.Action == "fx.set" && r.Details["deviation_confirmed"] != "" {
+			flagged++
+			if r.Details["rate"] != "12000" || r.Details["deviation_confirmed"] != "above 900.0%" || r.Details["old_rate"] != "1200" {
+				t.Errorf("flagged entry %v", r.Details)
+			}
+		}
+	}
+	if flagged != 1 {
+		t.Fatalf("%d flagged fx.set entries, want the forced one", flagged)
+	}
+}
+
+func mustRedisOptions(t *testing.T, url string) *redis.Options {
+	t.Helper()
+	o, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -22,6 +24,23 @@ func envConfig() (platform.Config, error) {
 	return cfg, nil
 }
 
+// settingsConfig is the operator's settings' configuration from cfg.
+func settingsConfig(cfg platform.Config) operator.SettingsConfig {
+	return operator.SettingsConfig{FXMaxDeviation: cfg.FXMaxDeviation}
+}
+
+// envDestinations are the webhook address rules of GATEWAY_WEBHOOK_ALLOW_PRIVATE
+// (and the other GATEWAY_WEBHOOK_* settings, checked): a CLI command that
+// stores a callback URL judges it as serve's consoles do.
+func envDestinations() (*dispatcher.Destinations, error) {
+	wcfg := dispatcher.Defaults()
+	wcfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError))
+	if err := wcfg.Validate(); err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	return dispatcher.NewDestinations(wcfg.AllowPrivate), nil
+}
+
 // serveSettings are the settings serve reads whose parsers belong to the
 // packages that use them (the command side's method limits, USDT rates
 // and networks; each provider family's configuration). Validate runs them
@@ -35,6 +54,9 @@ func (serveSettings) Bind(*flag.FlagSet) {}
 // Validate lists every setting that the wiring would refuse.
 func (s serveSettings) Validate() error {
 	var errs []error
+	if err := settingsConfig(*s.cfg).Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if _, err := command.ParseMethodLimits(s.cfg.MethodLimits); err != nil {
 		errs = append(errs, err)
 	}

@@ -33,7 +33,8 @@ func TestServeListsEveryBadSettingBeforeConnecting(t *testing.T) {
 			"GATEWAY_USDT_SANDBOX_NETWORKS": "TRC20=nothere",
 			"GATEWAY_PROVIDER_WALLET_A":     `{"BaseURL": "https://api.example.com"}`,
 			"GATEWAY_BSC_URL":               "bsc-dataseed",
-		}, []string{"method-limits", "usdt rate", "usdt-sandbox-networks", "provider wallet_a", "bsc JSON-RPC URL"}},
+			"GATEWAY_FX_MAX_DEVIATION":      "0",
+		}, []string{"method-limits", "usdt rate", "usdt-sandbox-networks", "provider wallet_a", "bsc JSON-RPC URL", "fx-max-deviation 0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

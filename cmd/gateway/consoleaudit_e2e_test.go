@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
@@ -30,11 +31,15 @@ func TestConsoleAndCLIInOneAuditLog(t *testing.T) {
 	e.cli(&acct, "merchant", "create", "--name", "Audit shop", "--json", "--by", "carol")
 	e.cli(nil, "merchant", "disable", acct.AppID, "--reason", "chargeback spike", "--json", "--by", "carol")
 	admin := access.Actor{ID: "op-1", Email: "ann@ops.test", Realm: audit.RealmOperator, Role: access.RoleAdmin, Source: "192.0.2.7"}
-	if _, err := operator.NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb)).SetDisabled(ctx, admin, acct.AppID, false, "spike explained"); err != nil {
+	if _, err := operator.NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(true)).SetDisabled(ctx, admin, acct.AppID, false, "spike explained"); err != nil {
 		t.Fatal(err)
 	}
 	e.cli(nil, "fx", "set", "USDT", "CNY", "7.31", "--json", "--by", "carol")
-	if _, err := cliSettings(rdb).SetRate(ctx, admin, "USDT", "CNY", "7.32"); err != nil {
+	settings, err := cliSettings(rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := settings.SetRate(ctx, admin, "USDT", "CNY", "7.32", false); err != nil {
 		t.Fatal(err)
 	}
 	var op struct{ SetupLink string }

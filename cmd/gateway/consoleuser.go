@@ -56,6 +56,9 @@ func consoleUserCmd(ctx context.Context, args []string, stdout, stderr io.Writer
 	if (sub == "add" && len(pos) != 2) || (sub == "list" && len(pos) != 1) {
 		return fmt.Errorf("console-user %s: wrong arguments\n%s", sub, consoleUserUsage)
 	}
+	if sub == "add" && !access.Role(*role).Valid(access.RealmMerchant) {
+		return fmt.Errorf("console-user add: --role must be owner, developer, finance or viewer")
+	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err

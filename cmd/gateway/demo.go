@@ -165,7 +165,7 @@ func (s demoSeed) merchant(ctx context.Context) (*merchant.Account, error) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := (output{w: &buf, json: true}).withWebhookSecret(a, true); err != nil {
+	if err := (output{w: &buf, json: true}).withWebhookSecret(a, allCredentials); err != nil {
 		return nil, err
 	}
 	if bytes.Equal(buf.Bytes(), raw) {

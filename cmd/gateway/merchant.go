@@ -72,9 +72,20 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
+	if n := merchantArity[sub]; len(pos) != n {
+		return fmt.Errorf("merchant %s: want %s, got %d argument(s)\n%s", sub, argsWord(n, synopsis), len(pos), merchantUsage)
+	}
 	actor, err := cliAuditActor(*by, given(fs, "by"))
 	if err != nil && sub != "list" && sub != "show" {
 		return fmt.Errorf("merchant %s: %w", sub, err)
+	}
+	in, err := merchantInput(sub, stdin, o)
+	if err != nil {
+		return err
+	}
+	dest, err := envDestinations()
+	if err != nil {
+		return err
 	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
@@ -83,100 +94,58 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	defer rdb.Close()
 	out := output{w: stdout, json: *asJSON}
 	st := merchant.NewStore(rdb)
-	ms := operator.NewMerchants(st, audit.NewLog(rdb))
-	need := func(n int) error {
-		if len(pos) != n {
-			return fmt.Errorf("merchant %s: want %d argument(s), got %d\n%s", sub, n, len(pos), merchantUsage)
-		}
-		return nil
-	}
+	ms := operator.NewMerchants(st, audit.NewLog(rdb), dest)
 	switch sub {
 	case "create":
-		if err := need(0); err != nil {
-			return err
-		}
 		a, err := ms.Create(ctx, actor, merchant.NewAccount{Name: o.name, Callback: o.callback, Sandbox: o.sandbox})
 		if err != nil {
 			return err
 		}
-		return out.withWebhookSecret(a, true)
+		return out.withWebhookSecret(a, allCredentials)
 	case "rotate-webhook-secret":
-		if err := need(1); err != nil {
-			return err
-		}
 		a, err := ms.RotateWebhookSecret(ctx, actor, pos[0], o.grace)
 		if err != nil {
 			return err
 		}
-		return out.withWebhookSecret(a, false)
+		return out.withWebhookSecret(a, noCredentials)
 	case "list":
-		if err := need(0); err != nil {
-			return err
-		}
 		all, err := st.List(ctx)
 		if err != nil {
 			return err
 		}
 		return out.list(all)
 	case "show", "disable", "enable", "set-callback", "set-name", "rotate-key", "rotate-query-key", "confirm-webhook-key":
-		argsWanted := 1
-		if sub == "set-callback" || sub == "set-name" {
-			argsWanted = 2
-		}
-		if err := need(argsWanted); err != nil {
-			return err
-		}
 		a, err := accountChange(ctx, ms, st, actor, sub, pos, o)
 		if err != nil {
 			return err
 		}
 		if sub == "show" {
-			return showAccount(ctx, out, st, a)
+			return showAccount(ctx, out, st, a, allCredentials)
 		}
-		return out.account(a, sub == "rotate-key")
+		return out.account(a, credentials{apiKey: sub == "rotate-key", queryKey: sub == "rotate-query-key"})
 	case "method-limits":
-		if err := need(2); err != nil {
-			return err
-		}
 		a, err := setMethodLimits(ctx, ms, actor, pos, o.min, o.max, o.clear)
 		if err != nil {
 			return err
 		}
-		return showAccount(ctx, out, st, a)
+		return showAccount(ctx, out, st, a, noCredentials)
 	case "limits":
-		if err := need(1); err != nil {
-			return err
-		}
 		a, err := ms.SetLimits(ctx, actor, pos[0], merchant.LimitOverrides{Create: o.create, Query: o.query, Report: o.report})
 		if err != nil {
 			return err
 		}
-		return out.account(a, false)
+		return out.account(a, noCredentials)
 	case "set-password":
-		if err := need(1); err != nil {
-			return err
-		}
-		pw, err := readPassword(stdin)
-		if err != nil {
-			return err
-		}
-		if err := ms.SetPassword(ctx, actor, pos[0], pw); err != nil {
+		if err := ms.SetPassword(ctx, actor, pos[0], in.password); err != nil {
 			return err
 		}
 		return out.value(map[string]string{"appid": pos[0], "password": "set"})
 	case "credit":
-		if err := need(1); err != nil {
-			return err
-		}
-		amt, err := schema.ParseAmount(o.amount)
-		if err != nil {
-			return fmt.Errorf("amount: %w", err)
-		}
-		bal, err := ms.Credit(ctx, actor, pos[0], strings.ToUpper(o.currency), amt)
+		bal, err := ms.Credit(ctx, actor, pos[0], strings.ToUpper(o.currency), in.amount)
 		if err != nil {
 			return err
 		}
-		return out.value(map[string]string{"appid": pos[0], "currency": strings.ToUpper(o.currency), "credited": amt.String(), "balance": bal.String()})
+		return out.value(map[string]string{"appid": pos[0], "currency": strings.ToUpper(o.currency), "credited": in.amount.String(), "balance": bal.String()})
 	}
 	return fmt.Errorf("merchant: unknown subcommand %q", sub)
 }
@@ -188,6 +157,42 @@ var merchantSynopsis = map[string]string{
 	"rotate-query-key": "APPID", "confirm-webhook-key": "APPID", "credit": "APPID --currency CUR --amount AMOUNT",
 	"limits":        "APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]",
 	"method-limits": "APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear", "set-password": "APPID < password-file",
+}
+
+// merchantArity is each subcommand's count of positional arguments,
+// checked before anything is connected to.
+var merchantArity = map[string]int{"create": 0, "list": 0, "show": 1, "disable": 1, "enable": 1, "set-callback": 2, "set-name": 2,
+	"rotate-key": 1, "rotate-webhook-secret": 1, "rotate-query-key": 1, "confirm-webhook-key": 1, "credit": 1, "limits": 1, "method-limits": 2, "set-password": 1}
+
+// argsWord is what a subcommand wants, for its usage error: its synopsis's
+// arguments, or "no arguments".
+func argsWord(n int, synopsis string) string {
+	if n == 0 {
+		return "no arguments"
+	}
+	return strings.Join(strings.Fields(synopsis)[:n], " ")
+}
+
+// merchantInputs are what a subcommand reads besides its arguments, read
+// and checked before it connects: set-password's password from standard
+// input, credit's amount.
+type merchantInputs struct {
+	password string
+	amount   schema.Amount
+}
+
+func merchantInput(sub string, stdin io.Reader, o *merchantFlags) (merchantInputs, error) {
+	var in merchantInputs
+	var err error
+	switch sub {
+	case "set-password":
+		in.password, err = readPassword(stdin)
+	case "credit":
+		if in.amount, err = schema.ParseAmount(o.amount); err != nil {
+			err = fmt.Errorf("merchant credit: amount: %w", err)
+		}
+	}
+	return in, err
 }
 
 // merchantFlags are the flags of the merchant subcommands; each binds only
@@ -261,19 +266,56 @@ func accountChange(ctx context.Context, ms *operator.Merchants, st *merchant.Sto
 }
 
 // parseInterleaved lets flags come before or after the positional
-// arguments ("show 1001 --json"), as operators type them.
+// arguments ("show 1001 --json"), as operators type them. A negative number
+// ("fx set USD BDT -5") is an argument, never a flag (no flag's name starts
+// with a digit): the use case then refuses it for what it is; after "--"
+// everything is an argument.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case isFlagToken(a):
+			flags = append(flags, a)
+			if takesValue(fs, a) && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		default:
+			pos = append(pos, a)
 		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
 	}
+	if err := fs.Parse(flags); err != nil {
+		return nil, err
+	}
+	return append(pos, fs.Args()...), nil
+}
+
+// isFlagToken: "-x", "--x", "--x=v"; not "-", not a negative number.
+func isFlagToken(a string) bool {
+	if len(a) < 2 || a[0] != '-' {
+		return false
+	}
+	c := strings.TrimLeft(a, "-")
+	return c != "" && (c[0] < '0' || c[0] > '9') && c[0] != '.'
+}
+
+// takesValue says whether the flag token a is followed by its value (a
+// flag of fs, not boolean, without "=value").
+func takesValue(fs *flag.FlagSet, a string) bool {
+	name := strings.TrimLeft(a, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 type output struct {
@@ -333,24 +375,34 @@ func plain(v any) string {
 	return fmt.Sprint(v)
 }
 
-// withKey says whether a printout may show the secret API key: only the
-// commands that make one (create, rotate-key) and show, which is how an
-// operator reads it again.
-type withKey bool
+// credentials says which of an account's credentials a printout may show:
+// each only where the command makes it (create both, rotate-key the API
+// key, rotate-query-key the query key) and in show, which is how an
+// operator reads them again. A list, a change of state or of limits shows
+// none: its output ends up in terminals, logs and tickets.
+type credentials struct{ apiKey, queryKey bool }
 
-func (o output) account(a *merchant.Account, key withKey) error {
-	return o.value(o.accountView(a, key))
+var (
+	allCredentials = credentials{apiKey: true, queryKey: true}
+	noCredentials  = credentials{}
+)
+
+func (o output) account(a *merchant.Account, c credentials) error {
+	return o.value(o.accountView(a, c))
 }
 
-// accountView is an account as the CLI prints it: the API key only where
-// key allows, and as text the rate limits as people write them ("5/s burst
-// 10"); --json keeps their structure for scripts.
-func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
+// accountView is an account as the CLI prints it: the credentials only
+// where c allows, and as text the rate limits as people write them ("5/s
+// burst 10"); --json keeps their structure for scripts.
+func (o output) accountView(a *merchant.Account, c credentials) map[string]any {
 	raw, _ := json.Marshal(a)
 	var v map[string]any
 	_ = json.Unmarshal(raw, &v)
-	if !key {
+	if !c.apiKey {
 		delete(v, "apiKey")
+	}
+	if !c.queryKey {
+		delete(v, "queryKey")
 	}
 	if now := time.Now(); a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
 		v["webhookKey"] = webhookKeyWord(a.WebhooksOnOldKey(now))
@@ -365,8 +417,8 @@ func (o output) accountView(a *merchant.Account, key withKey) map[string]any {
 
 // withWebhookSecret is the account with its webhook secret: only create and
 // rotate-webhook-secret print it, the moments the merchant must copy it.
-func (o output) withWebhookSecret(a *merchant.Account, key withKey) error {
-	v := o.accountView(a, key)
+func (o output) withWebhookSecret(a *merchant.Account, c credentials) error {
+	v := o.accountView(a, c)
 	v["webhookSecret"] = a.WebhookSecret
 	if !a.PrevWebhookTill.IsZero() && a.PrevWebhookSecret != "" {
 		v["prevWebhookSecretValidUntil"] = schema.WireTime(a.PrevWebhookTill)
@@ -383,9 +435,15 @@ func webhookKeyWord(old bool) string {
 	return "current (confirmed)"
 }
 
+// list prints every account without its credentials (merchant show prints
+// one account's).
 func (o output) list(all []*merchant.Account) error {
 	if o.json {
-		return o.value(all)
+		views := make([]map[string]any, len(all))
+		for i, a := range all {
+			views[i] = o.accountView(a, noCredentials)
+		}
+		return o.value(views)
 	}
 	fmt.Fprintf(o.w, "%-8s %-8s %-9s %-24s %s\n", "APPID", "MODE", "STATE", "NAME", "CALLBACK")
 	for _, a := range all {

@@ -36,7 +36,7 @@ func TestSetPasswordCommand(t *testing.T) {
 		{"one line", "first password\n", []string{acct.AppID, "--json"}, "", "first password"},
 		{"CRLF and no more", "second password\r\nthird line\n", []string{acct.AppID}, "", "second password"},
 		{"no newline", "third password", []string{acct.AppID}, "", "third password"},
-		{"password in argv", "", []string{acct.AppID, "fourth password"}, "want 1 argument", "third password"},
+		{"password in argv", "", []string{acct.AppID, "fourth password"}, "want APPID, got 2 argument(s)", "third password"},
 		{"empty stdin", "", []string{acct.AppID}, "standard input", "third password"},
 		{"too short", "short\n", []string{acct.AppID}, "10 to 128 bytes", "third password"},
 		{"too long", strings.Repeat("p", 200) + "\n", []string{acct.AppID}, "10 to 128 bytes", "third password"},

@@ -51,8 +51,9 @@ func effectiveLimits(a *merchant.Account, methods []schema.Method, cfg platform.
 
 // showAccount prints an account with the methods it can use, their
 // effective limits and the account's balances (merchant show, merchant
-// method-limits).
-func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchant.Account) error {
+// method-limits), with the credentials c allows (show's, not
+// method-limits').
+func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchant.Account, c credentials) error {
 	cfg, err := envConfig()
 	if err != nil {
 		return err
@@ -73,7 +74,7 @@ func showAccount(ctx context.Context, out output, st *merchant.Store, a *merchan
 	for cur, amt := range bals {
 		balances[cur] = amt.String()
 	}
-	v := out.accountView(a, true)
+	v := out.accountView(a, c)
 	if out.json {
 		v["methods"], v["methodLimits"], v["balances"] = methods, limits, balances
 		return out.value(v)

@@ -66,6 +66,9 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if (sub == "list") != (len(pos) == 0) || len(pos) > 1 {
 		return fmt.Errorf("operator %s: want %s\n%s", sub, synopsis, operatorUsage)
 	}
+	if sub == "add" && !access.Role(*role).Valid(access.RealmOperator) {
+		return fmt.Errorf("operator add: --role must be admin, support or auditor\n%s", operatorUsage)
+	}
 	actor, err := cliAuditActor(*by, given(fs, "by"))
 	if err != nil {
 		return fmt.Errorf("operator %s: %w", sub, err)

@@ -74,6 +74,9 @@ func orderCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) != 1 {
 		return fmt.Errorf("order show: want a PAYMENTID\n%s", orderUsage)
 	}
+	if _, ok := schema.ParseOrderID(pos[0]); !ok {
+		return fmt.Errorf("order show: %q is not a payment id", pos[0])
+	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err

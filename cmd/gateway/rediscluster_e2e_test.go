@@ -23,11 +23,11 @@ func TestEndToEndOnRedisCluster(t *testing.T) {
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "cluster shop", "--sandbox", "--json")
-	e.cli(&shop, "merchant", "set-callback", shop.AppID, "https://shop.test/hook", "--json")
+	e.cli(&shop, "merchant", "set-callback", shop.AppID, "http://127.0.0.1:9/hook", "--json")
 	e.cli(&shop, "merchant", "rotate-key", shop.AppID, "--json")
 	var credited map[string]string
 	e.cli(&credited, "merchant", "credit", shop.AppID, "--currency", "USD", "--amount", "20.00", "--json")
-	if credited["balance"] != "20.00" || shop.Callback != "https://shop.test/hook" {
+	if credited["balance"] != "20.00" || shop.Callback != "http://127.0.0.1:9/hook" {
 		t.Fatalf("account %+v, credit %v", shop, credited)
 	}
 	e.cli(nil, "fx", "set", "USD", "EUR", "0.92", "--json")

@@ -25,9 +25,13 @@ func TestReportsEndToEnd(t *testing.T) {
 	e.cli(&other, "merchant", "create", "--name", "other", "--sandbox", "--json")
 	s := e.serve("GATEWAY_REPORT_MAX_RANGE=240h")
 	var shopIDs []string
-	for _, mc := range [][2]string{{"wallet_a", "CNY"}, {"wallet_a", "USD"}, {"wallet_b", "USD"}} {
+	// Descriptions and clientOrderIds a spreadsheet would run as formulas:
+	// the export defuses them.
+	typed := [][2]string{{`=HYPERLINK("http://x","y")`, "-2-3"}, {"+1+cmd", "r-2"}, {"plain", "r-3"}}
+	for i, mc := range [][2]string{{"wallet_a", "CNY"}, {"wallet_a", "USD"}, {"wallet_b", "USD"}} {
 		p := createParams(shop.AppID)
 		p["paymentMethod"], p["currency"] = mc[0], mc[1]
+		p["description"], p["clientOrderId"] = typed[i][0], typed[i][1]
 		r := s.create(t, p, shop.APIKey)
 		id, _ := r.Data["paymentId"].(string)
 		if r.Status != 200 || id == "" {
@@ -105,6 +109,12 @@ func TestReportsEndToEnd(t *testing.T) {
 				if rows[i+1][0] != id {
 					t.Fatalf("export row %d is %s, want %s", i+1, rows[i+1][0], id)
 				}
+			}
+			if d, c := rows[3][6], rows[3][7]; d != `'=HYPERLINK("http://x","y")` || c != "'-2-3" {
+				t.Errorf("export (gzip %v): description %q, clientOrderId %q, want them defused", gz, d, c)
+			}
+			if d := rows[2][6]; d != "'+1+cmd" {
+				t.Errorf("export (gzip %v): description %q, want it defused", gz, d)
 			}
 		}
 		if rows := exportCSV(t, s.base, other, span, false); len(rows) != 2 || rows[1][0] != otherID {

@@ -295,7 +295,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	g.app.Get("/openapi.json", apidoc.Handler(doc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(platform.NotFound)
-	if g.admin, err = adminConsole(g, cfg, rdb, ch, acc, cp.listing, reg, log); err != nil {
+	if g.admin, err = adminConsole(g, cfg, wcfg, rdb, ch, acc, cp.listing, reg, log); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -401,6 +401,9 @@ func parseConfig(cfg *platform.Config, name string, args []string, stderr io.Wri
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s takes flags only, not %q", name, fs.Args())
 	}
 	errs := []error{cfg.Validate()}
 	for _, s := range more {

@@ -88,15 +88,23 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	if n, ok := map[string]int{"show": 0, "remove": 1, "set": 1}[sub]; !ok || len(pos) != n {
+		fmt.Fprint(stderr, usdtUsage)
+		return fmt.Errorf("usdt config %s: wrong arguments %q", sub, pos)
+	}
+	actor, err := cliAuditActor(*by, given(fs, "by"))
+	if err != nil && sub != "show" {
+		return fmt.Errorf("usdt config %s: %w", sub, err)
+	}
 	rdb, err := common.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer rdb.Close()
 	st, out := usdt.NewStore(rdb), common.output(stdout)
-	actor, err := cliAuditActor(*by, given(fs, "by"))
-	if err != nil && sub != "show" {
-		return fmt.Errorf("usdt config %s: %w", sub, err)
+	settings, err := cliSettings(rdb)
+	if err != nil {
+		return err
 	}
 	switch {
 	case sub == "show" && len(pos) == 0:
@@ -107,11 +115,11 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		printNetworks(stdout, nets)
 		return nil
 	case sub == "remove" && len(pos) == 1:
-		return cliSettings(rdb).RemoveNetwork(ctx, actor, pos[0], *sandbox)
+		return settings.RemoveNetwork(ctx, actor, pos[0], *sandbox)
 	case sub == "set" && len(pos) == 1:
 		given := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-		n, err := cliSettings(rdb).SetNetwork(ctx, actor, nf.change(pos[0], *sandbox, given))
+		n, err := settings.SetNetwork(ctx, actor, nf.change(pos[0], *sandbox, given))
 		if err != nil {
 			return err
 		}
@@ -147,9 +155,14 @@ func (nf networkFlags) change(name string, sandbox bool, given map[string]bool) 
 }
 
 // cliSettings are the Advanced Settings as the CLI changes them: the same
-// use case as the console's, recorded in the same audit log.
-func cliSettings(rdb redis.UniversalClient) *operator.Settings {
-	return operator.NewSettings(fx.NewStore(rdb), usdt.NewStore(rdb), audit.NewLog(rdb))
+// use case as the console's, recorded in the same audit log, configured
+// from the environment as serve is (GATEWAY_FX_MAX_DEVIATION).
+func cliSettings(rdb redis.UniversalClient) (*operator.Settings, error) {
+	cfg, err := envConfig()
+	if err != nil {
+		return nil, err
+	}
+	return operator.NewSettings(settingsConfig(cfg), fx.NewStore(rdb), usdt.NewStore(rdb), audit.NewLog(rdb))
 }
 
 func printNetworks(w io.Writer, nets []usdt.Network) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/operator"
@@ -56,6 +57,12 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		fmt.Fprint(stderr, usdtUsage)
 		return fmt.Errorf("usdt %s: wrong arguments %q", sub, pos)
 	}
+	var actor access.Actor
+	if sub != "reviews" {
+		if actor, err = deskDecision(sub, *note, *reason, *by, given(fs, "by")); err != nil {
+			return err
+		}
+	}
 	rdb, err := common.open(ctx)
 	if err != nil {
 		return err
@@ -75,16 +82,6 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		printDesk(stdout, orders)
 		return nil
 	}
-	switch {
-	case sub != "reject" && *note == "":
-		return fmt.Errorf("usdt %s: --note is required: say what you checked", sub)
-	case sub == "reject" && *reason == "":
-		return errors.New("usdt reject: --reason is required: the payer reads it")
-	}
-	actor, err := cliAuditActor(*by, given(fs, "by"))
-	if err != nil {
-		return fmt.Errorf("usdt %s: %w", sub, err)
-	}
 	var o *schema.Order
 	switch sub {
 	case "attach":
@@ -98,6 +95,22 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		return fmt.Errorf("usdt %s: %w", sub, err)
 	}
 	return out.value(deskRow(o))
+}
+
+// deskDecision checks a decision's flags before anything is connected to:
+// the note (approve, attach) or the reason (reject), and who decides.
+func deskDecision(sub, note, reason, by string, byGiven bool) (access.Actor, error) {
+	switch {
+	case sub != "reject" && note == "":
+		return access.Actor{}, fmt.Errorf("usdt %s: --note is required: say what you checked", sub)
+	case sub == "reject" && reason == "":
+		return access.Actor{}, errors.New("usdt reject: --reason is required: the payer reads it")
+	}
+	actor, err := cliAuditActor(by, byGiven)
+	if err != nil {
+		return actor, fmt.Errorf("usdt %s: %w", sub, err)
+	}
+	return actor, nil
 }
 
 // deskStore is the order store with the process configuration's TTLs and
