@@ -24,6 +24,10 @@ type Config struct {
 	Settle    time.Duration // how long the audit may wait for the system to settle
 	Report    string        // RELIABILITY.md to rewrite the table of ("": print only)
 	PlantLoss bool          // after the last scenario, delete one order and expect the audit to fail
+	// PlantFailedPays sends every sandbox pay with a wrong key: a broken
+	// build the activity floors must fail (the audit alone passes it).
+	PlantFailedPays bool
+	Failures        string // JSONL file for every failed request of the load ("": none)
 	Rates     Rates         // the load offered in every scenario
 	Floors    Floors        // the least activity every scenario must show
 }
