@@ -28,8 +28,8 @@ type Config struct {
 	// build the activity floors must fail (the audit alone passes it).
 	PlantFailedPays bool
 	Failures        string // JSONL file for every failed request of the load ("": none)
-	Rates     Rates         // the load offered in every scenario
-	Floors    Floors        // the least activity every scenario must show
+	Rates           Rates  // the load offered in every scenario
+	Floors          Floors // the least activity every scenario must show
 }
 
 // Validate checks the run can start.
