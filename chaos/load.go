@@ -74,6 +74,9 @@ type Load struct {
 type OpCount struct {
 	OK, Failed int
 	FirstErr   string
+	// Slowest is the longest an answered request of this scenario took:
+	// how near the answers came to the client's time-out.
+	Slowest time.Duration
 }
 
 // methods are the Shop's creates, each with a currency it takes.
@@ -103,7 +106,7 @@ func (l *Load) Run(scenario string, r Rates) {
 	l.cancel = cancel
 	l.mu.Lock()
 	for _, c := range l.ops {
-		c.FirstErr = "" // the first error of this run, not of the whole suite
+		c.FirstErr, c.Slowest = "", 0 // this run's, not the whole suite's
 	}
 	l.scenario, l.reasons = scenario, map[string]int{}
 	l.mu.Unlock()
@@ -166,9 +169,9 @@ func (l *Load) every(ctx context.Context, name string, rate float64, workers int
 // count records one request's outcome; a failure also with its reason.
 func (l *Load) count(op string, sent time.Time, err error) {
 	var f Failure
+	took := time.Since(sent)
 	if err != nil {
-		now := time.Now()
-		f = Failure{At: now.UTC(), Op: op, TookMS: now.Sub(sent).Milliseconds(), Detail: err.Error()}
+		f = Failure{At: time.Now().UTC(), Op: op, TookMS: took.Milliseconds(), Detail: err.Error()}
 		f.Reason, f.Status = reasonOf(err)
 	}
 	l.mu.Lock()
@@ -179,6 +182,7 @@ func (l *Load) count(op string, sent time.Time, err error) {
 	}
 	if err == nil {
 		c.OK++
+		c.Slowest = max(c.Slowest, took)
 		l.mu.Unlock()
 		return
 	}

@@ -90,9 +90,8 @@ func logResult(log *slog.Logger, r Result) {
 		"balance_payments", r.Activity.BalancePayments, "want", r.Want.BalancePayments,
 		"in", r.Activity.Duration.Round(100*time.Millisecond), "basis", r.Want.Basis)
 	for op, n := range r.Ops {
-		if n.Failed > 0 {
-			log.Info("failed requests", "scenario", r.Name, "op", op, "failed", n.Failed, "first", n.FirstErr)
-		}
+		log.Info("requests", "scenario", r.Name, "op", op, "ok", n.OK, "failed", n.Failed,
+			"slowest_answered", n.Slowest.Round(time.Millisecond), "first_err", n.FirstErr)
 	}
 	if len(r.Reasons) > 0 {
 		log.Info("failed requests by reason", "scenario", r.Name, "reasons", reasonsLine(r.Reasons))
@@ -256,7 +255,7 @@ func diffOps(after, before map[string]OpCount) map[string]OpCount {
 	out := map[string]OpCount{}
 	for k, a := range after {
 		b := before[k]
-		out[k] = OpCount{OK: a.OK - b.OK, Failed: a.Failed - b.Failed, FirstErr: a.FirstErr}
+		out[k] = OpCount{OK: a.OK - b.OK, Failed: a.Failed - b.Failed, FirstErr: a.FirstErr, Slowest: a.Slowest}
 	}
 	return out
 }
