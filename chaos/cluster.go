@@ -27,9 +27,10 @@ type Config struct {
 	// PlantFailedPays sends every sandbox pay with a wrong key: a broken
 	// build the activity floors must fail (the audit alone passes it).
 	PlantFailedPays bool
-	Failures        string // JSONL file for every failed request of the load ("": none)
-	Rates           Rates  // the load offered in every scenario
-	Floors          Floors // the least activity every scenario must show
+	Failures        string        // JSONL file for every failed request of the load ("": none)
+	ClientTimeout   time.Duration // the load's wait for one answer
+	Rates           Rates         // the load offered in every scenario
+	Floors          Floors        // the least activity every scenario must show
 }
 
 // Validate checks the run can start.
@@ -37,6 +38,9 @@ func (c *Config) Validate() error {
 	var errs []error
 	if c.Root == "" || c.Gateway == "" || c.DataDir == "" {
 		errs = append(errs, errors.New("root, gateway and data are required"))
+	}
+	if c.ClientTimeout <= 0 {
+		errs = append(errs, errors.New("client time-out must be positive"))
 	}
 	if c.Settle <= 0 {
 		errs = append(errs, errors.New("settle must be positive"))

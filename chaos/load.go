@@ -96,7 +96,7 @@ func NewLoad(c *Cluster, fl *failureLog) *Load {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 4096, 2048
 	return &Load{c: c, ops: map[string]*OpCount{}, failures: fl, breakPays: c.cfg.PlantFailedPays,
-		client: &http.Client{Timeout: 5 * time.Second, Transport: tr,
+		client: &http.Client{Timeout: c.cfg.ClientTimeout, Transport: tr,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 

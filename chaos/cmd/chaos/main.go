@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Report, "report", "", "RELIABILITY.md whose generated section to rewrite")
 	fs.BoolVar(&cfg.PlantLoss, "plant-loss", true, "at the end, delete one order and require the audit to notice")
 	fs.BoolVar(&cfg.PlantFailedPays, "plant-failed-pays", false, "send every sandbox pay with a wrong key: the run must fail its activity floors")
+	fs.DurationVar(&cfg.ClientTimeout, "client-timeout", 5*time.Second, "how long the load waits for one answer before it counts the request failed")
 	fs.StringVar(&cfg.Failures, "failures", "", "JSONL file to write every failed request of the load to, with its reason")
 	cfg.Rates, cfg.Floors = chaos.DefaultRates, chaos.DefaultFloors
 	fs.Float64Var(&cfg.Rates.Creates, "creates", cfg.Rates.Creates, "creates offered per second (4 methods)")
