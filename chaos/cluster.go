@@ -46,7 +46,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("settle must be positive"))
 	}
 	errs = append(errs, c.Rates.Validate())
-	if c.Floors.Fraction <= 0 || c.Floors.Creates <= 0 || c.Floors.PaidWebhooks <= 0 || c.Floors.BalancePayments <= 0 {
+	if c.Floors.Fraction <= 0 || c.Floors.PerCreate <= 0 || c.Floors.Creates <= 0 || c.Floors.PaidWebhooks <= 0 || c.Floors.BalancePayments <= 0 {
 		errs = append(errs, fmt.Errorf("floors must all be positive (a floor of zero passes on nothing): %+v", c.Floors))
 	}
 	return errors.Join(errs...)

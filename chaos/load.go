@@ -40,6 +40,17 @@ func (r Rates) Validate() error {
 	return nil
 }
 
+// DefaultClientTimeout is how long the load waits for one answer. It is
+// longer than the longest wait the gateway imposes by design, the 10 s a
+// listing may queue behind its merchant's own listings at the ClickHouse
+// fair gate (GATEWAY_CLICKHOUSE_READ_WAIT) before it is refused: the load's
+// listings all come from one merchant and wait there, 2.5 to 3.8 s on a
+// busy 2-core machine, so at 5 s a slower moment (right after a bench)
+// failed a few listings in the baseline that the gateway answered 200
+// later, to a client that had hung up. A request without an answer after
+// this long is a hang, and a failure.
+const DefaultClientTimeout = 15 * time.Second
+
 // workersPerRequestRate is how many requests per second one worker of the
 // load is given: workers send one request at a time, so a kind of request
 // gets rate/workersPerRequestRate of them (at least its base count), and a

@@ -49,7 +49,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Report, error) {
 	}
 	log.Info("cluster up", "redis", c.RedisURL(), "clickhouse", c.ClickHouseDSN(), "receiver", c.Recv.URL())
 	rep := &Report{Mode: mode(cfg.Quick), Started: started.UTC(), Rates: cfg.Rates, Floors: cfg.Floors,
-		FailuresFile: cfg.Failures}
+		FailuresFile: cfg.Failures, ClientTimeout: cfg.ClientTimeout}
 	fl, err := openFailureLog(cfg.Failures)
 	if err != nil {
 		return nil, err
@@ -185,11 +185,7 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario, ref *Act
 	for _, n := range r.Ops {
 		r.Activity.FailedRequests += n.Failed
 	}
-	for k, n := range r.Reasons {
-		if strings.HasSuffix(k, " "+ReasonTimeout) {
-			r.Activity.TimedOut += n
-		}
-	}
+	r.Activity.FailedBy = r.Reasons
 	r.Want = c.cfg.Floors.For(ref, r.Activity)
 	r.Floor = c.cfg.Floors.Check(ref, r.Activity)
 	if !r.Audit.OK() && ctx.Err() == nil {

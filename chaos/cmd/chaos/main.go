@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.Report, "report", "", "RELIABILITY.md whose generated section to rewrite")
 	fs.BoolVar(&cfg.PlantLoss, "plant-loss", true, "at the end, delete one order and require the audit to notice")
 	fs.BoolVar(&cfg.PlantFailedPays, "plant-failed-pays", false, "send every sandbox pay with a wrong key: the run must fail its activity floors")
-	fs.DurationVar(&cfg.ClientTimeout, "client-timeout", 5*time.Second, "how long the load waits for one answer before it counts the request failed")
+	fs.DurationVar(&cfg.ClientTimeout, "client-timeout", chaos.DefaultClientTimeout, "how long the load waits for one answer before it counts the request failed")
 	fs.StringVar(&cfg.Failures, "failures", "", "JSONL file to write every failed request of the load to, with its reason")
 	cfg.Rates, cfg.Floors = chaos.DefaultRates, chaos.DefaultFloors
 	fs.Float64Var(&cfg.Rates.Creates, "creates", cfg.Rates.Creates, "creates offered per second (4 methods)")
@@ -54,7 +54,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&cfg.Rates.SelfPays, "self-pays", cfg.Rates.SelfPays, "creates paid from the merchant's own balance per second")
 	fs.Float64Var(&cfg.Rates.Transfers, "transfers", cfg.Rates.Transfers, "balance transfers through the payer pages per second")
 	fs.Float64Var(&cfg.Rates.Queries, "queries", cfg.Rates.Queries, "queries (order and listing) per second")
-	fs.Float64Var(&cfg.Floors.Fraction, "floor-fraction", cfg.Floors.Fraction, "share of the same run's baseline activity (per second, per answered create) each scenario must achieve")
+	fs.Float64Var(&cfg.Floors.Fraction, "floor-fraction", cfg.Floors.Fraction, "share of the same run's baseline's answered creates per second each scenario must achieve")
+	fs.Float64Var(&cfg.Floors.PerCreate, "floor-per-create", cfg.Floors.PerCreate, "share of the baseline's paid orders and balance payments per answered create each scenario must achieve")
 	fs.IntVar(&cfg.Floors.Creates, "floor-creates", cfg.Floors.Creates, "least answered creates per scenario")
 	fs.IntVar(&cfg.Floors.PaidWebhooks, "floor-paid", cfg.Floors.PaidWebhooks, "least paid orders with acknowledged webhooks per scenario")
 	fs.IntVar(&cfg.Floors.BalancePayments, "floor-balance", cfg.Floors.BalancePayments, "least balance payments per scenario")
