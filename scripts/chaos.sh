@@ -59,6 +59,6 @@ status=0
 # CHAOS_FLAGS adds runner flags, e.g. CHAOS_FLAGS="--creates 300 --scenarios redis-kill9"
 # (`chaos -h` lists them: the rates offered and the activity floors).
 # shellcheck disable=SC2086 # split on purpose
-"$tmp/bin/chaos" --root "$root" --gateway "$tmp/bin/gateway" --data "$tmp" --failures "$root/$failures" "${flags[@]}" ${CHAOS_FLAGS:-} || status=$?
+"$tmp/bin/chaos" --root "$root" --gateway "$tmp/bin/gateway" --data "$tmp" --failures "$failures" "${flags[@]}" ${CHAOS_FLAGS:-} || status=$?
 log "failed requests of the load: $failures"
 exit "$status"
