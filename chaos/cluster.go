@@ -24,8 +24,13 @@ type Config struct {
 	Settle    time.Duration // how long the audit may wait for the system to settle
 	Report    string        // RELIABILITY.md to rewrite the table of ("": print only)
 	PlantLoss bool          // after the last scenario, delete one order and expect the audit to fail
-	Rates     Rates         // the load offered in every scenario
-	Floors    Floors        // the least activity every scenario must show
+	// PlantFailedPays sends every sandbox pay with a wrong key: a broken
+	// build the activity floors must fail (the audit alone passes it).
+	PlantFailedPays bool
+	Failures        string        // JSONL file for every failed request of the load ("": none)
+	ClientTimeout   time.Duration // the load's wait for one answer
+	Rates           Rates         // the load offered in every scenario
+	Floors          Floors        // the least activity every scenario must show
 }
 
 // Validate checks the run can start.
@@ -34,11 +39,14 @@ func (c *Config) Validate() error {
 	if c.Root == "" || c.Gateway == "" || c.DataDir == "" {
 		errs = append(errs, errors.New("root, gateway and data are required"))
 	}
+	if c.ClientTimeout <= 0 {
+		errs = append(errs, errors.New("client time-out must be positive"))
+	}
 	if c.Settle <= 0 {
 		errs = append(errs, errors.New("settle must be positive"))
 	}
 	errs = append(errs, c.Rates.Validate())
-	if c.Floors.Fraction <= 0 || c.Floors.Creates <= 0 || c.Floors.PaidWebhooks <= 0 || c.Floors.BalancePayments <= 0 {
+	if c.Floors.Fraction <= 0 || c.Floors.PerCreate <= 0 || c.Floors.Creates <= 0 || c.Floors.PaidWebhooks <= 0 || c.Floors.BalancePayments <= 0 {
 		errs = append(errs, fmt.Errorf("floors must all be positive (a floor of zero passes on nothing): %+v", c.Floors))
 	}
 	return errors.Join(errs...)

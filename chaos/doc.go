@@ -13,6 +13,8 @@
 // The audit (audit.go) is pure: it judges a Snapshot, so its rules are unit
 // tested without servers; collect.go fills a Snapshot from the real stores.
 // Failing creates during a fault are allowed and counted; losing an answered
-// one is not; and a scenario that did next to nothing fails its activity
-// floor (floor.go), so no rule passes on nothing.
+// one is not; and a scenario that did next to nothing, next to what the
+// same run's baseline did, fails its activity floor (floor.go), so no rule
+// passes on nothing. Every failed request of the load is kept with its
+// reason (failures.go).
 package chaos

@@ -4,35 +4,55 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paygate/gateway/platform"
 )
 
-// TestFloors: a scenario passes on what a busy machine answers, and fails
-// when a kind of activity is missing or tiny, or the baseline failed
-// anything.
+// TestFloors: a scenario passes on what a busy machine answers, measured
+// against the same run's baseline, and fails when a kind of activity is
+// missing or tiny next to it, or the baseline failed anything.
 func TestFloors(t *testing.T) {
-	rates := Rates{Creates: 1000, Pays: 250, SelfPays: 100, Transfers: 30}
-	healthy := Activity{Duration: 10 * time.Second, Creates: 9000, PaidWebhooks: 2300, BalancePayments: 1200}
-	busy := Activity{Duration: 10 * time.Second, Creates: 1500, PaidWebhooks: 400, BalancePayments: 200}
+	// The last full run's baseline on a quiet machine, and its redis-kill9.
+	quiet := Activity{Duration: 16 * time.Second, Creates: 7613, CreatesSent: 7613, PaidWebhooks: 748, BalancePayments: 1659}
+	redisKill := Activity{Duration: 20 * time.Second, Creates: 4892, CreatesSent: 11410, PaidWebhooks: 492, BalancePayments: 1124}
+	// A machine busy with other work: a tenth of that in the baseline,
+	// and redis-kill9 as low as the run that failed the offered-load floor
+	// (175 paid orders with acknowledged webhooks).
+	busy := Activity{Duration: 14 * time.Second, Creates: 700, CreatesSent: 700, PaidWebhooks: 70, BalancePayments: 150}
+	busyKill := Activity{Duration: 22 * time.Second, Creates: 1700, CreatesSent: 5200, PaidWebhooks: 175, BalancePayments: 360}
 	cases := []struct {
-		name     string
-		rates    Rates
-		a        Activity
-		baseline bool
-		want     string // "" passes, else a substring of a problem
+		name string
+		ref  *Activity // nil: the baseline itself
+		a    Activity
+		want string // "" passes, else a substring of a problem
 	}{
-		{"healthy", rates, healthy, true, ""},
-		{"busy machine answers 15% of the offered load", rates, busy, false, ""},
-		{"every pay fails", rates, with(healthy, func(a *Activity) { a.PaidWebhooks = 0 }), false, "paid orders"},
-		{"webhooks never acknowledged", rates, with(healthy, func(a *Activity) { a.PaidWebhooks = 3 }), false, "paid orders"},
-		{"balance payments fail", rates, with(healthy, func(a *Activity) { a.BalancePayments = 10 }), false, "balance payments"},
-		{"creates barely answered", rates, with(healthy, func(a *Activity) { a.Creates = 200 }), false, "answered creates"},
-		{"baseline with one failed request", rates, with(healthy, func(a *Activity) { a.FailedRequests = 1 }), true, "baseline"},
-		{"a fault may fail requests", rates, with(healthy, func(a *Activity) { a.FailedRequests = 500 }), false, ""},
-		{"tiny load still needs the minimum", Rates{Creates: 1, Pays: 1, SelfPays: 1}, Activity{Duration: time.Second}, false, "answered creates"},
+		{"quiet baseline", nil, quiet, ""},
+		{"busy baseline", nil, busy, ""},
+		{"quiet redis-kill9", &quiet, redisKill, ""},
+		{"busy machine: baseline low and scenario low", &busy, busyKill, ""},
+		{"the machine got busy after a quiet baseline", &quiet,
+			Activity{Duration: 22 * time.Second, Creates: 600, CreatesSent: 1500, PaidWebhooks: 55, BalancePayments: 130}, ""},
+		{"planted: every pay fails", &quiet, with(redisKill, func(a *Activity) { a.PaidWebhooks = 0 }), "paid orders"},
+		{"planted: every pay fails, in the baseline too", nil, with(quiet, func(a *Activity) { a.PaidWebhooks = 0 }), "paid orders"},
+		{"planted: every pay fails on a busy machine", &busy, with(busyKill, func(a *Activity) { a.PaidWebhooks = 0 }), "paid orders"},
+		{"nine pays in ten fail", &quiet, with(redisKill, func(a *Activity) { a.PaidWebhooks = 49 }), "paid orders"},
+		{"three pays in five fail", &quiet, with(redisKill, func(a *Activity) { a.PaidWebhooks = 197 }), "paid orders"},
+		{"webhooks never acknowledged", &quiet, with(redisKill, func(a *Activity) { a.PaidWebhooks = 3 }), "paid orders"},
+		{"balance payments fail", &quiet, with(redisKill, func(a *Activity) { a.BalancePayments = 10 }), "balance payments"},
+		{"balance payments fail on a busy machine", &busy, with(busyKill, func(a *Activity) { a.BalancePayments = 60 }), "balance payments"},
+		{"creates barely answered", &quiet, with(redisKill, func(a *Activity) { a.Creates = 200 }), "answered creates"},
+		{"zero", &quiet, Activity{Duration: 20 * time.Second, CreatesSent: 9000}, "answered creates"},
+		{"zero, nothing even sent", &quiet, Activity{Duration: 20 * time.Second}, "paid orders"},
+		{"zero baseline", nil, Activity{Duration: 16 * time.Second}, "answered creates"},
+		{"zero baseline, then zero", &Activity{Duration: 16 * time.Second}, Activity{Duration: 20 * time.Second}, "balance payments"},
+		{"baseline with one failed request", nil, with(quiet, func(a *Activity) {
+			a.FailedRequests, a.FailedBy = 1, map[string]int{"query " + ReasonTimeout: 1}
+		}), "baseline: 1 failed requests (query time-out 1)"},
+		{"a fault may fail requests", &quiet, with(redisKill, func(a *Activity) { a.FailedRequests = 6518 }), ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := strings.Join(DefaultFloors.Check(tc.rates, tc.a, tc.baseline), "; ")
+			got := strings.Join(DefaultFloors.Check(tc.ref, tc.a), "; ")
 			switch {
 			case tc.want == "" && got != "":
 				t.Errorf("want a pass, got %s", got)
@@ -46,4 +66,14 @@ func TestFloors(t *testing.T) {
 func with(a Activity, f func(*Activity)) Activity {
 	f(&a)
 	return a
+}
+
+// TestClientTimeoutOutwaitsTheGateway: the load waits longer than the
+// gateway makes a listing wait by design (the fair gate's read wait), so
+// a time-out is a hang, not the gate's queue (a baseline once failed four
+// listings the gateway answered 200 after the load's 5 s).
+func TestClientTimeoutOutwaitsTheGateway(t *testing.T) {
+	if gate := platform.Defaults().ClickHouseReadWait; DefaultClientTimeout <= gate {
+		t.Errorf("the load gives up after %s, before the gateway's longest designed wait, %s", DefaultClientTimeout, gate)
+	}
 }

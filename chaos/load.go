@@ -40,6 +40,17 @@ func (r Rates) Validate() error {
 	return nil
 }
 
+// DefaultClientTimeout is how long the load waits for one answer. It is
+// longer than the longest wait the gateway imposes by design, the 10 s a
+// listing may queue behind its merchant's own listings at the ClickHouse
+// fair gate (GATEWAY_CLICKHOUSE_READ_WAIT) before it is refused: the load's
+// listings all come from one merchant and wait there, 2.5 to 3.8 s on a
+// busy 2-core machine, so at 5 s a slower moment (right after a bench)
+// failed a few listings in the baseline that the gateway answered 200
+// later, to a client that had hung up. A request without an answer after
+// this long is a hang, and a failure.
+const DefaultClientTimeout = 15 * time.Second
+
 // workersPerRequestRate is how many requests per second one worker of the
 // load is given: workers send one request at a time, so a kind of request
 // gets rate/workersPerRequestRate of them (at least its base count), and a
@@ -61,6 +72,11 @@ type Load struct {
 	seq     int
 	payers  map[int]*payer
 
+	scenario  string         // the scenario the load runs for, on each Failure
+	reasons   map[string]int // this scenario's failures by "op reason"
+	failures  *failureLog    // every failure, one JSON line each (nil: none)
+	breakPays bool           // the planted failure: every sandbox pay sent with a wrong key
+
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -69,6 +85,9 @@ type Load struct {
 type OpCount struct {
 	OK, Failed int
 	FirstErr   string
+	// Slowest is the longest an answered request of this scenario took:
+	// how near the answers came to the client's time-out.
+	Slowest time.Duration
 }
 
 // methods are the Shop's creates, each with a currency it takes.
@@ -80,25 +99,27 @@ var methods = []struct{ method, currency string }{
 // success nor a failure, so it counts as neither.
 var errNothingToDo = errors.New("nothing to do")
 
-// NewLoad prepares the load; Run starts it.
-func NewLoad(c *Cluster) *Load {
+// NewLoad prepares the load; Run starts it. Failures are written to fl
+// (nil: counted only).
+func NewLoad(c *Cluster, fl *failureLog) *Load {
 	// Keep a connection per worker: the default of two idle connections
 	// per host would open (and leave in TIME_WAIT) one per request.
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 4096, 2048
-	return &Load{c: c, ops: map[string]*OpCount{},
-		client: &http.Client{Timeout: 5 * time.Second, Transport: tr,
+	return &Load{c: c, ops: map[string]*OpCount{}, failures: fl, breakPays: c.cfg.PlantFailedPays,
+		client: &http.Client{Timeout: c.cfg.ClientTimeout, Transport: tr,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
-// Run starts every kind of request at its rate until Stop.
-func (l *Load) Run(r Rates) {
+// Run starts every kind of request at its rate until Stop, for scenario.
+func (l *Load) Run(scenario string, r Rates) {
 	ctx, cancel := context.WithCancel(context.Background())
 	l.cancel = cancel
 	l.mu.Lock()
 	for _, c := range l.ops {
-		c.FirstErr = "" // the first error of this run, not of the whole suite
+		c.FirstErr, c.Slowest = "", 0 // this run's, not the whole suite's
 	}
+	l.scenario, l.reasons = scenario, map[string]int{}
 	l.mu.Unlock()
 	l.every(ctx, "create", r.Creates, 4, l.create)
 	l.every(ctx, "sandbox pay", r.Pays, 2, l.pay)
@@ -111,6 +132,18 @@ func (l *Load) Run(r Rates) {
 func (l *Load) Stop() {
 	l.cancel()
 	l.wg.Wait()
+	_ = l.failures.flush() // an error is kept and reported by Close
+}
+
+// Reasons is the current scenario's failures counted by "op reason".
+func (l *Load) Reasons() map[string]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[string]int, len(l.reasons))
+	for k, v := range l.reasons {
+		out[k] = v
+	}
+	return out
 }
 
 // every runs fn from workers goroutines, rate times a second in all.
@@ -134,32 +167,47 @@ func (l *Load) every(ctx context.Context, name string, rate float64, workers int
 				}
 				// Not ctx: Stop lets the request in flight finish, so
 				// that no create is dropped by the suite itself.
+				sent := time.Now()
 				err := fn(context.WithoutCancel(ctx), w)
 				if !errors.Is(err, errNothingToDo) {
-					l.count(name, err)
+					l.count(name, sent, err)
 				}
 			}
 		}()
 	}
 }
 
-func (l *Load) count(op string, err error) {
+// count records one request's outcome; a failure also with its reason.
+func (l *Load) count(op string, sent time.Time, err error) {
+	var f Failure
+	took := time.Since(sent)
+	if err != nil {
+		f = Failure{At: time.Now().UTC(), Op: op, TookMS: took.Milliseconds(), Detail: err.Error()}
+		f.Reason, f.Status = reasonOf(err)
+	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	c := l.ops[op]
 	if c == nil {
 		c = &OpCount{}
 		l.ops[op] = c
 	}
-	if err != nil {
-		l.failed = time.Now()
-		c.Failed++
-		if c.FirstErr == "" {
-			c.FirstErr = err.Error()
-		}
-	} else {
+	if err == nil {
 		c.OK++
+		c.Slowest = max(c.Slowest, took)
+		l.mu.Unlock()
+		return
 	}
+	l.failed = f.At
+	c.Failed++
+	if c.FirstErr == "" {
+		c.FirstErr = err.Error()
+	}
+	f.Scenario = l.scenario
+	if l.reasons != nil {
+		l.reasons[op+" "+f.Reason]++
+	}
+	l.mu.Unlock()
+	l.failures.write(f)
 }
 
 // base is the address of a command+query gateway, alternating.
@@ -170,6 +218,7 @@ type apiAnswer struct {
 	Code  int            `json:"code"`
 	Error string         `json:"error"`
 	Data  map[string]any `json:"data"`
+	raw   string         // the body's start, for a failure's detail
 }
 
 // createOrder sends one signed create and records it with its answer.
@@ -187,7 +236,7 @@ func (l *Load) createOrder(ctx context.Context, w int, a Account, p schema.Param
 	if err == nil && status/100 == 2 && id != "" {
 		rec.PaymentID = id
 	} else if err == nil {
-		err = fmt.Errorf("create: %d %s", status, ans.Error)
+		err = &statusError{step: "create", status: status, body: ans.raw}
 	}
 	l.mu.Lock()
 	l.creates = append(l.creates, rec)
@@ -211,8 +260,12 @@ func (l *Load) do(req *http.Request) (int, apiAnswer, error) {
 		return 0, ans, err
 	}
 	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
+	raw, err := io.ReadAll(res.Body)
+	if err != nil { // the answer was cut off: no answer
+		return 0, ans, fmt.Errorf("read the answer: %w", err)
+	}
 	_ = json.Unmarshal(raw, &ans)
+	ans.raw = snippet(string(raw))
 	return res.StatusCode, ans, nil
 }
 
@@ -264,10 +317,14 @@ func (l *Load) pay(ctx context.Context, w int) error {
 	l.payable = l.payable[:len(l.payable)-1]
 	l.mu.Unlock()
 	a := l.c.M.Shop
-	form := url.Values{"appid": {a.AppID}, "key": {a.QueryKey}}.Encode()
+	key := a.QueryKey
+	if l.breakPays {
+		key = "planted-wrong-key"
+	}
+	form := url.Values{"appid": {a.AppID}, "key": {key}}.Encode()
 	status, ans, err := l.post(ctx, l.base(w)+"/sandbox/orders/"+id+"/pay", "application/x-www-form-urlencoded", []byte(form))
 	if err == nil && status != http.StatusOK {
-		err = fmt.Errorf("sandbox pay: %d %s", status, ans.Error)
+		err = &statusError{step: "sandbox pay", status: status, body: ans.raw}
 	}
 	if err == nil {
 		l.mu.Lock()
@@ -317,7 +374,7 @@ func (l *Load) query(ctx context.Context, w int) error {
 	}
 	status, ans, err := l.do(req)
 	if err == nil && status != http.StatusOK {
-		err = fmt.Errorf("query: %d %s", status, ans.Error)
+		err = &statusError{step: "query", status: status, body: ans.raw}
 	}
 	return err
 }

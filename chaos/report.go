@@ -19,6 +19,11 @@ type Report struct {
 	Planted  string // the planted loss's outcome ("" when not run)
 	Rates    Rates  // the load offered
 	Floors   Floors // the activity each scenario had to show
+	// FailuresFile holds every failed request of the load, one JSON line
+	// each ("": not kept).
+	FailuresFile string
+	// ClientTimeout is how long the load waited for one answer.
+	ClientTimeout time.Duration
 }
 
 // Err is nil when every scenario's fault was injected and undone, every
@@ -47,13 +52,15 @@ func (r *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "`make chaos%s`, %s, %s in all. Load per second: %.0f creates (4 methods, half with a clientOrderId, "+
 		"a fifth of those repeats), %.0f sandbox pays, %.0f balance creates (workers racing on one balance), "+
 		"%.0f balance transfers through the payer pages (workers racing on one payer), %.0f queries (order and listing), offered; "+
-		"each scenario must show at least %.0f%% of the creates, pays with acknowledged webhooks and balance payments "+
-		"offered during it (and at least %d, %d and %d), and the baseline must answer every request.\n\n",
+		"each scenario must show at least %.0f%% of the same run's baseline's answered creates per second "+
+		"(or of the creates sent in the scenario times the baseline's answered share, if less), and %.0f%% of its paid orders with "+
+		"acknowledged webhooks and balance payments per answered create; at least %d, %d and %d whatever the baseline did; "+
+		"and the baseline must answer every request within the load's %s time-out (floors in parentheses).\n\n",
 		map[string]string{"quick": "-quick", "full": ""}[r.Mode], r.Started.Format("2006-01-02 15:04 UTC"), r.Duration,
 		r.Rates.Creates, r.Rates.Pays, r.Rates.SelfPays, r.Rates.Transfers, r.Rates.Queries,
-		100*r.Floors.Fraction, r.Floors.Creates, r.Floors.PaidWebhooks, r.Floors.BalancePayments)
-	fmt.Fprintln(w, "| scenario | fault | held | requests ok/sent during the scenario | creates 2xx / failed | audit (all orders so far): answered, orphans, webhooks acked/paid, late webhooks | activity: creates, paid with webhook, balance payments, in | requests failed until | settled in | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+		100*r.Floors.Fraction, 100*r.Floors.PerCreate, r.Floors.Creates, r.Floors.PaidWebhooks, r.Floors.BalancePayments, r.ClientTimeout)
+	fmt.Fprintln(w, "| scenario | fault | held | requests ok/sent during the scenario | creates 2xx / failed | failed requests by reason | audit (all orders so far): answered, orphans, webhooks acked/paid, late webhooks | activity (floor): creates, paid with webhook, balance payments, in | requests failed until | settled in | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, res := range r.Results {
 		verdict := "pass"
 		if !res.OK() {
@@ -71,10 +78,12 @@ func (r *Report) Markdown(w io.Writer) {
 		}
 		a := res.Audit
 		act := res.Activity
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d / %d | %d, %d, %d/%d, %d | %d, %d, %d in %s | %s | %s | %s |\n",
-			res.Name, res.Fault, hold(res.Hold), opsLine(res.Ops), res.Answered, res.Failed,
+		want := res.Want
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d / %d | %s | %d, %d, %d/%d, %d | %d (%d), %d (%d), %d (%d) in %s | %s | %s | %s |\n",
+			res.Name, res.Fault, hold(res.Hold), opsLine(res.Ops), res.Answered, res.Failed, reasonsLine(res.Reasons),
 			a.Answered, a.Orphans, a.Webhooks, a.Paid, a.LateWebhooks,
-			act.Creates, act.PaidWebhooks, act.BalancePayments, act.Duration.Round(time.Second),
+			act.Creates, want.Creates, act.PaidWebhooks, want.PaidWebhooks, act.BalancePayments, want.BalancePayments,
+			act.Duration.Round(time.Second),
 			failingFor(res.FailingFor), res.Settled, strings.ReplaceAll(verdict, "|", "/"))
 	}
 	fmt.Fprintln(w)
@@ -89,6 +98,9 @@ func (r *Report) Markdown(w io.Writer) {
 	}
 	if r.Planted != "" {
 		fmt.Fprintf(w, "Planted loss: %s.\n", r.Planted)
+	}
+	if r.FailuresFile != "" {
+		fmt.Fprintf(w, "\nEvery failed request (time, scenario, request, reason, status, detail): `%s`.\n", r.FailuresFile)
 	}
 }
 

@@ -23,7 +23,9 @@ type Result struct {
 	Err         string             // the fault itself could not be injected or undone
 	Recovery    string             // after a failed audit: what restarting the gateways showed
 	Activity    Activity           // what the scenario achieved, for the floors
+	Want        Want               // the floors of the activity
 	Floor       []string           // floors the activity fell below
+	Reasons     map[string]int     // failed requests by "op reason"
 	FailingFor  time.Duration      // from the fault's start to the last failed request (0: none failed)
 }
 
@@ -46,24 +48,30 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Report, error) {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	log.Info("cluster up", "redis", c.RedisURL(), "clickhouse", c.ClickHouseDSN(), "receiver", c.Recv.URL())
-	rep := &Report{Mode: mode(cfg.Quick), Started: started.UTC(), Rates: cfg.Rates, Floors: cfg.Floors}
-	load := NewLoad(c)
+	rep := &Report{Mode: mode(cfg.Quick), Started: started.UTC(), Rates: cfg.Rates, Floors: cfg.Floors,
+		FailuresFile: cfg.Failures, ClientTimeout: cfg.ClientTimeout}
+	fl, err := openFailureLog(cfg.Failures)
+	if err != nil {
+		return nil, err
+	}
+	defer fl.Close()
+	load := NewLoad(c, fl)
+	var ref *Activity // the baseline's, once it ran
 	for _, s := range chosen(cfg) {
 		if ctx.Err() != nil {
 			break
 		}
-		r := c.scenario(ctx, load, s)
-		log.Info("scenario done", "name", r.Name, "ok", r.OK(), "answered", r.Answered,
-			"failed", r.Failed, "settled", r.Settled, "problems", r.Audit.Problems, "floor", r.Floor, "err", r.Err)
-		for op, n := range r.Ops {
-			if n.Failed > 0 {
-				log.Info("failed requests", "scenario", r.Name, "op", op, "failed", n.Failed, "first", n.FirstErr)
-			}
+		r := c.scenario(ctx, load, s, ref)
+		if ref == nil {
+			ref = &r.Activity
 		}
+		logResult(log, r)
 		rep.Results = append(rep.Results, r)
 	}
 	if cs := clusterScenario(); wants(cfg, cs) && ctx.Err() == nil {
-		rep.Results = append(rep.Results, runOnRedisCluster(ctx, cfg, log, c.CH.Port, cs))
+		r := runOnRedisCluster(ctx, cfg, log, c.CH.Port, cs, fl, ref)
+		logResult(log, r)
+		rep.Results = append(rep.Results, r)
 	}
 	rep.Usage = c.usage
 	if cfg.PlantLoss && ctx.Err() == nil {
@@ -72,6 +80,22 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) (*Report, error) {
 	}
 	rep.Duration = time.Since(started).Round(time.Second)
 	return rep, rep.Err()
+}
+
+func logResult(log *slog.Logger, r Result) {
+	log.Info("scenario done", "name", r.Name, "ok", r.OK(), "answered", r.Answered,
+		"failed", r.Failed, "settled", r.Settled, "problems", r.Audit.Problems, "floor", r.Floor, "err", r.Err)
+	log.Info("activity", "scenario", r.Name, "creates", r.Activity.Creates, "want", r.Want.Creates,
+		"paid_with_webhook", r.Activity.PaidWebhooks, "want", r.Want.PaidWebhooks,
+		"balance_payments", r.Activity.BalancePayments, "want", r.Want.BalancePayments,
+		"in", r.Activity.Duration.Round(100*time.Millisecond), "basis", r.Want.Basis)
+	for op, n := range r.Ops {
+		log.Info("requests", "scenario", r.Name, "op", op, "ok", n.OK, "failed", n.Failed,
+			"slowest_answered", n.Slowest.Round(time.Millisecond), "first_err", n.FirstErr)
+	}
+	if len(r.Reasons) > 0 {
+		log.Info("failed requests by reason", "scenario", r.Name, "reasons", reasonsLine(r.Reasons))
+	}
 }
 
 func mode(quick bool) string {
@@ -91,8 +115,8 @@ func wants(cfg Config, s Scenario) bool {
 
 // runOnRedisCluster runs s in a world of its own on a Redis Cluster (the
 // other scenarios' faults are a single Redis's), with the same load and
-// the same audit.
-func runOnRedisCluster(ctx context.Context, cfg Config, log *slog.Logger, chPort int, s Scenario) Result {
+// the same audit. Its floors come from the main run's baseline (ref).
+func runOnRedisCluster(ctx context.Context, cfg Config, log *slog.Logger, chPort int, s Scenario, fl *failureLog, ref *Activity) Result {
 	c, err := StartOnRedisCluster(ctx, cfg, log, chPort)
 	if c != nil {
 		defer c.Close()
@@ -101,7 +125,7 @@ func runOnRedisCluster(ctx context.Context, cfg Config, log *slog.Logger, chPort
 		return Result{Name: s.Name, Fault: s.Fault, Err: "start on a Redis Cluster: " + err.Error()}
 	}
 	log.Info("redis cluster up", "seed", c.RedisURL(), "clickhouse", c.ClickHouseDSN(), "receiver", c.Recv.URL())
-	return c.scenario(ctx, NewLoad(c), s)
+	return c.scenario(ctx, NewLoad(c, fl), s, ref)
 }
 
 // chosen is the scenarios of the run: the baseline first, then those named
@@ -118,8 +142,9 @@ func chosen(cfg Config) []Scenario {
 }
 
 // scenario runs the load, injects the fault while it runs, stops the load
-// and audits until the audit passes or Settle is spent.
-func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario) Result {
+// and audits until the audit passes or Settle is spent. ref is the run's
+// baseline activity, for the floors (nil: s is the baseline).
+func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario, ref *Activity) Result {
 	hold := s.Hold
 	if c.cfg.Quick && s.QHold > 0 {
 		hold = s.QHold
@@ -132,7 +157,7 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario) Result {
 	opsBefore, createsBefore, paidBefore := load.Ops(), len(load.Creates()), len(load.Paid())
 	c.log.Info("scenario", "name", s.Name, "fault", s.Fault, "hold", hold)
 	began := time.Now()
-	load.Run(c.cfg.Rates)
+	load.Run(s.Name, c.cfg.Rates)
 	_ = sleep(ctx, around)
 	injected := time.Now()
 	if err := s.Inject(ctx, c, hold); err != nil {
@@ -145,6 +170,7 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario) Result {
 		r.FailingFor = last.Sub(injected)
 	}
 	r.Ops = diffOps(load.Ops(), opsBefore)
+	r.Reasons = load.Reasons()
 	for _, cr := range load.Creates()[createsBefore:] {
 		if cr.PaymentID != "" {
 			r.Answered++
@@ -153,13 +179,15 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario) Result {
 		}
 	}
 	r.Audit, r.Settled = c.settle(ctx, load)
-	r.Activity.Creates = r.Answered
+	r.Activity.Creates, r.Activity.CreatesSent = r.Answered, r.Answered+r.Failed
 	r.Activity.PaidWebhooks = acknowledged(load.Paid()[paidBefore:], c.Recv.Seen())
 	r.Activity.BalancePayments = r.Ops["balance create"].OK + r.Ops["balance transfer"].OK
 	for _, n := range r.Ops {
 		r.Activity.FailedRequests += n.Failed
 	}
-	r.Floor = c.cfg.Floors.Check(c.cfg.Rates, r.Activity, s.Name == "baseline")
+	r.Activity.FailedBy = r.Reasons
+	r.Want = c.cfg.Floors.For(ref, r.Activity)
+	r.Floor = c.cfg.Floors.Check(ref, r.Activity)
 	if !r.Audit.OK() && ctx.Err() == nil {
 		r.Recovery = c.recover(ctx, load)
 	}
@@ -223,7 +251,7 @@ func diffOps(after, before map[string]OpCount) map[string]OpCount {
 	out := map[string]OpCount{}
 	for k, a := range after {
 		b := before[k]
-		out[k] = OpCount{OK: a.OK - b.OK, Failed: a.Failed - b.Failed, FirstErr: a.FirstErr}
+		out[k] = OpCount{OK: a.OK - b.OK, Failed: a.Failed - b.Failed, FirstErr: a.FirstErr, Slowest: a.Slowest}
 	}
 	return out
 }

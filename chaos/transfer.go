@@ -48,31 +48,39 @@ func (l *Load) transfer(ctx context.Context, w int) error {
 	p, base := l.payer(w), l.base(w)
 	code, body, _, err := p.send(ctx, http.MethodGet, base+"/payment/"+id, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("payment page: %w", err)
 	}
 	m := csrfRe.FindStringSubmatch(body)
 	if code != http.StatusOK || m == nil {
-		return fmt.Errorf("payment page: %d", code)
+		return &statusError{step: "payment page", status: code, body: snippet(body)}
 	}
 	tok := m[1]
-	if code, _, _, err = p.send(ctx, http.MethodPost, base+"/payment/"+id+"?step=confirm",
-		url.Values{"paymentMethod": {"balance"}, "csrf": {tok}}); err != nil || code != http.StatusSeeOther {
-		return fmt.Errorf("choose balance: %d %v", code, err)
+	code, body, _, err = p.send(ctx, http.MethodPost, base+"/payment/"+id+"?step=confirm",
+		url.Values{"paymentMethod": {"balance"}, "csrf": {tok}})
+	if err != nil {
+		return fmt.Errorf("choose balance: %w", err)
+	}
+	if code != http.StatusSeeOther {
+		return &statusError{step: "choose balance", status: code, body: snippet(body)}
 	}
 	for range 2 {
-		code, _, loc, err := p.send(ctx, http.MethodPost, base+"/merchant/pay", url.Values{"order": {id}, "csrf": {tok}})
+		code, body, loc, err := p.send(ctx, http.MethodPost, base+"/merchant/pay", url.Values{"order": {id}, "csrf": {tok}})
 		if err != nil {
-			return err
+			return fmt.Errorf("pay: %w", err)
 		}
 		if code == http.StatusSeeOther && strings.Contains(loc, "/payment/") {
 			return nil
 		}
 		if code != http.StatusSeeOther || !strings.Contains(loc, "/merchant/login") {
-			return fmt.Errorf("pay: %d %s", code, loc)
+			return &statusError{step: "pay", status: code, body: snippet(loc + " " + body)}
 		}
 		form := url.Values{"appid": {l.c.M.Payer.AppID}, "password": {l.c.M.Password}, "order": {id}, "csrf": {tok}}
-		if code, _, _, err = p.send(ctx, http.MethodPost, base+"/merchant/login", form); err != nil || code != http.StatusSeeOther {
-			return fmt.Errorf("login: %d %v", code, err)
+		code, body, _, err = p.send(ctx, http.MethodPost, base+"/merchant/login", form)
+		if err != nil {
+			return fmt.Errorf("login: %w", err)
+		}
+		if code != http.StatusSeeOther {
+			return &statusError{step: "login", status: code, body: snippet(body)}
 		}
 	}
 	return fmt.Errorf("pay: still not logged in")
@@ -97,6 +105,9 @@ func (p *payer) send(ctx context.Context, method, u string, form url.Values) (co
 		return 0, "", "", err
 	}
 	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	b, err := io.ReadAll(res.Body)
+	if err != nil { // the answer was cut off: no answer
+		return 0, "", "", fmt.Errorf("read the answer: %w", err)
+	}
 	return res.StatusCode, string(b), res.Header.Get("Location"), nil
 }

@@ -50,9 +50,15 @@ trap 'exit 143' TERM
 
 go build -trimpath -o "$tmp/bin/gateway" ./cmd/gateway
 go build -trimpath -o "$tmp/bin/chaos" ./chaos/cmd/chaos
+# Every failed request of the load, with its reason (status and body,
+# time-out, refused, reset...), one JSON line each, kept from every run:
+# a gateway's log cannot say why a request failed that it never answered.
+mkdir -p chaos-results
+failures="chaos-results/$mode-$(date -u +%Y%m%dT%H%M%SZ)-failed-requests.jsonl"
 status=0
 # CHAOS_FLAGS adds runner flags, e.g. CHAOS_FLAGS="--creates 300 --scenarios redis-kill9"
 # (`chaos -h` lists them: the rates offered and the activity floors).
 # shellcheck disable=SC2086 # split on purpose
-"$tmp/bin/chaos" --root "$root" --gateway "$tmp/bin/gateway" --data "$tmp" "${flags[@]}" ${CHAOS_FLAGS:-} || status=$?
+"$tmp/bin/chaos" --root "$root" --gateway "$tmp/bin/gateway" --data "$tmp" --failures "$failures" "${flags[@]}" ${CHAOS_FLAGS:-} || status=$?
+log "failed requests of the load: $failures"
 exit "$status"
