@@ -70,6 +70,15 @@ func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, 
 		return nil, invalid("a reason is required: the payer reads it")
 	}
 	dec.By = deciderName(actor)
+	before, err := d.r.Order(ctx, id) // its merchant, network and amount, which a decision does not change
+	if err != nil {
+		return nil, err
+	}
+	e, err := checked(entry(d.now(), actor, "usdt.review_"+verb, "order:"+id, before.AppID,
+		map[string]string{"note": dec.Note, "reason": dec.Reason, "network": before.Network, "amount": before.PayableAmount}))
+	if err != nil {
+		return nil, err
+	}
 	decide := d.r.AdminReject
 	if verb == "approve" {
 		decide = d.r.AdminApprove
@@ -78,8 +87,6 @@ func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, 
 	if err != nil {
 		return nil, err
 	}
-	e := entry(d.now(), actor, "usdt.review_"+verb, "order:"+id, o.AppID,
-		map[string]string{"note": dec.Note, "reason": dec.Reason, "network": o.Network, "amount": o.PayableAmount})
 	return o, record(ctx, d.log, e)
 }
 
@@ -92,12 +99,20 @@ func (d *Desk) Attach(ctx context.Context, actor access.Actor, id, hash, note st
 	if note = strings.TrimSpace(note); note == "" {
 		return nil, invalid("a note is required: say why the transfer is this order's")
 	}
+	before, err := d.r.Order(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	e, err := checked(entry(d.now(), actor, "usdt.review_attach", "order:"+id, before.AppID,
+		map[string]string{"note": note, "network": before.Network}))
+	if err != nil {
+		return nil, err
+	}
 	o, err := d.r.Attach(ctx, id, hash, usdt.Decision{By: deciderName(actor), Note: note})
 	if err != nil {
 		return nil, err
 	}
-	return o, record(ctx, d.log, entry(d.now(), actor, "usdt.review_attach", "order:"+id, o.AppID,
-		map[string]string{"note": note, "network": o.Network}))
+	return o, record(ctx, d.log, e)
 }
 
 // deciderName is how a review's history names the person: admin:NAME (the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -30,14 +31,18 @@ func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appi
 	if err := allow(actor, access.PermMerchantsWrite); err != nil {
 		return nil, err
 	}
+	e, err := checked(entry(m.now(), actor, action, "merchant:"+appid, appid, d))
+	if err != nil {
+		return nil, err
+	}
 	a, err := do()
 	if err != nil {
 		return nil, err
 	}
-	if a != nil {
-		appid = a.AppID
+	if a != nil { // a new merchant's appid is known now: digits the store made
+		e.Target, e.AppID = "merchant:"+a.AppID, a.AppID
 	}
-	return a, record(ctx, m.log, entry(m.now(), actor, action, "merchant:"+appid, appid, d))
+	return a, record(ctx, m.log, e)
 }
 
 // Create makes a live or sandbox merchant.
@@ -95,6 +100,11 @@ func (m *Merchants) RotateQueryKey(ctx context.Context, actor access.Actor, appi
 // SetLimits sets the merchant's rate limit overrides ("" keeps one,
 // "default" removes it).
 func (m *Merchants) SetLimits(ctx context.Context, actor access.Actor, appid string, o merchant.LimitOverrides) (*merchant.Account, error) {
+	for _, v := range []string{o.Create, o.Query, o.Report} {
+		if _, err := platform.ParseLimit(v); v != "" && v != "default" && err != nil {
+			return nil, invalid(err.Error())
+		}
+	}
 	d := map[string]string{"limit": "create=" + o.Create + " query=" + o.Query + " report=" + o.Report}
 	return m.change(ctx, actor, "merchant.set_limits", appid, d,
 		func() (*merchant.Account, error) { return m.st.SetLimits(ctx, appid, o) })
@@ -120,6 +130,9 @@ func (m *Merchants) SetMethodLimits(ctx context.Context, actor access.Actor, app
 func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, currency string, amount schema.Amount) (schema.Amount, error) {
 	var bal schema.Amount
 	currency = strings.ToUpper(currency)
+	if !schema.MethodBalance.Supports(currency) { // also keeps a bad value out of the entry
+		return 0, invalid("balances are kept in " + strings.Join(schema.MethodBalance.Currencies(), " and "))
+	}
 	_, err := m.change(ctx, actor, "merchant.credit", appid, map[string]string{"amount": amount.String(), "currency": currency},
 		func() (*merchant.Account, error) {
 			var err error
@@ -154,8 +167,12 @@ func (m *Merchants) ViewConsole(ctx context.Context, actor access.Actor, appid, 
 	if err := allow(actor, access.PermMerchantConsole); err != nil {
 		return err
 	}
+	e, err := checked(entry(m.now(), actor, "merchant.console_view", "merchant:"+appid, appid, map[string]string{"via": page}))
+	if err != nil {
+		return err
+	}
 	if _, err := m.st.Get(ctx, appid); err != nil {
 		return err
 	}
-	return record(ctx, m.log, entry(m.now(), actor, "merchant.console_view", "merchant:"+appid, appid, map[string]string{"via": page}))
+	return record(ctx, m.log, e)
 }

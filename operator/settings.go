@@ -42,12 +42,16 @@ func (s *Settings) SetRate(ctx context.Context, actor access.Actor, base, quote,
 	if err != nil {
 		return fx.Entry{}, invalid(err.Error())
 	}
+	ae, err := checked(entry(s.now(), actor, "fx.set", "fx:"+p.Base+"/"+p.Quote, "", map[string]string{"currency": p.Quote}))
+	if err != nil {
+		return fx.Entry{}, err
+	}
 	e, err := s.rates.Set(ctx, p, r, By(actor))
 	if err != nil {
 		return e, err
 	}
-	d := map[string]string{"rate": e.Rate, "currency": p.Quote}
-	return e, record(ctx, s.log, entry(s.now(), actor, "fx.set", "fx:"+p.Base+"/"+p.Quote, "", d))
+	ae.Details["rate"] = e.Rate // the rate as stored: a number the store wrote
+	return e, record(ctx, s.log, ae)
 }
 
 // Rates are the current rates and the last n set, newest first: who set
@@ -107,15 +111,19 @@ func (s *Settings) SetNetwork(ctx context.Context, actor access.Actor, c Network
 	if err != nil {
 		return usdt.Network{}, invalid(err.Error())
 	}
-	if err := s.nets.Set(ctx, checked); err != nil {
-		return usdt.Network{}, err
-	}
 	d := map[string]string{"network": checked.Name, "mode": string(checked.Mode), "count": strconv.Itoa(len(checked.Addresses)),
 		"confirmations": strconv.FormatInt(checked.Confirmations, 10), "realm": sandboxWord(checked.Sandbox)}
 	if old != "" && old != checked.Mode {
 		d["old_mode"] = string(old)
 	}
-	return checked, record(ctx, s.log, entry(s.now(), actor, "usdt.network_set", "network:"+checked.Key(), "", d))
+	e := entry(s.now(), actor, "usdt.network_set", "network:"+checked.Key(), "", d)
+	if err := e.Check(); err != nil {
+		return usdt.Network{}, err
+	}
+	if err := s.nets.Set(ctx, checked); err != nil {
+		return usdt.Network{}, err
+	}
+	return checked, record(ctx, s.log, e)
 }
 
 func (c NetworkChange) apply(n *usdt.Network) {
@@ -145,12 +153,16 @@ func (s *Settings) RemoveNetwork(ctx context.Context, actor access.Actor, name s
 		return err
 	}
 	name = strings.ToUpper(strings.TrimSpace(name))
+	n := usdt.Network{Name: name, Sandbox: sandbox}
+	e, err := checked(entry(s.now(), actor, "usdt.network_remove", "network:"+n.Key(), "",
+		map[string]string{"network": name, "realm": sandboxWord(sandbox)}))
+	if err != nil {
+		return err
+	}
 	if err := s.nets.Remove(ctx, name, sandbox); err != nil {
 		return err
 	}
-	n := usdt.Network{Name: name, Sandbox: sandbox}
-	return record(ctx, s.log, entry(s.now(), actor, "usdt.network_remove", "network:"+n.Key(), "",
-		map[string]string{"network": name, "realm": sandboxWord(sandbox)}))
+	return record(ctx, s.log, e)
 }
 
 func sandboxWord(sandbox bool) string {
