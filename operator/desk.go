@@ -2,10 +2,10 @@ package operator
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
@@ -51,16 +51,23 @@ func (d *Desk) Review(ctx context.Context, actor access.Actor, id string) (*sche
 // Approve: the transfer under review on order id pays it. note says what
 // the administrator checked.
 func (d *Desk) Approve(ctx context.Context, actor access.Actor, id, note string) (*schema.Order, error) {
-	return d.decide(ctx, actor, "approve", id, usdt.Decision{Note: strings.TrimSpace(note)})
+	return d.decide(ctx, actor, "approve", id, usdt.Decision{Note: note})
 }
 
 // Reject: it does not; the payer reads reason and may pay again.
 func (d *Desk) Reject(ctx context.Context, actor access.Actor, id, reason, note string) (*schema.Order, error) {
-	return d.decide(ctx, actor, "reject", id, usdt.Decision{Reason: strings.TrimSpace(reason), Note: strings.TrimSpace(note)})
+	return d.decide(ctx, actor, "reject", id, usdt.Decision{Reason: reason, Note: note})
 }
 
 func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, dec usdt.Decision) (*schema.Order, error) {
 	if err := allow(actor, access.PermUSDTReview); err != nil {
+		return nil, err
+	}
+	var err error
+	if dec.Note, err = audit.Text("note", dec.Note, audit.MaxText); err != nil {
+		return nil, err
+	}
+	if dec.Reason, err = audit.Text("reason", dec.Reason, audit.MaxText); err != nil {
 		return nil, err
 	}
 	switch {
@@ -96,7 +103,11 @@ func (d *Desk) Attach(ctx context.Context, actor access.Actor, id, hash, note st
 	if err := allow(actor, access.PermUSDTReview); err != nil {
 		return nil, err
 	}
-	if note = strings.TrimSpace(note); note == "" {
+	note, err := audit.Text("note", note, audit.MaxText)
+	if err != nil {
+		return nil, err
+	}
+	if note == "" {
 		return nil, invalid("a note is required: say why the transfer is this order's")
 	}
 	before, err := d.r.Order(ctx, id)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -47,6 +48,10 @@ func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appi
 
 // Create makes a live or sandbox merchant.
 func (m *Merchants) Create(ctx context.Context, actor access.Actor, na merchant.NewAccount) (*merchant.Account, error) {
+	var err error
+	if na.Name, err = audit.Text("name", na.Name, merchant.MaxNameLen); err != nil {
+		return nil, err
+	}
 	return m.change(ctx, actor, "merchant.create", "", map[string]string{"name": na.Name, "realm": sandboxWord(na.Sandbox)},
 		func() (*merchant.Account, error) { return m.st.Create(ctx, na) })
 }
@@ -54,7 +59,10 @@ func (m *Merchants) Create(ctx context.Context, actor access.Actor, na merchant.
 // SetDisabled disables (its calls are refused at once) or enables a
 // merchant. An operator gives the reason; the CLI may.
 func (m *Merchants) SetDisabled(ctx context.Context, actor access.Actor, appid string, disabled bool, reason string) (*merchant.Account, error) {
-	reason = strings.TrimSpace(reason)
+	reason, err := audit.Text("reason", reason, audit.MaxText)
+	if err != nil {
+		return nil, err
+	}
 	if reason == "" && actor.Realm == string(access.RealmOperator) {
 		return nil, invalid("a reason is required")
 	}
@@ -68,6 +76,10 @@ func (m *Merchants) SetDisabled(ctx context.Context, actor access.Actor, appid s
 
 // SetName changes the name payers see.
 func (m *Merchants) SetName(ctx context.Context, actor access.Actor, appid, name string) (*merchant.Account, error) {
+	name, err := audit.Text("name", name, merchant.MaxNameLen)
+	if err != nil {
+		return nil, err
+	}
 	return m.change(ctx, actor, "merchant.set_name", appid, map[string]string{"name": name},
 		func() (*merchant.Account, error) { return m.st.SetName(ctx, appid, name) })
 }
