@@ -49,3 +49,27 @@ func (e *Entry) Check() error {
 	}
 	return nil
 }
+
+// Clip is text from outside (a provider's error or reference) recorded
+// after the change it came back from, when refusing is no longer possible:
+// invalid bytes and control characters become U+FFFD and a space, and it
+// is cut to at most limit bytes (at most maxDetail) on a character
+// boundary, so the entry that keeps it still passes Validate.
+func Clip(s string, limit int) string {
+	if limit <= 0 || limit > maxDetail {
+		limit = maxDetail
+	}
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if len(s) > limit {
+		s = s[:limit]
+		for !utf8.ValidString(s) { // only the last character can be cut
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
