@@ -31,6 +31,9 @@ func TestAuditedFormsRefuseBadText(t *testing.T) {
 		{"refund reason with a control character", path("paid", "refund"), url.Values{"reason": {"a\x00b"}}, ""},
 		{"resend refund id not UTF-8", path("paid", "resend"), url.Values{"refund": {"rf\xff"}}, ""},
 		{"resend refund id over-long", path("paid", "resend"), url.Values{"refund": {long}}, ""},
+		// Within audit.Text's bound, but "refund:ID" is over an entry
+		// field's 256 bytes: the entry's own check refuses it.
+		{"resend refund id past the target's bound", path("paid", "resend"), url.Values{"refund": {strings.Repeat("r", 256)}}, ""},
 		{"sandbox target not UTF-8", path("sandbox", "sandbox"), url.Values{"to": {"paid\xff"}}, ""},
 		{"sandbox target over-long", path("sandbox", "sandbox"), url.Values{"to": {long}}, ""},
 		{"cancel of an order id not UTF-8", Base + "/orders/" + url.PathEscape(e.orders["open"]+"\xff") + "/cancel", url.Values{}, ""},
