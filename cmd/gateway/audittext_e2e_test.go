@@ -52,7 +52,7 @@ func TestAuditedCommandsRefuseBadText(t *testing.T) {
 	cmds := []auditedCommand{
 		{"merchant create", []string{"merchant", "create", "--name", "%s"}, "New shop", "", "merchant.create"},
 		{"merchant disable", []string{"merchant", "disable", app, "--reason", "%s"}, "chargebacks", "", "merchant.disable"},
-		{"merchant enable", []string{"merchant", "enable", app, "--by", "%s"}, "carol", "", "merchant.enable"},
+		{"merchant enable", []string{"merchant", "enable", app, "--by", "%s"}, "carol", strings.Repeat("a", maxActor+1), "merchant.enable"},
 		{"merchant set-name", []string{"merchant", "set-name", app, "%s"}, "Tea Shop", "", "merchant.set_name"},
 		{"merchant set-callback", []string{"merchant", "set-callback", app, "https://93.184.216.34/%s"}, "hook", longURL, "merchant.set_callback"},
 		{"merchant rotate-key", []string{"merchant", "rotate-key", "%s"}, app, "", "merchant.rotate_key"},
