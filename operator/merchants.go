@@ -26,13 +26,12 @@ func NewMerchants(st *merchant.Store, log Auditor) *Merchants {
 	return &Merchants{st: st, log: log, now: time.Now}
 }
 
-// change runs one account change for actor and records it.
+// change runs one account change for actor and records it: the entry is
+// built and checked first, then do makes the change and the entry is
+// appended after it (a new merchant's appid known by then).
 func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appid string, d map[string]string,
 	do func() (*merchant.Account, error)) (*merchant.Account, error) {
-	if err := allow(actor, access.PermMerchantsWrite); err != nil {
-		return nil, err
-	}
-	e, err := checked(entry(m.now(), actor, action, "merchant:"+appid, appid, d))
+	e, err := m.entry(actor, action, appid, d)
 	if err != nil {
 		return nil, err
 	}
@@ -44,6 +43,27 @@ func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appi
 		e.Target, e.AppID = "merchant:"+a.AppID, a.AppID
 	}
 	return a, record(ctx, m.log, e)
+}
+
+// update is change for an account field the merchant store writes in one
+// MULTI (merchant.Store.Audited): the entry, checked first, is appended to
+// the {merchants} audit stream in that same MULTI, so neither is kept
+// without the other.
+func (m *Merchants) update(ctx context.Context, actor access.Actor, action, appid string, d map[string]string,
+	do func(st *merchant.Store) (*merchant.Account, error)) (*merchant.Account, error) {
+	e, err := m.entry(actor, action, appid, d)
+	if err != nil {
+		return nil, err
+	}
+	return do(m.st.Audited(e))
+}
+
+// entry is actor's action on appid, allowed and checked.
+func (m *Merchants) entry(actor access.Actor, action, appid string, d map[string]string) (audit.Entry, error) {
+	if err := allow(actor, access.PermMerchantsWrite); err != nil {
+		return audit.Entry{}, err
+	}
+	return checked(entry(m.now(), actor, action, "merchant:"+appid, appid, d))
 }
 
 // Create makes a live or sandbox merchant.
@@ -70,8 +90,8 @@ func (m *Merchants) SetDisabled(ctx context.Context, actor access.Actor, appid s
 	if disabled {
 		action = "merchant.disable"
 	}
-	return m.change(ctx, actor, action, appid, details("reason", reason),
-		func() (*merchant.Account, error) { return m.st.SetDisabled(ctx, appid, disabled) })
+	return m.update(ctx, actor, action, appid, details("reason", reason),
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetDisabled(ctx, appid, disabled) })
 }
 
 // SetName changes the name payers see.
@@ -80,33 +100,33 @@ func (m *Merchants) SetName(ctx context.Context, actor access.Actor, appid, name
 	if err != nil {
 		return nil, err
 	}
-	return m.change(ctx, actor, "merchant.set_name", appid, map[string]string{"name": name},
-		func() (*merchant.Account, error) { return m.st.SetName(ctx, appid, name) })
+	return m.update(ctx, actor, "merchant.set_name", appid, map[string]string{"name": name},
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetName(ctx, appid, name) })
 }
 
 // SetCallback changes the default webhook URL. The URL is not in the entry:
 // merchants put tokens in their callback query strings.
 func (m *Merchants) SetCallback(ctx context.Context, actor access.Actor, appid, callback string) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.set_callback", appid, nil,
-		func() (*merchant.Account, error) { return m.st.SetCallback(ctx, appid, callback) })
+	return m.update(ctx, actor, "merchant.set_callback", appid, nil,
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetCallback(ctx, appid, callback) })
 }
 
 // RotateKey makes a new API key; the old one verifies for grace.
 func (m *Merchants) RotateKey(ctx context.Context, actor access.Actor, appid string, grace time.Duration) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.rotate_key", appid, map[string]string{"grace": grace.String()},
-		func() (*merchant.Account, error) { return m.st.RotateKey(ctx, appid, grace) })
+	return m.update(ctx, actor, "merchant.rotate_key", appid, map[string]string{"grace": grace.String()},
+		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateKey(ctx, appid, grace) })
 }
 
 // RotateWebhookSecret makes a new webhook secret; the old one also signs for grace.
 func (m *Merchants) RotateWebhookSecret(ctx context.Context, actor access.Actor, appid string, grace time.Duration) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.rotate_webhook_secret", appid, map[string]string{"grace": grace.String()},
-		func() (*merchant.Account, error) { return m.st.RotateWebhookSecret(ctx, appid, grace) })
+	return m.update(ctx, actor, "merchant.rotate_webhook_secret", appid, map[string]string{"grace": grace.String()},
+		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateWebhookSecret(ctx, appid, grace) })
 }
 
 // RotateQueryKey makes a new query key; the old one stops at once.
 func (m *Merchants) RotateQueryKey(ctx context.Context, actor access.Actor, appid string) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.rotate_query_key", appid, nil,
-		func() (*merchant.Account, error) { return m.st.RotateQueryKey(ctx, appid) })
+	return m.update(ctx, actor, "merchant.rotate_query_key", appid, nil,
+		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateQueryKey(ctx, appid) })
 }
 
 // SetLimits sets the merchant's rate limit overrides ("" keeps one,
@@ -133,8 +153,8 @@ func (m *Merchants) SetMethodLimits(ctx context.Context, actor access.Actor, app
 			func() (*merchant.Account, error) { return m.st.ClearMethodLimits(ctx, appid, method) })
 	}
 	d := map[string]string{"method": string(method), "min": l.Min.String(), "max": l.Max.String()}
-	return m.change(ctx, actor, "merchant.set_method_limits", appid, d,
-		func() (*merchant.Account, error) { return m.st.SetMethodLimits(ctx, appid, method, l) })
+	return m.update(ctx, actor, "merchant.set_method_limits", appid, d,
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetMethodLimits(ctx, appid, method, l) })
 }
 
 // Credit adds amount to the merchant's balance in currency and answers the
@@ -157,8 +177,8 @@ func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, curre
 // SetPassword sets the payer-login password of the merchant's balance
 // account (never in the entry).
 func (m *Merchants) SetPassword(ctx context.Context, actor access.Actor, appid, password string) error {
-	_, err := m.change(ctx, actor, "merchant.set_password", appid, nil,
-		func() (*merchant.Account, error) { return nil, m.st.SetPassword(ctx, appid, password) })
+	_, err := m.update(ctx, actor, "merchant.set_password", appid, nil,
+		func(st *merchant.Store) (*merchant.Account, error) { return nil, st.SetPassword(ctx, appid, password) })
 	return err
 }
 
