@@ -195,6 +195,14 @@ func form(ctx *fiber.Ctx, name string) string {
 	return strings.TrimSpace(strings.Clone(ctx.FormValue(name)))
 }
 
+// text is a posted free-text field (a reason, a note, a name) under the
+// shared rule (audit.Text): trimmed, valid UTF-8 without control
+// characters, at most limit characters; anything else is a 400 before the
+// form's use case runs.
+func text(ctx *fiber.Ctx, name string, limit int) (string, error) {
+	return audit.Text(name, strings.Clone(ctx.FormValue(name)), limit)
+}
+
 // param is a route parameter, copied.
 func param(ctx *fiber.Ctx, name string) string { return strings.Clone(ctx.Params(name)) }
 

@@ -3,6 +3,7 @@ package admin
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
@@ -56,11 +57,18 @@ func (c *Console) review(ctx *fiber.Ctx) error {
 func (c *Console) decide(verb string) fiber.Handler {
 	return func(ctx *fiber.Ctx) error {
 		id, actor := param(ctx, "id"), c.ui.Actor(ctx)
-		var err error
+		note, err := text(ctx, "note", audit.MaxText)
+		if err != nil {
+			return c.ui.Fail(ctx, err)
+		}
 		if verb == "approve" {
-			_, err = c.d.Desk.Approve(ctx.UserContext(), actor, id, form(ctx, "note"))
+			_, err = c.d.Desk.Approve(ctx.UserContext(), actor, id, note)
 		} else {
-			_, err = c.d.Desk.Reject(ctx.UserContext(), actor, id, form(ctx, "reason"), form(ctx, "note"))
+			var reason string
+			if reason, err = text(ctx, "reason", audit.MaxText); err != nil {
+				return c.ui.Fail(ctx, err)
+			}
+			_, err = c.d.Desk.Reject(ctx.UserContext(), actor, id, reason, note)
 		}
 		return c.after(ctx, err, "/usdt/"+id, verb+"d")
 	}

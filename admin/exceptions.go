@@ -3,6 +3,7 @@ package admin
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/operator"
 )
 
@@ -23,7 +24,11 @@ func (c *Console) exceptions(ctx *fiber.Ctx) error {
 }
 
 func (c *Console) handleException(ctx *fiber.Ctx) error {
-	_, err := c.d.Exceptions.Handle(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "kind"), param(ctx, "id"), form(ctx, "note"))
+	note, err := text(ctx, "note", audit.MaxText)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	_, err = c.d.Exceptions.Handle(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "kind"), param(ctx, "id"), note)
 	return c.after(ctx, err, "/exceptions", "handled")
 }
 
@@ -36,7 +41,11 @@ func (c *Console) resendException(ctx *fiber.Ctx) error {
 // provider (admin only; operator.Exceptions.RecordRefund says why the
 // gateway does not refund these itself).
 func (c *Console) recordRefund(ctx *fiber.Ctx) error {
-	_, err := c.d.Exceptions.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "amount"), form(ctx, "currency"), form(ctx, "note"))
+	note, err := text(ctx, "note", audit.MaxText)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	_, err = c.d.Exceptions.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "amount"), form(ctx, "currency"), note)
 	return c.after(ctx, err, "/exceptions", "refund")
 }
 

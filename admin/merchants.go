@@ -37,8 +37,12 @@ func (c *Console) merchants(ctx *fiber.Ctx) error {
 }
 
 func (c *Console) createMerchant(ctx *fiber.Ctx) error {
+	name, err := text(ctx, "name", merchant.MaxNameLen)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
 	a, err := c.d.Merchants.Create(ctx.UserContext(), c.ui.Actor(ctx),
-		merchant.NewAccount{Name: form(ctx, "name"), Callback: form(ctx, "callback"), Sandbox: form(ctx, "mode") == "sandbox"})
+		merchant.NewAccount{Name: name, Callback: form(ctx, "callback"), Sandbox: form(ctx, "mode") == "sandbox"})
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
@@ -114,7 +118,11 @@ func (c *Console) history(ctx context.Context, target string) []audit.Row {
 
 func (c *Console) merchantState(ctx *fiber.Ctx) error {
 	appid, disable := param(ctx, "appid"), form(ctx, "state") == "disable"
-	_, err := c.d.Merchants.SetDisabled(ctx.UserContext(), c.ui.Actor(ctx), appid, disable, form(ctx, "reason"))
+	reason, err := text(ctx, "reason", audit.MaxText)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	_, err = c.d.Merchants.SetDisabled(ctx.UserContext(), c.ui.Actor(ctx), appid, disable, reason)
 	done := "enabled"
 	if disable {
 		done = "disabled"

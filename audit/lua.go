@@ -24,9 +24,10 @@ end
 // ARGV[1 .. #ARGV - gw_audit_argc()].
 func Script(src string) *redis.Script { return redis.NewScript(luaAppend + src) }
 
-// ScriptArgs appends e to a script's own arguments, after validating it.
+// ScriptArgs appends e to a script's own arguments, after checking it
+// (Check: an entry the log cannot keep is a 400, and the script never runs).
 func ScriptArgs(args []any, e Entry) ([]any, error) {
-	if err := e.Validate(); err != nil {
+	if err := e.Check(); err != nil {
 		return nil, err
 	}
 	v := e.values()

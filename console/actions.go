@@ -4,10 +4,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -16,19 +16,24 @@ import (
 
 // Every action: the route's Require has checked the role, the frame the
 // session and CSRF token; here the order must be the merchant's (404
-// otherwise, nothing done), the command side acts, the audit log gets the
-// entry, and the browser goes back to the order with a notice.
+// otherwise, nothing done), the form's text is cleaned (audit.Text) and the
+// audit entry built and checked, then the command side acts, the audit log
+// gets the entry with the outcome, and the browser goes back to the order
+// with a notice.
 
 // maxReason bounds a refund reason like the API's.
-const maxReason = 256
+const maxReason = audit.MaxText
 
 func (c *Console) refund(ctx *fiber.Ctx) error {
 	o, err := c.own(ctx, strings.Clone(ctx.Params("id")))
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	reason := strings.TrimSpace(strings.Clone(ctx.FormValue("reason")))
-	if reason == "" || utf8.RuneCountInString(reason) > maxReason {
+	reason, err := audit.Text("reason", strings.Clone(ctx.FormValue("reason")), maxReason)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	if reason == "" {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindInvalidParameter, "a reason of at most %d characters is required", maxReason))
 	}
 	amount := o.Amount - o.RefundReserved // full: what is left
@@ -37,12 +42,16 @@ func (c *Console) refund(ctx *fiber.Ctx) error {
 			return c.ui.Fail(ctx, platform.Errorf(platform.KindInvalidParameter, "amount must be a positive amount like 12.50"))
 		}
 	}
+	e, err := c.entry(ctx, "order.refund", "order:"+o.ID, map[string]string{"amount": amount.String(), "currency": o.Currency, "reason": reason})
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
 	r, err := c.d.Actions.Refund(ctx.UserContext(), o, command.RefundAsk{Amount: amount, Reason: reason})
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	if err := c.audited(ctx, "order.refund", "order:"+o.ID, map[string]string{"amount": amount.String(), "currency": o.Currency,
-		"reason": reason, "status": string(r.Status)}); err != nil {
+	e.Details["status"] = string(r.Status)
+	if err := c.audited(ctx, e); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	return c.back(ctx, o.ID, "refund")
@@ -53,11 +62,16 @@ func (c *Console) cancel(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
+	e, err := c.entry(ctx, "order.cancel", "order:"+o.ID, map[string]string{})
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
 	after, err := c.d.Actions.Cancel(ctx.UserContext(), o.ID)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	if err := c.audited(ctx, "order.cancel", "order:"+o.ID, map[string]string{"status": after.Status.String()}); err != nil {
+	e.Details["status"] = after.Status.String()
+	if err := c.audited(ctx, e); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	return c.back(ctx, o.ID, "cancel")
@@ -68,15 +82,22 @@ func (c *Console) resend(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	refundID := strings.Clone(ctx.FormValue("refund"))
-	if err := c.d.Actions.Resend(ctx.UserContext(), o.AppID, o.ID, refundID); err != nil {
+	refundID, err := audit.Text("refund", strings.Clone(ctx.FormValue("refund")), 0)
+	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	target := "order:" + o.ID
 	if refundID != "" {
 		target = "refund:" + refundID
 	}
-	if err := c.audited(ctx, "order.webhook_resend", target, nil); err != nil {
+	e, err := c.entry(ctx, "order.webhook_resend", target, nil)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	if err := c.d.Actions.Resend(ctx.UserContext(), o.AppID, o.ID, refundID); err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	if err := c.audited(ctx, e); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	return c.back(ctx, o.ID, "resend")
@@ -100,11 +121,16 @@ func (c *Console) sandbox(ctx *fiber.Ctx) error {
 	default:
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindInvalidParameter, "to must be paid or failed"))
 	}
+	e, err := c.entry(ctx, "order.sandbox_"+to.String(), "order:"+o.ID, map[string]string{})
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
 	after, err := c.d.Actions.SandboxMove(ctx.UserContext(), o, to)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	if err := c.audited(ctx, "order.sandbox_"+to.String(), "order:"+o.ID, map[string]string{"status": after.Status.String()}); err != nil {
+	e.Details["status"] = after.Status.String()
+	if err := c.audited(ctx, e); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	return c.back(ctx, o.ID, "sandbox")

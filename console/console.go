@@ -137,15 +137,22 @@ func (c *Console) Register(app fiber.Router) {
 	})
 }
 
-// audited appends the entry of a write the person made; a write whose
-// entry cannot be written is reported as failed (the log must not miss
-// it), though the change itself stands.
-func (c *Console) audited(ctx *fiber.Ctx, action, target string, details map[string]string) error {
+// entry is the audit entry of a write the person is about to make, built
+// and checked before the write: a value it cannot keep is a 400 with
+// nothing done, never a change the log misses.
+func (c *Console) entry(ctx *fiber.Ctx, action, target string, details map[string]string) (audit.Entry, error) {
 	s := webui.SessionOf(ctx)
 	e := audit.Entry{At: c.cfg.Now().UTC(), ActorID: s.UserID, ActorEmail: s.Email, Realm: audit.RealmMerchant, Role: string(s.Role),
 		Action: action, Target: target, AppID: s.AppID, Source: c.ui.Source(ctx), Details: details}
+	return e, e.Check()
+}
+
+// audited appends e, checked by entry before the write and completed with
+// the write's outcome; a write whose entry cannot be written (Redis down)
+// is reported as failed, though the change itself stands.
+func (c *Console) audited(ctx *fiber.Ctx, e audit.Entry) error {
 	if _, err := c.d.Audit.Append(ctx.UserContext(), e); err != nil {
-		return fmt.Errorf("audit %s: %w", action, err)
+		return fmt.Errorf("audit %s: %w", e.Action, err)
 	}
 	return nil
 }

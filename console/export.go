@@ -37,6 +37,11 @@ func (c *Console) export(ctx *fiber.Ctx) error {
 	if rf.From.IsZero() {
 		rf.From = rf.To.Add(-c.cfg.ExportRange)
 	}
+	e, err := c.entry(ctx, "orders.export", "merchant:"+s.AppID, map[string]string{"status": of.Status, "method": of.Method,
+		"currency": of.Currency, "until": rf.To.Format(time.RFC3339)})
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
 	release, err := c.gate.Acquire(ctx.UserContext(), rf.AppID)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
@@ -48,8 +53,7 @@ func (c *Console) export(ctx *fiber.Ctx) error {
 		cancel()
 		return c.ui.Fail(ctx, &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err})
 	}
-	if err := c.audited(ctx, "orders.export", "merchant:"+s.AppID, map[string]string{"status": of.Status, "method": of.Method,
-		"currency": of.Currency, "until": rf.To.Format(time.RFC3339)}); err != nil {
+	if err := c.audited(ctx, e); err != nil {
 		cancel()
 		return c.ui.Fail(ctx, err)
 	}

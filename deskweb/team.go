@@ -11,6 +11,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/webui"
 )
 
@@ -46,9 +47,17 @@ func (h handlers) setupLink(c *fiber.Ctx, token string) string {
 	return c.BaseURL() + h.ui.Config().Base + "/setup/" + token
 }
 
+// maxEmail bounds an invited address (RFC 5321's path limit), under the
+// shared free-text rule (audit.Text).
+const maxEmail = 254
+
 // invite makes a user and shows its setup link once.
 func (h handlers) invite(c *fiber.Ctx) error {
-	u, token, err := h.p.desk.Invite(c.UserContext(), h.who(c), form(c, "email"), access.Role(form(c, "role")))
+	email, err := audit.Text("email", strings.Clone(c.FormValue("email")), maxEmail)
+	if err != nil {
+		return h.ui.Fail(c, err)
+	}
+	u, token, err := h.p.desk.Invite(c.UserContext(), h.who(c), email, access.Role(form(c, "role")))
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
@@ -85,7 +94,11 @@ func (h handlers) userOp(c *fiber.Ctx) error {
 
 // requireTOTP turns the merchant's TOTP requirement on or off.
 func (h handlers) requireTOTP(c *fiber.Ctx) error {
-	if err := h.p.desk.RequireTOTP(c.UserContext(), h.who(c), form(c, "on") == "1"); err != nil {
+	on := form(c, "on")
+	if on != "" && on != "1" { // a checkbox: "1" or absent, nothing else is a choice
+		return h.ui.Fail(c, platform.Errorf(platform.KindInvalidParameter, "on must be 1 or absent"))
+	}
+	if err := h.p.desk.RequireTOTP(c.UserContext(), h.who(c), on == "1"); err != nil {
 		return h.ui.Fail(c, err)
 	}
 	return h.done(c, "/team", "totp")

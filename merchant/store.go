@@ -255,10 +255,15 @@ func (s *Store) SetLimits(ctx context.Context, appid string, o LimitOverrides) (
 	return s.update(ctx, appid, f)
 }
 
-// CheckCallback accepts an empty URL or an absolute http(s) URL.
+// CheckCallback accepts an empty URL or an absolute http(s) URL in valid
+// UTF-8 (a console form or CLI flag is refused a byte string no receiver
+// could be named by).
 func CheckCallback(u string) error {
 	if u == "" {
 		return nil
+	}
+	if !utf8.ValidString(u) {
+		return errors.New("callback: must be valid UTF-8")
 	}
 	if err := schema.CheckURL(u); err != nil {
 		return fmt.Errorf("callback: %w", err)

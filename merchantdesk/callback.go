@@ -59,6 +59,10 @@ func (d *Desk) SendTestEvent(ctx context.Context, w Who) (*dispatcher.TestResult
 	if err := d.Destinations.Check(ctx, a.Callback); err != nil {
 		return nil, &platform.Error{Kind: platform.KindInvalidParameter, Msg: err.Error(), Err: err}
 	}
+	e := d.entry(w, "webhook.test", "merchant:"+appid, map[string]string{})
+	if err := e.Check(); err != nil {
+		return nil, err
+	}
 	if err := d.spaceTests(ctx, appid); err != nil {
 		return nil, err
 	}
@@ -70,7 +74,7 @@ func (d *Desk) SendTestEvent(ctx context.Context, w Who) (*dispatcher.TestResult
 	if res.Acknowledged {
 		result = "acknowledged"
 	}
-	e := d.entry(w, "webhook.test", "merchant:"+appid, map[string]string{"status": strconv.Itoa(res.Status), "result": result})
+	e.Details["status"], e.Details["result"] = strconv.Itoa(res.Status), result
 	if _, err := d.audit.Append(ctx, e); err != nil {
 		return nil, err
 	}

@@ -46,7 +46,11 @@ func (d *Desk) Resend(ctx context.Context, w Who, paymentID, refundID string) er
 	if refundID != "" {
 		target = "refund:" + refundID
 	}
-	err := d.Webhooks.Resend(ctx, w.Session.AppID, paymentID, refundID, d.entry(w, "webhook.resend", target, nil))
+	e := d.entry(w, "webhook.resend", target, nil)
+	if err := e.Check(); err != nil {
+		return err
+	}
+	err := d.Webhooks.Resend(ctx, w.Session.AppID, paymentID, refundID, e)
 	switch {
 	case errors.Is(err, dispatcher.ErrNoDelivery):
 		return notFound("no webhook delivery of yours for this order")
@@ -67,13 +71,17 @@ func (d *Desk) ResendDead(ctx context.Context, w Who, from, to time.Time) (dispa
 	if from.IsZero() || !to.After(from) || to.Sub(from) > d.cfg.MaxResendRange {
 		return dispatcher.BulkResend{}, invalid("the range must end after it starts and span at most %s", d.cfg.MaxResendRange)
 	}
+	e := d.entry(w, "webhook.resend_dead", "merchant:"+appid, map[string]string{
+		"note": "events from " + from.UTC().Format(time.RFC3339) + " to " + to.UTC().Format(time.RFC3339)})
+	if err := e.Check(); err != nil {
+		return dispatcher.BulkResend{}, err
+	}
 	res, err := d.Webhooks.ResendDead(ctx, appid, from, to)
 	result := "done"
 	if err != nil {
 		result = "failed" // some may be queued: the entry records how many
 	}
-	e := d.entry(w, "webhook.resend_dead", "merchant:"+appid, map[string]string{"count": strconv.Itoa(res.Queued), "result": result,
-		"note": "events from " + from.UTC().Format(time.RFC3339) + " to " + to.UTC().Format(time.RFC3339)})
+	e.Details["count"], e.Details["result"] = strconv.Itoa(res.Queued), result
 	if _, aerr := d.audit.Append(ctx, e); aerr != nil && err == nil {
 		err = aerr
 	}

@@ -42,9 +42,16 @@ func By(actor access.Actor) string {
 	return "op:" + actor.Email
 }
 
-// record appends e after the change it describes; a failure here is the
-// call's failure, so the caller reports the change as not confirmed and
-// the operator looks again rather than assuming it is logged.
+// checked is e when it is an entry the log takes (audit.Entry.Check, a
+// 400 otherwise). Every change here builds its entry and checks it before
+// it acts, so a value the log cannot keep refuses the change instead of
+// leaving a change without its entry.
+func checked(e audit.Entry) (audit.Entry, error) { return e, e.Check() }
+
+// record appends e, checked before the change it describes, after that
+// change; a failure here (Redis down) is the call's failure, so the caller
+// reports the change as not confirmed and the operator looks again rather
+// than assuming it is logged.
 func record(ctx context.Context, log Auditor, e audit.Entry) error {
 	_, err := log.Append(ctx, e)
 	return err

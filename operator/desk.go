@@ -2,10 +2,10 @@ package operator
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
@@ -51,16 +51,23 @@ func (d *Desk) Review(ctx context.Context, actor access.Actor, id string) (*sche
 // Approve: the transfer under review on order id pays it. note says what
 // the administrator checked.
 func (d *Desk) Approve(ctx context.Context, actor access.Actor, id, note string) (*schema.Order, error) {
-	return d.decide(ctx, actor, "approve", id, usdt.Decision{Note: strings.TrimSpace(note)})
+	return d.decide(ctx, actor, "approve", id, usdt.Decision{Note: note})
 }
 
 // Reject: it does not; the payer reads reason and may pay again.
 func (d *Desk) Reject(ctx context.Context, actor access.Actor, id, reason, note string) (*schema.Order, error) {
-	return d.decide(ctx, actor, "reject", id, usdt.Decision{Reason: strings.TrimSpace(reason), Note: strings.TrimSpace(note)})
+	return d.decide(ctx, actor, "reject", id, usdt.Decision{Reason: reason, Note: note})
 }
 
 func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, dec usdt.Decision) (*schema.Order, error) {
 	if err := allow(actor, access.PermUSDTReview); err != nil {
+		return nil, err
+	}
+	var err error
+	if dec.Note, err = audit.Text("note", dec.Note, audit.MaxText); err != nil {
+		return nil, err
+	}
+	if dec.Reason, err = audit.Text("reason", dec.Reason, audit.MaxText); err != nil {
 		return nil, err
 	}
 	switch {
@@ -70,6 +77,15 @@ func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, 
 		return nil, invalid("a reason is required: the payer reads it")
 	}
 	dec.By = deciderName(actor)
+	before, err := d.r.Order(ctx, id) // its merchant, network and amount, which a decision does not change
+	if err != nil {
+		return nil, err
+	}
+	e, err := checked(entry(d.now(), actor, "usdt.review_"+verb, "order:"+id, before.AppID,
+		map[string]string{"note": dec.Note, "reason": dec.Reason, "network": before.Network, "amount": before.PayableAmount}))
+	if err != nil {
+		return nil, err
+	}
 	decide := d.r.AdminReject
 	if verb == "approve" {
 		decide = d.r.AdminApprove
@@ -78,8 +94,6 @@ func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, 
 	if err != nil {
 		return nil, err
 	}
-	e := entry(d.now(), actor, "usdt.review_"+verb, "order:"+id, o.AppID,
-		map[string]string{"note": dec.Note, "reason": dec.Reason, "network": o.Network, "amount": o.PayableAmount})
 	return o, record(ctx, d.log, e)
 }
 
@@ -89,15 +103,27 @@ func (d *Desk) Attach(ctx context.Context, actor access.Actor, id, hash, note st
 	if err := allow(actor, access.PermUSDTReview); err != nil {
 		return nil, err
 	}
-	if note = strings.TrimSpace(note); note == "" {
+	note, err := audit.Text("note", note, audit.MaxText)
+	if err != nil {
+		return nil, err
+	}
+	if note == "" {
 		return nil, invalid("a note is required: say why the transfer is this order's")
+	}
+	before, err := d.r.Order(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	e, err := checked(entry(d.now(), actor, "usdt.review_attach", "order:"+id, before.AppID,
+		map[string]string{"note": note, "network": before.Network}))
+	if err != nil {
+		return nil, err
 	}
 	o, err := d.r.Attach(ctx, id, hash, usdt.Decision{By: deciderName(actor), Note: note})
 	if err != nil {
 		return nil, err
 	}
-	return o, record(ctx, d.log, entry(d.now(), actor, "usdt.review_attach", "order:"+id, o.AppID,
-		map[string]string{"note": note, "network": o.Network}))
+	return o, record(ctx, d.log, e)
 }
 
 // deciderName is how a review's history names the person: admin:NAME (the

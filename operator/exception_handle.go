@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
@@ -19,8 +18,16 @@ var (
 	handleScript = audit.Script(handleLua)
 )
 
-// maxNote bounds an operator's note (the audit log's detail bound).
-const maxNote = 1000
+// note is an operator's note as an exception takes it: required, and the
+// shared free-text rule (audit.Text: UTF-8, no control characters, at most
+// audit.MaxText characters).
+func note(v, why string) (string, error) {
+	v, err := audit.Text("note", v, audit.MaxText)
+	if err == nil && v == "" {
+		err = invalid(fmt.Sprintf("a note of 1 to %d characters is required: %s", audit.MaxText, why))
+	}
+	return v, err
+}
 
 // find is the open exception kind/id, or a not-found error: an operator
 // acts on what the queue shows, not on made-up ids.
@@ -39,19 +46,20 @@ func (x *Exceptions) find(ctx context.Context, actor access.Actor, kind, id stri
 
 // Handle marks an exception handled with a note (support and admin may):
 // it leaves the queue until it happens again.
-func (x *Exceptions) Handle(ctx context.Context, actor access.Actor, kind, id, note string) (Exception, error) {
+func (x *Exceptions) Handle(ctx context.Context, actor access.Actor, kind, id, text string) (Exception, error) {
 	if err := allow(actor, access.PermExceptionsHandle); err != nil {
 		return Exception{}, err
 	}
-	if note = strings.TrimSpace(note); note == "" || len(note) > maxNote {
-		return Exception{}, invalid(fmt.Sprintf("a note of 1 to %d bytes is required: say what was done", maxNote))
+	n, err := note(text, "say what was done")
+	if err != nil {
+		return Exception{}, err
 	}
 	e, err := x.find(ctx, actor, kind, id)
 	if err != nil {
 		return Exception{}, err
 	}
-	h := Handled{At: x.now().UTC(), By: By(actor), Note: note}
-	return x.mark(ctx, actor, e, h, "exception.handle", map[string]string{"kind": e.Kind, "note": note, "handled": e.ID})
+	h := Handled{At: x.now().UTC(), By: By(actor), Note: n}
+	return x.mark(ctx, actor, e, h, "exception.handle", map[string]string{"kind": e.Kind, "note": n, "handled": e.ID})
 }
 
 // mark keeps h on e and appends actor's action with details d, in one

@@ -182,11 +182,16 @@ func (x *Exceptions) askProvider(ctx context.Context, actor access.Actor, e Exce
 		return Exception{}, err
 	}
 	rid := RefundIDOf(e)
+	d := map[string]string{"kind": e.Kind, "handled": e.ID, "refund": rid, "amount": money.Amount.String(),
+		"currency": money.Currency, "provider": string(o.Method), "ref": e.Ref}
+	// The entry is checked before the provider is asked: what the
+	// provider answers is clipped into it (audit.Clip), never refused.
+	if _, err := checked(entry(x.now(), actor, "exception.refund", "order:"+e.OrderID, e.AppID, d)); err != nil {
+		return Exception{}, err
+	}
 	res, err := r.Refund(ctx, provider.RefundRequest{OrderID: o.ID, Ref: e.Ref, RefundID: rid, Amount: money, Charged: money,
 		Reason: "refund of a payment the order did not accept (" + e.Verdict + ")"})
 	h := Handled{At: x.now().UTC(), By: By(actor), RefundID: rid}
-	d := map[string]string{"kind": e.Kind, "handled": e.ID, "refund": rid, "amount": money.Amount.String(),
-		"currency": money.Currency, "provider": string(o.Method), "ref": e.Ref}
 	what := money.Amount.String() + " " + money.Currency + " through " + string(o.Method)
 	switch {
 	case errors.Is(err, provider.ErrRefused) || errors.Is(err, provider.ErrNotFound):
@@ -195,8 +200,9 @@ func (x *Exceptions) askProvider(ctx context.Context, actor access.Actor, e Exce
 	case err != nil:
 		return Exception{}, x.unanswered(ctx, actor, e, h, d, err)
 	}
-	h.ProviderRefund, d["provider_refund"] = res.Ref, res.Ref
-	h.Note = "refunded " + what + ", provider refund " + res.Ref
+	h.ProviderRefund = audit.Clip(res.Ref, 300)
+	d["provider_refund"] = h.ProviderRefund
+	h.Note = "refunded " + what + ", provider refund " + h.ProviderRefund
 	return x.ended(ctx, actor, e, h, "exception.refund", d)
 }
 
@@ -227,9 +233,5 @@ func (x *Exceptions) ended(ctx context.Context, actor access.Actor, e Exception,
 	return e, nil
 }
 
-func clip(s string) string {
-	if len(s) > 300 {
-		return s[:300]
-	}
-	return s
-}
+// clip is a provider's error as the entry keeps it (audit.Clip).
+func clip(s string) string { return audit.Clip(s, 300) }

@@ -283,3 +283,41 @@ func auditRowsAt(t *testing.T, rdb redisClient, key string) []audit.Row {
 	}
 	return rows
 }
+
+// TestExceptionRefundKeepsTheProvidersText: what the provider answers (an
+// error cut mid-character, bytes that are not UTF-8) is clipped into the
+// entry, never a reason to lose it once the provider has acted; a
+// mismatch whose own evidence the log could not keep (a reference over a
+// detail's bound; JSON already made it UTF-8) is refused before the
+// provider is asked.
+func TestExceptionRefundKeepsTheProvidersText(t *testing.T) {
+	bad := "x" + strings.Repeat("é", 200) + "\xff"
+	for _, tc := range []struct {
+		name  string
+		ref   string
+		err   error
+		calls int
+		want  string // the entries of the order, "" none
+	}{
+		{"refused, its error cut mid-character", "T-1", fmt.Errorf("%s: %w", bad, provider.ErrRefused), 1, "exception.refund_refused"},
+		{"unreachable, its error not UTF-8", "T-2", fmt.Errorf("%s: %w", bad, provider.ErrUnavailable), 1, "exception.refund_unanswered"},
+		{"evidence longer than the log keeps", strings.Repeat("R", 1100), nil, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := newQueue(t)
+			f := &fakeRefunder{err: tc.err}
+			q.x.WithRefunds(fakeAdapters{schema.MethodWalletA: f})
+			id := addMismatch(t, q, schema.MethodWalletA, schema.VerdictAmountMismatch, "90.00 USD", tc.ref)
+			_, err := q.x.Refund(context.Background(), opAdmin, id)
+			if tc.want == "" && !isKind(err, platform.KindInvalidParameter) {
+				t.Fatalf("%v, want a KindInvalidParameter refusal", err)
+			}
+			if f.n() != tc.calls {
+				t.Fatalf("the provider was asked %d times, want %d", f.n(), tc.calls)
+			}
+			if got := strings.Join(auditOf(t, q, id), ","); got != tc.want {
+				t.Fatalf("entries %q, want %q (err %v)", got, tc.want, err)
+			}
+		})
+	}
+}

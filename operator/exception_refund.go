@@ -2,7 +2,6 @@ package operator
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/paygate/gateway/access"
@@ -22,13 +21,14 @@ import (
 // provider's own dashboard and records it here; the audit log keeps the
 // amount, the currency and the note (say the provider's refund reference
 // in it).
-func (x *Exceptions) RecordRefund(ctx context.Context, actor access.Actor, id, amount, currency, note string) (Exception, error) {
+func (x *Exceptions) RecordRefund(ctx context.Context, actor access.Actor, id, amount, currency, text string) (Exception, error) {
 	if err := allow(actor, access.PermOpRefund); err != nil {
 		return Exception{}, err
 	}
-	note, currency = strings.TrimSpace(note), strings.ToUpper(strings.TrimSpace(currency))
-	if note == "" || len(note) > maxNote {
-		return Exception{}, invalid(fmt.Sprintf("a note of 1 to %d bytes is required: say where and how the money was returned", maxNote))
+	currency = strings.ToUpper(strings.TrimSpace(currency))
+	note, err := note(text, "say where and how the money was returned")
+	if err != nil {
+		return Exception{}, err
 	}
 	amt, err := schema.ParseAmount(strings.TrimSpace(amount))
 	if err != nil || amt <= 0 {

@@ -41,14 +41,20 @@ func miniRedis(t *testing.T) redis.UniversalClient {
 	return rdb
 }
 
-// auditRows is every entry of the {audit} stream, oldest first.
+// auditRows is every entry of the {audit} and {merchants} streams (a
+// merchant field change appends to the latter in its own MULTI), each
+// stream oldest first.
 func auditRows(t *testing.T, rdb redis.UniversalClient) []audit.Row {
 	t.Helper()
-	rows, err := audit.Read(context.Background(), rdb, schema.AuditKey(schema.AuditTag), 1000)
-	if err != nil {
-		t.Fatal(err)
+	var out []audit.Row
+	for _, s := range []string{schema.AuditKey(schema.AuditTag), schema.AuditKey("{merchants}")} {
+		rows, err := audit.Read(context.Background(), rdb, s, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rows...)
 	}
-	return rows
+	return out
 }
 
 func isKind(err error, k platform.Kind) bool {

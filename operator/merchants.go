@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -27,25 +29,53 @@ func NewMerchants(st *merchant.Store, log Auditor, dest merchant.Destinations) *
 	return &Merchants{st: st, log: log, dest: dest, now: time.Now}
 }
 
-// change runs one account change for actor and records it.
+// change runs one account change for actor and records it: the entry is
+// built and checked first, then do makes the change and the entry is
+// appended after it (a new merchant's appid known by then).
 func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appid string, d map[string]string,
 	do func() (*merchant.Account, error)) (*merchant.Account, error) {
-	if err := allow(actor, access.PermMerchantsWrite); err != nil {
+	e, err := m.entry(actor, action, appid, d)
+	if err != nil {
 		return nil, err
 	}
 	a, err := do()
 	if err != nil {
 		return nil, err
 	}
-	if a != nil {
-		appid = a.AppID
+	if a != nil { // a new merchant's appid is known now: digits the store made
+		e.Target, e.AppID = "merchant:"+a.AppID, a.AppID
 	}
-	return a, record(ctx, m.log, entry(m.now(), actor, action, "merchant:"+appid, appid, d))
+	return a, record(ctx, m.log, e)
+}
+
+// update is change for an account field the merchant store writes in one
+// MULTI (merchant.Store.Audited): the entry, checked first, is appended to
+// the {merchants} audit stream in that same MULTI, so neither is kept
+// without the other.
+func (m *Merchants) update(ctx context.Context, actor access.Actor, action, appid string, d map[string]string,
+	do func(st *merchant.Store) (*merchant.Account, error)) (*merchant.Account, error) {
+	e, err := m.entry(actor, action, appid, d)
+	if err != nil {
+		return nil, err
+	}
+	return do(m.st.Audited(e))
+}
+
+// entry is actor's action on appid, allowed and checked.
+func (m *Merchants) entry(actor access.Actor, action, appid string, d map[string]string) (audit.Entry, error) {
+	if err := allow(actor, access.PermMerchantsWrite); err != nil {
+		return audit.Entry{}, err
+	}
+	return checked(entry(m.now(), actor, action, "merchant:"+appid, appid, d))
 }
 
 // Create makes a live or sandbox merchant; its callback URL, if any, passes
 // the rule SetCallback's does.
 func (m *Merchants) Create(ctx context.Context, actor access.Actor, na merchant.NewAccount) (*merchant.Account, error) {
+	var err error
+	if na.Name, err = audit.Text("name", na.Name, merchant.MaxNameLen); err != nil {
+		return nil, err
+	}
 	return m.change(ctx, actor, "merchant.create", "", map[string]string{"name": na.Name, "realm": sandboxWord(na.Sandbox)},
 		func() (*merchant.Account, error) {
 			if err := merchant.ValidateCallback(ctx, m.dest, na.Callback); err != nil {
@@ -58,7 +88,10 @@ func (m *Merchants) Create(ctx context.Context, actor access.Actor, na merchant.
 // SetDisabled disables (its calls are refused at once) or enables a
 // merchant. An operator gives the reason; the CLI may.
 func (m *Merchants) SetDisabled(ctx context.Context, actor access.Actor, appid string, disabled bool, reason string) (*merchant.Account, error) {
-	reason = strings.TrimSpace(reason)
+	reason, err := audit.Text("reason", reason, audit.MaxText)
+	if err != nil {
+		return nil, err
+	}
 	if reason == "" && actor.Realm == string(access.RealmOperator) {
 		return nil, invalid("a reason is required")
 	}
@@ -66,57 +99,66 @@ func (m *Merchants) SetDisabled(ctx context.Context, actor access.Actor, appid s
 	if disabled {
 		action = "merchant.disable"
 	}
-	return m.change(ctx, actor, action, appid, details("reason", reason),
-		func() (*merchant.Account, error) { return m.st.SetDisabled(ctx, appid, disabled) })
+	return m.update(ctx, actor, action, appid, details("reason", reason),
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetDisabled(ctx, appid, disabled) })
 }
 
 // SetName changes the name payers see.
 func (m *Merchants) SetName(ctx context.Context, actor access.Actor, appid, name string) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.set_name", appid, map[string]string{"name": name},
-		func() (*merchant.Account, error) { return m.st.SetName(ctx, appid, name) })
+	name, err := audit.Text("name", name, merchant.MaxNameLen)
+	if err != nil {
+		return nil, err
+	}
+	return m.update(ctx, actor, "merchant.set_name", appid, map[string]string{"name": name},
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetName(ctx, appid, name) })
 }
 
 // SetCallback changes the default webhook URL. The URL is not in the entry:
 // merchants put tokens in their callback query strings.
 func (m *Merchants) SetCallback(ctx context.Context, actor access.Actor, appid, callback string) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.set_callback", appid, nil,
-		func() (*merchant.Account, error) {
+	return m.update(ctx, actor, "merchant.set_callback", appid, nil,
+		func(st *merchant.Store) (*merchant.Account, error) {
 			if err := merchant.ValidateCallback(ctx, m.dest, callback); err != nil {
 				return nil, err
 			}
-			return m.st.SetCallback(ctx, appid, callback)
+			return st.SetCallback(ctx, appid, callback)
 		})
 }
 
 // RotateKey makes a new API key; the old one verifies for grace.
 func (m *Merchants) RotateKey(ctx context.Context, actor access.Actor, appid string, grace time.Duration) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.rotate_key", appid, map[string]string{"grace": grace.String()},
-		func() (*merchant.Account, error) { return m.st.RotateKey(ctx, appid, grace) })
+	return m.update(ctx, actor, "merchant.rotate_key", appid, map[string]string{"grace": grace.String()},
+		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateKey(ctx, appid, grace) })
 }
 
 // ConfirmWebhookKey records that the merchant's webhook receiver has the
 // new API key: webhooks are MD5-signed with it from now on, not with the
 // old one its rotation's grace would otherwise keep signing with.
 func (m *Merchants) ConfirmWebhookKey(ctx context.Context, actor access.Actor, appid string) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.confirm_webhook_key", appid, nil,
-		func() (*merchant.Account, error) { return m.st.ConfirmWebhookKey(ctx, appid) })
+	return m.update(ctx, actor, "merchant.confirm_webhook_key", appid, nil,
+		func(st *merchant.Store) (*merchant.Account, error) { return st.ConfirmWebhookKey(ctx, appid) })
 }
 
 // RotateWebhookSecret makes a new webhook secret; the old one also signs for grace.
 func (m *Merchants) RotateWebhookSecret(ctx context.Context, actor access.Actor, appid string, grace time.Duration) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.rotate_webhook_secret", appid, map[string]string{"grace": grace.String()},
-		func() (*merchant.Account, error) { return m.st.RotateWebhookSecret(ctx, appid, grace) })
+	return m.update(ctx, actor, "merchant.rotate_webhook_secret", appid, map[string]string{"grace": grace.String()},
+		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateWebhookSecret(ctx, appid, grace) })
 }
 
 // RotateQueryKey makes a new query key; the old one stops at once.
 func (m *Merchants) RotateQueryKey(ctx context.Context, actor access.Actor, appid string) (*merchant.Account, error) {
-	return m.change(ctx, actor, "merchant.rotate_query_key", appid, nil,
-		func() (*merchant.Account, error) { return m.st.RotateQueryKey(ctx, appid) })
+	return m.update(ctx, actor, "merchant.rotate_query_key", appid, nil,
+		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateQueryKey(ctx, appid) })
 }
 
 // SetLimits sets the merchant's rate limit overrides ("" keeps one,
 // "default" removes it).
 func (m *Merchants) SetLimits(ctx context.Context, actor access.Actor, appid string, o merchant.LimitOverrides) (*merchant.Account, error) {
+	for _, v := range []string{o.Create, o.Query, o.Report} {
+		if _, err := platform.ParseLimit(v); v != "" && v != "default" && err != nil {
+			return nil, invalid(err.Error())
+		}
+	}
 	d := map[string]string{"limit": "create=" + o.Create + " query=" + o.Query + " report=" + o.Report}
 	return m.change(ctx, actor, "merchant.set_limits", appid, d,
 		func() (*merchant.Account, error) { return m.st.SetLimits(ctx, appid, o) })
@@ -133,8 +175,8 @@ func (m *Merchants) SetMethodLimits(ctx context.Context, actor access.Actor, app
 			func() (*merchant.Account, error) { return m.st.ClearMethodLimits(ctx, appid, method) })
 	}
 	d := map[string]string{"method": string(method), "min": l.Min.String(), "max": l.Max.String()}
-	return m.change(ctx, actor, "merchant.set_method_limits", appid, d,
-		func() (*merchant.Account, error) { return m.st.SetMethodLimits(ctx, appid, method, l) })
+	return m.update(ctx, actor, "merchant.set_method_limits", appid, d,
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetMethodLimits(ctx, appid, method, l) })
 }
 
 // Credit adds amount to the merchant's balance in currency and answers the
@@ -142,6 +184,9 @@ func (m *Merchants) SetMethodLimits(ctx context.Context, actor access.Actor, app
 func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, currency string, amount schema.Amount) (schema.Amount, error) {
 	var bal schema.Amount
 	currency = strings.ToUpper(currency)
+	if !schema.MethodBalance.Supports(currency) { // also keeps a bad value out of the entry
+		return 0, invalid("balances are kept in " + strings.Join(schema.MethodBalance.Currencies(), " and "))
+	}
 	_, err := m.change(ctx, actor, "merchant.credit", appid, map[string]string{"amount": amount.String(), "currency": currency},
 		func() (*merchant.Account, error) {
 			var err error
@@ -154,8 +199,8 @@ func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, curre
 // SetPassword sets the payer-login password of the merchant's balance
 // account (never in the entry).
 func (m *Merchants) SetPassword(ctx context.Context, actor access.Actor, appid, password string) error {
-	_, err := m.change(ctx, actor, "merchant.set_password", appid, nil,
-		func() (*merchant.Account, error) { return nil, m.st.SetPassword(ctx, appid, password) })
+	_, err := m.update(ctx, actor, "merchant.set_password", appid, nil,
+		func(st *merchant.Store) (*merchant.Account, error) { return nil, st.SetPassword(ctx, appid, password) })
 	return err
 }
 
@@ -176,8 +221,12 @@ func (m *Merchants) ViewConsole(ctx context.Context, actor access.Actor, appid, 
 	if err := allow(actor, access.PermMerchantConsole); err != nil {
 		return err
 	}
+	e, err := checked(entry(m.now(), actor, "merchant.console_view", "merchant:"+appid, appid, map[string]string{"via": page}))
+	if err != nil {
+		return err
+	}
 	if _, err := m.st.Get(ctx, appid); err != nil {
 		return err
 	}
-	return record(ctx, m.log, entry(m.now(), actor, "merchant.console_view", "merchant:"+appid, appid, map[string]string{"via": page}))
+	return record(ctx, m.log, e)
 }

@@ -93,17 +93,22 @@ func (s *Settings) SetRate(ctx context.Context, actor access.Actor, base, quote,
 	if beyond != nil && !confirmed {
 		return fx.Entry{}, &platform.Error{Kind: platform.KindConflict, Msg: beyond.Error(), Err: beyond}
 	}
-	e, err := s.rates.Set(ctx, p, r, By(actor))
-	if err != nil {
-		return e, err
-	}
-	d := map[string]string{"rate": e.Rate, "currency": p.Quote}
+	d := map[string]string{"currency": p.Quote}
 	var de *fx.DeviationError
 	if errors.As(beyond, &de) {
 		d["deviation_confirmed"] = de.Direction() + " " + de.Percent() + "%"
 		d["old_rate"] = de.Current.String()
 	}
-	return e, record(ctx, s.log, entry(s.now(), actor, "fx.set", "fx:"+p.Base+"/"+p.Quote, "", d))
+	ae, err := checked(entry(s.now(), actor, "fx.set", "fx:"+p.Base+"/"+p.Quote, "", d))
+	if err != nil {
+		return fx.Entry{}, err
+	}
+	e, err := s.rates.Set(ctx, p, r, By(actor))
+	if err != nil {
+		return e, err
+	}
+	ae.Details["rate"] = e.Rate // the rate as stored: a number the store wrote
+	return e, record(ctx, s.log, ae)
 }
 
 // PairHistory is the last n rates of base/quote, newest first, for the
@@ -187,15 +192,19 @@ func (s *Settings) SetNetwork(ctx context.Context, actor access.Actor, c Network
 	if err != nil {
 		return usdt.Network{}, invalid(err.Error())
 	}
-	if err := s.nets.Set(ctx, checked); err != nil {
-		return usdt.Network{}, err
-	}
 	d := map[string]string{"network": checked.Name, "mode": string(checked.Mode), "count": strconv.Itoa(len(checked.Addresses)),
 		"confirmations": strconv.FormatInt(checked.Confirmations, 10), "realm": sandboxWord(checked.Sandbox)}
 	if old != "" && old != checked.Mode {
 		d["old_mode"] = string(old)
 	}
-	return checked, record(ctx, s.log, entry(s.now(), actor, "usdt.network_set", "network:"+checked.Key(), "", d))
+	e := entry(s.now(), actor, "usdt.network_set", "network:"+checked.Key(), "", d)
+	if err := e.Check(); err != nil {
+		return usdt.Network{}, err
+	}
+	if err := s.nets.Set(ctx, checked); err != nil {
+		return usdt.Network{}, err
+	}
+	return checked, record(ctx, s.log, e)
 }
 
 func (c NetworkChange) apply(n *usdt.Network) {
@@ -225,12 +234,16 @@ func (s *Settings) RemoveNetwork(ctx context.Context, actor access.Actor, name s
 		return err
 	}
 	name = strings.ToUpper(strings.TrimSpace(name))
+	n := usdt.Network{Name: name, Sandbox: sandbox}
+	e, err := checked(entry(s.now(), actor, "usdt.network_remove", "network:"+n.Key(), "",
+		map[string]string{"network": name, "realm": sandboxWord(sandbox)}))
+	if err != nil {
+		return err
+	}
 	if err := s.nets.Remove(ctx, name, sandbox); err != nil {
 		return err
 	}
-	n := usdt.Network{Name: name, Sandbox: sandbox}
-	return record(ctx, s.log, entry(s.now(), actor, "usdt.network_remove", "network:"+n.Key(), "",
-		map[string]string{"network": name, "realm": sandboxWord(sandbox)}))
+	return record(ctx, s.log, e)
 }
 
 func sandboxWord(sandbox bool) string {

@@ -43,7 +43,16 @@ func (w *Webhooks) Resend(ctx context.Context, actor access.Actor, paymentID, re
 	if err := allow(actor, access.PermOpWebhooksResend); err != nil {
 		return err
 	}
-	err := w.d.Resend(ctx, paymentID, refundID)
+	d := map[string]string{"via": "manual"}
+	target := "order:" + paymentID
+	if refundID != "" {
+		target, d["kind"] = "refund:"+refundID, "refund"
+	}
+	e, err := checked(entry(w.now(), actor, "webhook.resend", target, w.appOf(ctx, paymentID), d))
+	if err != nil {
+		return err
+	}
+	err = w.d.Resend(ctx, paymentID, refundID)
 	switch {
 	case errors.Is(err, dispatcher.ErrNoDelivery):
 		return platform.Errorf(platform.KindNotFound, "no webhook delivery of %s to resend", paymentID)
@@ -52,12 +61,7 @@ func (w *Webhooks) Resend(ctx context.Context, actor access.Actor, paymentID, re
 	case err != nil:
 		return err
 	}
-	d := map[string]string{"via": "manual"}
-	target := "order:" + paymentID
-	if refundID != "" {
-		target, d["kind"] = "refund:"+refundID, "refund"
-	}
-	return record(ctx, w.log, entry(w.now(), actor, "webhook.resend", target, w.appOf(ctx, paymentID), d))
+	return record(ctx, w.log, e)
 }
 
 // appOf names the order's merchant in the entry, so its owner reads it

@@ -77,7 +77,11 @@ func consoleUserCmd(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	if sub == "add" {
-		return addConsoleUser(ctx, acc, pos[0], pos[1], access.Role(*role), strings.TrimSuffix(*publicURL, "/"), *asJSON, stdout)
+		email, err := audit.Text("EMAIL", pos[1], maxEmail)
+		if err != nil {
+			return fmt.Errorf("console-user add: %w", err)
+		}
+		return addConsoleUser(ctx, acc, pos[0], email, access.Role(*role), strings.TrimSuffix(*publicURL, "/"), *asJSON, stdout)
 	}
 	users, err := acc.List(ctx, access.RealmMerchant, pos[0])
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/admin"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 )
@@ -72,6 +73,11 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	actor, err := cliAuditActor(*by, given(fs, "by"))
 	if err != nil {
 		return fmt.Errorf("operator %s: %w", sub, err)
+	}
+	for i := range pos { // an e-mail address, free text until access reads it
+		if pos[i], err = audit.Text("EMAIL", pos[i], maxEmail); err != nil {
+			return fmt.Errorf("operator %s: %w", sub, err)
+		}
 	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
@@ -138,6 +144,10 @@ func cliAccounts(rdb redis.UniversalClient) (*access.Accounts, error) {
 	}
 	return access.New(access.Defaults(), rdb, merchant.NewPasswordHasher(), limiter, reg, quiet)
 }
+
+// maxEmail bounds an e-mail address a command is given (RFC 5321's path
+// limit), under the consoles' free-text rule (audit.Text).
+const maxEmail = 254
 
 // cliAuditActor is who a CLI change is recorded as in the audit log: the
 // CLI realm, and the person --by names or the OS user.

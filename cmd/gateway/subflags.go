@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/user"
 	"strings"
+
+	"github.com/paygate/gateway/audit"
 )
 
 // subFlags is one subcommand's flag set: its help shows that subcommand's
@@ -48,17 +50,26 @@ func osUserName() string {
 var errNoActor = errors.New("who makes this change is unknown: give --by NAME")
 
 // cliActor is the name a CLI change is recorded under: --by when given
-// (and not blank), else the OS user; never empty.
+// (and not blank), else the OS user; never empty, and free text under the
+// consoles' rule (audit.Text), so the entry that names it is one the log
+// takes.
 func cliActor(by string, byGiven bool, osUser func() string) (string, error) {
-	name := strings.TrimSpace(by)
 	if !byGiven {
-		name = strings.TrimSpace(osUser())
+		by = osUser()
+	}
+	name, err := audit.Text("--by", by, maxActor)
+	if err != nil {
+		return "", err
 	}
 	if name == "" {
 		return "", errNoActor
 	}
 	return "cli:" + name, nil
 }
+
+// maxActor bounds a --by name: "cli:NAME" is an entry's actor field, at
+// most 256 bytes.
+const maxActor = 60
 
 // onlyOwnFlags makes fs's help list only the flags sub takes, for flag sets
 // shared by several subcommands whose flags say in their usage which ones
