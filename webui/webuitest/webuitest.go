@@ -44,7 +44,7 @@ func Enrol(t testing.TB, a *access.Accounts, nu access.NewUser, at time.Time) (s
 	if err != nil {
 		t.Fatalf("webuitest: begin setup: %v", err)
 	}
-	acct, _, err := a.CompleteSetup(ctx, access.Setup{Token: token, Password: Password, TOTPSecret: enr.Secret,
+	acct, _, err := a.CompleteSetup(ctx, access.Setup{Realm: nu.Realm, Token: token, Password: Password, TOTPSecret: enr.Secret,
 		TOTPCode: Code(t, enr.Secret, at), Source: "127.0.0.1"})
 	if err != nil {
 		t.Fatalf("webuitest: complete setup: %v", err)
