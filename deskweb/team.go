@@ -41,9 +41,11 @@ func (h handlers) teamPage(c *fiber.Ctx, v *webui.View, d teamData) error {
 	return h.ui.Render(c, "desk_team", v)
 }
 
-// setupLink is the absolute link a setup token is used at.
-func (h handlers) setupLink(c *fiber.Ctx, token string) string {
-	return c.BaseURL() + h.ui.Config().Base + "/setup/" + token
+// setupLink is the absolute link a setup token is used at, on the
+// configured public URL: a request's Host header must not choose where an
+// invitee sends the token.
+func (h handlers) setupLink(token string) string {
+	return h.p.publicURL + h.ui.Config().Base + "/setup/" + token
 }
 
 // invite makes a user and shows its setup link once.
@@ -53,7 +55,7 @@ func (h handlers) invite(c *fiber.Ctx) error {
 		return h.ui.Fail(c, err)
 	}
 	v := h.ui.View(c, "desk_team_title")
-	return h.teamPage(c, v, teamData{SetupLink: h.setupLink(c, token), SetupEmail: u.Email})
+	return h.teamPage(c, v, teamData{SetupLink: h.setupLink(token), SetupEmail: u.Email})
 }
 
 // userOp changes one user: role, remove, restore, reissue.
@@ -73,7 +75,7 @@ func (h handlers) userOp(c *fiber.Ctx) error {
 			return h.ui.Fail(c, err)
 		}
 		v := h.ui.View(c, "desk_team_title")
-		return h.teamPage(c, v, teamData{SetupLink: h.setupLink(c, token)})
+		return h.teamPage(c, v, teamData{SetupLink: h.setupLink(token)})
 	default:
 		return h.ui.Fail(c, fiber.ErrNotFound)
 	}

@@ -47,7 +47,7 @@ type consoleParts struct {
 // live feed.
 func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts,
 	p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
-	desk, err := consoleDesk(wcfg, rdb, ch, acc, log)
+	desk, err := consoleDesk(cfg.PublicURL, wcfg, rdb, ch, acc, log)
 	if err != nil {
 		return err
 	}
