@@ -95,6 +95,22 @@ func (a *Accounts) Session(ctx context.Context, id string) (*Session, error) {
 		CreatedAt: time.UnixMilli(created).UTC(), CSRF: res[6]}, nil
 }
 
+// Alive reports whether session id still stands, without marking it used:
+// one EXISTS. A stream that outlives its request (the console's live feed)
+// asks it before every message, so logging out, "log out everywhere",
+// revoking the sessions or disabling the account ends the stream too (each
+// deletes the session's key; an idle or absolute time-out expires it).
+func (a *Accounts) Alive(ctx context.Context, id string) (bool, error) {
+	if len(id) != tokenLen {
+		return false, nil
+	}
+	n, err := a.rdb.Exists(ctx, sessionKey(digest(id))).Result()
+	if err != nil {
+		return false, fmt.Errorf("check session: %w", err)
+	}
+	return n == 1, nil
+}
+
 // Logout ends the session; everywhere ends every session of its account
 // ("log out everywhere"). Ending a session that is gone is fine.
 func (a *Accounts) Logout(ctx context.Context, s *Session, source string, everywhere bool) error {

@@ -49,6 +49,9 @@ type Auth interface {
 	Login(ctx context.Context, r access.LoginRequest) (*access.Session, error)
 	Session(ctx context.Context, id string) (*access.Session, error)
 	Logout(ctx context.Context, s *access.Session, source string, everywhere bool) error
+	// Alive checks a session without marking it used, for streams that
+	// outlive their request.
+	Alive(ctx context.Context, id string) (bool, error)
 	BeginSetup(ctx context.Context, token string) (*access.Account, *access.Enrolment, bool, error)
 	CompleteSetup(ctx context.Context, s access.Setup) (*access.Account, []string, error)
 }
