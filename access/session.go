@@ -52,19 +52,26 @@ func (a *Accounts) open(ctx context.Context, r LoginRequest, acct *Account, pwVe
 		old = sessionKey(digest(r.OldSession))
 	}
 	now := a.now()
-	keys := []string{userKey(acct.ID), recoveryKey(acct.ID), sessionKey(hash), sessionsKey(acct.ID), old, auditKey()}
+	keys := []string{userKey(acct.ID), recoveryKey(acct.ID), sessionKey(hash), sessionsKey(acct.ID), old, auditKey(),
+		lockedKey(acct.Realm, acct.AppID)}
 	args := []any{acct.ID, pwVer, factor, value, now.UnixMilli(), a.cfg.IdleTimeout.Milliseconds(), csrf, sessionPrefix, sessionsPrefix, hash}
 	actor := Actor{ID: acct.ID, Email: acct.Email, Realm: string(acct.Realm), Role: acct.Role, AppID: acct.AppID, Source: r.IP.String()}
-	e := a.entry(actor, "session.login", "user:"+acct.ID, acct.AppID, map[string]string{"via": factor})
+	details := map[string]string{"via": factor}
+	if factor == "recovery" && acct.SecondFactorLocked {
+		details["result"] = "second factor unlocked" // the script clears the lock
+	}
+	e := a.entry(actor, "session.login", "user:"+acct.ID, acct.AppID, details)
 	res, err := a.run(ctx, loginScript, keys, args, e)
 	if err != nil {
 		return nil, err
 	}
 	switch res.(int64) {
 	case -1:
-		return nil, a.refused(ctx, r, acct, ErrCodeReplayed)
+		return nil, a.factorFailed(ctx, r, acct, ErrCodeReplayed)
 	case -2:
-		return nil, a.refused(ctx, r, acct, ErrRecoveryUsed)
+		return nil, a.factorFailed(ctx, r, acct, ErrRecoveryUsed)
+	case -3: // locked since the check
+		return nil, a.factorFailed(ctx, r, acct, ErrFactorLocked)
 	case 0: // password changed or account disabled since the check
 		return nil, a.refused(ctx, r, acct, ErrWrongPassword)
 	}

@@ -113,7 +113,8 @@ func (a *Accounts) CompleteSetup(ctx context.Context, s Setup) (*Account, []stri
 	}
 	actor := Actor{ID: acct.ID, Email: acct.Email, Realm: string(acct.Realm), Role: acct.Role, AppID: acct.AppID, Source: s.Source}
 	e := a.entry(actor, "user.setup", "user:"+acct.ID, acct.AppID, map[string]string{"result": totpResult(s.TOTPSecret != "")})
-	keys := []string{setupKey(digest(s.Token)), userKey(acct.ID), recoveryKey(acct.ID), sessionsKey(acct.ID), auditKey()}
+	keys := []string{setupKey(digest(s.Token)), userKey(acct.ID), recoveryKey(acct.ID), sessionsKey(acct.ID), auditKey(),
+		lockedKey(acct.Realm, acct.AppID)}
 	res, err := a.run(ctx, finishSetupScript, keys, args, e)
 	if err != nil {
 		return nil, nil, err
