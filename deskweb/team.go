@@ -58,10 +58,12 @@ func (h handlers) invite(c *fiber.Ctx) error {
 	return h.teamPage(c, v, teamData{SetupLink: h.setupLink(token), SetupEmail: u.Email})
 }
 
-// userOp changes one user: role, remove, restore, reissue.
+// userOp changes one user: role, remove, restore, unlock (a locked
+// second factor), reissue.
 func (h handlers) userOp(c *fiber.Ctx) error {
 	ctx, w, id := c.UserContext(), h.who(c), strings.Clone(c.Params("id"))
 	var err error
+	done := "user"
 	switch strings.Clone(c.Params("op")) {
 	case "role":
 		err = h.p.desk.SetRole(ctx, w, id, access.Role(form(c, "role")))
@@ -69,6 +71,8 @@ func (h handlers) userOp(c *fiber.Ctx) error {
 		err = h.p.desk.SetDisabled(ctx, w, id, true)
 	case "restore":
 		err = h.p.desk.SetDisabled(ctx, w, id, false)
+	case "unlock":
+		err, done = h.p.desk.UnlockSecondFactor(ctx, w, id), "unlock"
 	case "reissue":
 		token, err := h.p.desk.Reissue(ctx, w, id)
 		if err != nil {
@@ -82,7 +86,7 @@ func (h handlers) userOp(c *fiber.Ctx) error {
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
-	return h.done(c, "/team", "user")
+	return h.done(c, "/team", done)
 }
 
 // requireTOTP turns the merchant's TOTP requirement on or off.

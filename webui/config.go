@@ -21,6 +21,10 @@ type Config struct {
 	// https); a request that arrived over TLS gets it anyway.
 	Secure       bool
 	MaxFormBytes int // a larger form is refused (default 64 KiB)
+	// LocksPath is the page (under Base) where those who may unlock a
+	// locked second factor do it ("/team"); "": the notice names the CLI
+	// command instead (the operator console has no accounts page).
+	LocksPath string
 }
 
 // Validate reports every bad value at once.
@@ -52,6 +56,9 @@ type Auth interface {
 	// Alive checks a session without marking it used, for streams that
 	// outlive their request.
 	Alive(ctx context.Context, id string) (bool, error)
+	// SecondFactorLocks counts a merchant's (or the operators') accounts
+	// whose second factor is locked, for the notice to who may unlock them.
+	SecondFactorLocks(ctx context.Context, realm access.Realm, appid string) (int64, error)
 	BeginSetup(ctx context.Context, token string) (*access.Account, *access.Enrolment, bool, error)
 	CompleteSetup(ctx context.Context, s access.Setup) (*access.Account, []string, error)
 }
