@@ -2,47 +2,20 @@ package deskweb
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/paygate/gateway/access"
-	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/webui/webuitest"
 )
 
-// lockedUser enrols a user of the shop and gives it ten wrong codes after
-// its right password, through accounts whose login limits let them all
-// through; its id.
+// lockedUser enrols a user of the shop and locks its second factor; its id.
 func (e *env) lockedUser(t *testing.T, email string, role access.Role) string {
 	t.Helper()
 	_, a := webuitest.Enrol(t, e.accounts, access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: email, Role: role}, e.now)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	lim, err := platform.NewLimiter(e.rdb, platform.LimiterConfig{}, prometheus.NewRegistry(), log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := access.Defaults()
-	cfg.PerIP = platform.Limit{PerSecond: 100, Burst: 100}
-	cfg.PerAccount = cfg.PerIP
-	acc, err := access.New(cfg, e.rdb, merchant.NewPasswordHasher(), lim, prometheus.NewRegistry(), log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range cfg.SecondFactorLimit {
-		_, _ = acc.Login(context.Background(), access.LoginRequest{Realm: access.RealmMerchant, Email: email,
-			Password: webuitest.Password, Code: "000000", IP: netip.MustParseAddr("192.0.2.66")})
-	}
-	if a, err := e.accounts.ByEmail(context.Background(), access.RealmMerchant, email); err != nil || !a.SecondFactorLocked {
-		t.Fatalf("%s not locked: %v", email, err)
-	}
+	webuitest.LockSecondFactor(t, e.rdb, access.RealmMerchant, email)
 	return a.ID
 }
 
