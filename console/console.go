@@ -101,8 +101,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	tmpl, _ := fs.Sub(templateFiles, "templates")
 	locs, _ := fs.Sub(localeFiles, "locales")
 	assets, _ := fs.Sub(assetFiles, "assets")
-	ui, err := webui.New(webui.Config{Base: Base, Realm: access.RealmMerchant, CookieName: CookieName, Brand: "console_brand", Secure: cfg.Secure,
-		LocksPath: "/team"},
+	ui, err := webui.New(webui.Config{Base: Base, Realm: access.RealmMerchant, CookieName: CookieName, Brand: "console_brand", Secure: cfg.Secure},
 		webui.Deps{Auth: d.Auth, ClientIP: d.ClientIP, Nav: nav, Templates: tmpl, Locales: locs, Assets: assets, Funcs: funcs, Extensions: d.Extensions}, reg, log)
 	if err != nil {
 		return nil, fmt.Errorf("console: %w", err)

@@ -107,6 +107,7 @@ func (p *Pages) Extend(d *webui.Deps) error {
 		funcs[name] = f
 	}
 	d.Templates, d.Locales, d.Funcs, d.Nav = tmpl, locs, funcs, append(d.Nav, Nav()...)
+	d.LocksPath = "/team" // owners unlock second factors on the Team page
 	return nil
 }
 

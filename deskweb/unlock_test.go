@@ -30,7 +30,7 @@ func TestUnlockOnTheTeamPage(t *testing.T) {
 	if !strings.Contains(page, "data-locks") || !strings.Contains(page, "data-locked") || !strings.Contains(page, "/team/users/"+locked+"/unlock") {
 		t.Fatalf("the owner's Team page shows no lock notice, badge or unlock form:\n%s", page)
 	}
-	if _, home := e.page(owner, "/"); !strings.Contains(home, "data-locks") || !strings.Contains(home, base+"/team") {
+	if _, home := e.page(owner, "/"); !strings.Contains(home, "data-locks") || !strings.Contains(home, `<a href="`+base+`/team">Review and unlock`) {
 		t.Fatal("the owner's home page shows no lock notice")
 	}
 	if _, vpage := e.page(viewer, "/team"); strings.Contains(vpage, "data-locks") || strings.Contains(vpage, "/unlock") {

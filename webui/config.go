@@ -21,10 +21,6 @@ type Config struct {
 	// https); a request that arrived over TLS gets it anyway.
 	Secure       bool
 	MaxFormBytes int // a larger form is refused (default 64 KiB)
-	// LocksPath is the page (under Base) where those who may unlock a
-	// locked second factor do it ("/team"); "": the notice names the CLI
-	// command instead (the operator console has no accounts page).
-	LocksPath string
 }
 
 // Validate reports every bad value at once.
@@ -89,4 +85,9 @@ type Deps struct {
 	Funcs  template.FuncMap
 	// Extensions are pages of other packages this console shows too.
 	Extensions []Extension
+	// LocksPath is the page (under Base) where those who may unlock a
+	// locked second factor do it (deskweb's Team page sets "/team"); "":
+	// the notice names the CLI command (the operator console has no
+	// accounts page).
+	LocksPath string
 }

@@ -180,8 +180,8 @@ func (u *UI) View(c *fiber.Ctx, title string) *View {
 				Current: v.Path == url || (n.Path != "/" && n.Path != "" && strings.HasPrefix(v.Path, url+"/"))})
 		}
 		v.Locks = u.locks(c, s)
-		if u.cfg.LocksPath != "" {
-			v.LocksPath = u.cfg.Base + u.cfg.LocksPath
+		if u.deps.LocksPath != "" {
+			v.LocksPath = u.cfg.Base + u.deps.LocksPath
 		}
 	}
 	return v
