@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/internal/browser"
 	"github.com/paygate/gateway/webui/webuitest"
 )
 
@@ -32,4 +33,22 @@ func TestLockedOperatorNotice(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBrowserLockNotice: the administrator's notice of a locked operator
+// at 360 and 1280 px (axe clean, nothing overflows).
+func TestBrowserLockNotice(t *testing.T) {
+	e := newEnv(t)
+	base := e.serve(t)
+	webuitest.Enrol(t, e.acc, access.NewUser{Realm: access.RealmOperator, Email: "lost@ops.test", Role: access.RoleSupport}, e.clock.now())
+	webuitest.LockSecondFactor(t, e.rdb, access.RealmOperator, "lost@ops.test")
+	pg := browser.New(t).NewPage(browser.Wide)
+	e.browserLogin(t, pg, base, "ann@ops.test")
+	pg.Go(base + "/merchants")
+	pg.WaitVisible("[data-locks]")
+	if !strings.Contains(pg.Text("[data-locks]"), "gateway operator unlock EMAIL") {
+		t.Fatalf("the notice: %q", pg.Text("[data-locks]"))
+	}
+	shoot(t, pg, "admin-locks")
+	pg.AssertNoConsoleErrors(t)
 }
