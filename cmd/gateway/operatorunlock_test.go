@@ -20,6 +20,7 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/webui/webuitest"
 )
 
 // TestOperatorUnlockCLI: an operator whose second factor locked after ten
@@ -100,5 +101,38 @@ func TestOperatorUnlockCLI(t *testing.T) {
 	cmd.Env = append(cmd.Environ(), "GATEWAY_REDIS_URL="+e.redisURL)
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "not locked") {
 		t.Fatalf("unlocking an unlocked operator: %v\n%s", err, out)
+	}
+}
+
+// TestConsoleUserUnlockCLI: `gateway console-user unlock APPID EMAIL`
+// unlocks a merchant user's second factor; a user of another merchant is
+// not found.
+func TestConsoleUserUnlockCLI(t *testing.T) {
+	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	ctx := context.Background()
+	rdb := testenv.Client(t, e.redisURL)
+	accts, err := cliAccounts(rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := merchant.NewStore(rdb)
+	shop, err := ms.Create(ctx, merchant.NewAccount{Name: "shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := ms.Create(ctx, merchant.NewAccount{Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, acct := webuitest.Enrol(t, accts, access.NewUser{Realm: access.RealmMerchant, AppID: shop.AppID, Email: "fin@shop.test", Role: access.RoleFinance}, time.Now())
+	webuitest.LockSecondFactor(t, rdb, access.RealmMerchant, "fin@shop.test")
+	cmd := exec.Command(e.bin, "console-user", "unlock", other.AppID, "fin@shop.test")
+	cmd.Env = append(cmd.Environ(), "GATEWAY_REDIS_URL="+e.redisURL)
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("unlocked through another merchant:\n%s", out)
+	}
+	e.cli(nil, "console-user", "unlock", shop.AppID, "fin@shop.test")
+	if a, err := accts.Get(ctx, acct.ID); err != nil || a.SecondFactorLocked {
+		t.Fatalf("still locked after console-user unlock: %v", err)
 	}
 }
