@@ -102,20 +102,30 @@ func (a *Accounts) Session(ctx context.Context, id string) (*Session, error) {
 		CreatedAt: time.UnixMilli(created).UTC(), CSRF: res[6]}, nil
 }
 
-// Alive reports whether session id still stands, without marking it used:
-// one EXISTS. A stream that outlives its request (the console's live feed)
-// asks it before every message, so logging out, "log out everywhere",
-// revoking the sessions or disabling the account ends the stream too (each
-// deletes the session's key; an idle or absolute time-out expires it).
-func (a *Accounts) Alive(ctx context.Context, id string) (bool, error) {
-	if len(id) != tokenLen {
-		return false, nil
-	}
-	n, err := a.rdb.Exists(ctx, sessionKey(digest(id))).Result()
+// Alive reports which of the session ids still stand, without marking
+// them used: one EXISTS each, in one pipeline (the keys share a hash tag).
+// Streams that outlive their request (the console's live feed) ask it on
+// every poll, so logging out, "log out everywhere", revoking the sessions
+// or disabling the account ends them too (each deletes the session's key;
+// an idle or absolute time-out expires it).
+func (a *Accounts) Alive(ctx context.Context, ids []string) ([]bool, error) {
+	out := make([]bool, len(ids))
+	cmds := make([]*redis.IntCmd, len(ids))
+	_, err := a.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			if len(id) == tokenLen {
+				cmds[i] = p.Exists(ctx, sessionKey(digest(id)))
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return false, fmt.Errorf("check session: %w", err)
+		return nil, fmt.Errorf("check sessions: %w", err)
 	}
-	return n == 1, nil
+	for i, c := range cmds {
+		out[i] = c != nil && c.Val() == 1
+	}
+	return out, nil
 }
 
 // Logout ends the session; everywhere ends every session of its account

@@ -2,7 +2,6 @@ package console
 
 import (
 	"bufio"
-	"context"
 	"strings"
 	"time"
 
@@ -14,15 +13,9 @@ import (
 
 // liveFor bounds one feed connection: the browser reconnects by itself,
 // and each reconnection goes through the full session check again (which
-// marks the session used: a watched page stays logged in).
+// marks the session used: a watched page stays logged in). Between, the
+// hub ends the feed on the first poll after its session ended.
 const liveFor = 5 * time.Minute
-
-// liveCheck is how often an open feed with nothing to send asks whether
-// its session still stands; a feed with a message asks before writing it.
-// So a feed ends within liveCheck of its session (logout, "log out
-// everywhere", revoked sessions, a removed or disabled account), and
-// nothing that happened after the session ended is written.
-const liveCheck = time.Second
 
 // live is the orders page's server-sent events: every poll's new and
 // changed orders of the session's merchant, as one message.
@@ -30,7 +23,8 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	if c.d.Live == nil {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindRouteNotFound, "no live feed on this node"))
 	}
-	sub := c.d.Live.Subscribe(strings.Clone(webui.SessionOf(ctx).AppID))
+	s := webui.SessionOf(ctx)
+	sub := c.d.Live.Subscribe(strings.Clone(s.AppID), strings.Clone(s.ID))
 	if sub == nil {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindUnavailable, "shutting down"))
 	}
@@ -38,40 +32,21 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	ctx.Set(fiber.HeaderCacheControl, "no-store")
 	ctx.Set("X-Accel-Buffering", "no")
 	hub := c.d.Live
-	alive := c.sessionAlive(strings.Clone(webui.SessionOf(ctx).ID))
 	ctx.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer hub.Unsubscribe(sub)
-		stream(w, sub, alive)
+		stream(w, sub)
 	})
 	return nil
 }
 
-// sessionAlive is the feed's session check: false once the session has
-// ended, or when Redis cannot say (the browser reconnects through the
-// full check).
-func (c *Console) sessionAlive(id string) func() bool {
-	return func() bool {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		ok, err := c.d.Auth.Alive(ctx, id)
-		if err != nil {
-			c.log.Warn("console live feed: session check", "err", err)
-		}
-		return ok && err == nil
-	}
-}
-
 // stream writes the feed until the hub stops, the client goes, the
-// session ends (alive false), or liveFor. A message is the same bytes for
-// every feed of the merchant: one write and one flush per feed per poll at
-// most.
-func stream(w *bufio.Writer, sub *Sub, alive func() bool) {
+// session ends, or liveFor. A message is the same bytes for every feed of
+// the merchant: one write and one flush per feed per poll at most.
+func stream(w *bufio.Writer, sub *Sub) {
 	end := time.NewTimer(liveFor)
 	defer end.Stop()
 	beat := time.NewTicker(15 * time.Second)
 	defer beat.Stop()
-	check := time.NewTicker(liveCheck)
-	defer check.Stop()
 	if _, err := w.WriteString("retry: 3000\n\n"); err != nil || w.Flush() != nil {
 		return
 	}
@@ -83,17 +58,11 @@ func stream(w *bufio.Writer, sub *Sub, alive func() bool) {
 			if b == nil {
 				continue
 			}
-			if !alive() {
-				return
-			}
 			_, err = w.Write(b)
 		case <-beat.C:
 			_, err = w.WriteString(": keep-alive\n\n")
-		case <-check.C:
-			if !alive() {
-				return
-			}
-			continue
+		case <-sub.ended:
+			return
 		case <-sub.done:
 			return
 		case <-end.C:

@@ -49,9 +49,6 @@ type Auth interface {
 	Login(ctx context.Context, r access.LoginRequest) (*access.Session, error)
 	Session(ctx context.Context, id string) (*access.Session, error)
 	Logout(ctx context.Context, s *access.Session, source string, everywhere bool) error
-	// Alive checks a session without marking it used, for streams that
-	// outlive their request.
-	Alive(ctx context.Context, id string) (bool, error)
 	// SecondFactorLocks counts a merchant's (or the operators') accounts
 	// whose second factor is locked, for the notice to who may unlock them.
 	SecondFactorLocks(ctx context.Context, realm access.Realm, appid string) (int64, error)

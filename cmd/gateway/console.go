@@ -55,7 +55,7 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
-	hub, err := console.NewHub(console.HubConfig{}, rdb, reg, log)
+	hub, err := console.NewHub(console.HubConfig{}, rdb, acc, reg, log)
 	if err != nil {
 		return err
 	}
