@@ -30,6 +30,10 @@ type Account struct {
 	CreatedAt   time.Time
 	PasswordSet bool
 	TOTP        bool // enrolled
+	// SecondFactorLocked: Config.SecondFactorLimit wrong codes in a row
+	// after a right password; TOTP codes are refused until a recovery code
+	// is used or an owner (an admin, for operators) unlocks it.
+	SecondFactorLocked bool
 }
 
 // Actor is who asks for a change, for the audit entry and the checks: a
@@ -65,6 +69,8 @@ var (
 	ErrCodeReplayed  = errors.New("code already used")
 	ErrRecoveryUsed  = errors.New("recovery code unknown or used")
 	ErrNoSession     = errors.New("no session")
+	ErrFactorLocked  = errors.New("second factor locked")
+	ErrNotLocked     = errors.New("second factor not locked")
 )
 
 // Accounts is the package's one service: accounts, setup, TOTP, logins
@@ -176,7 +182,8 @@ func accountFrom(h map[string]string) *Account {
 		created = time.UnixMilli(ms).UTC()
 	}
 	return &Account{ID: h["id"], Realm: Realm(h["realm"]), AppID: h["appid"], Email: h["email"], Role: Role(h["role"]),
-		Disabled: h["disabled"] == "1", CreatedAt: created, PasswordSet: h["pw"] != "", TOTP: h["totp"] != ""}
+		Disabled: h["disabled"] == "1", CreatedAt: created, PasswordSet: h["pw"] != "", TOTP: h["totp"] != "",
+		SecondFactorLocked: isLocked(h["sfLocked"])}
 }
 
 // entry is an audit entry of actor's action on target.

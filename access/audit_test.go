@@ -28,7 +28,7 @@ func TestAuditTrail(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := e.code(t, enr.Secret, 0)
-	_, recovery, err := e.a.CompleteSetup(ctx, Setup{Token: token, Password: goodPassword, TOTPSecret: enr.Secret, TOTPCode: code, Source: "192.0.2.7"})
+	_, recovery, err := e.a.CompleteSetup(ctx, Setup{Realm: RealmMerchant, Token: token, Password: goodPassword, TOTPSecret: enr.Secret, TOTPCode: code, Source: "192.0.2.7"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,11 @@ type Config struct {
 	PerAccount      platform.Limit // login attempts per account (default 5/min, burst 5)
 	Issuer          string         // the issuer authenticator apps show (default "Gateway")
 	RecoveryCodes   int            // recovery codes per enrolment (default 10)
-	Clock           platform.Clock // nil: the system clock
+	// SecondFactorLimit is how many wrong second factors in a row, after a
+	// right password, lock TOTP (default 10): with a stolen password the
+	// per-account limit alone would let guesses go on forever.
+	SecondFactorLimit int
+	Clock             platform.Clock // nil: the system clock
 }
 
 // Defaults is the configuration the consoles run with unless told.
@@ -29,6 +33,8 @@ func Defaults() Config {
 		PerAccount:      platform.Limit{PerSecond: 5.0 / 60, Burst: 5},
 		Issuer:          "Gateway",
 		RecoveryCodes:   10,
+
+		SecondFactorLimit: 10,
 	}
 }
 
@@ -43,6 +49,9 @@ func (c *Config) Validate() error {
 	}
 	if c.PerIP.PerSecond <= 0 || c.PerIP.Burst < 1 || c.PerAccount.PerSecond <= 0 || c.PerAccount.Burst < 1 {
 		errs = append(errs, errors.New("access: login limits must be positive"))
+	}
+	if c.SecondFactorLimit < 1 || c.SecondFactorLimit > 100 {
+		errs = append(errs, errors.New("access: the second factor limit must be 1 to 100"))
 	}
 	if c.Issuer == "" || c.RecoveryCodes < 1 || c.RecoveryCodes > 50 {
 		errs = append(errs, errors.New("access: an issuer and 1 to 50 recovery codes are required"))

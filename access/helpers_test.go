@@ -105,7 +105,7 @@ func (e *env) mkUser(t *testing.T, realm Realm, email string, role Role, withTOT
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Setup{Token: token, Password: goodPassword, Source: "192.0.2.9"}
+	s := Setup{Realm: realm, Token: token, Password: goodPassword, Source: "192.0.2.9"}
 	if withTOTP {
 		s.TOTPSecret, s.TOTPCode = enr.Secret, e.code(t, enr.Secret, 0)
 	}

@@ -37,6 +37,15 @@ func membersKey(realm Realm, appid string) string {
 	return pfx + "members:" + appid
 }
 
+// lockedKey is the set of a merchant's users, or of the operators, whose
+// second factor is locked: what the owners' and admins' notice counts.
+func lockedKey(realm Realm, appid string) string {
+	if realm == RealmOperator {
+		return pfx + "sflocked:operators"
+	}
+	return pfx + "sflocked:" + appid
+}
+
 // tokenLen is a token's length: 256 random bits, base64url.
 const tokenLen = 43
 

@@ -63,9 +63,9 @@ func (a *Accounts) Login(ctx context.Context, r LoginRequest) (_ *Session, err e
 	if err != nil {
 		return nil, a.refused(ctx, r, acct, err)
 	}
-	factor, value, err := a.secondFactor(ctx, acct, h["totp"], r.Code)
+	factor, value, err := a.secondFactor(ctx, acct, h["totp"], isLocked(h["sfLocked"]), r.Code)
 	if err != nil {
-		return nil, a.refused(ctx, r, acct, err)
+		return nil, a.factorFailed(ctx, r, acct, err)
 	}
 	return a.open(ctx, r, acct, h["pwVer"], factor, value)
 }
@@ -105,8 +105,9 @@ func (a *Accounts) checkPassword(ctx context.Context, realm Realm, email, passwo
 // secondFactor checks the code against the account's TOTP secret (or its
 // recovery codes) and says what the login script must spend: the step, or
 // the code's hash. An account without TOTP needs none, unless its realm or
-// merchant requires it: then it cannot log in until it enrols.
-func (a *Accounts) secondFactor(ctx context.Context, acct *Account, secret, code string) (factor, value string, err error) {
+// merchant requires it: then it cannot log in until it enrols. A locked
+// second factor takes recovery codes only.
+func (a *Accounts) secondFactor(ctx context.Context, acct *Account, secret string, locked bool, code string) (factor, value string, err error) {
 	if secret == "" {
 		required, err := a.totpRequired(ctx, acct)
 		if err != nil {
@@ -119,6 +120,9 @@ func (a *Accounts) secondFactor(ctx context.Context, acct *Account, secret, code
 	}
 	if rc, ok := recoveryForm(code); ok {
 		return "recovery", digest(rc), nil
+	}
+	if locked {
+		return "", "", ErrFactorLocked
 	}
 	step := matchStep(secret, code, a.now())
 	if step == 0 {
@@ -133,7 +137,8 @@ func (a *Accounts) secondFactor(ctx context.Context, acct *Account, secret, code
 func (a *Accounts) refused(ctx context.Context, r LoginRequest, acct *Account, cause error) error {
 	var pe *platform.Error
 	if !errors.Is(cause, ErrWrongPassword) && !errors.Is(cause, ErrWrongCode) && !errors.Is(cause, ErrTOTPRequired) &&
-		!errors.Is(cause, ErrCodeReplayed) && !errors.Is(cause, ErrRecoveryUsed) && !errors.As(cause, &pe) {
+		!errors.Is(cause, ErrCodeReplayed) && !errors.Is(cause, ErrRecoveryUsed) && !errors.Is(cause, ErrFactorLocked) &&
+		!errors.As(cause, &pe) {
 		return cause // Redis or hashing failed: not the person's doing
 	}
 	target, appid := "user:unknown", ""
@@ -157,7 +162,7 @@ func reason(err error) string {
 		err  error
 		word string
 	}{{ErrWrongPassword, "password"}, {ErrWrongCode, "code"}, {ErrCodeReplayed, "code_replayed"},
-		{ErrRecoveryUsed, "recovery_code"}, {ErrTOTPRequired, "totp_not_enrolled"}} {
+		{ErrRecoveryUsed, "recovery_code"}, {ErrTOTPRequired, "totp_not_enrolled"}, {ErrFactorLocked, "second_factor_locked"}} {
 		if errors.Is(err, r.err) {
 			return r.word
 		}

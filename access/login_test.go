@@ -78,7 +78,7 @@ func TestTOTPRequired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := e.a.CompleteSetup(ctx, Setup{Token: token, Password: goodPassword}); !errors.Is(err, ErrTOTPRequired) {
+	if _, _, err := e.a.CompleteSetup(ctx, Setup{Realm: RealmOperator, Token: token, Password: goodPassword}); !errors.Is(err, ErrTOTPRequired) {
 		t.Fatalf("operator setup without TOTP: %v", err)
 	}
 	owner := e.mkUser(t, RealmMerchant, "owner@shop.test", RoleOwner, true)

@@ -52,19 +52,26 @@ func (a *Accounts) open(ctx context.Context, r LoginRequest, acct *Account, pwVe
 		old = sessionKey(digest(r.OldSession))
 	}
 	now := a.now()
-	keys := []string{userKey(acct.ID), recoveryKey(acct.ID), sessionKey(hash), sessionsKey(acct.ID), old, auditKey()}
+	keys := []string{userKey(acct.ID), recoveryKey(acct.ID), sessionKey(hash), sessionsKey(acct.ID), old, auditKey(),
+		lockedKey(acct.Realm, acct.AppID)}
 	args := []any{acct.ID, pwVer, factor, value, now.UnixMilli(), a.cfg.IdleTimeout.Milliseconds(), csrf, sessionPrefix, sessionsPrefix, hash}
 	actor := Actor{ID: acct.ID, Email: acct.Email, Realm: string(acct.Realm), Role: acct.Role, AppID: acct.AppID, Source: r.IP.String()}
-	e := a.entry(actor, "session.login", "user:"+acct.ID, acct.AppID, map[string]string{"via": factor})
+	details := map[string]string{"via": factor}
+	if factor == "recovery" && acct.SecondFactorLocked {
+		details["result"] = "second factor unlocked" // the script clears the lock
+	}
+	e := a.entry(actor, "session.login", "user:"+acct.ID, acct.AppID, details)
 	res, err := a.run(ctx, loginScript, keys, args, e)
 	if err != nil {
 		return nil, err
 	}
 	switch res.(int64) {
 	case -1:
-		return nil, a.refused(ctx, r, acct, ErrCodeReplayed)
+		return nil, a.factorFailed(ctx, r, acct, ErrCodeReplayed)
 	case -2:
-		return nil, a.refused(ctx, r, acct, ErrRecoveryUsed)
+		return nil, a.factorFailed(ctx, r, acct, ErrRecoveryUsed)
+	case -3: // locked since the check
+		return nil, a.factorFailed(ctx, r, acct, ErrFactorLocked)
 	case 0: // password changed or account disabled since the check
 		return nil, a.refused(ctx, r, acct, ErrWrongPassword)
 	}
@@ -93,6 +100,32 @@ func (a *Accounts) Session(ctx context.Context, id string) (*Session, error) {
 	created, _ := parseInt(res[5])
 	return &Session{ID: id, UserID: res[0], Realm: Realm(res[1]), Role: Role(res[2]), AppID: res[3], Email: res[4],
 		CreatedAt: time.UnixMilli(created).UTC(), CSRF: res[6]}, nil
+}
+
+// Alive reports which of the session ids still stand, without marking
+// them used: one EXISTS each, in one pipeline (the keys share a hash tag).
+// Streams that outlive their request (the console's live feed) ask it on
+// every poll, so logging out, "log out everywhere", revoking the sessions
+// or disabling the account ends them too (each deletes the session's key;
+// an idle or absolute time-out expires it).
+func (a *Accounts) Alive(ctx context.Context, ids []string) ([]bool, error) {
+	out := make([]bool, len(ids))
+	cmds := make([]*redis.IntCmd, len(ids))
+	_, err := a.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, id := range ids {
+			if len(id) == tokenLen {
+				cmds[i] = p.Exists(ctx, sessionKey(digest(id)))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check sessions: %w", err)
+	}
+	for i, c := range cmds {
+		out[i] = c != nil && c.Val() == 1
+	}
+	return out, nil
 }
 
 // Logout ends the session; everywhere ends every session of its account

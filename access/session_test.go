@@ -129,7 +129,7 @@ func TestLogoutEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := e.a.CompleteSetup(ctx, Setup{Token: token, Password: "a new password here"}); err != nil {
+	if _, _, err := e.a.CompleteSetup(ctx, Setup{Realm: u.acct.Realm, Token: token, Password: "a new password here"}); err != nil {
 		t.Fatal(err)
 	}
 	if alive(ss[0]) {

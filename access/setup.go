@@ -64,6 +64,10 @@ func (a *Accounts) BeginSetup(ctx context.Context, token string) (*Account, *Enr
 
 // Setup is what the setup page sends back.
 type Setup struct {
+	// Realm is the console the page is on: a link of the other realm's
+	// account is refused as unknown before anything changes, so an
+	// operator's link cannot be completed on the public listener.
+	Realm      Realm
 	Token      string
 	Password   string
 	TOTPSecret string // the enrolment's secret; "" to enrol none (merchant users, where allowed)
@@ -73,11 +77,15 @@ type Setup struct {
 
 // CompleteSetup uses the setup token once: it sets the password and the
 // TOTP enrolment and returns the recovery codes, to be shown once. A
-// wrong TOTP code leaves the token usable, so the person can try again.
+// wrong TOTP code leaves the token usable, so the person can try again;
+// so does a token of another realm than s.Realm, refused as unknown.
 func (a *Accounts) CompleteSetup(ctx context.Context, s Setup) (*Account, []string, error) {
 	acct, err := a.setupAccount(ctx, s.Token)
 	if err != nil {
 		return nil, nil, err
+	}
+	if acct.Realm != s.Realm {
+		return nil, nil, domain(platform.KindForbidden, "this setup link is unknown, used or expired", ErrSetupToken)
 	}
 	required, err := a.totpRequired(ctx, acct)
 	if err != nil {
@@ -105,7 +113,8 @@ func (a *Accounts) CompleteSetup(ctx context.Context, s Setup) (*Account, []stri
 	}
 	actor := Actor{ID: acct.ID, Email: acct.Email, Realm: string(acct.Realm), Role: acct.Role, AppID: acct.AppID, Source: s.Source}
 	e := a.entry(actor, "user.setup", "user:"+acct.ID, acct.AppID, map[string]string{"result": totpResult(s.TOTPSecret != "")})
-	keys := []string{setupKey(digest(s.Token)), userKey(acct.ID), recoveryKey(acct.ID), sessionsKey(acct.ID), auditKey()}
+	keys := []string{setupKey(digest(s.Token)), userKey(acct.ID), recoveryKey(acct.ID), sessionsKey(acct.ID), auditKey(),
+		lockedKey(acct.Realm, acct.AppID)}
 	res, err := a.run(ctx, finishSetupScript, keys, args, e)
 	if err != nil {
 		return nil, nil, err

@@ -32,7 +32,7 @@ func TestSetupToken(t *testing.T) {
 		if !required {
 			t.Fatal("TOTP not required of an operator")
 		}
-		_, codes, err := e.a.CompleteSetup(ctx, Setup{Token: token, Password: goodPassword, TOTPSecret: enr.Secret, TOTPCode: code(enr.Secret)})
+		_, codes, err := e.a.CompleteSetup(ctx, Setup{Realm: RealmOperator, Token: token, Password: goodPassword, TOTPSecret: enr.Secret, TOTPCode: code(enr.Secret)})
 		return codes, err
 	}
 	right := func(s string) string { return e.code(t, s, 0) }
@@ -69,7 +69,7 @@ func TestSetupToken(t *testing.T) {
 			t.Fatalf("second use: %v", err)
 		}
 		// The script refuses it too, not only BeginSetup's read.
-		if _, _, err := e.a.CompleteSetup(ctx, Setup{Token: token, Password: "an attacker's password"}); !errors.Is(err, ErrSetupToken) {
+		if _, _, err := e.a.CompleteSetup(ctx, Setup{Realm: RealmOperator, Token: token, Password: "an attacker's password"}); !errors.Is(err, ErrSetupToken) {
 			t.Fatalf("second use, straight to completion: %v", err)
 		}
 	})
@@ -104,7 +104,7 @@ func TestSetupToken(t *testing.T) {
 			t.Fatal(err)
 		}
 		code := e.code(t, enr.Secret, 0)
-		if _, _, err := e.a.CompleteSetup(ctx, Setup{Token: token, Password: goodPassword, TOTPSecret: enr.Secret, TOTPCode: code}); err != nil {
+		if _, _, err := e.a.CompleteSetup(ctx, Setup{Realm: RealmOperator, Token: token, Password: goodPassword, TOTPSecret: enr.Secret, TOTPCode: code}); err != nil {
 			t.Fatal(err)
 		}
 		_, err = e.a.Login(ctx, LoginRequest{Realm: RealmOperator, Email: "same@ops.test", Password: goodPassword, Code: code, IP: ip1})
@@ -164,5 +164,47 @@ func TestCreateChecks(t *testing.T) {
 	users, err := e.a.List(ctx, RealmMerchant, e.shop)
 	if err != nil || len(users) != 4 {
 		t.Fatalf("%d users, %v; want 4", len(users), err)
+	}
+}
+
+// TestSetupOtherRealm: a setup link completed on the other console is
+// refused as unknown before anything changes: no password or TOTP is set
+// and the link still works on its own console.
+func TestSetupOtherRealm(t *testing.T) {
+	e := newEnv(t, generousLimits)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name      string
+		realm, on Realm
+		appid     string
+		role      Role
+		email     string
+	}{
+		{"operator's link on the merchant console", RealmOperator, RealmMerchant, "", RoleAdmin, "admin@ops.test"},
+		{"merchant user's link on the operator console", RealmMerchant, RealmOperator, e.shop, RoleOwner, "owner@shop.test"},
+		{"no realm given", RealmOperator, "", "", RoleAuditor, "aud@ops.test"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			acct, token, err := e.a.Create(ctx, CLI(), NewUser{Realm: tc.realm, AppID: tc.appid, Email: tc.email, Role: tc.role})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, enr, _, err := e.a.BeginSetup(ctx, token)
+			if err != nil {
+				t.Fatal(err)
+			}
+			attack := Setup{Realm: tc.on, Token: token, Password: "an attacker's password", TOTPSecret: enr.Secret, TOTPCode: e.code(t, enr.Secret, 0)}
+			if _, _, err := e.a.CompleteSetup(ctx, attack); !errors.Is(err, ErrSetupToken) {
+				t.Fatalf("completed on the other console: %v", err)
+			}
+			if got, err := e.a.Get(ctx, acct.ID); err != nil || got.PasswordSet || got.TOTP {
+				t.Fatalf("after the refusal: %+v, %v; want no password and no TOTP", got, err)
+			}
+			own := attack
+			own.Realm, own.Password = tc.realm, goodPassword
+			if _, _, err := e.a.CompleteSetup(ctx, own); err != nil {
+				t.Fatalf("the link on its own console: %v", err)
+			}
+		})
 	}
 }

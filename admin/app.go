@@ -25,15 +25,18 @@ const SetupPath = Prefix + "/setup/"
 
 // NewApp is the admin listener's app: the console under /admin and nothing
 // else, so that an address scanner finds no merchant API, payer page or
-// metric there either.
-func NewApp(log *slog.Logger, c *Console) *fiber.App {
+// metric there either. Forwarding headers (X-Forwarded-Proto, -Host) are
+// believed only from trusted (GATEWAY_TRUSTED_PROXIES).
+func NewApp(log *slog.Logger, trusted []string, c *Console) *fiber.App {
 	app := fiber.New(fiber.Config{
-		AppName:               "gateway-admin",
-		ReadTimeout:           15 * time.Second,
-		WriteTimeout:          15 * time.Second,
-		BodyLimit:             1 << 20,
-		DisableStartupMessage: true,
-		ErrorHandler:          platform.ErrorHandler(log),
+		AppName:                 "gateway-admin",
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          trusted,
+		ReadTimeout:             15 * time.Second,
+		WriteTimeout:            15 * time.Second,
+		BodyLimit:               1 << 20,
+		DisableStartupMessage:   true,
+		ErrorHandler:            platform.ErrorHandler(log),
 	})
 	c.register(app)
 	app.Use(platform.NotFound)

@@ -130,7 +130,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.app = NewApp(log, c)
+	e.app = NewApp(log, nil, c)
 	return e
 }
 

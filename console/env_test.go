@@ -95,7 +95,7 @@ func newEnv(t *testing.T) *env {
 		*to = m.AppID
 	}
 	e.seedOrders()
-	hub, err := NewHub(HubConfig{Every: 50 * time.Millisecond}, rdb, e.reg, log)
+	hub, err := NewHub(HubConfig{Every: 50 * time.Millisecond}, rdb, e.acc, e.reg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

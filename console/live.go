@@ -24,10 +24,11 @@ import (
 // orders a second cost one rendering and 100 writes per poll. The create
 // path pays nothing: the reader only reads what the scripts already write.
 type Hub struct {
-	cfg     HubConfig
-	rdb     redis.UniversalClient
-	streams []string
-	log     *slog.Logger
+	cfg      HubConfig
+	rdb      redis.UniversalClient
+	sessions Sessions
+	streams  []string
+	log      *slog.Logger
 
 	mu      sync.Mutex
 	subs    map[string]map[*Sub]struct{} // by appid
@@ -43,6 +44,12 @@ type Hub struct {
 	drops    prometheus.Counter
 	behind   prometheus.Counter
 	open     prometheus.Gauge
+}
+
+// Sessions says which console sessions still stand, without marking them
+// used (access.Accounts.Alive: one pipeline of EXISTS).
+type Sessions interface {
+	Alive(ctx context.Context, ids []string) ([]bool, error)
 }
 
 // HubConfig is the live feed's rhythm and bounds.
@@ -87,13 +94,17 @@ func (c HubConfig) Validate() error {
 	return nil
 }
 
-// NewHub builds the feed over the order event streams of every shard.
-func NewHub(cfg HubConfig, rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (*Hub, error) {
+// NewHub builds the feed over the order event streams of every shard;
+// sessions ends each feed with the console session it was opened in.
+func NewHub(cfg HubConfig, rdb redis.UniversalClient, sessions Sessions, reg prometheus.Registerer, log *slog.Logger) (*Hub, error) {
 	cfg.defaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	h := &Hub{cfg: cfg, rdb: rdb, log: log, subs: map[string]map[*Sub]struct{}{}, wake: make(chan struct{}), stopped: make(chan struct{})}
+	if sessions == nil {
+		return nil, errors.New("console live feed: a session check is required")
+	}
+	h := &Hub{cfg: cfg, rdb: rdb, sessions: sessions, log: log, subs: map[string]map[*Sub]struct{}{}, wake: make(chan struct{}), stopped: make(chan struct{})}
 	for _, s := range schema.AllShards() {
 		h.streams = append(h.streams, schema.EventsKey(s))
 	}
@@ -112,14 +123,15 @@ func NewHub(cfg HubConfig, rdb redis.UniversalClient, reg prometheus.Registerer,
 	return h, nil
 }
 
-// Subscribe opens a feed of appid's orders; nil after the hub stopped.
-func (h *Hub) Subscribe(appid string) *Sub {
+// Subscribe opens a feed of appid's orders for console session session;
+// nil after the hub stopped. The feed ends when the session does.
+func (h *Hub) Subscribe(appid, session string) *Sub {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.done {
 		return nil
 	}
-	s := newSub(appid, h.stopped)
+	s := newSub(appid, session, h.stopped)
 	if h.subs[appid] == nil {
 		h.subs[appid] = map[*Sub]struct{}{}
 	}

@@ -45,7 +45,7 @@ func BenchmarkLiveFeed(b *testing.B) {
 
 func benchLive(b *testing.B, perPoll, feeds int) {
 	rdb := testenv.Redis(b)
-	hub, err := NewHub(HubConfig{}, rdb, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	hub, err := NewHub(HubConfig{}, rdb, existsCheck{rdb}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func benchLive(b *testing.B, perPoll, feeds int) {
 	var wg sync.WaitGroup
 	var subs []*Sub
 	for _, c := range conns {
-		s := hub.Subscribe("shop")
+		s := hub.Subscribe("shop", "bench")
 		subs = append(subs, s)
 		wg.Add(1)
 		go func() {
@@ -213,4 +213,23 @@ func TestLiveBenchReader(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// existsCheck is the session check as access.Accounts.Alive runs it, one
+// pipeline of EXISTS a poll, every session standing: its cost is the
+// benchmark's too.
+type existsCheck struct{ rdb redis.UniversalClient }
+
+func (c existsCheck) Alive(ctx context.Context, ids []string) ([]bool, error) {
+	_, err := c.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for range ids {
+			p.Exists(ctx, "gw:{access}:sess:bench")
+		}
+		return nil
+	})
+	out := make([]bool, len(ids))
+	for i := range out {
+		out[i] = true
+	}
+	return out, err
 }

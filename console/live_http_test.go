@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +121,89 @@ func TestLiveFeedOverHTTPCarriesOnlyTheSessionsMerchant(t *testing.T) {
 	e.clock.add(31 * time.Minute)
 	if st, _ := e.openFeed(t, viewer); st != http.StatusNoContent {
 		t.Errorf("a reconnection of an idle-expired session answered %d, want 204", st)
+	}
+}
+
+// TestLiveFeedEndsWithItsSession: an open feed closes once its session
+// ends, whichever way it ends, and an order created after that is never
+// written to it; a feed with nothing to send closes too.
+func TestLiveFeedEndsWithItsSession(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	owner, err := e.acc.ByEmail(ctx, access.RealmMerchant, e.users[access.RoleOwner])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownerActor := access.Actor{ID: owner.ID, Email: owner.Email, Realm: string(access.RealmMerchant), Role: access.RoleOwner, AppID: e.shop, Source: "192.0.2.1"}
+	logout := func(t *testing.T, s *access.Session, _ string) {
+		c := &http.Cookie{Name: CookieName, Value: s.ID}
+		if res, _ := e.do(t, http.MethodPost, Base+"/logout", url.Values{"csrf": {s.CSRF}}, c); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("logout answered %d", res.StatusCode)
+		}
+	}
+	for i, tc := range []struct {
+		name  string
+		end   func(t *testing.T, s *access.Session, email string)
+		quiet bool // no order after the end: the feed has nothing to send
+	}{
+		{"logout", logout, false},
+		{"logout, then nothing happens", logout, true},
+		{"log out everywhere, from another session", func(t *testing.T, _ *access.Session, email string) {
+			e.clock.add(30 * time.Second)
+			other := webuitest.Session(t, e.acc, access.RealmMerchant, email, e.code(t, email))
+			c := &http.Cookie{Name: CookieName, Value: other.ID}
+			if res, _ := e.do(t, http.MethodPost, Base+"/logout", url.Values{"csrf": {other.CSRF}, "everywhere": {"1"}}, c); res.StatusCode != http.StatusSeeOther {
+				t.Fatalf("logout everywhere answered %d", res.StatusCode)
+			}
+		}, false},
+		{"removed from the team by the owner", func(t *testing.T, s *access.Session, _ string) {
+			if err := e.acc.SetDisabled(ctx, ownerActor, s.UserID, true); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"disabled from the CLI", func(t *testing.T, s *access.Session, _ string) {
+			if err := e.acc.SetDisabled(ctx, access.CLI(), s.UserID, true); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"sessions revoked", func(t *testing.T, s *access.Session, _ string) {
+			if err := e.acc.RevokeAll(ctx, ownerActor, s.UserID); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			email := fmt.Sprintf("watcher%d@shop.test", i)
+			e.enrol(t, access.NewUser{Realm: access.RealmMerchant, AppID: e.shop, Email: email, Role: access.RoleViewer})
+			e.clock.add(30 * time.Second)
+			s := webuitest.Session(t, e.acc, access.RealmMerchant, email, e.code(t, email))
+			_, feed := e.openFeed(t, &http.Cookie{Name: CookieName, Value: s.ID})
+			e.listening(t, 1)
+			before := liveOrder(e.shop, i%8)
+			emit(t, e.rdb, before, schema.EventCreated)
+			until(t, feed, before.ID, "pending")
+
+			tc.end(t, s, email)
+			after := liveOrder(e.shop, 8+i%8)
+			if !tc.quiet {
+				emit(t, e.rdb, after, schema.EventCreated)
+			}
+			deadline := time.After(10 * time.Second)
+			for {
+				select {
+				case m, ok := <-feed:
+					if !ok {
+						return // closed, and the order never came
+					}
+					for _, o := range m.Orders {
+						if o.ID == after.ID {
+							t.Fatalf("order %s, created after the session ended, was pushed", after.ID)
+						}
+					}
+				case <-deadline:
+					t.Fatal("the feed is still open 10 s after its session ended")
+				}
+			}
+		})
 	}
 }

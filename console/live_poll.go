@@ -50,6 +50,10 @@ func (h *Hub) poll(ctx context.Context, last map[string]string) (skipped bool, e
 		}
 		skipped = skipped || int64(n) >= h.cfg.Count
 	}
+	// Every poll, before anything is handed out: a feed whose session
+	// ended (logout, "log out everywhere", revoked, removed, disabled,
+	// timed out) ends, and gets nothing that was read after.
+	h.endEnded(ctx)
 	if skipped {
 		h.behind.Inc()
 		for appid := range watched {
@@ -61,6 +65,34 @@ func (h *Hub) poll(ctx context.Context, last map[string]string) (skipped bool, e
 	}
 	h.deliver(batches)
 	return skipped, nil
+}
+
+// endEnded ends the feeds whose session no longer stands: one pipeline of
+// EXISTS for all of them. When Redis cannot say, every feed ends (the
+// browsers reconnect through the full session check).
+func (h *Hub) endEnded(ctx context.Context) {
+	h.mu.Lock()
+	subs := make([]*Sub, 0, h.n)
+	ids := make([]string, 0, h.n)
+	for _, m := range h.subs {
+		for s := range m {
+			subs, ids = append(subs, s), append(ids, s.session)
+		}
+	}
+	h.mu.Unlock()
+	if len(subs) == 0 {
+		return
+	}
+	alive, err := h.sessions.Alive(ctx, ids)
+	if err != nil {
+		h.log.Warn("console live feed: check the feeds' sessions", "err", err)
+	}
+	for i, s := range subs {
+		if err != nil || !alive[i] {
+			h.Unsubscribe(s)
+			s.end()
+		}
+	}
 }
 
 // watched are the merchants with an open feed as the poll starts; the

@@ -12,8 +12,9 @@ import (
 )
 
 // liveFor bounds one feed connection: the browser reconnects by itself,
-// and each reconnection goes through the session check again, so a feed
-// never outlives its session by more than this.
+// and each reconnection goes through the full session check again (which
+// marks the session used: a watched page stays logged in). Between, the
+// hub ends the feed on the first poll after its session ended.
 const liveFor = 5 * time.Minute
 
 // live is the orders page's server-sent events: every poll's new and
@@ -22,7 +23,8 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	if c.d.Live == nil {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindRouteNotFound, "no live feed on this node"))
 	}
-	sub := c.d.Live.Subscribe(strings.Clone(webui.SessionOf(ctx).AppID))
+	s := webui.SessionOf(ctx)
+	sub := c.d.Live.Subscribe(strings.Clone(s.AppID), strings.Clone(s.ID))
 	if sub == nil {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindUnavailable, "shutting down"))
 	}
@@ -37,9 +39,9 @@ func (c *Console) live(ctx *fiber.Ctx) error {
 	return nil
 }
 
-// stream writes the feed until the hub stops, the client goes, or
-// liveFor. A message is the same bytes for every feed of the merchant:
-// one write and one flush per feed per poll at most.
+// stream writes the feed until the hub stops, the client goes, the
+// session ends, or liveFor. A message is the same bytes for every feed of
+// the merchant: one write and one flush per feed per poll at most.
 func stream(w *bufio.Writer, sub *Sub) {
 	end := time.NewTimer(liveFor)
 	defer end.Stop()
@@ -59,6 +61,8 @@ func stream(w *bufio.Writer, sub *Sub) {
 			_, err = w.Write(b)
 		case <-beat.C:
 			_, err = w.WriteString(": keep-alive\n\n")
+		case <-sub.ended:
+			return
 		case <-sub.done:
 			return
 		case <-end.C:

@@ -7,17 +7,23 @@ import "sync"
 // written the previous message when the next comes gets the next one
 // with the reload hint instead of both (its table missed changes).
 type Sub struct {
-	appid string
-	ready chan struct{}   // a message waits: one token at most
-	done  <-chan struct{} // closed when the hub stops
+	appid   string
+	session string          // the console session it was opened in
+	ready   chan struct{}   // a message waits: one token at most
+	done    <-chan struct{} // closed when the hub stops
+	ended   chan struct{}   // closed when its session ended
+	endOnce sync.Once
 
 	mu   sync.Mutex
 	next []byte // shared with every feed of the merchant: never written to
 }
 
-func newSub(appid string, done <-chan struct{}) *Sub {
-	return &Sub{appid: appid, ready: make(chan struct{}, 1), done: done}
+func newSub(appid, session string, done <-chan struct{}) *Sub {
+	return &Sub{appid: appid, session: session, ready: make(chan struct{}, 1), done: done, ended: make(chan struct{})}
 }
+
+// end tells the feed its session ended.
+func (s *Sub) end() { s.endOnce.Do(func() { close(s.ended) }) }
 
 // offer hands the feed a message; false when the feed had not taken the
 // previous one, which the reload hint now replaces.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"slices"
@@ -47,7 +48,7 @@ func paid(o *schema.Order) *schema.Order {
 func testHub(t *testing.T, cfg HubConfig) (*Hub, redis.UniversalClient) {
 	t.Helper()
 	rdb := testenv.Redis(t)
-	h, err := NewHub(cfg, rdb, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h, err := NewHub(cfg, rdb, allAlive{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +99,9 @@ func TestLiveFeedOneRenderingForAHundredFeeds(t *testing.T) {
 	const feeds = 100
 	var shop []*Sub
 	for range feeds {
-		shop = append(shop, h.Subscribe("shop"))
+		shop = append(shop, h.Subscribe("shop", ""))
 	}
-	other := h.Subscribe("other")
+	other := h.Subscribe("other", "")
 	old := liveOrder("shop", 2)
 	emit(t, rdb, old, schema.EventCreated) // before the feed's start: never sent
 	last := start(t, h)
@@ -147,7 +148,7 @@ func TestLiveFeedOneRenderingForAHundredFeeds(t *testing.T) {
 
 func TestLiveFeedSlowFeedLosesAndIsToldToReload(t *testing.T) {
 	h, rdb := testHub(t, HubConfig{})
-	fast, slow := h.Subscribe("shop"), h.Subscribe("shop")
+	fast, slow := h.Subscribe("shop", ""), h.Subscribe("shop", "")
 	last := start(t, h)
 	var got []string
 	var reloads []bool
@@ -191,7 +192,7 @@ func TestLiveFeedCapsAMessageAtThePage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, rdb := testHub(t, HubConfig{MaxOrders: 4})
-			s := h.Subscribe("shop")
+			s := h.Subscribe("shop", "")
 			last := start(t, h)
 			var all []string
 			for i := range tc.orders {
@@ -221,7 +222,7 @@ func TestLiveFeedCapsAMessageAtThePage(t *testing.T) {
 // reload. The next poll starts after the newest entry read.
 func TestLiveFeedSkipsToTheNewestWhenAStreamOverflows(t *testing.T) {
 	h, rdb := testHub(t, HubConfig{Count: 2, MaxOrders: 10})
-	busy, quiet := h.Subscribe("shop"), h.Subscribe("quiet")
+	busy, quiet := h.Subscribe("shop", ""), h.Subscribe("quiet", "")
 	last := start(t, h)
 	var sent []string
 	for range 5 {
@@ -260,7 +261,7 @@ func TestLiveFeedRunsAndStops(t *testing.T) {
 	done := make(chan struct{})
 	go func() { h.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	s := h.Subscribe("shop")
+	s := h.Subscribe("shop", "")
 	// The feed starts at the streams' ends once someone listens: wait
 	// until the reader has polled at least once after the subscription.
 	testenv.Eventually(t, 5*time.Second, "the feed's first poll", func() bool { return testutil.ToFloat64(h.reads) >= 2 })
@@ -285,7 +286,77 @@ func TestLiveFeedRunsAndStops(t *testing.T) {
 	default:
 		t.Error("the feed did not end with the hub")
 	}
-	if h.Subscribe("shop") != nil {
+	if h.Subscribe("shop", "") != nil {
 		t.Error("a stopped hub opened a feed")
+	}
+}
+
+// allAlive is a session check for tests of other concerns: every session
+// stands.
+type allAlive struct{}
+
+func (allAlive) Alive(_ context.Context, ids []string) ([]bool, error) {
+	out := make([]bool, len(ids))
+	for i := range out {
+		out[i] = true
+	}
+	return out, nil
+}
+
+// sessionsOf is a session check over a set of standing sessions, or one
+// that cannot answer.
+type sessionsOf struct {
+	alive map[string]bool
+	err   error
+}
+
+func (s sessionsOf) Alive(_ context.Context, ids []string) ([]bool, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	out := make([]bool, len(ids))
+	for i, id := range ids {
+		out[i] = s.alive[id]
+	}
+	return out, nil
+}
+
+// TestLiveFeedEndsFeedsOfEndedSessions: a poll ends the feeds whose
+// session no longer stands and hands them nothing; when the check cannot
+// answer, every feed ends (the browsers reconnect through the full check).
+func TestLiveFeedEndsFeedsOfEndedSessions(t *testing.T) {
+	ended := func(s *Sub) bool {
+		select {
+		case <-s.ended:
+			return true
+		default:
+			return false
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		sessions Sessions
+		wantGone bool // the live session's feed ends too
+	}{
+		{"one session ended", sessionsOf{alive: map[string]bool{"live": true}}, false},
+		{"the check cannot answer", sessionsOf{err: errors.New("redis down")}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rdb := testenv.Redis(t)
+			h, err := NewHub(HubConfig{}, rdb, tc.sessions, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			live, gone := h.Subscribe("shop", "live"), h.Subscribe("shop", "gone")
+			last := start(t, h)
+			emit(t, rdb, liveOrder("shop", 3), schema.EventCreated)
+			pollOnce(t, h, last)
+			if !ended(gone) || gone.take() != nil {
+				t.Fatal("the ended session's feed is open, or was handed the poll's message")
+			}
+			if ended(live) != tc.wantGone || (live.take() == nil) != tc.wantGone {
+				t.Fatalf("the standing session's feed: ended %v, want %v", ended(live), tc.wantGone)
+			}
+		})
 	}
 }

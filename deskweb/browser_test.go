@@ -219,6 +219,21 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 		t.Fatalf("no setup link: %q", pg.Text("[data-setup-link]"))
 	}
 	shoot(t, pg, "team")
+	// A user whose second factor locked: the notice on every page, the
+	// badge and the owner's Unlock.
+	webuitest.Enrol(t, e.accounts, access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: "guessed@shop.test", Role: access.RoleFinance}, e.now)
+	webuitest.LockSecondFactor(t, e.rdb, access.RealmMerchant, "guessed@shop.test")
+	pg.Go(e.url + "/team")
+	pg.WaitVisible("[data-locks]")
+	if !has(pg, `tr[data-user="guessed@shop.test"] [data-locked]`) || !has(pg, `tr[data-user="guessed@shop.test"] form[data-unlock-form]`) {
+		t.Fatal("the Team page does not mark the locked user or offer its unlock")
+	}
+	shoot(t, pg, "team-locked")
+	pg.Submit(`tr[data-user="guessed@shop.test"] form[data-unlock-form]`)
+	pg.WaitText(".flash", "work again")
+	if has(pg, "[data-locks]") || has(pg, "[data-locked]") {
+		t.Fatal("the notice or the badge stays after the unlock")
+	}
 
 	testenv.Eventually(t, 30*time.Second, "audit entries searchable", func() bool {
 		p, err := searcher.Search(context.Background(), audit.Filter{AppID: e.shop.AppID})

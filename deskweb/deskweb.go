@@ -4,7 +4,7 @@
 // webui.Extension, so a console takes the pages in with one line and they
 // stay in files of their own:
 //
-//	webui.Deps{..., Extensions: []webui.Extension{deskweb.New(desk, log)}}
+//	webui.Deps{..., Extensions: []webui.Extension{deskweb.New(desk, publicURL, log)}}
 //
 // Every route checks its permission twice, by the frame's Require and again
 // in the use case; every form carries the session's CSRF token, which the
@@ -38,15 +38,18 @@ var (
 
 // Pages are the four pages over one desk.
 type Pages struct {
-	desk *merchantdesk.Desk
-	now  func() time.Time
-	log  *slog.Logger
+	desk      *merchantdesk.Desk
+	publicURL string // GATEWAY_PUBLIC_URL, no trailing slash
+	now       func() time.Time
+	log       *slog.Logger
 }
 
-// New wraps the desk; log takes what fails after an answer has started
-// (an export cut short).
-func New(desk *merchantdesk.Desk, log *slog.Logger) *Pages {
-	return &Pages{desk: desk, now: time.Now, log: log}
+// New wraps the desk. publicURL (GATEWAY_PUBLIC_URL) is what the absolute
+// links the pages show start with: never the request's Host or
+// X-Forwarded-Host, which whoever sends the request chooses. log takes
+// what fails after an answer has started (an export cut short).
+func New(desk *merchantdesk.Desk, publicURL string, log *slog.Logger) *Pages {
+	return &Pages{desk: desk, publicURL: strings.TrimRight(publicURL, "/"), now: time.Now, log: log}
 }
 
 // Nav is the pages' navigation: each link shown to whom may read the page.
@@ -104,6 +107,7 @@ func (p *Pages) Extend(d *webui.Deps) error {
 		funcs[name] = f
 	}
 	d.Templates, d.Locales, d.Funcs, d.Nav = tmpl, locs, funcs, append(d.Nav, Nav()...)
+	d.LocksPath = "/team" // owners unlock second factors on the Team page
 	return nil
 }
 

@@ -97,7 +97,12 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := New(desk, log)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.url = "http://" + ln.Addr().String() + base
+	pages := New(desk, "http://"+ln.Addr().String()+"/", log)
 	ips, _ := platform.NewClientIP(nil)
 	// As the console takes them: one Extensions entry, nothing else.
 	deps := webui.Deps{Auth: accounts, ClientIP: ips, Templates: consoleTemplates, Locales: consoleLocales(),
@@ -111,13 +116,8 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	g := ui.Register(e.app)
 	g.Get("/", func(c *fiber.Ctx) error { return ui.Render(c, "home", ui.View(c, "test_home")) })
 	g.Use(func(c *fiber.Ctx) error { return ui.Fail(c, fiber.ErrNotFound) }) // the console's catch-all, last
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	go func() { _ = e.app.Listener(ln) }()
 	t.Cleanup(func() { _ = e.app.Shutdown() })
-	e.url = "http://" + ln.Addr().String() + base
 	return e
 }
 

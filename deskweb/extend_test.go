@@ -28,13 +28,13 @@ func TestExtendRefusesTheConsolesNames(t *testing.T) {
 		{"helper", webui.Deps{Templates: consoleTemplates, Locales: consoleLocales(), Funcs: map[string]any{"deskWhen": func() string { return "" }}}, "func deskWhen"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := New(nil, nil).Extend(&tt.deps); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err := New(nil, "", nil).Extend(&tt.deps); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Extend: %v, want a refusal naming %s", err, tt.want)
 			}
 		})
 	}
 	d := webui.Deps{Templates: consoleTemplates, Locales: consoleLocales(), Nav: []webui.NavItem{{Path: "/", Label: "test_home"}}}
-	if err := New(nil, nil).Extend(&d); err != nil {
+	if err := New(nil, "", nil).Extend(&d); err != nil {
 		t.Fatal(err)
 	}
 	if len(d.Nav) != 5 || d.Nav[0].Path != "/" || d.Funcs["deskWhen"] == nil {

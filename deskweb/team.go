@@ -42,9 +42,11 @@ func (h handlers) teamPage(c *fiber.Ctx, v *webui.View, d teamData) error {
 	return h.ui.Render(c, "desk_team", v)
 }
 
-// setupLink is the absolute link a setup token is used at.
-func (h handlers) setupLink(c *fiber.Ctx, token string) string {
-	return c.BaseURL() + h.ui.Config().Base + "/setup/" + token
+// setupLink is the absolute link a setup token is used at, on the
+// configured public URL: a request's Host header must not choose where an
+// invitee sends the token.
+func (h handlers) setupLink(token string) string {
+	return h.p.publicURL + h.ui.Config().Base + "/setup/" + token
 }
 
 // maxEmail bounds an invited address (RFC 5321's path limit), under the
@@ -62,13 +64,15 @@ func (h handlers) invite(c *fiber.Ctx) error {
 		return h.ui.Fail(c, err)
 	}
 	v := h.ui.View(c, "desk_team_title")
-	return h.teamPage(c, v, teamData{SetupLink: h.setupLink(c, token), SetupEmail: u.Email})
+	return h.teamPage(c, v, teamData{SetupLink: h.setupLink(token), SetupEmail: u.Email})
 }
 
-// userOp changes one user: role, remove, restore, reissue.
+// userOp changes one user: role, remove, restore, unlock (a locked
+// second factor), reissue.
 func (h handlers) userOp(c *fiber.Ctx) error {
 	ctx, w, id := c.UserContext(), h.who(c), strings.Clone(c.Params("id"))
 	var err error
+	done := "user"
 	switch strings.Clone(c.Params("op")) {
 	case "role":
 		err = h.p.desk.SetRole(ctx, w, id, access.Role(form(c, "role")))
@@ -76,20 +80,22 @@ func (h handlers) userOp(c *fiber.Ctx) error {
 		err = h.p.desk.SetDisabled(ctx, w, id, true)
 	case "restore":
 		err = h.p.desk.SetDisabled(ctx, w, id, false)
+	case "unlock":
+		err, done = h.p.desk.UnlockSecondFactor(ctx, w, id), "unlock"
 	case "reissue":
 		token, err := h.p.desk.Reissue(ctx, w, id)
 		if err != nil {
 			return h.ui.Fail(c, err)
 		}
 		v := h.ui.View(c, "desk_team_title")
-		return h.teamPage(c, v, teamData{SetupLink: h.setupLink(c, token)})
+		return h.teamPage(c, v, teamData{SetupLink: h.setupLink(token)})
 	default:
 		return h.ui.Fail(c, fiber.ErrNotFound)
 	}
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
-	return h.done(c, "/team", "user")
+	return h.done(c, "/team", done)
 }
 
 // requireTOTP turns the merchant's TOTP requirement on or off.

@@ -97,6 +97,16 @@ func (d *Desk) SetDisabled(ctx context.Context, w Who, userID string, disabled b
 	return d.Accounts.SetDisabled(ctx, actor(w), userID, disabled)
 }
 
+// UnlockSecondFactor lets one of the merchant's users' authenticator codes
+// work again after too many wrong ones locked them; audited by the account
+// script.
+func (d *Desk) UnlockSecondFactor(ctx context.Context, w Who, userID string) error {
+	if _, err := d.member(ctx, w, userID); err != nil {
+		return err
+	}
+	return d.Accounts.UnlockSecondFactor(ctx, actor(w), userID)
+}
+
 // RequireTOTP sets whether every user of the merchant must use TOTP;
 // turning it on ends the sessions of those without it.
 func (d *Desk) RequireTOTP(ctx context.Context, w Who, on bool) error {

@@ -18,7 +18,7 @@ import (
 // from gather; a nil gather serves none, for a public listener whose metrics
 // are on the operations listener (NewOpsApp).
 func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
-	return NewAppReading(DefaultReadTimeout, log, reg, gather)
+	return NewAppReading(DefaultReadTimeout, nil, log, reg, gather)
 }
 
 // DefaultReadTimeout bounds reading one whole request, headers and body:
@@ -27,10 +27,16 @@ func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gathe
 const DefaultReadTimeout = 15 * time.Second
 
 // NewAppReading is NewApp with the request read bound read (Config's
-// HTTPReadTimeout, GATEWAY_HTTP_READ_TIMEOUT).
-func NewAppReading(read time.Duration, log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
+// HTTPReadTimeout, GATEWAY_HTTP_READ_TIMEOUT) and the proxies whose
+// forwarding headers are believed (GATEWAY_TRUSTED_PROXIES).
+func NewAppReading(read time.Duration, trusted []string, log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
 	app := fiber.New(fiber.Config{
 		AppName: "gateway",
+		// fiber believes X-Forwarded-Host and -Proto from anyone unless
+		// told: only the trusted proxies may set what Hostname, Protocol
+		// and BaseURL answer.
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          trusted,
 		// Handlers bound their own bodies (createorder at 64 KiB) so that an
 		// oversized one still gets the JSON error body; this is the backstop.
 		BodyLimit:             1 << 20,
@@ -54,11 +60,13 @@ func NewAppReading(read time.Duration, log *slog.Logger, reg prometheus.Register
 // what the gateway counts.
 func NewOpsApp(log *slog.Logger, gather prometheus.Gatherer) *fiber.App {
 	app := fiber.New(fiber.Config{
-		AppName:               "gateway-ops",
-		ReadTimeout:           15 * time.Second,
-		WriteTimeout:          15 * time.Second,
-		DisableStartupMessage: true,
-		ErrorHandler:          ErrorHandler(log),
+		AppName: "gateway-ops",
+		// Nobody's forwarding headers are believed here.
+		EnableTrustedProxyCheck: true,
+		ReadTimeout:             15 * time.Second,
+		WriteTimeout:            15 * time.Second,
+		DisableStartupMessage:   true,
+		ErrorHandler:            ErrorHandler(log),
 	})
 	app.Get("/healthz", func(c *fiber.Ctx) error { return c.SendString("ok") })
 	app.Get("/metrics", metricsHandler(gather))

@@ -49,6 +49,9 @@ type Auth interface {
 	Login(ctx context.Context, r access.LoginRequest) (*access.Session, error)
 	Session(ctx context.Context, id string) (*access.Session, error)
 	Logout(ctx context.Context, s *access.Session, source string, everywhere bool) error
+	// SecondFactorLocks counts a merchant's (or the operators') accounts
+	// whose second factor is locked, for the notice to who may unlock them.
+	SecondFactorLocks(ctx context.Context, realm access.Realm, appid string) (int64, error)
 	BeginSetup(ctx context.Context, token string) (*access.Account, *access.Enrolment, bool, error)
 	CompleteSetup(ctx context.Context, s access.Setup) (*access.Account, []string, error)
 }
@@ -79,4 +82,9 @@ type Deps struct {
 	Funcs  template.FuncMap
 	// Extensions are pages of other packages this console shows too.
 	Extensions []Extension
+	// LocksPath is the page (under Base) where those who may unlock a
+	// locked second factor do it (deskweb's Team page sets "/team"); "":
+	// the notice names the CLI command (the operator console has no
+	// accounts page).
+	LocksPath string
 }

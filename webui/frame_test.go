@@ -418,3 +418,44 @@ func TestTwoConsolesOneRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSetupLinkOfTheOtherConsole: an operator's setup link posted to the
+// merchant console is refused and changes nothing; it then works on the
+// operator console.
+func TestSetupLinkOfTheOtherConsole(t *testing.T) {
+	e := newFrameEnv(t, nil)
+	ips, _ := platform.NewClientIP(nil)
+	ops, err := New(Config{Base: "/ops", Realm: access.RealmOperator, CookieName: "gw_ops", Brand: "demo_brand"},
+		Deps{Auth: e.acc, ClientIP: ips, Templates: demoTemplates, Locales: demoLocales()}, e.reg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops.Register(e.app)
+	acct, token, err := e.acc.Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmOperator, Email: "admin@ops.test", Role: access.RoleAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The attacker brings an enrolment of their own: the secret travels in the form.
+	const attackerSecret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+	pre := cookie(e.do(t, get("/demo/login")), "gw_demo_pre")
+	res := e.do(t, form("/demo/setup/"+token, url.Values{"csrf": {pre.Value}, "secret": {attackerSecret}, "password": {"an attacker's password"},
+		"password2": {"an attacker's password"}, "code": {webuitest.Code(t, attackerSecret, e.clock.now())}, "required": {"1"}}, pre))
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("the operator's link on the merchant console answered %d, want 403", res.StatusCode)
+	}
+	if got, err := e.acc.Get(context.Background(), acct.ID); err != nil || got.PasswordSet || got.TOTP {
+		t.Fatalf("after the refusal: %+v, %v; want no password and no TOTP", got, err)
+	}
+	page := e.do(t, get("/ops/setup/"+token))
+	body, _ := io.ReadAll(page.Body)
+	secret := between(string(body), `data-secret>`, `</code>`)
+	if page.StatusCode != http.StatusOK || secret == "" {
+		t.Fatalf("the link on the operator console: %d", page.StatusCode)
+	}
+	opre := cookie(page, "gw_ops_pre")
+	res = e.do(t, form("/ops/setup/"+token, url.Values{"csrf": {opre.Value}, "secret": {secret}, "password": {webuitest.Password},
+		"password2": {webuitest.Password}, "code": {webuitest.Code(t, secret, e.clock.now())}, "required": {"1"}}, opre))
+	if b, _ := io.ReadAll(res.Body); res.StatusCode != http.StatusOK || strings.Count(string(b), "<li><code>") != 10 {
+		t.Fatalf("setup on the operator console: %d", res.StatusCode)
+	}
+}

@@ -61,12 +61,8 @@ func (u *UI) setupPost(c *fiber.Ctx) error {
 	if pw := c.FormValue("password"); subtle.ConstantTimeCompare([]byte(pw), []byte(c.FormValue("password2"))) != 1 {
 		err = platform.Errorf(platform.KindInvalidParameter, "%s", v.L.T("setup_mismatch"))
 	} else {
-		var acct *access.Account
-		acct, sv.Codes, err = u.auth.CompleteSetup(c.UserContext(), access.Setup{Token: token, Password: strings.Clone(pw),
+		_, sv.Codes, err = u.auth.CompleteSetup(c.UserContext(), access.Setup{Realm: u.cfg.Realm, Token: token, Password: strings.Clone(pw),
 			TOTPSecret: secret, TOTPCode: strings.Clone(code), Source: u.Source(c)})
-		if err == nil && acct.Realm != u.cfg.Realm {
-			err = platform.Errorf(platform.KindForbidden, "this setup link is unknown, used or expired")
-		}
 	}
 	if err != nil {
 		body := platform.Classify(err)

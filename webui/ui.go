@@ -139,9 +139,13 @@ type View struct {
 	Assets  map[string]string
 	Scripts []string // logical names of the console's scripts this page loads
 	Flash   string   // a notice after an action
-	Problem string   // what went wrong, shown in an alert
-	Status  int
-	Data    any
+	// Locks is how many accounts of the viewer's team (the operators, for
+	// an admin) have a locked second factor; shown to who may unlock them.
+	Locks     int64
+	LocksPath string // where they are unlocked; "" for the CLI
+	Problem   string // what went wrong, shown in an alert
+	Status    int
+	Data      any
 }
 
 // NavLink is a NavItem the person may follow.
@@ -175,8 +179,31 @@ func (u *UI) View(c *fiber.Ctx, title string) *View {
 			v.Nav = append(v.Nav, NavLink{URL: url, Label: cat.T(n.Label),
 				Current: v.Path == url || (n.Path != "/" && n.Path != "" && strings.HasPrefix(v.Path, url+"/"))})
 		}
+		v.Locks = u.locks(c, s)
+		if u.deps.LocksPath != "" {
+			v.LocksPath = u.cfg.Base + u.deps.LocksPath
+		}
 	}
 	return v
+}
+
+// locks is the count of locked second factors the viewer may unlock: a
+// merchant's owner sees its merchant's, an admin the operators'. It is a
+// notice, not a gate: when Redis cannot say, the page shows none.
+func (u *UI) locks(c *fiber.Ctx, s *access.Session) int64 {
+	perm := access.PermUsersManage
+	if u.cfg.Realm == access.RealmOperator {
+		perm = access.PermOperatorsManage
+	}
+	if !access.Can(s, u.cfg.Realm, perm) {
+		return 0
+	}
+	n, err := u.auth.SecondFactorLocks(c.UserContext(), u.cfg.Realm, s.AppID)
+	if err != nil {
+		u.log.Warn("console: count locked second factors", "err", err)
+		return 0
+	}
+	return n
 }
 
 // Render writes page name (a console template's file name without .html,

@@ -1,6 +1,8 @@
 -- Uses a setup token once: sets the password and the TOTP enrolment,
--- replaces the recovery codes, and ends every session of the account.
--- KEYS: setup token, user, recovery codes, user's sessions, audit stream
+-- replaces the recovery codes, clears a locked second factor (a new
+-- enrolment is the lost-authenticator path) and ends every session of the
+-- account.
+-- KEYS: setup token, user, recovery codes, user's sessions, audit stream, locked accounts set
 -- ARGV: id, password hash, password version, totp secret, totp step used,
 --       session key prefix, now ms, number of code hashes, code hashes...; then the audit entry
 -- The token's key expires in Redis, and its deadline is also checked
@@ -13,7 +15,9 @@ if tonumber(redis.call('HGET', KEYS[2], 'setupUntil') or '0') < tonumber(ARGV[7]
   return 0
 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[2], 'pw', ARGV[2], 'pwVer', ARGV[3], 'totp', ARGV[4], 'totpStep', ARGV[5], 'setupKey', '', 'setupUntil', '0')
+redis.call('HSET', KEYS[2], 'pw', ARGV[2], 'pwVer', ARGV[3], 'totp', ARGV[4], 'totpStep', ARGV[5], 'setupKey', '', 'setupUntil', '0',
+  'sfLocked', '', 'sfFails', '0')
+redis.call('SREM', KEYS[6], ARGV[1])
 redis.call('DEL', KEYS[3])
 local n = tonumber(ARGV[8])
 for i = 1, n do

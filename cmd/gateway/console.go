@@ -47,7 +47,7 @@ type consoleParts struct {
 // live feed.
 func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts,
 	p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
-	desk, err := consoleDesk(wcfg, rdb, ch, acc, log)
+	desk, err := consoleDesk(cfg.PublicURL, wcfg, rdb, ch, acc, log)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
-	hub, err := console.NewHub(console.HubConfig{}, rdb, reg, log)
+	hub, err := console.NewHub(console.HubConfig{}, rdb, acc, reg, log)
 	if err != nil {
 		return err
 	}

@@ -19,8 +19,9 @@ import (
 // audit log is not searchable here) and the webhook settings (the test event
 // and the callback check follow GATEWAY_WEBHOOK_ALLOW_PRIVATE and
 // GATEWAY_WEBHOOK_TIMEOUT). The console takes them in with
-// webui.Deps.Extensions.
-func consoleDesk(wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*deskweb.Pages, error) {
+// webui.Deps.Extensions. publicURL (GATEWAY_PUBLIC_URL) starts the setup
+// links the Team page shows.
+func consoleDesk(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*deskweb.Pages, error) {
 	store := merchant.NewStore(rdb)
 	webhooks, err := dispatcher.NewMerchantDeliveries(rdb)
 	if err != nil {
@@ -39,5 +40,5 @@ func consoleDesk(wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Co
 	if err != nil {
 		return nil, err
 	}
-	return deskweb.New(desk, log), nil
+	return deskweb.New(desk, publicURL, log), nil
 }

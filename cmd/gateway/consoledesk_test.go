@@ -28,7 +28,7 @@ func TestConsoleDeskBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := consoleDesk(dispatcher.Defaults(), rdb, nil, acc, log)
+	pages, err := consoleDesk("http://127.0.0.1:8080", dispatcher.Defaults(), rdb, nil, acc, log)
 	if err != nil {
 		t.Fatal(err)
 	}

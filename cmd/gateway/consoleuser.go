@@ -28,16 +28,19 @@ const consoleUserUsage = `usage: gateway console-user <subcommand> [flags]
                                 link (valid 72 h); the person sets a password
                                 and TOTP there
   list APPID                    the merchant's console users
+  unlock APPID EMAIL            unlock the user's second factor, locked after
+                                too many wrong codes in a row (the merchant's
+                                owners can, on Team & security)
 
-Both are written to the audit log as the CLI's actions.
+Each is written to the audit log as the CLI's action.
 `
 
 // consoleUserCmd manages merchant console users from the operator's machine:
 // the first owner of a merchant is made here.
 func consoleUserCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "add" && args[0] != "list") {
+	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "unlock") {
 		fmt.Fprint(stderr, consoleUserUsage)
-		return errors.New("console-user: want add or list")
+		return errors.New("console-user: want add, list or unlock")
 	}
 	sub := args[0]
 	fs := subFlags("console-user", sub, "APPID [EMAIL --role ROLE] [--json]", args[1:], stdout, stderr)
@@ -53,11 +56,17 @@ func consoleUserCmd(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	if (sub == "add" && len(pos) != 2) || (sub == "list" && len(pos) != 1) {
+	if (sub != "list" && len(pos) != 2) || (sub == "list" && len(pos) != 1) {
 		return fmt.Errorf("console-user %s: wrong arguments\n%s", sub, consoleUserUsage)
 	}
 	if sub == "add" && !access.Role(*role).Valid(access.RealmMerchant) {
 		return fmt.Errorf("console-user add: --role must be owner, developer, finance or viewer")
+	}
+	var email string
+	if sub != "list" {
+		if email, err = audit.Text("EMAIL", pos[1], maxEmail); err != nil {
+			return fmt.Errorf("console-user %s: %w", sub, err)
+		}
 	}
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
@@ -76,12 +85,11 @@ func consoleUserCmd(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	if sub == "add" {
-		email, err := audit.Text("EMAIL", pos[1], maxEmail)
-		if err != nil {
-			return fmt.Errorf("console-user add: %w", err)
-		}
+	switch sub {
+	case "add":
 		return addConsoleUser(ctx, acc, pos[0], email, access.Role(*role), strings.TrimSuffix(*publicURL, "/"), *asJSON, stdout)
+	case "unlock":
+		return unlockConsoleUser(ctx, acc, pos[0], email, stdout)
 	}
 	users, err := acc.List(ctx, access.RealmMerchant, pos[0])
 	if err != nil {
@@ -113,14 +121,30 @@ func addConsoleUser(ctx context.Context, acc *access.Accounts, appid, email stri
 	return nil
 }
 
+// unlockConsoleUser unlocks the second factor of appid's user email.
+func unlockConsoleUser(ctx context.Context, acc *access.Accounts, appid, email string, stdout io.Writer) error {
+	a, err := acc.ByEmail(ctx, access.RealmMerchant, email)
+	if err != nil || a.AppID != appid {
+		return fmt.Errorf("console-user unlock: no user %s of merchant %s", email, appid)
+	}
+	actor := access.CLI()
+	actor.Email = osUserName()
+	if err := acc.UnlockSecondFactor(ctx, actor, a.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "the second factor of %s (%s) is unlocked.\n", a.Email, appid)
+	return nil
+}
+
 func printConsoleUsers(users []*access.Account, asJSON bool, stdout io.Writer) error {
 	if asJSON {
 		return json.NewEncoder(stdout).Encode(users)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tPASSWORD\tTOTP\tDISABLED\tCREATED")
+	fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tPASSWORD\tTOTP\tTOTP LOCKED\tDISABLED\tCREATED")
 	for _, u := range users {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%v\t%v\t%s\n", u.ID, u.Email, u.Role, u.PasswordSet, u.TOTP, u.Disabled, u.CreatedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%v\t%v\t%v\t%s\n", u.ID, u.Email, u.Role, u.PasswordSet, u.TOTP, u.SecondFactorLocked, u.Disabled,
+			u.CreatedAt.UTC().Format(time.RFC3339))
 	}
 	return tw.Flush()
 }

@@ -33,11 +33,11 @@ commands:
   usdt       USDT networks (config set, show, remove) and the review desk
              (reviews, approve PAYMENTID, reject PAYMENTID)
   console-user  merchant console users: add APPID EMAIL --role ROLE (prints
-             a one-time setup link), list APPID
+             a one-time setup link), list APPID, unlock APPID EMAIL
   exceptions payments that need a person: list, handle KIND ID --note,
              resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
-             setup link), list, reissue, disable, enable
+             setup link), list, reissue, disable, enable, unlock
   help       show this text
 
 Run "gateway <command> -h" for its flags.

@@ -32,6 +32,8 @@ const operatorUsage = `usage: gateway operator <subcommand> [--json] [--redis-ur
                       the old one stops working
   disable EMAIL [--by NAME]   its sessions end at once
   enable EMAIL [--by NAME]
+  unlock EMAIL [--by NAME]    its second factor, locked after too many wrong
+                              codes in a row (list shows it as "locked")
 Every change is in the audit log, recorded as the CLI's, by NAME (default: the
 OS user).
 `
@@ -40,6 +42,7 @@ OS user).
 var operatorSynopsis = map[string]string{
 	"add": "EMAIL --role admin|support|auditor [--url BASE] [--by NAME] [--json]", "list": "[--json]",
 	"reissue": "EMAIL [--url BASE] [--by NAME] [--json]", "disable": "EMAIL [--by NAME]", "enable": "EMAIL [--by NAME]",
+	"unlock": "EMAIL [--by NAME]",
 }
 
 // operatorCmd manages operator accounts (access.RealmOperator).
@@ -122,16 +125,19 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		return out.value(setupView(acct, *base, token))
+	case "unlock":
+		if err := accts.UnlockSecondFactor(ctx, actor, acct.ID); err != nil {
+			return err
+		}
 	default: // disable, enable
 		if err := accts.SetDisabled(ctx, actor, acct.ID, sub == "disable"); err != nil {
 			return err
 		}
-		acct, err = accts.Get(ctx, acct.ID)
-		if err != nil {
-			return err
-		}
-		return out.value(acct)
 	}
+	if acct, err = accts.Get(ctx, acct.ID); err != nil {
+		return err
+	}
+	return out.value(acct)
 }
 
 // cliAccounts is the accounts service as a command-line tool needs it: no
@@ -172,8 +178,11 @@ func printOperators(w io.Writer, ops []*access.Account) {
 	fmt.Fprintln(tw, "EMAIL\tROLE\tSTATE\tSET UP\tCREATED\tID")
 	for _, a := range ops {
 		state, setup := "enabled", "no"
-		if a.Disabled {
+		switch {
+		case a.Disabled:
 			state = "disabled"
+		case a.SecondFactorLocked:
+			state = "locked"
 		}
 		if a.PasswordSet && a.TOTP {
 			setup = "yes"

@@ -85,7 +85,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s (GATEWAY_ADMIN_ADDR, the operator console): %w", cfg.AdminAddr, err)
 	}
-	adm := admin.NewApp(log, g.admin)
+	adm := admin.NewApp(log, cfg.TrustedProxies, g.admin)
 	for _, prep := range g.prepare {
 		if err := prep(ctx); err != nil {
 			return fmt.Errorf("prepare: %w", err)
@@ -150,7 +150,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	now := platform.OffsetClock(cfg.ClockOffset)
 	accounts := merchant.NewStore(rdb).WithClock(now)
 	dir := merchant.NewDirectory(accounts, log, 0)
-	g := &gateway{app: platform.NewAppReading(cfg.HTTPReadTimeout, log, reg, gather), drain: &platform.Drain{},
+	g := &gateway{app: platform.NewAppReading(cfg.HTTPReadTimeout, cfg.TrustedProxies, log, reg, gather), drain: &platform.Drain{},
 		workers: []func(context.Context){dir.Run}, now: now}
 	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)

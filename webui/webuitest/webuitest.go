@@ -5,6 +5,8 @@ package webuitest
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"net/netip"
 	"strings"
 	"testing"
@@ -12,9 +14,13 @@ import (
 
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/internal/browser"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
 )
 
 // Password is the password Enrol gives every account.
@@ -44,7 +50,7 @@ func Enrol(t testing.TB, a *access.Accounts, nu access.NewUser, at time.Time) (s
 	if err != nil {
 		t.Fatalf("webuitest: begin setup: %v", err)
 	}
-	acct, _, err := a.CompleteSetup(ctx, access.Setup{Token: token, Password: Password, TOTPSecret: enr.Secret,
+	acct, _, err := a.CompleteSetup(ctx, access.Setup{Realm: nu.Realm, Token: token, Password: Password, TOTPSecret: enr.Secret,
 		TOTPCode: Code(t, enr.Secret, at), Source: "127.0.0.1"})
 	if err != nil {
 		t.Fatalf("webuitest: complete setup: %v", err)
@@ -79,5 +85,32 @@ func Login(t testing.TB, pg *browser.Page, base, email, password, code string) {
 		var problem string
 		pg.Eval(`(document.querySelector("[data-problem]") || {}).innerText || ""`, &problem)
 		t.Fatalf("webuitest: login of %s refused (%d): %s", email, pg.LastStatus(), problem)
+	}
+}
+
+// LockSecondFactor locks the second factor of realm's account email (set
+// up by Enrol) as a guesser would: Password and a wrong code, as many
+// times as access's default limit, through accounts over rdb whose login
+// limits let every attempt through.
+func LockSecondFactor(t testing.TB, rdb redis.UniversalClient, realm access.Realm, email string) {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	lim, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, prometheus.NewRegistry(), log)
+	if err != nil {
+		t.Fatalf("webuitest: limiter: %v", err)
+	}
+	cfg := access.Defaults()
+	cfg.PerIP = platform.Limit{PerSecond: 1000, Burst: 1000}
+	cfg.PerAccount = cfg.PerIP
+	acc, err := access.New(cfg, rdb, merchant.NewPasswordHasher(), lim, prometheus.NewRegistry(), log)
+	if err != nil {
+		t.Fatalf("webuitest: accounts: %v", err)
+	}
+	for range cfg.SecondFactorLimit {
+		_, _ = acc.Login(context.Background(), access.LoginRequest{Realm: realm, Email: email, Password: Password, Code: "000000",
+			IP: netip.MustParseAddr("192.0.2.66")})
+	}
+	if a, err := acc.ByEmail(context.Background(), realm, email); err != nil || !a.SecondFactorLocked {
+		t.Fatalf("webuitest: %s not locked (%v): is its account set up, and its login limit untouched?", email, err)
 	}
 }

@@ -170,7 +170,7 @@ func consoleSession(ctx context.Context, b *bench, appid string) (string, error)
 	if err != nil {
 		return "", fmt.Errorf("console user: %w", err)
 	}
-	if _, _, err := accts.CompleteSetup(ctx, access.Setup{Token: token, Password: password, Source: "127.0.0.1"}); err != nil {
+	if _, _, err := accts.CompleteSetup(ctx, access.Setup{Realm: access.RealmMerchant, Token: token, Password: password, Source: "127.0.0.1"}); err != nil {
 		return "", fmt.Errorf("console user setup: %w", err)
 	}
 	s, err := accts.Login(ctx, access.LoginRequest{Realm: access.RealmMerchant, Email: email, Password: password,
