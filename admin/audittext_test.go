@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/internal/fixture"
 )
 
 // auditForm is one audited form of the console: its path, good values,
@@ -40,22 +39,6 @@ func (e *env) auditForms(t *testing.T) []auditForm {
 		{"exception handle", "/admin/exceptions/mismatch/" + e.mismatch + "/handle", url.Values{"note": {"done"}}, "note", "exception.handle"},
 		{"exception resend", "/admin/exceptions/" + e.dead + "/resend", url.Values{}, "", "webhook.resend"},
 	}
-}
-
-// actions counts the entries of every audit stream by action.
-func (e *env) actions(t *testing.T) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	for _, s := range schema.AuditStreams() {
-		rows, err := audit.Read(context.Background(), e.rdb, s, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			out[r.Action]++
-		}
-	}
-	return out
 }
 
 // TestAuditedFormsRefuseBadText: every audited form of the operator
@@ -105,11 +88,11 @@ func TestAuditedFormsRefuseBadText(t *testing.T) {
 	}
 	for _, f := range forms {
 		t.Run(f.name, func(t *testing.T) {
-			before := e.actions(t)[f.action]
+			before := fixture.AuditActions(t, e.rdb)[f.action]
 			if st, body := send(t, f.path, f.vals); st != http.StatusSeeOther {
 				t.Fatalf("answered %d, want 303:\n%s", st, body)
 			}
-			if n := e.actions(t)[f.action]; n != before+1 {
+			if n := fixture.AuditActions(t, e.rdb)[f.action]; n != before+1 {
 				t.Fatalf("%d %s entries, want %d", n, f.action, before+1)
 			}
 		})

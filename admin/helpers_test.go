@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -26,6 +25,7 @@ import (
 	"github.com/paygate/gateway/console"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
@@ -98,7 +98,7 @@ func newEnv(t *testing.T) *env {
 	ck.add(30 * time.Second)
 	e.store = command.NewStore(rdb, time.Hour, time.Hour)
 	e.review = waitingReview(t, e.store, m.AppID)
-	e.mismatch, e.dead = seedExceptions(t, rdb, e.store, m.AppID)
+	e.mismatch, e.dead = fixture.Exceptions(t, rdb, e.store, m.AppID)
 	logs := audit.NewLog(rdb)
 	rv := command.NewUSDTReview(e.store)
 	desk := command.NewUSDTDesk(e.store)
@@ -222,32 +222,6 @@ func (e *env) state(t *testing.T) string {
 		b.WriteString(k + "=" + v + "\n")
 	}
 	return b.String()
-}
-
-// seedExceptions leaves a wrong-amount notification and a dead webhook
-// where the notification log and the dispatcher keep them.
-func seedExceptions(t *testing.T, rdb *redis.Client, store *command.Store, appid string) (mismatch, dead string) {
-	t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	ids := make([]string, 2)
-	for i := range ids {
-		o := &schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: appid, Sandbox: true, Amount: 250_00,
-			Currency: "CNY", Method: schema.MethodWalletA, Status: schema.StatusReady, CreatedAt: now, UpdatedAt: now, Version: 1}
-		if _, _, err := store.Create(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		ids[i] = o.ID
-	}
-	shard, _ := schema.ParseOrderID(ids[0])
-	rec, _ := json.Marshal(schema.NotificationRecord{At: now, Provider: "wallet_a", OrderID: ids[0], Outcome: "paid", Paid: "200.00 CNY",
-		Verdict: schema.VerdictAmountMismatch, Detail: "charged 250.00 CNY, provider reports 200.00 CNY"})
-	rdb.LPush(ctx, schema.NotificationsKey(shard, ids[0]), rec)
-	rdb.ZAdd(ctx, schema.ExceptionsKey(shard), redis.Z{Score: float64(now.UnixMilli()), Member: ids[0]})
-	dshard, _ := schema.ParseOrderID(ids[1])
-	rdb.HSet(ctx, schema.WebhookKey(dshard, ids[1]), "st", "dead", "appid", appid, "url", "http://127.0.0.1:9/cb", "host", "127.0.0.1:9", "n", "8")
-	rdb.ZAdd(ctx, schema.WebhookDeadKey(dshard), redis.Z{Score: float64(now.UnixMilli()), Member: ids[1]})
-	return ids[0], ids[1]
 }
 
 // projected runs the audit projector over this test's Redis into a

@@ -1,7 +1,6 @@
 package deskweb
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -42,22 +42,6 @@ func auditedWrites(target string) []auditedWrite {
 		{w["reissue"], "user", "", "%s", "user.reissue_setup"},
 		{w["remove"], "user", "", "%s", "user.disable"},
 	}
-}
-
-// actions counts the entries of every audit stream by action.
-func (e *env) actions(t *testing.T) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	for _, s := range schema.AuditStreams() {
-		rows, err := audit.Read(context.Background(), e.rdb, s, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			out[r.Action]++
-		}
-	}
-	return out
 }
 
 // TestAuditedFormsRefuseBadText: every audited form of the Webhooks,
@@ -104,14 +88,14 @@ func TestAuditedFormsRefuseBadText(t *testing.T) {
 	for _, f := range forms {
 		t.Run(f.name, func(t *testing.T) {
 			vals := f.vals(e)
-			before := e.actions(t)[f.action]
+			before := fixture.AuditActions(t, e.rdb)[f.action]
 			vals.Set("csrf", owner.CSRF)
 			res := e.do(owner, http.MethodPost, f.path, vals)
 			if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusSeeOther {
 				body, _ := io.ReadAll(res.Body)
 				t.Fatalf("answered %d:\n%s", res.StatusCode, body)
 			}
-			if n := e.actions(t)[f.action]; n != before+1 {
+			if n := fixture.AuditActions(t, e.rdb)[f.action]; n != before+1 {
 				t.Fatalf("%d %s entries, want %d", n, f.action, before+1)
 			}
 		})

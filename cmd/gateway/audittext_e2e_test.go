@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
@@ -46,7 +46,7 @@ func TestAuditedCommandsRefuseBadText(t *testing.T) {
 	app := shop.AppID
 	h := func(seed string) string { return strings.Repeat(seed, 32) }
 	approve, reject, attach := deskOrder(t, rdb, h("a1"), ""), deskOrder(t, rdb, h("b2"), ""), unsubmittedOrder(t, rdb)
-	mismatch, dead := cliExceptionOrders(t, rdb, app)
+	mismatch, dead := fixture.Exceptions(t, rdb, command.NewStore(rdb, time.Hour, time.Hour), app)
 	rdb.HSet(ctx, schema.AccessPrefix+"x", "x", "x") // the access prefix exists before any command adds an account
 	longURL := "https://93.184.216.34/" + strings.Repeat("a", schema.MaxURLLen)
 	cmds := []auditedCommand{
@@ -129,33 +129,6 @@ func unsubmittedOrder(t *testing.T, rdb *redis.Client) string {
 		t.Fatal(err)
 	}
 	return o.ID
-}
-
-// cliExceptionOrders leaves a wrong-amount notification and a dead webhook
-// of appid where the notification log and the dispatcher keep them.
-func cliExceptionOrders(t *testing.T, rdb *redis.Client, appid string) (mismatch, dead string) {
-	t.Helper()
-	ctx := context.Background()
-	now := time.Now()
-	store := command.NewStore(rdb, time.Hour, time.Hour)
-	ids := make([]string, 2)
-	for i := range ids {
-		o := &schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: appid, Sandbox: true, Amount: 250_00,
-			Currency: "CNY", Method: schema.MethodWalletA, Status: schema.StatusReady, CreatedAt: now, UpdatedAt: now, Version: 1}
-		if _, _, err := store.Create(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		ids[i] = o.ID
-	}
-	shard, _ := schema.ParseOrderID(ids[0])
-	rec, _ := json.Marshal(schema.NotificationRecord{At: now, Provider: "wallet_a", OrderID: ids[0], Outcome: "paid", Paid: "200.00 CNY",
-		Verdict: schema.VerdictAmountMismatch, Detail: "charged 250.00 CNY, provider reports 200.00 CNY"})
-	rdb.LPush(ctx, schema.NotificationsKey(shard, ids[0]), rec)
-	rdb.ZAdd(ctx, schema.ExceptionsKey(shard), redis.Z{Score: float64(now.UnixMilli()), Member: ids[0]})
-	dshard, _ := schema.ParseOrderID(ids[1])
-	rdb.HSet(ctx, schema.WebhookKey(dshard, ids[1]), "st", "dead", "appid", appid, "url", "http://127.0.0.1:9/cb", "host", "127.0.0.1:9", "n", "8")
-	rdb.ZAdd(ctx, schema.WebhookDeadKey(dshard), redis.Z{Score: float64(now.UnixMilli()), Member: ids[1]})
-	return ids[0], ids[1]
 }
 
 // redisState is every key with its value (an audit stream: its length):
