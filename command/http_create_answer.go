@@ -76,8 +76,10 @@ const hexDigits = "0123456789abcdef"
 
 // appendJSONString quotes s as encoding/json does by default: ", \ and
 // control characters escaped (\b \f \n \r \t short), <, > and & as \u00XX
-// (HTML-safe), invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped. A
-// provider's redirect URL, with its & separators, goes through here.
+// (HTML-safe), each invalid UTF-8 byte as the replacement character U+FFFD
+// written out (encoding/json wrote the escape \ufffd before go1.27), U+2028
+// and U+2029 escaped. A provider's redirect URL, with its & separators,
+// goes through here.
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -113,7 +115,7 @@ func appendJSONString(dst []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
+			dst = append(dst, string(utf8.RuneError)...)
 		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
