@@ -121,7 +121,7 @@ clean:
 	done
 	rm -rf bin .data
 
-# The gateway measured against this machine's ceiling (issue 6): release
+# The gateway measured against this machine's ceiling: release
 # binaries, Redis (AOF always) and ClickHouse on free ports, our own load
 # generator (bench/loadgen); a Markdown table on stdout, JSON in
 # bench-results/. bench-quick is a reduced run of under 3 minutes. Neither is
@@ -133,7 +133,7 @@ bench:
 bench-quick:
 	scripts/bench.sh quick $(BENCH_FLAGS)
 
-# Profile-guided optimisation (issue 28): `go build` of ./cmd/gateway uses
+# Profile-guided optimisation (an attempt to cut CPU per create): `go build` of ./cmd/gateway uses
 # cmd/gateway/default.pgo when it exists. This writes it from the CPU
 # profiles of the real gateways of a quick create benchmark
 # (GATEWAY_CPU_PROFILE writes one per process as it stops), merged. The
@@ -155,7 +155,7 @@ bench-profile:
 		-cpuprofile bench-results/createorder.cpu.prof -o bench-results/command.test ./command
 	$(GO) tool pprof -top -nodecount 40 bench-results/command.test bench-results/createorder.cpu.prof
 
-# The fault suite of issue 15: the release binary in six processes with split
+# The fault suite: the release binary in six processes with split
 # roles under a steady mixed load, every scenario (kill -9 of each role and of
 # all, Redis kill -9 and restart from its AOF, ClickHouse stopped, merchant
 # endpoint hang/reset/slow, skewed clock, dispatcher-Redis partition, two

@@ -14,7 +14,8 @@ const (
 // Role is an account's role within its realm.
 type Role string
 
-// Merchant console roles (issue 26).
+// Merchant console roles: the merchant's own people, each seeing and
+// changing only what the role allows.
 const (
 	RoleOwner     Role = "owner"
 	RoleDeveloper Role = "developer"
@@ -22,7 +23,7 @@ const (
 	RoleViewer    Role = "viewer"
 )
 
-// Operator roles (issue 27).
+// Operator roles: our own people on the operator console.
 const (
 	RoleAdmin   Role = "admin"
 	RoleSupport Role = "support"

@@ -1,4 +1,4 @@
-// Package admin is the operator console (issue 27): pages under /admin on
+// Package admin is the operator console: pages under /admin on
 // the admin listener (GATEWAY_ADMIN_ADDR) and never on the public one, for
 // operator accounts only (access.RealmOperator, on the webui frame). The
 // pages call the use cases of package operator, which the CLI calls too,

@@ -44,7 +44,7 @@ type Entry struct {
 var DetailKeys = []string{
 	"reason", "note", "role", "old_role", "email", "amount", "currency", "status", "result",
 	"method", "network", "count", "grace", "require_totp", "realm", "until", "via",
-	// Operator changes (issue 27): settings as set, never a key or a secret.
+	// Operator changes: settings as set, never a key or a secret.
 	"rate", "mode", "old_mode", "confirmations", "min", "max", "limit", "name", "kind", "handled",
 	// An FX rate set beyond the allowed deviation, confirmed: how far, from what.
 	"deviation_confirmed", "old_rate",

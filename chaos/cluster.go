@@ -74,7 +74,8 @@ type Cluster struct {
 	chDB     string
 }
 
-// The split the issue asks for: two processes of each role group.
+// The split: two processes of each role group, so every kill of one leaves
+// its twin to carry the role.
 var layout = []struct{ name, roles string }{
 	{"cq1", "command,query"}, {"cq2", "command,query"},
 	{"proj1", "projector"}, {"proj2", "projector"},

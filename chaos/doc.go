@@ -1,4 +1,4 @@
-// Package chaos is the fault suite of issue 15 (`make chaos`): it runs the
+// Package chaos is the fault suite (`make chaos`): it runs the
 // release gateway binary in separate processes with split roles against
 // Redis (AOF, appendfsync always) and ClickHouse, holds a steady mixed load,
 // injects faults (kill -9 of each role and of every gateway, Redis kill -9

@@ -15,7 +15,7 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// Rates is the steady load offered, per second (issue 22): high enough that
+// Rates is the steady load offered, per second: high enough that
 // every kill catches hundreds of requests in flight, which 30 creates/s
 // (0.2 % of the create capacity) did not. What a machine answers may be
 // less; the activity floors (Floors) judge that.

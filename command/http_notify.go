@@ -22,7 +22,8 @@ const MaxNotificationBody = 64 << 10
 func notification(n *Notifications, ips *platform.ClientIP, sandbox bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		// A copy: family outlives the handler as a metric label, and fiber's
-		// Params alias the request buffer fasthttp reuses (issue 22).
+		// Params alias the request buffer fasthttp reuses (a kept
+		// alias once broke /metrics until a restart).
 		family := schema.Method(strings.Clone(c.Params("family")))
 		if _, err := n.adapter(family, sandbox); err != nil {
 			return err

@@ -43,7 +43,7 @@ func (l *notificationLog) add(ctx context.Context, rec *schema.NotificationRecor
 			p.Expire(ctx, key, l.keep)
 		}
 		if onOrder && rec.Exception() != "" {
-			// The exceptions queue's index (issue 27), on the order's
+			// The exceptions queue's index (operator console), on the order's
 			// shard: kept no longer than the notifications it points at.
 			at := rec.At.UnixMilli()
 			p.ZAdd(ctx, schema.ExceptionsKey(shard), redis.Z{Score: float64(at), Member: rec.OrderID})

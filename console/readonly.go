@@ -12,7 +12,7 @@ import (
 
 // ReadOnly is the console's read code for someone who is not one of the
 // merchant's people: the operator console's audited view of a merchant's
-// console (issue 27). It is built without Actions, so nothing it returns
+// console. It is built without Actions, so nothing it returns
 // can lead to a write, and every order it shows is checked to be appid's
 // exactly as the console checks a merchant user's.
 type ReadOnly struct{ c *Console }

@@ -1,5 +1,5 @@
 // Package deskweb is the merchant console's Webhooks, Developers, Balance
-// and Team & security pages (issue 26): thin handlers over the use cases of
+// and Team & security pages: thin handlers over the use cases of
 // package merchantdesk, drawn in the console frame (webui). Pages is a
 // webui.Extension, so a console takes the pages in with one line and they
 // stay in files of their own:

@@ -12,7 +12,7 @@ import (
 )
 
 // Config is the dispatcher's configuration. The GATEWAY_WEBHOOK_* names are
-// part of the operator interface (issue 4); keep them stable.
+// part of the operator interface (deployments set them); keep them stable.
 type Config struct {
 	// Schedule is the delay before each retry; len(Schedule)+1 attempts are
 	// made before the delivery is dead-lettered. Each delay gets ±Jitter.

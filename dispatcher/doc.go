@@ -1,5 +1,5 @@
-// Package dispatcher sends the paid-order webhook of SPEC.md's Events section
-// (issue 4): it reads every shard's event stream in the consumer group
+// Package dispatcher sends the paid-order webhook of SPEC.md's Events
+// section: it reads every shard's event stream in the consumer group
 // "dispatcher" and POSTs a signed, form-encoded callback to the order's
 // notify_url until the merchant answers "success", on DESIGN.md's retry
 // schedule, then dead-letters.
@@ -33,7 +33,7 @@
 //     With appendfsync always each round trip waits for an fsync, so this is
 //     what sets the deliveries per second.
 //
-// Every attempt also carries the modern headers of issue 14 (modern.go):
+// Every attempt also carries the modern headers (modern.go):
 // webhook-id (one per event, the same on every attempt), webhook-timestamp
 // and webhook-signature, an HMAC-SHA256 in the style of the Standard
 // Webhooks specification with the merchant's webhook secret (two during a

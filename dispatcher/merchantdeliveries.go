@@ -17,7 +17,7 @@ import (
 )
 
 // MerchantDeliveries is one merchant's view of its webhook deliveries, for
-// the merchant console (issue 26): what is pending, failing or dead, with
+// the merchant console: what is pending, failing or dead, with
 // its last error; resends; the success rate of the last day. It reads the
 // per-merchant index and counters the dispatcher's scripts keep
 // (schema.WebhookMerchantKey, schema.WebhookRateKey), so no shard is ever

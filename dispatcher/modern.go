@@ -14,7 +14,7 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// The modern form of a webhook (issue 14): SPEC.md's form body and MD5 sign
+// The modern form of a webhook: SPEC.md's form body and MD5 sign
 // stay exactly as they are, and three headers in the style of the Standard
 // Webhooks specification let a receiver verify without knowing the form
 // rules.

@@ -1,5 +1,5 @@
 // Package merchantdesk holds the use cases behind the merchant console's
-// Webhooks, Developers, Balance and Team & security pages (issue 26), with
+// Webhooks, Developers, Balance and Team & security pages, with
 // no HTTP in them: the pages (and any later door, an API or the CLI) call
 // these, so the rules live once.
 //

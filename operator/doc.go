@@ -1,4 +1,4 @@
-// Package operator holds the operator's use cases (issue 27): the changes an
+// Package operator holds the operator's use cases: the changes an
 // operator makes to merchants, FX rates and USDT networks, the review desk's
 // decisions, the exceptions queue and provider health. Both the operator
 // console (package admin) and the gateway CLI call these, so each change is

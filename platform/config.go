@@ -36,7 +36,7 @@ type Config struct {
 	// merchant-facing HTTPAddr. Loopback by default, so a process that is
 	// not told otherwise shows it to nobody else.
 	OpsAddr string
-	// AdminAddr is the operator console's listener (/admin, issue 27):
+	// AdminAddr is the operator console's listener (/admin):
 	// never the public one, loopback by default, so operator pages are
 	// reachable only where someone chose to expose them.
 	AdminAddr string

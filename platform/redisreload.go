@@ -11,13 +11,14 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Cluster topology defaults (issue 22). go-redis reloads its slot map on
-// MOVED and ASK, and otherwise only every ClusterStateReloadInterval (60 s
-// by default): when a master dies, every command for its slots fails with
-// a dial error to the dead address, which is neither, so the gateway kept
-// failing for a minute after the replica had taken over. reloadOnNetError
-// asks for a reload on every such error, and a short interval bounds how
-// stale the map can be when no error tells us.
+// Cluster topology defaults, so that a master's death does not stall the
+// gateway for a minute. go-redis reloads its slot map on MOVED and ASK, and
+// otherwise only every ClusterStateReloadInterval (60 s by default): when a
+// master dies, every command for its slots fails with a dial error to the
+// dead address, which is neither, so the gateway kept failing for a minute
+// after the replica had taken over. reloadOnNetError asks for a reload on
+// every such error, and a short interval bounds how stale the map can be
+// when no error tells us.
 const (
 	clusterReloadInterval = 5 * time.Second
 	// A master that died with its host (no RST) makes a dial wait its

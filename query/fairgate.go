@@ -19,7 +19,8 @@ import (
 // its own, and a freed slot goes to the next merchant in turn that has a
 // waiter, not to whoever asked first. One merchant's flood of listings then
 // costs another merchant at most one turn per slot instead of a place behind
-// the whole flood (issue 25: 21 ms became 750 ms before). Turns alone were
+// the whole flood (before, a quiet merchant's 21 ms listing took 750 ms
+// under another's flood). Turns alone were
 // not enough (2.7x): the flood still held every slot, so the other
 // merchant's query ran beside all of them on ClickHouse's two cores. A
 // merchant therefore holds at most PerMerchantInFlight slots at once, even
@@ -59,8 +60,8 @@ type FairGateConfig struct {
 	// PerMerchantInFlight: slots one merchant may hold at once (default
 	// a quarter of Concurrency, at least 1: 2 of 8). At half (4 of 8) a
 	// flood's four queries shared ClickHouse's two cores with another
-	// merchant's listing, 3.0x its quiet p99 (gwbench, issue 25's target
-	// 2x); at 2 it was 2.0x. Half had been chosen so that a flood's
+	// merchant's listing, 3.0x its quiet p99 (gwbench; the target is
+	// at most 2x); at 2 it was 2.0x. Half had been chosen so that a flood's
 	// abandoned waiters drained before a bench's next phase; MaxWait
 	// bounds them now.
 	PerMerchantInFlight int

@@ -1,4 +1,4 @@
-// Package reviewer is the USDT reviewer role (issue 12): it takes the
+// Package reviewer is the USDT reviewer role: it takes the
 // usdt_direct orders whose payer submitted a transaction hash from their
 // shard's review queue and decides, from the chain, the exchange or both as
 // the order's network says, whether that exact transfer pays that exact

@@ -1,11 +1,11 @@
 package schema
 
-// Exceptions (issue 27): payments that need a person. Most are found where
-// they are already kept (webhook dead letters, the pending refund index,
-// the USDT review queues, the refused notifications list); only a provider
-// notification that went wrong on one of our orders had no index, so the
-// notification log adds the order to its shard's ExceptionsKey in the same
-// MULTI as the record.
+// Exceptions (the operator console's queue): payments that need a person.
+// Most are found where they are already kept (webhook dead letters, the
+// pending refund index, the USDT review queues, the refused notifications
+// list); only a provider notification that went wrong on one of our orders
+// had no index, so the notification log adds the order to its shard's
+// ExceptionsKey in the same MULTI as the record.
 
 // Exception kinds.
 const (

@@ -14,7 +14,8 @@ func OrderKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":order:" }
 
 // ClientOrdersKey is the hash of a merchant's clientOrderIds on one shard:
 // each clientOrderId held by an order to that order's PackOrderID. A field
-// of a hash costs ~85 B where a key of its own cost ~130 (issue 28).
+// of a hash costs ~85 B where a key of its own cost ~130, and
+// Redis memory per live order is held to ≤ 400 B.
 func ClientOrdersKey(s Shard, appid string) string { return ClientOrdersKeyPrefix(s) + appid }
 
 // ClientOrdersKeyPrefix lets a script build the merchant's ClientOrdersKey
@@ -56,7 +57,7 @@ func StatusCountKeyPrefix(s Shard) string { return "gw:" + s.Tag() + ":stcount:"
 // whose expiry moved after their create (a usdt_direct hash under review,
 // a rejected hash) and the orders created before the expiry buckets
 // (ExpiryBucketKey): a sorted set costs ~145 B a member, so a create no
-// longer adds to it (issue 28).
+// longer adds to it (Redis memory per live order is held to ≤ 400 B).
 func ExpiryKey(s Shard) string { return "gw:" + s.Tag() + ":expiry" }
 
 // ExpiryBucketKey lists, in creation order, the ids of the shard's orders

@@ -106,8 +106,8 @@ const (
 
 // Fields renders the order as hash fields, leaving empty values out so a small
 // order stays small; a missing field reads back as the zero value. Values an
-// order's other fields give are left out too (issue 28: a live order's hash
-// is most of Redis's memory per order): the creation time when it is the
+// order's other fields give are left out too (a live order's hash is most of
+// Redis's memory per order, held to ≤ 400 B): the creation time when it is the
 // one the id carries, the update time while it is the creation time, the
 // language when it is the default (DefaultLang), and a select order's next
 // action while it is the method choice (a choice writes the method and the
@@ -122,8 +122,8 @@ func (o *Order) Fields() []string {
 
 // AppendFieldArgs appends what Fields returns to dst as script arguments.
 // The names reach add as constants, which Go boxes without allocating, so
-// only the values cost an allocation each: the create path's arguments
-// (issue 28) without a []string in between.
+// only the values cost an allocation each: the create path's arguments,
+// where CPU per create counts, without a []string in between.
 func (o *Order) AppendFieldArgs(dst []any) []any {
 	o.eachField(func(k any, v string) { dst = append(dst, k, v) })
 	return dst
@@ -208,8 +208,8 @@ func OrderFromFields(h map[string]string) (Order, error) {
 	return orderFrom(func(k string) string { return h[k] })
 }
 
-// OrderFromHash reads back order id from its hash, which holds no id since
-// issue 28 (its key names it); one stored before holds it too.
+// OrderFromHash reads back order id from its hash, which holds no id since the
+// compact layout (its key names it); one stored before holds it too.
 func OrderFromHash(id string, h map[string]string) (Order, error) {
 	return orderFrom(func(k string) string {
 		if k == FID {

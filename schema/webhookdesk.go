@@ -2,8 +2,8 @@ package schema
 
 import "strconv"
 
-// Per-merchant webhook views (the merchant console's Webhooks page, issue
-// 26). The dispatcher's own keys are per order and per destination host;
+// Per-merchant webhook views (the merchant console's Webhooks page). The
+// dispatcher's own keys are per order and per destination host;
 // these two let one merchant's deliveries be read without scanning a shard.
 // Both carry the shard's hash tag, so the dispatcher's scripts keep them in
 // the same atomic step as the delivery they describe.

@@ -7,7 +7,7 @@
 # bench-results/. Every server this starts is stopped on exit, the gateways
 # gwbench started included (by the pids it leaves in the data folder).
 #
-#   full   the sizes of issue 6: 20 s createorder phases, 1,000,000 of 5,000,000
+#   full   the sizes the targets are set at: 20 s createorder phases, 1,000,000 of 5,000,000
 #          orders for the listing, 500,000 queued events for the catch-up;
 #          perf profiles when perf is installed
 #   quick  under 3 minutes: 10 s / 5 s phases, 100,000 of 500,000 orders,

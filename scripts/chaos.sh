@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# chaos.sh full|quick: `make chaos` and `make chaos-quick` (issue 15).
+# chaos.sh full|quick: `make chaos` and `make chaos-quick` (the fault suite).
 # Builds release binaries (go build -trimpath) of the gateway and of the
 # runner (chaos/cmd/chaos), which starts Redis and ClickHouse through
 # scripts/redis.sh and scripts/clickhouse.sh under .data/chaos-XXXX, six

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # redis-callgrind.sh PKG BENCH N: Redis's instructions during one benchmark
-# run, counted by valgrind's callgrind (issue 28). CPU time on a busy
+# run, counted by valgrind's callgrind (to cut Redis's CPU per create). CPU time on a busy
 # machine drifts by tens of percent between runs; instruction counts do
 # not, so an A/B of a Redis script can be decided there. Starts a Redis as
 # scripts/redis.sh configures it (AOF, appendfsync always) under callgrind

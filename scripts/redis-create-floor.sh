@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # redis-create-floor.sh [N]: Redis's CPU per call of command/scripts/create.lua
-# (issue 28), with no gateway in front: redis-benchmark at 64 connections
+# (Redis's share of the CPU per create), with no gateway in front: redis-benchmark at 64 connections
 # sends N calls (default 200000) of the script with the fields of a
 # typical order, then with the order's create-time fields packed into one
 # value, then with the id and version alone, each with a clientOrderId,

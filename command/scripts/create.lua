@@ -12,7 +12,8 @@
 --   written), ARGV[6] the clientOrderId or '', ARGV[7] the packed id
 --   (schema.PackOrderID) or '', ARGV[8..] the order's fields and values,
 --   'id' and the id first: the event carries them all, the hash all but the
---   id (its key names the order; issue 28).
+--   id (its key names the order, and memory per live order is held to
+--   400 B).
 -- Returns {1, id} for a new order, {0, existing id} for a replay of a live one.
 local coids = KEYS[6]
 if coids then

@@ -12,7 +12,8 @@
 -- the order is not paid; {-3, record} clientRefundId names a refund of
 -- another amount; {-4, amount left to refund}.
 local o = redis.call('HMGET', KEYS[1], 'st', 'amt', 'rfr', 'appid', 'cur')
--- The order's id is its key's last part: the hash holds none (issue 28).
+-- The order's id is its key's last part: the hash holds none
+-- (memory per live order is held to 400 B).
 o[6] = string.match(KEYS[1], '[^:]+$')
 if not o[1] then
   return {-1}

@@ -18,7 +18,8 @@
 -- not due yet (its expiry moved since the sweep read it), {1, version} when
 -- done.
 local st = redis.call('HGET', KEYS[1], 'st')
--- The order's id is its key's last part: the hash holds none (issue 28).
+-- The order's id is its key's last part: the hash holds none
+-- (memory per live order is held to 400 B).
 local id = string.match(KEYS[1], '[^:]+$')
 if not st then
   return {-1}

@@ -22,7 +22,8 @@
 -- Returns {-1} when there is no such order, {0, status} when the order is
 -- not as expected (nothing written), {1, version, previous hash} when done.
 local f = redis.call('HMGET', KEYS[1], 'st', 'next', 'net', 'txh', 'rv')
--- The order's id is its key's last part: the hash holds none (issue 28).
+-- The order's id is its key's last part: the hash holds none
+-- (memory per live order is held to 400 B).
 local id = string.match(KEYS[1], '[^:]+$')
 if not f[1] then
   return {-1}

@@ -14,7 +14,7 @@
 // more sequential write round trip per request (a rate-limit script, say)
 // costs on this machine. --writes 0 answers without Redis: what fiber
 // alone costs per request here, the floor of any gateway's share of a
-// create (issue 28).
+// create (the part no cut in CPU per create can remove).
 //
 //	ceiling --addr 127.0.0.1:PORT --redis-url redis://127.0.0.1:6379/1 [--writes 1]
 package main

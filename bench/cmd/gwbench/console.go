@@ -25,7 +25,7 @@ import (
 	"github.com/paygate/gateway/platform"
 )
 
-// Issue 26's rows: the merchant console's two heaviest pages, the orders
+// The console rows: the merchant console's two heaviest pages, the orders
 // list and the overview, over the listing merchant's orders (max, then
 // latency at half of it: the loopback client's time is the server's plus a
 // few tens of microseconds), and the live page's cost to the create path,

@@ -15,7 +15,7 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// fairShareReport is issue 25's fair share: a quiet merchant's listing
+// fairShareReport is the fair share between merchants: a quiet merchant's listing
 // (page 1), alone and while the listing merchant floods its own page 1
 // from every connection of the closed loops. The flood's refusals (429 or
 // 503 from the read gate's queue and wait bounds) are its own; the quiet

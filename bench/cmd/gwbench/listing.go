@@ -23,7 +23,8 @@ import (
 // paid version as projection leaves them. The merchant's per-shard Redis
 // counters, of orders and of orders by status, are set to match, since they
 // give the unfiltered total and the total filtered by status.
-// listingDays is how far back the listing data goes (issue 25: 90 days).
+// listingDays is how far back the listing data goes: the 90 days a summary
+// spans, so every report reads a full span.
 const listingDays = 90
 
 func (b *bench) loadListing(ctx context.Context) (account, error) {

@@ -1,7 +1,8 @@
 // Command gwbench measures the gateway against this machine's ceiling
-// (issue 6): it starts gateway processes against a Redis and ClickHouse it
-// is given, drives them with bench/loadgen, and prints a Markdown table
-// while keeping the figures as JSON in bench-results/.
+// (a bare fiber server making one Redis script write per request): it
+// starts gateway processes against a Redis and ClickHouse it is given,
+// drives them with bench/loadgen, and prints a Markdown table while
+// keeping the figures as JSON in bench-results/.
 //
 // scripts/bench.sh starts the servers and builds the binaries; use
 // `make bench` or `make bench-quick` rather than running this directly.

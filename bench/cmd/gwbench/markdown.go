@@ -10,7 +10,8 @@ import (
 	"github.com/paygate/gateway/bench/loadgen"
 )
 
-// targets judges the figures against issue 6's targets for this machine.
+// targets judges the figures against the targets set for this machine
+// (the BENCHMARKS.md targets table), each a pass or fail row.
 func (r *report) targets() {
 	add := func(name, target, got string, met bool) {
 		r.Targets = append(r.Targets, targetCheck{Name: name, Target: target, Got: got, Met: met})
@@ -365,7 +366,7 @@ func groupDigits(n int64) string {
 	return s
 }
 
-// consoleRows are issue 26's rows: the console's pages at half load and
+// consoleRows are the merchant console's rows: its pages at half load and
 // the live page's A/B on the create path.
 func (r *report) consoleRows(p func(string, ...any)) {
 	c := r.Console

@@ -64,7 +64,7 @@ func (b *bench) runListing(ctx context.Context, gw *server, m account) error {
 		return err
 	}
 	// Filtered by status alone: the page from ClickHouse, its total from
-	// the per-status counters (issue 13; 542 ms p50 when it was counted).
+	// the per-status counters (542 ms p50 when ClickHouse counted it).
 	pr, err = b.runReadPair(ctx, "action=orders status=paid page 1", gw, &loadgen.Get{URIs: []string{listURI(m, 1) + "&status=paid"}})
 	b.rep.ListPaid = pr
 	return err

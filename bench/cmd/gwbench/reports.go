@@ -37,7 +37,7 @@ func reportURI(a account, action, extra string) string {
 	return "/api/order?action=" + action + "&appid=" + url.QueryEscape(a.AppID) + "&key=" + url.QueryEscape(a.QueryKey) + reportSpan() + extra
 }
 
-// runReports measures issue 25's reads of the listing merchant: a page
+// runReports measures the report reads of the listing merchant: a page
 // filtered by method and currency, the 90-day summary, the day x method
 // time series, one whole export, then another merchant's listing under
 // this one's flood (fair share).

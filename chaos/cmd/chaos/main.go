@@ -1,4 +1,4 @@
-// Command chaos runs the fault suite of issue 15 (package chaos): the
+// Command chaos runs the fault suite (package chaos): the
 // release gateway binary in six processes with split roles, a steady load,
 // each scenario's fault, and the audit after it. It prints the Markdown
 // table and, with --report, rewrites its section of RELIABILITY.md. It exits
