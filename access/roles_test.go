@@ -4,8 +4,8 @@ import (
 	"testing"
 )
 
-// TestPermissionTable: the issues' role descriptions, as checks on the
-// table: the owner does everything, a viewer only reads, only the admin
+// TestPermissionTable: the roles as docs/consoles.md describes them, as
+// checks on the table: the owner does everything, a viewer only reads, only the admin
 // reviews USDT, an auditor writes nothing; no role reaches the other realm.
 func TestPermissionTable(t *testing.T) {
 	writes := map[Realm][]Permission{

@@ -11,7 +11,8 @@ import (
 
 // TestUSDTReviewWords: the payer's page says where the review stands, in
 // plain words in every language, and an administrator's rejection reason
-// as written (escaped), never a generic "did not match" (issue 23).
+// as written (escaped), never a generic "did not match", which left
+// payers guessing.
 func TestUSDTReviewWords(t *testing.T) {
 	h := newHarness(t)
 	next := time.Now().Add(30 * time.Second).UTC().Truncate(time.Second)

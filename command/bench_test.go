@@ -20,10 +20,10 @@ func BenchmarkCreateOrder(b *testing.B) {
 	runCreates(b, h, func(int) []byte { return body })
 }
 
-// BenchmarkCreateOrderSelect is the create `make bench` headlines (issue
-// 28): select in USD (one script, no provider asked), each with its own
-// clientOrderId, the body gwbench sends. Bodies are signed before the clock
-// starts, as the generator's are.
+// BenchmarkCreateOrderSelect is the create `make bench` headlines, the one
+// whose CPU per create we work to cut: select in USD (one script, no provider
+// asked), each with its own clientOrderId, the body gwbench sends. Bodies are
+// signed before the clock starts, as the generator's are.
 func BenchmarkCreateOrderSelect(b *testing.B) {
 	h := newRedisHarness(b)
 	bodies := make([][]byte, b.N)

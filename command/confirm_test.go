@@ -184,10 +184,10 @@ func TestConfirmProviderDown(t *testing.T) {
 }
 
 // TestConfirmByAPIIsTheMerchants: holding a paymentId is not enough to fix
-// the payer's choice through the API form of either confirm (issue 21: the
-// payer then met a 409 on their own page). Unsigned, wrongly signed,
-// signed by another merchant, or carrying a parameter outside the fixed
-// set, it changes nothing; the merchant's own signed call does.
+// the payer's choice through the API form of either confirm (a security
+// review finding: the payer then met a 409 on their own page). Unsigned,
+// wrongly signed, signed by another merchant, or carrying a parameter outside
+// the fixed set, it changes nothing; the merchant's own signed call does.
 func TestConfirmByAPIIsTheMerchants(t *testing.T) {
 	h := newRedisHarness(t)
 	for _, tt := range []struct {

@@ -97,9 +97,9 @@ func TestSweepAfterAnOutage(t *testing.T) {
 	}
 }
 
-// TestOrdersCreatedBeforeTheCompactLayout: an order stored as before issue
-// 28 (its id in its hash, its clientOrderId in a key of its own, its
-// expiry in the sorted index) is read back whole, a create with its
+// TestOrdersCreatedBeforeTheCompactLayout: an order stored as before the
+// compact layout (its id in its hash, its clientOrderId in a key of its own,
+// its expiry in the sorted index) is read back whole, a create with its
 // clientOrderId replays it, and its expiry cancels it and frees the key.
 func TestOrdersCreatedBeforeTheCompactLayout(t *testing.T) {
 	h := newRedisHarness(t)

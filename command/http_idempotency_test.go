@@ -88,8 +88,8 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 	}
 }
 
-// TestIdempotencyKeyBalancePaysOnce: the retried balance create of the
-// issue is paid once.
+// TestIdempotencyKeyBalancePaysOnce: a balance create retried with its
+// Idempotency-Key (a client that lost the answer) is paid once.
 func TestIdempotencyKeyBalancePaysOnce(t *testing.T) {
 	h := newRedisHarness(t)
 	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 300_00); err != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// maxLiveOrderBytes is issue 28's bound on what Redis holds per live order:
+// maxLiveOrderBytes is the bound we hold Redis's memory per live order to:
 // its hash, its clientOrderId key and its expiry index entry together.
 const maxLiveOrderBytes = 400
 
@@ -33,7 +33,7 @@ type liveOrderMemory struct {
 // TestRedisBytesPerLiveOrder creates orders as gwbench's createorder phases
 // do (select, USD, a clientOrderId each, a description, a sandbox merchant
 // with no callback, through the create use case and its batched script) and
-// bounds what Redis holds per live order (issue 28). used_memory is the
+// bounds what Redis holds per live order. used_memory is the
 // server's: another test binary writing at the same time can only blur it,
 // so the least of a few rounds is taken, each on a database of its own.
 func TestRedisBytesPerLiveOrder(t *testing.T) {

@@ -72,8 +72,9 @@ func TestNotifications(t *testing.T) {
 		{"less than charged", []step{{note: fakeNote{Outcome: "paid", Amount: "99.99", Currency: "CNY"}}}, 200, schema.StatusReady, schema.VerdictPartial},
 		{"wrong currency", []step{{note: fakeNote{Outcome: "paid", Amount: "100.00", Currency: "USD"}}}, 200, schema.StatusReady, schema.VerdictCurrencyMismatch},
 		{"partial payment", []step{{note: fakeNote{Outcome: "partial", Amount: "50.00", Currency: "CNY"}}}, 200, schema.StatusReady, schema.VerdictPartial},
-		// Issue 21: a real payment of another order's charge, carrying this
-		// order's id, pays nothing here; the charge made for it does.
+		// A security review finding: a real payment of another order's charge,
+		// carrying this order's id, pays nothing here; the charge made for it
+		// does.
 		{"another order's charge", []step{{note: fakeNote{Outcome: "paid", Amount: "100.00", Currency: "CNY", Charge: "ref-P0other"}}}, 200, schema.StatusReady, schema.VerdictRefMismatch},
 		{"its own charge", []step{{note: fakeNote{Outcome: "paid", Amount: "100.00", Currency: "CNY", Charge: "own"}}}, 200, schema.StatusPaid, schema.VerdictApplied},
 		{"pending after paid (out of order)", []step{{note: paid}, {note: fakeNote{Outcome: "pending"}}}, 200, schema.StatusPaid, schema.VerdictPending},

@@ -74,8 +74,8 @@ func TestSandboxPayAndFail(t *testing.T) {
 
 // TestNoSandboxCheckoutPage: the vestigial /sandbox/checkout page (a form
 // with no CSRF token, in any frame) is gone, so a cross-site POST there
-// moves nothing (issue 21; the simulated providers' pages are the sandbox's
-// checkout).
+// moves nothing (a security review finding; the simulated providers' pages
+// are the sandbox's checkout).
 func TestNoSandboxCheckoutPage(t *testing.T) {
 	h := newRedisHarness(t)
 	p := h.baseParams()

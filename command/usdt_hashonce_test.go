@@ -36,7 +36,7 @@ func TestSubmitQueuesReview(t *testing.T) {
 // order holds it (under review, cancelled with it, paid by it); once the
 // order's review rejected it (the transfer is not that order's), another
 // order may submit it: a payer who submits someone else's public transfer
-// first blocks nobody (issue 21).
+// first blocks nobody (a security review finding).
 func TestTxHashFollowsTheOrderHoldingIt(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {

@@ -12,7 +12,8 @@ import (
 
 // TestMoveUSDT: a hash rejected on the wrong order goes under review on
 // the order whose unique payable amount the transfer carries, only if that
-// order awaits a transfer on the same network (issue 21).
+// order awaits a transfer on the same network (a security review
+// finding).
 func TestMoveUSDT(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {

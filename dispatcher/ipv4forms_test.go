@@ -13,7 +13,7 @@ import (
 
 // IPv6 addresses that carry 127.0.0.1 or 10.0.0.1 in one of the transition
 // forms: none may be called, whatever the IPv4 predicates say of the IPv6
-// address itself (issue 21: http://[::127.0.0.1]:P/ was dialled).
+// address itself (a security review found http://[::127.0.0.1]:P/ dialled).
 var ipv4Forms = []struct {
 	name, addr, want string
 }{

@@ -75,8 +75,8 @@ func TestConsumerConfigReportsEveryBadValue(t *testing.T) {
 
 // TestMetricsAreOnALoopbackOpsListenerByDefault: /metrics is served only
 // on the operations listener, so that listener always exists, and unless
-// GATEWAY_OPS_ADDR says otherwise it is on loopback (issue 21: /metrics
-// was on the public listener by default).
+// GATEWAY_OPS_ADDR says otherwise it is on loopback (a security review
+// found /metrics on the public listener by default).
 func TestMetricsAreOnALoopbackOpsListenerByDefault(t *testing.T) {
 	cfg := Defaults()
 	cfg.Bind(flag.NewFlagSet("test", flag.ContinueOnError))

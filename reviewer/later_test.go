@@ -121,9 +121,9 @@ func TestReviewCheckedAgainLater(t *testing.T) {
 	}
 }
 
-// checkProgress: between the checks the order says where its review
-// stands (issue 23): the state, the next check, the window's end, and on
-// a chain the confirmations seen of those required.
+// checkProgress: between the checks the order says where its review stands,
+// so the payer is never left guessing: the state, the next check, the
+// window's end, and on a chain the confirmations seen of those required.
 func checkProgress(t *testing.T, e *env, id string, tc laterCase) {
 	t.Helper()
 	var o *schema.Order

@@ -187,7 +187,8 @@ func TestReviewByMode(t *testing.T) {
 }
 
 // TestWrongAmountMovesTheHash: a transfer to our address of another
-// payable amount is handed to the order that amount names (issue 21); a
+// payable amount is handed to the order that amount names (a security
+// review finding); a
 // transfer finer than a micro-USDT names no order.
 func TestWrongAmountMovesTheHash(t *testing.T) {
 	cases := []struct {

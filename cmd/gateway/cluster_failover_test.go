@@ -150,7 +150,7 @@ func TestClusterFailover(t *testing.T) {
 }
 
 // failoverBudget is how long after the promotion every path must work
-// again (issue 22).
+// again: the requirement for a Redis Cluster master's loss.
 const failoverBudget = 5 * time.Second
 
 // makeMaster turns addr back into a master (CLUSTER FAILOVER) when an

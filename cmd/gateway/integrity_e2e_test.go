@@ -40,7 +40,7 @@ type sentOrder struct {
 // randomText is n runes drawn from ASCII punctuation and letters, CJK,
 // accented letters and emoji: bytes a reused buffer would visibly change.
 // Every ASCII character but '&', which no plain signed value may hold
-// (schema.SignedForm, issue 21).
+// (schema.SignedForm: an '&' would let a payer re-split the signed string).
 func randomText(n int) string {
 	pools := []string{
 		`abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 !"#$%'()*+,-./:;<=>?@[\]^_{|}~`,

@@ -19,7 +19,8 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// The attacks of issue 21 §4 ("Low"), each through the real binary.
+// The security review's low-severity findings, each attacked through the
+// real binary.
 
 // confirm is a merchant's signed confirm of a two-step choice (the API
 // form of /api/fiatpsp/confirm and /api/cryptopsp/confirm).
@@ -101,7 +102,7 @@ func TestCryptohostNotificationMustBeTheOrdersCharge(t *testing.T) {
 	e.cli(&l, "merchant", "create", "--name", "L", "--json")
 	e.cli(&l2, "merchant", "create", "--name", "L2", "--json")
 	api := newFakeCryptohost(t)
-	const secret = "whsec-live-issue21-4c1e"
+	const secret = "whsec-live-lowholes-4c1e"
 	s := e.serve(`GATEWAY_PROVIDER_CRYPTOHOST={"base_url":"` + api.URL + `","api_key":"k-live","webhook_secret":"` + secret + `"}`)
 
 	order := func(m account) string {

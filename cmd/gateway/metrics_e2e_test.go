@@ -30,7 +30,8 @@ var mixedMethods = []struct{ method, currency string }{
 	{"select", "USD"},
 }
 
-// TestMetricsAfterMixedTraffic is issue 22's scrape after ordinary traffic:
+// TestMetricsAfterMixedTraffic is a scrape after ordinary traffic (a label
+// that aliased a reused buffer once broke /metrics):
 // every method created and paid through the sandbox driver (each family's
 // simulator notifies us), the payer pages and status polls in en and zh,
 // forged provider notifications, a refund, errors; then /metrics answers

@@ -20,7 +20,7 @@ import (
 )
 
 // splitEnv is one running gateway with a sandbox merchant holding a USD
-// balance, for the attacks on the signed string (issue 21).
+// balance, for the attacks on the signed string (SECURITY.md).
 type splitEnv struct {
 	s     *server
 	shop  account
@@ -102,7 +102,8 @@ func wantRefused(t *testing.T, r apiResponse, param string) {
 	}
 }
 
-// TestSignedStringSplitting performs issue 21's attacks through the binary:
+// TestSignedStringSplitting performs the security review's attacks on the
+// signed string through the binary:
 // in the hosted flow the payer holds the shop's signed URL, and the signed
 // string joins name=value pairs with '&' unencoded, so payer input holding
 // '&' lets the payer re-split the set under the same sign. Each variant is

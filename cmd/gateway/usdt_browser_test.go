@@ -12,7 +12,7 @@ import (
 // binary with the reviewer role, a payer whose hash matches nothing reads
 // "not found yet", with until when we keep checking, without reloading by
 // hand; an administrator's rejection then shows the administrator's words,
-// as text, in the payer's language (issue 23).
+// as text, in the payer's language: a payer is never left guessing.
 func TestBrowserUSDTReviewStates(t *testing.T) {
 	p := newPayerEnv(t, "GATEWAY_ROLES=command,query,projector,dispatcher,reviewer")
 	pg := browser.New(t).NewPage(browser.Narrow)

@@ -211,12 +211,12 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		}
 	})
 
-	// Issue 21: transfers to our address are public. An attacker submits
-	// the victim's 500 USDT transfer on their own 10 USD order first; the
-	// review rejects it (wrong_amount) and hands the hash to the order its
-	// exact amount names, or frees it for the victim's own submit, or an
-	// administrator attaches it: each way the victim's order ends paid and
-	// the attacker's does not.
+	// Transfers to our address are public (a security review finding). An
+	// attacker submits the victim's 500 USDT transfer on their own 10 USD
+	// order first; the review rejects it (wrong_amount) and hands the hash to
+	// the order its exact amount names, or frees it for the victim's own
+	// submit, or an administrator attaches it: each way the victim's order
+	// ends paid and the attacker's does not.
 	t.Run("front-running: the hash ends up paying the order it pays", func(t *testing.T) {
 		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--address", addr["TRC20"], "--confirmations", "1", "--mode", "chain", "--json")
 		time.Sleep(time.Second)
@@ -258,10 +258,10 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		}
 	})
 
-	// Issue 23: a hash that matches nothing is "not found yet" with its
-	// next check, on the payer's page, in action=order, in `order show`
-	// and on the desk; an administrator's rejection reason then reaches
-	// the payer (escaped, in every language) and the merchant.
+	// The payer is never left guessing: a hash that matches nothing is "not
+	// found yet" with its next check, on the payer's page, in action=order, in
+	// `order show` and on the desk; an administrator's rejection reason then
+	// reaches the payer (escaped, in every language) and the merchant.
 	t.Run("review state at every moment, and the administrator's reason", func(t *testing.T) {
 		o := newOrder(t, "TRC20", 6)
 		submit(t, o, strings.Repeat("5e", 32)) // on no chain

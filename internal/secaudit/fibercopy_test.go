@@ -16,7 +16,7 @@ import (
 // returns, and fiber's strings and byte slices (Params, Query, FormValue,
 // Get, Cookies, Body, the request's headers) alias that memory. One kept
 // past the handler changes under us: a metric label that later reads
-// "teway05c" broke /metrics with a 500 until restart (issue 22). The check
+// "teway05c" broke /metrics with a 500 until restart. The check
 // follows such values from every function that takes a *fiber.Ctx (or a
 // fasthttp request, its args or headers) into the functions and methods of
 // its package and the module's functions it calls by name (pkg.F) that it

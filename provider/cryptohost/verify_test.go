@@ -100,9 +100,9 @@ func TestVerifyEvents(t *testing.T) {
 		{"failed", event("charge:failed", "", `{"status":"NEW"},{"status":"FAILED"}`), provider.OutcomeFailed, provider.Money{}, ""},
 		{"failed by expiry is expired", event("charge:failed", "", `{"status":"NEW"},{"status":"EXPIRED"}`), provider.OutcomeExpired, provider.Money{}, ""},
 		{"failed with some money is partial", event("charge:failed", pay("30.00", "CONFIRMED"), `{"status":"EXPIRED"}`), provider.OutcomePartial, usd(30_00), ""},
-		// Issue 21: a confirmed charge paid in another currency than its
-		// price is not paid in the price; Paid says what came, so the order
-		// sees a currency mismatch.
+		// A security review finding: a confirmed charge paid in another
+		// currency than its price is not paid in the price; Paid says what
+		// came, so the order sees a currency mismatch.
 		{"confirmed paid in another currency is that money", event("charge:confirmed", payIn("100.00", "EUR", "CONFIRMED"), ""), provider.OutcomePaid, provider.Money{Amount: 100_00, Currency: "EUR"}, "received_other"},
 		{"confirmed paid in two other currencies", event("charge:confirmed", payIn("60.00", "EUR", "CONFIRMED")+","+payIn("40.00", "GBP", "CONFIRMED"), ""), provider.OutcomePaid, provider.Money{Amount: 60_00, Currency: "EUR"}, "received_other"},
 		{"confirmed paid with no currency", event("charge:confirmed", payIn("100.00", "", "CONFIRMED"), ""), provider.OutcomePaid, provider.Money{Amount: 100_00, Currency: ""}, "received_other"},

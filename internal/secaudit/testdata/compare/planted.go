@@ -70,7 +70,7 @@ func compareLib(sig, token, secret, mac, a, b []byte) bool {
 		bytes.Equal(a, b) // not a secret, not in a verifier
 }
 
-// Rule 4 (issue 22): inside a verifier of MACs or signatures, a library
+// Rule 4: inside a verifier of MACs or signatures, a library
 // comparison of any two values, and == on a MAC-like value.
 type adapter struct{ key []byte }
 

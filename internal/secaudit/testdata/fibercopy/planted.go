@@ -32,7 +32,7 @@ type syncMap interface{ Store(k, v any) }
 
 var global = map[string]string{}
 
-// The issue's own case: a Params value as a label, through a helper.
+// The case that broke /metrics: a Params value as a label, through a helper.
 func (h *handler) notify(c *fiber.Ctx) error {
 	family := Method(c.Params("family"))
 	h.count(family, "applied")
