@@ -120,7 +120,7 @@ EOF
 # servers after it. setsid keeps the terminal's Ctrl-C from reaching it
 # directly: it gets each INT or TERM exactly once, forwarded by us, and shuts
 # down gracefully (a second signal would usually mean "stop now").
-setsid bin/gateway serve &
+GATEWAY_DEMO_FILE="$merchant" setsid bin/gateway serve &
 gateway=$!
 trap 'kill -INT "$gateway" 2>/dev/null || true' INT
 trap 'kill -TERM "$gateway" 2>/dev/null || true' TERM

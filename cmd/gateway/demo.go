@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
@@ -164,14 +163,7 @@ func (s demoSeed) merchant(ctx context.Context) (*merchant.Account, error) {
 			return nil, err
 		}
 	}
-	var buf bytes.Buffer
-	if err := (output{w: &buf, json: true}).withWebhookSecret(a, allCredentials); err != nil {
-		return nil, err
-	}
-	if bytes.Equal(buf.Bytes(), raw) {
-		return a, nil
-	}
-	return a, writeFileAtomic(file, buf.Bytes())
+	return a, writeDemoMerchant(file, raw, a)
 }
 
 // payer is the demo payer of DIR/demo-payer.json: a sandbox account with a

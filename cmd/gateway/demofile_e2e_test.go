@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // TestDemoFileFollowsRotation: after the demo merchant's API key and
@@ -45,4 +48,26 @@ func TestDemoFileFollowsRotation(t *testing.T) {
 	if key.APIKey == first.Merchant.APIKey {
 		t.Fatal("the rotation made no new key: the check proves nothing")
 	}
+}
+
+// TestDemoFileFollowsRotationWhileServing: a rotation made while the
+// gateway serves (make run passes GATEWAY_DEMO_FILE) reaches the file within
+// seconds, without waiting for the next make run.
+func TestDemoFileFollowsRotationWhileServing(t *testing.T) {
+	e := newE2E(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "demo-merchant.json")
+	var first demoState
+	e.cli(&first, "demo", "seed", "--dir", dir, "--json")
+	e.serve("GATEWAY_DEMO_FILE=" + file)
+	var key account
+	e.cli(&key, "merchant", "rotate-key", first.Merchant.AppID, "--grace", "1h", "--json")
+	if key.APIKey == first.Merchant.APIKey || key.APIKey == "" {
+		t.Fatal("the rotation made no new key: the check proves nothing")
+	}
+	testenv.Eventually(t, 15*time.Second, "demo-merchant.json holds the rotated API key", func() bool {
+		raw, err := os.ReadFile(file)
+		var got account
+		return err == nil && json.Unmarshal(raw, &got) == nil && got.APIKey == key.APIKey && got.AppID == first.Merchant.AppID
+	})
 }

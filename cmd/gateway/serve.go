@@ -35,8 +35,9 @@ import (
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	cfg, wcfg := platform.Defaults(), dispatcher.Defaults()
+	var demo demoFile
 	// Every setting is read and checked here, before any connection.
-	if err := parseConfig(&cfg, "serve", args, stderr, &wcfg, serveSettings{&cfg}); err != nil {
+	if err := parseConfig(&cfg, "serve", args, stderr, &wcfg, serveSettings{&cfg}, &demo); err != nil {
 		return err
 	}
 	log := newLogger(stderr, cfg.LogLevel)
@@ -94,6 +95,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	// Provider health for the operator console, from every process's own
 	// counters (operator/health_publish.go).
 	g.workers = append(g.workers, operator.NewHealthPublisher(rdb, reg, g.live, 0, log).Run)
+	if demo.path != "" {
+		g.workers = append(g.workers, demo.keep(merchant.NewStore(rdb), log))
+	}
 	var workers sync.WaitGroup
 	for _, run := range g.workers {
 		workers.Go(func() { run(ctx) })
