@@ -106,11 +106,11 @@ func TestAuditedCommandsRefuseBadText(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			before := actionCounts(t, rdb)[c.action]
+			before := fixture.AuditActions(t, rdb)[c.action]
 			if out, stderr, err := e.exec(nil, append(with(c, c.good), "--json")...); err != nil {
 				t.Fatalf("%v: %v\n%s%s", c.args, err, out, stderr)
 			}
-			if n := actionCounts(t, rdb)[c.action]; n != before+1 {
+			if n := fixture.AuditActions(t, rdb)[c.action]; n != before+1 {
 				t.Fatalf("%d %s entries, want %d", n, c.action, before+1)
 			}
 		})
@@ -150,20 +150,4 @@ func redisState(t *testing.T, rdb *redis.Client) string {
 		b.WriteString(k + "=" + v + "\n")
 	}
 	return b.String()
-}
-
-// actionCounts counts the entries of every audit stream by action.
-func actionCounts(t *testing.T, rdb *redis.Client) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	for _, s := range schema.AuditStreams() {
-		rows, err := audit.Read(context.Background(), rdb, s, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			out[r.Action]++
-		}
-	}
-	return out
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // exempt is this package: its comments and tests must quote the very
@@ -18,7 +20,7 @@ const exempt = "internal/docrules/"
 // TestNoTrackerNumbers walks every file the rule reads and fails with
 // file:line for each tracker number, so the text says why instead.
 func TestNoTrackerNumbers(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	files := trackedFiles(t, root)
 	read := 0
 	for _, rel := range files {
@@ -100,25 +102,6 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
-}
-
-// moduleRoot is the directory holding go.mod, found upwards from the test.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
 }
 
 // trackedFiles lists the files git tracks, slash-separated and relative to

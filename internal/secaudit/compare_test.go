@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // secretName matches the last name of an operand that holds a secret or a
@@ -21,25 +23,6 @@ var secretName = regexp.MustCompile(`(?i)(^sig$|sign$|^sign|signature|secret|pas
 // notSecret are names the pattern catches that hold no secret: the
 // signature's type name, a sign's algorithm and the like.
 var notSecret = regexp.MustCompile(`(?i)^(sign_?type|signtype|signalg|signing|design|assign|signal.*)$`)
-
-// moduleRoot is the directory holding go.mod, found upwards from the test.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
-}
 
 // finding is one non-constant-time comparison of a secret.
 type finding struct {
@@ -244,7 +227,7 @@ func secretWord(name string) bool {
 // keys, secrets, passwords and tokens must be compared with
 // crypto/subtle.ConstantTimeCompare or hmac.Equal.
 func TestSecretsComparedInConstantTime(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	fset := token.NewFileSet()
 	var found []finding
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // The fiber-copy check: fasthttp reuses a request's memory once its handler
@@ -58,7 +60,7 @@ func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
 // TestFiberValuesCopiedBeforeKept runs the check over every package of the
 // module.
 func TestFiberValuesCopiedBeforeKept(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	fset := token.NewFileSet()
 	var files []*ast.File
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

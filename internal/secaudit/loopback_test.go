@@ -28,7 +28,7 @@ func loopbackOnly(addrs []string) bool {
 // only. Neither has a password (they are development and test servers), so
 // an address anyone else can reach would be an open database.
 func TestScriptsBindLoopback(t *testing.T) {
-	root := moduleRoot(t)
+	root := testenv.ModuleRoot(t)
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(root, "scripts", name))
 		if err != nil {
