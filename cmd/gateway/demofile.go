@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
 )
 
 // demoFile is make run's demo-merchant.json, kept true while the gateway
@@ -36,18 +37,11 @@ const demoFileEvery = 2 * time.Second
 // keep rewrites the file from the account as Redis has it until ctx ends.
 func (d demoFile) keep(accounts *merchant.Store, log *slog.Logger) func(context.Context) {
 	return func(ctx context.Context) {
-		t := time.NewTicker(demoFileEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+		platform.Every(ctx, demoFileEvery, func(ctx context.Context) {
 			if err := refreshDemoMerchant(ctx, d.path, accounts); err != nil && ctx.Err() == nil {
 				log.Warn("demo merchant file not refreshed", "file", d.path, "err", err)
 			}
-		}
+		})
 	}
 }
 

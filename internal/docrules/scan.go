@@ -18,9 +18,9 @@ type Finding struct {
 
 func (f Finding) String() string { return fmt.Sprintf("%s:%d: %q", f.File, f.Line, f.Text) }
 
-// trackerRefs are the ways a tracker number gets written: "issue 28",
-// "issues 25 and 26", "issue #6", "issue28", "(#12)", "see #12",
-// "fixes #12". A bare "#42" is left alone: it is an order number in test
+// trackerRefs are the ways a tracker number gets written: "issue N",
+// "issues N and M", "issue #N", "issueN", "(#N)", "see #N", "fixes #N"
+// (the planted cases of scan_test.go spell each out with real digits). A bare "#42" is left alone: it is an order number in test
 // data, a CSS colour or "PKCS #8" far more often than a ticket.
 var trackerRefs = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\bissues?[\s_-]*#?\d+`),
@@ -68,7 +68,7 @@ func Wanted(p string) bool {
 
 // commentLead is what a wrapped comment line starts with; it is dropped
 // when a line is joined to the one before, so "(issue" at the end of one
-// line and "// 28)" at the start of the next still read "(issue 28)".
+// line and "// N)" at the start of the next still read as one reference.
 var commentLead = regexp.MustCompile(`^\s*(?://+|#+|--+|\*|>)?\s*`)
 
 // Scan reads one file and returns each line holding a tracker reference,
