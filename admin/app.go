@@ -7,12 +7,12 @@
 package admin
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-
-	"github.com/paygate/gateway/platform"
 )
 
 // Prefix is where every operator page lives.
@@ -36,9 +36,9 @@ func NewApp(log *slog.Logger, trusted []string, c *Console) *fiber.App {
 		WriteTimeout:            15 * time.Second,
 		BodyLimit:               1 << 20,
 		DisableStartupMessage:   true,
-		ErrorHandler:            platform.ErrorHandler(log),
+		ErrorHandler:            server.ErrorHandler(log),
 	})
 	c.register(app)
-	app.Use(platform.NotFound)
+	app.Use(server.NotFound)
 	return app
 }

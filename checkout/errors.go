@@ -1,6 +1,8 @@
 package checkout
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"errors"
 	"net/url"
 
@@ -38,7 +40,7 @@ var detailed = map[string]bool{
 // fail shows err as a page in the payer's language: what went wrong and,
 // when an order is concerned, the way back to it. Internals stay in logs.
 func (p *Pages) fail(c *fiber.Ctx, v *view, err error) error {
-	body := platform.Classify(err)
+	body := server.Classify(err)
 	ev := errorView{Headline: v.L.T("err_internal")}
 	switch {
 	case errors.Is(err, errCSRF):
@@ -78,7 +80,7 @@ func (p *Pages) RenderCreateError(c *fiber.Ctx, err error, lang, back string) er
 	if cat, ok := p.catalogs[lang]; ok {
 		v.L = cat
 	}
-	body := platform.Classify(err)
+	body := server.Classify(err)
 	if body.Code >= 500 {
 		p.log.Error("hosted create failed", "path", c.Path(), "err", err)
 	}

@@ -1,6 +1,8 @@
 package checkout
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"log/slog"
 	"strings"
 	"testing"
@@ -29,7 +31,7 @@ func TestLimitCoversThePagesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.app = fiber.New(fiber.Config{ErrorHandler: platform.ErrorHandler(slog.New(slog.DiscardHandler))})
+	h.app = fiber.New(fiber.Config{ErrorHandler: server.ErrorHandler(slog.New(slog.DiscardHandler))})
 	h.pages.Register(h.app)
 	h.app.Get("/api/createorder", func(c *fiber.Ctx) error { return c.SendString("api") })
 	h.orders.add(order("l1"))

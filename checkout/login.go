@@ -1,6 +1,8 @@
 package checkout
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"errors"
 	"net/url"
 
@@ -124,12 +126,12 @@ func (p *Pages) loginPost(c *fiber.Ctx, v *view) error {
 		}
 	}
 	appid := c.FormValue("appid")
-	tok, _, err := p.payers.Login(c.UserContext(), appid, c.FormValue("password"), p.ips.Of(c))
+	tok, _, err := p.payers.Login(c.UserContext(), appid, c.FormValue("password"), server.ClientAddr(p.ips, c))
 	p.m.done("login", err)
 	if err != nil {
 		lv := loginView{AppID: appid, Problem: v.L.T("err_internal")}
 		var rl *platform.RateLimited
-		switch body := platform.Classify(err); {
+		switch body := server.Classify(err); {
 		case errors.As(err, &rl):
 			lv.Problem = v.L.T("err_rate_limited")
 			c.Set(fiber.HeaderRetryAfter, "60")

@@ -1,6 +1,8 @@
 package checkout
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -39,7 +41,7 @@ func newHarness(t testing.TB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.app = fiber.New(fiber.Config{ErrorHandler: platform.ErrorHandler(slog.New(slog.DiscardHandler))})
+	h.app = fiber.New(fiber.Config{ErrorHandler: server.ErrorHandler(slog.New(slog.DiscardHandler))})
 	h.pages.Register(h.app)
 	h.app.Post("/api/fiatpsp/confirm", func(c *fiber.Ctx) error { return c.SendString("json api") })
 	return h

@@ -1,6 +1,8 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"encoding/json"
 	"io"
@@ -106,9 +108,9 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
-	(&Handlers{UseCases: uc, Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
+	(&Handlers{UseCases: uc, Pages: server.PerIP(limiter, "pages", lim, ips)}).Register(app)
 	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: uc.Create, uc: uc, store: store, prov: prov}
 }
 

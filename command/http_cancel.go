@@ -1,9 +1,10 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -15,10 +16,10 @@ func cancelPost(uc *UseCases) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		o, err := uc.Cancel.MerchantCancel(c.UserContext(), p, uc.ips.Of(c))
+		o, err := uc.Cancel.MerchantCancel(c.UserContext(), p, server.ClientAddr(uc.ips, c))
 		if err != nil {
 			return err
 		}
-		return platform.OK(c, schema.View(o, uc.cfg.PublicURL))
+		return server.OK(c, schema.View(o, uc.cfg.PublicURL))
 	}
 }

@@ -1,6 +1,8 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"bytes"
 	"fmt"
 
@@ -86,7 +88,7 @@ func confirmCryptopsp(uc *UseCases) fiber.Handler {
 
 func confirmAnswer(c *fiber.Ctx, o *schema.Order, base string) error {
 	l := schema.OrderLinks(o, base)
-	return platform.OK(c, fiber.Map{"paymentId": o.ID, "redirectUrl": l.MerchantRedirect(base, o.ID),
+	return server.OK(c, fiber.Map{"paymentId": o.ID, "redirectUrl": l.MerchantRedirect(base, o.ID),
 		"chargeAmount": chargeView(o), "status": int(o.Status), "status_str": o.Status.String()})
 }
 

@@ -1,11 +1,12 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"net/url"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -39,7 +40,7 @@ func createPost(uc *UseCases) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		o, replay, err := create.Create(c.UserContext(), p, ips.Of(c), false)
+		o, replay, err := create.Create(c.UserContext(), p, server.ClientAddr(ips, c), false)
 		if err != nil {
 			return err
 		}
@@ -66,11 +67,11 @@ func createRedirect(uc *UseCases) fiber.Handler {
 func createHosted(uc *UseCases, page func(*fiber.Ctx, *schema.Order) error, fail func(*fiber.Ctx, HostedError) error) fiber.Handler {
 	create, ips := uc.Create, uc.ips
 	return func(c *fiber.Ctx) error {
-		platform.WantHTMLErrors(c)
+		server.WantHTMLErrors(c)
 		p, err := ParseQueryParams(c.Context().QueryArgs())
 		if err == nil {
 			var o *schema.Order
-			if o, _, err = create.Create(c.UserContext(), p, ips.Of(c), true); err == nil {
+			if o, _, err = create.Create(c.UserContext(), p, server.ClientAddr(ips, c), true); err == nil {
 				return page(c, o)
 			}
 		}

@@ -8,13 +8,13 @@ import (
 )
 
 // The create answer is written by hand rather than by encoding/json through
-// platform.OK: every create pays for the answer, and reflection over
+// server.OK: every create pays for the answer, and reflection over
 // createData with its pointer and omitempty fields cost allocations and CPU
 // on the hot path, where CPU per create is what we cut. The bytes are those
-// platform.OK writes for the same createData (TestCreateAnswerMatchesPlatformOK
+// server.OK writes for the same createData (TestCreateAnswerMatchesPlatformOK
 // holds the two together, escaping and every field included).
 
-// sendCreateAnswer answers d as platform.OK would: the success envelope,
+// sendCreateAnswer answers d as server.OK would: the success envelope,
 // application/json. The body is copied into the response's pooled buffer,
 // so a create's answer allocates nothing here once the pool is warm.
 func sendCreateAnswer(c *fiber.Ctx, d *createData) error {

@@ -1,6 +1,8 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"bytes"
 	"encoding/json"
 	"reflect"
@@ -8,19 +10,17 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
-
-	"github.com/paygate/gateway/platform"
 )
 
-// okAnswer is what platform.OK writes for d: the reference the hand-written
+// okAnswer is what server.OK writes for d: the reference the hand-written
 // answer must equal, byte for byte, with its content type.
 func okAnswer(t testing.TB, d createData) (body []byte, ctype string) {
 	t.Helper()
 	app := fiber.New()
 	c := app.AcquireCtx(&fasthttp.RequestCtx{})
 	defer app.ReleaseCtx(c)
-	if err := platform.OK(c, d); err != nil {
-		t.Fatalf("platform.OK: %v", err)
+	if err := server.OK(c, d); err != nil {
+		t.Fatalf("server.OK: %v", err)
 	}
 	return bytes.Clone(c.Response().Body()), string(c.Response().Header.ContentType())
 }
@@ -86,7 +86,7 @@ func TestCreateAnswerMatchesPlatformOK(t *testing.T) {
 			want, wantType := okAnswer(t, tc.d)
 			got, gotType := ownAnswer(t, tc.d)
 			if !bytes.Equal(got, want) || gotType != wantType {
-				t.Errorf("answer differs from platform.OK:\n got %s (%s)\nwant %s (%s)", got, gotType, want, wantType)
+				t.Errorf("answer differs from server.OK:\n got %s (%s)\nwant %s (%s)", got, gotType, want, wantType)
 			}
 		})
 	}

@@ -1,6 +1,8 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"bytes"
 	"net/http"
 	"net/url"
@@ -45,7 +47,7 @@ func notificationRequest(c *fiber.Ctx, ips *platform.ClientIP) *provider.Request
 	hdr := http.Header{}
 	c.Request().Header.VisitAll(func(k, v []byte) { hdr.Add(string(k), string(v)) })
 	body := append([]byte(nil), c.Body()...)
-	r := &provider.Request{Header: hdr, Body: body, Path: c.Params("*"), RemoteIP: ips.Of(c)}
+	r := &provider.Request{Header: hdr, Body: body, Path: c.Params("*"), RemoteIP: server.ClientAddr(ips, c)}
 	r.Query, _ = url.ParseQuery(string(c.Request().URI().QueryString()))
 	if bytes.HasPrefix(c.Request().Header.ContentType(), []byte(fiber.MIMEApplicationForm)) {
 		r.Form, _ = url.ParseQuery(string(body))

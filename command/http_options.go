@@ -1,6 +1,8 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/fx"
@@ -46,7 +48,7 @@ func (o *Options) fiatpspCurrencies(c *fiber.Ctx, confirm *ConfirmChoice) error 
 	if err != nil {
 		return err
 	}
-	return platform.OK(c, list)
+	return server.OK(c, list)
 }
 
 // fiatpspFor lists the systems with the order's quote in each. The answer
@@ -70,7 +72,7 @@ func fiatpspFor(c *fiber.Ctx, o *ConfirmChoice, id string) error {
 			}
 		}
 	}
-	return platform.OK(c, fiber.Map{"paymentId": ord.ID, "amount": ord.Amount.String(), "currency": ord.Currency, "systems": out})
+	return server.OK(c, fiber.Map{"paymentId": ord.ID, "amount": ord.Amount.String(), "currency": ord.Currency, "systems": out})
 }
 
 // cryptopspCurrencies serves GET /api/cryptopsp/currencies?paymentId=: each
@@ -91,6 +93,6 @@ func cryptopspCurrencies(uc *UseCases) fiber.Handler {
 		for i, opt := range list {
 			out[i] = cryptoView{Currency: opt.Currency, MinLit: opt.Min.String(), Enabled: opt.Enabled}
 		}
-		return platform.OK(c, fiber.Map{"paymentId": ord.ID, "amount": ord.Amount.String(), "currency": ord.Currency, "currencies": out})
+		return server.OK(c, fiber.Map{"paymentId": ord.ID, "amount": ord.Amount.String(), "currency": ord.Currency, "currencies": out})
 	}
 }

@@ -1,9 +1,10 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -23,10 +24,10 @@ func refundPost(uc *UseCases) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		r, o, replay, err := uc.Refund.MerchantRefund(c.UserContext(), p, uc.ips.Of(c))
+		r, o, replay, err := uc.Refund.MerchantRefund(c.UserContext(), p, server.ClientAddr(uc.ips, c))
 		if err != nil {
 			return err
 		}
-		return platform.OK(c, refundData{RefundView: schema.ViewRefund(r), RefundedAmount: o.Refunded.String(), Idempotent: replay})
+		return server.OK(c, refundData{RefundView: schema.ViewRefund(r), RefundedAmount: o.Refunded.String(), Idempotent: replay})
 	}
 }

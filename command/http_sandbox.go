@@ -1,9 +1,10 @@
 package command
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -16,7 +17,7 @@ func sandboxDriver(s *SandboxOrders, to schema.Status) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return platform.OK(c, fiber.Map{
+		return server.OK(c, fiber.Map{
 			"paymentId": id, "status": int(out.Order.Status), "status_str": out.Order.Status.String(), "changed": out.Moved,
 		})
 	}

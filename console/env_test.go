@@ -1,6 +1,8 @@
 package console
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"io"
 	"log/slog"
@@ -110,7 +112,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := platform.NewApp(log, e.reg, nil)
+	app := server.NewApp(log, e.reg, nil)
 	con.Register(app)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -1,6 +1,8 @@
 package console
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"errors"
 	"net/url"
 	"slices"
@@ -120,7 +122,7 @@ func (c *Console) orders(ctx *fiber.Ctx) error {
 	ov.F = of
 	v.Data = &ov
 	if err != nil {
-		v.Status, v.Problem = fiber.StatusBadRequest, platform.Classify(err).Msg
+		v.Status, v.Problem = fiber.StatusBadRequest, server.Classify(err).Msg
 		return c.ui.Render(ctx, "orders", v)
 	}
 	if _, ok := schema.ParseOrderID(of.Q); ok {

@@ -1,6 +1,8 @@
 package dispatcher
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -100,7 +102,7 @@ func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 	if refundID != "" {
 		event = refundID
 	}
-	return platform.OK(c, resendData{PaymentID: id, RefundID: refundID, EventID: EventID(event), Resend: "queued"})
+	return server.OK(c, resendData{PaymentID: id, RefundID: refundID, EventID: EventID(event), Resend: "queued"})
 }
 
 // authenticate is createorder's appid, enabled and signature steps.

@@ -1,6 +1,8 @@
 package dispatcher
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"encoding/json"
 	"io"
@@ -27,7 +29,7 @@ func (e *env) resendApp() func(body string) (int, map[string]any) {
 		e.t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	app.Post("/api/order/webhooks/resend", api.Serve)
 	return func(body string) (int, map[string]any) {
 		e.t.Helper()

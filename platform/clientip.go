@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
-
-	"github.com/gofiber/fiber/v2"
 )
 
 // ClientIP decides which address a request came from. X-Forwarded-For is only
@@ -82,14 +80,4 @@ func SameIP(claimed string, actual netip.Addr) bool {
 		return false
 	}
 	return a.Unmap() == actual.Unmap()
-}
-
-// Of resolves the client address of a request.
-func (c *ClientIP) Of(ctx *fiber.Ctx) netip.Addr {
-	peer, _ := netip.AddrFromSlice(ctx.Context().RemoteIP())
-	var xff []string
-	for _, v := range ctx.Request().Header.PeekAll(fiber.HeaderXForwardedFor) {
-		xff = append(xff, string(v))
-	}
-	return c.Resolve(peer, xff)
 }

@@ -3,13 +3,9 @@ package platform
 import (
 	"errors"
 	"fmt"
-	"html/template"
-	"log/slog"
 	"maps"
 	"net/http"
 	"time"
-
-	"github.com/gofiber/fiber/v2"
 )
 
 // Kind is a domain error's kind: the snake_case word merchants see in the
@@ -140,71 +136,17 @@ type ErrorBody struct {
 	Msg   string `json:"msg"`
 }
 
-// HTMLErrors marks a request whose errors are shown as a page, not JSON (the
-// hosted GET /api/createorder).
-const htmlErrorsLocal = "gw.htmlErrors"
-
-// WantHTMLErrors makes the error handler answer this request with a page.
-func WantHTMLErrors(c *fiber.Ctx) { c.Locals(htmlErrorsLocal, true) }
-
 // Classify turns any error into what the caller may see; anything that is
-// not a domain error or a fiber error is internal and its text stays in logs.
+// not a domain error is internal and its text stays in logs. The HTTP server
+// adds the router's own refusals (web/server.Classify).
 func Classify(err error) ErrorBody {
 	var rl *RateLimited
 	if errors.As(err, &rl) {
-		return ErrorBody{Code: Status(KindRateLimited), Error: string(KindRateLimited), Msg: "too many requests; retry after " + rl.retryAfterSeconds() + "s"}
+		return ErrorBody{Code: Status(KindRateLimited), Error: string(KindRateLimited), Msg: "too many requests; retry after " + rl.RetryAfterSeconds() + "s"}
 	}
 	var de *Error
 	if errors.As(err, &de) {
 		return ErrorBody{Code: Status(de.Kind), Error: string(de.Kind), Msg: de.Msg}
 	}
-	var fe *fiber.Error
-	if errors.As(err, &fe) {
-		kind := KindBadRequest
-		switch {
-		case fe.Code == http.StatusNotFound:
-			kind = KindRouteNotFound
-		case fe.Code == http.StatusMethodNotAllowed:
-			kind = KindMethodNotAllowed
-		case fe.Code == http.StatusRequestEntityTooLarge:
-			kind = KindTooLarge
-		case fe.Code >= 500:
-			kind = KindInternal
-		}
-		return ErrorBody{Code: fe.Code, Error: string(kind), Msg: fe.Message}
-	}
 	return ErrorBody{Code: http.StatusInternalServerError, Error: string(KindInternal), Msg: "internal error"}
 }
-
-// ErrorHandler is fiber's ErrorHandler for every role.
-func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
-	return func(c *fiber.Ctx, err error) error {
-		body := Classify(err)
-		var rl *RateLimited
-		var de *Error
-		switch {
-		case errors.As(err, &rl):
-			c.Set(fiber.HeaderRetryAfter, rl.retryAfterSeconds())
-		case errors.As(err, &de) && de.RetryAfter > 0:
-			c.Set(fiber.HeaderRetryAfter, (&RateLimited{RetryAfter: de.RetryAfter}).retryAfterSeconds())
-		}
-		if body.Code >= 500 {
-			log.Error("request failed", "method", c.Method(), "path", c.Path(),
-				"request_id", RequestID(c.UserContext()), "err", err)
-		}
-		if html, _ := c.Locals(htmlErrorsLocal).(bool); html {
-			c.Status(body.Code).Type("html", "utf-8")
-			return errorPage.Execute(c.Response().BodyWriter(), body)
-		}
-		return c.Status(body.Code).JSON(body)
-	}
-}
-
-var errorPage = template.Must(template.New("error").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Payment error</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.3rem}code{background:#f3f3f3;padding:.1rem .3rem}</style></head>
-<body><h1>The payment could not be started</h1><p>{{.Msg}}</p>
-<p>Error <code>{{.Error}}</code> (HTTP {{.Code}}).</p></body></html>
-`))

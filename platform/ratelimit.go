@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -288,20 +287,7 @@ func (e *RateLimited) Error() string {
 	return fmt.Sprintf("rate limit exceeded; retry after %v", e.RetryAfter.Round(time.Millisecond))
 }
 
-// retryAfterSeconds is Retry-After's whole seconds, rounded up.
-func (e *RateLimited) retryAfterSeconds() string {
+// RetryAfterSeconds is Retry-After's whole seconds, rounded up.
+func (e *RateLimited) RetryAfterSeconds() string {
 	return strconv.Itoa(max(1, int(math.Ceil(e.RetryAfter.Seconds()))))
-}
-
-// PerIP limits a route group by client address, for the payer pages.
-func (l *Limiter) PerIP(class string, lim Limit, ip *ClientIP) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		if l == nil {
-			return c.Next()
-		}
-		if err := l.Allow(c.UserContext(), class, ip.Of(c).String(), lim); err != nil {
-			return err
-		}
-		return c.Next()
-	}
 }

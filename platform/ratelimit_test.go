@@ -5,14 +5,12 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/redis/go-redis/v9"
@@ -79,13 +77,6 @@ func TestLimiterBurstThenRefuse(t *testing.T) {
 		t.Fatalf("another class shares the budget: %v", err)
 	}
 
-	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry(), prometheus.NewRegistry())
-	app.Get("/x", func(c *fiber.Ctx) error { return l.Allow(c.UserContext(), "create", "1001", lim) })
-	res, _ := app.Test(httptest.NewRequest("GET", "/x", nil))
-	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 429 || res.Header.Get("Retry-After") != "1" || !containsAll(string(body), `"error":"rate_limited"`, `"code":429`) {
-		t.Fatalf("429 answer: %d %v %s", res.StatusCode, res.Header, body)
-	}
 }
 
 func containsAll(s string, parts ...string) bool {
@@ -233,27 +224,6 @@ func TestLimiterWhenRedisFails(t *testing.T) {
 				})
 			}
 		})
-	}
-
-	// Through the HTTP stack, a closed class answers 503 with the JSON error
-	// body, and the route behind it does not run.
-	l, err := NewLimiter(failures[1].redis(t), LimiterConfig{}, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ips, err := NewClientIP(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry(), prometheus.NewRegistry())
-	app.Get("/page", l.PerIP(ClassPages, lim, ips), func(c *fiber.Ctx) error { return c.SendString("page") })
-	res, err := app.Test(httptest.NewRequest("GET", "/page", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 503 || !containsAll(string(body), `"error":"unavailable"`, `"code":503`) {
-		t.Fatalf("payer page with Redis gone: %d %s", res.StatusCode, body)
 	}
 }
 

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"strconv"
 	"time"
@@ -96,7 +98,7 @@ func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
 	for i := range orders {
 		out.Orders[i] = schema.View(&orders[i], q.cfg.PublicURL)
 	}
-	return platform.OK(c, out)
+	return server.OK(c, out)
 }
 
 func parseFilter(c *fiber.Ctx, appid string) (Filter, error) {

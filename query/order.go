@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"errors"
 	"log/slog"
@@ -147,7 +149,7 @@ func (q *Orders) one(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
-	return platform.OK(c, v)
+	return server.OK(c, v)
 }
 
 // own reads the order paymentId names, if it is the merchant's. Another

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"encoding/json"
 	"io"
@@ -17,7 +19,6 @@ import (
 
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -111,7 +112,7 @@ func serveOrders(t *testing.T, dir *merchant.Directory, src Sources, log *slog.L
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	app.Get("/api/order", q.Serve)
 	return app
 }

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"net/http/httptest"
 	"net/url"
@@ -62,7 +64,7 @@ func TestReportLimitIsItsOwnBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	app.Get("/api/order", q.Serve)
 
 	span := url.Values{"from": {at.Add(-time.Hour).Format(time.RFC3339)}, "to": {at.Add(time.Hour).Format(time.RFC3339)}}

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"time"
 
@@ -131,7 +133,7 @@ func (q *Orders) summary(c *fiber.Ctx, acct *merchant.Account) error {
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
 	}
 	s.From, s.To = schema.WireTime(f.From), schema.WireTime(f.To)
-	return platform.OK(c, s)
+	return server.OK(c, s)
 }
 
 // amounts renders per-currency sums, leaving zero sums out.

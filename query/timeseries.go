@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"regexp"
 	"sort"
 	"strconv"
@@ -98,7 +100,7 @@ func (q *Orders) timeseries(c *fiber.Ctx, acct *merchant.Account) error {
 		q.log.Error("timeseries", "err", err)
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
 	}
-	return platform.OK(c, Series{From: schema.WireTime(f.From), To: schema.WireTime(f.To), Interval: spec.Interval,
+	return server.OK(c, Series{From: schema.WireTime(f.From), To: schema.WireTime(f.To), Interval: spec.Interval,
 		GroupBy: spec.GroupBy, TZ: spec.TZ, Buckets: buildBuckets(f.From, f.To, spec.Interval, loc, rows)})
 }
 

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"context"
 	"fmt"
 	"time"
@@ -92,7 +94,7 @@ func (q *Orders) webhooks(c *fiber.Ctx, acct *merchant.Account) error {
 	if err != nil {
 		return err
 	}
-	return platform.OK(c, WebhooksView{PaymentID: o.ID, Delivery: state, Attempts: attempts, Refunds: refunds})
+	return server.OK(c, WebhooksView{PaymentID: o.ID, Delivery: state, Attempts: attempts, Refunds: refunds})
 }
 
 // refundWebhooks are the webhooks of o's refunds. The refunds come from the

@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"errors"
 	"math"
 	"strconv"
@@ -14,7 +16,7 @@ import (
 // a domain error's own (safe) message, anything else a generic one, its
 // text only in the log.
 func (u *UI) Fail(c *fiber.Ctx, err error) error {
-	body := platform.Classify(err)
+	body := server.Classify(err)
 	var rl *platform.RateLimited
 	if errors.As(err, &rl) {
 		setRetryAfter(c, rl)

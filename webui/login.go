@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -61,7 +63,7 @@ func (u *UI) loginPost(c *fiber.Ctx) error {
 	v.Data = lv
 	s, err := u.auth.Login(c.UserContext(), access.LoginRequest{
 		Realm: u.cfg.Realm, Email: lv.Email, Password: strings.Clone(c.FormValue("password")),
-		Code: strings.TrimSpace(strings.Clone(c.FormValue("code"))), IP: u.deps.ClientIP.Of(c),
+		Code: strings.TrimSpace(strings.Clone(c.FormValue("code"))), IP: server.ClientAddr(u.deps.ClientIP, c),
 		OldSession: strings.Clone(c.Cookies(u.cfg.CookieName)),
 	})
 	if err != nil {
@@ -75,7 +77,7 @@ func (u *UI) loginPost(c *fiber.Ctx) error {
 // password or code" (401), too many attempts (429 with Retry-After), or
 // the login being unavailable (fails closed: 503).
 func (u *UI) loginRefused(c *fiber.Ctx, v *View, err error) error {
-	body := platform.Classify(err)
+	body := server.Classify(err)
 	var rl *platform.RateLimited
 	switch {
 	case errors.As(err, &rl):

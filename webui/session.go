@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"errors"
 	"net/url"
 	"strings"
@@ -88,7 +90,7 @@ func (u *UI) Require(p access.Permission) fiber.Handler {
 
 // Source is the client address for the audit log (platform.ClientIP: the
 // peer, or the forwarded address a trusted proxy gives).
-func (u *UI) Source(c *fiber.Ctx) string { return u.deps.ClientIP.Of(c).String() }
+func (u *UI) Source(c *fiber.Ctx) string { return server.ClientAddr(u.deps.ClientIP, c).String() }
 
 // Actor is the session's person acting from this request's address.
 func (u *UI) Actor(c *fiber.Ctx) access.Actor { return access.ActorOf(SessionOf(c), u.Source(c)) }

@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"github.com/paygate/gateway/web/server"
+
 	"crypto/subtle"
 	"encoding/base64"
 	"html/template"
@@ -65,7 +67,7 @@ func (u *UI) setupPost(c *fiber.Ctx) error {
 			TOTPSecret: secret, TOTPCode: strings.Clone(code), Source: u.Source(c)})
 	}
 	if err != nil {
-		body := platform.Classify(err)
+		body := server.Classify(err)
 		if body.Code == fiber.StatusForbidden || body.Code >= 500 {
 			return u.Fail(c, err)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	webserver "github.com/paygate/gateway/web/server"
+
 	"context"
 	"errors"
 	"flag"
@@ -76,7 +78,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s (GATEWAY_OPS_ADDR, the operations listener): %w", cfg.OpsAddr, err)
 	}
-	ops := platform.NewOpsApp(log, reg)
+	ops := webserver.NewOpsApp(log, reg)
 	g, err := wire(cfg, wcfg, rdb, ch, reg, nil, log)
 	if err != nil {
 		return err
@@ -132,7 +134,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 // gateway is one wired process: its HTTP app and its background roles.
 type gateway struct {
 	app     *fiber.App
-	drain   *platform.Drain
+	drain   *webserver.Drain
 	prepare []func(ctx context.Context) error // before serving: loads what requests read
 	workers []func(ctx context.Context)
 	// now is the clock the roles decide by: the system's, moved by
@@ -154,7 +156,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	now := platform.OffsetClock(cfg.ClockOffset)
 	accounts := merchant.NewStore(rdb).WithClock(now)
 	dir := merchant.NewDirectory(accounts, log, 0)
-	g := &gateway{app: platform.NewAppReading(cfg.HTTPReadTimeout, cfg.TrustedProxies, log, reg, gather), drain: &platform.Drain{},
+	g := &gateway{app: webserver.NewAppReading(cfg.HTTPReadTimeout, cfg.TrustedProxies, log, reg, gather), drain: &webserver.Drain{},
 		workers: []func(context.Context){dir.Run}, now: now}
 	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)
@@ -291,14 +293,14 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	if ch != nil {
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
 	}
-	g.app.Get("/readyz", platform.Ready(g.drain, checks...))
+	g.app.Get("/readyz", webserver.Ready(g.drain, checks...))
 	doc, err := apidoc.ForServer(cfg.PublicURL)
 	if err != nil {
 		return nil, err
 	}
 	g.app.Get("/openapi.json", apidoc.Handler(doc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
-	g.app.Use(platform.NotFound)
+	g.app.Use(webserver.NotFound)
 	if g.admin, err = adminConsole(g, cfg, wcfg, rdb, ch, acc, cp.listing, reg, log); err != nil {
 		return nil, err
 	}
@@ -354,7 +356,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 			r.Use(provider.WithMerchantNames(simMerchantNames(store, dir)))
 			provs.mount(r)
 		},
-		Pages: limiter.PerIP(platform.ClassPages, limits.Pages, ips),
+		Pages: webserver.PerIP(limiter, platform.ClassPages, limits.Pages, ips),
 	}
 	log.Info("providers", "live", provs.live)
 	g.providers = provs.registry

@@ -1,6 +1,8 @@
-package platform
+package server
 
 import (
+	"github.com/paygate/gateway/platform"
+
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -24,7 +26,7 @@ func TestForwardingHeadersOnlyFromTrustedProxies(t *testing.T) {
 		{"the peer is trusted", []string{"0.0.0.0"}, "https://evil.example"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			app := NewAppReading(DefaultReadTimeout, tc.trusted, slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry(), nil)
+			app := NewAppReading(platform.DefaultReadTimeout, tc.trusted, slog.New(slog.NewTextHandler(io.Discard, nil)), prometheus.NewRegistry(), nil)
 			app.Get("/where", func(c *fiber.Ctx) error { return c.SendString(c.BaseURL()) })
 			req := httptest.NewRequest("GET", "http://gateway.example/where", nil)
 			req.Header.Set("X-Forwarded-Host", "evil.example")

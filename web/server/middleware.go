@@ -1,7 +1,6 @@
-package platform
+package server
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"strconv"
@@ -10,18 +9,12 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/platform"
 )
 
 // HeaderRequestID carries the id that ties a request to its log lines.
 const HeaderRequestID = "X-Request-Id"
-
-type requestIDKey struct{}
-
-// RequestID returns the request id a context carries, if any.
-func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
-}
 
 // httpMetrics counts requests by route pattern (never the raw path, whose
 // ids would make the label unbounded), method and status.
@@ -61,7 +54,7 @@ func (m *httpMetrics) observe(c *fiber.Ctx) error {
 		id = hex.EncodeToString(b[:])
 	}
 	c.Set(HeaderRequestID, id)
-	c.SetUserContext(context.WithValue(c.UserContext(), requestIDKey{}, id))
+	c.SetUserContext(platform.WithRequestID(c.UserContext(), id))
 	err := c.Next()
 	if err != nil {
 		if herr := c.App().ErrorHandler(c, err); herr != nil {

@@ -1,6 +1,8 @@
-package platform
+package server
 
 import (
+	"github.com/paygate/gateway/platform"
+
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -16,9 +18,9 @@ func TestRequestIDAndMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	app := NewApp(slog.New(slog.NewTextHandler(io.Discard, nil)), reg, reg)
 	app.Get("/payment/:paymentId", func(c *fiber.Ctx) error {
-		return c.SendString(RequestID(c.UserContext()))
+		return c.SendString(platform.RequestID(c.UserContext()))
 	})
-	app.Get("/boom", func(*fiber.Ctx) error { return Errorf(KindNotFound, "nope") })
+	app.Get("/boom", func(*fiber.Ctx) error { return platform.Errorf(platform.KindNotFound, "nope") })
 	app.Use(NotFound)
 	tests := []struct {
 		name, path, sent string

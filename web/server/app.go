@@ -1,4 +1,4 @@
-package platform
+package server
 
 import (
 	"encoding/json"
@@ -11,6 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/valyala/fasthttp"
+
+	"github.com/paygate/gateway/platform"
 )
 
 // NewApp is the fiber app every role mounts its routes on, with the shared
@@ -18,13 +20,8 @@ import (
 // from gather; a nil gather serves none, for a public listener whose metrics
 // are on the operations listener (NewOpsApp).
 func NewApp(log *slog.Logger, reg prometheus.Registerer, gather prometheus.Gatherer) *fiber.App {
-	return NewAppReading(DefaultReadTimeout, nil, log, reg, gather)
+	return NewAppReading(platform.DefaultReadTimeout, nil, log, reg, gather)
 }
-
-// DefaultReadTimeout bounds reading one whole request, headers and body:
-// a client that sends them a byte at a time (slow loris) is cut off there
-// and its connection closed, so it holds a connection for no longer.
-const DefaultReadTimeout = 15 * time.Second
 
 // NewAppReading is NewApp with the request read bound read (Config's
 // HTTPReadTimeout, GATEWAY_HTTP_READ_TIMEOUT) and the proxies whose
@@ -85,9 +82,9 @@ func metricsHandler(gather prometheus.Gatherer) fiber.Handler {
 func NotFound(c *fiber.Ctx) error {
 	var fe *fiber.Error
 	if err := c.Next(); errors.As(err, &fe) && fe.Code == fiber.StatusMethodNotAllowed {
-		return Errorf(KindMethodNotAllowed, "%s is not allowed on %s; allowed: %s", c.Method(), c.Path(), string(c.Response().Header.Peek(fiber.HeaderAllow)))
+		return platform.Errorf(platform.KindMethodNotAllowed, "%s is not allowed on %s; allowed: %s", c.Method(), c.Path(), string(c.Response().Header.Peek(fiber.HeaderAllow)))
 	}
-	return Errorf(KindRouteNotFound, "no route for %s %s", c.Method(), c.Path())
+	return platform.Errorf(platform.KindRouteNotFound, "no route for %s %s", c.Method(), c.Path())
 }
 
 // okBody is DESIGN.md's success response.
@@ -120,8 +117,8 @@ func refuseUnknownMethods(app *fiber.App) {
 			next(rc)
 			return
 		}
-		body, _ := json.Marshal(Classify(Errorf(KindBadRequest, "HTTP method %.32q is not supported", rc.Method())))
-		rc.SetStatusCode(Status(KindBadRequest))
+		body, _ := json.Marshal(Classify(platform.Errorf(platform.KindBadRequest, "HTTP method %.32q is not supported", rc.Method())))
+		rc.SetStatusCode(platform.Status(platform.KindBadRequest))
 		rc.SetContentType(fiber.MIMEApplicationJSON)
 		rc.SetBody(body)
 	}
