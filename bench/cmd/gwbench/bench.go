@@ -19,7 +19,11 @@ import (
 )
 
 // bench is one run: its configuration, its connections to the servers,
-// and the report it fills.
+// and the report it fills, with the plumbing every phase shares (timed
+// loadgen runs, CPU shares, Redis INFO). Each scenario family is a small
+// type holding it (createScenario, readScenario, consoleScenario,
+// projectorScenario, webhookScenario, memoryScenario, clusterScenario,
+// listingSetup).
 type bench struct {
 	cfg *config
 	rdb *redis.Client

@@ -11,6 +11,10 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
+// projectorScenario is the projector family: how fast it catches up on a
+// backlog (catchup.go) and how long a create takes to be listed (delay.go).
+type projectorScenario struct{ *bench }
+
 // projectorGroup is the projector's consumer group.
 const projectorGroup = schema.GroupProjector
 
@@ -18,7 +22,7 @@ const projectorGroup = schema.GroupProjector
 // creates of earlier phases, topped up with synthetic ones), then starts a
 // gateway with only the projector role and times it until its group has
 // read and acknowledged everything on every shard.
-func (b *bench) runCatchup(ctx context.Context) error {
+func (b projectorScenario) runCatchup(ctx context.Context) error {
 	lags, err := b.groupLag(ctx, projectorGroup)
 	if err != nil {
 		return err
@@ -81,7 +85,7 @@ func (b *bench) runCatchup(ctx context.Context) error {
 // waitCaughtUp polls until the projector group exists on every shard with
 // nothing left to read or acknowledge, within a bound that assumes at
 // least 5,000 events/s.
-func (b *bench) waitCaughtUp(ctx context.Context, events int64) error {
+func (b projectorScenario) waitCaughtUp(ctx context.Context, events int64) error {
 	limit := 60*time.Second + time.Duration(events/5000)*time.Second
 	for deadline := time.Now().Add(limit); ; {
 		l, err := b.groupLag(ctx, projectorGroup)
@@ -99,7 +103,7 @@ func (b *bench) waitCaughtUp(ctx context.Context, events int64) error {
 }
 
 // streamLen is the number of entries in every shard's event stream.
-func (b *bench) streamLen(ctx context.Context) int64 {
+func (b projectorScenario) streamLen(ctx context.Context) int64 {
 	var n int64
 	for _, s := range schema.AllShards() {
 		n += b.rdb.XLen(ctx, schema.EventsKey(s)).Val()
@@ -115,7 +119,7 @@ type lagSum struct {
 
 // groupLag sums a consumer group's lag (entries not yet read) and pending
 // (read, not acknowledged) over the shard streams.
-func (b *bench) groupLag(ctx context.Context, group string) (lagSum, error) {
+func (b projectorScenario) groupLag(ctx context.Context, group string) (lagSum, error) {
 	var out lagSum
 	shards := schema.AllShards()
 	cmds := make([]*redis.XInfoGroupsCmd, len(shards))
@@ -156,7 +160,7 @@ func (b *bench) groupLag(ctx context.Context, group string) (lagSum, error) {
 // them (schema.EventFields: the type, the time and the order hash's fields),
 // spread over the shards, in pipelines of 2,000: with appendfsync always,
 // one fsync each.
-func (b *bench) injectEvents(ctx context.Context, appid string, n int) error {
+func (b projectorScenario) injectEvents(ctx context.Context, appid string, n int) error {
 	now := time.Now().UTC()
 	const batch = 2000
 	for done := 0; done < n; {

@@ -10,6 +10,9 @@ import (
 	"github.com/paygate/gateway/bench/loadgen"
 )
 
+// clusterScenario is two gateways sharing one Redis and ClickHouse.
+type clusterScenario struct{ *bench }
+
 // clusterReport is createorder on Redis Cluster (3 masters with a replica
 // each, AOF always on every node, every answered write waiting for its
 // replica): one gateway process with the command role, then two sharing
@@ -22,7 +25,7 @@ type clusterReport struct {
 }
 
 // runCluster measures createorder on the cluster named by --redis-cluster-url.
-func (b *bench) runCluster(ctx context.Context) error {
+func (b clusterScenario) runCluster(ctx context.Context) error {
 	cc := *b.cfg
 	cc.RedisURL = b.cfg.ClusterURL
 	cc.GatewayEnv = append(append([]string{}, b.cfg.GatewayEnv...), "GATEWAY_REDIS_CLUSTER=true")
@@ -57,7 +60,7 @@ func (b *bench) runCluster(ctx context.Context) error {
 
 // closedPair runs two closed loops at once, one per gateway, each with half
 // the connections: the same offered concurrency as the one-gateway phase.
-func (b *bench) closedPair(ctx context.Context, name string, gws [2]*server, m account, n int) ([]loadgen.Result, error) {
+func (b clusterScenario) closedPair(ctx context.Context, name string, gws [2]*server, m account, n int) ([]loadgen.Result, error) {
 	out := make([]loadgen.Result, 2)
 	errs := make([]error, 2)
 	var answered atomic.Uint64

@@ -25,6 +25,9 @@ import (
 	"github.com/paygate/gateway/platform"
 )
 
+// consoleScenario is the merchant console's reads and its live order feeds.
+type consoleScenario struct{ *bench }
+
 // The console rows: the merchant console's two heaviest pages, the orders
 // list and the overview, over the listing merchant's orders (max, then
 // latency at half of it: the loopback client's time is the server's plus a
@@ -55,10 +58,10 @@ type consoleReport struct {
 
 // runConsole measures the console pages of the listing merchant and the
 // live page's A/B on a merchant of its own.
-func (b *bench) runConsole(ctx context.Context, gw *server, list account) error {
+func (b consoleScenario) runConsole(ctx context.Context, gw *server, list account) error {
 	cr := &consoleReport{Consoles: liveConsoles}
 	b.rep.Console = cr
-	sid, err := consoleSession(ctx, b, list.AppID)
+	sid, err := consoleSession(ctx, b.bench, list.AppID)
 	if err != nil {
 		return err
 	}
@@ -82,12 +85,12 @@ func (b *bench) runConsole(ctx context.Context, gw *server, list account) error 
 
 // runLiveAB is createorder's max without, with and again without
 // liveConsoles open feeds of the creating merchant.
-func (b *bench) runLiveAB(ctx context.Context, gw *server, cr *consoleReport) error {
+func (b consoleScenario) runLiveAB(ctx context.Context, gw *server, cr *consoleReport) error {
 	m, err := newMerchant(ctx, b.cfg, "bench-live")
 	if err != nil {
 		return err
 	}
-	sid, err := consoleSession(ctx, b, m.AppID)
+	sid, err := consoleSession(ctx, b.bench, m.AppID)
 	if err != nil {
 		return err
 	}
@@ -118,7 +121,7 @@ func (b *bench) runLiveAB(ctx context.Context, gw *server, cr *consoleReport) er
 
 // consolePhase is the length of the console's phases: --console-phase, or
 // the short phase.
-func (b *bench) consolePhase() time.Duration {
+func (b consoleScenario) consolePhase() time.Duration {
 	if b.cfg.ConsolePhase > 0 {
 		return b.cfg.ConsolePhase
 	}
@@ -127,14 +130,14 @@ func (b *bench) consolePhase() time.Duration {
 
 // consolePair is runPair with the console's phase length: a closed-loop
 // max, then an open loop at half of it.
-func (b *bench) consolePair(ctx context.Context, name string, gw *server, t loadgen.Target) (*pair, error) {
+func (b consoleScenario) consolePair(ctx context.Context, name string, gw *server, t loadgen.Target) (*pair, error) {
 	// The pages' connections: a merchant's console users are a few people,
 	// and the query node's fair gate admits a few reads per merchant at a
 	// time, so 64 at once measure the gate's queue, not a page.
-	cb, cfg := *b, *b.cfg
+	cb, cfg := *b.bench, *b.cfg
 	cfg.Concurrency = b.cfg.ConsoleConcurrency
 	cb.cfg = &cfg
-	b = &cb
+	b.bench = &cb
 	pr := &pair{}
 	var err error
 	if pr.Max, err = b.closed(ctx, name+" max", gw, t, b.consolePhase(), checkConsolePage); err != nil {

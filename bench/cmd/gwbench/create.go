@@ -13,11 +13,14 @@ import (
 	"github.com/paygate/gateway/bench/loadgen"
 )
 
+// createScenario is the write family: the machine's ceiling and createorder.
+type createScenario struct{ *bench }
+
 // runCeiling measures the ceiling server (bench/cmd/ceiling) the same way
 // as createorder, on Redis database 1, which it empties afterwards so the
 // gateway's memory figures do not see it; then, if asked, the ceiling with
 // more sequential writes per request (max throughput only).
-func (b *bench) runCeiling(ctx context.Context) error {
+func (b createScenario) runCeiling(ctx context.Context) error {
 	pr, err := b.ceiling(ctx, 1, true)
 	b.rep.Ceiling = pr
 	if err != nil {
@@ -35,7 +38,7 @@ func (b *bench) runCeiling(ctx context.Context) error {
 	return nil
 }
 
-func (b *bench) ceiling(ctx context.Context, writes int, half bool) (*pair, error) {
+func (b createScenario) ceiling(ctx context.Context, writes int, half bool) (*pair, error) {
 	u, err := url.Parse(b.cfg.RedisURL)
 	if err != nil {
 		return nil, fmt.Errorf("redis url: %w", err)
@@ -92,7 +95,7 @@ type createRun struct {
 // runCreate measures createorder: the most it sustains at the configured
 // concurrency (closed loop), then latency at half that rate (open loop),
 // every request a new order with its own clientOrderId.
-func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
+func (b createScenario) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 	m, err := newMerchant(ctx, b.cfg, "bench-create")
 	if err != nil {
 		return nil, err
@@ -103,7 +106,7 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 	bodies := createBodies(m, ownCreate, run.prefix, n, nil)
 	run.ids = make([]string, n)
 	memBefore := b.redisInfo(ctx, "memory")["used_memory"]
-	streamsBefore, _ := b.streamBytes(ctx)
+	streamsBefore, _ := memoryScenario{b.bench}.streamBytes(ctx)
 	rss := sampleRSS(gw.pid())
 	cr := &createReport{}
 	b.rep.Create = cr
@@ -132,7 +135,7 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 	if err != nil {
 		return run, err
 	}
-	b.redisMemory(ctx, run, memBefore, streamsBefore,
+	memoryScenario{b.bench}.redisMemory(ctx, run, memBefore, streamsBefore,
 		b.rep.answered("createorder max")+b.rep.answered("createorder under perf")+b.rep.answered("createorder half"))
 	b.runProviderCreates(ctx, gw, m, cr)
 	return run, nil
@@ -141,7 +144,7 @@ func (b *bench) runCreate(ctx context.Context, gw *server) (*createRun, error) {
 // runProviderCreates measures creates that also ask a provider (the
 // sandbox's simulator in the same process): their max throughput, closed
 // loop, a short phase each.
-func (b *bench) runProviderCreates(ctx context.Context, gw *server, m account, cr *createReport) {
+func (b createScenario) runProviderCreates(ctx context.Context, gw *server, m account, cr *createReport) {
 	for _, pm := range providerCreates {
 		n := b.cfg.PoolRate * int((b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)).Seconds()+1) / 4
 		bodies := createBodies(m, pm, "p"+pm.method, n, nil)
@@ -156,7 +159,7 @@ func (b *bench) runProviderCreates(ctx context.Context, gw *server, m account, c
 
 // profileCreate runs an extra createorder phase under perf, so the
 // headline figures are not measured with a profiler attached.
-func (b *bench) profileCreate(ctx context.Context, gw *server, m account) {
+func (b createScenario) profileCreate(ctx context.Context, gw *server, m account) {
 	n := b.cfg.PoolRate * int((b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)).Seconds()+1)
 	bodies := createBodies(m, ownCreate, "cperf", n, nil)
 	rec := b.perfPhase(ctx, "createorder", gw, b.cfg.ShortPhase+warmup(b.cfg.ShortPhase))

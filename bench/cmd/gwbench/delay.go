@@ -21,7 +21,7 @@ import (
 // may serve less than half the command-only maximum, and then creates queue.
 // A run that served under 97% of its rate is noted and the phase runs again
 // at 85% of what was served, which is the figure reported.
-func (b *bench) runDelay(ctx context.Context, gw *server) error {
+func (b projectorScenario) runDelay(ctx context.Context, gw *server) error {
 	rate := b.createMax / 2
 	if rate <= 0 {
 		rate = float64(b.cfg.HookRate)
@@ -50,7 +50,7 @@ const (
 )
 
 // delayAt is one create-to-listed run at rate, for a merchant of its own.
-func (b *bench) delayAt(ctx context.Context, gw *server, phase, merchant string, rate float64) (*delayReport, error) {
+func (b projectorScenario) delayAt(ctx context.Context, gw *server, phase, merchant string, rate float64) (*delayReport, error) {
 	m, err := newMerchant(ctx, b.cfg, merchant)
 	if err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func (w *listWatch) delays() (*loadgen.Histogram, int) {
 
 // pollListed asks ClickHouse every PollEvery which of the merchant's orders
 // since the oldest unseen one are there, on its own connection.
-func (b *bench) pollListed(ctx context.Context, appid string, w *listWatch) error {
+func (b projectorScenario) pollListed(ctx context.Context, appid string, w *listWatch) error {
 	ch, err := platform.OpenClickHouse(b.cfg.chDSN())
 	if err != nil {
 		return err

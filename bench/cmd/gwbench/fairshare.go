@@ -37,7 +37,7 @@ const (
 	fairShareOrders = 5000
 )
 
-func (b *bench) runFairShare(ctx context.Context, gw *server, flood account) (*fairShareReport, error) {
+func (b readScenario) runFairShare(ctx context.Context, gw *server, flood account) (*fairShareReport, error) {
 	quiet, err := newMerchant(ctx, b.cfg, "bench-list-quiet")
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func refusalsAllowed(refused *atomic.Uint64) func(*loadgen.Response) error {
 // seedOrders gives appid n ready orders over the last listingDays in
 // ClickHouse, and the per-shard Redis counters that give the listing's
 // total, as loadListing does for the listing merchant.
-func (b *bench) seedOrders(ctx context.Context, appid string, n int) error {
+func (b readScenario) seedOrders(ctx context.Context, appid string, n int) error {
 	batch, err := b.ch.PrepareBatch(ctx, "INSERT INTO orders ("+strings.Join(schema.OrderColumns, ", ")+")")
 	if err != nil {
 		return fmt.Errorf("prepare insert: %w", err)

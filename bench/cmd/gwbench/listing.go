@@ -15,6 +15,9 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
+// listingSetup loads the listing merchant's orders the reads are measured on.
+type listingSetup struct{ *bench }
+
 // loadListing gives a new merchant ListRows orders among ListTotal in the
 // gateway's ClickHouse, loaded directly as query/bench_test.go does (batch
 // INSERTs naming schema.OrderColumns, rows from schema.OrderRow): one order
@@ -27,7 +30,7 @@ import (
 // spans, so every report reads a full span.
 const listingDays = 90
 
-func (b *bench) loadListing(ctx context.Context) (account, error) {
+func (b listingSetup) loadListing(ctx context.Context) (account, error) {
 	m, err := newMerchant(ctx, b.cfg, "bench-list")
 	if err != nil {
 		return m, err
@@ -99,7 +102,7 @@ func (b *bench) loadListing(ctx context.Context) (account, error) {
 // projector's rollup job does in the background for data that arrived over
 // 90 days (the rows were loaded around the projector, so nothing marked
 // them). The hours younger than the job's open window stay live.
-func (b *bench) rollUp(ctx context.Context) error {
+func (b listingSetup) rollUp(ctx context.Context) error {
 	r, err := query.NewRollup(query.RollupConfig{}, b.ch, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return err
@@ -116,7 +119,7 @@ func (b *bench) rollUp(ctx context.Context) error {
 
 // waitMerges waits until ClickHouse runs no merge, so that later phases do
 // not pay for this one's data.
-func (b *bench) waitMerges(ctx context.Context, within time.Duration) {
+func (b listingSetup) waitMerges(ctx context.Context, within time.Duration) {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var n uint64

@@ -95,41 +95,41 @@ func (b *bench) scenarios(ctx context.Context) {
 	listed := false
 	if cfg.has("listing") {
 		var err error
-		listMerchant, err = b.loadListing(ctx)
+		listMerchant, err = listingSetup{b}.loadListing(ctx)
 		listed = !fail("listing load", err)
 	}
 	if cfg.has("ceiling") && ctx.Err() == nil {
-		fail("ceiling", b.runCeiling(ctx))
+		fail("ceiling", createScenario{b}.runCeiling(ctx))
 	}
 	if (cfg.has("create") || cfg.has("order") || cfg.has("status") || cfg.has("page") || listed) && ctx.Err() == nil {
 		b.readPhases(ctx, listMerchant, listed, fail)
 	}
 	if cfg.has("projector") && ctx.Err() == nil {
-		fail("projector catch-up", b.runCatchup(ctx))
+		fail("projector catch-up", projectorScenario{b}.runCatchup(ctx))
 	}
 	if (cfg.has("projector") || cfg.has("webhooks")) && ctx.Err() == nil {
-		b.startDispatcherAtEnd(ctx)
+		webhookScenario{b}.startDispatcherAtEnd(ctx)
 		gw, err := startGateway(ctx, b.cfg, "gateway-all", "command,query,projector,dispatcher")
 		if !fail("gateway (all roles)", err) {
 			rss := sampleRSS(gw.pid())
 			if cfg.has("projector") {
-				fail("create-to-listed", b.runDelay(ctx, gw))
+				fail("create-to-listed", projectorScenario{b}.runDelay(ctx, gw))
 			}
 			if cfg.has("webhooks") && ctx.Err() == nil {
-				fail("webhooks (steady)", b.runWebhooksSteady(ctx, gw))
+				fail("webhooks (steady)", webhookScenario{b}.runWebhooksSteady(ctx, gw))
 			}
 			b.rep.Memory.GatewayRSSAllMiB = rss.stop()
 			gw.stop()
 		}
 		if cfg.has("webhooks") && ctx.Err() == nil {
-			fail("webhooks (backlog)", b.runWebhooksBacklog(ctx))
+			fail("webhooks (backlog)", webhookScenario{b}.runWebhooksBacklog(ctx))
 		}
 	}
 	if cfg.has("memory") && ctx.Err() == nil {
-		fail("clickhouse memory", b.clickhouseMemory(ctx))
+		fail("clickhouse memory", memoryScenario{b}.clickhouseMemory(ctx))
 	}
 	if cfg.has("cluster") && ctx.Err() == nil {
-		fail("cluster", b.runCluster(ctx))
+		fail("cluster", clusterScenario{b}.runCluster(ctx))
 	}
 	b.rep.Memory.AOFRewrites = b.redisInfo(ctx, "persistence")["aof_rewrites"]
 }
@@ -142,25 +142,26 @@ func (b *bench) readPhases(ctx context.Context, listMerchant account, listed boo
 		return
 	}
 	defer gw.stop()
+	reads := readScenario{b}
 	var run *createRun
 	if b.cfg.has("create") || b.cfg.has("order") || b.cfg.has("status") || b.cfg.has("page") {
-		run, err = b.runCreate(ctx, gw)
+		run, err = createScenario{b}.runCreate(ctx, gw)
 		fail("createorder", err)
 	}
 	if b.cfg.has("order") && run != nil && ctx.Err() == nil {
-		fail("action=order", b.runOrder(ctx, gw, run))
+		fail("action=order", reads.runOrder(ctx, gw, run))
 	}
 	if b.cfg.has("status") && run != nil && ctx.Err() == nil {
-		fail("status poll", b.runStatus(ctx, gw, run))
+		fail("status poll", reads.runStatus(ctx, gw, run))
 	}
 	if b.cfg.has("page") && run != nil && ctx.Err() == nil {
-		fail("payment page", b.runPage(ctx, gw, run))
+		fail("payment page", reads.runPage(ctx, gw, run))
 	}
 	if listed && ctx.Err() == nil {
-		fail("action=orders", b.runListing(ctx, gw, listMerchant))
-		fail("reports", b.runReports(ctx, gw, listMerchant))
+		fail("action=orders", reads.runListing(ctx, gw, listMerchant))
+		fail("reports", reads.runReports(ctx, gw, listMerchant))
 	}
 	if listed && b.cfg.has("console") && ctx.Err() == nil {
-		fail("console", b.runConsole(ctx, gw, listMerchant))
+		fail("console", consoleScenario{b}.runConsole(ctx, gw, listMerchant))
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
+// memoryScenario is what an order costs in Redis and a row in ClickHouse.
+type memoryScenario struct{ *bench }
+
 // redisMemory prices a live order in Redis three ways: MEMORY USAGE of a
 // sample of the order hashes, plus the order's share of its merchant's
 // clientOrderIds hashes and of the expiry buckets and index (what a live
@@ -20,7 +23,7 @@ import (
 // and that growth less the streams' own: what Redis holds per live order
 // (the row held to ≤ 400 B), counted over every create answered, warm-up
 // included.
-func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore string, streamsBefore int64, creates uint64) {
+func (b memoryScenario) redisMemory(ctx context.Context, run *createRun, usedBefore string, streamsBefore int64, creates uint64) {
 	var samples []*redis.IntCmd
 	step := max(1, len(run.ids)/1000)
 	_, err := b.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -65,7 +68,7 @@ func (b *bench) redisMemory(ctx context.Context, run *createRun, usedBefore stri
 
 // clientOrderBytes is the merchant's clientOrderIds hashes' MEMORY USAGE
 // per field, over every shard.
-func (b *bench) clientOrderBytes(ctx context.Context, appid string) float64 {
+func (b memoryScenario) clientOrderBytes(ctx context.Context, appid string) float64 {
 	var bytes, fields int64
 	for _, s := range schema.AllShards() {
 		key := schema.ClientOrdersKey(s, appid)
@@ -81,7 +84,7 @@ func (b *bench) clientOrderBytes(ctx context.Context, appid string) float64 {
 // expiryBytes is the expiry index's and buckets' MEMORY USAGE per entry,
 // over every shard; the buckets are found by SCAN (one node: the bench's
 // Redis).
-func (b *bench) expiryBytes(ctx context.Context) float64 {
+func (b memoryScenario) expiryBytes(ctx context.Context) float64 {
 	var bytes, entries int64
 	for _, s := range schema.AllShards() {
 		bytes += b.rdb.MemoryUsage(ctx, schema.ExpiryKey(s), 0).Val()
@@ -103,7 +106,7 @@ func (b *bench) expiryBytes(ctx context.Context) float64 {
 
 // streamBytes is the memory of every shard's event stream (MEMORY USAGE,
 // every node sampled) and how many entries they hold.
-func (b *bench) streamBytes(ctx context.Context) (bytes, entries int64) {
+func (b memoryScenario) streamBytes(ctx context.Context) (bytes, entries int64) {
 	for _, s := range schema.AllShards() {
 		key := schema.EventsKey(s)
 		bytes += b.rdb.MemoryUsage(ctx, key, 0).Val()
@@ -115,7 +118,7 @@ func (b *bench) streamBytes(ctx context.Context) (bytes, entries int64) {
 // clickhouseMemory is the orders table's size on disk per row, over its
 // active parts: every stored version of every order (the listing's
 // synthetic orders included, which have the shape of real ones).
-func (b *bench) clickhouseMemory(ctx context.Context) error {
+func (b memoryScenario) clickhouseMemory(ctx context.Context) error {
 	var bytes, rows uint64
 	q := "SELECT sum(bytes_on_disk), sum(rows) FROM system.parts WHERE active AND database = 'gateway' AND table = 'orders'"
 	if err := b.ch.QueryRow(ctx, q).Scan(&bytes, &rows); err != nil {

@@ -23,7 +23,7 @@ import (
 const pageOrders = 200_000
 
 // runStatus measures GET /payment/{id}/status, which every open page polls.
-func (b *bench) runStatus(ctx context.Context, gw *server, run *createRun) error {
+func (b readScenario) runStatus(ctx context.Context, gw *server, run *createRun) error {
 	ids, err := liveIDs(run)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func perAddress(uris []string) loadgen.TargetFunc {
 }
 
 // runPage measures GET /payment/{id}: the select page rendered.
-func (b *bench) runPage(ctx context.Context, gw *server, run *createRun) error {
+func (b readScenario) runPage(ctx context.Context, gw *server, run *createRun) error {
 	ids, err := liveIDs(run)
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func (b *bench) runPage(ctx context.Context, gw *server, run *createRun) error {
 
 // profileRead runs an extra max phase of a read under perf when the run
 // profiles, so the figures above are not measured with perf attached.
-func (b *bench) profileRead(ctx context.Context, name string, gw *server, t loadgen.Target, check func(*loadgen.Response) error) {
+func (b readScenario) profileRead(ctx context.Context, name string, gw *server, t loadgen.Target, check func(*loadgen.Response) error) {
 	if !b.cfg.Perf {
 		return
 	}

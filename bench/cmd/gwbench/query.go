@@ -7,6 +7,11 @@ import (
 	"github.com/paygate/gateway/bench/loadgen"
 )
 
+// readScenario is the API and page reads of live orders and of the listing
+// merchant (query.go, pages.go, reports.go, fairshare.go); the shared
+// pairs of runs stay on bench.
+type readScenario struct{ *bench }
+
 // runPair is the usual measurement of a read: the most it sustains at the
 // configured concurrency, then latency at half of that; check judges each
 // response (checkOK for the JSON API).
@@ -38,7 +43,7 @@ func (b *bench) runPairAt(ctx context.Context, name string, gw *server, t loadge
 
 // runOrder reads the live orders createorder made (Redis-served), each
 // query a different order.
-func (b *bench) runOrder(ctx context.Context, gw *server, run *createRun) error {
+func (b readScenario) runOrder(ctx context.Context, gw *server, run *createRun) error {
 	ids := compact(run.ids)
 	if len(ids) == 0 {
 		return errors.New("no orders to query: createorder created none")
@@ -52,7 +57,7 @@ func (b *bench) runOrder(ctx context.Context, gw *server, run *createRun) error 
 // runListing reads page 1, the deep page and page 1 filtered by status of
 // the listing merchant,
 // whose orders loadListing put into ClickHouse.
-func (b *bench) runListing(ctx context.Context, gw *server, m account) error {
+func (b readScenario) runListing(ctx context.Context, gw *server, m account) error {
 	pr, err := b.runReadPair(ctx, "action=orders page 1", gw, &loadgen.Get{URIs: []string{listURI(m, 1)}})
 	b.rep.List = pr
 	if err != nil {

@@ -41,7 +41,7 @@ func reportURI(a account, action, extra string) string {
 // filtered by method and currency, the 90-day summary, the day x method
 // time series, one whole export, then another merchant's listing under
 // this one's flood (fair share).
-func (b *bench) runReports(ctx context.Context, gw *server, m account) error {
+func (b readScenario) runReports(ctx context.Context, gw *server, m account) error {
 	steps := []struct {
 		name string
 		uri  string
@@ -66,7 +66,7 @@ func (b *bench) runReports(ctx context.Context, gw *server, m account) error {
 }
 
 // export downloads the merchant's whole export and counts its lines.
-func (b *bench) export(ctx context.Context, gw *server, m account) (*exportReport, error) {
+func (b readScenario) export(ctx context.Context, gw *server, m account) (*exportReport, error) {
 	before := rssKiB(gw.pid())
 	var peak atomic.Int64
 	peak.Store(int64(before))

@@ -14,6 +14,10 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
+// webhookScenario is the dispatcher family: paid-to-delivered at a steady
+// rate and the drain of a backlog.
+type webhookScenario struct{ *bench }
+
 // dispatcherGroup is the dispatcher's consumer group on every shard stream.
 const dispatcherGroup = schema.GroupDispatcher
 
@@ -36,7 +40,7 @@ func dispatcherMissing(logPath string) bool {
 // stream when it does not exist yet, so that a first dispatcher does not
 // spend the webhook phases working through the hundreds of thousands of
 // created events the earlier phases queued (it would, from "0").
-func (b *bench) startDispatcherAtEnd(ctx context.Context) {
+func (b webhookScenario) startDispatcherAtEnd(ctx context.Context) {
 	for _, s := range schema.AllShards() {
 		err := b.rdb.XGroupCreateMkStream(ctx, schema.EventsKey(s), dispatcherGroup, "$").Err()
 		if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
@@ -48,7 +52,7 @@ func (b *bench) startDispatcherAtEnd(ctx context.Context) {
 
 // createFor creates n orders of merchant m whose notify_url is the
 // receiver's, with a closed loop that ends when the bodies are used up.
-func (b *bench) createFor(ctx context.Context, name string, gw *server, m account, prefix string, n int, rcv *receiver) ([]string, error) {
+func (b webhookScenario) createFor(ctx context.Context, name string, gw *server, m account, prefix string, n int, rcv *receiver) ([]string, error) {
 	bodies := createBodies(m, ownCreate, prefix, n, rcv.url)
 	ids := make([]string, n)
 	res, err := loadgen.Closed(ctx, createTarget(bodies), loadgen.Options{Addr: gw.addr, Concurrency: b.cfg.Concurrency,
@@ -63,7 +67,7 @@ func (b *bench) createFor(ctx context.Context, name string, gw *server, m accoun
 // runWebhooksSteady pays orders open-loop at HookRate against a gateway
 // with every role, and times each from the pay answer to the webhook's
 // arrival. It skips, saying why, when the gateway has no dispatcher yet.
-func (b *bench) runWebhooksSteady(ctx context.Context, gw *server) error {
+func (b webhookScenario) runWebhooksSteady(ctx context.Context, gw *server) error {
 	wr := &webhookReport{Ports: b.cfg.HookPorts, SteadyRate: float64(b.cfg.HookRate)}
 	b.rep.Hooks = wr
 	if dispatcherMissing(gw.logPath) {
@@ -132,7 +136,7 @@ func (b *bench) runWebhooksSteady(ctx context.Context, gw *server) error {
 
 // waitArrivals waits for every id's webhook: none by firstBy means none is
 // coming; otherwise it waits up to within for the rest.
-func (b *bench) waitArrivals(ctx context.Context, rcv *receiver, ids []string, firstBy time.Time, within time.Duration) (int, time.Time, time.Time) {
+func (b webhookScenario) waitArrivals(ctx context.Context, rcv *receiver, ids []string, firstBy time.Time, within time.Duration) (int, time.Time, time.Time) {
 	deadline := time.Now().Add(within)
 	for {
 		n, first, last := rcv.count(ids)
@@ -147,7 +151,7 @@ func (b *bench) waitArrivals(ctx context.Context, rcv *receiver, ids []string, f
 // runWebhooksBacklog measures the dispatcher's most deliveries/s: Webhooks
 // orders are created and paid on a gateway without the dispatcher role,
 // then a gateway with only that role drains them.
-func (b *bench) runWebhooksBacklog(ctx context.Context) error {
+func (b webhookScenario) runWebhooksBacklog(ctx context.Context) error {
 	wr := b.rep.Hooks
 	if wr == nil || wr.Skipped != "" || b.cfg.Webhooks == 0 {
 		return nil
