@@ -61,9 +61,9 @@ func shoot(t *testing.T, pg *browser.Page, name string) {
 	t.Helper()
 	for _, width := range []int{browser.Narrow, browser.Wide} {
 		pg.SetWidth(width)
-		pg.CheckA11y(t, name)
-		pg.CheckNoOverflow(t, "main")
-		pg.Screenshot(name)
+		pg.Look().CheckA11y(t, name)
+		pg.Look().CheckNoOverflow(t, "main")
+		pg.Look().Screenshot(name)
 	}
 }
 

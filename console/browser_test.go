@@ -69,10 +69,10 @@ func shoot(t *testing.T, pg *browser.Page, name string) {
 	t.Helper()
 	for _, w := range []int{browser.Narrow, browser.Wide} {
 		pg.SetWidth(w)
-		pg.CheckNoOverflow(t, "body")
-		pg.CheckNoInnerScroll(t, "nav.nav, nav.nav ul")
-		pg.CheckA11y(t, name)
-		pg.Screenshot("console-" + name)
+		pg.Look().CheckNoOverflow(t, "body")
+		pg.Look().CheckNoInnerScroll(t, "nav.nav, nav.nav ul")
+		pg.Look().CheckA11y(t, name)
+		pg.Look().Screenshot("console-" + name)
 	}
 	pg.AssertNoConsoleErrors(t)
 }
@@ -95,7 +95,7 @@ func TestConsoleRolesInBrowser(t *testing.T) {
 			if shots {
 				shoot(t, pg, "overview")
 			} else {
-				pg.CheckA11y(t, "overview")
+				pg.Look().CheckA11y(t, "overview")
 			}
 
 			pg.Go(e.base + "/orders")

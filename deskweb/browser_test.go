@@ -52,10 +52,10 @@ func shoot(t *testing.T, pg *browser.Page, name string) {
 	t.Helper()
 	for _, w := range []int{browser.Narrow, browser.Wide} {
 		pg.SetWidth(w)
-		pg.CheckNoOverflow(t, "main")
-		pg.CheckNoInnerScroll(t, "nav.nav, nav.nav ul")
-		pg.CheckA11y(t, name)
-		pg.Screenshot("console-" + name)
+		pg.Look().CheckNoOverflow(t, "main")
+		pg.Look().CheckNoInnerScroll(t, "nav.nav, nav.nav ul")
+		pg.Look().CheckA11y(t, name)
+		pg.Look().Screenshot("console-" + name)
 	}
 	pg.AssertNoConsoleErrors(t)
 }
@@ -252,8 +252,8 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 
 	for _, lang := range []string{"zh", "es"} {
 		pg.Go(e.url + "/lang/" + lang + "?next=" + "/console/webhooks")
-		pg.CheckA11y(t, "webhooks-"+lang)
-		pg.Screenshot("console-webhooks-" + lang)
+		pg.Look().CheckA11y(t, "webhooks-"+lang)
+		pg.Look().Screenshot("console-webhooks-" + lang)
 	}
 }
 
@@ -272,9 +272,9 @@ func TestPagesInBrowserAsViewer(t *testing.T) {
 		if pg.LastStatus() != http.StatusOK || has(pg, "main form[method=post]") {
 			t.Fatalf("%s: %d, a form offered: %v", p, pg.LastStatus(), has(pg, "main form[method=post]"))
 		}
-		pg.CheckA11y(t, "viewer"+p)
+		pg.Look().CheckA11y(t, "viewer"+p)
 	}
-	pg.Screenshot("console-team-viewer")
+	pg.Look().Screenshot("console-team-viewer")
 	before := e.fingerprint()
 	for path, fields := range map[string]map[string]string{
 		"/webhooks/resend":                {"paymentId": dead},
@@ -326,7 +326,7 @@ func TestPagesInBrowserAsDeveloperAndFinance(t *testing.T) {
 				}
 			}
 			pg.Go(e.url + "/team")
-			pg.CheckA11y(t, string(tt.role)+"-team")
+			pg.Look().CheckA11y(t, string(tt.role)+"-team")
 			before := e.fingerprint()
 			if st := forge(t, pg, base+"/team/totp", map[string]string{"on": "1"}, true); st != http.StatusForbidden {
 				t.Fatalf("%s's forged TOTP policy: %d, want 403", tt.role, st)

@@ -121,12 +121,12 @@ func checkPageHeaders(t *testing.T, pg *browser.Page) {
 // critical violation, nothing overflows its box) and saves its screenshots.
 func shoot(t *testing.T, pg *browser.Page, name string) {
 	t.Helper()
-	w := pg.Width()
+	w := pg.Look().Width()
 	for _, width := range []int{browser.Narrow, browser.Wide} {
 		pg.SetWidth(width)
-		pg.CheckA11y(t, name)
-		pg.CheckNoOverflow(t, "main")
-		pg.Screenshot(name)
+		pg.Look().CheckA11y(t, name)
+		pg.Look().CheckNoOverflow(t, "main")
+		pg.Look().Screenshot(name)
 	}
 	pg.SetWidth(w)
 }

@@ -55,7 +55,7 @@ func (v Violation) String() string {
 // page's CSP does not govern. Without axe-core installed the check fails
 // under CI=true and is skipped with a note elsewhere (scripts/axe.sh
 // installs it).
-func (p *Page) CheckA11y(t testing.TB, what string) {
+func (l Look) CheckA11y(t testing.TB, what string) {
 	t.Helper()
 	src, err := axeSource()
 	if err != nil {
@@ -66,15 +66,15 @@ func (p *Page) CheckA11y(t testing.TB, what string) {
 		return
 	}
 	var loaded bool
-	p.Eval(`typeof window.axe === "object"`, &loaded)
+	l.p.Eval(`typeof window.axe === "object"`, &loaded)
 	if !loaded {
-		p.Eval("(() => {"+src+"\n; return true })()", &loaded)
+		l.p.Eval("(() => {"+src+"\n; return true })()", &loaded)
 	}
 	var found []Violation
-	p.Eval(`axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}})
+	l.p.Eval(`axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}})
 		.then(r => r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
 		.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" "))})))`, &found)
 	for _, v := range found {
-		t.Errorf("browser: %s at %d px: accessibility: %s", what, p.width, v)
+		t.Errorf("browser: %s at %d px: accessibility: %s", what, l.p.width, v)
 	}
 }

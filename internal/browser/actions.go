@@ -148,7 +148,7 @@ func (p *Page) Eval(js string, out any) {
 // poll evaluates the boolean expression until it is true or the page's
 // timeout passes. An error (the page is between two documents) counts as
 // false: the next look is in a new document.
-func (p *Page) poll(expr string) bool {
+func (p *tab) poll(expr string) bool {
 	deadline := time.Now().Add(p.timeout)
 	for {
 		ctx, cancel := context.WithDeadline(p.ctx, deadline)
@@ -166,7 +166,7 @@ func (p *Page) poll(expr string) bool {
 
 // peek evaluates a string expression for a failure message; it never fails
 // the test.
-func (p *Page) peek(expr string) string {
+func (p *tab) peek(expr string) string {
 	ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))

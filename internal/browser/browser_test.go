@@ -141,7 +141,7 @@ func TestBrowserScreenshotWidths(t *testing.T) {
 	for _, width := range []int{Narrow, Wide} {
 		p := b.NewPage(width)
 		p.Go(srv.URL + "/tall")
-		path := p.Screenshot("tall")
+		path := p.Look().Screenshot("tall")
 		if want := filepath.Join(dir, fmt.Sprintf("tall-%d.png", width)); path != want {
 			t.Errorf("path %s, want %s", path, want)
 		}
@@ -326,12 +326,12 @@ func TestBrowserA11y(t *testing.T) {
 	p := New(t).NewPage(Wide)
 	p.Go(srv.URL + "/unnamed")
 	f := &fakeTB{TB: t}
-	p.CheckA11y(f, "unnamed")
+	p.Look().CheckA11y(f, "unnamed")
 	if !f.failed || !strings.Contains(f.msg, "button-name") {
 		t.Errorf("a button without a name passed: %q", f.msg)
 	}
 	p.Go(srv.URL + "/keys")
-	p.CheckA11y(t, "keys")
+	p.Look().CheckA11y(t, "keys")
 }
 
 // Press and TabTo drive a page from the keyboard alone.
@@ -363,10 +363,10 @@ func TestBrowserOverflow(t *testing.T) {
 	p := New(t).NewPage(Narrow)
 	p.Go(srv.URL + "/overflow")
 	f := &fakeTB{TB: t}
-	p.CheckNoOverflow(f, "main")
+	p.Look().CheckNoOverflow(f, "main")
 	if !f.failed || !strings.Contains(f.msg, "code") {
 		t.Errorf("a 100-character id in a 300 px box passed: %q", f.msg)
 	}
 	p.Go(srv.URL + "/overflow?wrap=1")
-	p.CheckNoOverflow(t, "main")
+	p.Look().CheckNoOverflow(t, "main")
 }

@@ -25,7 +25,7 @@
 //		p.Go(srv.URL + "/pay/" + id)
 //		p.Click("#method-card")
 //		p.WaitText("h1", "Card")
-//		p.Screenshot("pay-card")
+//		p.Look().Screenshot("pay-card")
 //		p.AssertNoConsoleErrors(t)
 //	}
 package browser

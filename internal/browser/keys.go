@@ -65,7 +65,7 @@ func (p *Page) Opened(open func()) *Page {
 		p.fail("attach to the new tab: %v", err)
 	}
 	rec.setMainFrame(string(id))
-	np := &Page{t: p.t, ctx: ctx, timeout: p.timeout, rec: rec}
+	np := &Page{tab: &tab{t: p.t, ctx: ctx, timeout: p.timeout}, rec: rec}
 	np.SetWidth(p.width)
 	p.t.Cleanup(func() { np.AssertNoConsoleErrors(p.t) })
 	return np

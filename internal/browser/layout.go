@@ -10,10 +10,10 @@ import (
 // matching container (e.g. "main") whose box reaches past the container's
 // content box, or past the viewport: a long order id, address or hash
 // that does not wrap at this width.
-func (p *Page) CheckNoOverflow(t testing.TB, container string) {
+func (l Look) CheckNoOverflow(t testing.TB, container string) {
 	t.Helper()
 	var out []string
-	p.Eval(fmt.Sprintf(`(() => {
+	l.p.Eval(fmt.Sprintf(`(() => {
 		const box = document.querySelector(%s);
 		if (!box) return ["no element matches the container"];
 		const cs = getComputedStyle(box), r = box.getBoundingClientRect();
@@ -31,7 +31,7 @@ func (p *Page) CheckNoOverflow(t testing.TB, container string) {
 		return bad;
 	})()`, jsString(container)), &out)
 	if len(out) > 0 {
-		t.Errorf("browser: at %d px, %d elements overflow %s:\n\t%s", p.width, len(out), container, strings.Join(out, "\n\t"))
+		t.Errorf("browser: at %d px, %d elements overflow %s:\n\t%s", l.p.width, len(out), container, strings.Join(out, "\n\t"))
 	}
 }
 
@@ -40,10 +40,10 @@ func (p *Page) CheckNoOverflow(t testing.TB, container string) {
 // box): a navigation bar whose last links hide past the right edge passes
 // CheckNoOverflow, since the page itself does not scroll, yet nobody sees
 // those links on a phone.
-func (p *Page) CheckNoInnerScroll(t testing.TB, selector string) {
+func (l Look) CheckNoInnerScroll(t testing.TB, selector string) {
 	t.Helper()
 	var out []string
-	p.Eval(fmt.Sprintf(`(() => {
+	l.p.Eval(fmt.Sprintf(`(() => {
 		const bad = [];
 		for (const e of document.querySelectorAll(%s)) {
 			if (e.scrollWidth > e.clientWidth + 1)
@@ -53,6 +53,6 @@ func (p *Page) CheckNoInnerScroll(t testing.TB, selector string) {
 		return bad;
 	})()`, jsString(selector)), &out)
 	if len(out) > 0 {
-		t.Errorf("browser: at %d px, %d elements scroll sideways inside themselves:\n\t%s", p.width, len(out), strings.Join(out, "\n\t"))
+		t.Errorf("browser: at %d px, %d elements scroll sideways inside themselves:\n\t%s", l.p.width, len(out), strings.Join(out, "\n\t"))
 	}
 }

@@ -26,12 +26,23 @@ const viewportHeight = 800
 // Page is one browser tab of one test: its own browser context (cookies,
 // storage), its viewport width, and what the page reported (console errors,
 // exceptions, CSP violations, the last document's response).
+//
+// Page's methods are the steps of a test (navigate, fill, click, read,
+// what the page reported); how the page looks at its width (screenshots,
+// axe-core, layout checks) is Look's, and the chromedp plumbing every step
+// runs through is tab's.
 type Page struct {
+	*tab
+	rec *recorder
+}
+
+// tab is the chromedp side of a Page: its context, width and timeout, and
+// how an action runs within that timeout and ends the test when it fails.
+type tab struct {
 	t       testing.TB
 	ctx     context.Context // the tab's chromedp context
 	width   int
 	timeout time.Duration
-	rec     *recorder
 }
 
 // NewPage opens a tab with a viewport width in CSS pixels (Narrow, Wide) at
@@ -48,7 +59,7 @@ func (b *Browser) NewPage(width int) *Page {
 		b.t.Fatalf("browser: open a tab: %v", err)
 	}
 	rec.setMainFrame(string(chromedp.FromContext(ctx).Target.TargetID))
-	p := &Page{t: b.t, ctx: ctx, timeout: DefaultTimeout, rec: rec}
+	p := &Page{tab: &tab{t: b.t, ctx: ctx, timeout: DefaultTimeout}, rec: rec}
 	p.do("report CSP violations", reportCSP())
 	p.SetWidth(width)
 	// Runs before the tab closes (cleanups run last-registered first).
@@ -71,12 +82,9 @@ func (p *Page) SetWidth(width int) {
 	p.width = width
 }
 
-// Width is the viewport's width in CSS pixels (and screenshot pixels).
-func (p *Page) Width() int { return p.width }
-
 // do runs the actions on the tab within the page's timeout, and ends the
 // test when they fail.
-func (p *Page) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+func (p *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, p.timeout)
 	defer cancel()
@@ -99,7 +107,7 @@ func run[T any](p *Page, what string, a chromedp.Action[T]) T {
 
 // fail ends the test, naming the page's URL and a screenshot of the moment,
 // the two things one needs to understand a failed browser step.
-func (p *Page) fail(format string, args ...any) {
+func (p *tab) fail(format string, args ...any) {
 	p.t.Helper()
 	msg := fmt.Sprintf(format, args...)
 	// Its own budget: the step may have failed for want of time.
@@ -111,7 +119,7 @@ func (p *Page) fail(format string, args ...any) {
 }
 
 // location is the tab's URL for failure messages; it never fails the test.
-func (p *Page) location() string {
+func (p *tab) location() string {
 	ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
 	defer cancel()
 	u, err := chromedp.Run(ctx, chromedp.Location())

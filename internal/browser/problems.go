@@ -173,7 +173,7 @@ func (p *Page) LastStatus() int {
 // are dispatched in one) and waits for its answer; the tab's events arrive
 // in order, so every event those tasks caused has been recorded when the
 // answer comes. It never fails: a closed page has nothing more to say.
-func (p *Page) settle() {
+func (p *tab) settle() {
 	ctx, cancel := context.WithTimeout(p.ctx, p.timeout)
 	defer cancel()
 	_, _ = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](

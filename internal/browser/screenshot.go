@@ -23,20 +23,20 @@ const ScreenshotsEnv = "SCREENSHOTS_DIR"
 // Screenshot saves the whole page (its full height, the viewport's width)
 // as <name>-<width>.png in the screenshots folder and returns the file's
 // path. The name must be a plain file name such as "pay-card".
-func (p *Page) Screenshot(name string) string {
-	p.t.Helper()
+func (l Look) Screenshot(name string) string {
+	l.p.t.Helper()
 	if name == "" || fileName(name) != name {
-		p.t.Fatalf("browser: screenshot name %q: want letters, digits, '.', '_' or '-' only", name)
+		l.p.t.Fatalf("browser: screenshot name %q: want letters, digits, '.', '_' or '-' only", name)
 	}
-	path, err := p.save(name, p.timeout)
+	path, err := l.p.save(name, l.p.timeout)
 	if err != nil {
-		p.fail("screenshot %s: %v", name, err)
+		l.p.fail("screenshot %s: %v", name, err)
 	}
 	return path
 }
 
 // save captures the page within timeout and writes <name>-<width>.png.
-func (p *Page) save(name string, timeout time.Duration) (string, error) {
+func (p *tab) save(name string, timeout time.Duration) (string, error) {
 	dir, err := screenshotDir()
 	if err != nil {
 		return "", err
