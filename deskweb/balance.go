@@ -4,12 +4,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 )
 
 // balanceData is the Balance page.
 type balanceData struct {
-	Balances []merchantdesk.Balance
+	Balances []selfservice.Balance
 	Ledger   []merchant.LedgerEntry
 	Next     string // the cursor of the next (older) page, "" on the last
 	Paged    bool   // this is not the first page

@@ -25,7 +25,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/access"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/webui"
 )
 
@@ -38,7 +38,7 @@ var (
 
 // Pages are the four pages over one desk.
 type Pages struct {
-	desk      *merchantdesk.Desk
+	desk      *selfservice.Desk
 	publicURL string // GATEWAY_PUBLIC_URL, no trailing slash
 	now       func() time.Time
 	log       *slog.Logger
@@ -48,7 +48,7 @@ type Pages struct {
 // links the pages show start with: never the request's Host or
 // X-Forwarded-Host, which whoever sends the request chooses. log takes
 // what fails after an answer has started (an export cut short).
-func New(desk *merchantdesk.Desk, publicURL string, log *slog.Logger) *Pages {
+func New(desk *selfservice.Desk, publicURL string, log *slog.Logger) *Pages {
 	return &Pages{desk: desk, publicURL: strings.TrimRight(publicURL, "/"), now: time.Now, log: log}
 }
 
@@ -196,8 +196,8 @@ type handlers struct {
 }
 
 // who is the person asking, for the use cases.
-func (h handlers) who(c *fiber.Ctx) merchantdesk.Who {
-	return merchantdesk.Who{Session: webui.SessionOf(c), IP: h.ui.Source(c)}
+func (h handlers) who(c *fiber.Ctx) selfservice.Who {
+	return selfservice.Who{Session: webui.SessionOf(c), IP: h.ui.Source(c)}
 }
 
 // form is a form field, copied out of fasthttp's buffers and trimmed.

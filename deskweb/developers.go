@@ -7,7 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/dispatcher"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/webui"
@@ -15,7 +15,7 @@ import (
 
 // developersData is the Developers page.
 type developersData struct {
-	Creds *merchantdesk.Credentials
+	Creds *selfservice.Credentials
 	// Shown once, in the answer to the rotation that made it.
 	NewSecret     string
 	NewSecretKind string // message id of what it is
@@ -55,7 +55,7 @@ func (h handlers) rotate(c *fiber.Ctx) error {
 		grace = hours
 	}
 	var (
-		r    *merchantdesk.Rotated
+		r    *selfservice.Rotated
 		err  error
 		kind string
 	)
@@ -123,7 +123,7 @@ type signatureData struct {
 	Endpoint  string
 	Endpoints []string
 	Params    string
-	Result    *merchantdesk.SignDebug
+	Result    *selfservice.SignDebug
 }
 
 // debugger is the sandbox signature debugger: parameters in, one

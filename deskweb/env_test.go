@@ -23,7 +23,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/webui"
@@ -92,7 +92,7 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	desk, err := merchantdesk.New(merchantdesk.Defaults(), merchantdesk.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
+	desk, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Searcher: searcher, Log: log})
 	if err != nil {
 		t.Fatal(err)

@@ -10,14 +10,14 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/webui"
 )
 
 // teamData is the Team & security page.
 type teamData struct {
-	Team  *merchantdesk.Team
+	Team  *selfservice.Team
 	Roles []access.Role
 	// SetupLink is a new user's (or a reissued) one-time setup link, shown
 	// once in the answer to the form that made it.

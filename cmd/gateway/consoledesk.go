@@ -11,7 +11,7 @@ import (
 	"github.com/paygate/gateway/deskweb"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 )
 
 // consoleDesk is the merchant console's Webhooks, Developers, Balance and
@@ -35,7 +35,7 @@ func consoleDesk(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalCl
 	if ch != nil {
 		searcher = audit.NewSearcher(ch)
 	}
-	desk, err := merchantdesk.New(merchantdesk.Defaults(), merchantdesk.Deps{Redis: rdb, Merchants: store, Accounts: acc,
+	desk, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: store, Accounts: acc,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher, Log: log})
 	if err != nil {
 		return nil, err

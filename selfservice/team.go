@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"

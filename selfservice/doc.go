@@ -11,4 +11,4 @@
 // appends an audit entry (who, role, action, target, source address; never
 // a secret) in the same atomic step where the change is one Redis script or
 // MULTI, or right after it where it is several steps.
-package merchantdesk
+package selfservice
