@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
@@ -13,41 +14,49 @@ import (
 // errNoSearch is the audit log asked for on a node without ClickHouse.
 var errNoSearch = platform.Errorf(platform.KindUnavailable, "the audit log is not served by this node")
 
-// AuditLog searches the merchant's audit entries, newest first. The filter's
+// AuditLog is the merchant's audit log as its owners read it (the Team &
+// security page): search and CSV export, the export itself audited.
+type AuditLog struct {
+	searcher *audit.Searcher // nil: no ClickHouse on this node
+	audit    *audit.Log
+	now      func() time.Time
+}
+
+// Search searches the merchant's audit entries, newest first. The filter's
 // merchant is always the session's: an owner reads its own merchant's
 // entries and nothing else, whatever the filter says.
-func (d *Desk) AuditLog(ctx context.Context, w Who, f audit.Filter) (*audit.Page, error) {
-	appid, err := d.may(w, access.PermAuditRead)
+func (d *AuditLog) Search(ctx context.Context, actor access.Actor, f audit.Filter) (*audit.Page, error) {
+	appid, err := may(actor, access.PermAuditRead)
 	if err != nil {
 		return nil, err
 	}
-	if d.Searcher == nil {
+	if d.searcher == nil {
 		return nil, errNoSearch
 	}
 	f.AppID = appid
-	p, err := d.Searcher.Search(ctx, f)
+	p, err := d.searcher.Search(ctx, f)
 	if errors.Is(err, audit.ErrBadFilter) {
 		return nil, invalid("%v", err)
 	}
 	return p, err
 }
 
-// ExportAudit checks that the person may export the merchant's audit
+// Export checks that the person may export the merchant's audit
 // log, records the export (before the first byte: who took a copy of the
 // log is part of the log) and returns the writer of the CSV, which a page
 // runs while it streams the answer. The filter's merchant is always the
 // session's.
-func (d *Desk) ExportAudit(ctx context.Context, w Who, f audit.Filter) (func(ctx context.Context, out io.Writer) error, error) {
-	appid, err := d.may(w, access.PermAuditRead)
+func (d *AuditLog) Export(ctx context.Context, actor access.Actor, f audit.Filter) (func(ctx context.Context, out io.Writer) error, error) {
+	appid, err := may(actor, access.PermAuditRead)
 	if err != nil {
 		return nil, err
 	}
-	if d.Searcher == nil {
+	if d.searcher == nil {
 		return nil, errNoSearch
 	}
 	f.AppID = appid
-	if _, err := d.audit.Append(ctx, d.entry(w, "audit.export", "merchant:"+appid, nil)); err != nil {
+	if _, err := d.audit.Append(ctx, entry(d.now(), actor, "audit.export", "merchant:"+appid, nil)); err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, out io.Writer) error { return d.Searcher.ExportCSV(ctx, f, out) }, nil
+	return func(ctx context.Context, out io.Writer) error { return d.searcher.ExportCSV(ctx, f, out) }, nil
 }

@@ -21,7 +21,7 @@ type action struct {
 	allowed []access.Role
 	write   bool // changes state: a refused call must leave everything as it was
 	prep    func(e *env, appid string) string
-	do      func(e *env, w Who, arg string) error
+	do      func(e *env, w access.Actor, arg string) error
 }
 
 var (
@@ -40,63 +40,65 @@ func actions() []action {
 		return func(e *env, appid string) string { return e.user(appid, rand()+"@shop.test", role).ID }
 	}
 	return []action{
-		{"resend", developers, true, dead, func(e *env, w Who, id string) error { return e.desk.Resend(ctx, w, id, "") }},
-		{"resend dead", developers, true, dead, func(e *env, w Who, _ string) error {
-			return ignore(e.desk.ResendDead(ctx, w, time.Now().Add(-2*time.Hour), time.Now()))
+		{"resend", developers, true, dead, func(e *env, w access.Actor, id string) error { return e.svc.Webhooks.Resend(ctx, w, id, "") }},
+		{"resend dead", developers, true, dead, func(e *env, w access.Actor, _ string) error {
+			return ignore(e.svc.Webhooks.ResendDead(ctx, w, time.Now().Add(-2*time.Hour), time.Now()))
 		}},
-		{"rotate API key", developers, true, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.RotateAPIKey(ctx, w, -1)) }},
+		{"rotate API key", developers, true, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Keys.RotateAPIKey(ctx, w, -1)) }},
 		{"confirm webhook key", developers, true, func(e *env, appid string) string {
 			if _, err := e.merchants.RotateKey(ctx, appid, time.Hour); err != nil {
 				panic(err)
 			}
 			return ""
-		}, func(e *env, w Who, _ string) error { return e.desk.ConfirmWebhookKey(ctx, w) }},
-		{"rotate query key", developers, true, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.RotateQueryKey(ctx, w, -1)) }},
-		{"rotate webhook secret", developers, true, nil, func(e *env, w Who, _ string) error {
-			return ignore(e.desk.RotateWebhookSecret(ctx, w, time.Hour))
+		}, func(e *env, w access.Actor, _ string) error { return e.svc.Keys.ConfirmWebhookKey(ctx, w) }},
+		{"rotate query key", developers, true, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Keys.RotateQueryKey(ctx, w, -1)) }},
+		{"rotate webhook secret", developers, true, nil, func(e *env, w access.Actor, _ string) error {
+			return ignore(e.svc.Keys.RotateWebhookSecret(ctx, w, time.Hour))
 		}},
-		{"set callback", developers, true, nil, func(e *env, w Who, _ string) error {
-			return e.desk.SetCallback(ctx, w, "http://93.184.216.34/hook")
+		{"set callback", developers, true, nil, func(e *env, w access.Actor, _ string) error {
+			return e.svc.Webhooks.SetCallback(ctx, w, "http://93.184.216.34/hook")
 		}},
-		{"signature debugger", developers, false, nil, func(e *env, w Who, _ string) error {
-			return ignore(e.desk.DebugSignature(ctx, w, "createorder", schema.Params{"amount": "1.00"}))
+		{"signature debugger", developers, false, nil, func(e *env, w access.Actor, _ string) error {
+			return ignore(e.svc.Keys.DebugSignature(ctx, w, "createorder", schema.Params{"amount": "1.00"}))
 		}},
-		{"invite", ownerOnly, true, nil, func(e *env, w Who, _ string) error {
-			_, _, err := e.desk.Invite(ctx, w, rand()+"@shop.test", access.RoleViewer)
+		{"invite", ownerOnly, true, nil, func(e *env, w access.Actor, _ string) error {
+			_, _, err := e.svc.Team.Invite(ctx, w, rand()+"@shop.test", access.RoleViewer)
 			return err
 		}},
-		{"set role", ownerOnly, true, userOf(access.RoleDeveloper), func(e *env, w Who, id string) error {
-			return e.desk.SetRole(ctx, w, id, access.RoleFinance)
+		{"set role", ownerOnly, true, userOf(access.RoleDeveloper), func(e *env, w access.Actor, id string) error {
+			return e.svc.Team.SetRole(ctx, w, id, access.RoleFinance)
 		}},
-		{"remove user", ownerOnly, true, userOf(access.RoleViewer), func(e *env, w Who, id string) error {
-			return e.desk.SetDisabled(ctx, w, id, true)
+		{"remove user", ownerOnly, true, userOf(access.RoleViewer), func(e *env, w access.Actor, id string) error {
+			return e.svc.Team.SetDisabled(ctx, w, id, true)
 		}},
-		{"reissue setup link", ownerOnly, true, userOf(access.RoleViewer), func(e *env, w Who, id string) error {
-			return ignore(e.desk.Reissue(ctx, w, id))
+		{"reissue setup link", ownerOnly, true, userOf(access.RoleViewer), func(e *env, w access.Actor, id string) error {
+			return ignore(e.svc.Team.Reissue(ctx, w, id))
 		}},
-		{"require TOTP", ownerOnly, true, nil, func(e *env, w Who, _ string) error { return e.desk.RequireTOTP(ctx, w, true) }},
-		{"audit log", ownerOnly, false, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.AuditLog(ctx, w, audit.Filter{})) }},
-		{"deliveries", everyone, false, nil, func(e *env, w Who, _ string) error {
-			return ignore(e.desk.Deliveries(ctx, w, dispatcher.ListFilter{}))
+		{"require TOTP", ownerOnly, true, nil, func(e *env, w access.Actor, _ string) error { return e.svc.Team.RequireTOTP(ctx, w, true) }},
+		{"audit log", ownerOnly, false, nil, func(e *env, w access.Actor, _ string) error {
+			return ignore(e.svc.AuditLog.Search(ctx, w, audit.Filter{}))
 		}},
-		{"success rate", everyone, false, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.SuccessRate(ctx, w)) }},
-		{"credentials", everyone, false, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.Credentials(ctx, w)) }},
-		{"balances", everyone, false, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.Balances(ctx, w)) }},
-		{"ledger", everyone, false, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.Ledger(ctx, w, "", 10)) }},
-		{"team", everyone, false, nil, func(e *env, w Who, _ string) error { return ignore(e.desk.Team(ctx, w)) }},
+		{"deliveries", everyone, false, nil, func(e *env, w access.Actor, _ string) error {
+			return ignore(e.svc.Webhooks.Deliveries(ctx, w, dispatcher.ListFilter{}))
+		}},
+		{"success rate", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Webhooks.SuccessRate(ctx, w)) }},
+		{"credentials", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Keys.Credentials(ctx, w)) }},
+		{"balances", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Balance.Balances(ctx, w)) }},
+		{"ledger", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Balance.Ledger(ctx, w, "", 10)) }},
+		{"team", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Team.Roster(ctx, w)) }},
 	}
 }
 
 // TestEveryRoleOnEveryUseCase: each role may do what the role table says
 // and nothing more; a refused write is 403 and leaves every key as it was
-// (no audit entry either); an operator's session or none at all is refused
+// (no audit entry either); an operator's session, the CLI or none at all is refused
 // everything; an allowed write appends an audit entry.
 func TestEveryRoleOnEveryUseCase(t *testing.T) {
 	for _, a := range actions() {
 		t.Run(a.name, func(t *testing.T) {
 			e := newEnv(t, false)
 			appid := e.sandbox.AppID
-			refused := []Who{operator(appid), {IP: "198.51.100.9"}}
+			refused := []access.Actor{operator(appid), access.ActorOf(nil, "198.51.100.9"), access.CLI()}
 			for _, r := range everyone {
 				if !slices.Contains(a.allowed, r) {
 					refused = append(refused, who(appid, r))
@@ -133,9 +135,9 @@ func TestEveryRoleOnEveryUseCase(t *testing.T) {
 	}
 }
 
-func describe(w Who) string {
-	if w.Session == nil {
+func describe(w access.Actor) string {
+	if w.Realm == "" {
 		return "no session"
 	}
-	return string(w.Session.Realm) + " " + string(w.Session.Role)
+	return w.Realm + " " + string(w.Role)
 }

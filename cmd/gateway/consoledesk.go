@@ -35,10 +35,10 @@ func consoleDesk(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalCl
 	if ch != nil {
 		searcher = audit.NewSearcher(ch)
 	}
-	desk, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: store, Accounts: acc,
+	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: store, Accounts: acc,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher, Log: log})
 	if err != nil {
 		return nil, err
 	}
-	return deskweb.New(desk, publicURL, log), nil
+	return deskweb.New(svc, publicURL, log), nil
 }
