@@ -45,7 +45,7 @@ const usdtUsage = `usage: gateway usdt <subcommand> [flags] [--json] [--redis-ur
                       it there first); the review then decides as usual
 `
 
-// usdtCmd is the USDT networks' configuration and the review desk.
+// usdtCmd is the USDT networks' configuration and the USDT reviews.
 func usdtCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usdtUsage)
