@@ -50,9 +50,21 @@ type Actor struct {
 // CLI is the actor of a gateway CLI command.
 func CLI() Actor { return Actor{Realm: audit.RealmCLI, Source: "cli"} }
 
-// ActorOf is the person behind a session, acting from ip.
+// ActorOf is the person behind a session, acting from ip; no session is
+// nobody (an Actor that may do nothing).
 func ActorOf(s *Session, ip string) Actor {
+	if s == nil {
+		return Actor{Source: ip}
+	}
 	return Actor{ID: s.UserID, Email: s.Email, Realm: string(s.Realm), Role: s.Role, AppID: s.AppID, Source: ip}
+}
+
+// Can reports whether the actor's person may do p in realm: a console
+// user of realm whose role grants p. The CLI and a person of the other
+// realm may do nothing here, whatever the role, so a use case asks this
+// and never looks at a session.
+func (a Actor) Can(realm Realm, p Permission) bool {
+	return a.Realm == string(realm) && a.Role.Valid(realm) && Allowed(a.Role, p)
 }
 
 // Errors the pages tell apart; each is a *platform.Error wrapping one of

@@ -19,7 +19,7 @@ func TestAuditTrail(t *testing.T) {
 	e := newEnv(t, generousLimits)
 	ctx := context.Background()
 	var secrets []string
-	acct, token, err := e.a.Create(ctx, CLI(), NewUser{Realm: RealmMerchant, AppID: e.shop, Email: "owner@shop.test", Role: RoleOwner})
+	acct, token, err := NewTeam(e.a).Create(ctx, CLI(), NewUser{Realm: RealmMerchant, AppID: e.shop, Email: "owner@shop.test", Role: RoleOwner})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,10 +49,10 @@ func TestAuditTrail(t *testing.T) {
 	_, _ = e.a.Login(ctx, LoginRequest{Realm: RealmMerchant, Email: "hunter2-typed-as-email", Password: "x", IP: ip1})
 	_, _ = e.a.Login(ctx, LoginRequest{Realm: RealmMerchant, Email: acct.Email, Password: "wrong password typed", Code: "123456", IP: ip2})
 	secrets = append(secrets, "hunter2-typed-as-email", "wrong password typed")
-	if err := e.a.RequireTOTP(ctx, ActorOf(s2, "192.0.2.1"), e.shop, true); err != nil {
+	if err := NewTeam(e.a).RequireTOTP(ctx, ActorOf(s2, "192.0.2.1"), e.shop, true); err != nil {
 		t.Fatal(err)
 	}
-	reissued, err := e.a.Reissue(ctx, ActorOf(s2, "192.0.2.1"), acct.ID)
+	reissued, err := NewTeam(e.a).Reissue(ctx, ActorOf(s2, "192.0.2.1"), acct.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,10 +32,10 @@ func TestAccountsOnRedisCluster(t *testing.T) {
 	if _, err := e.a.Session(ctx, s2.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.a.RequireTOTP(ctx, ActorOf(s2, "192.0.2.1"), e.shop, true); err != nil {
+	if err := NewTeam(e.a).RequireTOTP(ctx, ActorOf(s2, "192.0.2.1"), e.shop, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.a.SetRole(ctx, CLI(), op.acct.ID, RoleSupport); err != nil {
+	if err := NewTeam(e.a).SetRole(ctx, CLI(), op.acct.ID, RoleSupport); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.a.RevokeAll(ctx, CLI(), op.acct.ID); err != nil {

@@ -97,7 +97,7 @@ func (e *env) mkUser(t *testing.T, realm Realm, email string, role Role, withTOT
 	if realm == RealmMerchant {
 		appid = e.shop
 	}
-	_, token, err := e.a.Create(ctx, CLI(), NewUser{Realm: realm, AppID: appid, Email: email, Role: role})
+	_, token, err := NewTeam(e.a).Create(ctx, CLI(), NewUser{Realm: realm, AppID: appid, Email: email, Role: role})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,16 +56,16 @@ func (a *Accounts) factorFailed(ctx context.Context, r LoginRequest, acct *Accou
 // UnlockSecondFactor lets account id's TOTP codes work again and starts
 // its count over. Who may: whoever may manage the account (its merchant's
 // owner, an admin, the CLI).
-func (a *Accounts) UnlockSecondFactor(ctx context.Context, actor Actor, id string) error {
-	acct, err := a.Get(ctx, id)
+func (t *Team) UnlockSecondFactor(ctx context.Context, actor Actor, id string) error {
+	acct, err := t.a.Get(ctx, id)
 	if err != nil {
 		return err
 	}
 	if err := authorize(actor, acct.Realm, acct.AppID); err != nil {
 		return err
 	}
-	e := a.entry(actor, "user.unlock_second_factor", "user:"+id, acct.AppID, nil)
-	res, err := a.run(ctx, sfUnlockScript, []string{userKey(id), lockedKey(acct.Realm, acct.AppID), auditKey()}, []any{id}, e)
+	e := t.a.entry(actor, "user.unlock_second_factor", "user:"+id, acct.AppID, nil)
+	res, err := t.a.run(ctx, sfUnlockScript, []string{userKey(id), lockedKey(acct.Realm, acct.AppID), auditKey()}, []any{id}, e)
 	if err != nil {
 		return err
 	}

@@ -149,7 +149,7 @@ func TestUnlockSecondFactor(t *testing.T) {
 				e.wrongCodes(t, tc.locked, 10)
 			}
 			before := len(e.auditEntries(t, "user.unlock_second_factor"))
-			err := e.a.UnlockSecondFactor(ctx, tc.by, tc.locked.acct.ID)
+			err := NewTeam(e.a).UnlockSecondFactor(ctx, tc.by, tc.locked.acct.ID)
 			if (err == nil) != tc.ok {
 				t.Fatalf("unlock: %v, want ok %v", err, tc.ok)
 			}
@@ -165,7 +165,7 @@ func TestUnlockSecondFactor(t *testing.T) {
 			if err := e.rightCode(t, tc.locked); err != nil {
 				t.Fatalf("TOTP after the unlock: %v", err)
 			}
-			if err := e.a.UnlockSecondFactor(ctx, tc.by, tc.locked.acct.ID); !errors.Is(err, ErrNotLocked) {
+			if err := NewTeam(e.a).UnlockSecondFactor(ctx, tc.by, tc.locked.acct.ID); !errors.Is(err, ErrNotLocked) {
 				t.Fatalf("unlocking an unlocked account: %v", err)
 			}
 		})
@@ -182,7 +182,7 @@ func TestNewSetupClearsTheLock(t *testing.T) {
 	ctx := context.Background()
 	u := e.mkUser(t, RealmOperator, "aud@ops.test", RoleAuditor, true)
 	e.wrongCodes(t, u, 10)
-	token, err := e.a.Reissue(ctx, CLI(), u.acct.ID)
+	token, err := NewTeam(e.a).Reissue(ctx, CLI(), u.acct.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestTOTPRequired(t *testing.T) {
 	e := newEnv(t, generousLimits)
 	ctx := context.Background()
 	// An operator cannot even finish setup without TOTP.
-	_, token, err := e.a.Create(ctx, CLI(), NewUser{Realm: RealmOperator, Email: "sup@ops.test", Role: RoleSupport})
+	_, token, err := NewTeam(e.a).Create(ctx, CLI(), NewUser{Realm: RealmOperator, Email: "sup@ops.test", Role: RoleSupport})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestTOTPRequired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.a.RequireTOTP(ctx, ActorOf(os, "192.0.2.1"), e.shop, true); err != nil {
+	if err := NewTeam(e.a).RequireTOTP(ctx, ActorOf(os, "192.0.2.1"), e.shop, true); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.a.Session(ctx, s.ID); !errors.Is(err, ErrNoSession) {

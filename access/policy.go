@@ -21,16 +21,16 @@ var (
 // RequireTOTP sets whether every user of merchant appid must use TOTP
 // (owners decide). Turning it on ends the sessions of users without TOTP;
 // they need a new setup link to enrol.
-func (a *Accounts) RequireTOTP(ctx context.Context, actor Actor, appid string, on bool) error {
+func (t *Team) RequireTOTP(ctx context.Context, actor Actor, appid string, on bool) error {
 	if appid == "" {
 		return domain(platform.KindInvalidParameter, "appid is required", nil)
 	}
 	if err := authorize(actor, RealmMerchant, appid); err != nil {
 		return err
 	}
-	e := a.entry(actor, "merchant.require_totp", "merchant:"+appid, appid, map[string]string{"require_totp": flag(on)})
+	e := t.a.entry(actor, "merchant.require_totp", "merchant:"+appid, appid, map[string]string{"require_totp": flag(on)})
 	keys := []string{policyKey(appid), membersKey(RealmMerchant, appid), auditKey()}
-	_, err := a.run(ctx, policyScript, keys, []any{flag(on), userPrefix, sessionPrefix, sessionsPrefix}, e)
+	_, err := t.a.run(ctx, policyScript, keys, []any{flag(on), userPrefix, sessionPrefix, sessionsPrefix}, e)
 	return err
 }
 

@@ -79,3 +79,33 @@ func TestConfigValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestActorCan: an actor may do what its role grants in its own realm and
+// nothing elsewhere; the CLI and nobody (no session) may do nothing a
+// console permission guards.
+func TestActorCan(t *testing.T) {
+	owner := Actor{ID: "u1", Realm: string(RealmMerchant), Role: RoleOwner, AppID: "1001", Source: "198.51.100.7"}
+	tests := []struct {
+		name  string
+		actor Actor
+		realm Realm
+		p     Permission
+		want  bool
+	}{
+		{"owner rotates keys", owner, RealmMerchant, PermKeysRotate, true},
+		{"viewer may not rotate", Actor{Realm: string(RealmMerchant), Role: RoleViewer}, RealmMerchant, PermKeysRotate, false},
+		{"owner in the operator console", owner, RealmOperator, PermMerchantsRead, false},
+		{"admin in the merchant console", Actor{Realm: string(RealmOperator), Role: RoleAdmin}, RealmMerchant, PermOrdersRead, false},
+		{"operator role claiming the merchant realm", Actor{Realm: string(RealmMerchant), Role: RoleAdmin}, RealmMerchant, PermUSDTReview, false},
+		{"the CLI", CLI(), RealmMerchant, PermOrdersRead, false},
+		{"nobody", ActorOf(nil, "198.51.100.9"), RealmMerchant, PermOrdersRead, false},
+		{"no realm asked", owner, "", PermOrdersRead, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.actor.Can(tt.realm, tt.p); got != tt.want {
+				t.Fatalf("Can %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -113,7 +113,7 @@ func TestLogoutEverywhere(t *testing.T) {
 		t.Fatal("log out everywhere left a session")
 	}
 	ss = open(2)
-	if err := e.a.SetDisabled(ctx, CLI(), u.acct.ID, true); err != nil {
+	if err := NewTeam(e.a).SetDisabled(ctx, CLI(), u.acct.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if alive(ss[0]) || alive(ss[1]) {
@@ -121,11 +121,11 @@ func TestLogoutEverywhere(t *testing.T) {
 	}
 	_, err := e.login(u, goodPassword, "", ip1)
 	wantBadLogin(t, err, ErrWrongPassword)
-	if err := e.a.SetDisabled(ctx, CLI(), u.acct.ID, false); err != nil {
+	if err := NewTeam(e.a).SetDisabled(ctx, CLI(), u.acct.ID, false); err != nil {
 		t.Fatal(err)
 	}
 	ss = open(1)
-	token, err := e.a.Reissue(ctx, CLI(), u.acct.ID)
+	token, err := NewTeam(e.a).Reissue(ctx, CLI(), u.acct.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,13 +154,13 @@ func TestRoleChangeAndRealms(t *testing.T) {
 	if Can(s, RealmMerchant, PermOrdersRefund) || !Can(s, RealmMerchant, PermKeysRotate) {
 		t.Fatal("developer permissions")
 	}
-	if err := e.a.SetRole(ctx, CLI(), u.acct.ID, RoleFinance); err != nil {
+	if err := NewTeam(e.a).SetRole(ctx, CLI(), u.acct.ID, RoleFinance); err != nil {
 		t.Fatal(err)
 	}
 	if s, err = e.a.Session(ctx, s.ID); err != nil || s.Role != RoleFinance || !Can(s, RealmMerchant, PermOrdersRefund) {
 		t.Fatalf("after the role change: %+v, %v", s, err)
 	}
-	if err := e.a.SetRole(ctx, CLI(), u.acct.ID, RoleAdmin); err == nil {
+	if err := NewTeam(e.a).SetRole(ctx, CLI(), u.acct.ID, RoleAdmin); err == nil {
 		t.Fatal("a merchant user was given an operator role")
 	}
 	os, err := e.login(op, goodPassword, e.code(t, op.secret, 0), ip1)

@@ -18,7 +18,7 @@ func TestSetupToken(t *testing.T) {
 	ctx := context.Background()
 	mk := func(email string) string {
 		t.Helper()
-		_, token, err := e.a.Create(ctx, CLI(), NewUser{Realm: RealmOperator, Email: email, Role: RoleAuditor})
+		_, token, err := NewTeam(e.a).Create(ctx, CLI(), NewUser{Realm: RealmOperator, Email: email, Role: RoleAuditor})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestSetupToken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		newer, err := e.a.Reissue(ctx, CLI(), acct.ID)
+		newer, err := NewTeam(e.a).Reissue(ctx, CLI(), acct.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestCreateChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			acct, token, err := e.a.Create(ctx, tt.actor, tt.nu)
+			acct, token, err := NewTeam(e.a).Create(ctx, tt.actor, tt.nu)
 			if (err == nil) != tt.ok {
 				t.Fatalf("err %v, want ok %v", err, tt.ok)
 			}
@@ -158,7 +158,7 @@ func TestCreateChecks(t *testing.T) {
 			}
 		})
 	}
-	if err := e.a.SetRole(ctx, as(dev), owner.acct.ID, RoleViewer); err == nil {
+	if err := NewTeam(e.a).SetRole(ctx, as(dev), owner.acct.ID, RoleViewer); err == nil {
 		t.Fatal("a developer changed the owner's role")
 	}
 	users, err := e.a.List(ctx, RealmMerchant, e.shop)
@@ -185,7 +185,7 @@ func TestSetupOtherRealm(t *testing.T) {
 		{"no realm given", RealmOperator, "", "", RoleAuditor, "aud@ops.test"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			acct, token, err := e.a.Create(ctx, CLI(), NewUser{Realm: tc.realm, AppID: tc.appid, Email: tc.email, Role: tc.role})
+			acct, token, err := NewTeam(e.a).Create(ctx, CLI(), NewUser{Realm: tc.realm, AppID: tc.appid, Email: tc.email, Role: tc.role})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -33,14 +33,14 @@ var assetsFS embed.FS
 
 // Deps are the use cases the pages call.
 type Deps struct {
-	Accounts   *access.Accounts
-	ClientIP   *platform.ClientIP
-	Merchants  *operator.Merchants
-	Store      *merchant.Store // reads: list, detail, balances
-	Desk       *operator.Desk
-	Exceptions *operator.Exceptions
-	Settings   *operator.Settings
-	Health     *operator.Health
+	Accounts    *access.Accounts
+	ClientIP    *platform.ClientIP
+	Merchants   *operator.Merchants
+	Store       *merchant.Store // reads: list, detail, balances
+	USDTReviews *operator.USDTReviews
+	Exceptions  *operator.Exceptions
+	Settings    *operator.Settings
+	Health      *operator.Health
 	// Audit searches the audit log in ClickHouse; nil in a process that
 	// has no ClickHouse (the page says so).
 	Audit *audit.Searcher

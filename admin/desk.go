@@ -23,9 +23,9 @@ type deskData struct {
 func (c *Console) desk(ctx *fiber.Ctx) error {
 	state := query(ctx, "state")
 	if state == "" {
-		state = command.DeskWaiting
+		state = command.BacklogWaiting
 	}
-	orders, err := c.d.Desk.Reviews(ctx.UserContext(), c.ui.Actor(ctx), state)
+	orders, err := c.d.USDTReviews.Reviews(ctx.UserContext(), c.ui.Actor(ctx), state)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
@@ -45,7 +45,7 @@ type reviewData struct {
 }
 
 func (c *Console) review(ctx *fiber.Ctx) error {
-	o, h, err := c.d.Desk.Review(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
+	o, h, err := c.d.USDTReviews.Review(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
@@ -62,13 +62,13 @@ func (c *Console) decide(verb string) fiber.Handler {
 			return c.ui.Fail(ctx, err)
 		}
 		if verb == "approve" {
-			_, err = c.d.Desk.Approve(ctx.UserContext(), actor, id, note)
+			_, err = c.d.USDTReviews.Approve(ctx.UserContext(), actor, id, note)
 		} else {
 			var reason string
 			if reason, err = text(ctx, "reason", audit.MaxText); err != nil {
 				return c.ui.Fail(ctx, err)
 			}
-			_, err = c.d.Desk.Reject(ctx.UserContext(), actor, id, reason, note)
+			_, err = c.d.USDTReviews.Reject(ctx.UserContext(), actor, id, reason, note)
 		}
 		return c.after(ctx, err, "/usdt/"+id, verb+"d")
 	}

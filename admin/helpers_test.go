@@ -101,8 +101,8 @@ func newEnv(t *testing.T) *env {
 	e.mismatch, e.dead = fixture.Exceptions(t, rdb, e.store, m.AppID)
 	logs := audit.NewLog(rdb)
 	rv := command.NewUSDTReview(e.store)
-	desk := command.NewUSDTDesk(e.store)
-	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, desk, operator.NewWebhooks(dispatcher.NewWebhooks(rdb), e.store, logs), logs)
+	backlog := command.NewUSDTBacklog(e.store)
+	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, backlog, operator.NewWebhooks(dispatcher.NewWebhooks(rdb), e.store, logs), logs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
-		Desk: operator.NewDesk(rv, desk, logs), Exceptions: exc, Settings: settings,
+		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)

@@ -17,13 +17,13 @@ import (
 // usdt_direct order's review decisions. It is `gateway order show`'s door,
 // so no other package reads these keys.
 type OrderFiles struct {
-	store *Store
-	desk  *USDTDesk
+	store   *Store
+	backlog *USDTBacklog
 }
 
 // NewOrderFiles reads over store.
 func NewOrderFiles(store *Store) *OrderFiles {
-	return &OrderFiles{store: store, desk: NewUSDTDesk(store)}
+	return &OrderFiles{store: store, backlog: NewUSDTBacklog(store)}
 }
 
 // StreamEvent is one of an order's events as its shard's stream holds it.
@@ -91,7 +91,7 @@ func (f *OrderFiles) Notifications(ctx context.Context, id string) ([]schema.Not
 	return out, nil
 }
 
-// History is order id's review decisions, oldest first (USDTDesk.History).
+// History is order id's review decisions, oldest first (USDTBacklog.History).
 func (f *OrderFiles) History(ctx context.Context, id string) ([]usdt.Decision, error) {
-	return f.desk.History(ctx, id)
+	return f.backlog.History(ctx, id)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // AdminApprove is an administrator's approval of the hash order id holds
-// under review, from any desk (the CLI's, the operator console's): it says
+// under review, from either door (the CLI, the operator console): it says
 // what was checked (d.Note). A paid order, or one without a hash, takes
 // none: approving again the hash that paid would answer as a repeat.
 func (r *USDTReview) AdminApprove(ctx context.Context, id string, d usdt.Decision) (*schema.Order, error) {

@@ -19,9 +19,9 @@ var usdtProgressLua string
 var usdtProgressScript = redis.NewScript(usdtProgressLua)
 
 // Progress records where the automatic review of hash on order id stands,
-// so that the payer, the merchant and the desk can say so (a hash that
-// matches nothing yet is "not found, checked again at ..." rather than a
-// silent queue). Only while the order is under automatic review for hash:
+// so that the payer, the merchant and the administrator can say so (a hash
+// that matches nothing yet is "not found, checked again at ..." rather than
+// a silent queue). Only while the order is under automatic review for hash:
 // otherwise a conflict, as for any outcome that comes too late.
 func (r *USDTReview) Progress(ctx context.Context, id, hash string, p schema.USDTProgress) error {
 	shard, ok := schema.ParseOrderID(id)

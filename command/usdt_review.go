@@ -22,10 +22,11 @@ var usdtReviewLua string
 var usdtReviewScript = redis.NewScript(usdtReviewLua)
 
 // USDTReview applies the outcomes of usdt_direct reviews to orders: the
-// reviewer role's and the administrator's desk's. Each outcome is one
-// script on the order's shard that changes the order, emits its event,
-// takes it out of the review queue and appends the decision to the order's
-// history, so a decision is never half applied and never lost.
+// reviewer role's and the administrator's (USDTBacklog lists what waits for
+// them). Each outcome is one script on the order's shard that changes the
+// order, emits its event, takes it out of the review queue and appends the
+// decision to the order's history, so a decision is never half applied and
+// never lost.
 type USDTReview struct {
 	store  *Store
 	moves  *prometheus.CounterVec // nil where no metrics are kept (the CLI)
@@ -34,7 +35,7 @@ type USDTReview struct {
 }
 
 // NewUSDTReview decides over store, for a process that serves nothing (the
-// CLI's desk, a reviewer-only process); a command process uses
+// CLI's USDT reviews, a reviewer-only process); a command process uses
 // UseCases.Review, which also counts the moves.
 func NewUSDTReview(store *Store) *USDTReview { return &USDTReview{store: store, now: time.Now} }
 

@@ -44,7 +44,7 @@ func (h *harness) reviewKeys(id string) reviewKeys {
 		}
 		return err == nil
 	}
-	hist, err := h.uc.Desk.History(ctx, id)
+	hist, err := h.uc.Backlog.History(ctx, id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -197,9 +197,9 @@ func TestRejectUSDT(t *testing.T) {
 		t.Fatal("a rejected order that had waited never expires")
 	}
 	h.rdb.Del(ctx, schema.OrderKey(mustShard(waited), waited))
-	failed, err := h.uc.Desk.Reviews(ctx, DeskFailed)
+	failed, err := h.uc.Backlog.Reviews(ctx, BacklogFailed)
 	if err != nil || len(failed) != 1 || failed[0].ID != id {
-		t.Fatalf("failed desk: %v %v", failed, err)
+		t.Fatalf("failed backlog: %v %v", failed, err)
 	}
 }
 
@@ -235,9 +235,9 @@ func TestEscalateUSDT(t *testing.T) {
 	if o, _ := h.store.Get(ctx, id); o.Status != schema.StatusReady {
 		t.Fatalf("a waiting order was swept: %s", o.Status)
 	}
-	waiting, err := h.uc.Desk.Reviews(ctx, DeskWaiting)
+	waiting, err := h.uc.Backlog.Reviews(ctx, BacklogWaiting)
 	if err != nil || len(waiting) != 1 || waiting[0].ID != id {
-		t.Fatalf("waiting desk: %v %v", waiting, err)
+		t.Fatalf("waiting backlog: %v %v", waiting, err)
 	}
 	if o, err := h.uc.Review.Approve(ctx, id, hash, usdt.Decision{By: "admin:ops", Note: "seen on chain"}); err != nil || o.Status != schema.StatusPaid {
 		t.Fatalf("approve a waiting order: %v", err)

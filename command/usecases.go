@@ -27,7 +27,7 @@ type UseCases struct {
 	Recovery      *TransferRecovery // finishing balance transfers and refunds a process died in
 	USDT          *USDTPay          // usdt_direct's payer: network, transaction hash, sandbox transfer
 	Review        *USDTReview       // outcomes of usdt_direct reviews: the reviewer's and the administrator's
-	Desk          *USDTDesk         // the administrator's desk: what waits, and each order's decisions
+	Backlog       *USDTBacklog      // what waits for the administrator, and each order's decisions
 	Files         *OrderFiles       // what support reads about one order
 	Settle        *Settle           // the one path of payment outcomes to an order
 	Notifications *Notifications    // providers' notifications, verified then settled
@@ -98,7 +98,7 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 		USDT: &USDTPay{store: d.Store, offer: offer, usdt: d.USDT, sim: d.USDTSim, window: cfg.reviewWindow(), log: log,
 			now: now},
 		Review:  review,
-		Desk:    NewUSDTDesk(d.Store),
+		Backlog: NewUSDTBacklog(d.Store),
 		Files:   NewOrderFiles(d.Store),
 		Settle:  settle,
 		QR:      NewQRImage(d.Store),

@@ -157,12 +157,12 @@ func TestLiveFeedEndsWithItsSession(t *testing.T) {
 			}
 		}, false},
 		{"removed from the team by the owner", func(t *testing.T, s *access.Session, _ string) {
-			if err := e.acc.SetDisabled(ctx, ownerActor, s.UserID, true); err != nil {
+			if err := access.NewTeam(e.acc).SetDisabled(ctx, ownerActor, s.UserID, true); err != nil {
 				t.Fatal(err)
 			}
 		}, false},
 		{"disabled from the CLI", func(t *testing.T, s *access.Session, _ string) {
-			if err := e.acc.SetDisabled(ctx, access.CLI(), s.UserID, true); err != nil {
+			if err := access.NewTeam(e.acc).SetDisabled(ctx, access.CLI(), s.UserID, true); err != nil {
 				t.Fatal(err)
 			}
 		}, false},

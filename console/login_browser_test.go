@@ -22,7 +22,7 @@ func TestLoginSetupAndSessionsInBrowser(t *testing.T) {
 	pg := b.NewPage(browser.Wide)
 
 	t.Run("setup link", func(t *testing.T) {
-		_, token, err := e.acc.Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.shop,
+		_, token, err := access.NewTeam(e.acc).Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.shop,
 			Email: "new@shop.test", Role: access.RoleViewer})
 		if err != nil {
 			t.Fatal(err)

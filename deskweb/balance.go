@@ -4,12 +4,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 )
 
 // balanceData is the Balance page.
 type balanceData struct {
-	Balances []merchantdesk.Balance
+	Balances []selfservice.CurrencyBalance
 	Ledger   []merchant.LedgerEntry
 	Next     string // the cursor of the next (older) page, "" on the last
 	Paged    bool   // this is not the first page
@@ -20,14 +20,14 @@ const ledgerPage = 50
 
 // balance shows the balances per currency and the ledger, newest first.
 func (h handlers) balance(c *fiber.Ctx) error {
-	w := h.who(c)
+	w := h.ui.Actor(c)
 	v := h.ui.View(c, "desk_balance_title")
-	bal, err := h.p.desk.Balances(c.UserContext(), w)
+	bal, err := h.p.svc.Balance.Balances(c.UserContext(), w)
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
 	before := query(c, "before")
-	entries, err := h.p.desk.Ledger(c.UserContext(), w, before, ledgerPage)
+	entries, err := h.p.svc.Balance.Ledger(c.UserContext(), w, before, ledgerPage)
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}

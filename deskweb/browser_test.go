@@ -94,7 +94,7 @@ func (e *env) seed() {
 		email string
 		role  access.Role
 	}{{"finance@shop.test", access.RoleFinance}, {"new.hire@shop.test", access.RoleViewer}} {
-		if _, _, err := e.accounts.Create(ctx, access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: u.email, Role: u.role}); err != nil {
+		if _, _, err := access.NewTeam(e.accounts).Create(ctx, access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: u.email, Role: u.role}); err != nil {
 			e.t.Fatal(err)
 		}
 	}

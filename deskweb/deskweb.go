@@ -1,10 +1,10 @@
 // Package deskweb is the merchant console's Webhooks, Developers, Balance
 // and Team & security pages: thin handlers over the use cases of
-// package merchantdesk, drawn in the console frame (webui). Pages is a
+// package selfservice, drawn in the console frame (webui). Pages is a
 // webui.Extension, so a console takes the pages in with one line and they
 // stay in files of their own:
 //
-//	webui.Deps{..., Extensions: []webui.Extension{deskweb.New(desk, publicURL, log)}}
+//	webui.Deps{..., Extensions: []webui.Extension{deskweb.New(svc, publicURL, log)}}
 //
 // Every route checks its permission twice, by the frame's Require and again
 // in the use case; every form carries the session's CSRF token, which the
@@ -25,7 +25,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/access"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/webui"
 )
 
@@ -36,20 +36,20 @@ var (
 	localeFiles embed.FS
 )
 
-// Pages are the four pages over one desk.
+// Pages are the four pages over the self-service use cases.
 type Pages struct {
-	desk      *merchantdesk.Desk
+	svc       *selfservice.Services
 	publicURL string // GATEWAY_PUBLIC_URL, no trailing slash
 	now       func() time.Time
 	log       *slog.Logger
 }
 
-// New wraps the desk. publicURL (GATEWAY_PUBLIC_URL) is what the absolute
+// New wraps the use cases. publicURL (GATEWAY_PUBLIC_URL) is what the absolute
 // links the pages show start with: never the request's Host or
 // X-Forwarded-Host, which whoever sends the request chooses. log takes
 // what fails after an answer has started (an export cut short).
-func New(desk *merchantdesk.Desk, publicURL string, log *slog.Logger) *Pages {
-	return &Pages{desk: desk, publicURL: strings.TrimRight(publicURL, "/"), now: time.Now, log: log}
+func New(svc *selfservice.Services, publicURL string, log *slog.Logger) *Pages {
+	return &Pages{svc: svc, publicURL: strings.TrimRight(publicURL, "/"), now: time.Now, log: log}
 }
 
 // Nav is the pages' navigation: each link shown to whom may read the page.
@@ -193,11 +193,6 @@ func (p *Pages) Register(g fiber.Router, ui *webui.UI) {
 type handlers struct {
 	p  *Pages
 	ui *webui.UI
-}
-
-// who is the person asking, for the use cases.
-func (h handlers) who(c *fiber.Ctx) merchantdesk.Who {
-	return merchantdesk.Who{Session: webui.SessionOf(c), IP: h.ui.Source(c)}
 }
 
 // form is a form field, copied out of fasthttp's buffers and trimmed.

@@ -7,15 +7,15 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/dispatcher"
-	"github.com/paygate/gateway/merchantdesk"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/webui"
 )
 
 // developersData is the Developers page.
 type developersData struct {
-	Creds *merchantdesk.Credentials
+	Creds *selfservice.Credentials
 	// Shown once, in the answer to the rotation that made it.
 	NewSecret     string
 	NewSecretKind string // message id of what it is
@@ -34,7 +34,7 @@ func (h handlers) developers(c *fiber.Ctx) error {
 }
 
 func (h handlers) developersPage(c *fiber.Ctx, v *webui.View, d developersData) error {
-	creds, err := h.p.desk.Credentials(c.UserContext(), h.who(c))
+	creds, err := h.p.svc.Keys.Credentials(c.UserContext(), h.ui.Actor(c))
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
@@ -55,19 +55,19 @@ func (h handlers) rotate(c *fiber.Ctx) error {
 		grace = hours
 	}
 	var (
-		r    *merchantdesk.Rotated
+		r    *selfservice.Rotated
 		err  error
 		kind string
 	)
 	switch strings.Clone(c.Params("what")) {
 	case "api-key":
-		r, err = h.p.desk.RotateAPIKey(c.UserContext(), h.who(c), grace)
+		r, err = h.p.svc.Keys.RotateAPIKey(c.UserContext(), h.ui.Actor(c), grace)
 		kind = "desk_api_key"
 	case "query-key":
-		r, err = h.p.desk.RotateQueryKey(c.UserContext(), h.who(c), grace)
+		r, err = h.p.svc.Keys.RotateQueryKey(c.UserContext(), h.ui.Actor(c), grace)
 		kind = "desk_query_key"
 	case "webhook-secret":
-		r, err = h.p.desk.RotateWebhookSecret(c.UserContext(), h.who(c), grace)
+		r, err = h.p.svc.Keys.RotateWebhookSecret(c.UserContext(), h.ui.Actor(c), grace)
 		kind = "desk_webhook_secret"
 	default:
 		return h.ui.Fail(c, fiber.ErrNotFound)
@@ -82,7 +82,7 @@ func (h handlers) rotate(c *fiber.Ctx) error {
 // confirmWebhookKey is the merchant saying its webhook receiver has the
 // new API key: webhooks are MD5-signed with it from now on.
 func (h handlers) confirmWebhookKey(c *fiber.Ctx) error {
-	if err := h.p.desk.ConfirmWebhookKey(c.UserContext(), h.who(c)); err != nil {
+	if err := h.p.svc.Keys.ConfirmWebhookKey(c.UserContext(), h.ui.Actor(c)); err != nil {
 		return h.ui.Fail(c, err)
 	}
 	return h.done(c, "/developers", "webhook_key")
@@ -102,7 +102,7 @@ func parseHours(s string) (time.Duration, error) {
 
 // callback sets the default callback URL.
 func (h handlers) callback(c *fiber.Ctx) error {
-	if err := h.p.desk.SetCallback(c.UserContext(), h.who(c), form(c, "callback")); err != nil {
+	if err := h.p.svc.Webhooks.SetCallback(c.UserContext(), h.ui.Actor(c), form(c, "callback")); err != nil {
 		return h.ui.Fail(c, err)
 	}
 	return h.done(c, "/developers", "callback")
@@ -110,7 +110,7 @@ func (h handlers) callback(c *fiber.Ctx) error {
 
 // testEvent sends a signed test event and shows the answer.
 func (h handlers) testEvent(c *fiber.Ctx) error {
-	res, err := h.p.desk.SendTestEvent(c.UserContext(), h.who(c))
+	res, err := h.p.svc.Webhooks.SendTestEvent(c.UserContext(), h.ui.Actor(c))
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
@@ -123,7 +123,7 @@ type signatureData struct {
 	Endpoint  string
 	Endpoints []string
 	Params    string
-	Result    *merchantdesk.SignDebug
+	Result    *selfservice.SignDebug
 }
 
 // debugger is the sandbox signature debugger: parameters in, one
@@ -133,7 +133,7 @@ func (h handlers) debugger(c *fiber.Ctx) error {
 	d := signatureData{Endpoint: "createorder", Endpoints: []string{"createorder", "cancel", "refund", "resend", "other"}}
 	if c.Method() == fiber.MethodPost {
 		d.Endpoint, d.Params = form(c, "endpoint"), strings.Clone(c.FormValue("params"))
-		res, err := h.p.desk.DebugSignature(c.UserContext(), h.who(c), d.Endpoint, parseLines(d.Params))
+		res, err := h.p.svc.Keys.DebugSignature(c.UserContext(), h.ui.Actor(c), d.Endpoint, parseLines(d.Params))
 		if err != nil {
 			return h.ui.Fail(c, err)
 		}

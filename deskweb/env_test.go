@@ -23,9 +23,9 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/merchantdesk"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/webui"
 	"github.com/paygate/gateway/webui/webuitest"
 )
@@ -92,7 +92,7 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	desk, err := merchantdesk.New(merchantdesk.Defaults(), merchantdesk.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
+	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Searcher: searcher, Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 		t.Fatal(err)
 	}
 	e.url = "http://" + ln.Addr().String() + base
-	pages := New(desk, "http://"+ln.Addr().String()+"/", log)
+	pages := New(svc, "http://"+ln.Addr().String()+"/", log)
 	ips, _ := platform.NewClientIP(nil)
 	// As the console takes them: one Extensions entry, nothing else.
 	deps := webui.Deps{Auth: accounts, ClientIP: ips, Templates: consoleTemplates, Locales: consoleLocales(),

@@ -101,7 +101,7 @@ func TestEveryRoleOnEveryForm(t *testing.T) {
 // webuiUser is a user of the shop the team forms act on.
 func webuiUser(t *testing.T, e *env, email string) string {
 	t.Helper()
-	u, _, err := e.accounts.Create(t.Context(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: email, Role: access.RoleDeveloper})
+	u, _, err := access.NewTeam(e.accounts).Create(t.Context(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: email, Role: access.RoleDeveloper})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestAnotherMerchantsIDsAre404(t *testing.T) {
 	e := newEnv(t)
 	owner := e.person(access.RoleOwner)
 	theirDelivery := e.deadDelivery(e.other.AppID)
-	theirUser, _, err := e.accounts.Create(t.Context(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.other.AppID,
+	theirUser, _, err := access.NewTeam(e.accounts).Create(t.Context(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.other.AppID,
 		Email: "owner@other.test", Role: access.RoleOwner})
 	if err != nil {
 		t.Fatal(err)

@@ -10,14 +10,14 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/merchantdesk"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/webui"
 )
 
 // teamData is the Team & security page.
 type teamData struct {
-	Team  *merchantdesk.Team
+	Team  *selfservice.Roster
 	Roles []access.Role
 	// SetupLink is a new user's (or a reissued) one-time setup link, shown
 	// once in the answer to the form that made it.
@@ -33,7 +33,7 @@ func (h handlers) team(c *fiber.Ctx) error {
 }
 
 func (h handlers) teamPage(c *fiber.Ctx, v *webui.View, d teamData) error {
-	t, err := h.p.desk.Team(c.UserContext(), h.who(c))
+	t, err := h.p.svc.Team.Roster(c.UserContext(), h.ui.Actor(c))
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
@@ -59,7 +59,7 @@ func (h handlers) invite(c *fiber.Ctx) error {
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
-	u, token, err := h.p.desk.Invite(c.UserContext(), h.who(c), email, access.Role(form(c, "role")))
+	u, token, err := h.p.svc.Team.Invite(c.UserContext(), h.ui.Actor(c), email, access.Role(form(c, "role")))
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
@@ -70,20 +70,20 @@ func (h handlers) invite(c *fiber.Ctx) error {
 // userOp changes one user: role, remove, restore, unlock (a locked
 // second factor), reissue.
 func (h handlers) userOp(c *fiber.Ctx) error {
-	ctx, w, id := c.UserContext(), h.who(c), strings.Clone(c.Params("id"))
+	ctx, w, id := c.UserContext(), h.ui.Actor(c), strings.Clone(c.Params("id"))
 	var err error
 	done := "user"
 	switch strings.Clone(c.Params("op")) {
 	case "role":
-		err = h.p.desk.SetRole(ctx, w, id, access.Role(form(c, "role")))
+		err = h.p.svc.Team.SetRole(ctx, w, id, access.Role(form(c, "role")))
 	case "remove":
-		err = h.p.desk.SetDisabled(ctx, w, id, true)
+		err = h.p.svc.Team.SetDisabled(ctx, w, id, true)
 	case "restore":
-		err = h.p.desk.SetDisabled(ctx, w, id, false)
+		err = h.p.svc.Team.SetDisabled(ctx, w, id, false)
 	case "unlock":
-		err, done = h.p.desk.UnlockSecondFactor(ctx, w, id), "unlock"
+		err, done = h.p.svc.Team.UnlockSecondFactor(ctx, w, id), "unlock"
 	case "reissue":
-		token, err := h.p.desk.Reissue(ctx, w, id)
+		token, err := h.p.svc.Team.Reissue(ctx, w, id)
 		if err != nil {
 			return h.ui.Fail(c, err)
 		}
@@ -104,7 +104,7 @@ func (h handlers) requireTOTP(c *fiber.Ctx) error {
 	if on != "" && on != "1" { // a checkbox: "1" or absent, nothing else is a choice
 		return h.ui.Fail(c, platform.Errorf(platform.KindInvalidParameter, "on must be 1 or absent"))
 	}
-	if err := h.p.desk.RequireTOTP(c.UserContext(), h.who(c), on == "1"); err != nil {
+	if err := h.p.svc.Team.RequireTOTP(c.UserContext(), h.ui.Actor(c), on == "1"); err != nil {
 		return h.ui.Fail(c, err)
 	}
 	return h.done(c, "/team", "totp")
@@ -135,7 +135,7 @@ func auditFilter(c *fiber.Ctx) (audit.Filter, auditData) {
 // auditLog searches the merchant's audit log.
 func (h handlers) auditLog(c *fiber.Ctx) error {
 	f, d := auditFilter(c)
-	page, err := h.p.desk.AuditLog(c.UserContext(), h.who(c), f)
+	page, err := h.p.svc.AuditLog.Search(c.UserContext(), h.ui.Actor(c), f)
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
@@ -155,7 +155,7 @@ func (h handlers) auditLog(c *fiber.Ctx) error {
 // file early; the operators' log says why.
 func (h handlers) auditExport(c *fiber.Ctx) error {
 	f, _ := auditFilter(c)
-	write, err := h.p.desk.ExportAudit(c.UserContext(), h.who(c), f)
+	write, err := h.p.svc.AuditLog.Export(c.UserContext(), h.ui.Actor(c), f)
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}

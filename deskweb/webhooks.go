@@ -38,12 +38,12 @@ func (h handlers) webhooks(c *fiber.Ctx) error {
 
 // webhooksPage renders the Webhooks page of filter f under view v.
 func (h handlers) webhooksPage(c *fiber.Ctx, v *webui.View, f dispatcher.ListFilter) error {
-	w := h.who(c)
-	rows, err := h.p.desk.Deliveries(c.UserContext(), w, f)
+	w := h.ui.Actor(c)
+	rows, err := h.p.svc.Webhooks.Deliveries(c.UserContext(), w, f)
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
-	rate, err := h.p.desk.SuccessRate(c.UserContext(), w)
+	rate, err := h.p.svc.Webhooks.SuccessRate(c.UserContext(), w)
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
@@ -78,7 +78,7 @@ func parseMS(s string) (time.Time, error) {
 
 // resend queues one more attempt of one delivery.
 func (h handlers) resend(c *fiber.Ctx) error {
-	if err := h.p.desk.Resend(c.UserContext(), h.who(c), form(c, "paymentId"), form(c, "refundId")); err != nil {
+	if err := h.p.svc.Webhooks.Resend(c.UserContext(), h.ui.Actor(c), form(c, "paymentId"), form(c, "refundId")); err != nil {
 		return h.ui.Fail(c, err)
 	}
 	return h.done(c, "/webhooks", "resent")
@@ -91,7 +91,7 @@ func (h handlers) resendDead(c *fiber.Ctx) error {
 	if err1 != nil || err2 != nil {
 		return h.ui.Fail(c, fiber.NewError(fiber.StatusBadRequest, "dates"))
 	}
-	res, err := h.p.desk.ResendDead(c.UserContext(), h.who(c), from, to)
+	res, err := h.p.svc.Webhooks.ResendDead(c.UserContext(), h.ui.Actor(c), from, to)
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}

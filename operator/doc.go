@@ -1,5 +1,5 @@
 // Package operator holds the operator's use cases: the changes an
-// operator makes to merchants, FX rates and USDT networks, the review desk's
+// operator makes to merchants, FX rates and USDT networks, the USDT reviews'
 // decisions, the exceptions queue and provider health. Both the operator
 // console (package admin) and the gateway CLI call these, so each change is
 // checked by the same rules (access's role table for a console session, none

@@ -181,7 +181,7 @@ func (x *Exceptions) stuckRefunds(ctx context.Context) ([]Exception, error) {
 // usdtBackends: USDT reviews retrying because the chain or the exchange
 // could not be asked, or handed to an administrator for that reason.
 func (x *Exceptions) usdtBackends(ctx context.Context) ([]Exception, error) {
-	orders, err := x.desk.Reviews(ctx, command.DeskAll)
+	orders, err := x.backlog.Reviews(ctx, command.BacklogAll)
 	if err != nil {
 		return nil, err
 	}

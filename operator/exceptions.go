@@ -95,7 +95,7 @@ type Exceptions struct {
 	cfg      ExceptionsConfig
 	rdb      redis.UniversalClient
 	orders   OrderReader
-	desk     *command.USDTDesk
+	backlog  *command.USDTBacklog
 	webhooks *Webhooks
 	log      Auditor
 	adapters Adapters // nil: this process cannot refund through providers
@@ -103,11 +103,11 @@ type Exceptions struct {
 }
 
 // NewExceptions wires the queue.
-func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders OrderReader, desk *command.USDTDesk, webhooks *Webhooks, log Auditor) (*Exceptions, error) {
+func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders OrderReader, backlog *command.USDTBacklog, webhooks *Webhooks, log Auditor) (*Exceptions, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Exceptions{cfg: cfg, rdb: rdb, orders: orders, desk: desk, webhooks: webhooks, log: log, now: time.Now}, nil
+	return &Exceptions{cfg: cfg, rdb: rdb, orders: orders, backlog: backlog, webhooks: webhooks, log: log, now: time.Now}, nil
 }
 
 // Kinds are the exception kinds, as the queue's filter names them.

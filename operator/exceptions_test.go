@@ -95,7 +95,7 @@ func newQueue(t *testing.T) *queue {
 		t.Fatal(err)
 	}
 	log := audit.NewLog(rdb)
-	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, command.NewUSDTDesk(store), NewWebhooks(q.res, store, log), log)
+	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, command.NewUSDTBacklog(store), NewWebhooks(q.res, store, log), log)
 	if err != nil {
 		t.Fatal(err)
 	}

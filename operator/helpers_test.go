@@ -76,9 +76,9 @@ func newMerchants(rdb redisClient) *Merchants {
 	return NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(false))
 }
 
-func newDesk(rdb redisClient) *Desk {
+func newUSDTReviews(rdb redisClient) *USDTReviews {
 	store := command.NewStore(rdb, 30*time.Minute, time.Hour)
-	return NewDesk(command.NewUSDTReview(store), command.NewUSDTDesk(store), audit.NewLog(rdb))
+	return NewUSDTReviews(command.NewUSDTReview(store), command.NewUSDTBacklog(store), audit.NewLog(rdb))
 }
 
 func sortedStrings(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }

@@ -57,11 +57,11 @@ func TestWritesRefusedByRole(t *testing.T) {
 			return err
 		}},
 		{"usdt approve", false, func(rdb redisClient, a access.Actor) error {
-			_, err := newDesk(rdb).Approve(ctx, a, schema.NewOrderID(time.Now(), 3), "checked on tronscan")
+			_, err := newUSDTReviews(rdb).Approve(ctx, a, schema.NewOrderID(time.Now(), 3), "checked on tronscan")
 			return err
 		}},
 		{"usdt reject", false, func(rdb redisClient, a access.Actor) error {
-			_, err := newDesk(rdb).Reject(ctx, a, schema.NewOrderID(time.Now(), 3), "wrong amount", "")
+			_, err := newUSDTReviews(rdb).Reject(ctx, a, schema.NewOrderID(time.Now(), 3), "wrong amount", "")
 			return err
 		}},
 	}
@@ -84,9 +84,9 @@ func TestWritesRefusedByRole(t *testing.T) {
 				before := snapshot(t, rdb)
 				err := w.do(rdb, ac.a)
 				if ac.allowed(w.support) {
-					// The desk's orders do not exist here: what matters is
+					// The reviews' orders do not exist here: what matters is
 					// that the role check let the call reach them.
-					if desk := strings.HasPrefix(w.name, "usdt"); (desk && !isKind(err, platform.KindNotFound)) || (!desk && err != nil) {
+					if usdt := strings.HasPrefix(w.name, "usdt"); (usdt && !isKind(err, platform.KindNotFound)) || (!usdt && err != nil) {
 						t.Fatalf("%s: %v", ac.name, err)
 					}
 					if rows := auditRows(t, rdb); !strings.HasPrefix(w.name, "usdt") && (len(rows) != 1 || rows[0].Realm != ac.a.Realm || rows[0].ActorID != ac.a.ID) {

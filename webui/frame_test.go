@@ -368,7 +368,7 @@ func TestLoginNeedsFormCookie(t *testing.T) {
 
 func TestSetupShowsSecretAndRecoveryCodes(t *testing.T) {
 	e := newFrameEnv(t, nil)
-	_, token, err := e.acc.Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.appid,
+	_, token, err := access.NewTeam(e.acc).Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.appid,
 		Email: "new@shop.test", Role: access.RoleFinance})
 	if err != nil {
 		t.Fatal(err)
@@ -431,7 +431,7 @@ func TestSetupLinkOfTheOtherConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	ops.Register(e.app)
-	acct, token, err := e.acc.Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmOperator, Email: "admin@ops.test", Role: access.RoleAdmin})
+	acct, token, err := access.NewTeam(e.acc).Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmOperator, Email: "admin@ops.test", Role: access.RoleAdmin})
 	if err != nil {
 		t.Fatal(err)
 	}

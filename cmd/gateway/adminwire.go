@@ -43,11 +43,11 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	// Resends are only queued here; a running dispatcher role sends them.
 	merchants, hooks := merchant.NewStore(rdb), dispatcher.NewWebhooks(rdb)
 	logs := audit.NewLog(rdb)
-	review, desk := command.NewUSDTReview(store).WithWindow(cfg.USDTReview), command.NewUSDTDesk(store)
+	review, backlog := command.NewUSDTReview(store).WithWindow(cfg.USDTReview), command.NewUSDTBacklog(store)
 	// A refund's lease outlives any provider call it waits on.
 	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview,
 		RefundLease: max(2*time.Minute, 2*cfg.ProviderTimeout)},
-		rdb, store, desk, operator.NewWebhooks(hooks, store, logs), logs)
+		rdb, store, backlog, operator.NewWebhooks(hooks, store, logs), logs)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 		return nil, err
 	}
 	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
-		Desk: operator.NewDesk(review, desk, logs), Exceptions: exc, Settings: settings,
+		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Live: g.live}
 	if ch != nil {
 		deps.Audit = audit.NewSearcher(ch)

@@ -43,11 +43,11 @@ type consoleParts struct {
 }
 
 // mountConsole serves /console on the public app with its pages and the
-// desk's (Webhooks, Developers, Balance, Team & security), and runs its
+// self-service pages (Webhooks, Developers, Balance, Team & security), and runs its
 // live feed.
 func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts,
 	p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
-	desk, err := consoleDesk(cfg.PublicURL, wcfg, rdb, ch, acc, log)
+	pages, err := selfServicePages(cfg.PublicURL, wcfg, rdb, ch, acc, log)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	reads := console.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
 	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
 		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel,
-			p.handlers.UseCases.Sandbox, p.resend}, Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{desk}}, reg, log)
+			p.handlers.UseCases.Sandbox, p.resend}, Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{pages}}, reg, log)
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func addConsoleUser(ctx context.Context, acc *access.Accounts, appid, email stri
 	}
 	actor := access.CLI()
 	actor.Email = osUserName()
-	a, token, err := acc.Create(ctx, actor, access.NewUser{Realm: access.RealmMerchant, AppID: appid, Email: email, Role: role})
+	a, token, err := access.NewTeam(acc).Create(ctx, actor, access.NewUser{Realm: access.RealmMerchant, AppID: appid, Email: email, Role: role})
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func unlockConsoleUser(ctx context.Context, acc *access.Accounts, appid, email s
 	}
 	actor := access.CLI()
 	actor.Email = osUserName()
-	if err := acc.UnlockSecondFactor(ctx, actor, a.ID); err != nil {
+	if err := access.NewTeam(acc).UnlockSecondFactor(ctx, actor, a.ID); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "the second factor of %s (%s) is unlocked.\n", a.Email, appid)

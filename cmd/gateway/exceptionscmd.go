@@ -121,12 +121,12 @@ func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // cliExceptions is the queue as the console has it, over rdb.
 func cliExceptions(rdb redis.UniversalClient) (*operator.Exceptions, error) {
-	store, _, err := deskStore(rdb)
+	store, _, err := cliOrderStore(rdb)
 	if err != nil {
 		return nil, err
 	}
 	logs := audit.NewLog(rdb)
-	return operator.NewExceptions(operator.ExceptionsConfig{}, rdb, store, command.NewUSDTDesk(store),
+	return operator.NewExceptions(operator.ExceptionsConfig{}, rdb, store, command.NewUSDTBacklog(store),
 		operator.NewWebhooks(dispatcher.NewWebhooks(rdb), store, logs), logs)
 }
 

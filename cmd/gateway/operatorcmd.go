@@ -108,7 +108,7 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		printOperators(stdout, ops)
 		return nil
 	case "add":
-		acct, token, err := accts.Create(ctx, actor, access.NewUser{Realm: access.RealmOperator, Email: pos[0], Role: access.Role(*role)})
+		acct, token, err := access.NewTeam(accts).Create(ctx, actor, access.NewUser{Realm: access.RealmOperator, Email: pos[0], Role: access.Role(*role)})
 		if err != nil {
 			return err
 		}
@@ -120,17 +120,17 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	switch sub {
 	case "reissue":
-		token, err := accts.Reissue(ctx, actor, acct.ID)
+		token, err := access.NewTeam(accts).Reissue(ctx, actor, acct.ID)
 		if err != nil {
 			return err
 		}
 		return out.value(setupView(acct, *base, token))
 	case "unlock":
-		if err := accts.UnlockSecondFactor(ctx, actor, acct.ID); err != nil {
+		if err := access.NewTeam(accts).UnlockSecondFactor(ctx, actor, acct.ID); err != nil {
 			return err
 		}
 	default: // disable, enable
-		if err := accts.SetDisabled(ctx, actor, acct.ID, sub == "disable"); err != nil {
+		if err := access.NewTeam(accts).SetDisabled(ctx, actor, acct.ID, sub == "disable"); err != nil {
 			return err
 		}
 	}

@@ -43,7 +43,7 @@ func TestOperatorUnlockCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, token, err := accts.Create(ctx, access.CLI(), access.NewUser{Realm: access.RealmOperator, Email: "sup@ops.test", Role: access.RoleSupport})
+	_, token, err := access.NewTeam(accts).Create(ctx, access.CLI(), access.NewUser{Realm: access.RealmOperator, Email: "sup@ops.test", Role: access.RoleSupport})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -291,7 +291,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		if rv, _ := q.Data["usdtReview"].(map[string]any); rv["state"] != schema.ReviewNotFound || rv["nextCheckAt"] == nil || rv["checkUntil"] == nil {
 			t.Fatalf("action=order: %+v", q.Data)
 		}
-		var rows []deskView
+		var rows []reviewView
 		e.cli(&rows, "usdt", "reviews", "--state", "all", "--json")
 		found := false
 		for _, r := range rows {

@@ -109,17 +109,17 @@ type shownOrder struct {
 	} `json:"review"`
 }
 
-// TestUSDTDeskCLI: the administrator lists orders under review, approves
+// TestUSDTReviewsCLI: the administrator lists orders under review, approves
 // one (recorded with who and why, visible in `order show`), cannot approve
 // it again or approve a hash another order holds, and rejects one, which
 // then shows as failed with the reason the payer reads.
-func TestUSDTDeskCLI(t *testing.T) {
+func TestUSDTReviewsCLI(t *testing.T) {
 	rdb := testenv.Redis(t)
 	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURLFor(rdb)}
 	h := func(seed string) string { return strings.Repeat(seed, 32) }
 	paid, stolen, rejected := deskOrder(t, rdb, h("a1"), ""), deskOrder(t, rdb, h("b2"), "P-another-order"), deskOrder(t, rdb, h("c3"), "")
 
-	var rows []deskView
+	var rows []reviewView
 	e.cli(&rows, "usdt", "reviews", "--state", "all", "--json")
 	if len(rows) != 3 {
 		t.Fatalf("all under review: %+v", rows)
@@ -127,7 +127,7 @@ func TestUSDTDeskCLI(t *testing.T) {
 	if msg := e.refused("usdt", "approve", paid); !strings.Contains(msg, "--note") {
 		t.Fatalf("approve without a note: %s", msg)
 	}
-	var v deskView
+	var v reviewView
 	e.cli(&v, "usdt", "approve", paid, "--note", "seen on tronscan", "--by", "alice", "--json")
 	if v.Status != "paid" || v.Review != usdt.OutcomeApproved {
 		t.Fatalf("approved: %+v", v)
@@ -138,7 +138,7 @@ func TestUSDTDeskCLI(t *testing.T) {
 	if msg := e.refused("usdt", "approve", stolen, "--note", "x"); !strings.Contains(msg, "hash already used") {
 		t.Fatalf("approve a hash another order holds: %s", msg)
 	}
-	v = deskView{}
+	v = reviewView{}
 	e.cli(&v, "usdt", "reject", rejected, "--reason", "amount short by 1 USDT", "--json")
 	if v.Status != "ready" || v.Next != schema.NextUSDTDirectPay || v.Reason != "amount short by 1 USDT" || v.TxHash != "" {
 		t.Fatalf("rejected: %+v", v)

@@ -45,7 +45,7 @@ const usdtUsage = `usage: gateway usdt <subcommand> [flags] [--json] [--redis-ur
                       it there first); the review then decides as usual
 `
 
-// usdtCmd is the USDT networks' configuration and the review desk.
+// usdtCmd is the USDT networks' configuration and the USDT reviews.
 func usdtCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usdtUsage)
@@ -55,7 +55,7 @@ func usdtCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case "config":
 		return usdtConfigCmd(ctx, args[1:], stdout, stderr)
 	case "reviews", "approve", "reject", "attach":
-		return usdtDeskCmd(ctx, args[0], args[1:], stdout, stderr)
+		return usdtReviewsCmd(ctx, args[0], args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usdtUsage)
 	return fmt.Errorf("usdt: unknown subcommand %q", args[0])

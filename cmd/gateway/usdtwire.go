@@ -222,9 +222,9 @@ func (o reviewOrders) ProgressUSDT(ctx context.Context, id, hash string, p schem
 // newReviewer wires the reviewer role over the order store.
 func newReviewer(cfg platform.Config, rdb redis.UniversalClient, store *command.Store, nets reviewNetworks, now platform.Clock,
 	reg prometheus.Registerer, log *slog.Logger) (*reviewer.Reviewer, error) {
-	rv, desk := command.NewUSDTReview(store).WithClock(now), command.NewUSDTDesk(store)
+	rv, backlog := command.NewUSDTReview(store).WithClock(now), command.NewUSDTBacklog(store)
 	waiting := func(ctx context.Context) (int, error) {
-		l, err := desk.Reviews(ctx, command.DeskWaiting)
+		l, err := backlog.Reviews(ctx, command.BacklogWaiting)
 		return len(l), err
 	}
 	rcfg := reviewer.Defaults()

@@ -75,7 +75,7 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return fmt.Errorf("webhook resend: %w", err)
 		}
-		store, _, err := deskStore(rdb)
+		store, _, err := cliOrderStore(rdb)
 		if err != nil {
 			return err
 		}

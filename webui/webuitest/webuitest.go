@@ -42,7 +42,7 @@ func Code(t testing.TB, secret string, at time.Time) string {
 func Enrol(t testing.TB, a *access.Accounts, nu access.NewUser, at time.Time) (string, *access.Account) {
 	t.Helper()
 	ctx := context.Background()
-	_, token, err := a.Create(ctx, access.CLI(), nu)
+	_, token, err := access.NewTeam(a).Create(ctx, access.CLI(), nu)
 	if err != nil {
 		t.Fatalf("webuitest: create %s: %v", nu.Email, err)
 	}

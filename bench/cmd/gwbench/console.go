@@ -168,7 +168,7 @@ func consoleSession(ctx context.Context, b *bench, appid string) (string, error)
 	}
 	email := "bench-" + appid + "@shop.example"
 	const password = "bench console password"
-	_, token, err := accts.Create(ctx, access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: appid,
+	_, token, err := access.NewTeam(accts).Create(ctx, access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: appid,
 		Email: email, Role: access.RoleOwner})
 	if err != nil {
 		return "", fmt.Errorf("console user: %w", err)

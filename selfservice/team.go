@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -9,20 +9,29 @@ import (
 	"github.com/paygate/gateway/platform"
 )
 
-// Team is the Team & security page: the merchant's users and whether it
-// requires TOTP of all of them.
+// Team is the use cases of the merchant's users (the Team & security
+// page): access.Team's account changes, held to the merchant's own users
+// and to the rules a merchant keeps (an enabled owner, nobody removing
+// themselves).
 type Team struct {
+	accounts *access.Accounts
+	team     *access.Team
+}
+
+// Roster is what the Team & security page shows: the merchant's users and
+// whether it requires TOTP of all of them.
+type Roster struct {
 	Users       []*access.Account // owners first, then by e-mail
 	RequireTOTP bool
 }
 
-// Team reads the merchant's users and TOTP policy.
-func (d *Desk) Team(ctx context.Context, w Who) (*Team, error) {
-	appid, err := d.may(w, access.PermUsersRead)
+// Roster reads the merchant's users and TOTP policy.
+func (d *Team) Roster(ctx context.Context, actor access.Actor) (*Roster, error) {
+	appid, err := may(actor, access.PermUsersRead)
 	if err != nil {
 		return nil, err
 	}
-	users, err := d.Accounts.List(ctx, access.RealmMerchant, appid)
+	users, err := d.accounts.List(ctx, access.RealmMerchant, appid)
 	if err != nil {
 		return nil, err
 	}
@@ -33,37 +42,37 @@ func (d *Desk) Team(ctx context.Context, w Who) (*Team, error) {
 		}
 		return users[i].Email < users[j].Email
 	})
-	req, err := d.Accounts.TOTPRequired(ctx, appid)
+	req, err := d.accounts.TOTPRequired(ctx, appid)
 	if err != nil {
 		return nil, err
 	}
-	return &Team{Users: users, RequireTOTP: req}, nil
+	return &Roster{Users: users, RequireTOTP: req}, nil
 }
 
 // Invite makes a user of the merchant with role and returns the one-time
 // setup token its link carries (shown once; only its hash is kept). The
 // account script appends the audit entry.
-func (d *Desk) Invite(ctx context.Context, w Who, email string, role access.Role) (*access.Account, string, error) {
-	appid, err := d.may(w, access.PermUsersManage)
+func (d *Team) Invite(ctx context.Context, actor access.Actor, email string, role access.Role) (*access.Account, string, error) {
+	appid, err := may(actor, access.PermUsersManage)
 	if err != nil {
 		return nil, "", err
 	}
-	return d.Accounts.Create(ctx, actor(w), access.NewUser{Realm: access.RealmMerchant, AppID: appid, Email: email, Role: role})
+	return d.team.Create(ctx, actor, access.NewUser{Realm: access.RealmMerchant, AppID: appid, Email: email, Role: role})
 }
 
 // Reissue gives one of the merchant's users a new setup link (a lost link,
 // password or authenticator); the old link stops working.
-func (d *Desk) Reissue(ctx context.Context, w Who, userID string) (string, error) {
-	if _, err := d.member(ctx, w, userID); err != nil {
+func (d *Team) Reissue(ctx context.Context, actor access.Actor, userID string) (string, error) {
+	if _, err := d.member(ctx, actor, userID); err != nil {
 		return "", err
 	}
-	return d.Accounts.Reissue(ctx, actor(w), userID)
+	return d.team.Reissue(ctx, actor, userID)
 }
 
 // SetRole changes one of the merchant's users' role. The last enabled
 // owner keeps the role: a merchant always has someone who can manage it.
-func (d *Desk) SetRole(ctx context.Context, w Who, userID string, role access.Role) error {
-	u, err := d.member(ctx, w, userID)
+func (d *Team) SetRole(ctx context.Context, actor access.Actor, userID string, role access.Role) error {
+	u, err := d.member(ctx, actor, userID)
 	if err != nil {
 		return err
 	}
@@ -71,61 +80,61 @@ func (d *Desk) SetRole(ctx context.Context, w Who, userID string, role access.Ro
 		return invalid("role must be owner, developer, finance or viewer")
 	}
 	if u.Role == access.RoleOwner && role != access.RoleOwner {
-		if err := d.keepAnOwner(ctx, w.Session.AppID, u.ID); err != nil {
+		if err := d.keepAnOwner(ctx, actor.AppID, u.ID); err != nil {
 			return err
 		}
 	}
-	return d.Accounts.SetRole(ctx, actor(w), userID, role)
+	return d.team.SetRole(ctx, actor, userID, role)
 }
 
 // SetDisabled removes (disables, ending its sessions) or restores one of
 // the merchant's users. Nobody removes themselves, and the last enabled
 // owner stays.
-func (d *Desk) SetDisabled(ctx context.Context, w Who, userID string, disabled bool) error {
-	u, err := d.member(ctx, w, userID)
+func (d *Team) SetDisabled(ctx context.Context, actor access.Actor, userID string, disabled bool) error {
+	u, err := d.member(ctx, actor, userID)
 	if err != nil {
 		return err
 	}
-	if disabled && u.ID == w.Session.UserID {
+	if disabled && u.ID == actor.ID {
 		return platform.Errorf(platform.KindConflict, "you cannot remove yourself; ask another owner")
 	}
 	if disabled && u.Role == access.RoleOwner {
-		if err := d.keepAnOwner(ctx, w.Session.AppID, u.ID); err != nil {
+		if err := d.keepAnOwner(ctx, actor.AppID, u.ID); err != nil {
 			return err
 		}
 	}
-	return d.Accounts.SetDisabled(ctx, actor(w), userID, disabled)
+	return d.team.SetDisabled(ctx, actor, userID, disabled)
 }
 
 // UnlockSecondFactor lets one of the merchant's users' authenticator codes
 // work again after too many wrong ones locked them; audited by the account
 // script.
-func (d *Desk) UnlockSecondFactor(ctx context.Context, w Who, userID string) error {
-	if _, err := d.member(ctx, w, userID); err != nil {
+func (d *Team) UnlockSecondFactor(ctx context.Context, actor access.Actor, userID string) error {
+	if _, err := d.member(ctx, actor, userID); err != nil {
 		return err
 	}
-	return d.Accounts.UnlockSecondFactor(ctx, actor(w), userID)
+	return d.team.UnlockSecondFactor(ctx, actor, userID)
 }
 
 // RequireTOTP sets whether every user of the merchant must use TOTP;
 // turning it on ends the sessions of those without it.
-func (d *Desk) RequireTOTP(ctx context.Context, w Who, on bool) error {
-	appid, err := d.may(w, access.PermUsersManage)
+func (d *Team) RequireTOTP(ctx context.Context, actor access.Actor, on bool) error {
+	appid, err := may(actor, access.PermUsersManage)
 	if err != nil {
 		return err
 	}
-	return d.Accounts.RequireTOTP(ctx, actor(w), appid, on)
+	return d.team.RequireTOTP(ctx, actor, appid, on)
 }
 
 // member is user id when the asker may manage users and it is a user of
 // the asker's merchant; another merchant's user is not found, like a
 // missing one.
-func (d *Desk) member(ctx context.Context, w Who, id string) (*access.Account, error) {
-	appid, err := d.may(w, access.PermUsersManage)
+func (d *Team) member(ctx context.Context, actor access.Actor, id string) (*access.Account, error) {
+	appid, err := may(actor, access.PermUsersManage)
 	if err != nil {
 		return nil, err
 	}
-	u, err := d.Accounts.Get(ctx, id)
+	u, err := d.accounts.Get(ctx, id)
 	if errors.Is(err, access.ErrNotFound) || (err == nil && (u.Realm != access.RealmMerchant || u.AppID != appid)) {
 		return nil, notFound("no such user")
 	}
@@ -134,8 +143,8 @@ func (d *Desk) member(ctx context.Context, w Who, id string) (*access.Account, e
 
 // keepAnOwner refuses a change that would leave appid with no enabled owner
 // but the user leaving.
-func (d *Desk) keepAnOwner(ctx context.Context, appid, leaving string) error {
-	users, err := d.Accounts.List(ctx, access.RealmMerchant, appid)
+func (d *Team) keepAnOwner(ctx context.Context, appid, leaving string) error {
+	users, err := d.accounts.List(ctx, access.RealmMerchant, appid)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func TestRescheduleUSDT(t *testing.T) {
 	}
 }
 
-// TestUSDTReviewsStates: each desk state lists exactly its orders.
+// TestUSDTReviewsStates: each backlog state lists exactly its orders.
 func TestUSDTReviewsStates(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
@@ -69,13 +69,13 @@ func TestUSDTReviewsStates(t *testing.T) {
 		state string
 		want  []string
 	}{
-		{DeskWaiting, []string{waiting}},
-		{DeskFailed, []string{rejected}},
-		{DeskAll, []string{queued, waiting}},
+		{BacklogWaiting, []string{waiting}},
+		{BacklogFailed, []string{rejected}},
+		{BacklogAll, []string{queued, waiting}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.state, func(t *testing.T) {
-			orders, err := h.uc.Desk.Reviews(ctx, tt.state)
+			orders, err := h.uc.Backlog.Reviews(ctx, tt.state)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,9 +91,9 @@ func TestUSDTReviewsStates(t *testing.T) {
 		})
 	}
 	if h.rdb.ZScore(ctx, schema.USDTDeskKey(shard), gone).Err() != redis.Nil {
-		t.Fatal("an order gone from Redis stayed on the desk")
+		t.Fatal("an order gone from Redis stayed in the backlog")
 	}
-	if _, err := h.uc.Desk.Reviews(ctx, "everything"); kindOf(err) != platform.KindInvalidParameter {
+	if _, err := h.uc.Backlog.Reviews(ctx, "everything"); kindOf(err) != platform.KindInvalidParameter {
 		t.Fatalf("unknown state: %v", err)
 	}
 }

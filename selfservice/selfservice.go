@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 	"github.com/paygate/gateway/platform"
 )
 
-// Config is the desk's settings.
+// Config is the use cases' settings.
 type Config struct {
 	// KeyGrace is how long a rotated API key (query key, webhook secret) keeps
 	// working when the person does not say; MaxGrace bounds what they may say.
@@ -46,8 +46,8 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Deps are what the desk works on. Searcher may be nil (no ClickHouse on
-// this node): the audit log is then unavailable, everything else works.
+// Deps are what the use cases work on. Searcher may be nil (no ClickHouse
+// on this node): the audit log is then unavailable, everything else works.
 type Deps struct {
 	Redis        redis.UniversalClient
 	Merchants    *merchant.Store
@@ -59,51 +59,55 @@ type Deps struct {
 	Log          *slog.Logger
 }
 
-// Desk is the use cases of the four pages.
-type Desk struct {
-	cfg Config
-	Deps
-	audit *audit.Log
-	now   func() time.Time
+// Services are the use cases of the four pages, one small type per thing
+// they change, built together from one Config and Deps so that the pages
+// (and any later door) wire them in one call.
+type Services struct {
+	Webhooks *Webhooks // callback, test event, deliveries and their resends
+	Keys     *Keys     // credentials, rotations, the signature debugger
+	Balance  *Balance  // balances and ledger
+	Team     *Team     // users, roles, TOTP policy
+	AuditLog *AuditLog // the merchant's audit entries
 }
 
-// New checks cfg and the dependencies.
-func New(cfg Config, deps Deps) (*Desk, error) {
+// New checks cfg and the dependencies and builds every use case.
+func New(cfg Config, deps Deps) (*Services, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("merchant desk config: %w", err)
+		return nil, fmt.Errorf("self-service config: %w", err)
 	}
 	if deps.Redis == nil || deps.Merchants == nil || deps.Accounts == nil || deps.Webhooks == nil ||
 		deps.Tester == nil || deps.Destinations == nil || deps.Log == nil {
-		return nil, errors.New("merchant desk: redis, merchants, accounts, webhooks, tester, destinations and logger are required")
+		return nil, errors.New("self-service: redis, merchants, accounts, webhooks, tester, destinations and logger are required")
 	}
-	return &Desk{cfg: cfg, Deps: deps, audit: audit.NewLog(deps.Redis), now: cfg.Clock.Now}, nil
-}
-
-// Who is the person asking: their console session and source address.
-type Who struct {
-	Session *access.Session
-	IP      string
+	log, now := audit.NewLog(deps.Redis), cfg.Clock.Now
+	return &Services{
+		Webhooks: &Webhooks{testEvery: cfg.TestEvery, maxResendRange: cfg.MaxResendRange, rdb: deps.Redis,
+			merchants: deps.Merchants, deliveries: deps.Webhooks, tester: deps.Tester, destinations: deps.Destinations,
+			audit: log, now: now},
+		Keys:     &Keys{keyGrace: cfg.KeyGrace, maxGrace: cfg.MaxGrace, merchants: deps.Merchants, now: now},
+		Balance:  &Balance{merchants: deps.Merchants},
+		Team:     &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},
+		AuditLog: &AuditLog{searcher: deps.Searcher, audit: log, now: now},
+	}, nil
 }
 
 // errForbidden is every refusal by role: the page shows it as 403.
 var errForbidden = &platform.Error{Kind: platform.KindForbidden, Msg: "your role does not allow this action", Err: access.ErrForbidden}
 
-// may returns the session's merchant when its person may do p there.
-func (d *Desk) may(w Who, p access.Permission) (string, error) {
-	if w.Session == nil || w.Session.AppID == "" || !access.Can(w.Session, access.RealmMerchant, p) {
+// may returns the actor's merchant when its person may do p there: a
+// merchant console user of a merchant, whose role grants p.
+func may(a access.Actor, p access.Permission) (string, error) {
+	if a.AppID == "" || !a.Can(access.RealmMerchant, p) {
 		return "", errForbidden
 	}
-	return w.Session.AppID, nil
+	return a.AppID, nil
 }
 
-// entry is the audit entry of w's action on target.
-func (d *Desk) entry(w Who, action, target string, details map[string]string) audit.Entry {
-	return audit.Entry{At: d.now(), ActorID: w.Session.UserID, ActorEmail: w.Session.Email, Realm: audit.RealmMerchant,
-		Role: string(w.Session.Role), Action: action, Target: target, AppID: w.Session.AppID, Source: w.IP, Details: details}
+// entry is the audit entry of a's action on target at at.
+func entry(at time.Time, a access.Actor, action, target string, details map[string]string) audit.Entry {
+	return audit.Entry{At: at, ActorID: a.ID, ActorEmail: a.Email, Realm: audit.RealmMerchant,
+		Role: string(a.Role), Action: action, Target: target, AppID: a.AppID, Source: a.Source, Details: details}
 }
-
-// actor is w as package access takes it.
-func actor(w Who) access.Actor { return access.ActorOf(w.Session, w.IP) }
 
 func invalid(format string, a ...any) error {
 	return platform.Errorf(platform.KindInvalidParameter, format, a...)

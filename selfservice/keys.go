@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -7,6 +7,16 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/merchant"
 )
+
+// Keys are the use cases of the merchant's credentials (the Developers
+// page): reading their ends, rotating them with a grace period, and the
+// signature debugger, which signs with them.
+type Keys struct {
+	keyGrace  time.Duration
+	maxGrace  time.Duration
+	merchants *merchant.Store
+	now       func() time.Time
+}
 
 // Credentials is the Developers page's view of the merchant's credentials:
 // never a whole secret, only the end of each so that a person can tell
@@ -30,18 +40,18 @@ type Credentials struct {
 }
 
 // Credentials reads what the Developers page shows; every role may read it.
-func (d *Desk) Credentials(ctx context.Context, w Who) (*Credentials, error) {
-	appid, err := d.may(w, access.PermOrdersRead)
+func (d *Keys) Credentials(ctx context.Context, actor access.Actor) (*Credentials, error) {
+	appid, err := may(actor, access.PermOrdersRead)
 	if err != nil {
 		return nil, err
 	}
-	a, err := d.Merchants.Get(ctx, appid)
+	a, err := d.merchants.Get(ctx, appid)
 	if err != nil {
 		return nil, err
 	}
 	now := d.now()
 	c := &Credentials{AppID: a.AppID, Sandbox: a.Sandbox, APIKeyEnd: end(a.APIKey), QueryKeyEnd: end(a.QueryKey),
-		SecretEnd: end(a.WebhookSecret), Callback: a.Callback, DefaultGrace: d.cfg.KeyGrace, MaxGrace: d.cfg.MaxGrace}
+		SecretEnd: end(a.WebhookSecret), Callback: a.Callback, DefaultGrace: d.keyGrace, MaxGrace: d.maxGrace}
 	if a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
 		c.PrevKeyTill, c.PrevKeyEnd = a.PrevKeyTill, end(a.PrevAPIKey)
 	}
@@ -71,12 +81,12 @@ type Rotated struct {
 }
 
 // grace checks a requested grace period; negative asks for the default.
-func (d *Desk) grace(g time.Duration) (time.Duration, error) {
+func (d *Keys) grace(g time.Duration) (time.Duration, error) {
 	if g < 0 {
-		return d.cfg.KeyGrace, nil
+		return d.keyGrace, nil
 	}
-	if g > d.cfg.MaxGrace {
-		return 0, invalid("the grace period may be at most %s", d.cfg.MaxGrace)
+	if g > d.maxGrace {
+		return 0, invalid("the grace period may be at most %s", d.maxGrace)
 	}
 	return g, nil
 }
@@ -84,16 +94,16 @@ func (d *Desk) grace(g time.Duration) (time.Duration, error) {
 // RotateAPIKey issues a new API key; the old one keeps verifying for grace
 // (negative: the default), so servers can be rolled over without failed
 // requests. The change and its audit entry are one transaction.
-func (d *Desk) RotateAPIKey(ctx context.Context, w Who, grace time.Duration) (*Rotated, error) {
-	appid, err := d.may(w, access.PermKeysRotate)
+func (d *Keys) RotateAPIKey(ctx context.Context, actor access.Actor, grace time.Duration) (*Rotated, error) {
+	appid, err := may(actor, access.PermKeysRotate)
 	if err != nil {
 		return nil, err
 	}
 	if grace, err = d.grace(grace); err != nil {
 		return nil, err
 	}
-	e := d.entry(w, "merchant.rotate_api_key", "merchant:"+appid, map[string]string{"grace": grace.String()})
-	a, err := d.Merchants.Audited(e).RotateKey(ctx, appid, grace)
+	e := entry(d.now(), actor, "merchant.rotate_api_key", "merchant:"+appid, map[string]string{"grace": grace.String()})
+	a, err := d.merchants.Audited(e).RotateKey(ctx, appid, grace)
 	if err != nil {
 		return nil, err
 	}
@@ -104,13 +114,13 @@ func (d *Desk) RotateAPIKey(ctx context.Context, w Who, grace time.Duration) (*R
 // with the new API key: webhooks are MD5-signed with it from now on, while
 // the old key keeps verifying requests until its grace ends. The change
 // and its audit entry are one transaction.
-func (d *Desk) ConfirmWebhookKey(ctx context.Context, w Who) error {
-	appid, err := d.may(w, access.PermKeysRotate)
+func (d *Keys) ConfirmWebhookKey(ctx context.Context, actor access.Actor) error {
+	appid, err := may(actor, access.PermKeysRotate)
 	if err != nil {
 		return err
 	}
-	e := d.entry(w, "merchant.confirm_webhook_key", "merchant:"+appid, nil)
-	_, err = d.Merchants.Audited(e).ConfirmWebhookKey(ctx, appid)
+	e := entry(d.now(), actor, "merchant.confirm_webhook_key", "merchant:"+appid, nil)
+	_, err = d.merchants.Audited(e).ConfirmWebhookKey(ctx, appid)
 	return err
 }
 
@@ -118,16 +128,16 @@ func (d *Desk) ConfirmWebhookKey(ctx context.Context, w Who) error {
 // grace (negative: the default; 0: stops now, for a key that leaked), so
 // status polls do not fail while servers roll over. The change and its
 // audit entry are one transaction.
-func (d *Desk) RotateQueryKey(ctx context.Context, w Who, grace time.Duration) (*Rotated, error) {
-	appid, err := d.may(w, access.PermKeysRotate)
+func (d *Keys) RotateQueryKey(ctx context.Context, actor access.Actor, grace time.Duration) (*Rotated, error) {
+	appid, err := may(actor, access.PermKeysRotate)
 	if err != nil {
 		return nil, err
 	}
 	if grace, err = d.grace(grace); err != nil {
 		return nil, err
 	}
-	e := d.entry(w, "merchant.rotate_query_key", "merchant:"+appid, map[string]string{"grace": grace.String()})
-	a, err := d.Merchants.Audited(e).RotateQueryKeyGrace(ctx, appid, grace)
+	e := entry(d.now(), actor, "merchant.rotate_query_key", "merchant:"+appid, map[string]string{"grace": grace.String()})
+	a, err := d.merchants.Audited(e).RotateQueryKeyGrace(ctx, appid, grace)
 	if err != nil {
 		return nil, err
 	}
@@ -136,16 +146,16 @@ func (d *Desk) RotateQueryKey(ctx context.Context, w Who, grace time.Duration) (
 
 // RotateWebhookSecret issues a new webhook signing secret; for grace
 // webhooks carry a signature with the old one as well.
-func (d *Desk) RotateWebhookSecret(ctx context.Context, w Who, grace time.Duration) (*Rotated, error) {
-	appid, err := d.may(w, access.PermKeysRotate)
+func (d *Keys) RotateWebhookSecret(ctx context.Context, actor access.Actor, grace time.Duration) (*Rotated, error) {
+	appid, err := may(actor, access.PermKeysRotate)
 	if err != nil {
 		return nil, err
 	}
 	if grace, err = d.grace(grace); err != nil {
 		return nil, err
 	}
-	e := d.entry(w, "merchant.rotate_webhook_secret", "merchant:"+appid, map[string]string{"grace": grace.String()})
-	a, err := d.Merchants.Audited(e).RotateWebhookSecret(ctx, appid, grace)
+	e := entry(d.now(), actor, "merchant.rotate_webhook_secret", "merchant:"+appid, map[string]string{"grace": grace.String()})
+	a, err := d.merchants.Audited(e).RotateWebhookSecret(ctx, appid, grace)
 	if err != nil {
 		return nil, err
 	}
@@ -157,9 +167,4 @@ func till(prev string, t time.Time) time.Time {
 		return time.Time{}
 	}
 	return t
-}
-
-// account reads the session's merchant.
-func (d *Desk) account(ctx context.Context, appid string) (*merchant.Account, error) {
-	return d.Merchants.Get(ctx, appid)
 }

@@ -14,31 +14,33 @@ import (
 	"github.com/paygate/gateway/usdt"
 )
 
-// The administrator's desk reads what the review scripts keep per shard
-// (the review queue and the desk index) and never scans keys, so it stays
-// a handful of round trips however many orders Redis holds.
+// The backlog reads what the review scripts keep per shard (the review
+// queue and the backlog index, schema.USDTDeskKey) and never scans keys, so
+// it stays a handful of round trips however many orders Redis holds.
 
-// USDTDesk is the administrator's desk's reads: the orders waiting for a
+// USDTBacklog is what waits for the administrator: the orders waiting for a
 // decision or whose review failed, and each order's review decisions. The
-// administrator's decisions themselves are USDTReview's.
-type USDTDesk struct {
+// administrator's decisions themselves are USDTReview's. (Not a "queue":
+// that is the reviewer's schedule, schema.USDTReviewsKey, which state all
+// reads as well.)
+type USDTBacklog struct {
 	store *Store
 }
 
-// NewUSDTDesk reads the desk over store (the CLI's door; a command process
-// has UseCases.Desk).
-func NewUSDTDesk(store *Store) *USDTDesk { return &USDTDesk{store: store} }
+// NewUSDTBacklog reads the backlog over store (the CLI's door; a command
+// process has UseCases.Backlog).
+func NewUSDTBacklog(store *Store) *USDTBacklog { return &USDTBacklog{store: store} }
 
-// Desk states of USDTDesk.Reviews.
+// Backlog states of USDTBacklog.Reviews.
 const (
-	DeskWaiting = "waiting" // waiting for an administrator
-	DeskFailed  = "failed"  // the review rejected the hash; the order is still live
-	DeskAll     = "all"     // in the review queue, or waiting
+	BacklogWaiting = "waiting" // waiting for an administrator
+	BacklogFailed  = "failed"  // the review rejected the hash; the order is still live
+	BacklogAll     = "all"     // in the review queue, or waiting
 )
 
 // History lists order id's review decisions, oldest first; none for an
 // order never reviewed (or gone past its retention).
-func (r *USDTDesk) History(ctx context.Context, id string) ([]usdt.Decision, error) {
+func (r *USDTBacklog) History(ctx context.Context, id string) ([]usdt.Decision, error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
 		return nil, orderNotFound(id)
@@ -58,16 +60,16 @@ func (r *USDTDesk) History(ctx context.Context, id string) ([]usdt.Decision, err
 	return out, nil
 }
 
-// Reviews lists the orders of a desk state, oldest first: waiting (for an
+// Reviews lists the orders of a backlog state, oldest first: waiting (for an
 // administrator), failed (rejected, still live) or all (in any shard's
-// review queue, and waiting). Desk entries whose order left Redis (past
+// review queue, and waiting). Backlog entries whose order left Redis (past
 // its retention) are dropped from the index on the way: an order hash
 // never comes back, so that removal cannot race a decision.
-func (r *USDTDesk) Reviews(ctx context.Context, state string) ([]*schema.Order, error) {
-	if state != DeskWaiting && state != DeskFailed && state != DeskAll {
+func (r *USDTBacklog) Reviews(ctx context.Context, state string) ([]*schema.Order, error) {
+	if state != BacklogWaiting && state != BacklogFailed && state != BacklogAll {
 		return nil, platform.Errorf(platform.KindInvalidParameter, "state %q: want waiting, failed or all", state)
 	}
-	ids, err := r.deskIDs(ctx, state == DeskAll)
+	ids, err := r.backlogIDs(ctx, state == BacklogAll)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +82,7 @@ func (r *USDTDesk) Reviews(ctx context.Context, state string) ([]*schema.Order, 
 		waiting := o.Review == usdt.OutcomeWaiting
 		failed := o.Review == usdt.OutcomeRejected && o.Status.Live()
 		queued := o.NextAction == schema.NextUSDTReview && o.Status != schema.StatusPaid
-		if state == DeskWaiting && waiting || state == DeskFailed && failed || state == DeskAll && (waiting || queued) {
+		if state == BacklogWaiting && waiting || state == BacklogFailed && failed || state == BacklogAll && (waiting || queued) {
 			out = append(out, o)
 		}
 	}
@@ -90,8 +92,8 @@ func (r *USDTDesk) Reviews(ctx context.Context, state string) ([]*schema.Order, 
 	return out, nil
 }
 
-// deskIDs reads every shard's desk index, and its review queue too.
-func (r *USDTDesk) deskIDs(ctx context.Context, queues bool) ([]string, error) {
+// backlogIDs reads every shard's backlog index, and its review queue too.
+func (r *USDTBacklog) backlogIDs(ctx context.Context, queues bool) ([]string, error) {
 	var cmds []*redis.StringSliceCmd
 	_, err := r.store.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, s := range schema.AllShards() {
@@ -103,7 +105,7 @@ func (r *USDTDesk) deskIDs(ctx context.Context, queues bool) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read usdt desk: %w", err)
+		return nil, fmt.Errorf("read usdt backlog: %w", err)
 	}
 	var ids []string
 	seen := map[string]bool{}
@@ -118,8 +120,8 @@ func (r *USDTDesk) deskIDs(ctx context.Context, queues bool) ([]string, error) {
 	return ids, nil
 }
 
-// orders reads ids in one pipeline; those gone leave the desk index.
-func (r *USDTDesk) orders(ctx context.Context, ids []string) ([]*schema.Order, error) {
+// orders reads ids in one pipeline; those gone leave the backlog index.
+func (r *USDTBacklog) orders(ctx context.Context, ids []string) ([]*schema.Order, error) {
 	cmds := make([]*redis.MapStringStringCmd, len(ids))
 	_, err := r.store.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, id := range ids {
@@ -129,14 +131,14 @@ func (r *USDTDesk) orders(ctx context.Context, ids []string) ([]*schema.Order, e
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read usdt desk orders: %w", err)
+		return nil, fmt.Errorf("read usdt backlog orders: %w", err)
 	}
 	var out []*schema.Order
 	for i, c := range cmds {
 		if len(c.Val()) == 0 {
 			shard, _ := schema.ParseOrderID(ids[i])
 			if err := r.store.rdb.ZRem(ctx, schema.USDTDeskKey(shard), ids[i]).Err(); err != nil {
-				return nil, fmt.Errorf("trim usdt desk: %w", err)
+				return nil, fmt.Errorf("trim usdt backlog: %w", err)
 			}
 			continue
 		}

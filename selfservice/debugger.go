@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -52,12 +52,12 @@ var ErrLiveMerchant = errors.New("the signature debugger is for sandbox merchant
 // DebugSignature shows, for a sandbox merchant, what the endpoint's
 // signature check does with parameters p: the same code the API signs and
 // verifies with (schema.SignBase, schema.Sign, schema.VerifySign).
-func (d *Desk) DebugSignature(ctx context.Context, w Who, endpoint string, p schema.Params) (*SignDebug, error) {
-	appid, err := d.may(w, access.PermSandboxDrive)
+func (d *Keys) DebugSignature(ctx context.Context, actor access.Actor, endpoint string, p schema.Params) (*SignDebug, error) {
+	appid, err := may(actor, access.PermSandboxDrive)
 	if err != nil {
 		return nil, err
 	}
-	a, err := d.account(ctx, appid)
+	a, err := d.merchants.Get(ctx, appid)
 	if err != nil {
 		return nil, err
 	}

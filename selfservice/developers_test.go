@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -21,7 +21,7 @@ func TestSignatureDebugger(t *testing.T) {
 	ctx := context.Background()
 	w := who(e.sandbox.AppID, access.RoleDeveloper)
 	p := schema.Params{"appid": e.sandbox.AppID, "amount": "10.00", "currency": "USD", "action": "createorder", "sign_type": "MD5"}
-	got, err := e.desk.DebugSignature(ctx, w, "createorder", p)
+	got, err := e.svc.Keys.DebugSignature(ctx, w, "createorder", p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestSignatureDebugger(t *testing.T) {
 		t.Fatalf("debug %+v", got)
 	}
 	old := e.sandbox.APIKey
-	if _, err := e.desk.RotateAPIKey(ctx, w, time.Hour); err != nil {
+	if _, err := e.svc.Keys.RotateAPIKey(ctx, w, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -46,7 +46,7 @@ func TestSignatureDebugger(t *testing.T) {
 			for k, v := range p {
 				q[k] = v
 			}
-			got, err := e.desk.DebugSignature(ctx, w, "createorder", q)
+			got, err := e.svc.Keys.DebugSignature(ctx, w, "createorder", q)
 			if err != nil || got.Verdict != tt.verdict {
 				t.Fatalf("%+v, %v: want verdict %s", got, err, tt.verdict)
 			}
@@ -54,18 +54,18 @@ func TestSignatureDebugger(t *testing.T) {
 	}
 	cur, _ := e.merchants.Get(ctx, e.sandbox.AppID)
 	q := schema.Params{"amount": "1", "sign": schema.Sign(schema.Params{"amount": "1"}, cur.APIKey)}
-	if got, err := e.desk.DebugSignature(ctx, w, "other", q); err != nil || got.Verdict != "current" {
+	if got, err := e.svc.Keys.DebugSignature(ctx, w, "other", q); err != nil || got.Verdict != "current" {
 		t.Fatalf("current key: %+v, %v", got, err)
 	}
-	if got, _ := e.desk.DebugSignature(ctx, w, "createorder", schema.Params{"amount": "1", "evil&x": "1"}); got == nil || got.FormError == "" {
+	if got, _ := e.svc.Keys.DebugSignature(ctx, w, "createorder", schema.Params{"amount": "1", "evil&x": "1"}); got == nil || got.FormError == "" {
 		t.Fatalf("a name the form refuses: %+v", got)
 	}
-	if got, _ := e.desk.DebugSignature(ctx, w, "cancel", schema.Params{"appid": e.other.AppID}); got == nil || !got.OtherAppID {
+	if got, _ := e.svc.Keys.DebugSignature(ctx, w, "cancel", schema.Params{"appid": e.other.AppID}); got == nil || !got.OtherAppID {
 		t.Fatalf("another appid not flagged: %+v", got)
 	}
 
 	live := who(e.shop.AppID, access.RoleOwner)
-	if _, err := e.desk.DebugSignature(ctx, live, "createorder", p); kindOf(err) != platform.KindForbidden || !errors.Is(err, ErrLiveMerchant) {
+	if _, err := e.svc.Keys.DebugSignature(ctx, live, "createorder", p); kindOf(err) != platform.KindForbidden || !errors.Is(err, ErrLiveMerchant) {
 		t.Fatalf("live merchant: %v, want refused", err)
 	}
 }
@@ -84,7 +84,7 @@ func TestCallbackByTheDispatchersRules(t *testing.T) {
 	} {
 		t.Run(bad, func(t *testing.T) {
 			before := e.fingerprint()
-			if err := e.desk.SetCallback(ctx, w, bad); kindOf(err) != platform.KindInvalidParameter {
+			if err := e.svc.Webhooks.SetCallback(ctx, w, bad); kindOf(err) != platform.KindInvalidParameter {
 				t.Fatalf("%v, want refused", err)
 			}
 			if e.fingerprint() != before {
@@ -93,7 +93,7 @@ func TestCallbackByTheDispatchersRules(t *testing.T) {
 		})
 	}
 	good := "https://93.184.216.34/pay/hook?token=s3cr3t"
-	if err := e.desk.SetCallback(ctx, w, good); err != nil {
+	if err := e.svc.Webhooks.SetCallback(ctx, w, good); err != nil {
 		t.Fatal(err)
 	}
 	if a, _ := e.merchants.Get(ctx, e.shop.AppID); a.Callback != good {
@@ -115,17 +115,17 @@ func TestTestEvent(t *testing.T) {
 		e := newEnv(t, true)
 		rc := newReceiver(t, 200, "success")
 		w := who(e.shop.AppID, access.RoleDeveloper)
-		if err := e.desk.SetCallback(ctx, w, rc.URL+"/hook"); err != nil {
+		if err := e.svc.Webhooks.SetCallback(ctx, w, rc.URL+"/hook"); err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.desk.SendTestEvent(ctx, w)
+		res, err := e.svc.Webhooks.SendTestEvent(ctx, w)
 		if err != nil || !res.Acknowledged || res.Status != 200 || rc.hits.Load() != 1 {
 			t.Fatalf("%+v, %v, %d hits", res, err, rc.hits.Load())
 		}
 		if a := e.auditOf("webhook.test"); len(a) != 1 || !strings.Contains(fmt.Sprint(a[0]["details"]), `"status":"200"`) {
 			t.Fatalf("audit entries %v", a)
 		}
-		if _, err := e.desk.SendTestEvent(ctx, w); kindOf(err) != platform.KindRateLimited || rc.hits.Load() != 1 {
+		if _, err := e.svc.Webhooks.SendTestEvent(ctx, w); kindOf(err) != platform.KindRateLimited || rc.hits.Load() != 1 {
 			t.Fatalf("second test at once: %v, %d hits", err, rc.hits.Load())
 		}
 	})
@@ -138,7 +138,7 @@ func TestTestEvent(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := who(e.shop.AppID, access.RoleOwner)
-		if _, err := e.desk.SendTestEvent(ctx, w); kindOf(err) != platform.KindInvalidParameter {
+		if _, err := e.svc.Webhooks.SendTestEvent(ctx, w); kindOf(err) != platform.KindInvalidParameter {
 			t.Fatalf("%v, want refused", err)
 		}
 		if rc.hits.Load() != 0 {
@@ -155,7 +155,7 @@ func TestRotations(t *testing.T) {
 	ctx := context.Background()
 	w := who(e.shop.AppID, access.RoleOwner)
 	before, _ := e.merchants.Get(ctx, e.shop.AppID)
-	k, err := e.desk.RotateAPIKey(ctx, w, 2*time.Hour)
+	k, err := e.svc.Keys.RotateAPIKey(ctx, w, 2*time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,18 +164,18 @@ func TestRotations(t *testing.T) {
 		len(after.SignKeys(time.Now().Add(3*time.Hour))) != 1 {
 		t.Fatalf("rotation %+v: keys %v", k, after.SignKeys(time.Now()))
 	}
-	q, err := e.desk.RotateQueryKey(ctx, w, 0)
+	q, err := e.svc.Keys.RotateQueryKey(ctx, w, 0)
 	if err != nil || q.Secret == before.QueryKey || !q.OldUntil.IsZero() {
 		t.Fatalf("query key %+v, %v", q, err)
 	}
-	s, err := e.desk.RotateWebhookSecret(ctx, w, -1)
+	s, err := e.svc.Keys.RotateWebhookSecret(ctx, w, -1)
 	if err != nil || !strings.HasPrefix(s.Secret, "whsec_") {
 		t.Fatalf("webhook secret %+v, %v", s, err)
 	}
-	if _, err := e.desk.RotateAPIKey(ctx, w, 30*24*time.Hour); kindOf(err) != platform.KindInvalidParameter {
+	if _, err := e.svc.Keys.RotateAPIKey(ctx, w, 30*24*time.Hour); kindOf(err) != platform.KindInvalidParameter {
 		t.Fatalf("a month of grace: %v", err)
 	}
-	c, err := e.desk.Credentials(ctx, who(e.shop.AppID, access.RoleViewer))
+	c, err := e.svc.Keys.Credentials(ctx, who(e.shop.AppID, access.RoleViewer))
 	if err != nil || c.APIKeyEnd != k.Secret[len(k.Secret)-4:] || c.PrevKeyTill.IsZero() {
 		t.Fatalf("credentials %+v, %v", c, err)
 	}
@@ -199,14 +199,14 @@ func TestQueryKeyRotationGrace(t *testing.T) {
 	ctx := context.Background()
 	w := who(e.shop.AppID, access.RoleDeveloper)
 	before, _ := e.merchants.Get(ctx, e.shop.AppID)
-	if _, err := e.desk.RotateQueryKey(ctx, w, 7*24*time.Hour+time.Hour); kindOf(err) != platform.KindInvalidParameter {
+	if _, err := e.svc.Keys.RotateQueryKey(ctx, w, 7*24*time.Hour+time.Hour); kindOf(err) != platform.KindInvalidParameter {
 		t.Fatalf("eight days of grace: %v", err)
 	}
 	if same, _ := e.merchants.Get(ctx, e.shop.AppID); same.QueryKey != before.QueryKey {
 		t.Fatal("a refused rotation changed the key")
 	}
 	start := time.Now()
-	q, err := e.desk.RotateQueryKey(ctx, w, -1)
+	q, err := e.svc.Keys.RotateQueryKey(ctx, w, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,11 +223,11 @@ func TestQueryKeyRotationGrace(t *testing.T) {
 	if after.QueryKeyMatches(before.QueryKey, start.Add(25*time.Hour)) {
 		t.Fatal("the old query key works after its grace")
 	}
-	c, err := e.desk.Credentials(ctx, who(e.shop.AppID, access.RoleViewer))
+	c, err := e.svc.Keys.Credentials(ctx, who(e.shop.AppID, access.RoleViewer))
 	if err != nil || !c.PrevQueryTill.Equal(q.OldUntil) {
 		t.Fatalf("credentials %+v, %v", c, err)
 	}
-	if _, err := e.desk.RotateQueryKey(ctx, w, 7*24*time.Hour); err != nil {
+	if _, err := e.svc.Keys.RotateQueryKey(ctx, w, 7*24*time.Hour); err != nil {
 		t.Fatalf("seven days of grace: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -6,19 +6,38 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 )
 
+// Webhooks are the use cases that change or read how the merchant is
+// called back: its default callback URL, test events, and its deliveries
+// with their resends (the Webhooks page, the callback part of Developers).
+type Webhooks struct {
+	testEvery      time.Duration
+	maxResendRange time.Duration
+	rdb            redis.UniversalClient
+	merchants      *merchant.Store
+	deliveries     *dispatcher.MerchantDeliveries
+	tester         *dispatcher.Tester
+	destinations   *dispatcher.Destinations
+	audit          *audit.Log
+	now            func() time.Time
+}
+
 // Deliveries lists the merchant's webhook deliveries that are pending,
 // failing or dead, newest event first, each with its last error.
-func (d *Desk) Deliveries(ctx context.Context, w Who, f dispatcher.ListFilter) ([]dispatcher.DeliveryRow, error) {
-	appid, err := d.may(w, access.PermWebhooksRead)
+func (d *Webhooks) Deliveries(ctx context.Context, a access.Actor, f dispatcher.ListFilter) ([]dispatcher.DeliveryRow, error) {
+	appid, err := may(a, access.PermWebhooksRead)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.Webhooks.List(ctx, appid, f)
+	rows, err := d.deliveries.List(ctx, appid, f)
 	if err != nil {
 		return nil, err
 	}
@@ -27,30 +46,31 @@ func (d *Desk) Deliveries(ctx context.Context, w Who, f dispatcher.ListFilter) (
 
 // SuccessRate is the merchant's webhook attempts of the last 24 hours and
 // how many were acknowledged.
-func (d *Desk) SuccessRate(ctx context.Context, w Who) (dispatcher.Rate, error) {
-	appid, err := d.may(w, access.PermWebhooksRead)
+func (d *Webhooks) SuccessRate(ctx context.Context, a access.Actor) (dispatcher.Rate, error) {
+	appid, err := may(a, access.PermWebhooksRead)
 	if err != nil {
 		return dispatcher.Rate{}, err
 	}
-	return d.Webhooks.SuccessRate(ctx, appid)
+	return d.deliveries.SuccessRate(ctx, appid)
 }
 
 // Resend queues one more attempt of the merchant's order's paid webhook,
 // or with refundID of that refund's. Another merchant's order is 404 like
 // a missing one; its audit entry is written in the resend's own script.
-func (d *Desk) Resend(ctx context.Context, w Who, paymentID, refundID string) error {
-	if _, err := d.may(w, access.PermWebhooksResend); err != nil {
+func (d *Webhooks) Resend(ctx context.Context, a access.Actor, paymentID, refundID string) error {
+	appid, err := may(a, access.PermWebhooksResend)
+	if err != nil {
 		return err
 	}
 	target := "order:" + paymentID
 	if refundID != "" {
 		target = "refund:" + refundID
 	}
-	e := d.entry(w, "webhook.resend", target, nil)
+	e := entry(d.now(), a, "webhook.resend", target, nil)
 	if err := e.Check(); err != nil {
 		return err
 	}
-	err := d.Webhooks.Resend(ctx, w.Session.AppID, paymentID, refundID, e)
+	err = d.deliveries.Resend(ctx, appid, paymentID, refundID, e)
 	switch {
 	case errors.Is(err, dispatcher.ErrNoDelivery):
 		return notFound("no webhook delivery of yours for this order")
@@ -63,20 +83,20 @@ func (d *Desk) Resend(ctx context.Context, w Who, paymentID, refundID string) er
 // ResendDead queues one more attempt of every dead delivery of the
 // merchant whose event happened in [from, to) (at most
 // dispatcher.MaxBulkResend a call), audited as one action with its count.
-func (d *Desk) ResendDead(ctx context.Context, w Who, from, to time.Time) (dispatcher.BulkResend, error) {
-	appid, err := d.may(w, access.PermWebhooksResend)
+func (d *Webhooks) ResendDead(ctx context.Context, a access.Actor, from, to time.Time) (dispatcher.BulkResend, error) {
+	appid, err := may(a, access.PermWebhooksResend)
 	if err != nil {
 		return dispatcher.BulkResend{}, err
 	}
-	if from.IsZero() || !to.After(from) || to.Sub(from) > d.cfg.MaxResendRange {
-		return dispatcher.BulkResend{}, invalid("the range must end after it starts and span at most %s", d.cfg.MaxResendRange)
+	if from.IsZero() || !to.After(from) || to.Sub(from) > d.maxResendRange {
+		return dispatcher.BulkResend{}, invalid("the range must end after it starts and span at most %s", d.maxResendRange)
 	}
-	e := d.entry(w, "webhook.resend_dead", "merchant:"+appid, map[string]string{
+	e := entry(d.now(), a, "webhook.resend_dead", "merchant:"+appid, map[string]string{
 		"note": "events from " + from.UTC().Format(time.RFC3339) + " to " + to.UTC().Format(time.RFC3339)})
 	if err := e.Check(); err != nil {
 		return dispatcher.BulkResend{}, err
 	}
-	res, err := d.Webhooks.ResendDead(ctx, appid, from, to)
+	res, err := d.deliveries.ResendDead(ctx, appid, from, to)
 	result := "done"
 	if err != nil {
 		result = "failed" // some may be queued: the entry records how many

@@ -42,10 +42,10 @@ func (c cliCommon) open(ctx context.Context) (redis.UniversalClient, error) {
 
 func (c cliCommon) output(w io.Writer) output { return output{w: w, json: *c.json} }
 
-// usdtDeskCmd is the administrator's desk: list, approve, reject, attach.
-func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
+// usdtReviewsCmd is the administrator's USDT reviews: list, approve, reject, attach.
+func usdtReviewsCmd(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
 	fs, common := cliFlags("usdt "+sub, stderr)
-	state := fs.String("state", command.DeskWaiting, "reviews: waiting, failed or all")
+	state := fs.String("state", command.BacklogWaiting, "reviews: waiting, failed or all")
 	note := fs.String("note", "", "approve, reject, attach: what the administrator saw")
 	reason := fs.String("reason", "", "reject: why, as the payer will read it")
 	by := fs.String("by", "", "approve, reject, attach: who decides (recorded as admin:NAME; default: the OS user)")
@@ -59,7 +59,7 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 	}
 	var actor access.Actor
 	if sub != "reviews" {
-		if actor, err = deskDecision(sub, *note, *reason, *by, given(fs, "by")); err != nil {
+		if actor, err = reviewDecision(sub, *note, *reason, *by, given(fs, "by")); err != nil {
 			return err
 		}
 	}
@@ -68,38 +68,38 @@ func usdtDeskCmd(ctx context.Context, sub string, args []string, stdout, stderr 
 		return err
 	}
 	defer rdb.Close()
-	store, window, err := deskStore(rdb)
+	store, window, err := cliOrderStore(rdb)
 	if err != nil {
 		return err
 	}
 	review, out := command.NewUSDTReview(store).WithWindow(window), common.output(stdout)
-	desk := operator.NewDesk(review, command.NewUSDTDesk(store), audit.NewLog(rdb))
+	reviews := operator.NewUSDTReviews(review, command.NewUSDTBacklog(store), audit.NewLog(rdb))
 	if sub == "reviews" {
-		orders, err := command.NewUSDTDesk(store).Reviews(ctx, *state)
+		orders, err := command.NewUSDTBacklog(store).Reviews(ctx, *state)
 		if err != nil || out.json {
-			return errors.Join(err, out.value(deskRows(orders)))
+			return errors.Join(err, out.value(reviewRows(orders)))
 		}
-		printDesk(stdout, orders)
+		printReviews(stdout, orders)
 		return nil
 	}
 	var o *schema.Order
 	switch sub {
 	case "attach":
-		o, err = desk.Attach(ctx, actor, pos[0], pos[1], *note)
+		o, err = reviews.Attach(ctx, actor, pos[0], pos[1], *note)
 	case "approve":
-		o, err = desk.Approve(ctx, actor, pos[0], *note)
+		o, err = reviews.Approve(ctx, actor, pos[0], *note)
 	default:
-		o, err = desk.Reject(ctx, actor, pos[0], *reason, *note)
+		o, err = reviews.Reject(ctx, actor, pos[0], *reason, *note)
 	}
 	if err != nil {
 		return fmt.Errorf("usdt %s: %w", sub, err)
 	}
-	return out.value(deskRow(o))
+	return out.value(reviewRow(o))
 }
 
-// deskDecision checks a decision's flags before anything is connected to:
+// reviewDecision checks a decision's flags before anything is connected to:
 // the note (approve, attach) or the reason (reject), and who decides.
-func deskDecision(sub, note, reason, by string, byGiven bool) (access.Actor, error) {
+func reviewDecision(sub, note, reason, by string, byGiven bool) (access.Actor, error) {
 	switch {
 	case sub != "reject" && note == "":
 		return access.Actor{}, fmt.Errorf("usdt %s: --note is required: say what you checked", sub)
@@ -113,11 +113,11 @@ func deskDecision(sub, note, reason, by string, byGiven bool) (access.Actor, err
 	return actor, nil
 }
 
-// deskStore is the order store with the process configuration's TTLs and
+// cliOrderStore is the order store with the process configuration's TTLs and
 // retention, read from the environment as `gateway serve` reads them (a
 // paid order must stay in Redis as long as the gateway's own).
 // A bad GATEWAY_* value is an error here as it is for serve.
-func deskStore(rdb redis.UniversalClient) (*command.Store, time.Duration, error) {
+func cliOrderStore(rdb redis.UniversalClient) (*command.Store, time.Duration, error) {
 	cfg, err := envConfig()
 	if err != nil {
 		return nil, 0, err
@@ -129,8 +129,8 @@ func deskStore(rdb redis.UniversalClient) (*command.Store, time.Duration, error)
 	return store, cfg.USDTReview, nil
 }
 
-// deskView is one order as the desk shows it.
-type deskView struct {
+// reviewView is one order as `gateway usdt reviews` shows it.
+type reviewView struct {
 	PaymentID string `json:"paymentId"`
 	Status    string `json:"status"`
 	Sandbox   bool   `json:"sandbox"`
@@ -149,8 +149,8 @@ type deskView struct {
 	NextCheck string `json:"nextCheckAt,omitempty"`
 }
 
-func deskRow(o *schema.Order) deskView {
-	v := deskView{PaymentID: o.ID, Status: o.Status.String(), Sandbox: o.Sandbox, Network: o.Network, Payable: o.PayableAmount,
+func reviewRow(o *schema.Order) reviewView {
+	v := reviewView{PaymentID: o.ID, Status: o.Status.String(), Sandbox: o.Sandbox, Network: o.Network, Payable: o.PayableAmount,
 		TxHash: o.TxHash, Review: o.Review, Reason: o.ReviewReason, Next: o.NextAction, Updated: schema.WireTime(o.UpdatedAt),
 		State: "none", Detail: "no transaction submitted yet"}
 	if r := schema.USDTReviewOf(o); r != nil {
@@ -159,19 +159,19 @@ func deskRow(o *schema.Order) deskView {
 	return v
 }
 
-func deskRows(orders []*schema.Order) []deskView {
-	out := make([]deskView, len(orders))
+func reviewRows(orders []*schema.Order) []reviewView {
+	out := make([]reviewView, len(orders))
 	for i, o := range orders {
-		out[i] = deskRow(o)
+		out[i] = reviewRow(o)
 	}
 	return out
 }
 
-func printDesk(w io.Writer, orders []*schema.Order) {
+func printReviews(w io.Writer, orders []*schema.Order) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PAYMENT ID\tSTATUS\tNETWORK\tPAYABLE\tSTATE\tREASON\tNEXT CHECK\tUPDATED\tHASH")
 	for _, o := range orders {
-		v := deskRow(o)
+		v := reviewRow(o)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.PaymentID, v.Status, v.Network, v.Payable,
 			v.State, v.Reason, cmp.Or(v.NextCheck, "-"), v.Updated, cmp.Or(v.TxHash, "-"))
 	}

@@ -11,32 +11,33 @@ import (
 	"github.com/paygate/gateway/usdt"
 )
 
-// Desk is the USDT review desk: SPEC.md's super administrator approves or
-// rejects the transfers the reviewers could not decide. Only the admin role
-// decides (access.PermUSDTReview); support and auditors read.
-type Desk struct {
-	r    *command.USDTReview
-	desk *command.USDTDesk
-	log  Auditor
-	now  func() time.Time
+// USDTReviews are the administrator's USDT reviews: SPEC.md's super
+// administrator approves or rejects the transfers the reviewers could not
+// decide. Only the admin role decides (access.PermUSDTReview); support and
+// auditors read.
+type USDTReviews struct {
+	r       *command.USDTReview
+	backlog *command.USDTBacklog
+	log     Auditor
+	now     func() time.Time
 }
 
-// NewDesk wraps the review use cases of the command side: decisions (r)
-// and the desk's reads (desk).
-func NewDesk(r *command.USDTReview, desk *command.USDTDesk, log Auditor) *Desk {
-	return &Desk{r: r, desk: desk, log: log, now: time.Now}
+// NewUSDTReviews wraps the review use cases of the command side: decisions
+// (r) and what waits for them (backlog).
+func NewUSDTReviews(r *command.USDTReview, backlog *command.USDTBacklog, log Auditor) *USDTReviews {
+	return &USDTReviews{r: r, backlog: backlog, log: log, now: time.Now}
 }
 
-// Reviews lists the orders of a desk state: waiting, failed or all.
-func (d *Desk) Reviews(ctx context.Context, actor access.Actor, state string) ([]*schema.Order, error) {
+// Reviews lists the orders of a backlog state: waiting, failed or all.
+func (d *USDTReviews) Reviews(ctx context.Context, actor access.Actor, state string) ([]*schema.Order, error) {
 	if err := allow(actor, access.PermUSDTRead); err != nil {
 		return nil, err
 	}
-	return d.desk.Reviews(ctx, state)
+	return d.backlog.Reviews(ctx, state)
 }
 
 // Review is one order with its review history, oldest decision first.
-func (d *Desk) Review(ctx context.Context, actor access.Actor, id string) (*schema.Order, []usdt.Decision, error) {
+func (d *USDTReviews) Review(ctx context.Context, actor access.Actor, id string) (*schema.Order, []usdt.Decision, error) {
 	if err := allow(actor, access.PermUSDTRead); err != nil {
 		return nil, nil, err
 	}
@@ -44,22 +45,22 @@ func (d *Desk) Review(ctx context.Context, actor access.Actor, id string) (*sche
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := d.desk.History(ctx, id)
+	h, err := d.backlog.History(ctx, id)
 	return o, h, err
 }
 
 // Approve: the transfer under review on order id pays it. note says what
 // the administrator checked.
-func (d *Desk) Approve(ctx context.Context, actor access.Actor, id, note string) (*schema.Order, error) {
+func (d *USDTReviews) Approve(ctx context.Context, actor access.Actor, id, note string) (*schema.Order, error) {
 	return d.decide(ctx, actor, "approve", id, usdt.Decision{Note: note})
 }
 
 // Reject: it does not; the payer reads reason and may pay again.
-func (d *Desk) Reject(ctx context.Context, actor access.Actor, id, reason, note string) (*schema.Order, error) {
+func (d *USDTReviews) Reject(ctx context.Context, actor access.Actor, id, reason, note string) (*schema.Order, error) {
 	return d.decide(ctx, actor, "reject", id, usdt.Decision{Reason: reason, Note: note})
 }
 
-func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, dec usdt.Decision) (*schema.Order, error) {
+func (d *USDTReviews) decide(ctx context.Context, actor access.Actor, verb, id string, dec usdt.Decision) (*schema.Order, error) {
 	if err := allow(actor, access.PermUSDTReview); err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func (d *Desk) decide(ctx context.Context, actor access.Actor, verb, id string, 
 
 // Attach puts a transfer under review on order id (one its payer could not
 // submit); the review then decides as usual.
-func (d *Desk) Attach(ctx context.Context, actor access.Actor, id, hash, note string) (*schema.Order, error) {
+func (d *USDTReviews) Attach(ctx context.Context, actor access.Actor, id, hash, note string) (*schema.Order, error) {
 	if err := allow(actor, access.PermUSDTReview); err != nil {
 		return nil, err
 	}

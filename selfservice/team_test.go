@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"bytes"
@@ -21,41 +21,41 @@ func TestTeamKeepsAnOwner(t *testing.T) {
 	ctx := context.Background()
 	owner := e.user(e.shop.AppID, "owner@shop.test", access.RoleOwner)
 	w := who(e.shop.AppID, access.RoleOwner)
-	w.Session.UserID = owner.ID
-	u, token, err := e.desk.Invite(ctx, w, "Dev@Shop.test", access.RoleDeveloper)
+	w.ID = owner.ID
+	u, token, err := e.svc.Team.Invite(ctx, w, "Dev@Shop.test", access.RoleDeveloper)
 	if err != nil || token == "" || u.Email != "dev@shop.test" || u.Role != access.RoleDeveloper {
 		t.Fatalf("invite: %+v %q %v", u, token, err)
 	}
-	if _, _, err := e.desk.Invite(ctx, w, "dev@shop.test", access.RoleViewer); kindOf(err) != platform.KindConflict {
+	if _, _, err := e.svc.Team.Invite(ctx, w, "dev@shop.test", access.RoleViewer); kindOf(err) != platform.KindConflict {
 		t.Fatalf("second invite of one address: %v", err)
 	}
 	for name, do := range map[string]func() error{
-		"demote the last owner": func() error { return e.desk.SetRole(ctx, w, owner.ID, access.RoleViewer) },
-		"remove oneself":        func() error { return e.desk.SetDisabled(ctx, w, owner.ID, true) },
+		"demote the last owner": func() error { return e.svc.Team.SetRole(ctx, w, owner.ID, access.RoleViewer) },
+		"remove oneself":        func() error { return e.svc.Team.SetDisabled(ctx, w, owner.ID, true) },
 	} {
 		if err := do(); kindOf(err) != platform.KindConflict {
 			t.Fatalf("%s: %v, want conflict", name, err)
 		}
 	}
-	if err := e.desk.SetRole(ctx, w, u.ID, access.RoleOwner); err != nil {
+	if err := e.svc.Team.SetRole(ctx, w, u.ID, access.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.desk.SetRole(ctx, w, owner.ID, access.RoleFinance); err != nil {
+	if err := e.svc.Team.SetRole(ctx, w, owner.ID, access.RoleFinance); err != nil {
 		t.Fatalf("demoting one of two owners: %v", err)
 	}
 	second := who(e.shop.AppID, access.RoleOwner)
-	second.Session.UserID = u.ID
-	if err := e.desk.SetDisabled(ctx, second, owner.ID, true); err != nil {
+	second.ID = u.ID
+	if err := e.svc.Team.SetDisabled(ctx, second, owner.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	team, err := e.desk.Team(ctx, w)
+	team, err := e.svc.Team.Roster(ctx, w)
 	if err != nil || len(team.Users) != 2 || team.Users[0].ID != u.ID || !team.Users[1].Disabled {
 		t.Fatalf("team %+v, %v", team, err)
 	}
-	if err := e.desk.RequireTOTP(ctx, second, true); err != nil {
+	if err := e.svc.Team.RequireTOTP(ctx, second, true); err != nil {
 		t.Fatal(err)
 	}
-	if team, _ := e.desk.Team(ctx, w); !team.RequireTOTP {
+	if team, _ := e.svc.Team.Roster(ctx, w); !team.RequireTOTP {
 		t.Fatal("TOTP not required after RequireTOTP")
 	}
 	if strings.Contains(strings.Join(e.auditStrings(), "\n"), token) {
@@ -78,7 +78,7 @@ func TestAuditLogIsTheOwnersMerchantOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ch.Close() })
-	e.desk.Searcher = audit.NewSearcher(ch)
+	e.svc.AuditLog.searcher = audit.NewSearcher(ch)
 	l := audit.NewLog(e.rdb)
 	for i, appid := range []string{e.shop.AppID, e.other.AppID, e.other.AppID} {
 		_, err := l.Append(ctx, audit.Entry{At: time.Now().Add(time.Duration(i) * time.Second), Realm: audit.RealmMerchant, ActorID: "u",
@@ -89,12 +89,12 @@ func TestAuditLogIsTheOwnersMerchantOnly(t *testing.T) {
 	}
 	project(t, e, ch, 3)
 	w := who(e.shop.AppID, access.RoleOwner)
-	page, err := e.desk.AuditLog(ctx, w, audit.Filter{AppID: e.other.AppID})
+	page, err := e.svc.AuditLog.Search(ctx, w, audit.Filter{AppID: e.other.AppID})
 	if err != nil || page.Total != 1 || len(page.Rows) != 1 || page.Rows[0].AppID != e.shop.AppID {
 		t.Fatalf("search naming another merchant: %+v, %v", page, err)
 	}
 	var csv bytes.Buffer
-	write, err := e.desk.ExportAudit(ctx, w, audit.Filter{AppID: e.other.AppID})
+	write, err := e.svc.AuditLog.Export(ctx, w, audit.Filter{AppID: e.other.AppID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -31,19 +31,19 @@ import (
 
 // env is two merchants (shop, live; sandbox, a sandbox one) and a third
 // (other) whose data must never show, over this test's own database of the
-// real Redis, with the desk under test.
+// real Redis, with the use cases under test.
 type env struct {
 	t         *testing.T
 	rdb       *redis.Client
 	merchants *merchant.Store
 	accounts  *access.Accounts
-	desk      *Desk
+	svc       *Services
 	shop      *merchant.Account
 	sandbox   *merchant.Account
 	other     *merchant.Account
 }
 
-// newEnv builds the desk; lax lets webhooks and test events reach
+// newEnv builds the use cases; lax lets webhooks and test events reach
 // loopback (GATEWAY_WEBHOOK_ALLOW_PRIVATE), as the tests with a receiver
 // need; the attack tests run strict, as production does.
 func newEnv(t *testing.T, lax bool) *env {
@@ -81,7 +81,7 @@ func newEnv(t *testing.T, lax bool) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.desk, err = New(Defaults(), Deps{Redis: rdb, Merchants: store, Accounts: accounts, Webhooks: webhooks,
+	e.svc, err = New(Defaults(), Deps{Redis: rdb, Merchants: store, Accounts: accounts, Webhooks: webhooks,
 		Tester: tester, Destinations: dispatcher.NewDestinations(lax), Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -90,21 +90,21 @@ func newEnv(t *testing.T, lax bool) *env {
 }
 
 // who is a person of appid with role, acting from a documentation address.
-func who(appid string, role access.Role) Who {
-	return Who{Session: &access.Session{UserID: "u-" + string(role) + "-" + appid, Realm: access.RealmMerchant, Role: role,
-		AppID: appid, Email: string(role) + "@" + appid + ".test"}, IP: "198.51.100.7"}
+func who(appid string, role access.Role) access.Actor {
+	return access.ActorOf(&access.Session{UserID: "u-" + string(role) + "-" + appid, Realm: access.RealmMerchant, Role: role,
+		AppID: appid, Email: string(role) + "@" + appid + ".test"}, "198.51.100.7")
 }
 
 // operator is an operator's session: worthless on the merchant console.
-func operator(appid string) Who {
-	return Who{Session: &access.Session{UserID: "op1", Realm: access.RealmOperator, Role: access.RoleAdmin, AppID: appid,
-		Email: "admin@gateway.test"}, IP: "198.51.100.8"}
+func operator(appid string) access.Actor {
+	return access.ActorOf(&access.Session{UserID: "op1", Realm: access.RealmOperator, Role: access.RoleAdmin, AppID: appid,
+		Email: "admin@gateway.test"}, "198.51.100.8")
 }
 
-// user creates a user of appid (setup not completed: the desk needs none).
+// user creates a user of appid (setup not completed: the use cases need none).
 func (e *env) user(appid, email string, role access.Role) *access.Account {
 	e.t.Helper()
-	u, _, err := e.accounts.Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: appid, Email: email, Role: role})
+	u, _, err := access.NewTeam(e.accounts).Create(context.Background(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: appid, Email: email, Role: role})
 	if err != nil {
 		e.t.Fatal(err)
 	}

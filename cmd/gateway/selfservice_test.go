@@ -15,9 +15,9 @@ import (
 	"github.com/paygate/gateway/webui"
 )
 
-// TestConsoleDeskBuilds: the pages build over serve's parts and join a
+// TestSelfServicePagesBuild: the pages build over serve's parts and join a
 // console's frame dependencies.
-func TestConsoleDeskBuilds(t *testing.T) {
+func TestSelfServicePagesBuild(t *testing.T) {
 	rdb := testenv.Redis(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	lim, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, prometheus.NewRegistry(), log)
@@ -28,7 +28,7 @@ func TestConsoleDeskBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := consoleDesk("http://127.0.0.1:8080", dispatcher.Defaults(), rdb, nil, acc, log)
+	pages, err := selfServicePages("http://127.0.0.1:8080", dispatcher.Defaults(), rdb, nil, acc, log)
 	if err != nil {
 		t.Fatal(err)
 	}

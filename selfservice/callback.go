@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -22,12 +22,12 @@ import (
 // every webhook would be refused for is refused here, with the reason). The audit entry
 // names the host only: a URL's path or query may hold the merchant's own
 // token.
-func (d *Desk) SetCallback(ctx context.Context, w Who, raw string) error {
-	appid, err := d.may(w, access.PermSettingsWrite)
+func (d *Webhooks) SetCallback(ctx context.Context, a access.Actor, raw string) error {
+	appid, err := may(a, access.PermSettingsWrite)
 	if err != nil {
 		return err
 	}
-	if err := merchant.ValidateCallback(ctx, d.Destinations, raw); err != nil {
+	if err := merchant.ValidateCallback(ctx, d.destinations, raw); err != nil {
 		return err
 	}
 	note := "cleared"
@@ -35,8 +35,8 @@ func (d *Desk) SetCallback(ctx context.Context, w Who, raw string) error {
 		u, _ := url.Parse(raw) // ValidateCallback parsed it
 		note = "host " + u.Host
 	}
-	e := d.entry(w, "merchant.set_callback", "merchant:"+appid, map[string]string{"note": note})
-	_, err = d.Merchants.Audited(e).SetCallback(ctx, appid, raw)
+	e := entry(d.now(), a, "merchant.set_callback", "merchant:"+appid, map[string]string{"note": note})
+	_, err = d.merchants.Audited(e).SetCallback(ctx, appid, raw)
 	return err
 }
 
@@ -44,29 +44,29 @@ func (d *Desk) SetCallback(ctx context.Context, w Who, raw string) error {
 // callback URL under the dispatcher's address guard, and answers how the
 // receiver answered. One per merchant per TestEvery; audited with the
 // status it got.
-func (d *Desk) SendTestEvent(ctx context.Context, w Who) (*dispatcher.TestResult, error) {
-	appid, err := d.may(w, access.PermSettingsWrite)
+func (d *Webhooks) SendTestEvent(ctx context.Context, a access.Actor) (*dispatcher.TestResult, error) {
+	appid, err := may(a, access.PermSettingsWrite)
 	if err != nil {
 		return nil, err
 	}
-	a, err := d.account(ctx, appid)
+	acct, err := d.merchants.Get(ctx, appid)
 	if err != nil {
 		return nil, err
 	}
-	if a.Callback == "" {
+	if acct.Callback == "" {
 		return nil, invalid("set a default callback URL first")
 	}
-	if err := d.Destinations.Check(ctx, a.Callback); err != nil {
+	if err := d.destinations.Check(ctx, acct.Callback); err != nil {
 		return nil, &platform.Error{Kind: platform.KindInvalidParameter, Msg: err.Error(), Err: err}
 	}
-	e := d.entry(w, "webhook.test", "merchant:"+appid, map[string]string{})
+	e := entry(d.now(), a, "webhook.test", "merchant:"+appid, map[string]string{})
 	if err := e.Check(); err != nil {
 		return nil, err
 	}
 	if err := d.spaceTests(ctx, appid); err != nil {
 		return nil, err
 	}
-	res, err := d.Tester.Send(ctx, appid, a.Callback)
+	res, err := d.tester.Send(ctx, appid, acct.Callback)
 	if err != nil {
 		return nil, err
 	}
@@ -82,15 +82,15 @@ func (d *Desk) SendTestEvent(ctx context.Context, w Who) (*dispatcher.TestResult
 }
 
 // spaceTests lets one test event through per merchant per TestEvery.
-func (d *Desk) spaceTests(ctx context.Context, appid string) error {
-	ok, err := d.Redis.SetNX(ctx, schema.WebhookTestKey(appid), "1", d.cfg.TestEvery).Result()
+func (d *Webhooks) spaceTests(ctx context.Context, appid string) error {
+	ok, err := d.rdb.SetNX(ctx, schema.WebhookTestKey(appid), "1", d.testEvery).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return fmt.Errorf("space test events: %w", err)
 	}
 	if !ok {
-		left, err := d.Redis.PTTL(ctx, schema.WebhookTestKey(appid)).Result()
+		left, err := d.rdb.PTTL(ctx, schema.WebhookTestKey(appid)).Result()
 		if err != nil || left <= 0 {
-			left = d.cfg.TestEvery
+			left = d.testEvery
 		}
 		return &platform.RateLimited{RetryAfter: left}
 	}

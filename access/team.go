@@ -22,6 +22,17 @@ var (
 	updateScript = audit.Script(updateLua)
 )
 
+// Team manages accounts: creates them, reissues their setup links,
+// changes their role, disables and enables them, unlocks their second
+// factor and sets a merchant's TOTP policy. Each change is checked against
+// who may manage the account (a merchant's owner, an admin, the CLI) and
+// audited in the script that makes it. It works on the Accounts' store;
+// logins, setup and sessions stay on Accounts.
+type Team struct{ a *Accounts }
+
+// NewTeam is the team management over a's accounts.
+func NewTeam(a *Accounts) *Team { return &Team{a: a} }
+
 // NewUser is an account to create.
 type NewUser struct {
 	Realm Realm
@@ -53,7 +64,7 @@ func authorize(actor Actor, realm Realm, appid string) error {
 // Create makes an account without a password and returns the one-time
 // setup token its person sets a password (and TOTP) with; the token is
 // shown once, and only its hash is kept.
-func (a *Accounts) Create(ctx context.Context, actor Actor, nu NewUser) (*Account, string, error) {
+func (t *Team) Create(ctx context.Context, actor Actor, nu NewUser) (*Account, string, error) {
 	email, ok := normEmail(nu.Email)
 	if !ok || !nu.Role.Valid(nu.Realm) || (nu.Realm == RealmMerchant) != (nu.AppID != "") {
 		return nil, "", domain(platform.KindInvalidParameter, "an e-mail address and a role of the realm (and, for a merchant user, its appid) are required", nil)
@@ -62,7 +73,7 @@ func (a *Accounts) Create(ctx context.Context, actor Actor, nu NewUser) (*Accoun
 		return nil, "", err
 	}
 	if nu.Realm == RealmMerchant {
-		if _, err := merchant.NewStore(a.rdb).Get(ctx, nu.AppID); err != nil {
+		if _, err := merchant.NewStore(t.a.rdb).Get(ctx, nu.AppID); err != nil {
 			if errors.Is(err, merchant.ErrNotFound) {
 				return nil, "", domain(platform.KindInvalidAppID, "no such merchant", err)
 			}
@@ -70,27 +81,27 @@ func (a *Accounts) Create(ctx context.Context, actor Actor, nu NewUser) (*Accoun
 		}
 	}
 	id, token := newID(), newToken()
-	now := a.now()
+	now := t.a.now()
 	sk := setupKey(digest(token))
 	keys := []string{userKey(id), emailKey(nu.Realm, email), membersKey(nu.Realm, nu.AppID), sk, auditKey()}
-	args := []any{id, string(nu.Realm), nu.AppID, email, string(nu.Role), now.UnixMilli(), a.cfg.SetupTTL.Milliseconds(), sk,
-		now.Add(a.cfg.SetupTTL).UnixMilli()}
-	e := a.entry(actor, "user.create", "user:"+id, nu.AppID, map[string]string{"email": email, "role": string(nu.Role), "realm": string(nu.Realm)})
-	res, err := a.run(ctx, createScript, keys, args, e)
+	args := []any{id, string(nu.Realm), nu.AppID, email, string(nu.Role), now.UnixMilli(), t.a.cfg.SetupTTL.Milliseconds(), sk,
+		now.Add(t.a.cfg.SetupTTL).UnixMilli()}
+	e := t.a.entry(actor, "user.create", "user:"+id, nu.AppID, map[string]string{"email": email, "role": string(nu.Role), "realm": string(nu.Realm)})
+	res, err := t.a.run(ctx, createScript, keys, args, e)
 	if err != nil {
 		return nil, "", err
 	}
 	if res.(int64) == 0 {
 		return nil, "", domain(platform.KindConflict, "an account with this e-mail exists", ErrExists)
 	}
-	acct, err := a.Get(ctx, id)
+	acct, err := t.a.Get(ctx, id)
 	return acct, token, err
 }
 
 // Reissue gives an account a new setup token (a lost link, a forgotten
 // password, a lost authenticator); the previous token stops working.
-func (a *Accounts) Reissue(ctx context.Context, actor Actor, id string) (string, error) {
-	acct, err := a.Get(ctx, id)
+func (t *Team) Reissue(ctx context.Context, actor Actor, id string) (string, error) {
+	acct, err := t.a.Get(ctx, id)
 	if err != nil {
 		return "", err
 	}
@@ -99,8 +110,8 @@ func (a *Accounts) Reissue(ctx context.Context, actor Actor, id string) (string,
 	}
 	token := newToken()
 	sk := setupKey(digest(token))
-	e := a.entry(actor, "user.reissue_setup", "user:"+id, acct.AppID, nil)
-	res, err := a.run(ctx, reissueScript, []string{userKey(id), sk, auditKey()}, []any{a.cfg.SetupTTL.Milliseconds(), sk, a.now().Add(a.cfg.SetupTTL).UnixMilli()}, e)
+	e := t.a.entry(actor, "user.reissue_setup", "user:"+id, acct.AppID, nil)
+	res, err := t.a.run(ctx, reissueScript, []string{userKey(id), sk, auditKey()}, []any{t.a.cfg.SetupTTL.Milliseconds(), sk, t.a.now().Add(t.a.cfg.SetupTTL).UnixMilli()}, e)
 	if err != nil {
 		return "", err
 	}
@@ -111,21 +122,21 @@ func (a *Accounts) Reissue(ctx context.Context, actor Actor, id string) (string,
 }
 
 // SetRole changes an account's role within its realm.
-func (a *Accounts) SetRole(ctx context.Context, actor Actor, id string, role Role) error {
-	acct, err := a.Get(ctx, id)
+func (t *Team) SetRole(ctx context.Context, actor Actor, id string, role Role) error {
+	acct, err := t.a.Get(ctx, id)
 	if err != nil {
 		return err
 	}
 	if !role.Valid(acct.Realm) {
 		return domain(platform.KindInvalidParameter, "not a role of this console", nil)
 	}
-	return a.update(ctx, actor, acct, "user.set_role", "role", string(role),
+	return t.update(ctx, actor, acct, "user.set_role", "role", string(role),
 		map[string]string{"role": string(role), "old_role": string(acct.Role)})
 }
 
 // SetDisabled disables an account (its sessions end at once) or enables it.
-func (a *Accounts) SetDisabled(ctx context.Context, actor Actor, id string, disabled bool) error {
-	acct, err := a.Get(ctx, id)
+func (t *Team) SetDisabled(ctx context.Context, actor Actor, id string, disabled bool) error {
+	acct, err := t.a.Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -133,15 +144,15 @@ func (a *Accounts) SetDisabled(ctx context.Context, actor Actor, id string, disa
 	if disabled {
 		action = "user.disable"
 	}
-	return a.update(ctx, actor, acct, action, "disabled", flag(disabled), nil)
+	return t.update(ctx, actor, acct, action, "disabled", flag(disabled), nil)
 }
 
-func (a *Accounts) update(ctx context.Context, actor Actor, acct *Account, action, field, value string, d map[string]string) error {
+func (t *Team) update(ctx context.Context, actor Actor, acct *Account, action, field, value string, d map[string]string) error {
 	if err := authorize(actor, acct.Realm, acct.AppID); err != nil {
 		return err
 	}
-	e := a.entry(actor, action, "user:"+acct.ID, acct.AppID, d)
-	res, err := a.run(ctx, updateScript, []string{userKey(acct.ID), sessionsKey(acct.ID), auditKey()}, []any{field, value, sessionPrefix}, e)
+	e := t.a.entry(actor, action, "user:"+acct.ID, acct.AppID, d)
+	res, err := t.a.run(ctx, updateScript, []string{userKey(acct.ID), sessionsKey(acct.ID), auditKey()}, []any{field, value, sessionPrefix}, e)
 	if err != nil {
 		return err
 	}

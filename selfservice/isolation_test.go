@@ -1,4 +1,4 @@
-package merchantdesk
+package selfservice
 
 import (
 	"context"
@@ -25,14 +25,14 @@ func TestAnotherMerchantsDataNeverShows(t *testing.T) {
 	w := who(e.shop.AppID, access.RoleOwner)
 
 	t.Run("deliveries", func(t *testing.T) {
-		rows, err := e.desk.Deliveries(ctx, w, dispatcher.ListFilter{})
+		rows, err := e.svc.Webhooks.Deliveries(ctx, w, dispatcher.ListFilter{})
 		if err != nil || len(rows) != 1 || rows[0].DeliveryID != mine {
 			t.Fatalf("rows %+v, %v: want only %s", rows, err, mine)
 		}
 	})
 	t.Run("resend", func(t *testing.T) {
 		before := e.fingerprint()
-		if err := e.desk.Resend(ctx, w, theirs, ""); kindOf(err) != platform.KindNotFound {
+		if err := e.svc.Webhooks.Resend(ctx, w, theirs, ""); kindOf(err) != platform.KindNotFound {
 			t.Fatalf("resend of their delivery: %v, want not found", err)
 		}
 		if e.fingerprint() != before {
@@ -40,7 +40,7 @@ func TestAnotherMerchantsDataNeverShows(t *testing.T) {
 		}
 	})
 	t.Run("resend dead", func(t *testing.T) {
-		res, err := e.desk.ResendDead(ctx, w, time.Now().Add(-time.Hour), time.Now().Add(time.Minute))
+		res, err := e.svc.Webhooks.ResendDead(ctx, w, time.Now().Add(-time.Hour), time.Now().Add(time.Minute))
 		if err != nil || res.Queued != 1 {
 			t.Fatalf("%+v, %v: want only mine queued", res, err)
 		}
@@ -49,17 +49,17 @@ func TestAnotherMerchantsDataNeverShows(t *testing.T) {
 		}
 	})
 	t.Run("ledger and balances", func(t *testing.T) {
-		l, err := e.desk.Ledger(ctx, w, "", 50)
+		l, err := e.svc.Balance.Ledger(ctx, w, "", 50)
 		if err != nil || len(l) != 0 {
 			t.Fatalf("ledger %+v, %v", l, err)
 		}
-		b, err := e.desk.Balances(ctx, w)
+		b, err := e.svc.Balance.Balances(ctx, w)
 		if err != nil || len(b) != 0 {
 			t.Fatalf("balances %+v, %v", b, err)
 		}
 	})
 	t.Run("users", func(t *testing.T) {
-		team, err := e.desk.Team(ctx, w)
+		team, err := e.svc.Team.Roster(ctx, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,9 +70,9 @@ func TestAnotherMerchantsDataNeverShows(t *testing.T) {
 		}
 		before := e.fingerprint()
 		for name, do := range map[string]func() error{
-			"set role": func() error { return e.desk.SetRole(ctx, w, theirUser.ID, access.RoleViewer) },
-			"remove":   func() error { return e.desk.SetDisabled(ctx, w, theirUser.ID, true) },
-			"reissue":  func() error { _, err := e.desk.Reissue(ctx, w, theirUser.ID); return err },
+			"set role": func() error { return e.svc.Team.SetRole(ctx, w, theirUser.ID, access.RoleViewer) },
+			"remove":   func() error { return e.svc.Team.SetDisabled(ctx, w, theirUser.ID, true) },
+			"reissue":  func() error { _, err := e.svc.Team.Reissue(ctx, w, theirUser.ID); return err },
 		} {
 			if err := do(); kindOf(err) != platform.KindNotFound {
 				t.Fatalf("%s of their user: %v, want not found", name, err)

@@ -11,17 +11,17 @@ import (
 	"github.com/paygate/gateway/deskweb"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/merchantdesk"
+	"github.com/paygate/gateway/selfservice"
 )
 
-// consoleDesk is the merchant console's Webhooks, Developers, Balance and
+// selfServicePages is the merchant console's Webhooks, Developers, Balance and
 // Team & security pages over this process's Redis, its ClickHouse (nil: the
 // audit log is not searchable here) and the webhook settings (the test event
 // and the callback check follow GATEWAY_WEBHOOK_ALLOW_PRIVATE and
 // GATEWAY_WEBHOOK_TIMEOUT). The console takes them in with
 // webui.Deps.Extensions. publicURL (GATEWAY_PUBLIC_URL) starts the setup
 // links the Team page shows.
-func consoleDesk(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*deskweb.Pages, error) {
+func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*deskweb.Pages, error) {
 	store := merchant.NewStore(rdb)
 	webhooks, err := dispatcher.NewMerchantDeliveries(rdb)
 	if err != nil {
@@ -35,10 +35,10 @@ func consoleDesk(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalCl
 	if ch != nil {
 		searcher = audit.NewSearcher(ch)
 	}
-	desk, err := merchantdesk.New(merchantdesk.Defaults(), merchantdesk.Deps{Redis: rdb, Merchants: store, Accounts: acc,
+	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: store, Accounts: acc,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher, Log: log})
 	if err != nil {
 		return nil, err
 	}
-	return deskweb.New(desk, publicURL, log), nil
+	return deskweb.New(svc, publicURL, log), nil
 }
