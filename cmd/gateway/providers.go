@@ -24,6 +24,7 @@ import (
 	"github.com/paygate/gateway/provider/walleta"
 	"github.com/paygate/gateway/provider/walletb"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -38,6 +39,26 @@ func providerFamilies() map[schema.Method]provider.Family {
 		out[f.Method] = f
 	}
 	return out
+}
+
+// providerSimulators are the sandbox's simulated providers, one per family
+// (providerFamilies), each made for the family's sandbox adapter.
+func providerSimulators() map[schema.Method]sandbox.Maker {
+	return map[schema.Method]sandbox.Maker{
+		schema.MethodWalletA:    sandbox.Make(walleta.SandboxSimConfig, walleta.NewSimulator),
+		schema.MethodWalletB:    sandbox.Make(walletb.SandboxSimConfig, walletb.NewSimulator),
+		schema.MethodCryptohost: sandbox.Make(cryptohost.SandboxSimConfig, cryptohost.NewSimulator),
+		schema.MethodCryptoPSP:  sandbox.Make(cryptopsp.SandboxSimConfig, cryptopsp.NewSimulator),
+		schema.MethodBDCard:     sandbox.Make(bdcard.SandboxSimConfig, bdcard.NewSimulator),
+		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcard.NewSimulator),
+		schema.MethodBDPSPB:     sandbox.Make(bdpspb.SandboxSimConfig, bdpspb.NewSimulator),
+		schema.MethodFiatPSP:    sandbox.Make(fiatpsp.SandboxSimConfig, fiatpsp.NewSimulator),
+	}
+}
+
+// pspaSimConfig is the bdpsp_a store's simulator: bdcard's protocol.
+func pspaSimConfig(base string) bdcard.SimConfig {
+	return bdcard.SandboxSimConfigFamily(bdcard.FamilyPSPA, base)
 }
 
 // providerSet is what the process wired: the registry the command side
@@ -102,10 +123,15 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 	set := &providerSet{simulators: command.Simulators{}}
 	var sims []func(fiber.Router)
 	var errs []error
-	families := providerFamilies()
+	families, makers := providerFamilies(), providerSimulators()
 	for _, method := range schema.AllMethods() {
 		f, ok := families[method]
 		if !ok {
+			continue
+		}
+		makeSim, ok := makers[method]
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s sandbox: no simulator", method))
 			continue
 		}
 		base := simBase + "/" + string(method)
@@ -115,7 +141,7 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 			continue
 		}
 		sandbox[method] = a
-		sim := f.Simulator(base, state, notifier, log)
+		sim := makeSim(base, state, notifier, log)
 		set.simulators[method] = sim
 		sims = append(sims, func(r fiber.Router) { sim.Register(r.Group("/" + string(method))) })
 		if build, ok := builds[method]; ok {

@@ -14,10 +14,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/simkit"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // SimConfig is a simulated store of either family.
@@ -132,7 +132,7 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 	if err != nil {
 		return c.Status(http.StatusNotFound).SendString("no such session")
 	}
-	p := provider.SimPage{
+	p := simkit.SimPage{
 		Provider: s.cfg.Family, OrderID: sess.TranID, Amount: sess.Amount, Currency: sess.Currency, Description: sess.Product,
 		Action: s.cfg.BaseURL + "/checkout/" + sess.Key,
 	}

@@ -13,10 +13,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/simkit"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // SimConfig is the simulated merchant account.
@@ -114,7 +114,7 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 	if err != nil {
 		return c.Status(http.StatusNotFound).SendString("no such payment")
 	}
-	p := provider.SimPage{
+	p := simkit.SimPage{
 		Provider: Family, OrderID: txn.TranID, Amount: txn.Amount, Currency: txn.Currency, Description: txn.Desc,
 		Action: s.cfg.BaseURL + "/paynow/" + txn.Track,
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/schema"
 )
 

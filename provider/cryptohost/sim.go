@@ -15,8 +15,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // SimConfig is the simulator's side of the sandbox credentials.

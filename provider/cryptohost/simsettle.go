@@ -12,8 +12,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/simkit"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // stateKey is where the simulator keeps a charge.
@@ -52,7 +52,7 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 func (s *Simulator) render(c *fiber.Ctx, ch *charge) error {
 	done := map[string]string{"COMPLETED": "Paid: the webhook was sent.", "FAILED": "Failed: the webhook was sent.", "EXPIRED": "Expired."}
 	st, _ := ch.lastStatus()
-	return simkit.SendPage(c, provider.SimPage{
+	return simkit.SendPage(c, simkit.SimPage{
 		Provider: Family, OrderID: ch.Metadata.OrderID, Amount: ch.Pricing.Local.Amount, Currency: ch.Pricing.Local.Currency,
 		Description: ch.Description, Action: s.cfg.BaseURL + "/pay/" + ch.Code, Done: done[st],
 	})

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 )
 
 // maxNotifyBody bounds a webhook we parse; a charge event is a few KiB.

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 )
 
 // statusOutcomes is what each payment status means; only finished is paid

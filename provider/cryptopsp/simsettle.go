@@ -13,9 +13,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/simkit"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // field is one member of a JSON object written in a chosen order: a string,
@@ -87,7 +87,7 @@ func (s *Simulator) render(c *fiber.Ctx, inv *simInvoice) error {
 	if inv.Description != "" {
 		desc += " — " + inv.Description
 	}
-	return simkit.SendPage(c, provider.SimPage{
+	return simkit.SendPage(c, simkit.SimPage{
 		Provider: Family, OrderID: inv.OrderID, Amount: inv.PriceAmount, Currency: strings.ToUpper(inv.PriceCurrency),
 		Description: desc, Action: s.invoiceURL(inv.ID), Done: done[inv.Status],
 	})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/schema"
 )
 

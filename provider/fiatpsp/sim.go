@@ -18,7 +18,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/simkit"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // SimSystem is a payment system the simulator offers.

@@ -13,8 +13,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/simkit"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // statusText is what the payer's page says of a settled order.
@@ -81,7 +81,7 @@ func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
 			name = sys.Name
 		}
 	}
-	return simkit.SendPage(c, provider.SimPage{
+	return simkit.SendPage(c, simkit.SimPage{
 		Provider: Family, OrderID: o.PaymentID, Amount: o.Amount, Currency: o.Currency, Description: name,
 		Action: s.pageURL(o), Done: done,
 	})

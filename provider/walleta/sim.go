@@ -16,10 +16,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/internal/rsakey"
-	"github.com/paygate/gateway/provider/internal/simkit"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // Simulator answers wallet_a's API for the sandbox and plays the payer's

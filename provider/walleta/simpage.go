@@ -11,9 +11,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/simkit"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // codePage is the payer's wallet after scanning the code: the trade and a
@@ -55,7 +54,7 @@ func (s *Simulator) render(c *fiber.Ctx, t trade, done string) error {
 	if cur == "" {
 		cur = "CNY"
 	}
-	return simkit.SendPage(c, provider.SimPage{
+	return simkit.SendPage(c, simkit.SimPage{
 		Provider: Family, OrderID: t.OutTradeNo, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
 		Action: s.qrURL(t.Token), Done: done,
 	})

@@ -10,7 +10,7 @@ import (
 	"github.com/paygate/gateway/internal/config"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/rsakey"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -165,6 +165,6 @@ func SandboxSimConfig(baseURL string) SimConfig {
 
 // Registration is the family as the process registers it.
 func Registration() provider.Family {
-	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodWalletB,
-		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter]{Method: schema.MethodWalletB,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig})
 }

@@ -11,9 +11,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/simkit"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // codePage is what the payer's wallet shows after scanning the code.
@@ -42,7 +41,7 @@ func doneText(state string) string {
 }
 
 func (s *Simulator) render(c *fiber.Ctx, t simTx, done string) error {
-	return simkit.SendPage(c, provider.SimPage{
+	return simkit.SendPage(c, simkit.SimPage{
 		Provider: Family, OrderID: t.OutTradeNo, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
 		Description: t.Description, Action: s.codeURL(t.Token), Done: done,
 	})

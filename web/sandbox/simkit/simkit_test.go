@@ -18,7 +18,7 @@ import (
 func TestPageAndChoice(t *testing.T) {
 	app := fiber.New()
 	app.Get("/p", func(c *fiber.Ctx) error {
-		return SendPage(c, provider.SimPage{Provider: "fam", Amount: "1.00", Currency: "USD", Action: "/p"})
+		return SendPage(c, SimPage{Provider: "fam", Amount: "1.00", Currency: "USD", Action: "/p"})
 	})
 	app.Post("/p", func(c *fiber.Ctx) error {
 		paid, ok := Choice(c)

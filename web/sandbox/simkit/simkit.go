@@ -1,6 +1,6 @@
-// Package simkit is the glue every provider simulator needs around
-// provider.SimPage and provider.State: sending the payer's page, reading
-// the tester's Pay or Fail, keeping a simulated payment as JSON, and random
+// Package simkit is the glue every provider simulator needs around its
+// payer's page (SimPage) and provider.State: sending the page, reading the
+// tester's Pay or Fail, keeping a simulated payment as JSON, and random
 // ids. The simulators differ in their protocols, not in this; having it
 // once keeps their pages and their stored records alike.
 package simkit
@@ -30,9 +30,9 @@ func Logger(log *slog.Logger) *slog.Logger {
 }
 
 // SendPage answers with p rendered as HTML.
-func SendPage(c *fiber.Ctx, p provider.SimPage) error {
+func SendPage(c *fiber.Ctx, p SimPage) error {
 	if p.Merchant == "" {
-		p.Merchant = provider.SimMerchant(c, p.OrderID)
+		p.Merchant = SimMerchant(c, p.OrderID)
 	}
 	var b bytes.Buffer
 	if err := p.Render(&b); err != nil {
