@@ -25,6 +25,7 @@ import (
 	"github.com/paygate/gateway/provider/walletb"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/sandbox"
+	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -49,16 +50,16 @@ func providerSimulators() map[schema.Method]sandbox.Maker {
 		schema.MethodWalletB:    sandbox.Make(walletb.SandboxSimConfig, walletb.NewSimulator),
 		schema.MethodCryptohost: sandbox.Make(cryptohost.SandboxSimConfig, cryptohost.NewSimulator),
 		schema.MethodCryptoPSP:  sandbox.Make(cryptopsp.SandboxSimConfig, cryptopsp.NewSimulator),
-		schema.MethodBDCard:     sandbox.Make(bdcard.SandboxSimConfig, bdcard.NewSimulator),
-		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcard.NewSimulator),
+		schema.MethodBDCard:     sandbox.Make(bdcardsim.SandboxSimConfig, bdcardsim.NewSimulator),
+		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcardsim.NewSimulator),
 		schema.MethodBDPSPB:     sandbox.Make(bdpspb.SandboxSimConfig, bdpspb.NewSimulator),
 		schema.MethodFiatPSP:    sandbox.Make(fiatpsp.SandboxSimConfig, fiatpsp.NewSimulator),
 	}
 }
 
 // pspaSimConfig is the bdpsp_a store's simulator: bdcard's protocol.
-func pspaSimConfig(base string) bdcard.SimConfig {
-	return bdcard.SandboxSimConfigFamily(bdcard.FamilyPSPA, base)
+func pspaSimConfig(base string) bdcardsim.SimConfig {
+	return bdcardsim.SandboxSimConfigFamily(bdcard.FamilyPSPA, base)
 }
 
 // providerSet is what the process wired: the registry the command side

@@ -1,4 +1,4 @@
-package bdcard
+package bdcard_test
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"net/url"
 	"testing"
 	"time"
+
+	bdcard "github.com/paygate/gateway/provider/bdcard"
+	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -28,8 +31,8 @@ type result struct {
 type harness struct {
 	family  string
 	base    string
-	sim     *Simulator
-	adapter *Adapter
+	sim     *bdcardsim.Simulator
+	adapter *bdcard.Adapter
 	got     *providertest.Inbox[result]
 }
 
@@ -40,17 +43,17 @@ func newHarness(t *testing.T, family string) *harness {
 	simBase := h.base + "/sandbox/provider/" + family
 	app := providertest.App()
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 5 * time.Second}, Delays: []time.Duration{}}
-	h.sim = NewSimulator(SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
+	h.sim = bdcardsim.NewSimulator(bdcardsim.SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + family))
 	app.Post("/api/gatewaynotification/"+family+"/*", h.receive)
 	srv.Serve(app)
-	h.adapter = newAdapter(t, SandboxConfigFamily(family, simBase), provider.CallerConfig{Timeout: 2 * time.Second})
+	h.adapter = newAdapter(t, bdcard.SandboxConfigFamily(family, simBase), provider.CallerConfig{Timeout: 2 * time.Second})
 	return h
 }
 
-func newAdapter(t *testing.T, cfg Config, cc provider.CallerConfig) *Adapter {
+func newAdapter(t *testing.T, cfg bdcard.Config, cc provider.CallerConfig) *bdcard.Adapter {
 	t.Helper()
-	a, err := New(cfg, providertest.Caller(t, cfg.Family, cc, nil))
+	a, err := bdcard.New(cfg, providertest.Caller(t, cfg.Family, cc, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

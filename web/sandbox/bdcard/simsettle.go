@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/bdcard"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider/decimal"
@@ -43,12 +45,12 @@ func (s *Simulator) settle(ctx context.Context, key string, paid bool) (simSessi
 	if err != nil {
 		return simSession{}, err
 	}
-	want := statusFailed
+	want := family.StatusFailed
 	if paid {
-		want = statusValid
+		want = family.StatusValid
 	}
 	switch sess.Status {
-	case statusUnattempted:
+	case family.StatusUnattempted:
 		sess.Status, sess.TranDate = want, time.Now().In(dhaka).Format(time.DateTime)
 		sess.BankTranID = time.Now().In(dhaka).Format("060102150405") + simkit.RandomHex(4)
 		if paid {
@@ -72,14 +74,14 @@ func (s *Simulator) ipnFields(sess simSession) (map[string]string, error) {
 		"currency_type": sess.OrigCurrency, "currency_amount": sess.OrigAmount, "currency_rate": rateOf(sess),
 	}
 	names := failedNames
-	if sess.Status == statusValid {
+	if sess.Status == family.StatusValid {
 		names = paidNames
 		f["val_id"], f["risk_level"], f["risk_title"] = sess.ValID, "0", "Safe"
 		f["store_amount"] = storeAmount(sess.Amount)
 	} else {
 		f["error"] = "Declined by the simulated bank"
 	}
-	if err := Sign(f, names, s.cfg.StorePassword); err != nil {
+	if err := family.Sign(f, names, s.cfg.StorePassword); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -133,12 +135,12 @@ func (s *Simulator) validation(c *fiber.Ctx) error {
 		return c.JSON(fiber.Map{"status": "INVALID_REQUEST", "failedreason": "Store Credential Error Or Store is De-active"})
 	}
 	sess, err := s.load(c.UserContext(), "val", c.Query("val_id"))
-	if err != nil || sess.Status != statusValid {
+	if err != nil || sess.Status != family.StatusValid {
 		return c.JSON(fiber.Map{"status": "INVALID_TRANSACTION"})
 	}
-	status := statusValid
+	status := family.StatusValid
 	if sess.Validated {
-		status = statusValidated
+		status = family.StatusValidated
 	} else {
 		sess.Validated = true
 		if err := s.save(c.UserContext(), sess); err != nil {
@@ -156,7 +158,7 @@ func (s *Simulator) record(sess simSession, status string) fiber.Map {
 		"currency_type": sess.OrigCurrency, "currency_amount": sess.OrigAmount, "currency_rate": rateOf(sess),
 		"risk_level": "0", "risk_title": "Safe", "APIConnect": "DONE",
 	}
-	if sess.Status == statusValid {
+	if sess.Status == family.StatusValid {
 		m["store_amount"] = storeAmount(sess.Amount)
 	}
 	return m
@@ -172,8 +174,8 @@ func (s *Simulator) query(c *fiber.Ctx) error {
 		return c.JSON(fiber.Map{"APIConnect": "DONE", "no_of_trans_found": 0, "element": []any{}})
 	}
 	status := sess.Status
-	if status == statusValid && sess.Validated {
-		status = statusValidated
+	if status == family.StatusValid && sess.Validated {
+		status = family.StatusValidated
 	}
 	return c.JSON(fiber.Map{"APIConnect": "DONE", "no_of_trans_found": 1, "element": []fiber.Map{s.record(sess, status)}})
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/bdcard"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -31,12 +33,14 @@ type SimConfig struct {
 
 // SandboxSimConfig is the bdcard simulator with the sandbox store that
 // SandboxConfig signs in with.
-func SandboxSimConfig(baseURL string) SimConfig { return SandboxSimConfigFamily(FamilyCard, baseURL) }
+func SandboxSimConfig(baseURL string) SimConfig {
+	return SandboxSimConfigFamily(family.FamilyCard, baseURL)
+}
 
 // SandboxSimConfigFamily is SandboxSimConfig for either family.
-func SandboxSimConfigFamily(family, baseURL string) SimConfig {
-	id, pw := sandboxStore(family)
-	return SimConfig{Family: family, BaseURL: strings.TrimRight(baseURL, "/"), StoreID: id, StorePassword: pw, TTL: 72 * time.Hour}
+func SandboxSimConfigFamily(name, baseURL string) SimConfig {
+	id, pw := family.SandboxStore(name)
+	return SimConfig{Family: name, BaseURL: strings.TrimRight(baseURL, "/"), StoreID: id, StorePassword: pw, TTL: 72 * time.Hour}
 }
 
 // Simulator speaks the provider's side of the protocol: sessions, the
@@ -58,11 +62,11 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 
 // Register mounts the provider's API and the checkout page on r.
 func (s *Simulator) Register(r fiber.Router) {
-	r.Post(DefaultSessionPath, s.session)
+	r.Post(family.DefaultSessionPath, s.session)
 	r.Get("/checkout/:key", s.page)
 	r.Post("/checkout/:key", s.choose)
-	r.Get(DefaultValidationPath, s.validation)
-	r.Get(DefaultQueryPath, s.query)
+	r.Get(family.DefaultValidationPath, s.validation)
+	r.Get(family.DefaultQueryPath, s.query)
 }
 
 // simSession is a session and, once settled, its transaction.
@@ -86,16 +90,16 @@ func (s *Simulator) authorised(id, password string) bool {
 // session opens a checkout session, as the provider's session call does.
 func (s *Simulator) session(c *fiber.Ctx) error {
 	if !s.authorised(c.FormValue("store_id"), c.FormValue("store_passwd")) {
-		return c.JSON(sessionAnswer{Status: "FAILED", FailedReason: "Store Credential Error Or Store is De-active"})
+		return c.JSON(family.SessionAnswer{Status: "FAILED", FailedReason: "Store Credential Error Or Store is De-active"})
 	}
 	sess, err := s.newSession(c)
 	if err != nil {
-		return c.JSON(sessionAnswer{Status: "FAILED", FailedReason: err.Error()})
+		return c.JSON(family.SessionAnswer{Status: "FAILED", FailedReason: err.Error()})
 	}
 	if err := s.save(c.UserContext(), sess); err != nil {
 		return fmt.Errorf("sim session: %w", err)
 	}
-	return c.JSON(sessionAnswer{Status: "SUCCESS", SessionKey: sess.Key, GatewayPageURL: s.cfg.BaseURL + "/checkout/" + sess.Key})
+	return c.JSON(family.SessionAnswer{Status: "SUCCESS", SessionKey: sess.Key, GatewayPageURL: s.cfg.BaseURL + "/checkout/" + sess.Key})
 }
 
 func (s *Simulator) newSession(c *fiber.Ctx) (simSession, error) {
@@ -104,7 +108,7 @@ func (s *Simulator) newSession(c *fiber.Ctx) (simSession, error) {
 		Currency: c.FormValue("currency"), Product: wire.Clip(c.FormValue("product_name"), 255),
 		OrigCurrency: c.FormValue("currency_type"), OrigAmount: c.FormValue("currency_amount"),
 		SuccessURL: c.FormValue("success_url"), FailURL: c.FormValue("fail_url"),
-		CancelURL: c.FormValue("cancel_url"), IPNURL: c.FormValue("ipn_url"), Status: statusUnattempted,
+		CancelURL: c.FormValue("cancel_url"), IPNURL: c.FormValue("ipn_url"), Status: family.StatusUnattempted,
 	}
 	if err := wire.CheckID("tran_id", sess.TranID); err != nil {
 		return sess, err
@@ -139,7 +143,7 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 	if sess.OrigCurrency != sess.Currency {
 		p.Description += fmt.Sprintf(" (%s %s)", sess.OrigAmount, sess.OrigCurrency)
 	}
-	if sess.Status != statusUnattempted {
+	if sess.Status != family.StatusUnattempted {
 		p.Done = "This payment is settled: " + sess.Status
 	}
 	return simkit.SendPage(c, p)
@@ -163,7 +167,7 @@ func (s *Simulator) choose(c *fiber.Ctx) error {
 		s.log.Warn("simulated IPN not accepted yet; retrying in the background", "err", err)
 	}
 	back := sess.FailURL
-	if sess.Status == statusValid {
+	if sess.Status == family.StatusValid {
 		back = sess.SuccessURL
 	}
 	return c.Redirect(back, http.StatusSeeOther)
