@@ -26,6 +26,7 @@ import (
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/sandbox"
 	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
+	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -52,7 +53,7 @@ func providerSimulators() map[schema.Method]sandbox.Maker {
 		schema.MethodCryptoPSP:  sandbox.Make(cryptopsp.SandboxSimConfig, cryptopsp.NewSimulator),
 		schema.MethodBDCard:     sandbox.Make(bdcardsim.SandboxSimConfig, bdcardsim.NewSimulator),
 		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcardsim.NewSimulator),
-		schema.MethodBDPSPB:     sandbox.Make(bdpspb.SandboxSimConfig, bdpspb.NewSimulator),
+		schema.MethodBDPSPB:     sandbox.Make(bdpspbsim.SandboxSimConfig, bdpspbsim.NewSimulator),
 		schema.MethodFiatPSP:    sandbox.Make(fiatpsp.SandboxSimConfig, fiatpsp.NewSimulator),
 	}
 }

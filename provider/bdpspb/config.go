@@ -23,8 +23,8 @@ const (
 // Sandbox credentials: public test values shared by SandboxConfig and
 // SandboxSimConfig.
 const (
-	sandboxStoreID      = "bdpspbsandbox01"
-	sandboxSignatureKey = "bdpspb-sandbox-signature-key"
+	SandboxStoreID      = "bdpspbsandbox01"
+	SandboxSignatureKey = "bdpspb-sandbox-signature-key"
 )
 
 // Config is our merchant account at the provider. Operators write it as
@@ -75,7 +75,7 @@ func (c Config) Validate() error {
 // simBaseURL, with the sandbox account.
 func SandboxConfig(simBaseURL string) Config {
 	c := Defaults()
-	c.BaseURL, c.StoreID, c.SignatureKey = simBaseURL, sandboxStoreID, sandboxSignatureKey
+	c.BaseURL, c.StoreID, c.SignatureKey = simBaseURL, SandboxStoreID, SandboxSignatureKey
 	return c
 }
 

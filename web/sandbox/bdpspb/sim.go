@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/bdpspb"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -29,7 +31,7 @@ type SimConfig struct {
 
 // SandboxSimConfig is the simulator with the account SandboxConfig uses.
 func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), StoreID: sandboxStoreID, SignatureKey: sandboxSignatureKey, TTL: 72 * time.Hour}
+	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), StoreID: family.SandboxStoreID, SignatureKey: family.SandboxSignatureKey, TTL: 72 * time.Hour}
 }
 
 // Simulator speaks the provider's side: payment creation, the payment page,
@@ -45,15 +47,15 @@ type Simulator struct {
 // "sim:bdpsp_b:"); n posts the return form for Settle, as a browser would.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
 	log = simkit.Logger(log)
-	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", Family)}
+	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", family.Family)}
 }
 
 // Register mounts the provider's API and the payment page on r.
 func (s *Simulator) Register(r fiber.Router) {
-	r.Post(DefaultCreatePath, s.create)
+	r.Post(family.DefaultCreatePath, s.create)
 	r.Get("/paynow/:track", s.page)
 	r.Post("/paynow/:track", s.choose)
-	r.Get(DefaultSearchPath, s.search)
+	r.Get(family.DefaultSearchPath, s.search)
 }
 
 // simTxn is one payment at the simulated provider.
@@ -72,27 +74,27 @@ func (s *Simulator) authorised(id, key string) bool {
 
 // create answers the create call: the payment page's address and its id.
 func (s *Simulator) create(c *fiber.Ctx) error {
-	var req createRequest
+	var req family.CreateRequest
 	if err := json.Unmarshal(c.Body(), &req); err != nil {
-		return c.Status(http.StatusBadRequest).JSON(createAnswer{Result: "false", Message: "body is not JSON"})
+		return c.Status(http.StatusBadRequest).JSON(family.CreateAnswer{Result: "false", Message: "body is not JSON"})
 	}
 	if !s.authorised(req.StoreID, req.SignatureKey) {
-		return c.Status(http.StatusUnauthorized).JSON(createAnswer{Result: "false", Message: "Invalid Store ID or Signature Key"})
+		return c.Status(http.StatusUnauthorized).JSON(family.CreateAnswer{Result: "false", Message: "Invalid Store ID or Signature Key"})
 	}
 	txn, err := newTxn(req)
 	if err != nil {
-		return c.Status(http.StatusBadRequest).JSON(createAnswer{Result: "false", Message: err.Error()})
+		return c.Status(http.StatusBadRequest).JSON(family.CreateAnswer{Result: "false", Message: err.Error()})
 	}
 	if err := s.save(c.UserContext(), txn); err != nil {
 		return fmt.Errorf("sim create: %w", err)
 	}
-	return c.JSON(createAnswer{Result: "true", PaymentURL: s.cfg.BaseURL + "/paynow/" + txn.Track, Track: txn.Track})
+	return c.JSON(family.CreateAnswer{Result: "true", PaymentURL: s.cfg.BaseURL + "/paynow/" + txn.Track, Track: txn.Track})
 }
 
-func newTxn(req createRequest) (simTxn, error) {
+func newTxn(req family.CreateRequest) (simTxn, error) {
 	txn := simTxn{
 		Track: simkit.RandomHex(12), TranID: req.TranID, Amount: req.Amount, Currency: req.Currency, Desc: wire.Clip(req.Desc, 255),
-		SuccessURL: req.SuccessURL, FailURL: req.FailURL, CancelURL: req.CancelURL, Status: statusPending,
+		SuccessURL: req.SuccessURL, FailURL: req.FailURL, CancelURL: req.CancelURL, Status: family.StatusPending,
 	}
 	if err := wire.CheckID("tran_id", txn.TranID); err != nil {
 		return txn, err
@@ -115,16 +117,18 @@ func (s *Simulator) page(c *fiber.Ctx) error {
 		return c.Status(http.StatusNotFound).SendString("no such payment")
 	}
 	p := simkit.SimPage{
-		Provider: Family, OrderID: txn.TranID, Amount: txn.Amount, Currency: txn.Currency, Description: txn.Desc,
+		Provider: family.Family, OrderID: txn.TranID, Amount: txn.Amount, Currency: txn.Currency, Description: txn.Desc,
 		Action: s.cfg.BaseURL + "/paynow/" + txn.Track,
 	}
-	if txn.Status != statusPending {
+	if txn.Status != family.StatusPending {
 		p.Done = "This payment is settled: " + txn.Status
 	}
 	return simkit.SendPage(c, p)
 }
 
-func (s *Simulator) key(kind, id string) string { return "sim:" + Family + ":" + kind + ":" + id }
+func (s *Simulator) key(kind, id string) string {
+	return "sim:" + family.Family + ":" + kind + ":" + id
+}
 
 // save stores the transaction under its id and indexes it by our
 // transaction id (the latest payment wins).

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"time"
 
+	family "github.com/paygate/gateway/provider/bdpspb"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -21,7 +23,7 @@ import (
 var dhaka = time.FixedZone("UTC+6", 6*3600)
 
 // The tester's choices on the page, and the status each records.
-var choices = map[string]string{"pay": statusSuccessful, "fail": statusFailed, "cancel": statusCancelled}
+var choices = map[string]string{"pay": family.StatusSuccessful, "fail": family.StatusFailed, "cancel": family.StatusCancelled}
 
 // choose records the tester's Pay or Fail (or cancel, which the page does
 // not offer but a form may post) and shows the page a real provider shows:
@@ -51,19 +53,19 @@ func (s *Simulator) choose(c *fiber.Ctx) error {
 // posts the return form to our return address itself, as the payer's
 // browser would, until it is answered without error (2xx or 3xx).
 func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
-	status := statusFailed
+	status := family.StatusFailed
 	if paid {
-		status = statusSuccessful
+		status = family.StatusSuccessful
 	}
 	txn, err := s.settle(ctx, ref, status)
 	if err != nil {
-		return fmt.Errorf("%s settle: %w", Family, err)
+		return fmt.Errorf("%s settle: %w", family.Family, err)
 	}
 	body, target := txn.returnFields().Encode(), txn.returnURL()
 	err = s.n.Send(ctx, wire.Request(http.MethodPost, target, []byte(body), "Content-Type", "application/x-www-form-urlencoded"),
 		func(status int, _ []byte) bool { return status >= 200 && status < 400 })
 	if err != nil {
-		return fmt.Errorf("%s settle: return to %s: %w", Family, txn.TranID, err)
+		return fmt.Errorf("%s settle: return to %s: %w", family.Family, txn.TranID, err)
 	}
 	return nil
 }
@@ -76,7 +78,7 @@ func (s *Simulator) settle(ctx context.Context, track, status string) (simTxn, e
 		return simTxn{}, err
 	}
 	switch txn.Status {
-	case statusPending:
+	case family.StatusPending:
 		txn.Status, txn.PayTime = status, time.Now().In(dhaka).Format(time.DateTime)
 		if err := s.save(ctx, txn); err != nil {
 			return simTxn{}, err
@@ -90,9 +92,9 @@ func (s *Simulator) settle(ctx context.Context, track, status string) (simTxn, e
 
 func (t simTxn) returnURL() string {
 	switch t.Status {
-	case statusSuccessful:
+	case family.StatusSuccessful:
 		return t.SuccessURL
-	case statusCancelled:
+	case family.StatusCancelled:
 		return t.CancelURL
 	}
 	return t.FailURL
@@ -114,7 +116,7 @@ type returnForm struct {
 }
 
 var returnPage = template.Must(template.New("return").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>` + Family + ` (sandbox)</title></head>
+<html lang="en"><head><meta charset="utf-8"><title>` + family.Family + ` (sandbox)</title></head>
 <body><main><p>Simulated provider: payment {{.Status}}. Back to the merchant:</p>
 <form method="post" action="{{.Action}}">{{range $k, $v := .Fields}}<input type="hidden" name="{{$k}}" value="{{index $v 0}}">{{end}}
 <button>Return to merchant</button></form></main></body></html>`))
@@ -132,7 +134,7 @@ func (s *Simulator) search(c *fiber.Ctx) error {
 		"mer_txnid": txn.TranID, "pg_txnid": txn.Track, "pay_status": txn.Status, "status_code": statusCodes[txn.Status],
 		"amount": txn.Amount, "currency": txn.Currency, "pay_time": txn.PayTime,
 	}
-	if txn.Status == statusSuccessful {
+	if txn.Status == family.StatusSuccessful {
 		if a, err := decimal.ParsePadded(txn.Amount); err == nil {
 			ans["store_amount"] = (a * 975 / 1000).String()
 		}
@@ -141,4 +143,4 @@ func (s *Simulator) search(c *fiber.Ctx) error {
 }
 
 // statusCodes are the provider's numeric companions of pay_status.
-var statusCodes = map[string]string{statusPending: "0", statusSuccessful: "2", statusFailed: "7", statusCancelled: "9"}
+var statusCodes = map[string]string{family.StatusPending: "0", family.StatusSuccessful: "2", family.StatusFailed: "7", family.StatusCancelled: "9"}
