@@ -27,6 +27,7 @@ import (
 	"github.com/paygate/gateway/web/sandbox"
 	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
 	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
+	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -49,7 +50,7 @@ func providerSimulators() map[schema.Method]sandbox.Maker {
 	return map[schema.Method]sandbox.Maker{
 		schema.MethodWalletA:    sandbox.Make(walleta.SandboxSimConfig, walleta.NewSimulator),
 		schema.MethodWalletB:    sandbox.Make(walletb.SandboxSimConfig, walletb.NewSimulator),
-		schema.MethodCryptohost: sandbox.Make(cryptohost.SandboxSimConfig, cryptohost.NewSimulator),
+		schema.MethodCryptohost: sandbox.Make(cryptohostsim.SandboxSimConfig, cryptohostsim.NewSimulator),
 		schema.MethodCryptoPSP:  sandbox.Make(cryptopsp.SandboxSimConfig, cryptopsp.NewSimulator),
 		schema.MethodBDCard:     sandbox.Make(bdcardsim.SandboxSimConfig, bdcardsim.NewSimulator),
 		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcardsim.NewSimulator),

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/cryptohost"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -42,10 +44,10 @@ type SimConfig struct {
 // otherwise set WebhookURL.
 func SandboxSimConfig(baseURL string) SimConfig {
 	baseURL = strings.TrimRight(baseURL, "/")
-	cfg := SimConfig{BaseURL: baseURL, APIKey: SandboxAPIKey, WebhookSecret: SandboxWebhookSecret,
-		APIKeyHeader: DefaultAPIKeyHeader, SignatureHeader: DefaultSignatureHeader, ChargeTTL: time.Hour, KeepFor: 7 * 24 * time.Hour}
-	if root, ok := strings.CutSuffix(baseURL, "/sandbox/provider/"+Family); ok {
-		cfg.WebhookURL = root + "/sandbox/gatewaynotification/" + Family + "/" + NotifyPath
+	cfg := SimConfig{BaseURL: baseURL, APIKey: family.SandboxAPIKey, WebhookSecret: family.SandboxWebhookSecret,
+		APIKeyHeader: family.DefaultAPIKeyHeader, SignatureHeader: family.DefaultSignatureHeader, ChargeTTL: time.Hour, KeepFor: 7 * 24 * time.Hour}
+	if root, ok := strings.CutSuffix(baseURL, "/sandbox/provider/"+family.Family); ok {
+		cfg.WebhookURL = root + "/sandbox/gatewaynotification/" + family.Family + "/" + family.NotifyPath
 	}
 	return cfg
 }
@@ -88,8 +90,8 @@ func (s *Simulator) createCharge(c *fiber.Ctx) error {
 	if !s.authorised(c) {
 		return apiError(c, fiber.StatusUnauthorized, "authorization_error", "no such API key")
 	}
-	var req createCharge
-	if len(c.Body()) > maxNotifyBody || json.Unmarshal(c.Body(), &req) != nil {
+	var req family.CreateCharge
+	if len(c.Body()) > family.MaxNotifyBody || json.Unmarshal(c.Body(), &req) != nil {
 		return apiError(c, fiber.StatusBadRequest, "invalid_request", "body is not a charge")
 	}
 	if err := checkChargeRequest(&req); err != nil {
@@ -106,7 +108,7 @@ func (s *Simulator) createCharge(c *fiber.Ctx) error {
 }
 
 // checkChargeRequest refuses what the provider refuses.
-func checkChargeRequest(r *createCharge) error {
+func checkChargeRequest(r *family.CreateCharge) error {
 	var errs []error
 	if r.Name == "" || len(r.Name) > 100 {
 		errs = append(errs, errors.New("name is required (at most 100 characters)"))
@@ -132,7 +134,7 @@ func checkChargeRequest(r *createCharge) error {
 }
 
 // newCharge makes a NEW charge with a fresh code and id.
-func (s *Simulator) newCharge(r *createCharge) (*charge, error) {
+func (s *Simulator) newCharge(r *family.CreateCharge) (*family.Charge, error) {
 	code, err := randomCode(8)
 	if err != nil {
 		return nil, err
@@ -143,12 +145,12 @@ func (s *Simulator) newCharge(r *createCharge) (*charge, error) {
 	}
 	now := time.Now().UTC()
 	h := hex.EncodeToString(id)
-	ch := &charge{
+	ch := &family.Charge{
 		ID: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], Code: code,
 		Name: r.Name, Description: r.Description, HostedURL: s.cfg.BaseURL + "/pay/" + code,
 		CreatedAt: now.Format(time.RFC3339), ExpiresAt: now.Add(s.cfg.ChargeTTL).Format(time.RFC3339),
 		PricingType: r.PricingType, RedirectURL: r.RedirectURL, CancelURL: r.CancelURL,
-		Payments: []payment{}, Timeline: []timelineEntry{{Status: "NEW", Time: now.Format(time.RFC3339)}},
+		Payments: []family.Payment{}, Timeline: []family.TimelineEntry{{Status: "NEW", Time: now.Format(time.RFC3339)}},
 	}
 	ch.Pricing.Local = r.LocalPrice
 	ch.Metadata.OrderID = r.Metadata.OrderID
