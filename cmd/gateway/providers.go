@@ -28,6 +28,7 @@ import (
 	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
 	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
 	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
+	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -51,7 +52,7 @@ func providerSimulators() map[schema.Method]sandbox.Maker {
 		schema.MethodWalletA:    sandbox.Make(walleta.SandboxSimConfig, walleta.NewSimulator),
 		schema.MethodWalletB:    sandbox.Make(walletb.SandboxSimConfig, walletb.NewSimulator),
 		schema.MethodCryptohost: sandbox.Make(cryptohostsim.SandboxSimConfig, cryptohostsim.NewSimulator),
-		schema.MethodCryptoPSP:  sandbox.Make(cryptopsp.SandboxSimConfig, cryptopsp.NewSimulator),
+		schema.MethodCryptoPSP:  sandbox.Make(cryptopspsim.SandboxSimConfig, cryptopspsim.NewSimulator),
 		schema.MethodBDCard:     sandbox.Make(bdcardsim.SandboxSimConfig, bdcardsim.NewSimulator),
 		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcardsim.NewSimulator),
 		schema.MethodBDPSPB:     sandbox.Make(bdpspbsim.SandboxSimConfig, bdpspbsim.NewSimulator),

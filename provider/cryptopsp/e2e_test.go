@@ -1,4 +1,4 @@
-package cryptopsp
+package cryptopsp_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	cryptopsp "github.com/paygate/gateway/provider/cryptopsp"
+	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -23,8 +26,8 @@ import (
 // that verifies with the sandbox adapter.
 type gateway struct {
 	srv *httptest.Server
-	sim *Simulator
-	ad  *Adapter
+	sim *cryptopspsim.Simulator
+	ad  *cryptopsp.Adapter
 	got providertest.Receiver // the notification endpoint
 }
 
@@ -34,17 +37,17 @@ func newGateway(t *testing.T) *gateway {
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
 	g.srv = httptest.NewServer(adaptor.FiberApp(app))
 	t.Cleanup(g.srv.Close)
-	base := g.srv.URL + "/sandbox/provider/" + Family
+	base := g.srv.URL + "/sandbox/provider/" + cryptopsp.Family
 	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
-	g.sim = NewSimulator(SandboxSimConfig(base), &provider.MemState{}, n, nil)
-	g.sim.Register(app.Group("/sandbox/provider/" + Family))
-	ad, err := New(SandboxConfig(base), providertest.Caller(t, Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
+	g.sim = cryptopspsim.NewSimulator(cryptopspsim.SandboxSimConfig(base), &provider.MemState{}, n, nil)
+	g.sim.Register(app.Group("/sandbox/provider/" + cryptopsp.Family))
+	ad, err := cryptopsp.New(cryptopsp.SandboxConfig(base), providertest.Caller(t, cryptopsp.Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.ad = ad
 	g.got.Adapter = ad
-	app.Post("/api/gatewaynotification/"+Family+"/*", g.got.Handle)
+	app.Post("/api/gatewaynotification/"+cryptopsp.Family+"/*", g.got.Handle)
 	return g
 }
 

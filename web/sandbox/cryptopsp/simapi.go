@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/cryptopsp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -36,17 +38,17 @@ type simInvoice struct {
 	UpdatedAt     string `json:"updated_at"`
 }
 
-func invoiceKey(id string) string { return "sim:" + Family + ":invoice:" + id }
-func paymentKey(id string) string { return "sim:" + Family + ":payment:" + id }
+func invoiceKey(id string) string { return "sim:" + family.Family + ":invoice:" + id }
+func paymentKey(id string) string { return "sim:" + family.Family + ":payment:" + id }
 
 func (s *Simulator) createInvoice(c *fiber.Ctx) error {
 	if !s.authorised(c) {
 		return apiError(c, fiber.StatusForbidden, "INVALID_API_KEY", "Invalid api key")
 	}
-	if len(c.Body()) > maxNotifyBody {
+	if len(c.Body()) > family.MaxNotifyBody {
 		return apiError(c, fiber.StatusBadRequest, "INVALID_REQUEST_PARAMS", "body too large")
 	}
-	o, err := decodeObject(c.Body())
+	o, err := family.DecodeObject(c.Body())
 	if err != nil {
 		return apiError(c, fiber.StatusBadRequest, "INVALID_REQUEST_PARAMS", "body is not a JSON object")
 	}
@@ -69,9 +71,9 @@ func (s *Simulator) createInvoice(c *fiber.Ctx) error {
 }
 
 // readInvoiceRequest checks what the provider checks; msg says why not.
-func readInvoiceRequest(o object) (inv *simInvoice, price *big.Rat, msg string) {
+func readInvoiceRequest(o family.Object) (inv *simInvoice, price *big.Rat, msg string) {
 	inv = &simInvoice{}
-	lit, _ := scalar(o["price_amount"])
+	lit, _ := family.Scalar(o["price_amount"])
 	price, err := decimal.Parse(lit)
 	if err != nil || price.Sign() <= 0 {
 		return nil, nil, "price_amount must be a positive number"

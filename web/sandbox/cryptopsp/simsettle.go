@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/cryptopsp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -88,7 +90,7 @@ func (s *Simulator) render(c *fiber.Ctx, inv *simInvoice) error {
 		desc += " — " + inv.Description
 	}
 	return simkit.SendPage(c, simkit.SimPage{
-		Provider: Family, OrderID: inv.OrderID, Amount: inv.PriceAmount, Currency: strings.ToUpper(inv.PriceCurrency),
+		Provider: family.Family, OrderID: inv.OrderID, Amount: inv.PriceAmount, Currency: strings.ToUpper(inv.PriceCurrency),
 		Description: desc, Action: s.invoiceURL(inv.ID), Done: done[inv.Status],
 	})
 }
@@ -106,7 +108,7 @@ func (s *Simulator) choose(c *fiber.Ctx) error {
 		return c.Status(fiber.StatusNotFound).SendString("no such invoice")
 	}
 	if err != nil {
-		s.log.Warn("simulated invoice: IPN not yet accepted", "provider", Family, "invoice", id, "err", err)
+		s.log.Warn("simulated invoice: IPN not yet accepted", "provider", family.Family, "invoice", id, "err", err)
 	}
 	inv, lerr := s.load(c.UserContext(), id)
 	if lerr != nil {
@@ -158,11 +160,11 @@ func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
 // canonical form of the exact body sent, until it is answered 200.
 func (s *Simulator) sendIPN(ctx context.Context, inv *simInvoice) error {
 	body := writeFields(paymentFields(inv), true)
-	form, err := Canonical(body)
+	form, err := family.Canonical(body)
 	if err != nil {
 		return fmt.Errorf("canonical IPN: %w", err)
 	}
-	sig := Sign(s.cfg.IPNSecret, form)
+	sig := family.Sign(s.cfg.IPNSecret, form)
 	return s.n.Send(ctx, wire.Request(http.MethodPost, inv.IPNURL, body, "Content-Type", "application/json", s.cfg.SignatureHeader, sig),
 		func(status int, _ []byte) bool { return status == http.StatusOK })
 }

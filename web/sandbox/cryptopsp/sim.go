@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/cryptopsp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -33,8 +35,8 @@ type SimConfig struct {
 // SandboxSimConfig is the simulator mounted at baseURL with the sandbox
 // credentials of SandboxConfig.
 func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), APIKey: SandboxAPIKey, IPNSecret: SandboxIPNSecret,
-		APIKeyHeader: DefaultAPIKeyHeader, SignatureHeader: DefaultSignatureHeader, KeepFor: 7 * 24 * time.Hour}
+	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), APIKey: family.SandboxAPIKey, IPNSecret: family.SandboxIPNSecret,
+		APIKeyHeader: family.DefaultAPIKeyHeader, SignatureHeader: family.DefaultSignatureHeader, KeepFor: 7 * 24 * time.Hour}
 }
 
 // simCoins are the simulator's cryptocurrencies: a fixed USD price and a
