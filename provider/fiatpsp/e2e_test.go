@@ -87,8 +87,8 @@ func TestEndToEnd(t *testing.T) {
 		if got.err != nil || got.n.Outcome != provider.OutcomePaid || got.n.OrderID != "P-e2e-pay" || got.n.Ref != in.Ref || got.n.Paid != paidRUB {
 			t.Fatalf("notification = %+v, %v", got.n, got.err)
 		}
-		if got.form.Get(fAmount) != "1500.50" || got.rep.Body != "YES" {
-			t.Errorf("AMOUNT %q, reply %q", got.form.Get(fAmount), got.rep.Body)
+		if got.form.Get(FieldAmount) != "1500.50" || got.rep.Body != "YES" {
+			t.Errorf("AMOUNT %q, reply %q", got.form.Get(FieldAmount), got.rep.Body)
 		}
 		if n := h.query(t, "P-e2e-pay", in.Ref, provider.OutcomePaid); n.Paid != paidRUB {
 			t.Errorf("query paid = %+v", n.Paid)
@@ -157,11 +157,11 @@ func TestForgedNotifications(t *testing.T) {
 		want   error
 	}{
 		{"replayed as is", func(url.Values) {}, nil},
-		{"forged signature", func(f url.Values) { f.Set(fSign, strings.Repeat("0", 32)) }, provider.ErrSignature},
-		{"tampered amount", func(f url.Values) { f.Set(fAmount, "15005.00") }, provider.ErrSignature},
-		{"amount reformatted", func(f url.Values) { f.Set(fAmount, "1500.5") }, provider.ErrSignature},
+		{"forged signature", func(f url.Values) { f.Set(FieldSign, strings.Repeat("0", 32)) }, provider.ErrSignature},
+		{"tampered amount", func(f url.Values) { f.Set(FieldAmount, "15005.00") }, provider.ErrSignature},
+		{"amount reformatted", func(f url.Values) { f.Set(FieldAmount, "1500.5") }, provider.ErrSignature},
 		{"signed with the vectors' secret", func(f url.Values) {
-			f.Set(fSign, signNotification(f.Get(fMerchant), f.Get(fAmount), "fiat_secret2_Qw7e", f.Get(fOrder)))
+			f.Set(FieldSign, SignNotification(f.Get(FieldMerchant), f.Get(FieldAmount), "fiat_secret2_Qw7e", f.Get(FieldOrder)))
 		}, provider.ErrSignature},
 	}
 	for _, c := range cases {

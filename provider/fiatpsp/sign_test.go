@@ -73,11 +73,11 @@ func checkNotificationVector(t *testing.T, v vectors, c vectorCase) {
 	t.Helper()
 	f := c.Fields
 	if c.Base != "" {
-		if got := notificationBase(f[fMerchant], f[fAmount], v.Secret2, f[fOrder]); got != c.Base {
+		if got := notificationBase(f[FieldMerchant], f[FieldAmount], v.Secret2, f[FieldOrder]); got != c.Base {
 			t.Errorf("base = %q, want %q", got, c.Base)
 		}
 	}
-	if got := notificationSigned(f[fMerchant], f[fAmount], f[fOrder], f[fSign], v.Secret2); got != c.Valid {
+	if got := notificationSigned(f[FieldMerchant], f[FieldAmount], f[FieldOrder], f[FieldSign], v.Secret2); got != c.Valid {
 		t.Errorf("signed = %v, want %v", got, c.Valid)
 	}
 }
@@ -93,7 +93,7 @@ func checkRequestVector(t *testing.T, v vectors, c vectorCase) {
 		t.Errorf("signature = %s, want %s (valid %v)", got, c.Signature, c.Valid)
 	}
 	values["signature"] = c.Signature
-	if requestSigned(values, v.APIKey) != c.Valid {
+	if RequestSigned(values, v.APIKey) != c.Valid {
 		t.Errorf("requestSigned disagrees with valid=%v", c.Valid)
 	}
 }

@@ -123,7 +123,7 @@ func (s *Simulator) loadByPayment(ctx context.Context, paymentID string) (simOrd
 	if err != nil {
 		return simOrder{}, fmt.Errorf("fiatpsp sim: payment %q: %w", paymentID, err)
 	}
-	id, ok := positiveID(string(b))
+	id, ok := PositiveID(string(b))
 	if !ok {
 		return simOrder{}, fmt.Errorf("fiatpsp sim: payment %q: %w", paymentID, provider.ErrNotFound)
 	}
@@ -132,7 +132,7 @@ func (s *Simulator) loadByPayment(ctx context.Context, paymentID string) (simOrd
 
 // system finds an enabled system.
 func (s *Simulator) system(id string) (SimSystem, bool) {
-	n, ok := positiveID(id)
+	n, ok := PositiveID(id)
 	for _, sys := range s.cfg.Systems {
 		if ok && int64(sys.ID) == n && sys.Enabled {
 			return sys, true
@@ -147,10 +147,10 @@ func (s *Simulator) authorised(values map[string]string) error {
 	if values["shopId"] != strconv.FormatInt(s.cfg.ShopID, 10) {
 		return errors.New("unknown shop")
 	}
-	if _, ok := positiveID(values["nonce"]); !ok {
+	if _, ok := PositiveID(values["nonce"]); !ok {
 		return errors.New("nonce required")
 	}
-	if !requestSigned(values, s.cfg.APIKey) {
+	if !RequestSigned(values, s.cfg.APIKey) {
 		return errors.New("wrong signature")
 	}
 	return nil
@@ -158,7 +158,7 @@ func (s *Simulator) authorised(values map[string]string) error {
 
 // refuse answers an error envelope.
 func refuse(c *fiber.Ctx, status int, msg string) error {
-	return c.Status(status).JSON(envelope{Type: "error", Message: msg})
+	return c.Status(status).JSON(Envelope{Type: "error", Message: msg})
 }
 
 // queryValues reads a GET call's parameters, each once.

@@ -19,8 +19,8 @@ import (
 
 // statusText is what the payer's page says of a settled order.
 var statusText = map[string]string{
-	statusPaid: "Paid. The shop has been notified.", statusError: "The payment failed.",
-	statusRefund: "Refunded.", statusCancelled: "Cancelled.",
+	StatusPaid: "Paid. The shop has been notified.", StatusError: "The payment failed.",
+	StatusRefund: "Refunded.", StatusCancelled: "Cancelled.",
 }
 
 // handlePage shows the payer's page of an order.
@@ -53,7 +53,7 @@ func (s *Simulator) handlePagePost(c *fiber.Ctx) error {
 		return fiber.NewError(fiber.StatusConflict, err.Error())
 	}
 	back := o.Failure
-	if o.Status == statusPaid {
+	if o.Status == StatusPaid {
 		back = o.Success
 	}
 	if back != "" {
@@ -63,7 +63,7 @@ func (s *Simulator) handlePagePost(c *fiber.Ctx) error {
 }
 
 func (s *Simulator) pageOrder(c *fiber.Ctx) (simOrder, error) {
-	id, ok := positiveID(c.Params("id"))
+	id, ok := PositiveID(c.Params("id"))
 	if !ok {
 		return simOrder{}, fiber.ErrNotFound
 	}
@@ -91,7 +91,7 @@ func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
 // page would. A paid order is notified (again, when it was already paid);
 // a failed one is not: the provider notifies payments only.
 func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
-	id, ok := positiveID(ref)
+	id, ok := PositiveID(ref)
 	if !ok {
 		return fmt.Errorf("fiatpsp sim: order %q: %w", ref, provider.ErrNotFound)
 	}
@@ -110,16 +110,16 @@ var errNotAccepted = errors.New("notification not accepted yet, retrying")
 // settle records the outcome and notifies a payment.
 func (s *Simulator) settle(ctx context.Context, o simOrder, paid bool) (simOrder, error) {
 	switch {
-	case paid && o.Status == statusPaid:
+	case paid && o.Status == StatusPaid:
 		return o, s.notify(ctx, o)
-	case !paid && o.Status == statusError:
+	case !paid && o.Status == StatusError:
 		return o, nil
-	case o.Status != statusNew:
+	case o.Status != StatusNew:
 		return o, fmt.Errorf("fiatpsp sim: order %d is already %s", o.ID, strings.TrimSuffix(statusText[o.Status], "."))
 	}
-	o.Status = statusError
+	o.Status = StatusError
 	if paid {
-		o.Status = statusPaid
+		o.Status = StatusPaid
 	}
 	if err := s.save(ctx, o); err != nil {
 		return o, err
@@ -135,9 +135,9 @@ func (s *Simulator) settle(ctx context.Context, o simOrder, paid bool) (simOrder
 func (s *Simulator) notify(ctx context.Context, o simOrder) error {
 	shop := strconv.FormatInt(s.cfg.ShopID, 10)
 	form := url.Values{
-		fMerchant: {shop}, fAmount: {o.Amount}, fIntID: {strconv.FormatInt(o.ID, 10)},
-		fOrder: {o.PaymentID}, fEmail: {o.Email}, fCurID: {strconv.Itoa(o.System)},
-		fSign: {signNotification(shop, o.Amount, s.cfg.Secret2, o.PaymentID)},
+		FieldMerchant: {shop}, FieldAmount: {o.Amount}, FieldIntID: {strconv.FormatInt(o.ID, 10)},
+		FieldOrder: {o.PaymentID}, FieldEmail: {o.Email}, FieldCurID: {strconv.Itoa(o.System)},
+		FieldSign: {SignNotification(shop, o.Amount, s.cfg.Secret2, o.PaymentID)},
 	}
 	body := form.Encode()
 	newReq := wire.Request(http.MethodPost, o.NotifyURL, []byte(body), "Content-Type", "application/x-www-form-urlencoded")

@@ -53,10 +53,10 @@ func TestVerifyVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := provider.Money{Amount: 150050, Currency: "RUB"}
-			if n.Outcome != provider.OutcomePaid || n.OrderID != c.Fields[fOrder] || n.Ref != c.Fields[fIntID] || n.InitRef != c.Fields[fIntID] || n.Paid != want {
+			if n.Outcome != provider.OutcomePaid || n.OrderID != c.Fields[FieldOrder] || n.Ref != c.Fields[FieldIntID] || n.InitRef != c.Fields[FieldIntID] || n.Paid != want {
 				t.Errorf("notification = %+v", n)
 			}
-			if _, ok := n.Fields[fSign]; ok || n.Fields[fAmount] != c.Fields[fAmount] {
+			if _, ok := n.Fields[FieldSign]; ok || n.Fields[FieldAmount] != c.Fields[FieldAmount] {
 				t.Errorf("fields = %v: SIGN must go, the rest stay", n.Fields)
 			}
 		})
@@ -77,7 +77,7 @@ func validVector(t *testing.T, v vectors) map[string]string {
 
 // resign signs fields again with secret2, as the provider would have.
 func resign(f map[string]string, secret2 string) map[string]string {
-	f[fSign] = signNotification(f[fMerchant], f[fAmount], secret2, f[fOrder])
+	f[FieldSign] = SignNotification(f[FieldMerchant], f[FieldAmount], secret2, f[FieldOrder])
 	return f
 }
 
@@ -96,16 +96,16 @@ func TestVerifyRefuses(t *testing.T) {
 		form url.Values
 		want error
 	}{
-		{"no SIGN", edit(func(f map[string]string) { delete(f, fSign) }), provider.ErrSignature},
-		{"upper-case SIGN", edit(func(f map[string]string) { f[fSign] = "6B45491E0B50480CB8E4BE14680A613A" }), provider.ErrSignature},
+		{"no SIGN", edit(func(f map[string]string) { delete(f, FieldSign) }), provider.ErrSignature},
+		{"upper-case SIGN", edit(func(f map[string]string) { f[FieldSign] = "6B45491E0B50480CB8E4BE14680A613A" }), provider.ErrSignature},
 		{"signed with another secret", edit(func(f map[string]string) { resign(f, "guess") }), provider.ErrSignature},
-		{"tampered order id", edit(func(f map[string]string) { f[fOrder] += "x" }), provider.ErrSignature},
-		{"another shop, validly signed", edit(func(f map[string]string) { f[fMerchant] = "41201"; resign(f, v.Secret2) }), provider.ErrSignature},
-		{"three decimals, validly signed", edit(func(f map[string]string) { f[fAmount] = "1500.505"; resign(f, v.Secret2) }), provider.ErrMalformed},
-		{"unknown system", edit(func(f map[string]string) { f[fCurID] = "777" }), provider.ErrMalformed},
-		{"CUR_ID not a number", edit(func(f map[string]string) { f[fCurID] = "RUB" }), provider.ErrMalformed},
-		{"no intid", edit(func(f map[string]string) { delete(f, fIntID) }), provider.ErrMalformed},
-		{"repeated AMOUNT", func() url.Values { f := edit(func(map[string]string) {}); f.Add(fAmount, "1.00"); return f }(), provider.ErrMalformed},
+		{"tampered order id", edit(func(f map[string]string) { f[FieldOrder] += "x" }), provider.ErrSignature},
+		{"another shop, validly signed", edit(func(f map[string]string) { f[FieldMerchant] = "41201"; resign(f, v.Secret2) }), provider.ErrSignature},
+		{"three decimals, validly signed", edit(func(f map[string]string) { f[FieldAmount] = "1500.505"; resign(f, v.Secret2) }), provider.ErrMalformed},
+		{"unknown system", edit(func(f map[string]string) { f[FieldCurID] = "777" }), provider.ErrMalformed},
+		{"CUR_ID not a number", edit(func(f map[string]string) { f[FieldCurID] = "RUB" }), provider.ErrMalformed},
+		{"no intid", edit(func(f map[string]string) { delete(f, FieldIntID) }), provider.ErrMalformed},
+		{"repeated AMOUNT", func() url.Values { f := edit(func(map[string]string) {}); f.Add(FieldAmount, "1.00"); return f }(), provider.ErrMalformed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
