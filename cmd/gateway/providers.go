@@ -29,6 +29,7 @@ import (
 	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
 	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
 	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
+	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -56,7 +57,7 @@ func providerSimulators() map[schema.Method]sandbox.Maker {
 		schema.MethodBDCard:     sandbox.Make(bdcardsim.SandboxSimConfig, bdcardsim.NewSimulator),
 		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcardsim.NewSimulator),
 		schema.MethodBDPSPB:     sandbox.Make(bdpspbsim.SandboxSimConfig, bdpspbsim.NewSimulator),
-		schema.MethodFiatPSP:    sandbox.Make(fiatpsp.SandboxSimConfig, fiatpsp.NewSimulator),
+		schema.MethodFiatPSP:    sandbox.Make(fiatpspsim.SandboxSimConfig, fiatpspsim.NewSimulator),
 	}
 }
 

@@ -1,4 +1,4 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"net/netip"
@@ -6,6 +6,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
+	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -15,7 +18,7 @@ import (
 
 const (
 	simMount   = "/sandbox/provider/fiatpsp"
-	notifyPath = "/api/gatewaynotification/fiatpsp/" + NotifyPath
+	notifyPath = "/api/gatewaynotification/fiatpsp/" + fiatpsp.NotifyPath
 )
 
 // verified is one notification as the receiver saw it.
@@ -31,25 +34,25 @@ type verified struct {
 // with the adapter and answers its Reply.
 type harness struct {
 	base     string
-	sim      *Simulator
-	adapter  *Adapter
+	sim      *fiatpspsim.Simulator
+	adapter  *fiatpsp.Adapter
 	got      *providertest.Inbox[verified]
 	failNext atomic.Int32 // answers HTTP 500 to that many notifications first
 }
 
 // startHarness runs the harness; adjust may change both configurations
 // (they start as the sandbox's).
-func startHarness(t *testing.T, adjust func(*SimConfig, *Config)) *harness {
+func startHarness(t *testing.T, adjust func(*fiatpspsim.SimConfig, *fiatpsp.Config)) *harness {
 	t.Helper()
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[verified]()}
-	simCfg, cfg := SandboxSimConfig(h.base+simMount), SandboxConfig(h.base+simMount)
+	simCfg, cfg := fiatpspsim.SandboxSimConfig(h.base+simMount), fiatpsp.SandboxConfig(h.base+simMount)
 	cfg.Caller = provider.CallerConfig{Timeout: 2 * time.Second}
 	if adjust != nil {
 		adjust(&simCfg, &cfg)
 	}
 	h.adapter = newAdapter(t, cfg)
-	h.sim = NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
+	h.sim = fiatpspsim.NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
 	app := providertest.App()
 	h.sim.Register(app.Group(simMount))
 	app.Post(notifyPath, h.receive)
@@ -62,7 +65,7 @@ func (h *harness) receive(c *fiber.Ctx) error {
 	form := url.Values{}
 	c.Request().PostArgs().VisitAll(func(k, v []byte) { form.Add(string(k), string(v)) })
 	ip, _ := netip.ParseAddr(c.IP())
-	r := &provider.Request{Header: map[string][]string{}, Body: append([]byte(nil), c.Body()...), Form: form, RemoteIP: ip, Path: NotifyPath}
+	r := &provider.Request{Header: map[string][]string{}, Body: append([]byte(nil), c.Body()...), Form: form, RemoteIP: ip, Path: fiatpsp.NotifyPath}
 	n, err := h.adapter.Verify(c.UserContext(), r)
 	rep := h.adapter.Reply(n, err)
 	if h.failNext.Add(-1) >= 0 {

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/fiatpsp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -53,7 +55,7 @@ type SimConfig struct {
 // SandboxSimConfig is the simulator with the sandbox credentials of
 // SandboxConfig.
 func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), ShopID: SandboxShopID, APIKey: SandboxAPIKey, Secret2: SandboxSecret2,
+	return SimConfig{BaseURL: strings.TrimRight(baseURL, "/"), ShopID: family.SandboxShopID, APIKey: family.SandboxAPIKey, Secret2: family.SandboxSecret2,
 		Systems: SandboxSystems}
 }
 
@@ -123,7 +125,7 @@ func (s *Simulator) loadByPayment(ctx context.Context, paymentID string) (simOrd
 	if err != nil {
 		return simOrder{}, fmt.Errorf("fiatpsp sim: payment %q: %w", paymentID, err)
 	}
-	id, ok := PositiveID(string(b))
+	id, ok := family.PositiveID(string(b))
 	if !ok {
 		return simOrder{}, fmt.Errorf("fiatpsp sim: payment %q: %w", paymentID, provider.ErrNotFound)
 	}
@@ -132,7 +134,7 @@ func (s *Simulator) loadByPayment(ctx context.Context, paymentID string) (simOrd
 
 // system finds an enabled system.
 func (s *Simulator) system(id string) (SimSystem, bool) {
-	n, ok := PositiveID(id)
+	n, ok := family.PositiveID(id)
 	for _, sys := range s.cfg.Systems {
 		if ok && int64(sys.ID) == n && sys.Enabled {
 			return sys, true
@@ -147,10 +149,10 @@ func (s *Simulator) authorised(values map[string]string) error {
 	if values["shopId"] != strconv.FormatInt(s.cfg.ShopID, 10) {
 		return errors.New("unknown shop")
 	}
-	if _, ok := PositiveID(values["nonce"]); !ok {
+	if _, ok := family.PositiveID(values["nonce"]); !ok {
 		return errors.New("nonce required")
 	}
-	if !RequestSigned(values, s.cfg.APIKey) {
+	if !family.RequestSigned(values, s.cfg.APIKey) {
 		return errors.New("wrong signature")
 	}
 	return nil
@@ -158,7 +160,7 @@ func (s *Simulator) authorised(values map[string]string) error {
 
 // refuse answers an error envelope.
 func refuse(c *fiber.Ctx, status int, msg string) error {
-	return c.Status(status).JSON(Envelope{Type: "error", Message: msg})
+	return c.Status(status).JSON(family.Envelope{Type: "error", Message: msg})
 }
 
 // queryValues reads a GET call's parameters, each once.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	family "github.com/paygate/gateway/provider/fiatpsp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -19,8 +21,8 @@ import (
 
 // statusText is what the payer's page says of a settled order.
 var statusText = map[string]string{
-	StatusPaid: "Paid. The shop has been notified.", StatusError: "The payment failed.",
-	StatusRefund: "Refunded.", StatusCancelled: "Cancelled.",
+	family.StatusPaid: "Paid. The shop has been notified.", family.StatusError: "The payment failed.",
+	family.StatusRefund: "Refunded.", family.StatusCancelled: "Cancelled.",
 }
 
 // handlePage shows the payer's page of an order.
@@ -46,14 +48,14 @@ func (s *Simulator) handlePagePost(c *fiber.Ctx) error {
 	o, err = s.settle(c.UserContext(), o, paid)
 	done := statusText[o.Status]
 	switch {
-	case errors.Is(err, errNotAccepted):
+	case errors.Is(err, ErrNotAccepted):
 		s.log.Warn("fiatpsp sim: notification not accepted yet, retrying", "order", o.ID, "err", err)
 		done = "Paid. The shop has not accepted the notification yet; the provider keeps sending it."
 	case err != nil:
 		return fiber.NewError(fiber.StatusConflict, err.Error())
 	}
 	back := o.Failure
-	if o.Status == StatusPaid {
+	if o.Status == family.StatusPaid {
 		back = o.Success
 	}
 	if back != "" {
@@ -63,7 +65,7 @@ func (s *Simulator) handlePagePost(c *fiber.Ctx) error {
 }
 
 func (s *Simulator) pageOrder(c *fiber.Ctx) (simOrder, error) {
-	id, ok := PositiveID(c.Params("id"))
+	id, ok := family.PositiveID(c.Params("id"))
 	if !ok {
 		return simOrder{}, fiber.ErrNotFound
 	}
@@ -82,7 +84,7 @@ func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
 		}
 	}
 	return simkit.SendPage(c, simkit.SimPage{
-		Provider: Family, OrderID: o.PaymentID, Amount: o.Amount, Currency: o.Currency, Description: name,
+		Provider: family.Family, OrderID: o.PaymentID, Amount: o.Amount, Currency: o.Currency, Description: name,
 		Action: s.pageURL(o), Done: done,
 	})
 }
@@ -91,7 +93,7 @@ func (s *Simulator) render(c *fiber.Ctx, o simOrder, done string) error {
 // page would. A paid order is notified (again, when it was already paid);
 // a failed one is not: the provider notifies payments only.
 func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
-	id, ok := PositiveID(ref)
+	id, ok := family.PositiveID(ref)
 	if !ok {
 		return fmt.Errorf("fiatpsp sim: order %q: %w", ref, provider.ErrNotFound)
 	}
@@ -103,23 +105,23 @@ func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
 	return err
 }
 
-// errNotAccepted marks a notification the shop has not accepted yet; the
+// ErrNotAccepted marks a notification the shop has not accepted yet; the
 // notifier goes on sending it.
-var errNotAccepted = errors.New("notification not accepted yet, retrying")
+var ErrNotAccepted = errors.New("notification not accepted yet, retrying")
 
 // settle records the outcome and notifies a payment.
 func (s *Simulator) settle(ctx context.Context, o simOrder, paid bool) (simOrder, error) {
 	switch {
-	case paid && o.Status == StatusPaid:
+	case paid && o.Status == family.StatusPaid:
 		return o, s.notify(ctx, o)
-	case !paid && o.Status == StatusError:
+	case !paid && o.Status == family.StatusError:
 		return o, nil
-	case o.Status != StatusNew:
+	case o.Status != family.StatusNew:
 		return o, fmt.Errorf("fiatpsp sim: order %d is already %s", o.ID, strings.TrimSuffix(statusText[o.Status], "."))
 	}
-	o.Status = StatusError
+	o.Status = family.StatusError
 	if paid {
-		o.Status = StatusPaid
+		o.Status = family.StatusPaid
 	}
 	if err := s.save(ctx, o); err != nil {
 		return o, err
@@ -135,9 +137,9 @@ func (s *Simulator) settle(ctx context.Context, o simOrder, paid bool) (simOrder
 func (s *Simulator) notify(ctx context.Context, o simOrder) error {
 	shop := strconv.FormatInt(s.cfg.ShopID, 10)
 	form := url.Values{
-		FieldMerchant: {shop}, FieldAmount: {o.Amount}, FieldIntID: {strconv.FormatInt(o.ID, 10)},
-		FieldOrder: {o.PaymentID}, FieldEmail: {o.Email}, FieldCurID: {strconv.Itoa(o.System)},
-		FieldSign: {SignNotification(shop, o.Amount, s.cfg.Secret2, o.PaymentID)},
+		family.FieldMerchant: {shop}, family.FieldAmount: {o.Amount}, family.FieldIntID: {strconv.FormatInt(o.ID, 10)},
+		family.FieldOrder: {o.PaymentID}, family.FieldEmail: {o.Email}, family.FieldCurID: {strconv.Itoa(o.System)},
+		family.FieldSign: {family.SignNotification(shop, o.Amount, s.cfg.Secret2, o.PaymentID)},
 	}
 	body := form.Encode()
 	newReq := wire.Request(http.MethodPost, o.NotifyURL, []byte(body), "Content-Type", "application/x-www-form-urlencoded")
@@ -145,7 +147,7 @@ func (s *Simulator) notify(ctx context.Context, o simOrder) error {
 		return status == http.StatusOK && string(bytes.TrimSpace(body)) == "YES"
 	})
 	if err != nil {
-		return fmt.Errorf("fiatpsp sim: order %d: %w: %w", o.ID, errNotAccepted, err)
+		return fmt.Errorf("fiatpsp sim: order %d: %w: %w", o.ID, ErrNotAccepted, err)
 	}
 	return nil
 }

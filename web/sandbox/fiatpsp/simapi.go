@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	family "github.com/paygate/gateway/provider/fiatpsp"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -24,13 +26,13 @@ func (s *Simulator) handleSystems(c *fiber.Ctx) error {
 	if err := s.authorised(values); err != nil {
 		return refuse(c, fiber.StatusUnauthorized, err.Error())
 	}
-	out := SystemsAnswer{Envelope: Envelope{Type: "success"}}
+	out := family.SystemsAnswer{Envelope: family.Envelope{Type: "success"}}
 	for _, sys := range s.cfg.Systems {
 		enabled := "0"
 		if sys.Enabled {
 			enabled = "1"
 		}
-		out.Currencies = append(out.Currencies, WireSystem{
+		out.Currencies = append(out.Currencies, family.WireSystem{
 			ID: json.Number(strconv.Itoa(sys.ID)), Name: sys.Name, Currency: sys.Currency, IsEnabled: json.Number(enabled),
 		})
 	}
@@ -69,8 +71,8 @@ func (s *Simulator) handleCreate(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	return c.JSON(CreateAnswer{
-		Envelope: Envelope{Type: "success"}, OrderID: json.Number(strconv.FormatInt(o.ID, 10)),
+	return c.JSON(family.CreateAnswer{
+		Envelope: family.Envelope{Type: "success"}, OrderID: json.Number(strconv.FormatInt(o.ID, 10)),
 		OrderHash: orderHash(o), Location: s.pageURL(o),
 	})
 }
@@ -114,7 +116,7 @@ func (s *Simulator) newOrder(v map[string]string) (simOrder, error) {
 	return simOrder{
 		ID: id, PaymentID: v["paymentId"], System: sys.ID, Amount: v["amount"], Currency: sys.Currency,
 		Email: v["email"], NotifyURL: notify, Success: v["success_url"], Failure: v["failure_url"],
-		Status: StatusNew, Created: time.Now(),
+		Status: family.StatusNew, Created: time.Now(),
 	}, nil
 }
 
@@ -130,20 +132,20 @@ func (s *Simulator) handleStatus(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	var o simOrder
 	var err error
-	if id, ok := PositiveID(values["orderId"]); ok {
+	if id, ok := family.PositiveID(values["orderId"]); ok {
 		o, err = s.load(ctx, id)
 	} else {
 		o, err = s.loadByPayment(ctx, values["paymentId"])
 	}
-	out := OrdersAnswer{Envelope: Envelope{Type: "success"}, Orders: []WireOrder{}}
+	out := family.OrdersAnswer{Envelope: family.Envelope{Type: "success"}, Orders: []family.WireOrder{}}
 	switch {
 	case errors.Is(err, provider.ErrNotFound):
 	case err != nil:
 		return err
 	case values["paymentId"] == "" || values["paymentId"] == o.PaymentID:
 		out.Pages = 1
-		out.Orders = append(out.Orders, WireOrder{
-			MerchantOrderID: o.PaymentID, OrderID: json.Number(strconv.FormatInt(o.ID, 10)), Amount: Literal(o.Amount),
+		out.Orders = append(out.Orders, family.WireOrder{
+			MerchantOrderID: o.PaymentID, OrderID: json.Number(strconv.FormatInt(o.ID, 10)), Amount: family.Literal(o.Amount),
 			Currency: o.Currency, Status: json.Number(o.Status), Date: o.Created.UTC().Format("2006-01-02 15:04:05"),
 		})
 	}
