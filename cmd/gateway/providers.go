@@ -30,6 +30,7 @@ import (
 	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
 	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
 	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
+	walletasim "github.com/paygate/gateway/web/sandbox/walleta"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -50,7 +51,7 @@ func providerFamilies() map[schema.Method]provider.Family {
 // (providerFamilies), each made for the family's sandbox adapter.
 func providerSimulators() map[schema.Method]sandbox.Maker {
 	return map[schema.Method]sandbox.Maker{
-		schema.MethodWalletA:    sandbox.Make(walleta.SandboxSimConfig, walleta.NewSimulator),
+		schema.MethodWalletA:    sandbox.Make(walletasim.SandboxSimConfig, walletasim.NewSimulator),
 		schema.MethodWalletB:    sandbox.Make(walletb.SandboxSimConfig, walletb.NewSimulator),
 		schema.MethodCryptohost: sandbox.Make(cryptohostsim.SandboxSimConfig, cryptohostsim.NewSimulator),
 		schema.MethodCryptoPSP:  sandbox.Make(cryptopspsim.SandboxSimConfig, cryptopspsim.NewSimulator),

@@ -9,7 +9,7 @@ import (
 
 	"github.com/paygate/gateway/internal/config"
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/rsakey"
 	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
@@ -138,29 +138,6 @@ func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
 		return nil, nil, fmt.Errorf("wallet_b platform public key: %w", err)
 	}
 	return priv, pub, nil
-}
-
-// SimConfig is the simulator's side of the sandbox.
-type SimConfig struct {
-	BaseURL               string // its own public base, for the code URLs
-	MerchantID            string // the merchant it accepts calls from
-	MerchantSerial        string // the serial our calls must name
-	MerchantPublicKeyPEM  string // checks our Authorization signatures
-	PlatformPrivateKeyPEM string // signs answers and notifications
-	PlatformSerial        string
-	APIv3Key              string // encrypts notification resources
-	HeaderPrefix          string
-	AuthScheme            string // DefaultAuthScheme in the sandbox
-}
-
-// SandboxSimConfig is the simulator with the sandbox credentials, the
-// counterpart of SandboxConfig.
-func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{
-		BaseURL: baseURL, MerchantID: SandboxMerchantID, MerchantSerial: SandboxMerchantSerial,
-		MerchantPublicKeyPEM: sandboxMerchantPublicPEM, PlatformPrivateKeyPEM: sandboxPlatformPrivatePEM,
-		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key, AuthScheme: DefaultAuthScheme,
-	}
 }
 
 // Registration is the family as the process registers it.

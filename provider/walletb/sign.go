@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/rsakey"
 )
 
 // signedMessage is what the provider signs in an answer or a notification:

@@ -15,10 +15,33 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/decimal"
-	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/rsakey"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
+
+// SimConfig is the simulator's side of the sandbox.
+type SimConfig struct {
+	BaseURL               string // its own public base, for the code URLs
+	MerchantID            string // the merchant it accepts calls from
+	MerchantSerial        string // the serial our calls must name
+	MerchantPublicKeyPEM  string // checks our Authorization signatures
+	PlatformPrivateKeyPEM string // signs answers and notifications
+	PlatformSerial        string
+	APIv3Key              string // encrypts notification resources
+	HeaderPrefix          string
+	AuthScheme            string // DefaultAuthScheme in the sandbox
+}
+
+// SandboxSimConfig is the simulator with the sandbox credentials, the
+// counterpart of SandboxConfig.
+func SandboxSimConfig(baseURL string) SimConfig {
+	return SimConfig{
+		BaseURL: baseURL, MerchantID: SandboxMerchantID, MerchantSerial: SandboxMerchantSerial,
+		MerchantPublicKeyPEM: sandboxMerchantPublicPEM, PlatformPrivateKeyPEM: sandboxPlatformPrivatePEM,
+		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key, AuthScheme: DefaultAuthScheme,
+	}
+}
 
 // Simulator answers wallet_b's API for the sandbox and plays the payer's
 // wallet: a page per transaction where a tester pays or fails, after which

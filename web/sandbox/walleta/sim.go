@@ -13,14 +13,37 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/walleta"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/decimal"
-	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/rsakey"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
+
+// SimConfig is the simulator's side of the sandbox: its own public base
+// (for the page URLs it hands out) and the counterpart credentials.
+type SimConfig struct {
+	BaseURL               string
+	AppID                 string // the app it accepts calls from
+	AppPublicKeyPEM       string // checks the calls' signatures
+	ProviderPrivateKeyPEM string // signs answers and notifications
+	MethodPrefix          string
+}
+
+// SandboxSimConfig is the simulator with the sandbox credentials, the
+// counterpart of SandboxConfig.
+func SandboxSimConfig(baseURL string) SimConfig {
+	return SimConfig{
+		BaseURL:               baseURL,
+		AppID:                 family.SandboxAppID,
+		AppPublicKeyPEM:       family.SandboxAppPublicPEM,
+		ProviderPrivateKeyPEM: family.SandboxProviderPrivatePEM,
+	}
+}
 
 // Simulator answers wallet_a's API for the sandbox and plays the payer's
 // wallet: a page per trade where a tester pays or fails, after which it
@@ -81,8 +104,8 @@ type trade struct {
 	Refunded string            `json:"refunded,omitempty"`
 }
 
-func tradeKey(outTradeNo string) string { return "sim:" + Family + ":trade:" + outTradeNo }
-func tokenKey(token string) string      { return "sim:" + Family + ":qr:" + token }
+func tradeKey(outTradeNo string) string { return "sim:" + family.Family + ":trade:" + outTradeNo }
+func tokenKey(token string) string      { return "sim:" + family.Family + ":qr:" + token }
 
 func (s *Simulator) load(ctx context.Context, outTradeNo string) (trade, error) {
 	t, err := simkit.Load[trade](ctx, s.state, tradeKey(outTradeNo))
@@ -151,15 +174,15 @@ func (s *Simulator) checkCall(p map[string]string) node {
 	switch {
 	case p["app_id"] != s.cfg.AppID:
 		return invalidArguments("isv.invalid-app-id", "unknown app_id")
-	case p["sign_type"] != signType:
+	case p["sign_type"] != family.SignType:
 		return invalidArguments("isv.invalid-signature-type", "sign_type must be RSA2")
 	case p["biz_content"] == "":
 		return invalidArguments("isv.missing-biz-content", "biz_content is missing")
 	}
-	if _, err := time.ParseInLocation(timeLayout, p["timestamp"], providerZone); err != nil {
+	if _, err := time.ParseInLocation(family.TimeLayout, p["timestamp"], family.ProviderZone); err != nil {
 		return invalidArguments("isv.invalid-timestamp", "timestamp is not yyyy-MM-dd HH:mm:ss")
 	}
-	if rsakey.Verify(s.appKey, []byte(requestBase(p)), p["sign"]) != nil {
+	if rsakey.Verify(s.appKey, []byte(family.RequestBase(p)), p["sign"]) != nil {
 		return invalidArguments("isv.invalid-signature", "signature does not verify")
 	}
 	return nil
@@ -190,13 +213,13 @@ func (s *Simulator) answer(c *fiber.Ctx, method string, n node) error {
 // trade) and returns the address of its simulated payment page as the QR
 // payload.
 func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
-	var biz precreateBiz
+	var biz family.PrecreateBiz
 	if err := json.Unmarshal([]byte(p["biz_content"]), &biz); err != nil {
 		return invalidArguments("isv.invalid-biz-content", "biz_content is not JSON")
 	}
 	amt, err := schema.ParseAmount(biz.TotalAmount)
 	switch {
-	case biz.OutTradeNo == "" || len(biz.OutTradeNo) > maxOrderID:
+	case biz.OutTradeNo == "" || len(biz.OutTradeNo) > family.MaxOrderID:
 		return invalidArguments("isv.invalid-out-trade-no", "out_trade_no must be 1 to 64 bytes")
 	case err != nil:
 		return invalidArguments("isv.invalid-total-amount", "total_amount is not an amount")
@@ -220,21 +243,21 @@ func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
 		s.log.Error("wallet_a simulator: store trade", "err", err)
 		return refusal("20000", "Service Currently Unavailable", "isp.unknow-error", "try again")
 	}
-	return node{"code": codeSuccess, "msg": "Success", "out_trade_no": t.OutTradeNo, "qr_code": s.qrURL(t.Token)}
+	return node{"code": family.CodeSuccess, "msg": "Success", "out_trade_no": t.OutTradeNo, "qr_code": s.qrURL(t.Token)}
 }
 
 // again answers a precreate for a trade that exists: the same code when
 // nothing differs, a refusal when it is paid or its amount differs.
 func (s *Simulator) again(t trade, amount, currency string) node {
 	switch {
-	case t.Status == statusTradeSuccess:
+	case t.Status == family.StatusTradeSuccess:
 		return businessFailed("ACQ.TRADE_HAS_SUCCESS", "trade is paid")
-	case t.Status == statusTradeClosed:
+	case t.Status == family.StatusTradeClosed:
 		return businessFailed("ACQ.TRADE_HAS_CLOSE", "trade is closed")
 	case t.TotalAmount != amount || t.TransCurrency != currency:
 		return businessFailed("ACQ.CONTEXT_INCONSISTENT", "trade exists with other amount")
 	}
-	return node{"code": codeSuccess, "msg": "Success", "out_trade_no": t.OutTradeNo, "qr_code": s.qrURL(t.Token)}
+	return node{"code": family.CodeSuccess, "msg": "Success", "out_trade_no": t.OutTradeNo, "qr_code": s.qrURL(t.Token)}
 }
 
 func (s *Simulator) qrURL(token string) string { return s.cfg.BaseURL + "/qr/" + token }
@@ -253,14 +276,14 @@ func (s *Simulator) query(ctx context.Context, bizContent string) node {
 		return businessFailed("ACQ.TRADE_NOT_EXIST", "trade does not exist")
 	}
 	n := node{
-		"code": codeSuccess, "msg": "Success", "trade_no": t.TradeNo, "out_trade_no": t.OutTradeNo,
+		"code": family.CodeSuccess, "msg": "Success", "trade_no": t.TradeNo, "out_trade_no": t.OutTradeNo,
 		"trade_status": t.Status, "total_amount": t.TotalAmount, "buyer_logon_id": simBuyer,
 	}
 	if t.TransCurrency != "" {
 		n["trans_currency"] = t.TransCurrency
 	}
-	if t.Status == statusTradeSuccess {
-		n["send_pay_date"] = t.Settled.In(providerZone).Format(timeLayout)
+	if t.Status == family.StatusTradeSuccess {
+		n["send_pay_date"] = t.Settled.In(family.ProviderZone).Format(family.TimeLayout)
 	}
 	return n
 }
@@ -271,5 +294,12 @@ const simBuyer = "sim***@example.com"
 // newTradeNo is a provider trade id: the date and 20 random digits.
 func newTradeNo() string {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Exp(big.NewInt(10), big.NewInt(20), nil))
-	return time.Now().In(providerZone).Format("20060102") + fmt.Sprintf("%020d", n)
+	return time.Now().In(family.ProviderZone).Format("20060102") + fmt.Sprintf("%020d", n)
+}
+
+// Refunded is what the simulated provider has refunded on a trade, and in
+// how many refunds: what the family's tests read after asking for refunds.
+func (s *Simulator) Refunded(ctx context.Context, outTradeNo string) (total string, count int, err error) {
+	t, err := s.load(ctx, outTradeNo)
+	return t.Refunded, len(t.Refunds), err
 }

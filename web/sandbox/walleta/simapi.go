@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	family "github.com/paygate/gateway/provider/walleta"
+
 	"github.com/paygate/gateway/schema"
 )
 
@@ -11,7 +13,7 @@ import (
 // of it, once per out_request_no (a repeat answers the same and moves
 // nothing).
 func (s *Simulator) refund(ctx context.Context, bizContent string) node {
-	var biz refundBiz
+	var biz family.RefundBiz
 	if err := json.Unmarshal([]byte(bizContent), &biz); err != nil || biz.OutTradeNo == "" || biz.OutRequestNo == "" {
 		return invalidArguments("isv.invalid-parameter", "out_trade_no and out_request_no are required")
 	}
@@ -23,7 +25,7 @@ func (s *Simulator) refund(ctx context.Context, bizContent string) node {
 	if err != nil || t.Status == "" {
 		return businessFailed("ACQ.TRADE_NOT_EXIST", "trade does not exist")
 	}
-	if t.Status != statusTradeSuccess {
+	if t.Status != family.StatusTradeSuccess {
 		return businessFailed("ACQ.TRADE_STATUS_ERROR", "trade is not paid")
 	}
 	if prior, ok := t.Refunds[biz.OutRequestNo]; ok {
@@ -52,6 +54,6 @@ func (s *Simulator) refund(ctx context.Context, bizContent string) node {
 }
 
 func (s *Simulator) refunded(t trade) node {
-	return node{"code": codeSuccess, "msg": "Success", "out_trade_no": t.OutTradeNo, "trade_no": t.TradeNo,
+	return node{"code": family.CodeSuccess, "msg": "Success", "out_trade_no": t.OutTradeNo, "trade_no": t.TradeNo,
 		"refund_fee": t.Refunded, "fund_change": "Y", "buyer_logon_id": simBuyer}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/walleta"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider/wire"
@@ -20,12 +22,12 @@ import (
 // provider (WAIT_BUYER_PAY), as with the real wallet.
 func (s *Simulator) codePage() *simkit.CodePage[trade] {
 	return &simkit.CodePage[trade]{
-		Family: Family, State: s.state, Log: s.log, Err: s.err, TokenKey: tokenKey, Load: s.load,
+		Family: family.Family, State: s.state, Log: s.log, Err: s.err, TokenKey: tokenKey, Load: s.load,
 		Scan: func(ctx context.Context, t trade) (trade, error) {
 			if t.Status != "" {
 				return t, nil
 			}
-			t.Status = statusWaitBuyerPay
+			t.Status = family.StatusWaitBuyerPay
 			return t, s.save(ctx, t)
 		},
 		Settle: s.settle, Settled: errSettled,
@@ -41,9 +43,9 @@ func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
 
 func doneText(status string) string {
 	switch status {
-	case statusTradeSuccess:
+	case family.StatusTradeSuccess:
 		return "Paid."
-	case statusTradeClosed:
+	case family.StatusTradeClosed:
 		return "Payment failed: the trade is closed."
 	}
 	return ""
@@ -55,7 +57,7 @@ func (s *Simulator) render(c *fiber.Ctx, t trade, done string) error {
 		cur = "CNY"
 	}
 	return simkit.SendPage(c, simkit.SimPage{
-		Provider: Family, OrderID: t.OutTradeNo, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
+		Provider: family.Family, OrderID: t.OutTradeNo, Amount: t.TotalAmount, Currency: cur, Description: t.Subject,
 		Action: s.qrURL(t.Token), Done: done,
 	})
 }
@@ -68,14 +70,14 @@ var errSettled = errors.New("wallet_a simulator: trade already settled otherwise
 // The same outcome again changes and sends nothing. The returned error is
 // the first notification attempt's; the notifier keeps trying.
 func (s *Simulator) settle(ctx context.Context, t trade, paid bool) (trade, error) {
-	want := statusTradeClosed
+	want := family.StatusTradeClosed
 	if paid {
-		want = statusTradeSuccess
+		want = family.StatusTradeSuccess
 	}
 	switch t.Status {
 	case want:
 		return t, nil
-	case statusTradeSuccess, statusTradeClosed:
+	case family.StatusTradeSuccess, family.StatusTradeClosed:
 		return t, errSettled
 	}
 	t.Status, t.Settled = want, time.Now()
@@ -108,21 +110,21 @@ func (s *Simulator) notify(ctx context.Context, t trade) error {
 
 // notification is the form the provider posts for a settled trade.
 func (s *Simulator) notification(t trade) (string, error) {
-	now := time.Now().In(providerZone)
+	now := time.Now().In(family.ProviderZone)
 	f := map[string]string{
-		"notify_time": now.Format(timeLayout), "notify_type": "trade_status_sync", "notify_id": simkit.RandomHex(16),
-		"app_id": s.cfg.AppID, "charset": "utf-8", "version": "1.0", "sign_type": signType,
+		"notify_time": now.Format(family.TimeLayout), "notify_type": "trade_status_sync", "notify_id": simkit.RandomHex(16),
+		"app_id": s.cfg.AppID, "charset": "utf-8", "version": "1.0", "sign_type": family.SignType,
 		"trade_no": t.TradeNo, "out_trade_no": t.OutTradeNo, "trade_status": t.Status,
 		"total_amount": t.TotalAmount, "trans_currency": t.TransCurrency, "subject": t.Subject,
-		"buyer_logon_id": simBuyer, "gmt_create": t.Created.In(providerZone).Format(timeLayout),
+		"buyer_logon_id": simBuyer, "gmt_create": t.Created.In(family.ProviderZone).Format(family.TimeLayout),
 	}
-	if t.Status == statusTradeSuccess {
+	if t.Status == family.StatusTradeSuccess {
 		f["receipt_amount"] = t.TotalAmount
-		f["gmt_payment"] = t.Settled.In(providerZone).Format(timeLayout)
+		f["gmt_payment"] = t.Settled.In(family.ProviderZone).Format(family.TimeLayout)
 	} else {
-		f["gmt_close"] = t.Settled.In(providerZone).Format(timeLayout)
+		f["gmt_close"] = t.Settled.In(family.ProviderZone).Format(family.TimeLayout)
 	}
-	sig, err := signFields(s.signKey, notifyBase(f))
+	sig, err := family.SignFields(s.signKey, family.NotifyBase(f))
 	if err != nil {
 		return "", fmt.Errorf("wallet_a simulator notification: %w", err)
 	}
