@@ -31,6 +31,7 @@ import (
 	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
 	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
 	walletasim "github.com/paygate/gateway/web/sandbox/walleta"
+	walletbsim "github.com/paygate/gateway/web/sandbox/walletb"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -52,7 +53,7 @@ func providerFamilies() map[schema.Method]provider.Family {
 func providerSimulators() map[schema.Method]sandbox.Maker {
 	return map[schema.Method]sandbox.Maker{
 		schema.MethodWalletA:    sandbox.Make(walletasim.SandboxSimConfig, walletasim.NewSimulator),
-		schema.MethodWalletB:    sandbox.Make(walletb.SandboxSimConfig, walletb.NewSimulator),
+		schema.MethodWalletB:    sandbox.Make(walletbsim.SandboxSimConfig, walletbsim.NewSimulator),
 		schema.MethodCryptohost: sandbox.Make(cryptohostsim.SandboxSimConfig, cryptohostsim.NewSimulator),
 		schema.MethodCryptoPSP:  sandbox.Make(cryptopspsim.SandboxSimConfig, cryptopspsim.NewSimulator),
 		schema.MethodBDCard:     sandbox.Make(bdcardsim.SandboxSimConfig, bdcardsim.NewSimulator),

@@ -20,13 +20,13 @@ const Family = "wallet_b"
 // Sandbox credentials: public test values (see sandbox/README.md).
 var (
 	//go:embed sandbox/merchant_private.pem
-	sandboxMerchantPrivatePEM string
+	SandboxMerchantPrivatePEM string
 	//go:embed sandbox/merchant_public.pem
-	sandboxMerchantPublicPEM string
+	SandboxMerchantPublicPEM string
 	//go:embed sandbox/platform_private.pem
-	sandboxPlatformPrivatePEM string
+	SandboxPlatformPrivatePEM string
 	//go:embed sandbox/platform_public.pem
-	sandboxPlatformPublicPEM string
+	SandboxPlatformPublicPEM string
 )
 
 // Sandbox identifiers and the sandbox API v3 key.
@@ -90,8 +90,8 @@ func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
 func SandboxConfig(simBaseURL string) Config {
 	c := Defaults()
 	c.BaseURL, c.MerchantID, c.AppID = simBaseURL, SandboxMerchantID, SandboxAppID
-	c.MerchantSerial, c.MerchantPrivateKeyPEM = SandboxMerchantSerial, sandboxMerchantPrivatePEM
-	c.PlatformPublicKeyPEM, c.PlatformSerial = sandboxPlatformPublicPEM, SandboxPlatformSerial
+	c.MerchantSerial, c.MerchantPrivateKeyPEM = SandboxMerchantSerial, SandboxMerchantPrivatePEM
+	c.PlatformPublicKeyPEM, c.PlatformSerial = SandboxPlatformPublicPEM, SandboxPlatformSerial
 	c.APIv3Key = SandboxAPIv3Key
 	return c
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	family "github.com/paygate/gateway/provider/walletb"
+
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -20,7 +22,7 @@ func (s *Simulator) refund(c *fiber.Ctx) error {
 	if ok, err := s.guard(c); !ok {
 		return err
 	}
-	var o refundOrder
+	var o family.RefundOrder
 	if err := json.Unmarshal(c.Body(), &o); err != nil || o.OutTradeNo == "" || o.OutRefundNo == "" || o.Amount.Refund <= 0 {
 		return s.reply(c, fiber.StatusBadRequest, apiError{"PARAM_ERROR", "out_trade_no, out_refund_no and amount.refund are required"})
 	}
@@ -53,6 +55,6 @@ func (s *Simulator) refund(c *fiber.Ctx) error {
 	return s.reply(c, fiber.StatusOK, s.refundAnswer(t, o.OutRefundNo))
 }
 
-func (s *Simulator) refundAnswer(t simTx, no string) refundAnswer {
-	return refundAnswer{RefundID: t.Refunds[no].ID, OutRefundNo: no, OutTradeNo: t.OutTradeNo, Status: "SUCCESS"}
+func (s *Simulator) refundAnswer(t simTx, no string) family.RefundAnswer {
+	return family.RefundAnswer{RefundID: t.Refunds[no].ID, OutRefundNo: no, OutTradeNo: t.OutTradeNo, Status: "SUCCESS"}
 }

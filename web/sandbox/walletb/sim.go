@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/provider/walletb"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
@@ -37,9 +39,9 @@ type SimConfig struct {
 // counterpart of SandboxConfig.
 func SandboxSimConfig(baseURL string) SimConfig {
 	return SimConfig{
-		BaseURL: baseURL, MerchantID: SandboxMerchantID, MerchantSerial: SandboxMerchantSerial,
-		MerchantPublicKeyPEM: sandboxMerchantPublicPEM, PlatformPrivateKeyPEM: sandboxPlatformPrivatePEM,
-		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key, AuthScheme: DefaultAuthScheme,
+		BaseURL: baseURL, MerchantID: family.SandboxMerchantID, MerchantSerial: family.SandboxMerchantSerial,
+		MerchantPublicKeyPEM: family.SandboxMerchantPublicPEM, PlatformPrivateKeyPEM: family.SandboxPlatformPrivatePEM,
+		PlatformSerial: family.SandboxPlatformSerial, APIv3Key: family.SandboxAPIv3Key, AuthScheme: family.DefaultAuthScheme,
 	}
 }
 
@@ -89,9 +91,9 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 // and GET and POST /qr/:token
 // (the scanned code's page).
 func (s *Simulator) Register(r fiber.Router) {
-	r.Post(pathNative, s.native)
-	r.Get(pathQuery+":no", s.query)
-	r.Post(pathRefunds, s.refund)
+	r.Post(family.PathNative, s.native)
+	r.Get(family.PathQuery+":no", s.query)
+	r.Post(family.PathRefunds, s.refund)
 	s.code.Register(r)
 }
 
@@ -115,8 +117,8 @@ type simTx struct {
 	RefundedTotal int64                `json:"refunded,omitempty"`
 }
 
-func txKey(outTradeNo string) string { return "sim:" + Family + ":tx:" + outTradeNo }
-func tokenKey(token string) string   { return "sim:" + Family + ":qr:" + token }
+func txKey(outTradeNo string) string { return "sim:" + family.Family + ":tx:" + outTradeNo }
+func tokenKey(token string) string   { return "sim:" + family.Family + ":qr:" + token }
 
 func (s *Simulator) load(ctx context.Context, outTradeNo string) (simTx, error) {
 	t, err := simkit.Load[simTx](ctx, s.state, txKey(outTradeNo))
@@ -140,11 +142,11 @@ func (s *Simulator) reply(c *fiber.Ctx, status int, v any) error {
 	if err != nil {
 		return fmt.Errorf("wallet_b simulator answer: %w", err)
 	}
-	h, err := signMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
+	h, err := family.SignMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
 	if err != nil {
 		return fmt.Errorf("wallet_b simulator answer: %w", err)
 	}
-	h.set(s.cfg.HeaderPrefix, func(k, v string) { c.Set(k, v) })
+	h.Set(s.cfg.HeaderPrefix, func(k, v string) { c.Set(k, v) })
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 	return c.Status(status).Send(body)
 }
@@ -158,7 +160,7 @@ type apiError struct {
 // scheme, merchant, certificate serial, time stamp within five minutes and
 // the signature over method, path with query, time stamp, nonce and body.
 func (s *Simulator) authenticate(c *fiber.Ctx) error {
-	p, err := parseAuthorization(s.cfg.AuthScheme, c.Get(fiber.HeaderAuthorization))
+	p, err := family.ParseAuthorization(s.cfg.AuthScheme, c.Get(fiber.HeaderAuthorization))
 	if err != nil {
 		return fmt.Errorf("authorization: %w", err)
 	}
@@ -166,10 +168,10 @@ func (s *Simulator) authenticate(c *fiber.Ctx) error {
 		return errors.New("unknown merchant or certificate serial")
 	}
 	ts, err := strconv.ParseInt(p["timestamp"], 10, 64)
-	if err != nil || time.Since(time.Unix(ts, 0)).Abs() > DefaultMaxSkew {
+	if err != nil || time.Since(time.Unix(ts, 0)).Abs() > family.DefaultMaxSkew {
 		return errors.New("time stamp outside the window")
 	}
-	msg := requestMessage(c.Method(), c.OriginalURL(), p["timestamp"], p["nonce_str"], c.Body())
+	msg := family.RequestMessage(c.Method(), c.OriginalURL(), p["timestamp"], p["nonce_str"], c.Body())
 	if rsakey.Verify(s.merch, msg, p["signature"]) != nil {
 		return errors.New("signature does not verify")
 	}
@@ -194,7 +196,7 @@ func (s *Simulator) native(c *fiber.Ctx) error {
 	if ok, err := s.guard(c); !ok {
 		return err
 	}
-	var o nativeOrder
+	var o family.NativeOrder
 	if err := json.Unmarshal(c.Body(), &o); err != nil {
 		return s.reply(c, fiber.StatusBadRequest, apiError{"PARAM_ERROR", "body is not JSON"})
 	}
@@ -209,7 +211,7 @@ func (s *Simulator) native(c *fiber.Ctx) error {
 		return s.again(c, old, o)
 	}
 	t := simTx{
-		OutTradeNo: o.OutTradeNo, TransactionID: newTransactionID(), Token: randomToken(32), AppID: o.AppID,
+		OutTradeNo: o.OutTradeNo, TransactionID: newTransactionID(), Token: family.RandomToken(32), AppID: o.AppID,
 		Description: o.Description, NotifyURL: o.NotifyURL, Total: o.Amount.Total, Currency: o.Amount.Currency, State: "NOTPAY",
 	}
 	err := s.save(ctx, t)
@@ -223,13 +225,13 @@ func (s *Simulator) native(c *fiber.Ctx) error {
 	return s.reply(c, fiber.StatusOK, map[string]string{"code_url": s.codeURL(t.Token)})
 }
 
-func checkOrder(o nativeOrder, mchid string) string {
+func checkOrder(o family.NativeOrder, mchid string) string {
 	switch {
 	case o.MchID != mchid:
 		return "mchid is not the caller's"
 	case o.AppID == "":
 		return "appid is missing"
-	case o.OutTradeNo == "" || len(o.OutTradeNo) > maxOrderID:
+	case o.OutTradeNo == "" || len(o.OutTradeNo) > family.MaxOrderID:
 		return "out_trade_no must be 1 to 64 bytes"
 	case strings.TrimSpace(o.Description) == "":
 		return "description is missing"
@@ -245,7 +247,7 @@ func checkOrder(o nativeOrder, mchid string) string {
 
 // again answers a native call for a transaction that exists: the same code
 // when nothing differs, a refusal when it is settled or differs.
-func (s *Simulator) again(c *fiber.Ctx, t simTx, o nativeOrder) error {
+func (s *Simulator) again(c *fiber.Ctx, t simTx, o family.NativeOrder) error {
 	switch {
 	case t.State == "SUCCESS":
 		return s.reply(c, fiber.StatusBadRequest, apiError{"ORDERPAID", "order is paid"})
@@ -276,15 +278,15 @@ func (s *Simulator) query(c *fiber.Ctx) error {
 
 // transaction is t as the provider shows it; the transaction id appears
 // once the payer acted.
-func (s *Simulator) transaction(t simTx) transaction {
-	tx := transaction{
+func (s *Simulator) transaction(t simTx) family.Transaction {
+	tx := family.Transaction{
 		MchID: s.cfg.MerchantID, AppID: t.AppID, OutTradeNo: t.OutTradeNo, TradeType: "NATIVE", TradeState: t.State,
 	}
 	tx.Amount.Total, tx.Amount.Currency = t.Total, t.Currency
 	switch t.State {
 	case "SUCCESS":
 		tx.TransactionID, tx.TradeStateDesc = t.TransactionID, "payment succeeded"
-		tx.SuccessTime = t.Settled.In(providerZone).Format(time.RFC3339)
+		tx.SuccessTime = t.Settled.In(family.ProviderZone).Format(time.RFC3339)
 		tx.Amount.PayerTotal, tx.Amount.PayerCurrency = t.Total, t.Currency
 	case "PAYERROR":
 		tx.TransactionID, tx.TradeStateDesc = t.TransactionID, "payment failed"
@@ -297,9 +299,17 @@ func (s *Simulator) transaction(t simTx) transaction {
 // newTransactionID is a provider transaction id: 42 and 26 digits.
 func newTransactionID() string {
 	const digits = "0123456789"
-	b := []byte(randomToken(26))
+	b := []byte(family.RandomToken(26))
 	for i := range b {
 		b[i] = digits[int(b[i])%len(digits)]
 	}
 	return "42" + string(b)
+}
+
+// Refunded is what the simulated provider has refunded on a transaction
+// (minor units), and in how many refunds: what the family's tests read
+// after asking for refunds.
+func (s *Simulator) Refunded(ctx context.Context, outTradeNo string) (total int64, count int, err error) {
+	t, err := s.load(ctx, outTradeNo)
+	return t.RefundedTotal, len(t.Refunds), err
 }

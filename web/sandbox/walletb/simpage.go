@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"time"
 
+	family "github.com/paygate/gateway/provider/walletb"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/schema"
@@ -18,7 +20,7 @@ import (
 // codePage is what the payer's wallet shows after scanning the code.
 func (s *Simulator) codePage() *simkit.CodePage[simTx] {
 	return &simkit.CodePage[simTx]{
-		Family: Family, State: s.state, Log: s.log, Err: s.err, TokenKey: tokenKey, Load: s.load,
+		Family: family.Family, State: s.state, Log: s.log, Err: s.err, TokenKey: tokenKey, Load: s.load,
 		Settle: s.settle, Settled: errSettled,
 		Done: func(t simTx) string { return doneText(t.State) }, Render: s.render,
 	}
@@ -42,7 +44,7 @@ func doneText(state string) string {
 
 func (s *Simulator) render(c *fiber.Ctx, t simTx, done string) error {
 	return simkit.SendPage(c, simkit.SimPage{
-		Provider: Family, OrderID: t.OutTradeNo, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
+		Provider: family.Family, OrderID: t.OutTradeNo, Amount: schema.Amount(t.Total).String(), Currency: t.Currency,
 		Description: t.Description, Action: s.codeURL(t.Token), Done: done,
 	})
 }
@@ -86,11 +88,11 @@ func (s *Simulator) notify(ctx context.Context, t simTx) error {
 		if err != nil {
 			return nil, err
 		}
-		h, err := signMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
+		h, err := family.SignMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
 		if err != nil {
 			return nil, err
 		}
-		h.set(s.cfg.HeaderPrefix, req.Header.Set)
+		h.Set(s.cfg.HeaderPrefix, req.Header.Set)
 		req.Header.Set("Content-Type", "application/json")
 		return req, nil
 	}
@@ -109,16 +111,16 @@ func (s *Simulator) event(t simTx) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wallet_b simulator event: %w", err)
 	}
-	res, err := seal([]byte(s.cfg.APIv3Key), plain, "transaction")
+	res, err := family.Seal([]byte(s.cfg.APIv3Key), plain, "transaction")
 	if err != nil {
 		return nil, fmt.Errorf("wallet_b simulator event: %w", err)
 	}
-	ev := event{
-		ID: "EV-" + randomToken(20), CreateTime: time.Now().In(providerZone).Format(time.RFC3339),
-		EventType: eventSuccess, ResourceType: "encrypt-resource", Summary: "payment succeeded", Resource: res,
+	ev := family.Event{
+		ID: "EV-" + family.RandomToken(20), CreateTime: time.Now().In(family.ProviderZone).Format(time.RFC3339),
+		EventType: family.EventSuccess, ResourceType: "encrypt-resource", Summary: "payment succeeded", Resource: res,
 	}
 	if t.State != "SUCCESS" {
-		ev.EventType, ev.Summary = eventPayError, "payment failed"
+		ev.EventType, ev.Summary = family.EventPayError, "payment failed"
 	}
 	return json.Marshal(ev)
 }
