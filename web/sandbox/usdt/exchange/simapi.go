@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/paygate/gateway/usdt/usdtsim"
+	family "github.com/paygate/gateway/usdt/exchange"
+
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 // refuse answers as the exchange does: {"code": <negative>, "msg": ...}.
@@ -20,7 +22,7 @@ func refuse(w http.ResponseWriter, status, code int, msg string) {
 // the query exactly as sent (everything before "&signature="). It answers
 // a refusal itself and returns the parsed query otherwise.
 func (s *Sim) authorised(w http.ResponseWriter, r *http.Request) (url.Values, bool) {
-	key := r.Header.Get(APIKeyHeader)
+	key := r.Header.Get(family.APIKeyHeader)
 	if subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.APIKey)) != 1 {
 		refuse(w, http.StatusUnauthorized, -2015, "Invalid API-key, IP, or permissions for action.")
 		return nil, false
@@ -48,7 +50,7 @@ func (s *Sim) authorised(w http.ResponseWriter, r *http.Request) (url.Values, bo
 		refuse(w, http.StatusBadRequest, -1021, "Timestamp for this request is outside of the recvWindow.")
 		return nil, false
 	}
-	if !ok || strings.Contains(sig, "&") || !Verify(s.cfg.Secret, signed, sig) {
+	if !ok || strings.Contains(sig, "&") || !family.Verify(s.cfg.Secret, signed, sig) {
 		refuse(w, http.StatusBadRequest, -1022, "Signature for this request is not valid.")
 		return nil, false
 	}
@@ -63,19 +65,19 @@ func (s *Sim) deposits(w http.ResponseWriter, r *http.Request) {
 	txID := strings.ToLower(q.Get("txId"))
 	if txID == "" {
 		// The simulator answers only what the reviewer asks: one txId.
-		usdtsim.WriteJSON(w, http.StatusOK, []depositRow{})
+		usdtsim.WriteJSON(w, http.StatusOK, []family.DepositRow{})
 		return
 	}
 	if s.store.Misbehave(w, r, txID) {
 		return
 	}
-	var row depositRow
+	var row family.DepositRow
 	found, err := s.store.Get(r.Context(), "deposit", txID, &row)
 	if err != nil {
 		http.Error(w, "simulator state unavailable", http.StatusServiceUnavailable)
 		return
 	}
-	rows := []depositRow{}
+	rows := []family.DepositRow{}
 	if found && matches(q, "coin", row.Coin) && matches(q, "network", row.Network) {
 		rows = append(rows, row)
 	}
@@ -92,18 +94,18 @@ func (s *Sim) payments(w http.ResponseWriter, r *http.Request) {
 	if !ok || s.store.Misbehave(w, r, PayFailureID) {
 		return
 	}
-	var rows []payRow
+	var rows []family.PayRow
 	if _, err := s.store.Get(r.Context(), "pay", "history", &rows); err != nil {
 		http.Error(w, "simulator state unavailable", http.StatusServiceUnavailable)
 		return
 	}
 	limit, err := strconv.Atoi(q.Get("limit"))
-	if err != nil || limit <= 0 || limit > PayLimit {
-		limit = PayLimit
+	if err != nil || limit <= 0 || limit > family.PayLimit {
+		limit = family.PayLimit
 	}
 	rows = rows[:min(len(rows), limit)]
 	if rows == nil {
-		rows = []payRow{}
+		rows = []family.PayRow{}
 	}
-	usdtsim.WriteJSON(w, http.StatusOK, payHistory{Code: "000000", Message: "success", Success: true, Data: rows})
+	usdtsim.WriteJSON(w, http.StatusOK, family.PayHistory{Code: "000000", Message: "success", Success: true, Data: rows})
 }

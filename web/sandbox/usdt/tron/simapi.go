@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/paygate/gateway/usdt/usdtsim"
+	family "github.com/paygate/gateway/usdt/tron"
+
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 // lookup reads the {"value": id} body and the transaction it names, if it
@@ -18,7 +20,7 @@ func (s *Sim) lookup(w http.ResponseWriter, r *http.Request) (tx simTx, found, o
 	var body struct {
 		Value string `json:"value"`
 	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body); err != nil || !ValidHash(body.Value) {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body); err != nil || !family.ValidHash(body.Value) {
 		// The node answers a malformed request with 200 and an Error.
 		usdtsim.WriteJSON(w, http.StatusOK, map[string]string{"Error": "class org.tron.core.exception.BadItemException : Invalid transaction id"})
 		return simTx{}, false, false
@@ -57,7 +59,7 @@ func (s *Sim) getTransaction(w http.ResponseWriter, r *http.Request) {
 				"parameter": map[string]any{
 					"type_url": "type.googleapis.com/protocol.TriggerSmartContract",
 					"value": map[string]string{
-						"data":             transferSelector + word(to) + word(units.Bytes()),
+						"data":             family.TransferSelector + word(to) + word(units.Bytes()),
 						"owner_address":    tx.From,
 						"contract_address": tx.Contract,
 					},
@@ -94,7 +96,7 @@ func (s *Sim) getTransactionInfo(w http.ResponseWriter, r *http.Request) {
 		units, _ := new(big.Int).SetString(tx.Units, 10)
 		info["log"] = []map[string]any{{
 			"address": tx.Contract[2:], // events name the contract without the 41 prefix
-			"topics":  []string{TransferTopic, word(from), word(to)},
+			"topics":  []string{family.TransferTopic, word(from), word(to)},
 			"data":    word(units.Bytes()),
 		}}
 	} else {

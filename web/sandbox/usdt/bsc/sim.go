@@ -9,12 +9,14 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/usdt/bsc"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/usdt/usdtsim"
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 // USDTContract is USDT's BEP20 contract on BSC mainnet (18 decimals), the
@@ -91,7 +93,7 @@ func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
 		spec.From = "0x" + raw
 	}
 	for _, a := range []string{spec.To, spec.From, spec.Contract} {
-		if !ValidAddress(a) {
+		if !family.ValidAddress(a) {
 			return simTx{}, fmt.Errorf("%q is not an address", a)
 		}
 	}

@@ -8,18 +8,13 @@ import (
 	"strings"
 	"time"
 
+	family "github.com/paygate/gateway/usdt/exchange"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/usdt/usdtsim"
-)
-
-// Sandbox credentials: public test values the sandbox's client and
-// simulator share.
-const (
-	SandboxAPIKey = "sandbox-exchange-api-key-5c21"
-	SandboxSecret = "sandbox-exchange-secret-90be"
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 // PayFailureID is the Fail id that makes the Pay history endpoint
@@ -28,8 +23,8 @@ const PayFailureID = "pay-history"
 
 // SimConfig is the simulated account; the zero value is the sandbox's.
 type SimConfig struct {
-	APIKey  string           // SandboxAPIKey when empty
-	Secret  string           // SandboxSecret when empty
+	APIKey  string           // family.SandboxAPIKey when empty
+	Secret  string           // family.SandboxSecret when empty
 	Now     func() time.Time // the exchange's clock, for the receive window; time.Now when nil
 	KeepFor time.Duration    // how long a record is remembered; 30 days when zero
 	Hang    time.Duration    // the longest a Hang failure holds an answer; 30 s when zero
@@ -46,10 +41,10 @@ type Sim struct {
 // NewSim builds the simulator over state.
 func NewSim(cfg SimConfig, state provider.State) *Sim {
 	if cfg.APIKey == "" {
-		cfg.APIKey = SandboxAPIKey
+		cfg.APIKey = family.SandboxAPIKey
 	}
 	if cfg.Secret == "" {
-		cfg.Secret = SandboxSecret
+		cfg.Secret = family.SandboxSecret
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -60,16 +55,16 @@ func NewSim(cfg SimConfig, state provider.State) *Sim {
 // Register mounts the API relative to r: r's prefix is the client's
 // BaseURL.
 func (s *Sim) Register(r fiber.Router) {
-	r.Get(DepositPath, adaptor.HTTPHandlerFunc(s.deposits))
-	r.Get(PayPath, adaptor.HTTPHandlerFunc(s.payments))
+	r.Get(family.DepositPath, adaptor.HTTPHandlerFunc(s.deposits))
+	r.Get(family.PayPath, adaptor.HTTPHandlerFunc(s.payments))
 }
 
 // Handler is the same API as a plain net/http handler rooted at "/", for
 // httptest servers.
 func (s *Sim) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+DepositPath, s.deposits)
-	mux.HandleFunc("GET "+PayPath, s.payments)
+	mux.HandleFunc("GET "+family.DepositPath, s.deposits)
+	mux.HandleFunc("GET "+family.PayPath, s.payments)
 	return mux
 }
 
@@ -96,7 +91,7 @@ func (s *Sim) AddDeposit(ctx context.Context, spec DepositSpec) error {
 	if spec.At.IsZero() {
 		spec.At = s.cfg.Now()
 	}
-	row := depositRow{Amount: spec.Amount, Coin: spec.Coin, Network: spec.Network, Status: spec.Status,
+	row := family.DepositRow{Amount: spec.Amount, Coin: spec.Coin, Network: spec.Network, Status: spec.Status,
 		Address: spec.Address, TxID: spec.TxID, InsertTime: spec.At.UnixMilli()}
 	if err := s.store.Put(ctx, "deposit", strings.ToLower(spec.TxID), row); err != nil {
 		return fmt.Errorf("exchange simulator: %w", err)
@@ -124,7 +119,7 @@ func (s *Sim) AddPayment(ctx context.Context, spec PaymentSpec) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("exchange simulator: %w", err)
 	}
-	row := payRow{OrderType: "PAY", TransactionID: "M_P_" + id, TransactionTime: spec.At.UnixMilli(),
+	row := family.PayRow{OrderType: "PAY", TransactionID: "M_P_" + id, TransactionTime: spec.At.UnixMilli(),
 		Amount: spec.Amount, Currency: spec.Currency, MerchantTradeNo: spec.OrderID}
 	if spec.Refund {
 		row.OrderType = "PAY_REFUND"
@@ -135,11 +130,11 @@ func (s *Sim) AddPayment(ctx context.Context, spec PaymentSpec) (string, error) 
 	if spec.At.IsZero() {
 		row.TransactionTime = s.cfg.Now().UnixMilli()
 	}
-	var rows []payRow
+	var rows []family.PayRow
 	if _, err := s.store.Get(ctx, "pay", "history", &rows); err != nil {
 		return "", fmt.Errorf("exchange simulator: %w", err)
 	}
-	rows = append([]payRow{row}, rows[:min(len(rows), PayLimit-1)]...)
+	rows = append([]family.PayRow{row}, rows[:min(len(rows), family.PayLimit-1)]...)
 	if err := s.store.Put(ctx, "pay", "history", rows); err != nil {
 		return "", fmt.Errorf("exchange simulator: %w", err)
 	}

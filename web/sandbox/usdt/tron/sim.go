@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"time"
 
+	family "github.com/paygate/gateway/usdt/tron"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/usdt/usdtsim"
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 // USDTContract is USDT's TRC20 contract on mainnet, the simulator's
@@ -96,7 +98,7 @@ func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
 		if err != nil {
 			return simTx{}, err
 		}
-		spec.From, _ = AddressFromHex("41" + raw)
+		spec.From, _ = family.AddressFromHex("41" + raw)
 	}
 	at, err := s.MinedAt(spec.At)
 	if err != nil {
@@ -104,9 +106,9 @@ func (s *Sim) newTx(spec TransferSpec) (simTx, error) {
 	}
 	tx := simTx{Units: spec.Units.String(), Success: spec.Success, Block: s.Chain.BlockAt(at), At: at.UTC()}
 	var errs [4]error
-	tx.To, errs[0] = AddressHex(spec.To)
-	tx.From, errs[1] = AddressHex(spec.From)
-	tx.Contract, errs[2] = AddressHex(spec.Contract)
+	tx.To, errs[0] = family.AddressHex(spec.To)
+	tx.From, errs[1] = family.AddressHex(spec.From)
+	tx.Contract, errs[2] = family.AddressHex(spec.Contract)
 	tx.Hash, errs[3] = usdtsim.RandomHex(32)
 	return tx, errors.Join(errs[:]...)
 }

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/paygate/gateway/usdt/usdtsim"
+	family "github.com/paygate/gateway/usdt/bsc"
+
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 // rpcRequest is one JSON-RPC call.
@@ -52,7 +54,7 @@ func (s *Sim) getBlock(w http.ResponseWriter, req rpcRequest) {
 		writeRPCError(w, req.ID, codeInvalidParams, "invalid params")
 		return
 	}
-	n, err := quantity(tag)
+	n, err := family.Quantity(tag)
 	if tag == "latest" {
 		n, err = s.Chain.Head(), nil
 	}
@@ -66,7 +68,7 @@ func (s *Sim) getBlock(w http.ResponseWriter, req rpcRequest) {
 	}
 	writeResult(w, req.ID, map[string]any{
 		"number":       fmt.Sprintf("%#x", n),
-		"hash":         "0x" + wordHex(big.NewInt(n)),
+		"hash":         "0x" + WordHex(big.NewInt(n)),
 		"timestamp":    fmt.Sprintf("%#x", s.Chain.TimeOf(n).Unix()),
 		"transactions": []string{},
 	})
@@ -74,7 +76,7 @@ func (s *Sim) getBlock(w http.ResponseWriter, req rpcRequest) {
 
 func (s *Sim) getReceipt(w http.ResponseWriter, r *http.Request, req rpcRequest) {
 	var hash string
-	if len(req.Params) != 1 || json.Unmarshal(req.Params[0], &hash) != nil || !ValidHash(hash) {
+	if len(req.Params) != 1 || json.Unmarshal(req.Params[0], &hash) != nil || !family.ValidHash(hash) {
 		writeRPCError(w, req.ID, codeInvalidParams, "invalid argument 0: hex string has wrong length")
 		return
 	}
@@ -99,15 +101,15 @@ func (s *Sim) getReceipt(w http.ResponseWriter, r *http.Request, req rpcRequest)
 // succeeded, the token's Transfer log.
 func receiptOf(tx simTx) map[string]any {
 	block := fmt.Sprintf("%#x", tx.Block)
-	blockHash := "0x" + wordHex(big.NewInt(tx.Block))
+	blockHash := "0x" + WordHex(big.NewInt(tx.Block))
 	status, logs := "0x0", []map[string]any{}
 	if tx.Success {
 		units, _ := new(big.Int).SetString(tx.Units, 10)
 		status = "0x1"
 		logs = append(logs, map[string]any{
 			"address":     tx.Contract,
-			"topics":      []string{TransferTopic, addressTopic(tx.From), addressTopic(tx.To)},
-			"data":        "0x" + wordHex(units),
+			"topics":      []string{family.TransferTopic, addressTopic(tx.From), addressTopic(tx.To)},
+			"data":        "0x" + WordHex(units),
 			"blockNumber": block, "blockHash": blockHash, "transactionHash": tx.Hash,
 			"transactionIndex": "0x0", "logIndex": "0x0", "removed": false,
 		})
@@ -122,8 +124,8 @@ func receiptOf(tx simTx) map[string]any {
 // addressTopic is an address left-padded to a 32-byte topic.
 func addressTopic(addr string) string { return "0x" + strings.Repeat("0", 24) + addr[2:] }
 
-// wordHex is n as 64 hex digits.
-func wordHex(n *big.Int) string {
+// WordHex is n as 64 hex digits.
+func WordHex(n *big.Int) string {
 	b := make([]byte, 32)
 	return hex.EncodeToString(n.FillBytes(b))
 }
