@@ -9,6 +9,7 @@ import (
 
 	bdcard "github.com/paygate/gateway/provider/bdcard"
 	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -41,7 +42,7 @@ func newHarness(t *testing.T, family string) *harness {
 	srv := providertest.Listen(t)
 	h := &harness{family: family, base: srv.Base, got: providertest.NewInbox[result]()}
 	simBase := h.base + "/sandbox/provider/" + family
-	app := providertest.App()
+	app := sandboxtest.App()
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 5 * time.Second}, Delays: []time.Duration{}}
 	h.sim = bdcardsim.NewSimulator(bdcardsim.SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + family))

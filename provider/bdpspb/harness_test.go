@@ -9,6 +9,7 @@ import (
 
 	bdpspb "github.com/paygate/gateway/provider/bdpspb"
 	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -39,7 +40,7 @@ func newHarness(t *testing.T) *harness {
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[result]()}
 	simBase := h.base + "/sandbox/provider/" + bdpspb.Family
-	app := providertest.App()
+	app := sandboxtest.App()
 	notifier := &provider.Notifier{Client: providertest.NoRedirects(nil), Delays: []time.Duration{}}
 	h.sim = bdpspbsim.NewSimulator(bdpspbsim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + bdpspb.Family))

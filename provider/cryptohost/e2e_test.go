@@ -13,6 +13,7 @@ import (
 
 	cryptohost "github.com/paygate/gateway/provider/cryptohost"
 	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -47,7 +48,7 @@ func newGateway(t *testing.T) *gateway {
 	}
 	g.ad = ad
 	g.got.Adapter = ad
-	app.Post("/sandbox/gatewaynotification/"+cryptohost.Family+"/*", g.got.Handle)
+	app.Post("/sandbox/gatewaynotification/"+cryptohost.Family+"/*", sandboxtest.Handle(&g.got))
 	return g
 }
 func testPayment(orderID string) provider.Payment {

@@ -12,6 +12,7 @@ import (
 
 	cryptopsp "github.com/paygate/gateway/provider/cryptopsp"
 	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -47,7 +48,7 @@ func newGateway(t *testing.T) *gateway {
 	}
 	g.ad = ad
 	g.got.Adapter = ad
-	app.Post("/api/gatewaynotification/"+cryptopsp.Family+"/*", g.got.Handle)
+	app.Post("/api/gatewaynotification/"+cryptopsp.Family+"/*", sandboxtest.Handle(&g.got))
 	return g
 }
 

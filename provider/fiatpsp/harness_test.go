@@ -9,6 +9,7 @@ import (
 
 	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
 	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -53,7 +54,7 @@ func startHarness(t *testing.T, adjust func(*fiatpspsim.SimConfig, *fiatpsp.Conf
 	}
 	h.adapter = newAdapter(t, cfg)
 	h.sim = fiatpspsim.NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
-	app := providertest.App()
+	app := sandboxtest.App()
 	h.sim.Register(app.Group(simMount))
 	app.Post(notifyPath, h.receive)
 	srv.Serve(app)

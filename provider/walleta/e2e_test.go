@@ -15,6 +15,7 @@ import (
 	"time"
 
 	walleta "github.com/paygate/gateway/provider/walleta"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 	walletasim "github.com/paygate/gateway/web/sandbox/walleta"
 
 	"github.com/gofiber/fiber/v2"
@@ -49,7 +50,7 @@ func newHarness(t *testing.T) *harness {
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
 	h.sim = walletasim.NewSimulator(walletasim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, providertest.QuietLog())
 	h.adapter = newAdapter(t, walleta.SandboxConfig(simBase))
-	app := providertest.App()
+	app := sandboxtest.App()
 	h.sim.Register(app.Group("/sandbox/provider/wallet_a"))
 	app.Post("/api/gatewaynotification/wallet_a/notify", h.receive)
 	srv.Serve(app)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	walletb "github.com/paygate/gateway/provider/walletb"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 	walletbsim "github.com/paygate/gateway/web/sandbox/walletb"
 
 	"github.com/gofiber/fiber/v2"
@@ -52,7 +53,7 @@ func newHarness(t *testing.T) *harness {
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
 	h.sim = walletbsim.NewSimulator(walletbsim.SandboxSimConfig(h.base+simPrefix), &provider.MemState{}, notifier, providertest.QuietLog())
 	h.adapter = newAdapter(t, walletb.SandboxConfig(h.base+simPrefix))
-	app := providertest.App()
+	app := sandboxtest.App()
 	h.sim.Register(app.Group(simPrefix))
 	app.Post("/api/gatewaynotification/wallet_b/notify", h.receive)
 	srv.Serve(app)
@@ -60,7 +61,7 @@ func newHarness(t *testing.T) *harness {
 }
 
 func (h *harness) receive(c *fiber.Ctx) error {
-	req := &provider.Request{Header: providertest.Header(c), Body: append([]byte(nil), c.Body()...), Path: "notify"}
+	req := &provider.Request{Header: sandboxtest.Header(c), Body: append([]byte(nil), c.Body()...), Path: "notify"}
 	n, err := h.adapter.Verify(c.UserContext(), req)
 	h.got.Put(received{n: n, err: err, header: req.Header, body: req.Body})
 	rep := h.adapter.Reply(n, err)
