@@ -11,8 +11,6 @@ import (
 	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
 	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
@@ -46,7 +44,7 @@ func newHarness(t *testing.T, family string) *harness {
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 5 * time.Second}, Delays: []time.Duration{}}
 	h.sim = bdcardsim.NewSimulator(bdcardsim.SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + family))
-	app.Post("/api/gatewaynotification/"+family+"/*", h.receive)
+	app.Post("/api/gatewaynotification/"+family+"/*", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	h.adapter = newAdapter(t, bdcard.SandboxConfigFamily(family, simBase), provider.CallerConfig{Timeout: 2 * time.Second})
 	return h
@@ -61,14 +59,12 @@ func newAdapter(t *testing.T, cfg bdcard.Config, cc provider.CallerConfig) *bdca
 	return a
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	body := string(c.Body())
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	body := string(d.Body)
 	form, _ := url.ParseQuery(body)
-	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: []byte(body), Form: form, Path: c.Params("*")})
+	n, err := h.adapter.Verify(ctx, &provider.Request{Body: []byte(body), Form: form, Path: d.Path})
 	h.got.Put(result{n: n, err: err, body: body})
-	rep := h.adapter.Reply(n, err)
-	c.Set("Content-Type", rep.ContentType)
-	return c.Status(rep.Status).SendString(rep.Body)
+	return h.adapter.Reply(n, err)
 }
 
 // payment is a USD 100.00 order charged 12150.00 BDT.

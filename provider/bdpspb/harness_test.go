@@ -11,8 +11,6 @@ import (
 	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
 	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
@@ -44,7 +42,7 @@ func newHarness(t *testing.T) *harness {
 	notifier := &provider.Notifier{Client: providertest.NoRedirects(nil), Delays: []time.Duration{}}
 	h.sim = bdpspbsim.NewSimulator(bdpspbsim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + bdpspb.Family))
-	app.Post("/api/gatewaynotification/"+bdpspb.Family+"/*", h.receive)
+	app.Post("/api/gatewaynotification/"+bdpspb.Family+"/*", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	h.adapter = newAdapter(t, bdpspb.SandboxConfig(simBase), provider.CallerConfig{Timeout: 2 * time.Second})
 	return h
@@ -59,16 +57,16 @@ func newAdapter(t *testing.T, cfg bdpspb.Config, cc provider.CallerConfig) *bdps
 	return a
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	body := string(c.Body())
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	body := string(d.Body)
 	form, _ := url.ParseQuery(body)
-	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: []byte(body), Form: form, Path: c.Params("*")})
+	n, err := h.adapter.Verify(ctx, &provider.Request{Body: []byte(body), Form: form, Path: d.Path})
 	h.got.Put(result{n: n, err: err})
 	rep := h.adapter.Reply(n, err)
 	if rep.Location == "" {
 		rep.Location = h.base + "/payment/" + form.Get("mer_txnid") // what the gateway fills in
 	}
-	return c.Redirect(rep.Location, rep.Status)
+	return rep
 }
 
 // payment is a USD 100.00 order charged 12150.00 BDT.

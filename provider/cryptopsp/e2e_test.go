@@ -14,9 +14,6 @@ import (
 	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
 	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
-
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
@@ -35,8 +32,8 @@ type gateway struct {
 func newGateway(t *testing.T) *gateway {
 	t.Helper()
 	g := &gateway{}
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	g.srv = httptest.NewServer(adaptor.FiberApp(app))
+	app := sandboxtest.App()
+	g.srv = sandboxtest.NewServer(app)
 	t.Cleanup(g.srv.Close)
 	base := g.srv.URL + "/sandbox/provider/" + cryptopsp.Family
 	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
@@ -48,7 +45,9 @@ func newGateway(t *testing.T) *gateway {
 	}
 	g.ad = ad
 	g.got.Adapter = ad
-	app.Post("/api/gatewaynotification/"+cryptopsp.Family+"/*", sandboxtest.Handle(&g.got))
+	app.Post("/api/gatewaynotification/"+cryptopsp.Family+"/*", sandboxtest.Handle(func(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+		return g.got.Receive(ctx, d.Header, d.Body, d.Path)
+	}))
 	return g
 }
 

@@ -1,7 +1,7 @@
 package fiatpsp_test
 
 import (
-	"net/netip"
+	"context"
 	"net/url"
 	"sync/atomic"
 	"testing"
@@ -10,8 +10,6 @@ import (
 	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
 	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
 	"github.com/paygate/gateway/web/sandbox/sandboxtest"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -56,25 +54,22 @@ func startHarness(t *testing.T, adjust func(*fiatpspsim.SimConfig, *fiatpsp.Conf
 	h.sim = fiatpspsim.NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
 	app := sandboxtest.App()
 	h.sim.Register(app.Group(simMount))
-	app.Post(notifyPath, h.receive)
+	app.Post(notifyPath, sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	return h
 }
 
 // receive is the gateway's notification endpoint.
-func (h *harness) receive(c *fiber.Ctx) error {
-	form := url.Values{}
-	c.Request().PostArgs().VisitAll(func(k, v []byte) { form.Add(string(k), string(v)) })
-	ip, _ := netip.ParseAddr(c.IP())
-	r := &provider.Request{Header: map[string][]string{}, Body: append([]byte(nil), c.Body()...), Form: form, RemoteIP: ip, Path: fiatpsp.NotifyPath}
-	n, err := h.adapter.Verify(c.UserContext(), r)
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	form, _ := url.ParseQuery(string(d.Body))
+	r := &provider.Request{Header: map[string][]string{}, Body: d.Body, Form: form, RemoteIP: d.RemoteIP, Path: fiatpsp.NotifyPath}
+	n, err := h.adapter.Verify(ctx, r)
 	rep := h.adapter.Reply(n, err)
 	if h.failNext.Add(-1) >= 0 {
 		rep = provider.Reply{Status: 500, Body: "busy"}
 	}
 	h.got.Put(verified{form: form, n: n, err: err, rep: rep})
-	c.Status(rep.Status).Set(fiber.HeaderContentType, rep.ContentType)
-	return c.SendString(rep.Body)
+	return rep
 }
 
 // none checks that no notification arrives for a while.

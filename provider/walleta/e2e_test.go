@@ -1,6 +1,7 @@
 package walleta_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -17,8 +18,6 @@ import (
 	walleta "github.com/paygate/gateway/provider/walleta"
 	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 	walletasim "github.com/paygate/gateway/web/sandbox/walleta"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -52,19 +51,16 @@ func newHarness(t *testing.T) *harness {
 	h.adapter = newAdapter(t, walleta.SandboxConfig(simBase))
 	app := sandboxtest.App()
 	h.sim.Register(app.Group("/sandbox/provider/wallet_a"))
-	app.Post("/api/gatewaynotification/wallet_a/notify", h.receive)
+	app.Post("/api/gatewaynotification/wallet_a/notify", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	return h
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	body := append([]byte(nil), c.Body()...)
-	form, _ := url.ParseQuery(string(body))
-	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: body, Form: form, Path: "notify"})
-	h.got.Put(received{n: n, err: err, body: body})
-	rep := h.adapter.Reply(n, err)
-	c.Set(fiber.HeaderContentType, rep.ContentType)
-	return c.Status(rep.Status).SendString(rep.Body)
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	form, _ := url.ParseQuery(string(d.Body))
+	n, err := h.adapter.Verify(ctx, &provider.Request{Body: d.Body, Form: form, Path: "notify"})
+	h.got.Put(received{n: n, err: err, body: d.Body})
+	return h.adapter.Reply(n, err)
 }
 
 func (h *harness) payment(orderID string, amount schema.Amount, currency string) provider.Payment {

@@ -2,6 +2,7 @@ package walletb_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -17,8 +18,6 @@ import (
 	walletb "github.com/paygate/gateway/provider/walletb"
 	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 	walletbsim "github.com/paygate/gateway/web/sandbox/walletb"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/internal/config"
 	"github.com/paygate/gateway/provider"
@@ -55,20 +54,16 @@ func newHarness(t *testing.T) *harness {
 	h.adapter = newAdapter(t, walletb.SandboxConfig(h.base+simPrefix))
 	app := sandboxtest.App()
 	h.sim.Register(app.Group(simPrefix))
-	app.Post("/api/gatewaynotification/wallet_b/notify", h.receive)
+	app.Post("/api/gatewaynotification/wallet_b/notify", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	return h
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	req := &provider.Request{Header: sandboxtest.Header(c), Body: append([]byte(nil), c.Body()...), Path: "notify"}
-	n, err := h.adapter.Verify(c.UserContext(), req)
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	req := &provider.Request{Header: d.Header, Body: d.Body, Path: "notify"}
+	n, err := h.adapter.Verify(ctx, req)
 	h.got.Put(received{n: n, err: err, header: req.Header, body: req.Body})
-	rep := h.adapter.Reply(n, err)
-	if rep.ContentType != "" {
-		c.Set(fiber.HeaderContentType, rep.ContentType)
-	}
-	return c.Status(rep.Status).SendString(rep.Body)
+	return h.adapter.Reply(n, err)
 }
 
 func (h *harness) payment(orderID string, amount schema.Amount, currency string) provider.Payment {

@@ -12,10 +12,8 @@ import (
 	"time"
 
 	bsc "github.com/paygate/gateway/usdt/bsc"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 	bscsim "github.com/paygate/gateway/web/sandbox/usdt/bsc"
-
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
@@ -191,10 +189,10 @@ func TestRPCErrorIsNotNotFound(t *testing.T) {
 }
 
 func TestRegisterOnFiber(t *testing.T) {
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := sandboxtest.App()
 	sim := bscsim.NewSim(bscsim.SimConfig{}, &provider.MemState{})
 	sim.Register(app.Group("/sandbox/usdt/bsc"))
-	srv := httptest.NewServer(adaptor.FiberApp(app))
+	srv := sandboxtest.NewServer(app)
 	defer srv.Close()
 	hash, err := sim.AddTransfer(context.Background(), bscsim.TransferSpec{To: ours, Units: mustUnits(t, "12347061000000000000"), Success: true})
 	if err != nil {

@@ -8,10 +8,8 @@ import (
 	"time"
 
 	exchange "github.com/paygate/gateway/usdt/exchange"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 	exchangesim "github.com/paygate/gateway/web/sandbox/usdt/exchange"
-
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
@@ -171,10 +169,10 @@ func TestPayment(t *testing.T) {
 }
 
 func TestRegisterOnFiber(t *testing.T) {
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := sandboxtest.App()
 	sim := exchangesim.NewSim(exchangesim.SimConfig{}, &provider.MemState{})
 	sim.Register(app.Group("/sandbox/usdt/exchange"))
-	srv := httptest.NewServer(adaptor.FiberApp(app))
+	srv := sandboxtest.NewServer(app)
 	defer srv.Close()
 	ctx := context.Background()
 	if err := sim.AddDeposit(ctx, exchangesim.DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "1", Status: 1}); err != nil {

@@ -12,10 +12,8 @@ import (
 	"time"
 
 	tron "github.com/paygate/gateway/usdt/tron"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 	tronsim "github.com/paygate/gateway/web/sandbox/usdt/tron"
-
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
@@ -180,10 +178,10 @@ func TestRefusalIsNotNotFound(t *testing.T) {
 }
 
 func TestRegisterOnFiber(t *testing.T) {
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := sandboxtest.App()
 	sim := tronsim.NewSim(tronsim.SimConfig{}, &provider.MemState{})
 	sim.Register(app.Group("/sandbox/usdt/tron"))
-	srv := httptest.NewServer(adaptor.FiberApp(app))
+	srv := sandboxtest.NewServer(app)
 	defer srv.Close()
 	hash, err := sim.AddTransfer(context.Background(), tronsim.TransferSpec{To: ours, Units: units("12347061"), Success: true})
 	if err != nil {

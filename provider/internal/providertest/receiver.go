@@ -29,13 +29,12 @@ type Receiver struct {
 
 // Receive is the endpoint's work on one delivery: header and body as
 // received, path after the route's prefix; it answers the adapter's Reply.
-// Mount it with web/sandbox/sandboxtest.Handle.
-func (r *Receiver) Receive(header http.Header, body []byte, path string) (status int, answer string) {
+// Tests mount it with web/sandbox/sandboxtest.Handle.
+func (r *Receiver) Receive(ctx context.Context, header http.Header, body []byte, path string) provider.Reply {
 	d := Delivery{Header: header, Body: body}
-	d.N, d.Err = r.Adapter.Verify(context.Background(), &provider.Request{Header: d.Header, Body: d.Body, Path: path})
+	d.N, d.Err = r.Adapter.Verify(ctx, &provider.Request{Header: d.Header, Body: d.Body, Path: path})
 	r.Add(d)
-	rep := r.Adapter.Reply(d.N, d.Err)
-	return rep.Status, rep.Body
+	return r.Adapter.Reply(d.N, d.Err)
 }
 
 // WaitFor returns the first delivery that verified with outcome o.
