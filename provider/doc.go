@@ -1,8 +1,9 @@
 // Package provider is the seam between orders and payment providers, and
 // the home of every provider family's protocol (one sub-package each, as
-// PROVIDERS.md describes them): what the create path asks of a provider,
-// what a verified notification tells us, and the sandbox simulators that
-// speak the same protocols.
+// PROVIDERS.md describes them): what the create path asks of a provider
+// and what a verified notification tells us. The sandbox simulators that
+// speak the same protocols live in web/sandbox/<family>, built on what each
+// family exports of its wire format, so no family serves HTTP.
 //
 // Pure protocol knowledge: nothing here touches Redis or imports a role.
 // What a family needs to keep (a simulator's sessions) it asks of a State
@@ -16,9 +17,9 @@
 // lists every problem; Registration() (at the end of config.go) is its
 // provider.Family, the one typed contract the process registers it by. Its
 // files: adapter.go (the live protocol), config.go, sign.go and verify.go
-// (signatures and notifications), and the simulator in sim.go (the type and
-// its routes), simapi.go (the provider's API calls), simpage.go (the
-// payer's page) and simsettle.go (an outcome and its notification), each
-// where the family has one. The usdt chain and exchange clients follow the
-// same names.
+// (signatures and notifications). Its simulator, in web/sandbox/<family>,
+// keeps the same names: sim.go (the type and its routes), simapi.go (the
+// provider's API calls), simpage.go (the payer's page) and simsettle.go (an
+// outcome and its notification), each where the family has one. The usdt
+// chain and exchange clients follow the same names (web/sandbox/usdt).
 package provider

@@ -2,23 +2,11 @@ package provider
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/schema"
 )
-
-// Simulator is a family's sandbox provider as the process mounts it: its
-// pages and API under the family's prefix, and the sandbox driver's way of
-// settling a payment as a tester on its page would.
-type Simulator interface {
-	Register(r fiber.Router)
-	Settle(ctx context.Context, ref string, paid bool) error
-}
 
 // LiveConfig is what the registration needs of a family's Config: that it
 // checks itself, and the bounds of its calls. Asking for them by method,
@@ -34,31 +22,28 @@ type LiveConfig interface {
 type Build func(caller func(CallerConfig) *Caller) (Adapter, error)
 
 // Family is one provider family as the process registers it: the method it
-// serves, how its live configuration is read, its sandbox adapter and its
-// simulator. Each family package offers its own (walleta.Registration());
+// serves, how its live configuration is read and its sandbox adapter (its
+// simulator is web/sandbox's, attached by the process). Each family package offers its own (walleta.Registration());
 // the process only lists them.
 type Family struct {
 	Method  schema.Method
 	decode  func(raw json.RawMessage) (Build, error)
 	sandbox func(simBase string, c *Caller) (Adapter, error)
-	sim     func(simBase string, st State, n *Notifier, log *slog.Logger) Simulator
 }
 
 // FamilyParts are a family package's constructors, as NewFamily takes them.
-type FamilyParts[C LiveConfig, A Adapter, SC any, S Simulator] struct {
+type FamilyParts[C LiveConfig, A Adapter] struct {
 	Method schema.Method
 	// Defaults is the configuration an operator's JSON is read over.
 	Defaults func() C
 	New      func(C, *Caller) (A, error)
-	// SandboxConfig and SimConfig are the adapter and the simulator of the
-	// sandbox, both pointed at the simulator's base address.
+	// SandboxConfig is the sandbox's adapter, pointed at the simulator's
+	// base address.
 	SandboxConfig func(simBase string) C
-	NewSimulator  func(SC, State, *Notifier, *slog.Logger) S
-	SimConfig     func(simBase string) SC
 }
 
 // NewFamily is the typed registration of a family.
-func NewFamily[C LiveConfig, A Adapter, SC any, S Simulator](p FamilyParts[C, A, SC, S]) Family {
+func NewFamily[C LiveConfig, A Adapter](p FamilyParts[C, A]) Family {
 	return Family{
 		Method: p.Method,
 		decode: func(raw json.RawMessage) (Build, error) {
@@ -76,9 +61,6 @@ func NewFamily[C LiveConfig, A Adapter, SC any, S Simulator](p FamilyParts[C, A,
 			}, nil
 		},
 		sandbox: func(base string, c *Caller) (Adapter, error) { return p.New(p.SandboxConfig(base), c) },
-		sim: func(base string, st State, n *Notifier, log *slog.Logger) Simulator {
-			return p.NewSimulator(p.SimConfig(base), st, n, log)
-		},
 	}
 }
 
@@ -89,8 +71,3 @@ func (f Family) Decode(raw json.RawMessage) (Build, error) { return f.decode(raw
 
 // Sandbox is the family's adapter pointed at its simulator at simBase.
 func (f Family) Sandbox(simBase string, c *Caller) (Adapter, error) { return f.sandbox(simBase, c) }
-
-// Simulator is the family's simulator, mounted at simBase.
-func (f Family) Simulator(simBase string, st State, n *Notifier, log *slog.Logger) Simulator {
-	return f.sim(simBase, st, n, log)
-}

@@ -24,6 +24,14 @@ import (
 	"github.com/paygate/gateway/provider/walleta"
 	"github.com/paygate/gateway/provider/walletb"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
+	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
+	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
+	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
+	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
+	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
+	walletasim "github.com/paygate/gateway/web/sandbox/walleta"
+	walletbsim "github.com/paygate/gateway/web/sandbox/walletb"
 )
 
 // providerFamilies are the provider families the process serves, each
@@ -38,6 +46,26 @@ func providerFamilies() map[schema.Method]provider.Family {
 		out[f.Method] = f
 	}
 	return out
+}
+
+// providerSimulators are the sandbox's simulated providers, one per family
+// (providerFamilies), each made for the family's sandbox adapter.
+func providerSimulators() map[schema.Method]sandbox.Maker {
+	return map[schema.Method]sandbox.Maker{
+		schema.MethodWalletA:    sandbox.Make(walletasim.SandboxSimConfig, walletasim.NewSimulator),
+		schema.MethodWalletB:    sandbox.Make(walletbsim.SandboxSimConfig, walletbsim.NewSimulator),
+		schema.MethodCryptohost: sandbox.Make(cryptohostsim.SandboxSimConfig, cryptohostsim.NewSimulator),
+		schema.MethodCryptoPSP:  sandbox.Make(cryptopspsim.SandboxSimConfig, cryptopspsim.NewSimulator),
+		schema.MethodBDCard:     sandbox.Make(bdcardsim.SandboxSimConfig, bdcardsim.NewSimulator),
+		schema.MethodBDPSPA:     sandbox.Make(pspaSimConfig, bdcardsim.NewSimulator),
+		schema.MethodBDPSPB:     sandbox.Make(bdpspbsim.SandboxSimConfig, bdpspbsim.NewSimulator),
+		schema.MethodFiatPSP:    sandbox.Make(fiatpspsim.SandboxSimConfig, fiatpspsim.NewSimulator),
+	}
+}
+
+// pspaSimConfig is the bdpsp_a store's simulator: bdcard's protocol.
+func pspaSimConfig(base string) bdcardsim.SimConfig {
+	return bdcardsim.SandboxSimConfigFamily(bdcard.FamilyPSPA, base)
 }
 
 // providerSet is what the process wired: the registry the command side
@@ -102,10 +130,15 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 	set := &providerSet{simulators: command.Simulators{}}
 	var sims []func(fiber.Router)
 	var errs []error
-	families := providerFamilies()
+	families, makers := providerFamilies(), providerSimulators()
 	for _, method := range schema.AllMethods() {
 		f, ok := families[method]
 		if !ok {
+			continue
+		}
+		makeSim, ok := makers[method]
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s sandbox: no simulator", method))
 			continue
 		}
 		base := simBase + "/" + string(method)
@@ -115,7 +148,7 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 			continue
 		}
 		sandbox[method] = a
-		sim := f.Simulator(base, state, notifier, log)
+		sim := makeSim(base, state, notifier, log)
 		set.simulators[method] = sim
 		sims = append(sims, func(r fiber.Router) { sim.Register(r.Group("/" + string(method))) })
 		if build, ok := builds[method]; ok {

@@ -106,3 +106,20 @@ func TestEveryFamilyIsRegisteredUnderItsMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryFamilyHasItsSimulator: the simulators are listed apart from the
+// families (web/sandbox), so a family without one would be a sandbox the
+// process cannot mount; the list matches the families one for one.
+func TestEveryFamilyHasItsSimulator(t *testing.T) {
+	fams, sims := providerFamilies(), providerSimulators()
+	for m := range fams {
+		if sims[m] == nil {
+			t.Errorf("family %s has no simulator", m)
+		}
+	}
+	for m := range sims {
+		if _, ok := fams[m]; !ok {
+			t.Errorf("simulator %s has no family", m)
+		}
+	}
+}

@@ -33,6 +33,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -353,7 +354,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	h := &command.Handlers{
 		UseCases: uc,
 		Simulators: func(r fiber.Router) {
-			r.Use(provider.WithMerchantNames(simMerchantNames(store, dir)))
+			r.Use(simkit.WithMerchantNames(simMerchantNames(store, dir)))
 			provs.mount(r)
 		},
 		Pages: webserver.PerIP(limiter, platform.ClassPages, limits.Pages, ips),
@@ -462,7 +463,7 @@ func replicaWait(cfg platform.Config, reg prometheus.Registerer) *platform.Repli
 // simMerchantNames names the merchant of a sandbox order for the simulated
 // provider pages; "" when the order or its merchant cannot be read (the
 // page still works without it).
-func simMerchantNames(store *command.Store, dir *merchant.Directory) provider.MerchantNamer {
+func simMerchantNames(store *command.Store, dir *merchant.Directory) simkit.MerchantNamer {
 	return func(ctx context.Context, orderID string) string {
 		o, err := store.Get(ctx, orderID)
 		if err != nil {

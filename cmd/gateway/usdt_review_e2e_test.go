@@ -10,14 +10,15 @@ import (
 	"testing"
 	"time"
 
+	bscsim "github.com/paygate/gateway/web/sandbox/usdt/bsc"
+	exchangesim "github.com/paygate/gateway/web/sandbox/usdt/exchange"
+	tronsim "github.com/paygate/gateway/web/sandbox/usdt/tron"
+
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/usdt/bsc"
-	"github.com/paygate/gateway/usdt/exchange"
-	"github.com/paygate/gateway/usdt/tron"
 )
 
 // shown is `gateway order show --json`, the parts these tests read.
@@ -45,7 +46,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 	e.cli(&m, "merchant", "create", "--name", "usdt", "--sandbox", "--json")
 	s := e.serve("GATEWAY_ROLES=command,query,projector,dispatcher,reviewer")
 	st := provider.NewRedisState(testenv.Client(t, e.redisURL))
-	tronSim, bscSim, exSim := tron.NewSim(tron.SimConfig{}, st), bsc.NewSim(bsc.SimConfig{}, st), exchange.NewSim(exchange.SimConfig{}, st)
+	tronSim, bscSim, exSim := tronsim.NewSim(tronsim.SimConfig{}, st), bscsim.NewSim(bscsim.SimConfig{}, st), exchangesim.NewSim(exchangesim.SimConfig{}, st)
 	addr := map[string]string{}
 	for _, n := range command.SandboxUSDTNetworks() {
 		addr[n.Name] = n.Address
@@ -108,7 +109,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		})
 		return sh
 	}
-	tronTx := func(t *testing.T, spec tron.TransferSpec) string {
+	tronTx := func(t *testing.T, spec tronsim.TransferSpec) string {
 		t.Helper()
 		h, err := tronSim.AddTransfer(ctx, spec)
 		if err != nil {
@@ -126,32 +127,32 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		reason   string
 	}{
 		{"TRC20 exact amount: approved, paid", "TRC20", func(t *testing.T, o order) string {
-			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
+			return tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
 		}, 2, usdt.OutcomeApproved, ""},
 		{"TRC20 one micro-USDT short", "TRC20", func(t *testing.T, o order) string {
-			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: new(big.Int).Sub(o.units, one), Success: true})
+			return tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Units: new(big.Int).Sub(o.units, one), Success: true})
 		}, 1, usdt.OutcomeRejected, "wrong_amount"},
 		{"TRC20 to another address", "TRC20", func(t *testing.T, o order) string {
-			return tronTx(t, tron.TransferSpec{To: simTronPayer, Units: o.units, Success: true})
+			return tronTx(t, tronsim.TransferSpec{To: simTronPayer, Units: o.units, Success: true})
 		}, 1, usdt.OutcomeRejected, "wrong_address"},
 		{"TRC20 another token", "TRC20", func(t *testing.T, o order) string {
-			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Contract: "TMQFT4gx9wYcNLhXqVKGyQoQyd2KJzzrNR", Units: o.units, Success: true})
+			return tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Contract: "TMQFT4gx9wYcNLhXqVKGyQoQyd2KJzzrNR", Units: o.units, Success: true})
 		}, 1, usdt.OutcomeRejected, "wrong_token"},
 		{"TRC20 failed transaction", "TRC20", func(t *testing.T, o order) string {
-			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: false})
+			return tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Units: o.units, Success: false})
 		}, 1, usdt.OutcomeRejected, "failed_tx"},
 		{"TRC20 older than the order", "TRC20", func(t *testing.T, o order) string {
-			return tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true, At: o.created.Add(-time.Hour)})
+			return tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true, At: o.created.Add(-time.Hour)})
 		}, 1, usdt.OutcomeRejected, "too_old"},
 		{"BEP20 exact at 18 decimals: approved", "BEP20", func(t *testing.T, o order) string {
-			h, err := bscSim.AddTransfer(ctx, bsc.TransferSpec{To: addr["BEP20"], Units: o.units, Success: true})
+			h, err := bscSim.AddTransfer(ctx, bscsim.TransferSpec{To: addr["BEP20"], Units: o.units, Success: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return h
 		}, 2, usdt.OutcomeApproved, ""},
 		{"BEP20 one unit short at 18 decimals", "BEP20", func(t *testing.T, o order) string {
-			h, err := bscSim.AddTransfer(ctx, bsc.TransferSpec{To: addr["BEP20"], Units: new(big.Int).Sub(o.units, one), Success: true})
+			h, err := bscSim.AddTransfer(ctx, bscsim.TransferSpec{To: addr["BEP20"], Units: new(big.Int).Sub(o.units, one), Success: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,8 +184,8 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--address", addr["TRC20"], "--confirmations", "1", "--mode", "exchange", "--json")
 		time.Sleep(time.Second) // every process reloads within half a second
 		o := newOrder(t, "TRC20", 6)
-		h := tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
-		if err := exSim.AddDeposit(ctx, exchange.DepositSpec{TxID: h, Network: "TRX", Address: addr["TRC20"], Amount: o.payable, Status: 1}); err != nil {
+		h := tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
+		if err := exSim.AddDeposit(ctx, exchangesim.DepositSpec{TxID: h, Network: "TRX", Address: addr["TRC20"], Amount: o.payable, Status: 1}); err != nil {
 			t.Fatal(err)
 		}
 		submit(t, o, h)
@@ -195,8 +196,8 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		e.cli(nil, "usdt", "config", "set", "TRC20", "--sandbox", "--mode", "dual", "--json")
 		time.Sleep(time.Second)
 		o = newOrder(t, "TRC20", 6)
-		h = tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
-		if err := exSim.AddDeposit(ctx, exchange.DepositSpec{TxID: h, Network: "TRX", Address: addr["TRC20"], Amount: "1.000000", Status: 1}); err != nil {
+		h = tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Units: o.units, Success: true})
+		if err := exSim.AddDeposit(ctx, exchangesim.DepositSpec{TxID: h, Network: "TRX", Address: addr["TRC20"], Amount: "1.000000", Status: 1}); err != nil {
 			t.Fatal(err)
 		}
 		submit(t, o, h)
@@ -223,7 +224,7 @@ func TestUSDTReviewsEndToEnd(t *testing.T) {
 		for _, how := range []string{"the review moves it", "the victim submits it", "an administrator attaches it"} {
 			t.Run(how, func(t *testing.T) {
 				attacker, victim := newOrderOf(t, "TRC20", 6, "10.00"), newOrderOf(t, "TRC20", 6, "500.00")
-				h := tronTx(t, tron.TransferSpec{To: addr["TRC20"], Units: victim.units, Success: true})
+				h := tronTx(t, tronsim.TransferSpec{To: addr["TRC20"], Units: victim.units, Success: true})
 				if how == "an administrator attaches it" {
 					submit(t, victim, strings.Repeat("7f", 32)) // the victim pasted a wrong hash
 				}

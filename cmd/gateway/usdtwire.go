@@ -8,6 +8,10 @@ import (
 	"net/http"
 	"time"
 
+	bscsim "github.com/paygate/gateway/web/sandbox/usdt/bsc"
+	exchangesim "github.com/paygate/gateway/web/sandbox/usdt/exchange"
+	tronsim "github.com/paygate/gateway/web/sandbox/usdt/tron"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -45,8 +49,8 @@ func newUSDTBackends(cfg platform.Config) *usdtBackends {
 	hc := &http.Client{Timeout: 15 * time.Second}
 	live := liveUSDTConfigs(cfg)
 	tronSandbox, bscSandbox, exSandbox := tron.Defaults(), bsc.Defaults(), exchange.Defaults()
-	tronSandbox.BaseURL, bscSandbox.BaseURL = cfg.PublicURL+tron.SandboxPath, cfg.PublicURL+bsc.SandboxPath
-	exSandbox.BaseURL, exSandbox.APIKey, exSandbox.Secret = cfg.PublicURL+exchange.SandboxPath, exchange.SandboxAPIKey, exchange.SandboxSecret
+	tronSandbox.BaseURL, bscSandbox.BaseURL = cfg.PublicURL+tronsim.SandboxPath, cfg.PublicURL+bscsim.SandboxPath
+	exSandbox.BaseURL, exSandbox.APIKey, exSandbox.Secret = cfg.PublicURL+exchangesim.SandboxPath, exchange.SandboxAPIKey, exchange.SandboxSecret
 	b := &usdtBackends{chains: map[bool]map[string]usdt.Chain{
 		true:  {"TRC20": tron.NewClient(tronSandbox, hc), "BEP20": bsc.NewClient(bscSandbox, hc)},
 		false: {},
@@ -133,22 +137,22 @@ func (n reviewNetworks) Lookup(name string, sandbox bool) (usdt.Network, bool) {
 // usdtSims are the sandbox's simulated chains and exchange. Their state is
 // in Redis, so any gateway answers for a transfer another one made.
 type usdtSims struct {
-	tron *tron.Sim
-	bsc  *bsc.Sim
-	ex   *exchange.Sim
+	tron *tronsim.Sim
+	bsc  *bscsim.Sim
+	ex   *exchangesim.Sim
 	nets reviewNetworks
 }
 
 func newUSDTSims(rdb redis.UniversalClient, nets reviewNetworks) *usdtSims {
 	st := provider.NewRedisState(rdb)
-	return &usdtSims{tron: tron.NewSim(tron.SimConfig{}, st), bsc: bsc.NewSim(bsc.SimConfig{}, st),
-		ex: exchange.NewSim(exchange.SimConfig{}, st), nets: nets}
+	return &usdtSims{tron: tronsim.NewSim(tronsim.SimConfig{}, st), bsc: bscsim.NewSim(bscsim.SimConfig{}, st),
+		ex: exchangesim.NewSim(exchangesim.SimConfig{}, st), nets: nets}
 }
 
 func (s *usdtSims) mount(r fiber.Router) {
-	s.tron.Register(r.Group(tron.SandboxPath))
-	s.bsc.Register(r.Group(bsc.SandboxPath))
-	s.ex.Register(r.Group(exchange.SandboxPath))
+	s.tron.Register(r.Group(tronsim.SandboxPath))
+	s.bsc.Register(r.Group(bscsim.SandboxPath))
+	s.ex.Register(r.Group(exchangesim.SandboxPath))
 }
 
 // Payers' addresses on the simulated chains.
@@ -172,16 +176,16 @@ func (s *usdtSims) SimulateTransfer(ctx context.Context, network, address, payab
 	var hash string
 	switch network {
 	case "TRC20":
-		hash, err = s.tron.AddTransfer(ctx, tron.TransferSpec{To: address, From: simTronPayer, Contract: n.Contract, Units: units, Success: true})
+		hash, err = s.tron.AddTransfer(ctx, tronsim.TransferSpec{To: address, From: simTronPayer, Contract: n.Contract, Units: units, Success: true})
 	case "BEP20":
-		hash, err = s.bsc.AddTransfer(ctx, bsc.TransferSpec{To: address, From: simBSCPayer, Contract: n.Contract, Units: units, Success: true})
+		hash, err = s.bsc.AddTransfer(ctx, bscsim.TransferSpec{To: address, From: simBSCPayer, Contract: n.Contract, Units: units, Success: true})
 	default:
 		return "", fmt.Errorf("no simulated chain for %s", network)
 	}
 	if err != nil {
 		return "", fmt.Errorf("simulate a %s transfer: %w", network, err)
 	}
-	if err := s.ex.AddDeposit(ctx, exchange.DepositSpec{TxID: hash, Network: n.ExchangeNetwork, Address: address, Amount: payable, Status: 1}); err != nil {
+	if err := s.ex.AddDeposit(ctx, exchangesim.DepositSpec{TxID: hash, Network: n.ExchangeNetwork, Address: address, Amount: payable, Status: 1}); err != nil {
 		return "", fmt.Errorf("simulate the exchange's deposit: %w", err)
 	}
 	return hash, nil

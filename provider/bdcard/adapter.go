@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -33,8 +33,9 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 	return &Adapter{cfg: cfg, caller: caller}, nil
 }
 
-// sessionAnswer is the session call's JSON answer.
-type sessionAnswer struct {
+// SessionAnswer is the session call's JSON answer (the simulator answers
+// with it too).
+type SessionAnswer struct {
 	Status         string `json:"status"`
 	FailedReason   string `json:"failedreason"`
 	SessionKey     string `json:"sessionkey"`
@@ -56,7 +57,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("%s session for %s: %w", a.cfg.Family, p.OrderID, err)
 	}
-	var s sessionAnswer
+	var s SessionAnswer
 	if err := wire.DecodeJSON(ans.Body, &s); err != nil {
 		return provider.Init{}, fmt.Errorf("%s session for %s (HTTP %d): %w", a.cfg.Family, p.OrderID, ans.Status, err)
 	}

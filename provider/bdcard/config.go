@@ -101,11 +101,13 @@ func SandboxConfig(simBaseURL string) Config { return SandboxConfigFamily(Family
 func SandboxConfigFamily(family, simBaseURL string) Config {
 	c := DefaultsFamily(family)
 	c.BaseURL = simBaseURL
-	c.StoreID, c.StorePassword = sandboxStore(family)
+	c.StoreID, c.StorePassword = SandboxStore(family)
 	return c
 }
 
-func sandboxStore(family string) (id, password string) {
+// SandboxStore is the sandbox store's credentials for family: what the
+// sandbox adapter signs in with and the simulator accepts.
+func SandboxStore(family string) (id, password string) {
 	if family == FamilyPSPA {
 		return sandboxPSPAStoreID, sandboxPSPAPassword
 	}

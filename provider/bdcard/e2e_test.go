@@ -1,4 +1,4 @@
-package bdcard
+package bdcard_test
 
 import (
 	"context"
@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	bdcard "github.com/paygate/gateway/provider/bdcard"
+
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 )
 
-var families = []string{FamilyCard, FamilyPSPA}
+var families = []string{bdcard.FamilyCard, bdcard.FamilyPSPA}
 
 // Initialise → the simulated page → Pay or Fail → the IPN reaches our
 // receiver, which verifies it (signature, then validation) → the browser is
@@ -67,7 +69,7 @@ func checkPaid(t *testing.T, n provider.Notification) {
 	if f["currency_type"] != "USD" || f["currency_amount"] != "100.00" || f["currency_rate"] != "121.5000" {
 		t.Fatalf("original amount not carried: %v", f)
 	}
-	if _, ok := f[fieldVerifySign]; ok || n.Ref == "" {
+	if _, ok := f[bdcard.FieldVerifySign]; ok || n.Ref == "" {
 		t.Fatalf("fields keep the signature or no ref: %+v", n)
 	}
 }
@@ -75,7 +77,7 @@ func checkPaid(t *testing.T, n provider.Notification) {
 // Settle is the sandbox's pay button: the same IPN without a browser;
 // settling again sends the same IPN, which verifies the same.
 func TestSettle(t *testing.T) {
-	h := newHarness(t, FamilyPSPA)
+	h := newHarness(t, bdcard.FamilyPSPA)
 	in := h.initialise(t, "P2026settle")
 	if err := h.sim.Settle(context.Background(), in.Ref, true); err != nil {
 		t.Fatal(err)
@@ -102,7 +104,7 @@ func TestSettle(t *testing.T) {
 
 // Query by our transaction id before, after and without a payment.
 func TestQuery(t *testing.T) {
-	h := newHarness(t, FamilyCard)
+	h := newHarness(t, bdcard.FamilyCard)
 	ctx := context.Background()
 	paid, failed := h.initialise(t, "P2026qpaid"), h.initialise(t, "P2026qfail")
 	cases := []struct {

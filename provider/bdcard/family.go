@@ -15,7 +15,7 @@ func PSPARegistration() provider.Family { return registration(FamilyPSPA) }
 // registration is one of the two stores: the family is the method, whatever
 // a configuration says.
 func registration(family string) provider.Family {
-	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter]{
 		Method:   schema.Method(family),
 		Defaults: func() Config { return DefaultsFamily(family) },
 		New: func(c Config, caller *provider.Caller) (*Adapter, error) {
@@ -23,7 +23,5 @@ func registration(family string) provider.Family {
 			return New(c, caller)
 		},
 		SandboxConfig: func(base string) Config { return SandboxConfigFamily(family, base) },
-		NewSimulator:  NewSimulator,
-		SimConfig:     func(base string) SimConfig { return SandboxSimConfigFamily(family, base) },
 	})
 }

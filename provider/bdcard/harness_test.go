@@ -1,4 +1,4 @@
-package bdcard
+package bdcard_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
+	bdcard "github.com/paygate/gateway/provider/bdcard"
+	bdcardsim "github.com/paygate/gateway/web/sandbox/bdcard"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -28,8 +30,8 @@ type result struct {
 type harness struct {
 	family  string
 	base    string
-	sim     *Simulator
-	adapter *Adapter
+	sim     *bdcardsim.Simulator
+	adapter *bdcard.Adapter
 	got     *providertest.Inbox[result]
 }
 
@@ -38,33 +40,31 @@ func newHarness(t *testing.T, family string) *harness {
 	srv := providertest.Listen(t)
 	h := &harness{family: family, base: srv.Base, got: providertest.NewInbox[result]()}
 	simBase := h.base + "/sandbox/provider/" + family
-	app := providertest.App()
+	app := sandboxtest.App()
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 5 * time.Second}, Delays: []time.Duration{}}
-	h.sim = NewSimulator(SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
+	h.sim = bdcardsim.NewSimulator(bdcardsim.SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + family))
-	app.Post("/api/gatewaynotification/"+family+"/*", h.receive)
+	app.Post("/api/gatewaynotification/"+family+"/*", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
-	h.adapter = newAdapter(t, SandboxConfigFamily(family, simBase), provider.CallerConfig{Timeout: 2 * time.Second})
+	h.adapter = newAdapter(t, bdcard.SandboxConfigFamily(family, simBase), provider.CallerConfig{Timeout: 2 * time.Second})
 	return h
 }
 
-func newAdapter(t *testing.T, cfg Config, cc provider.CallerConfig) *Adapter {
+func newAdapter(t *testing.T, cfg bdcard.Config, cc provider.CallerConfig) *bdcard.Adapter {
 	t.Helper()
-	a, err := New(cfg, providertest.Caller(t, cfg.Family, cc, nil))
+	a, err := bdcard.New(cfg, providertest.Caller(t, cfg.Family, cc, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	body := string(c.Body())
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	body := string(d.Body)
 	form, _ := url.ParseQuery(body)
-	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: []byte(body), Form: form, Path: c.Params("*")})
+	n, err := h.adapter.Verify(ctx, &provider.Request{Body: []byte(body), Form: form, Path: d.Path})
 	h.got.Put(result{n: n, err: err, body: body})
-	rep := h.adapter.Reply(n, err)
-	c.Set("Content-Type", rep.ContentType)
-	return c.Status(rep.Status).SendString(rep.Body)
+	return h.adapter.Reply(n, err)
 }
 
 // payment is a USD 100.00 order charged 12150.00 BDT.

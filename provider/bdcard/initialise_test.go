@@ -1,4 +1,4 @@
-package bdcard
+package bdcard_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	bdcard "github.com/paygate/gateway/provider/bdcard"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -39,8 +41,8 @@ func TestInitialiseFailures(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := httptest.NewServer(c.handler)
 			t.Cleanup(srv.Close)
-			a := newAdapter(t, SandboxConfig(srv.URL), provider.CallerConfig{Timeout: 200 * time.Millisecond, MaxBody: 1024})
-			h := &harness{family: FamilyCard, base: "http://127.0.0.1:1"}
+			a := newAdapter(t, bdcard.SandboxConfig(srv.URL), provider.CallerConfig{Timeout: 200 * time.Millisecond, MaxBody: 1024})
+			h := &harness{family: bdcard.FamilyCard, base: "http://127.0.0.1:1"}
 			start := time.Now()
 			_, err := a.Initialise(context.Background(), h.payment("P2026init"))
 			if !errors.Is(err, c.want) {
@@ -55,14 +57,14 @@ func TestInitialiseFailures(t *testing.T) {
 
 // The simulator refuses a store it does not know, as the provider does.
 func TestInitialiseWrongStore(t *testing.T) {
-	h := newHarness(t, FamilyCard)
-	cfg := SandboxConfig(h.base + "/sandbox/provider/" + FamilyCard)
+	h := newHarness(t, bdcard.FamilyCard)
+	cfg := bdcard.SandboxConfig(h.base + "/sandbox/provider/" + bdcard.FamilyCard)
 	cfg.StorePassword = "wrong"
 	a := newAdapter(t, cfg, provider.CallerConfig{Timeout: time.Second})
 	if _, err := a.Initialise(context.Background(), h.payment("P2026wrong")); !errors.Is(err, provider.ErrRefused) {
 		t.Fatalf("err = %v, want ErrRefused", err)
 	}
-	bdpspA := SandboxConfigFamily(FamilyPSPA, h.base+"/sandbox/provider/"+FamilyCard)
+	bdpspA := bdcard.SandboxConfigFamily(bdcard.FamilyPSPA, h.base+"/sandbox/provider/"+bdcard.FamilyCard)
 	b := newAdapter(t, bdpspA, provider.CallerConfig{Timeout: time.Second})
 	if _, err := b.Initialise(context.Background(), h.payment("P2026other")); !errors.Is(err, provider.ErrRefused) {
 		t.Fatalf("the other family's store: err = %v, want ErrRefused", err)
@@ -71,7 +73,7 @@ func TestInitialiseWrongStore(t *testing.T) {
 
 // Initialise charges BDT only: the command side converts first.
 func TestInitialiseNeedsBDT(t *testing.T) {
-	h := newHarness(t, FamilyCard)
+	h := newHarness(t, bdcard.FamilyCard)
 	p := h.payment("P2026usd")
 	p.Charge = provider.Money{Amount: 10000, Currency: "USD"}
 	if _, err := h.adapter.Initialise(context.Background(), p); err == nil {
@@ -82,12 +84,12 @@ func TestInitialiseNeedsBDT(t *testing.T) {
 func TestConfigValidate(t *testing.T) {
 	cases := []struct {
 		name  string
-		cfg   Config
+		cfg   bdcard.Config
 		wants []string
 	}{
-		{"sandbox", SandboxConfigFamily(FamilyPSPA, "http://127.0.0.1:8080/sandbox/provider/bdpsp_a"), nil},
-		{"empty", Config{}, []string{"base URL", "store id", "store password"}},
-		{"bad family and paths", Config{Family: "bdx", BaseURL: "ftp://x", SessionPath: "api", StoreID: "s", StorePassword: "p"},
+		{"sandbox", bdcard.SandboxConfigFamily(bdcard.FamilyPSPA, "http://127.0.0.1:8080/sandbox/provider/bdpsp_a"), nil},
+		{"empty", bdcard.Config{}, []string{"base URL", "store id", "store password"}},
+		{"bad family and paths", bdcard.Config{Family: "bdx", BaseURL: "ftp://x", SessionPath: "api", StoreID: "s", StorePassword: "p"},
 			[]string{"family", "base URL", "session path"}},
 	}
 	for _, c := range cases {

@@ -6,8 +6,8 @@ import (
 	"net/url"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 )
 
 // maxElements bounds the transactions a query answer may list.
@@ -56,8 +56,8 @@ func (a *Adapter) Query(ctx context.Context, orderID, _ string) (provider.Notifi
 // unpaid maps the statuses of attempts that did not pay; when several
 // differ, the lowest outcome wins (failed, then cancelled, then expired).
 var unpaid = map[string]provider.Outcome{
-	statusFailed: provider.OutcomeFailed, statusCancelled: provider.OutcomeCancelled,
-	statusExpired: provider.OutcomeExpired, statusUnattempted: provider.OutcomePending, statusPending: provider.OutcomePending,
+	StatusFailed: provider.OutcomeFailed, StatusCancelled: provider.OutcomeCancelled,
+	StatusExpired: provider.OutcomeExpired, StatusUnattempted: provider.OutcomePending, StatusPending: provider.OutcomePending,
 }
 
 func summarise(orderID string, attempts []queryAttempt) (provider.Notification, error) {
@@ -68,7 +68,7 @@ func summarise(orderID string, attempts []queryAttempt) (provider.Notification, 
 			continue
 		}
 		found = true
-		if (e.Status == statusValid || e.Status == statusValidated) && e.RiskLevel == "0" {
+		if (e.Status == StatusValid || e.Status == StatusValidated) && e.RiskLevel == "0" {
 			paid, err := decimal.PaddedMoney(string(e.Amount), string(e.Currency))
 			if err != nil {
 				return provider.Notification{}, fmt.Errorf("query %s: %w: %w", orderID, provider.ErrUnavailable, err)

@@ -1,4 +1,4 @@
-package bdcard
+package bdcard_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	bdcard "github.com/paygate/gateway/provider/bdcard"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -45,9 +47,9 @@ func edit(t *testing.T, body string, change func(map[string]string), resign stri
 	change(f)
 	if resign != "" {
 		if names == nil {
-			names = strings.Split(f[fieldVerifyKey], ",")
+			names = strings.Split(f[bdcard.FieldVerifyKey], ",")
 		}
-		if err := Sign(f, names, resign); err != nil {
+		if err := bdcard.Sign(f, names, resign); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,9 +64,9 @@ func edit(t *testing.T, body string, change func(map[string]string), resign stri
 // are checked. Re-signed cases use the sandbox password: what a leak of it
 // would allow, and what the validation call still stops.
 func TestRefusedNotifications(t *testing.T) {
-	h := newHarness(t, FamilyCard)
+	h := newHarness(t, bdcard.FamilyCard)
 	good := h.paidIPN(t, "P2026refuse")
-	pw := SandboxConfig("").StorePassword
+	pw := bdcard.SandboxConfig("").StorePassword
 	set := func(k, v string) func(map[string]string) { return func(f map[string]string) { f[k] = v } }
 	cases := []struct {
 		name   string
@@ -72,7 +74,7 @@ func TestRefusedNotifications(t *testing.T) {
 		want   error
 		status int
 	}{
-		{"forged signature", edit(t, good.body, set(fieldVerifySign, strings.Repeat("0", 32)), ""), provider.ErrSignature, 400},
+		{"forged signature", edit(t, good.body, set(bdcard.FieldVerifySign, strings.Repeat("0", 32)), ""), provider.ErrSignature, 400},
 		{"tampered amount", edit(t, good.body, set("amount", "1.00"), ""), provider.ErrSignature, 400},
 		{"signed with another password", edit(t, good.body, set("amount", "1.00"), "guess"), provider.ErrSignature, 400},
 		{"amount left out of the signature", edit(t, good.body, set("amount", "1.00"), pw, "tran_id", "status", "val_id", "currency"), provider.ErrSignature, 400},
@@ -109,7 +111,7 @@ func TestRefusedNotifications(t *testing.T) {
 // hangs) is neither paid nor refused for good: ErrUnavailable, answered 503
 // so that the provider sends it again; the error never shows the password.
 func TestValidationUnavailable(t *testing.T) {
-	h := newHarness(t, FamilyCard)
+	h := newHarness(t, bdcard.FamilyCard)
 	good := h.paidIPN(t, "P2026down")
 	form, _ := url.ParseQuery(good.body)
 	cases := []struct {
@@ -123,12 +125,12 @@ func TestValidationUnavailable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			down := httptest.NewServer(c.handler)
 			t.Cleanup(down.Close)
-			a := newAdapter(t, SandboxConfig(down.URL), provider.CallerConfig{Timeout: 100 * time.Millisecond, Retries: 1, Backoff: time.Millisecond})
+			a := newAdapter(t, bdcard.SandboxConfig(down.URL), provider.CallerConfig{Timeout: 100 * time.Millisecond, Retries: 1, Backoff: time.Millisecond})
 			n, err := a.Verify(context.Background(), &provider.Request{Form: form, Path: "ipn"})
 			if !errors.Is(err, provider.ErrUnavailable) || n.Outcome == provider.OutcomePaid {
 				t.Fatalf("Verify: %+v, %v", n, err)
 			}
-			if strings.Contains(err.Error(), SandboxConfig("").StorePassword) {
+			if strings.Contains(err.Error(), bdcard.SandboxConfig("").StorePassword) {
 				t.Fatalf("error shows the store password: %v", err)
 			}
 			if rep := a.Reply(n, err); rep.Status != http.StatusServiceUnavailable {

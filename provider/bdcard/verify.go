@@ -8,8 +8,8 @@ import (
 	"net/url"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 )
 
 // formLimits bounds what we read from a notification.
@@ -17,13 +17,13 @@ var formLimits = wire.Limits{Fields: 100, Len: 1024}
 
 // The provider's transaction statuses, in notifications and answers.
 const (
-	statusValid       = "VALID"     // paid, not yet validated by the merchant
-	statusValidated   = "VALIDATED" // paid, validated before (a repeated validation)
-	statusFailed      = "FAILED"
-	statusCancelled   = "CANCELLED"
-	statusExpired     = "EXPIRED"
-	statusUnattempted = "UNATTEMPTED"
-	statusPending     = "PENDING"
+	StatusValid       = "VALID"     // paid, not yet validated by the merchant
+	StatusValidated   = "VALIDATED" // paid, validated before (a repeated validation)
+	StatusFailed      = "FAILED"
+	StatusCancelled   = "CANCELLED"
+	StatusExpired     = "EXPIRED"
+	StatusUnattempted = "UNATTEMPTED"
+	StatusPending     = "PENDING"
 )
 
 // Verify proves an IPN real: its signature over the fields it names (which
@@ -47,15 +47,15 @@ func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Not
 	}
 	n := provider.Notification{OrderID: fields["tran_id"], Ref: theirRef(fields), Fields: keptFields(fields)}
 	switch fields["status"] {
-	case statusValid, statusValidated:
+	case StatusValid, StatusValidated:
 		return a.verifyPaid(ctx, fields, n)
-	case statusFailed:
+	case StatusFailed:
 		n.Outcome = provider.OutcomeFailed
-	case statusCancelled:
+	case StatusCancelled:
 		n.Outcome = provider.OutcomeCancelled
-	case statusExpired:
+	case StatusExpired:
 		n.Outcome = provider.OutcomeExpired
-	case statusUnattempted, statusPending:
+	case StatusUnattempted, StatusPending:
 		n.Outcome = provider.OutcomePending
 	default:
 		return provider.Notification{}, fmt.Errorf("%s ipn: status %q: %w", a.cfg.Family, wire.Clip(fields["status"], 32), provider.ErrMalformed)
@@ -139,7 +139,7 @@ func (a *Adapter) validate(ctx context.Context, valID string) (validation, error
 // in full and without risk.
 func (v validation) confirms(f map[string]string, paid provider.Money) error {
 	switch {
-	case v.Status != statusValid && v.Status != statusValidated:
+	case v.Status != StatusValid && v.Status != StatusValidated:
 		return fmt.Errorf("validation status %q", wire.Clip(string(v.Status), 32))
 	case v.RiskLevel != "0":
 		return fmt.Errorf("validation risk level %q", wire.Clip(string(v.RiskLevel), 8))

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -32,9 +32,9 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 	return &Adapter{cfg: cfg, caller: caller}, nil
 }
 
-// createRequest is the create call's JSON body. The account's static key
+// CreateRequest is the create call's JSON body. The account's static key
 // travels in it: this provider has no token grant.
-type createRequest struct {
+type CreateRequest struct {
 	StoreID      string `json:"store_id"`
 	SignatureKey string `json:"signature_key"`
 	TranID       string `json:"tran_id"`
@@ -50,8 +50,8 @@ type createRequest struct {
 	Type         string `json:"type"`
 }
 
-// createAnswer is its answer: the payment page and the provider's id.
-type createAnswer struct {
+// CreateAnswer is its answer: the payment page and the provider's id.
+type CreateAnswer struct {
 	Result     wire.Text `json:"result"`
 	PaymentURL string    `json:"payment_url"`
 	Track      string    `json:"track"`
@@ -80,7 +80,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("%s create for %s: %w", Family, p.OrderID, wire.Scrub(err, a.cfg.SignatureKey))
 	}
-	var c createAnswer
+	var c CreateAnswer
 	if err := wire.DecodeJSON(ans.Body, &c); err != nil {
 		return provider.Init{}, fmt.Errorf("%s create for %s (HTTP %d): %w", Family, p.OrderID, ans.Status, err)
 	}
@@ -93,8 +93,8 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	return provider.Init{ProviderURL: c.PaymentURL, Ref: c.Track}, nil
 }
 
-func (a *Adapter) createRequest(p provider.Payment) createRequest {
-	return createRequest{
+func (a *Adapter) createRequest(p provider.Payment) CreateRequest {
+	return CreateRequest{
 		StoreID: a.cfg.StoreID, SignatureKey: a.cfg.SignatureKey, TranID: p.OrderID,
 		Amount: p.Charge.Amount.String(), Currency: p.Charge.Currency,
 		Desc:     wire.OrDefault(wire.Clip(p.Description, 255), "Order "+p.OrderID),

@@ -23,8 +23,8 @@ const (
 // Sandbox credentials: public test values shared by SandboxConfig and
 // SandboxSimConfig.
 const (
-	sandboxStoreID      = "bdpspbsandbox01"
-	sandboxSignatureKey = "bdpspb-sandbox-signature-key"
+	SandboxStoreID      = "bdpspbsandbox01"
+	SandboxSignatureKey = "bdpspb-sandbox-signature-key"
 )
 
 // Config is our merchant account at the provider. Operators write it as
@@ -75,12 +75,12 @@ func (c Config) Validate() error {
 // simBaseURL, with the sandbox account.
 func SandboxConfig(simBaseURL string) Config {
 	c := Defaults()
-	c.BaseURL, c.StoreID, c.SignatureKey = simBaseURL, sandboxStoreID, sandboxSignatureKey
+	c.BaseURL, c.StoreID, c.SignatureKey = simBaseURL, SandboxStoreID, SandboxSignatureKey
 	return c
 }
 
 // Registration is the family as the process registers it.
 func Registration() provider.Family {
-	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodBDPSPB,
-		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter]{Method: schema.MethodBDPSPB,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig})
 }

@@ -1,4 +1,4 @@
-package bdpspb
+package bdpspb_test
 
 import (
 	"context"

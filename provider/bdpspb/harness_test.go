@@ -1,4 +1,4 @@
-package bdpspb
+package bdpspb_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
+	bdpspb "github.com/paygate/gateway/provider/bdpspb"
+	bdpspbsim "github.com/paygate/gateway/web/sandbox/bdpspb"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -26,8 +28,8 @@ type result struct {
 // answers with its Reply, as the gateway does.
 type harness struct {
 	base    string
-	sim     *Simulator
-	adapter *Adapter
+	sim     *bdpspbsim.Simulator
+	adapter *bdpspb.Adapter
 	got     *providertest.Inbox[result]
 }
 
@@ -35,36 +37,36 @@ func newHarness(t *testing.T) *harness {
 	t.Helper()
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[result]()}
-	simBase := h.base + "/sandbox/provider/" + Family
-	app := providertest.App()
+	simBase := h.base + "/sandbox/provider/" + bdpspb.Family
+	app := sandboxtest.App()
 	notifier := &provider.Notifier{Client: providertest.NoRedirects(nil), Delays: []time.Duration{}}
-	h.sim = NewSimulator(SandboxSimConfig(simBase), &provider.MemState{}, notifier, nil)
-	h.sim.Register(app.Group("/sandbox/provider/" + Family))
-	app.Post("/api/gatewaynotification/"+Family+"/*", h.receive)
+	h.sim = bdpspbsim.NewSimulator(bdpspbsim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, nil)
+	h.sim.Register(app.Group("/sandbox/provider/" + bdpspb.Family))
+	app.Post("/api/gatewaynotification/"+bdpspb.Family+"/*", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
-	h.adapter = newAdapter(t, SandboxConfig(simBase), provider.CallerConfig{Timeout: 2 * time.Second})
+	h.adapter = newAdapter(t, bdpspb.SandboxConfig(simBase), provider.CallerConfig{Timeout: 2 * time.Second})
 	return h
 }
 
-func newAdapter(t *testing.T, cfg Config, cc provider.CallerConfig) *Adapter {
+func newAdapter(t *testing.T, cfg bdpspb.Config, cc provider.CallerConfig) *bdpspb.Adapter {
 	t.Helper()
-	a, err := New(cfg, providertest.Caller(t, Family, cc, nil))
+	a, err := bdpspb.New(cfg, providertest.Caller(t, bdpspb.Family, cc, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return a
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	body := string(c.Body())
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	body := string(d.Body)
 	form, _ := url.ParseQuery(body)
-	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: []byte(body), Form: form, Path: c.Params("*")})
+	n, err := h.adapter.Verify(ctx, &provider.Request{Body: []byte(body), Form: form, Path: d.Path})
 	h.got.Put(result{n: n, err: err})
 	rep := h.adapter.Reply(n, err)
 	if rep.Location == "" {
 		rep.Location = h.base + "/payment/" + form.Get("mer_txnid") // what the gateway fills in
 	}
-	return c.Redirect(rep.Location, rep.Status)
+	return rep
 }
 
 // payment is a USD 100.00 order charged 12150.00 BDT.
@@ -74,7 +76,7 @@ func (h *harness) payment(orderID string) provider.Payment {
 		Charge:      provider.Money{Amount: 1215000, Currency: "BDT"},
 		Original:    provider.Money{Amount: 10000, Currency: "USD"},
 		Description: "Sandbox order", CustomerName: "Test Payer",
-		NotifyURL:  h.base + "/api/gatewaynotification/" + Family + "/return",
+		NotifyURL:  h.base + "/api/gatewaynotification/" + bdpspb.Family + "/return",
 		SuccessURL: h.base + "/payment/" + orderID, FailURL: h.base + "/payment/" + orderID,
 		CancelURL: h.base + "/payment/" + orderID,
 	}
@@ -95,6 +97,6 @@ func (h *harness) initialise(t *testing.T, orderID string) provider.Init {
 // returnTo posts a browser return for orderID to our receiver.
 func (h *harness) returnTo(t *testing.T, path string, form url.Values) (*http.Response, result) {
 	t.Helper()
-	res := providertest.PostForm(t, nil, h.base+"/api/gatewaynotification/"+Family+"/"+path, form.Encode())
+	res := providertest.PostForm(t, nil, h.base+"/api/gatewaynotification/"+bdpspb.Family+"/"+path, form.Encode())
 	return res, h.got.Next(t)
 }

@@ -1,4 +1,4 @@
-package bdpspb
+package bdpspb_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	bdpspb "github.com/paygate/gateway/provider/bdpspb"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -38,7 +40,7 @@ func TestInitialiseFailures(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := httptest.NewServer(c.handler)
 			t.Cleanup(srv.Close)
-			a := newAdapter(t, SandboxConfig(srv.URL), provider.CallerConfig{Timeout: 200 * time.Millisecond, MaxBody: 1024})
+			a := newAdapter(t, bdpspb.SandboxConfig(srv.URL), provider.CallerConfig{Timeout: 200 * time.Millisecond, MaxBody: 1024})
 			h := &harness{base: "http://127.0.0.1:1"}
 			start := time.Now()
 			_, err := a.Initialise(context.Background(), h.payment("P2026init"))
@@ -56,7 +58,7 @@ func TestInitialiseFailures(t *testing.T) {
 // not in the error.
 func TestInitialiseWrongKey(t *testing.T) {
 	h := newHarness(t)
-	cfg := SandboxConfig(h.base + "/sandbox/provider/" + Family)
+	cfg := bdpspb.SandboxConfig(h.base + "/sandbox/provider/" + bdpspb.Family)
 	cfg.SignatureKey = "wrong-key"
 	a := newAdapter(t, cfg, provider.CallerConfig{Timeout: time.Second})
 	_, err := a.Initialise(context.Background(), h.payment("P2026wrong"))
@@ -77,12 +79,12 @@ func TestInitialiseNeedsBDT(t *testing.T) {
 func TestConfigValidate(t *testing.T) {
 	cases := []struct {
 		name  string
-		cfg   Config
+		cfg   bdpspb.Config
 		wants []string
 	}{
-		{"sandbox", SandboxConfig("http://127.0.0.1:8080/sandbox/provider/bdpsp_b"), nil},
-		{"empty", Config{}, []string{"base URL", "store id", "signature key"}},
-		{"bad paths", Config{BaseURL: "http://x", CreatePath: "a", SearchPath: "b", StoreID: "s", SignatureKey: "k"},
+		{"sandbox", bdpspb.SandboxConfig("http://127.0.0.1:8080/sandbox/provider/bdpsp_b"), nil},
+		{"empty", bdpspb.Config{}, []string{"base URL", "store id", "signature key"}},
+		{"bad paths", bdpspb.Config{BaseURL: "http://x", CreatePath: "a", SearchPath: "b", StoreID: "s", SignatureKey: "k"},
 			[]string{"create path", "search path"}},
 	}
 	for _, c := range cases {

@@ -1,4 +1,4 @@
-package bdpspb
+package bdpspb_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	bdpspb "github.com/paygate/gateway/provider/bdpspb"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -106,12 +108,12 @@ func TestSearchUnavailable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			down := httptest.NewServer(c.handler)
 			t.Cleanup(down.Close)
-			a := newAdapter(t, SandboxConfig(down.URL), provider.CallerConfig{Timeout: 100 * time.Millisecond, Retries: 1, Backoff: time.Millisecond})
+			a := newAdapter(t, bdpspb.SandboxConfig(down.URL), provider.CallerConfig{Timeout: 100 * time.Millisecond, Retries: 1, Backoff: time.Millisecond})
 			n, err := a.Verify(context.Background(), &provider.Request{Form: ret("P2026down"), Path: "return/success"})
 			if !errors.Is(err, provider.ErrUnavailable) || n.Outcome == provider.OutcomePaid {
 				t.Fatalf("Verify: %+v, %v", n, err)
 			}
-			if strings.Contains(err.Error(), SandboxConfig("").SignatureKey) {
+			if strings.Contains(err.Error(), bdpspb.SandboxConfig("").SignatureKey) {
 				t.Fatalf("error shows the signature key: %v", err)
 			}
 		})

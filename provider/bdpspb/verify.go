@@ -10,29 +10,29 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 )
 
 // The provider's payment statuses (pay_status), compared ignoring case.
 const (
-	statusSuccessful = "Successful"
-	statusFailed     = "Failed"
-	statusCancelled  = "Cancelled"
-	statusPending    = "Pending"
-	statusExpired    = "Expired"
+	StatusSuccessful = "Successful"
+	StatusFailed     = "Failed"
+	StatusCancelled  = "Cancelled"
+	StatusPending    = "Pending"
+	StatusExpired    = "Expired"
 )
 
 // outcomeOf maps a searched status; anything unknown is pending.
 func outcomeOf(status string) provider.Outcome {
 	switch {
-	case strings.EqualFold(status, statusSuccessful):
+	case strings.EqualFold(status, StatusSuccessful):
 		return provider.OutcomePaid
-	case strings.EqualFold(status, statusFailed):
+	case strings.EqualFold(status, StatusFailed):
 		return provider.OutcomeFailed
-	case strings.EqualFold(status, statusCancelled):
+	case strings.EqualFold(status, StatusCancelled):
 		return provider.OutcomeCancelled
-	case strings.EqualFold(status, statusExpired):
+	case strings.EqualFold(status, StatusExpired):
 		return provider.OutcomeExpired
 	}
 	return provider.OutcomePending

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 )
 
 // Adapter is the cryptohost protocol for the command side.
@@ -36,12 +36,12 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 	return &Adapter{cfg: cfg, caller: caller}, nil
 }
 
-// createCharge is the charge creation request.
-type createCharge struct {
+// CreateCharge is the charge creation request.
+type CreateCharge struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	PricingType string `json:"pricing_type"`
-	LocalPrice  price  `json:"local_price"`
+	LocalPrice  Price  `json:"local_price"`
 	Metadata    struct {
 		OrderID string `json:"order_id"`
 	} `json:"metadata"`
@@ -56,9 +56,9 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if p.OrderID == "" || p.Charge.Amount <= 0 || !decimal.Currency(p.Charge.Currency) {
 		return provider.Init{}, fmt.Errorf("cryptohost: payment needs an order id and a positive amount in a currency")
 	}
-	req := createCharge{
+	req := CreateCharge{
 		Name: a.cfg.ChargeName, Description: p.Description, PricingType: "fixed_price",
-		LocalPrice:  price{Amount: p.Charge.Amount.String(), Currency: p.Charge.Currency},
+		LocalPrice:  Price{Amount: p.Charge.Amount.String(), Currency: p.Charge.Currency},
 		RedirectURL: p.SuccessURL, CancelURL: p.CancelURL,
 	}
 	if req.Description == "" {
@@ -73,7 +73,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 		return provider.Init{}, fmt.Errorf("cryptohost: encode charge: %w", err)
 	}
 	var out struct {
-		Data charge `json:"data"`
+		Data Charge `json:"data"`
 	}
 	if err := a.call(ctx, "create_charge", false, http.MethodPost, "/charges", body, &out); err != nil {
 		return provider.Init{}, err
@@ -85,7 +85,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 }
 
 // checkCreated refuses a creation answer we could not send a payer to.
-func checkCreated(c *charge) error {
+func checkCreated(c *Charge) error {
 	if !wire.IsRef(c.Code) {
 		return errors.New("answer has no valid charge code")
 	}
@@ -107,7 +107,7 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 		return provider.Notification{}, fmt.Errorf("cryptohost: query: charge code %q: %w", ref, provider.ErrNotFound)
 	}
 	var out struct {
-		Data charge `json:"data"`
+		Data Charge `json:"data"`
 	}
 	if err := a.call(ctx, "get_charge", true, http.MethodGet, "/charges/"+url.PathEscape(ref), nil, &out); err != nil {
 		return provider.Notification{}, err

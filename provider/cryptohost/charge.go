@@ -6,36 +6,36 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
-// price is an amount as the provider writes it: a decimal string and a
+// Price is an amount as the provider writes it: a decimal string and a
 // currency code.
-type price struct {
+type Price struct {
 	Amount   string `json:"amount"`
 	Currency string `json:"currency"`
 }
 
-// payment is one on-chain payment the provider saw for a charge.
-type payment struct {
+// Payment is one on-chain payment the provider saw for a charge.
+type Payment struct {
 	Status string `json:"status"`
 	Value  struct {
-		Local  price `json:"local"`
-		Crypto price `json:"crypto"`
+		Local  Price `json:"local"`
+		Crypto Price `json:"crypto"`
 	} `json:"value"`
 }
 
-// timelineEntry is one step of a charge's life.
-type timelineEntry struct {
+// TimelineEntry is one step of a charge's life.
+type TimelineEntry struct {
 	Status  string `json:"status"`
 	Time    string `json:"time"`
 	Context string `json:"context,omitempty"`
 }
 
-// charge is the provider's charge object, as its API answers it and as a
+// Charge is the provider's charge object, as its API answers it and as a
 // webhook event carries it; only what we use or the simulator shows.
-type charge struct {
+type Charge struct {
 	ID          string `json:"id"`
 	Code        string `json:"code"`
 	Name        string `json:"name"`
@@ -45,19 +45,19 @@ type charge struct {
 	ExpiresAt   string `json:"expires_at"`
 	PricingType string `json:"pricing_type"`
 	Pricing     struct {
-		Local price `json:"local"`
+		Local Price `json:"local"`
 	} `json:"pricing"`
 	Metadata struct {
 		OrderID string `json:"order_id"`
 	} `json:"metadata"`
 	RedirectURL string          `json:"redirect_url,omitempty"`
 	CancelURL   string          `json:"cancel_url,omitempty"`
-	Payments    []payment       `json:"payments"`
-	Timeline    []timelineEntry `json:"timeline"`
+	Payments    []Payment       `json:"payments"`
+	Timeline    []TimelineEntry `json:"timeline"`
 }
 
-// lastStatus is the charge's current timeline status, upper-cased.
-func (c *charge) lastStatus() (status, context string) {
+// LastStatus is the charge's current timeline status, upper-cased.
+func (c *Charge) LastStatus() (status, context string) {
 	if len(c.Timeline) == 0 {
 		return "", ""
 	}
@@ -66,7 +66,7 @@ func (c *charge) lastStatus() (status, context string) {
 }
 
 // localPrice is the charge's price in its local (fiat) currency, exactly.
-func (c *charge) localPrice() (provider.Money, error) {
+func (c *Charge) localPrice() (provider.Money, error) {
 	a, err := decimal.ParseMinor(c.Pricing.Local.Amount, decimal.Exact)
 	if err != nil {
 		return provider.Money{}, fmt.Errorf("pricing.local.amount: %w", err)
@@ -89,7 +89,7 @@ type receipts struct {
 
 // received adds up the local value of the payments that did not fail, in
 // the price's currency cur and in the first other one, rounded down.
-func (c *charge) received(cur string) (receipts, error) {
+func (c *Charge) received(cur string) (receipts, error) {
 	var r receipts
 	for i, p := range c.Payments {
 		if strings.EqualFold(p.Status, "failed") {
@@ -118,12 +118,12 @@ func (c *charge) received(cur string) (receipts, error) {
 
 // eventOutcome is what an event type says, before the payments are looked
 // at (see the package comment).
-func eventOutcome(kind string, c *charge) provider.Outcome {
+func eventOutcome(kind string, c *Charge) provider.Outcome {
 	switch strings.TrimPrefix(kind, "charge:") {
 	case "confirmed", "resolved":
 		return provider.OutcomePaid
 	case "failed":
-		if s, _ := c.lastStatus(); s == "EXPIRED" {
+		if s, _ := c.LastStatus(); s == "EXPIRED" {
 			return provider.OutcomeExpired
 		}
 		return provider.OutcomeFailed
@@ -133,8 +133,8 @@ func eventOutcome(kind string, c *charge) provider.Outcome {
 }
 
 // timelineOutcome is what a charge's current status says, for Query.
-func timelineOutcome(c *charge) provider.Outcome {
-	switch s, ctx := c.lastStatus(); s {
+func timelineOutcome(c *Charge) provider.Outcome {
+	switch s, ctx := c.LastStatus(); s {
 	case "COMPLETED", "CONFIRMED", "RESOLVED":
 		return provider.OutcomePaid
 	case "EXPIRED":
@@ -162,7 +162,7 @@ func timelineOutcome(c *charge) provider.Outcome {
 // price's currency, only those count); a failed or expired
 // charge that received money is partial, so operators see it. Paid is the
 // price when paid, the money received when partial.
-func judge(c *charge, o provider.Outcome, fields map[string]string) (provider.Outcome, provider.Money, error) {
+func judge(c *Charge, o provider.Outcome, fields map[string]string) (provider.Outcome, provider.Money, error) {
 	if o == provider.OutcomePending || o == provider.OutcomeCancelled {
 		return o, provider.Money{}, nil
 	}
@@ -199,8 +199,8 @@ func judge(c *charge, o provider.Outcome, fields map[string]string) (provider.Ou
 
 // chargeFields are the charge's fields kept for support: identifiers,
 // price, status; never payer addresses or metadata beyond our order id.
-func chargeFields(c *charge) map[string]string {
-	s, ctx := c.lastStatus()
+func chargeFields(c *Charge) map[string]string {
+	s, ctx := c.LastStatus()
 	f := map[string]string{
 		"charge_code":     c.Code,
 		"charge_id":       c.ID,

@@ -92,6 +92,6 @@ func SandboxConfig(simBaseURL string) Config {
 
 // Registration is the family as the process registers it.
 func Registration() provider.Family {
-	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodCryptohost,
-		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter]{Method: schema.MethodCryptohost,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig})
 }

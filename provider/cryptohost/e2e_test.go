@@ -1,4 +1,4 @@
-package cryptohost
+package cryptohost_test
 
 import (
 	"bytes"
@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	cryptohost "github.com/paygate/gateway/provider/cryptohost"
+	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -23,28 +24,30 @@ import (
 // notification path that verifies with the sandbox adapter.
 type gateway struct {
 	srv *httptest.Server
-	sim *Simulator
-	ad  *Adapter
+	sim *cryptohostsim.Simulator
+	ad  *cryptohost.Adapter
 	got providertest.Receiver // the notification endpoint
 }
 
 func newGateway(t *testing.T) *gateway {
 	t.Helper()
 	g := &gateway{}
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	g.srv = httptest.NewServer(adaptor.FiberApp(app))
+	app := sandboxtest.App()
+	g.srv = sandboxtest.NewServer(app)
 	t.Cleanup(g.srv.Close)
-	base := g.srv.URL + "/sandbox/provider/" + Family
+	base := g.srv.URL + "/sandbox/provider/" + cryptohost.Family
 	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
-	g.sim = NewSimulator(SandboxSimConfig(base), &provider.MemState{}, n, nil)
-	g.sim.Register(app.Group("/sandbox/provider/" + Family))
-	ad, err := New(SandboxConfig(base), providertest.Caller(t, Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
+	g.sim = cryptohostsim.NewSimulator(cryptohostsim.SandboxSimConfig(base), &provider.MemState{}, n, nil)
+	g.sim.Register(app.Group("/sandbox/provider/" + cryptohost.Family))
+	ad, err := cryptohost.New(cryptohost.SandboxConfig(base), providertest.Caller(t, cryptohost.Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.ad = ad
 	g.got.Adapter = ad
-	app.Post("/sandbox/gatewaynotification/"+Family+"/*", g.got.Handle)
+	app.Post("/sandbox/gatewaynotification/"+cryptohost.Family+"/*", sandboxtest.Handle(func(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+		return g.got.Receive(ctx, d.Header, d.Body, d.Path)
+	}))
 	return g
 }
 func testPayment(orderID string) provider.Payment {
@@ -134,7 +137,7 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	real := g.got.WaitFor(t, provider.OutcomePaid)
-	sig := real.Header.Get(DefaultSignatureHeader)
+	sig := real.Header.Get(cryptohost.DefaultSignatureHeader)
 	tests := []struct {
 		name string
 		body []byte
@@ -142,14 +145,14 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 		want int
 	}{
 		{"replay verifies the same", real.Body, sig, http.StatusOK},
-		{"forged signature", real.Body, Sign("not-the-secret", real.Body), http.StatusUnauthorized},
+		{"forged signature", real.Body, cryptohost.Sign("not-the-secret", real.Body), http.StatusUnauthorized},
 		{"tampered amount", bytes.Replace(real.Body, []byte(`"100.00"`), []byte(`"1.00"`), 1), sig, http.StatusUnauthorized},
 		{"tampered order", bytes.Replace(real.Body, []byte(`P-forge`), []byte(`P-other`), 1), sig, http.StatusUnauthorized},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, g.srv.URL+"/sandbox/gatewaynotification/cryptohost/webhook", bytes.NewReader(tt.body))
-			req.Header.Set(DefaultSignatureHeader, tt.sig)
+			req.Header.Set(cryptohost.DefaultSignatureHeader, tt.sig)
 			res, err := g.srv.Client().Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -189,7 +192,7 @@ func TestInitialiseProviderTrouble(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(tt.handler)
 			defer srv.Close()
-			ad, err := New(SandboxConfig(srv.URL), providertest.Caller(t, Family, tt.cfg, srv.Client()))
+			ad, err := cryptohost.New(cryptohost.SandboxConfig(srv.URL), providertest.Caller(t, cryptohost.Family, tt.cfg, srv.Client()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,9 +210,9 @@ func TestInitialiseProviderTrouble(t *testing.T) {
 
 func TestSimulatorRefusesAWrongAPIKey(t *testing.T) {
 	g := newGateway(t)
-	cfg := SandboxConfig(g.srv.URL + "/sandbox/provider/" + Family)
+	cfg := cryptohost.SandboxConfig(g.srv.URL + "/sandbox/provider/" + cryptohost.Family)
 	cfg.APIKey = "wrong"
-	ad, err := New(cfg, providertest.Caller(t, Family, provider.CallerConfig{Timeout: time.Second}, g.srv.Client()))
+	ad, err := cryptohost.New(cfg, providertest.Caller(t, cryptohost.Family, provider.CallerConfig{Timeout: time.Second}, g.srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}

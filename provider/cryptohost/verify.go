@@ -7,14 +7,14 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 )
 
-// maxNotifyBody bounds a webhook we parse; a charge event is a few KiB.
-const maxNotifyBody = 64 << 10
+// MaxNotifyBody bounds a webhook we parse; a charge event is a few KiB.
+const MaxNotifyBody = 64 << 10
 
-// webhook is the delivery: an envelope around one event on one charge.
-type webhook struct {
+// Webhook is the delivery: an envelope around one event on one charge.
+type Webhook struct {
 	ID           string `json:"id"`
 	ScheduledFor string `json:"scheduled_for,omitempty"`
 	Attempt      int    `json:"attempt_number,omitempty"`
@@ -24,7 +24,7 @@ type webhook struct {
 		Type       string `json:"type"`
 		APIVersion string `json:"api_version,omitempty"`
 		CreatedAt  string `json:"created_at,omitempty"`
-		Data       charge `json:"data"`
+		Data       Charge `json:"data"`
 	} `json:"event"`
 }
 
@@ -35,13 +35,13 @@ func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notif
 	if r.Path != "" && r.Path != NotifyPath {
 		return provider.Notification{}, fmt.Errorf("cryptohost: no notification at %q: %w", r.Path, provider.ErrMalformed)
 	}
-	if len(r.Body) > maxNotifyBody {
+	if len(r.Body) > MaxNotifyBody {
 		return provider.Notification{}, fmt.Errorf("cryptohost: webhook of %d bytes: %w", len(r.Body), provider.ErrMalformed)
 	}
 	if err := VerifySignature(a.cfg.WebhookSecret, r.Body, r.Header.Get(a.cfg.SignatureHeader)); err != nil {
 		return provider.Notification{}, fmt.Errorf("cryptohost webhook: %w", errors.Join(provider.ErrSignature, err))
 	}
-	var w webhook
+	var w Webhook
 	if err := json.Unmarshal(r.Body, &w); err != nil {
 		return provider.Notification{}, fmt.Errorf("cryptohost webhook: %w", errors.Join(provider.ErrMalformed, err))
 	}

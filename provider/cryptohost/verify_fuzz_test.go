@@ -34,7 +34,7 @@ func FuzzVerify(f *testing.F) {
 		if err := verify(header); err == nil && VerifySignature(v.Secret, body, header) != nil {
 			t.Fatal("accepted a body whose signature does not verify")
 		}
-		if len(body) > maxNotifyBody {
+		if len(body) > MaxNotifyBody {
 			return
 		}
 		good := Sign(v.Secret, body)

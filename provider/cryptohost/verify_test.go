@@ -146,7 +146,7 @@ func TestVerifyRefuses(t *testing.T) {
 		{"price with three decimals", signed(secret, strings.Replace(good, `"100.00"`, `"100.001"`, 1)), provider.ErrMalformed},
 		{"price as float exponent junk", signed(secret, strings.Replace(good, `"100.00"`, `"1e999"`, 1)), provider.ErrMalformed},
 		{"price without currency", signed(secret, strings.Replace(good, `"currency":"USD"`, `"currency":""`, 1)), provider.ErrMalformed},
-		{"over the size bound", signed(secret, good+strings.Repeat(" ", maxNotifyBody)), provider.ErrMalformed},
+		{"over the size bound", signed(secret, good+strings.Repeat(" ", MaxNotifyBody)), provider.ErrMalformed},
 		{"another path", wrongPath, provider.ErrMalformed},
 	}
 	for _, tt := range tests {

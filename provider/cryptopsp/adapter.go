@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -74,7 +74,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err != nil {
 		return provider.Init{}, err
 	}
-	id, _ := scalar(o["id"])
+	id, _ := Scalar(o["id"])
 	link, _ := o["invoice_url"].(string)
 	u, uerr := url.Parse(link)
 	if !wire.IsRef(id) || uerr != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -108,7 +108,7 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 
 // call sends one API request with the key header and parses a 2xx answer
 // as a JSON object (numbers as their literal).
-func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method, path string, body []byte) (object, error) {
+func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method, path string, body []byte) (Object, error) {
 	header := []string{a.cfg.APIKeyHeader, a.cfg.APIKey, "Accept", "application/json"}
 	if body != nil {
 		header = append(header, "Content-Type", "application/json")
@@ -120,7 +120,7 @@ func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method
 	if err := answerError(ans); err != nil {
 		return nil, fmt.Errorf("cryptopsp %s: %w", name, err)
 	}
-	o, err := decodeObject(ans.Body)
+	o, err := DecodeObject(ans.Body)
 	if err != nil {
 		return nil, fmt.Errorf("cryptopsp %s: answer: %w", name, errors.Join(provider.ErrUnavailable, err))
 	}

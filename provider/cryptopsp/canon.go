@@ -11,17 +11,17 @@ import (
 	"unicode/utf16"
 )
 
-// object is a decoded JSON object; values are object, []any, string,
+// Object is a decoded JSON object; values are object, []any, string,
 // json.Number (the literal as received), bool or nil.
-type object map[string]any
+type Object map[string]any
 
 // maxDepth bounds the nesting we follow; an IPN is two levels deep.
 const maxDepth = 16
 
-// decodeObject parses a JSON object keeping every number's literal and
+// DecodeObject parses a JSON object keeping every number's literal and
 // refusing duplicate keys (the re-serialisation would hide one of them)
 // and trailing data.
-func decodeObject(body []byte) (object, error) {
+func DecodeObject(body []byte) (Object, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	v, err := readValue(dec, 0)
@@ -31,7 +31,7 @@ func decodeObject(body []byte) (object, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("data after the JSON value")
 	}
-	o, ok := v.(object)
+	o, ok := v.(Object)
 	if !ok {
 		return nil, errors.New("not a JSON object")
 	}
@@ -68,8 +68,8 @@ func readValue(dec *json.Decoder, depth int) (any, error) {
 	return nil, fmt.Errorf("JSON: unexpected %v", d)
 }
 
-func readObject(dec *json.Decoder, depth int) (object, error) {
-	o := object{}
+func readObject(dec *json.Decoder, depth int) (Object, error) {
+	o := Object{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -101,7 +101,7 @@ func canonical(v any, ascii bool) []byte {
 
 func writeValue(b *bytes.Buffer, v any, ascii bool) {
 	switch x := v.(type) {
-	case object:
+	case Object:
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)

@@ -1,4 +1,4 @@
-package cryptopsp
+package cryptopsp_test
 
 import (
 	"context"
@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	cryptopsp "github.com/paygate/gateway/provider/cryptopsp"
+	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -23,28 +24,30 @@ import (
 // that verifies with the sandbox adapter.
 type gateway struct {
 	srv *httptest.Server
-	sim *Simulator
-	ad  *Adapter
+	sim *cryptopspsim.Simulator
+	ad  *cryptopsp.Adapter
 	got providertest.Receiver // the notification endpoint
 }
 
 func newGateway(t *testing.T) *gateway {
 	t.Helper()
 	g := &gateway{}
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	g.srv = httptest.NewServer(adaptor.FiberApp(app))
+	app := sandboxtest.App()
+	g.srv = sandboxtest.NewServer(app)
 	t.Cleanup(g.srv.Close)
-	base := g.srv.URL + "/sandbox/provider/" + Family
+	base := g.srv.URL + "/sandbox/provider/" + cryptopsp.Family
 	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
-	g.sim = NewSimulator(SandboxSimConfig(base), &provider.MemState{}, n, nil)
-	g.sim.Register(app.Group("/sandbox/provider/" + Family))
-	ad, err := New(SandboxConfig(base), providertest.Caller(t, Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
+	g.sim = cryptopspsim.NewSimulator(cryptopspsim.SandboxSimConfig(base), &provider.MemState{}, n, nil)
+	g.sim.Register(app.Group("/sandbox/provider/" + cryptopsp.Family))
+	ad, err := cryptopsp.New(cryptopsp.SandboxConfig(base), providertest.Caller(t, cryptopsp.Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.ad = ad
 	g.got.Adapter = ad
-	app.Post("/api/gatewaynotification/"+Family+"/*", g.got.Handle)
+	app.Post("/api/gatewaynotification/"+cryptopsp.Family+"/*", sandboxtest.Handle(func(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+		return g.got.Receive(ctx, d.Header, d.Body, d.Path)
+	}))
 	return g
 }
 

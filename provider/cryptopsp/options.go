@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 )
 
 // maxCurrencies bounds the list we keep.
@@ -29,7 +29,7 @@ func (a *Adapter) Currencies(ctx context.Context) ([]string, error) {
 	}
 	var out []string
 	for _, e := range list {
-		if obj, ok := e.(object); ok {
+		if obj, ok := e.(Object); ok {
 			e = obj["currency"]
 		}
 		c, _ := e.(string)
@@ -58,7 +58,7 @@ func (a *Adapter) MinAmount(ctx context.Context, fiat, crypto string) (provider.
 	if err != nil {
 		return provider.Money{}, err
 	}
-	lit, _ := scalar(o["fiat_equivalent"])
+	lit, _ := Scalar(o["fiat_equivalent"])
 	amt, err := decimal.ParseMinor(lit, decimal.Up)
 	if err != nil {
 		return provider.Money{}, fmt.Errorf("cryptopsp min_amount: fiat_equivalent %q: %w", clip(lit), errors.Join(provider.ErrUnavailable, err))

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 )
 
 // statusOutcomes is what each payment status means; only finished is paid
@@ -26,8 +26,8 @@ var statusOutcomes = map[string]provider.Outcome{
 	"refunded":       provider.OutcomeRefunded,
 }
 
-// scalar is a string or a number's literal as a string.
-func scalar(v any) (string, bool) {
+// Scalar is a string or a number's literal as a string.
+func Scalar(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
@@ -42,8 +42,8 @@ func scalar(v any) (string, bool) {
 // a status added by the provider changes nothing until we know it. Paid is
 // set only when finished: price_amount in price_currency, exactly; partial
 // amounts are in the cryptocurrency and stay in Fields.
-func readPayment(o object) (provider.Notification, error) {
-	ref, _ := scalar(o["payment_id"])
+func readPayment(o Object) (provider.Notification, error) {
+	ref, _ := Scalar(o["payment_id"])
 	status, _ := o["payment_status"].(string)
 	orderID, _ := o["order_id"].(string)
 	var errs []error
@@ -66,7 +66,7 @@ func readPayment(o object) (provider.Notification, error) {
 	n := provider.Notification{OrderID: orderID, Ref: ref, Outcome: outcome, Fields: fieldsOf(o)}
 	// The invoice Initialise created, when the payment names it (a payment
 	// made on an invoice does; the vectors' IPN carries none).
-	if inv, _ := scalar(o["invoice_id"]); inv != "" && len(inv) <= 64 {
+	if inv, _ := Scalar(o["invoice_id"]); inv != "" && len(inv) <= 64 {
 		n.InitRef = inv
 	}
 	if outcome == provider.OutcomePaid {
@@ -80,8 +80,8 @@ func readPayment(o object) (provider.Notification, error) {
 }
 
 // priceOf is the payment's price in fiat, exactly.
-func priceOf(o object) (provider.Money, error) {
-	lit, _ := scalar(o["price_amount"])
+func priceOf(o Object) (provider.Money, error) {
+	lit, _ := Scalar(o["price_amount"])
 	a, err := decimal.ParseMinor(lit, decimal.Exact)
 	if err != nil || a <= 0 {
 		return provider.Money{}, fmt.Errorf("price_amount %q: %w", clip(lit), errors.Join(decimal.ErrSyntax, err))
@@ -100,7 +100,7 @@ const maxFields = 64
 // fieldsOf keeps the payment's fields for support: scalars as written,
 // nested objects one level deep as "outer.inner"; arrays are left out. The
 // IPN carries no secret and no payer data beyond the deposit address.
-func fieldsOf(o object) map[string]string {
+func fieldsOf(o Object) map[string]string {
 	f := map[string]string{}
 	keys := make([]string, 0, len(o))
 	for k := range o {
@@ -112,7 +112,7 @@ func fieldsOf(o object) map[string]string {
 			break
 		}
 		switch x := o[k].(type) {
-		case object:
+		case Object:
 			for kk, vv := range x {
 				if s, ok := scalarText(vv); ok && len(f) < maxFields {
 					f[clip(k+"."+kk)] = clip(s)
@@ -132,7 +132,7 @@ func scalarText(v any) (string, bool) {
 	if b, ok := v.(bool); ok {
 		return strconv.FormatBool(b), true
 	}
-	return scalar(v)
+	return Scalar(v)
 }
 
 // clip bounds a kept text.

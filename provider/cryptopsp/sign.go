@@ -18,7 +18,7 @@ var (
 // compact JSON with object keys sorted at every level and numbers kept as
 // their literal (non-ASCII characters as UTF-8).
 func Canonical(body []byte) ([]byte, error) {
-	o, err := decodeObject(body)
+	o, err := DecodeObject(body)
 	if err != nil {
 		return nil, err
 	}
@@ -39,8 +39,8 @@ func Sign(secret string, signedForm []byte) string {
 // escapes, since serialisers differ there; either form proves the secret
 // (both are functions of the same parsed fields).
 // A body that is not a JSON object is errMalformedBody.
-func VerifySignature(secret string, body []byte, sig string) (object, error) {
-	o, err := decodeObject(body)
+func VerifySignature(secret string, body []byte, sig string) (Object, error) {
+	o, err := DecodeObject(body)
 	if err != nil {
 		return nil, errors.Join(errMalformedBody, err)
 	}

@@ -1,4 +1,4 @@
-package cryptopsp
+package cryptopsp_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	cryptopsp "github.com/paygate/gateway/provider/cryptopsp"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -24,8 +26,8 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 		t.Fatal(err)
 	}
 	real := g.got.WaitFor(t, provider.OutcomePaid)
-	sig := real.Header.Get(DefaultSignatureHeader)
-	compact, err := Canonical(real.Body)
+	sig := real.Header.Get(cryptopsp.DefaultSignatureHeader)
+	compact, err := cryptopsp.Canonical(real.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 	}{
 		{"replay verifies the same", real.Body, sig, http.StatusOK},
 		{"the same IPN re-serialised verifies the same", compact, sig, http.StatusOK},
-		{"forged signature", real.Body, Sign("not-the-secret", compact), http.StatusUnauthorized},
+		{"forged signature", real.Body, cryptopsp.Sign("not-the-secret", compact), http.StatusUnauthorized},
 		{"tampered amount", bytes.Replace(real.Body, []byte(`"price_amount": 100`), []byte(`"price_amount": 1`), 1), sig, http.StatusUnauthorized},
 		{"tampered status", bytes.Replace(real.Body, []byte(`"finished"`), []byte(`"refunded"`), 1), sig, http.StatusUnauthorized},
 		{"no signature", real.Body, "", http.StatusUnauthorized},
@@ -45,7 +47,7 @@ func TestEndToEndRefusesForgeries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodPost, g.srv.URL+"/api/gatewaynotification/cryptopsp/ipn", bytes.NewReader(tt.body))
-			req.Header.Set(DefaultSignatureHeader, tt.sig)
+			req.Header.Set(cryptopsp.DefaultSignatureHeader, tt.sig)
 			res, err := g.srv.Client().Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -81,7 +83,7 @@ func TestProviderTrouble(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(tt.handler)
 			defer srv.Close()
-			ad, err := New(SandboxConfig(srv.URL), providertest.Caller(t, Family, tt.cfg, srv.Client()))
+			ad, err := cryptopsp.New(cryptopsp.SandboxConfig(srv.URL), providertest.Caller(t, cryptopsp.Family, tt.cfg, srv.Client()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,9 +104,9 @@ func TestProviderTrouble(t *testing.T) {
 
 func TestSimulatorRefusesAWrongAPIKey(t *testing.T) {
 	g := newGateway(t)
-	cfg := SandboxConfig(g.srv.URL + "/sandbox/provider/" + Family)
+	cfg := cryptopsp.SandboxConfig(g.srv.URL + "/sandbox/provider/" + cryptopsp.Family)
 	cfg.APIKey = "wrong"
-	ad, err := New(cfg, providertest.Caller(t, Family, provider.CallerConfig{Timeout: time.Second}, g.srv.Client()))
+	ad, err := cryptopsp.New(cfg, providertest.Caller(t, cryptopsp.Family, provider.CallerConfig{Timeout: time.Second}, g.srv.Client()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/paygate/gateway/provider"
 )
 
-// maxNotifyBody bounds an IPN we parse; one is well under 2 KiB.
-const maxNotifyBody = 64 << 10
+// MaxNotifyBody bounds an IPN we parse; one is well under 2 KiB.
+const MaxNotifyBody = 64 << 10
 
 // Verify checks the x-cryptopsp-sig header over the body's canonical form
 // first, then reads the payment from the same parsed fields: our order id,
@@ -18,7 +18,7 @@ func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notif
 	if r.Path != "" && r.Path != NotifyPath {
 		return provider.Notification{}, fmt.Errorf("cryptopsp: no notification at %q: %w", r.Path, provider.ErrMalformed)
 	}
-	if len(r.Body) > maxNotifyBody {
+	if len(r.Body) > MaxNotifyBody {
 		return provider.Notification{}, fmt.Errorf("cryptopsp: IPN of %d bytes: %w", len(r.Body), provider.ErrMalformed)
 	}
 	o, err := VerifySignature(a.cfg.IPNSecret, r.Body, r.Header.Get(a.cfg.SignatureHeader))

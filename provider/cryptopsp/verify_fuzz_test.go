@@ -35,7 +35,7 @@ func FuzzVerify(f *testing.F) {
 		}
 		_ = verify(header)
 		form, err := Canonical(body)
-		if err != nil || len(body) > maxNotifyBody {
+		if err != nil || len(body) > MaxNotifyBody {
 			return
 		}
 		again, err := Canonical(form)

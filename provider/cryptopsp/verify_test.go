@@ -105,7 +105,7 @@ func TestVerifyRefuses(t *testing.T) {
 		{"finished with three decimals", signedIPN(t, secret, ipn("finished", "100.001")), provider.ErrMalformed},
 		{"finished without a price", signedIPN(t, secret, strings.Replace(good, `"price_amount": 100, `, ``, 1)), provider.ErrMalformed},
 		{"finished in no currency", signedIPN(t, secret, strings.Replace(good, `"eur"`, `"euro"`, 1)), provider.ErrMalformed},
-		{"over the size bound", signedIPN(t, secret, good+strings.Repeat(" ", maxNotifyBody)), provider.ErrMalformed},
+		{"over the size bound", signedIPN(t, secret, good+strings.Repeat(" ", MaxNotifyBody)), provider.ErrMalformed},
 		{"another path", otherPath, provider.ErrMalformed},
 	}
 	for _, tt := range tests {

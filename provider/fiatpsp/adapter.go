@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -108,7 +108,7 @@ func (a *Adapter) listSystems(ctx context.Context) ([]system, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out systemsAnswer
+	var out SystemsAnswer
 	if err := decodeAnswer(ans, &out); err != nil {
 		return nil, fmt.Errorf("fiatpsp systems: %w", err)
 	}
@@ -117,7 +117,7 @@ func (a *Adapter) listSystems(ctx context.Context) ([]system, error) {
 	}
 	list := make([]system, 0, len(out.Currencies))
 	for _, w := range out.Currencies {
-		id, ok := positiveID(w.ID.String())
+		id, ok := PositiveID(w.ID.String())
 		if !ok || id > 1<<31 || !decimal.Currency(w.Currency) {
 			return nil, fmt.Errorf("fiatpsp systems: system %q: %w", clean(w.ID.String()), errBadAnswer)
 		}
@@ -153,11 +153,11 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 
 // readCreated takes the provider's order id and the payer's location.
 func readCreated(ans provider.Answer) (provider.Init, error) {
-	var out createAnswer
+	var out CreateAnswer
 	if err := decodeAnswer(ans, &out); err != nil {
 		return provider.Init{}, fmt.Errorf("fiatpsp create: %w", err)
 	}
-	id, ok := positiveID(out.OrderID.String())
+	id, ok := PositiveID(out.OrderID.String())
 	u, err := url.Parse(out.Location)
 	if !ok || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(out.Location) > 2048 {
 		return provider.Init{}, fmt.Errorf("fiatpsp create: no order id or location: %w", errBadAnswer)
@@ -173,7 +173,7 @@ var numericKeys = map[string]bool{"shopId": true, "nonce": true, "i": true}
 // The amount is sent with two decimals and the notification will sign it
 // exactly so.
 func (a *Adapter) createValues(p provider.Payment, nonce string) (map[string]string, error) {
-	sys, ok := positiveID(p.SystemID)
+	sys, ok := PositiveID(p.SystemID)
 	if !ok || sys > 1<<31 {
 		return nil, fmt.Errorf("payment system id %q is not a positive integer: %w", clean(p.SystemID), provider.ErrRefused)
 	}

@@ -1,4 +1,4 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
+	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
+
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 )
@@ -17,7 +20,7 @@ import (
 // TestInitialiseDeferred: without a chosen system the payer chooses first,
 // and nothing is asked of the provider.
 func TestInitialiseDeferred(t *testing.T) {
-	a := newAdapter(t, SandboxConfig("http://127.0.0.1:1"))
+	a := newAdapter(t, fiatpsp.SandboxConfig("http://127.0.0.1:1"))
 	in, err := a.Initialise(context.Background(), provider.Payment{OrderID: "P1", Charge: paidRUB})
 	if err != nil || in != (provider.Init{NextAction: schema.NextFiatpspSelect}) {
 		t.Fatalf("init = %+v, %v", in, err)
@@ -50,7 +53,7 @@ func TestSystems(t *testing.T) {
 // before asking it, wraps ErrRefused.
 func TestInitialiseRefused(t *testing.T) {
 	h := startHarness(t, nil)
-	wrongKey := startHarness(t, func(_ *SimConfig, c *Config) { c.APIKey = "wrong" })
+	wrongKey := startHarness(t, func(_ *fiatpspsim.SimConfig, c *fiatpsp.Config) { c.APIKey = "wrong" })
 	edit := func(change func(*provider.Payment)) provider.Payment {
 		p := h.payment("P-refused", "36")
 		change(&p)
@@ -58,7 +61,7 @@ func TestInitialiseRefused(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		a    *Adapter
+		a    *fiatpsp.Adapter
 		p    provider.Payment
 	}{
 		{"currency not the system's", h.adapter, edit(func(p *provider.Payment) { p.Charge.Currency = "USD" })},
@@ -130,7 +133,7 @@ func TestProviderUnavailable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := httptest.NewServer(c.handler)
 			servers = append(servers, srv)
-			cfg := SandboxConfig(srv.URL)
+			cfg := fiatpsp.SandboxConfig(srv.URL)
 			cfg.Caller = provider.CallerConfig{Timeout: 200 * time.Millisecond, MaxBody: 1024, Retries: 1, Backoff: 10 * time.Millisecond}
 			a := newAdapter(t, cfg)
 			start := time.Now()
@@ -150,10 +153,10 @@ func TestProviderUnavailable(t *testing.T) {
 
 // TestConfigValidate lists every problem at once.
 func TestConfigValidate(t *testing.T) {
-	if err := SandboxConfig("http://127.0.0.1:8080/sandbox/provider/fiatpsp").Validate(); err != nil {
+	if err := fiatpsp.SandboxConfig("http://127.0.0.1:8080/sandbox/provider/fiatpsp").Validate(); err != nil {
 		t.Fatalf("sandbox config: %v", err)
 	}
-	err := Config{BaseURL: "ftp://x", AllowedIPs: []netip.Prefix{{}}, FallbackEmail: "nobody"}.Validate()
+	err := fiatpsp.Config{BaseURL: "ftp://x", AllowedIPs: []netip.Prefix{{}}, FallbackEmail: "nobody"}.Validate()
 	for _, want := range []string{"base URL", "ShopID", "APIKey", "Secret2", "AllowedIPs[0]", "FallbackEmail"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %v, want it to name %s", err, want)

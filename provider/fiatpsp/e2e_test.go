@@ -1,4 +1,4 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
+	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
@@ -87,8 +90,8 @@ func TestEndToEnd(t *testing.T) {
 		if got.err != nil || got.n.Outcome != provider.OutcomePaid || got.n.OrderID != "P-e2e-pay" || got.n.Ref != in.Ref || got.n.Paid != paidRUB {
 			t.Fatalf("notification = %+v, %v", got.n, got.err)
 		}
-		if got.form.Get(fAmount) != "1500.50" || got.rep.Body != "YES" {
-			t.Errorf("AMOUNT %q, reply %q", got.form.Get(fAmount), got.rep.Body)
+		if got.form.Get(fiatpsp.FieldAmount) != "1500.50" || got.rep.Body != "YES" {
+			t.Errorf("AMOUNT %q, reply %q", got.form.Get(fiatpsp.FieldAmount), got.rep.Body)
 		}
 		if n := h.query(t, "P-e2e-pay", in.Ref, provider.OutcomePaid); n.Paid != paidRUB {
 			t.Errorf("query paid = %+v", n.Paid)
@@ -120,8 +123,8 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("notification retried until YES", func(t *testing.T) {
 		in := h.initialise(t, h.payment("P-e2e-retry", "36"))
 		h.failNext.Store(1)
-		if err := h.sim.Settle(context.Background(), in.Ref, true); !errors.Is(err, errNotAccepted) {
-			t.Fatalf("settle err = %v, want errNotAccepted", err)
+		if err := h.sim.Settle(context.Background(), in.Ref, true); !errors.Is(err, fiatpspsim.ErrNotAccepted) {
+			t.Fatalf("settle err = %v, want ErrNotAccepted", err)
 		}
 		if first := h.got.Next(t); first.rep.Status != 500 {
 			t.Fatalf("first answer %+v", first.rep)
@@ -157,11 +160,11 @@ func TestForgedNotifications(t *testing.T) {
 		want   error
 	}{
 		{"replayed as is", func(url.Values) {}, nil},
-		{"forged signature", func(f url.Values) { f.Set(fSign, strings.Repeat("0", 32)) }, provider.ErrSignature},
-		{"tampered amount", func(f url.Values) { f.Set(fAmount, "15005.00") }, provider.ErrSignature},
-		{"amount reformatted", func(f url.Values) { f.Set(fAmount, "1500.5") }, provider.ErrSignature},
+		{"forged signature", func(f url.Values) { f.Set(fiatpsp.FieldSign, strings.Repeat("0", 32)) }, provider.ErrSignature},
+		{"tampered amount", func(f url.Values) { f.Set(fiatpsp.FieldAmount, "15005.00") }, provider.ErrSignature},
+		{"amount reformatted", func(f url.Values) { f.Set(fiatpsp.FieldAmount, "1500.5") }, provider.ErrSignature},
 		{"signed with the vectors' secret", func(f url.Values) {
-			f.Set(fSign, signNotification(f.Get(fMerchant), f.Get(fAmount), "fiat_secret2_Qw7e", f.Get(fOrder)))
+			f.Set(fiatpsp.FieldSign, fiatpsp.SignNotification(f.Get(fiatpsp.FieldMerchant), f.Get(fiatpsp.FieldAmount), "fiat_secret2_Qw7e", f.Get(fiatpsp.FieldOrder)))
 		}, provider.ErrSignature},
 	}
 	for _, c := range cases {

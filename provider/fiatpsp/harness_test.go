@@ -1,13 +1,15 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
-	"net/netip"
+	"context"
 	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
+	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -15,7 +17,7 @@ import (
 
 const (
 	simMount   = "/sandbox/provider/fiatpsp"
-	notifyPath = "/api/gatewaynotification/fiatpsp/" + NotifyPath
+	notifyPath = "/api/gatewaynotification/fiatpsp/" + fiatpsp.NotifyPath
 )
 
 // verified is one notification as the receiver saw it.
@@ -31,46 +33,43 @@ type verified struct {
 // with the adapter and answers its Reply.
 type harness struct {
 	base     string
-	sim      *Simulator
-	adapter  *Adapter
+	sim      *fiatpspsim.Simulator
+	adapter  *fiatpsp.Adapter
 	got      *providertest.Inbox[verified]
 	failNext atomic.Int32 // answers HTTP 500 to that many notifications first
 }
 
 // startHarness runs the harness; adjust may change both configurations
 // (they start as the sandbox's).
-func startHarness(t *testing.T, adjust func(*SimConfig, *Config)) *harness {
+func startHarness(t *testing.T, adjust func(*fiatpspsim.SimConfig, *fiatpsp.Config)) *harness {
 	t.Helper()
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[verified]()}
-	simCfg, cfg := SandboxSimConfig(h.base+simMount), SandboxConfig(h.base+simMount)
+	simCfg, cfg := fiatpspsim.SandboxSimConfig(h.base+simMount), fiatpsp.SandboxConfig(h.base+simMount)
 	cfg.Caller = provider.CallerConfig{Timeout: 2 * time.Second}
 	if adjust != nil {
 		adjust(&simCfg, &cfg)
 	}
 	h.adapter = newAdapter(t, cfg)
-	h.sim = NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
-	app := providertest.App()
+	h.sim = fiatpspsim.NewSimulator(simCfg, &provider.MemState{}, &provider.Notifier{Delays: []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}}, nil)
+	app := sandboxtest.App()
 	h.sim.Register(app.Group(simMount))
-	app.Post(notifyPath, h.receive)
+	app.Post(notifyPath, sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	return h
 }
 
 // receive is the gateway's notification endpoint.
-func (h *harness) receive(c *fiber.Ctx) error {
-	form := url.Values{}
-	c.Request().PostArgs().VisitAll(func(k, v []byte) { form.Add(string(k), string(v)) })
-	ip, _ := netip.ParseAddr(c.IP())
-	r := &provider.Request{Header: map[string][]string{}, Body: append([]byte(nil), c.Body()...), Form: form, RemoteIP: ip, Path: NotifyPath}
-	n, err := h.adapter.Verify(c.UserContext(), r)
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	form, _ := url.ParseQuery(string(d.Body))
+	r := &provider.Request{Header: map[string][]string{}, Body: d.Body, Form: form, RemoteIP: d.RemoteIP, Path: fiatpsp.NotifyPath}
+	n, err := h.adapter.Verify(ctx, r)
 	rep := h.adapter.Reply(n, err)
 	if h.failNext.Add(-1) >= 0 {
 		rep = provider.Reply{Status: 500, Body: "busy"}
 	}
 	h.got.Put(verified{form: form, n: n, err: err, rep: rep})
-	c.Status(rep.Status).Set(fiber.HeaderContentType, rep.ContentType)
-	return c.SendString(rep.Body)
+	return rep
 }
 
 // none checks that no notification arrives for a while.

@@ -1,8 +1,10 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"testing"
 	"time"
+
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -10,9 +12,9 @@ import (
 )
 
 // newAdapter builds an adapter or fails the test.
-func newAdapter(t *testing.T, cfg Config) *Adapter {
+func newAdapter(t *testing.T, cfg fiatpsp.Config) *fiatpsp.Adapter {
 	t.Helper()
-	a, err := New(cfg, providertest.Caller(t, Family, cfg.Caller, nil))
+	a, err := fiatpsp.New(cfg, providertest.Caller(t, fiatpsp.Family, cfg.Caller, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,9 +22,9 @@ func newAdapter(t *testing.T, cfg Config) *Adapter {
 }
 
 // vectorAdapter is an adapter with the vectors' credentials and shop.
-func vectorAdapter(t *testing.T, v vectors, apiBase string) *Adapter {
+func vectorAdapter(t *testing.T, v vectors, apiBase string) *fiatpsp.Adapter {
 	t.Helper()
-	cfg := Defaults()
+	cfg := fiatpsp.Defaults()
 	cfg.BaseURL, cfg.ShopID, cfg.APIKey, cfg.Secret2 = apiBase, 41200, v.APIKey, v.Secret2
 	cfg.Caller.Timeout = 2 * time.Second
 	return newAdapter(t, cfg)

@@ -5,26 +5,26 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
+	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/schema"
 )
 
 // The provider's order statuses.
 const (
-	statusNew       = "0"
-	statusPaid      = "1"
-	statusRefund    = "6"
-	statusError     = "8"
-	statusCancelled = "9"
+	StatusNew       = "0"
+	StatusPaid      = "1"
+	StatusRefund    = "6"
+	StatusError     = "8"
+	StatusCancelled = "9"
 )
 
 // outcomes maps the provider's order statuses to what they mean for us.
 var outcomes = map[string]provider.Outcome{
-	statusNew:       provider.OutcomePending,
-	statusPaid:      provider.OutcomePaid,
-	statusRefund:    provider.OutcomeRefunded,
-	statusError:     provider.OutcomeFailed,
-	statusCancelled: provider.OutcomeCancelled,
+	StatusNew:       provider.OutcomePending,
+	StatusPaid:      provider.OutcomePaid,
+	StatusRefund:    provider.OutcomeRefunded,
+	StatusError:     provider.OutcomeFailed,
+	StatusCancelled: provider.OutcomeCancelled,
 }
 
 // Query asks the provider for the order with our order id (and its own id
@@ -32,14 +32,14 @@ var outcomes = map[string]provider.Outcome{
 // of a failure: the provider notifies payments only.
 func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Notification, error) {
 	params := map[string]string{"paymentId": orderID}
-	if _, ok := positiveID(ref); ok {
+	if _, ok := PositiveID(ref); ok {
 		params["orderId"] = ref
 	}
 	ans, err := a.signedGet(ctx, "status", "/orders", params)
 	if err != nil {
 		return provider.Notification{}, err
 	}
-	var out ordersAnswer
+	var out OrdersAnswer
 	if err := decodeAnswer(ans, &out); err != nil {
 		return provider.Notification{}, fmt.Errorf("fiatpsp status: %w", err)
 	}
@@ -56,9 +56,9 @@ func (a *Adapter) Query(ctx context.Context, orderID, ref string) (provider.Noti
 
 // readOrder is an order row as a Notification; money counts only when the
 // provider says it was paid (or paid and refunded).
-func readOrder(o wireOrder) (provider.Notification, error) {
+func readOrder(o WireOrder) (provider.Notification, error) {
 	outcome, ok := outcomes[o.Status.String()]
-	ref, okRef := positiveID(o.OrderID.String())
+	ref, okRef := PositiveID(o.OrderID.String())
 	if !ok || !okRef {
 		return provider.Notification{}, fmt.Errorf("fiatpsp status: status %q of order %q: %w", clean(o.Status.String()), clean(o.OrderID.String()), errBadAnswer)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 )
 
 // ReturnFail is the path of the payer's browser coming back from the

@@ -1,10 +1,12 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"context"
 	"errors"
 	"net/url"
 	"testing"
+
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
 
 	"github.com/paygate/gateway/provider"
 )
@@ -34,7 +36,7 @@ func TestReturnFail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &provider.Request{Path: ReturnFail, Query: url.Values{"paymentId": {tt.id}}}
+			r := &provider.Request{Path: fiatpsp.ReturnFail, Query: url.Values{"paymentId": {tt.id}}}
 			n, err := h.adapter.Verify(context.Background(), r)
 			if tt.err != nil && !errors.Is(err, tt.err) || tt.err == nil && (err != nil || n.Outcome != tt.want || n.OrderID != tt.id) {
 				t.Fatalf("Verify = %+v, %v; want %v, %v", n, err, tt.want, tt.err)

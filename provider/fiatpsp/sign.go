@@ -37,7 +37,7 @@ func signRequest(values map[string]string, apiKey string) string {
 
 // requestSigned reports that values carry the signature of the others,
 // compared in constant time (the simulator checks our calls with it).
-func requestSigned(values map[string]string, apiKey string) bool {
+func RequestSigned(values map[string]string, apiKey string) bool {
 	got := values["signature"]
 	return got != "" && hmac.Equal([]byte(got), []byte(signRequest(values, apiKey)))
 }
@@ -49,9 +49,9 @@ func notificationBase(merchantID, amount, secret2, orderID string) string {
 	return merchantID + ":" + amount + ":" + secret2 + ":" + orderID
 }
 
-// signNotification is the notification's SIGN: lower-case hex MD5 of its
+// SignNotification is the notification's SIGN: lower-case hex MD5 of its
 // base.
-func signNotification(merchantID, amount, secret2, orderID string) string {
+func SignNotification(merchantID, amount, secret2, orderID string) string {
 	sum := md5.Sum([]byte(notificationBase(merchantID, amount, secret2, orderID)))
 	return hex.EncodeToString(sum[:])
 }
@@ -60,6 +60,6 @@ func signNotification(merchantID, amount, secret2, orderID string) string {
 // comparison is exact (lower-case hex, as the vectors give it) and in
 // constant time.
 func notificationSigned(merchantID, amount, orderID, sign, secret2 string) bool {
-	want := signNotification(merchantID, amount, secret2, orderID)
+	want := SignNotification(merchantID, amount, secret2, orderID)
 	return subtle.ConstantTimeCompare([]byte(sign), []byte(want)) == 1
 }

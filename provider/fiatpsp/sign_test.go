@@ -1,8 +1,10 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"encoding/json"
 	"testing"
+
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
 
 	"github.com/paygate/gateway/provider/internal/providertest"
 )
@@ -27,7 +29,7 @@ type vectors struct {
 func loadVectors(t *testing.T) vectors {
 	t.Helper()
 	var v vectors
-	providertest.Family(t, Family, &v)
+	providertest.Family(t, fiatpsp.Family, &v)
 	if len(v.Cases) == 0 || v.Secret2 == "" || v.APIKey == "" {
 		t.Fatal("no fiatpsp vectors")
 	}
@@ -73,11 +75,11 @@ func checkNotificationVector(t *testing.T, v vectors, c vectorCase) {
 	t.Helper()
 	f := c.Fields
 	if c.Base != "" {
-		if got := notificationBase(f[fMerchant], f[fAmount], v.Secret2, f[fOrder]); got != c.Base {
+		if got := fiatpsp.NotificationBase(f[fiatpsp.FieldMerchant], f[fiatpsp.FieldAmount], v.Secret2, f[fiatpsp.FieldOrder]); got != c.Base {
 			t.Errorf("base = %q, want %q", got, c.Base)
 		}
 	}
-	if got := notificationSigned(f[fMerchant], f[fAmount], f[fOrder], f[fSign], v.Secret2); got != c.Valid {
+	if got := fiatpsp.NotificationSigned(f[fiatpsp.FieldMerchant], f[fiatpsp.FieldAmount], f[fiatpsp.FieldOrder], f[fiatpsp.FieldSign], v.Secret2); got != c.Valid {
 		t.Errorf("signed = %v, want %v", got, c.Valid)
 	}
 }
@@ -85,15 +87,15 @@ func checkNotificationVector(t *testing.T, v vectors, c vectorCase) {
 func checkRequestVector(t *testing.T, v vectors, c vectorCase) {
 	t.Helper()
 	values := requestStrings(t, c.Request)
-	if got := requestBase(values); got != c.Base {
+	if got := fiatpsp.RequestBase(values); got != c.Base {
 		t.Errorf("base = %q, want %q", got, c.Base)
 	}
-	got := signRequest(values, v.APIKey)
+	got := fiatpsp.SignRequest(values, v.APIKey)
 	if (got == c.Signature) != c.Valid {
 		t.Errorf("signature = %s, want %s (valid %v)", got, c.Signature, c.Valid)
 	}
 	values["signature"] = c.Signature
-	if requestSigned(values, v.APIKey) != c.Valid {
+	if fiatpsp.RequestSigned(values, v.APIKey) != c.Valid {
 		t.Errorf("requestSigned disagrees with valid=%v", c.Valid)
 	}
 }
@@ -110,12 +112,12 @@ func TestCreateValuesMatchVector(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			want := requestStrings(t, c.Request)
 			a := vectorAdapter(t, v, "http://127.0.0.1:1")
-			got, err := a.createValues(paymentFromVector(t, want), want["nonce"])
+			got, err := a.CreateValues(paymentFromVector(t, want), want["nonce"])
 			if err != nil {
 				t.Fatal(err)
 			}
-			if requestBase(got) != c.Base || got["signature"] != c.Signature {
-				t.Errorf("create call base %q signature %s, want %q %s", requestBase(got), got["signature"], c.Base, c.Signature)
+			if fiatpsp.RequestBase(got) != c.Base || got["signature"] != c.Signature {
+				t.Errorf("create call base %q signature %s, want %q %s", fiatpsp.RequestBase(got), got["signature"], c.Base, c.Signature)
 			}
 		})
 	}

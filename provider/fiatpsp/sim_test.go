@@ -1,4 +1,4 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
+
 	"github.com/paygate/gateway/provider"
 )
 
@@ -18,7 +20,7 @@ func TestSimulatorRefuses(t *testing.T) {
 	api := h.base + simMount
 	signed := func(change func(map[string]string)) string {
 		v := map[string]string{"shopId": "10001", "nonce": "5", "paymentId": "P-x"}
-		v["signature"] = signRequest(v, SandboxAPIKey)
+		v["signature"] = fiatpsp.SignRequest(v, fiatpsp.SandboxAPIKey)
 		change(v)
 		q := url.Values{}
 		for k, s := range v {

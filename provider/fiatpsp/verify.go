@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -26,13 +26,13 @@ const (
 
 // The notification's fields.
 const (
-	fMerchant = "MERCHANT_ID"
-	fAmount   = "AMOUNT"
-	fIntID    = "intid"
-	fOrder    = "MERCHANT_ORDER_ID"
-	fEmail    = "P_EMAIL"
-	fCurID    = "CUR_ID"
-	fSign     = "SIGN"
+	FieldMerchant = "MERCHANT_ID"
+	FieldAmount   = "AMOUNT"
+	FieldIntID    = "intid"
+	FieldOrder    = "MERCHANT_ORDER_ID"
+	FieldEmail    = "P_EMAIL"
+	FieldCurID    = "CUR_ID"
+	FieldSign     = "SIGN"
 )
 
 // Verify proves a notification real and reads it: allow-list, shape,
@@ -50,23 +50,23 @@ func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Not
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("fiatpsp notify: %w", err)
 	}
-	if !notificationSigned(f[fMerchant], f[fAmount], f[fOrder], f[fSign], a.cfg.Secret2) {
+	if !notificationSigned(f[FieldMerchant], f[FieldAmount], f[FieldOrder], f[FieldSign], a.cfg.Secret2) {
 		return provider.Notification{}, fmt.Errorf("fiatpsp notify: SIGN: %w", provider.ErrSignature)
 	}
-	if f[fMerchant] != a.shop {
+	if f[FieldMerchant] != a.shop {
 		return provider.Notification{}, fmt.Errorf("fiatpsp notify: for another shop: %w", provider.ErrSignature)
 	}
-	amount, err := schema.ParseAmount(f[fAmount])
+	amount, err := schema.ParseAmount(f[FieldAmount])
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("fiatpsp notify: AMOUNT: %w: %w", provider.ErrMalformed, err)
 	}
-	currency, err := a.systemCurrency(ctx, f[fCurID])
+	currency, err := a.systemCurrency(ctx, f[FieldCurID])
 	if err != nil {
 		return provider.Notification{}, fmt.Errorf("fiatpsp notify: %w", err)
 	}
-	delete(f, fSign)
+	delete(f, FieldSign)
 	return provider.Notification{
-		OrderID: f[fOrder], Ref: f[fIntID], InitRef: f[fIntID], Outcome: provider.OutcomePaid,
+		OrderID: f[FieldOrder], Ref: f[FieldIntID], InitRef: f[FieldIntID], Outcome: provider.OutcomePaid,
 		Paid: provider.Money{Amount: amount, Currency: currency}, Fields: f,
 	}, nil
 }
@@ -89,15 +89,15 @@ func notifyFields(r *provider.Request) (map[string]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", provider.ErrMalformed, err)
 	}
-	if f[fSign] == "" {
+	if f[FieldSign] == "" {
 		return nil, fmt.Errorf("no SIGN: %w", provider.ErrSignature)
 	}
-	for _, k := range []string{fMerchant, fAmount, fIntID, fOrder, fCurID} {
+	for _, k := range []string{FieldMerchant, FieldAmount, FieldIntID, FieldOrder, FieldCurID} {
 		if f[k] == "" {
 			return nil, fmt.Errorf("no %s: %w", k, provider.ErrMalformed)
 		}
 	}
-	if _, ok := positiveID(f[fIntID]); !ok {
+	if _, ok := PositiveID(f[FieldIntID]); !ok {
 		return nil, fmt.Errorf("intid: %w", provider.ErrMalformed)
 	}
 	return f, nil
@@ -107,7 +107,7 @@ func notifyFields(r *provider.Request) (map[string]string, error) {
 // notification's CUR_ID is the system the payer paid with. An unknown
 // system is malformed; a list we cannot get is the provider unavailable.
 func (a *Adapter) systemCurrency(ctx context.Context, curID string) (string, error) {
-	id, ok := positiveID(curID)
+	id, ok := PositiveID(curID)
 	if !ok {
 		return "", fmt.Errorf("CUR_ID: %w", provider.ErrMalformed)
 	}

@@ -1,4 +1,4 @@
-package fiatpsp
+package fiatpsp_test
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"net/url"
 	"testing"
 
+	fiatpsp "github.com/paygate/gateway/provider/fiatpsp"
+	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
+
 	"github.com/paygate/gateway/provider"
 )
 
@@ -15,7 +18,7 @@ import (
 // adapter with the vectors' shop and secrets.
 func vectorHarness(t *testing.T, v vectors, allowed ...netip.Prefix) *harness {
 	t.Helper()
-	return startHarness(t, func(s *SimConfig, c *Config) {
+	return startHarness(t, func(s *fiatpspsim.SimConfig, c *fiatpsp.Config) {
 		s.ShopID, s.APIKey, s.Secret2 = 41200, v.APIKey, v.Secret2
 		c.ShopID, c.APIKey, c.Secret2, c.AllowedIPs = 41200, v.APIKey, v.Secret2, allowed
 	})
@@ -53,10 +56,10 @@ func TestVerifyVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := provider.Money{Amount: 150050, Currency: "RUB"}
-			if n.Outcome != provider.OutcomePaid || n.OrderID != c.Fields[fOrder] || n.Ref != c.Fields[fIntID] || n.InitRef != c.Fields[fIntID] || n.Paid != want {
+			if n.Outcome != provider.OutcomePaid || n.OrderID != c.Fields[fiatpsp.FieldOrder] || n.Ref != c.Fields[fiatpsp.FieldIntID] || n.InitRef != c.Fields[fiatpsp.FieldIntID] || n.Paid != want {
 				t.Errorf("notification = %+v", n)
 			}
-			if _, ok := n.Fields[fSign]; ok || n.Fields[fAmount] != c.Fields[fAmount] {
+			if _, ok := n.Fields[fiatpsp.FieldSign]; ok || n.Fields[fiatpsp.FieldAmount] != c.Fields[fiatpsp.FieldAmount] {
 				t.Errorf("fields = %v: SIGN must go, the rest stay", n.Fields)
 			}
 		})
@@ -77,7 +80,7 @@ func validVector(t *testing.T, v vectors) map[string]string {
 
 // resign signs fields again with secret2, as the provider would have.
 func resign(f map[string]string, secret2 string) map[string]string {
-	f[fSign] = signNotification(f[fMerchant], f[fAmount], secret2, f[fOrder])
+	f[fiatpsp.FieldSign] = fiatpsp.SignNotification(f[fiatpsp.FieldMerchant], f[fiatpsp.FieldAmount], secret2, f[fiatpsp.FieldOrder])
 	return f
 }
 
@@ -96,16 +99,16 @@ func TestVerifyRefuses(t *testing.T) {
 		form url.Values
 		want error
 	}{
-		{"no SIGN", edit(func(f map[string]string) { delete(f, fSign) }), provider.ErrSignature},
-		{"upper-case SIGN", edit(func(f map[string]string) { f[fSign] = "6B45491E0B50480CB8E4BE14680A613A" }), provider.ErrSignature},
+		{"no SIGN", edit(func(f map[string]string) { delete(f, fiatpsp.FieldSign) }), provider.ErrSignature},
+		{"upper-case SIGN", edit(func(f map[string]string) { f[fiatpsp.FieldSign] = "6B45491E0B50480CB8E4BE14680A613A" }), provider.ErrSignature},
 		{"signed with another secret", edit(func(f map[string]string) { resign(f, "guess") }), provider.ErrSignature},
-		{"tampered order id", edit(func(f map[string]string) { f[fOrder] += "x" }), provider.ErrSignature},
-		{"another shop, validly signed", edit(func(f map[string]string) { f[fMerchant] = "41201"; resign(f, v.Secret2) }), provider.ErrSignature},
-		{"three decimals, validly signed", edit(func(f map[string]string) { f[fAmount] = "1500.505"; resign(f, v.Secret2) }), provider.ErrMalformed},
-		{"unknown system", edit(func(f map[string]string) { f[fCurID] = "777" }), provider.ErrMalformed},
-		{"CUR_ID not a number", edit(func(f map[string]string) { f[fCurID] = "RUB" }), provider.ErrMalformed},
-		{"no intid", edit(func(f map[string]string) { delete(f, fIntID) }), provider.ErrMalformed},
-		{"repeated AMOUNT", func() url.Values { f := edit(func(map[string]string) {}); f.Add(fAmount, "1.00"); return f }(), provider.ErrMalformed},
+		{"tampered order id", edit(func(f map[string]string) { f[fiatpsp.FieldOrder] += "x" }), provider.ErrSignature},
+		{"another shop, validly signed", edit(func(f map[string]string) { f[fiatpsp.FieldMerchant] = "41201"; resign(f, v.Secret2) }), provider.ErrSignature},
+		{"three decimals, validly signed", edit(func(f map[string]string) { f[fiatpsp.FieldAmount] = "1500.505"; resign(f, v.Secret2) }), provider.ErrMalformed},
+		{"unknown system", edit(func(f map[string]string) { f[fiatpsp.FieldCurID] = "777" }), provider.ErrMalformed},
+		{"CUR_ID not a number", edit(func(f map[string]string) { f[fiatpsp.FieldCurID] = "RUB" }), provider.ErrMalformed},
+		{"no intid", edit(func(f map[string]string) { delete(f, fiatpsp.FieldIntID) }), provider.ErrMalformed},
+		{"repeated AMOUNT", func() url.Values { f := edit(func(map[string]string) {}); f.Add(fiatpsp.FieldAmount, "1.00"); return f }(), provider.ErrMalformed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,7 +144,7 @@ func TestVerifyAllowList(t *testing.T) {
 			if c.ok != (err == nil) {
 				t.Fatalf("err = %v, want ok %v", err, c.ok)
 			}
-			if !c.ok && (!errors.Is(err, ErrSourceNotAllowed) || !errors.Is(err, provider.ErrSignature)) {
+			if !c.ok && (!errors.Is(err, fiatpsp.ErrSourceNotAllowed) || !errors.Is(err, provider.ErrSignature)) {
 				t.Errorf("err = %v, want ErrSourceNotAllowed wrapping ErrSignature", err)
 			}
 		})
@@ -157,7 +160,7 @@ func TestVerifyBodyForm(t *testing.T) {
 	if _, err := h.adapter.Verify(context.Background(), &provider.Request{Body: body, RemoteIP: local}); err != nil {
 		t.Fatalf("raw body: %v", err)
 	}
-	big := append(body, "&pad="+string(make([]byte, maxNotifyBody))...)
+	big := append(body, "&pad="+string(make([]byte, fiatpsp.MaxNotifyBody))...)
 	if _, err := h.adapter.Verify(context.Background(), &provider.Request{Body: big}); !errors.Is(err, provider.ErrMalformed) {
 		t.Fatalf("big body: err = %v, want ErrMalformed", err)
 	}
@@ -165,7 +168,7 @@ func TestVerifyBodyForm(t *testing.T) {
 
 // TestReply checks the answers the provider reads.
 func TestReply(t *testing.T) {
-	a := &Adapter{}
+	a := &fiatpsp.Adapter{}
 	cases := []struct {
 		name   string
 		err    error

@@ -14,67 +14,67 @@ import (
 
 // The provider's answers: an envelope whose type says success or error,
 // with the call's members beside it.
-type envelope struct {
+type Envelope struct {
 	Type    string `json:"type"`
 	Message string `json:"message,omitempty"`
 }
 
-type wireSystem struct {
+type WireSystem struct {
 	ID        json.Number `json:"id"`
 	Name      string      `json:"name"`
 	Currency  string      `json:"currency"`
 	IsEnabled json.Number `json:"is_enabled"`
 }
 
-type systemsAnswer struct {
-	envelope
-	Currencies []wireSystem `json:"currencies"`
+type SystemsAnswer struct {
+	Envelope
+	Currencies []WireSystem `json:"currencies"`
 }
 
-type createAnswer struct {
-	envelope
+type CreateAnswer struct {
+	Envelope
 	OrderID   json.Number `json:"orderId"`
 	OrderHash string      `json:"orderHash,omitempty"`
 	Location  string      `json:"location"`
 }
 
-type wireOrder struct {
+type WireOrder struct {
 	MerchantOrderID string      `json:"merchant_order_id"`
 	OrderID         json.Number `json:"order_id"`
-	Amount          literal     `json:"amount"`
+	Amount          Literal     `json:"amount"`
 	Currency        string      `json:"currency"`
 	Status          json.Number `json:"status"`
 	Date            string      `json:"date,omitempty"`
 }
 
-type ordersAnswer struct {
-	envelope
+type OrdersAnswer struct {
+	Envelope
 	Pages  int         `json:"pages"`
-	Orders []wireOrder `json:"orders"`
+	Orders []WireOrder `json:"orders"`
 }
 
-// literal is a JSON number or string kept as its exact text: amounts are
+// Literal is a JSON number or string kept as its exact text: amounts are
 // never read through float64.
-type literal string
+type Literal string
 
-func (l *literal) UnmarshalJSON(b []byte) error {
+func (l *Literal) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		*l = literal(s)
+		*l = Literal(s)
 		return nil
 	}
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err != nil {
 		return err
 	}
-	*l = literal(n)
+	*l = Literal(n)
 	return nil
 }
 
-func (l literal) MarshalJSON() ([]byte, error) { return []byte(json.Number(l)), nil }
+func (l Literal) MarshalJSON() ([]byte, error) { return []byte(json.Number(l)), nil }
 
 // Bounds on what we take from an answer, beyond the caller's size bound.
 const (
@@ -91,9 +91,9 @@ var errBadAnswer = fmt.Errorf("unreadable provider answer: %w", provider.ErrUnav
 // decodeAnswer reads a provider answer into v: a 4xx or an error envelope is
 // the provider refusing (ErrNotFound for 404), anything unreadable is
 // errBadAnswer.
-func decodeAnswer(a provider.Answer, v interface{ ok() envelope }) error {
+func decodeAnswer(a provider.Answer, v interface{ ok() Envelope }) error {
 	if a.Status < 200 || a.Status > 299 {
-		var e envelope
+		var e Envelope
 		_ = json.Unmarshal(a.Body, &e)
 		kind := provider.ErrRefused
 		if a.Status == http.StatusNotFound {
@@ -112,7 +112,7 @@ func decodeAnswer(a provider.Answer, v interface{ ok() envelope }) error {
 	return nil
 }
 
-func (e envelope) ok() envelope { return e }
+func (e Envelope) ok() Envelope { return e }
 
 // clean bounds a provider's text before it goes into an error, and drops
 // what would not print.
@@ -130,7 +130,7 @@ func clean(s string) string {
 }
 
 // positiveID reads an integer identifier (system, provider order).
-func positiveID(s string) (int64, bool) {
+func PositiveID(s string) (int64, bool) {
 	if s == "" || len(s) > maxIDDigits {
 		return 0, false
 	}

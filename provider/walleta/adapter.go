@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 )
 
 // Adapter speaks wallet_a's protocol for one account.
@@ -42,19 +42,19 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 	return &Adapter{cfg: cfg, caller: caller, appKey: priv, providerKey: pub, now: time.Now}, nil
 }
 
-// providerZone is the provider's clock: its timestamps are UTC+8 wall time.
-var providerZone = time.FixedZone("UTC+8", 8*60*60)
+// ProviderZone is the provider's clock: its timestamps are UTC+8 wall time.
+var ProviderZone = time.FixedZone("UTC+8", 8*60*60)
 
-const timeLayout = "2006-01-02 15:04:05"
+const TimeLayout = "2006-01-02 15:04:05"
 
 // Bounds of what we send: the provider's own limits.
 const (
-	maxOrderID = 64
+	MaxOrderID = 64
 	maxSubject = 128 // runes
 )
 
-// precreateBiz is the precreate call's business content.
-type precreateBiz struct {
+// PrecreateBiz is the precreate call's business content.
+type PrecreateBiz struct {
 	OutTradeNo    string `json:"out_trade_no"`
 	TotalAmount   string `json:"total_amount"`
 	Subject       string `json:"subject"`
@@ -71,12 +71,12 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err := checkPayment(p); err != nil {
 		return provider.Init{}, err
 	}
-	biz := precreateBiz{OutTradeNo: p.OrderID, TotalAmount: p.Charge.Amount.String(), Subject: wire.Subject(p, maxSubject)}
+	biz := PrecreateBiz{OutTradeNo: p.OrderID, TotalAmount: p.Charge.Amount.String(), Subject: wire.Subject(p, maxSubject)}
 	if p.Charge.Currency != "CNY" {
 		biz.TransCurrency = p.Charge.Currency
 	}
 	if !p.ExpiresAt.IsZero() {
-		biz.TimeExpire = p.ExpiresAt.In(providerZone).Format(timeLayout)
+		biz.TimeExpire = p.ExpiresAt.In(ProviderZone).Format(TimeLayout)
 	}
 	node, err := a.call(ctx, "precreate", false, "trade.precreate", biz, p.NotifyURL)
 	if err != nil {
@@ -97,7 +97,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 
 func checkPayment(p provider.Payment) error {
 	var errs []error
-	if p.OrderID == "" || len(p.OrderID) > maxOrderID {
+	if p.OrderID == "" || len(p.OrderID) > MaxOrderID {
 		errs = append(errs, errors.New("order id must be 1 to 64 bytes"))
 	}
 	if p.Charge.Amount <= 0 {
@@ -151,8 +151,8 @@ func stringFields(node []byte) (map[string]string, error) {
 	return out, nil
 }
 
-// codeSuccess is the code of an answer that did what was asked.
-const codeSuccess = "10000"
+// CodeSuccess is the code of an answer that did what was asked.
+const CodeSuccess = "10000"
 
 // call sends one signed API call and returns the answer's response node,
 // its signature verified. A refusal by the provider is ErrRefused, a trade
@@ -183,10 +183,10 @@ func (a *Adapter) signedForm(method string, biz any, notifyURL string) (string, 
 	}
 	params := map[string]string{
 		"app_id": a.cfg.AppID, "method": method, "format": "JSON", "charset": "utf-8",
-		"sign_type": signType, "timestamp": a.now().In(providerZone).Format(timeLayout), "version": "1.0",
+		"sign_type": SignType, "timestamp": a.now().In(ProviderZone).Format(TimeLayout), "version": "1.0",
 		"notify_url": notifyURL, "biz_content": string(content),
 	}
-	sig, err := signFields(a.appKey, requestBase(params))
+	sig, err := SignFields(a.appKey, RequestBase(params))
 	if err != nil {
 		return "", fmt.Errorf("wallet_a %s: %w", method, err)
 	}
@@ -223,7 +223,7 @@ func (a *Adapter) openAnswer(name, method string, body []byte) (json.RawMessage,
 	if !ok || json.Unmarshal(node, &common) != nil {
 		return nil, fmt.Errorf("wallet_a %s answer has no response node: %w", name, provider.ErrRefused)
 	}
-	if common.Code != codeSuccess {
+	if common.Code != CodeSuccess {
 		if common.SubCode == "ACQ.TRADE_NOT_EXIST" {
 			return nil, fmt.Errorf("wallet_a %s: %w", name, provider.ErrNotFound)
 		}

@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/rsakey"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/rsakey"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -18,13 +18,13 @@ const Family = "wallet_a"
 // Sandbox credentials: public test values (see sandbox/README.md).
 var (
 	//go:embed sandbox/app_private.pem
-	sandboxAppPrivatePEM string
+	SandboxAppPrivatePEM string
 	//go:embed sandbox/app_public.pem
-	sandboxAppPublicPEM string
+	SandboxAppPublicPEM string
 	//go:embed sandbox/provider_private.pem
-	sandboxProviderPrivatePEM string
+	SandboxProviderPrivatePEM string
 	//go:embed sandbox/provider_public.pem
-	sandboxProviderPublicPEM string
+	SandboxProviderPublicPEM string
 )
 
 // SandboxAppID is the app id of the sandbox adapter at the simulator.
@@ -60,7 +60,7 @@ func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
 func SandboxConfig(simBaseURL string) Config {
 	c := Defaults()
 	c.BaseURL, c.AppID = simBaseURL+"/gateway", SandboxAppID
-	c.AppPrivateKeyPEM, c.ProviderPublicKeyPEM = sandboxAppPrivatePEM, sandboxProviderPublicPEM
+	c.AppPrivateKeyPEM, c.ProviderPublicKeyPEM = SandboxAppPrivatePEM, SandboxProviderPublicPEM
 	return c
 }
 
@@ -98,29 +98,8 @@ func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
 	return priv, pub, nil
 }
 
-// SimConfig is the simulator's side of the sandbox: its own public base
-// (for the page URLs it hands out) and the counterpart credentials.
-type SimConfig struct {
-	BaseURL               string
-	AppID                 string // the app it accepts calls from
-	AppPublicKeyPEM       string // checks the calls' signatures
-	ProviderPrivateKeyPEM string // signs answers and notifications
-	MethodPrefix          string
-}
-
-// SandboxSimConfig is the simulator with the sandbox credentials, the
-// counterpart of SandboxConfig.
-func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{
-		BaseURL:               baseURL,
-		AppID:                 SandboxAppID,
-		AppPublicKeyPEM:       sandboxAppPublicPEM,
-		ProviderPrivateKeyPEM: sandboxProviderPrivatePEM,
-	}
-}
-
 // Registration is the family as the process registers it.
 func Registration() provider.Family {
-	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodWalletA,
-		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter]{Method: schema.MethodWalletA,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig})
 }

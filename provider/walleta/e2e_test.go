@@ -1,6 +1,7 @@
-package walleta
+package walleta_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -14,7 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
+	walleta "github.com/paygate/gateway/provider/walleta"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
+	walletasim "github.com/paygate/gateway/web/sandbox/walleta"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -33,8 +36,8 @@ type received struct {
 // with the sandbox adapter and answers its Reply.
 type harness struct {
 	base    string
-	sim     *Simulator
-	adapter *Adapter
+	sim     *walletasim.Simulator
+	adapter *walleta.Adapter
 	got     *providertest.Inbox[received]
 }
 
@@ -44,23 +47,20 @@ func newHarness(t *testing.T) *harness {
 	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
 	simBase := h.base + "/sandbox/provider/wallet_a"
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
-	h.sim = NewSimulator(SandboxSimConfig(simBase), &provider.MemState{}, notifier, providertest.QuietLog())
-	h.adapter = newAdapter(t, SandboxConfig(simBase))
-	app := providertest.App()
+	h.sim = walletasim.NewSimulator(walletasim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, providertest.QuietLog())
+	h.adapter = newAdapter(t, walleta.SandboxConfig(simBase))
+	app := sandboxtest.App()
 	h.sim.Register(app.Group("/sandbox/provider/wallet_a"))
-	app.Post("/api/gatewaynotification/wallet_a/notify", h.receive)
+	app.Post("/api/gatewaynotification/wallet_a/notify", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	return h
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	body := append([]byte(nil), c.Body()...)
-	form, _ := url.ParseQuery(string(body))
-	n, err := h.adapter.Verify(c.UserContext(), &provider.Request{Body: body, Form: form, Path: "notify"})
-	h.got.Put(received{n: n, err: err, body: body})
-	rep := h.adapter.Reply(n, err)
-	c.Set(fiber.HeaderContentType, rep.ContentType)
-	return c.Status(rep.Status).SendString(rep.Body)
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	form, _ := url.ParseQuery(string(d.Body))
+	n, err := h.adapter.Verify(ctx, &provider.Request{Body: d.Body, Form: form, Path: "notify"})
+	h.got.Put(received{n: n, err: err, body: d.Body})
+	return h.adapter.Reply(n, err)
 }
 
 func (h *harness) payment(orderID string, amount schema.Amount, currency string) provider.Payment {
@@ -170,7 +170,7 @@ func TestNotificationRefusals(t *testing.T) {
 			}
 		})
 	}
-	big := &provider.Request{Body: make([]byte, maxNotifyBody+1)}
+	big := &provider.Request{Body: make([]byte, walleta.MaxNotifyBody+1)}
 	if _, err := h.adapter.Verify(t.Context(), big); !errors.Is(err, provider.ErrMalformed) {
 		t.Fatalf("oversized body: %v", err)
 	}
@@ -212,14 +212,14 @@ func TestSimulatorChecksOurSignature(t *testing.T) {
 	h := newHarness(t)
 	tests := []struct {
 		name   string
-		change func(*Config)
+		change func(*walleta.Config)
 	}{
-		{"other app key", func(c *Config) { c.AppPrivateKeyPEM = freshKeyPEM(t) }},
-		{"other app id", func(c *Config) { c.AppID = "2000000000000999" }},
+		{"other app key", func(c *walleta.Config) { c.AppPrivateKeyPEM = freshKeyPEM(t) }},
+		{"other app id", func(c *walleta.Config) { c.AppID = "2000000000000999" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := SandboxConfig(h.base + "/sandbox/provider/wallet_a")
+			cfg := walleta.SandboxConfig(h.base + "/sandbox/provider/wallet_a")
 			tt.change(&cfg)
 			a := newAdapter(t, cfg)
 			if _, err := a.Initialise(t.Context(), h.payment("P-forged", 100, "CNY")); !errors.Is(err, provider.ErrRefused) {
@@ -233,8 +233,8 @@ func TestSimulatorChecksOurSignature(t *testing.T) {
 // not believed.
 func TestAnswerSignatureChecked(t *testing.T) {
 	h := newHarness(t)
-	cfg := SandboxConfig(h.base + "/sandbox/provider/wallet_a")
-	cfg.ProviderPublicKeyPEM = sandboxAppPublicPEM
+	cfg := walleta.SandboxConfig(h.base + "/sandbox/provider/wallet_a")
+	cfg.ProviderPublicKeyPEM = walleta.SandboxAppPublicPEM
 	a := newAdapter(t, cfg)
 	if _, err := a.Initialise(t.Context(), h.payment("P-answer", 100, "CNY")); !errors.Is(err, provider.ErrSignature) {
 		t.Fatalf("Initialise = %v, want ErrSignature", err)
@@ -275,7 +275,7 @@ func TestProviderTrouble(t *testing.T) {
 			srv := httptest.NewServer(handler)
 			defer srv.Close()
 			defer close(release)
-			cfg := SandboxConfig(srv.URL)
+			cfg := walleta.SandboxConfig(srv.URL)
 			cfg.Caller = provider.CallerConfig{Timeout: 200 * time.Millisecond, MaxBody: 1024}
 			a := newAdapter(t, cfg)
 			p := provider.Payment{OrderID: "P-trouble", Charge: provider.Money{Amount: 100, Currency: "CNY"}}
@@ -292,7 +292,7 @@ func TestProviderTrouble(t *testing.T) {
 }
 
 func TestConfigValidateListsEveryProblem(t *testing.T) {
-	err := Config{BaseURL: "ftp://x"}.Validate()
+	err := walleta.Config{BaseURL: "ftp://x"}.Validate()
 	if err == nil {
 		t.Fatal("empty config validated")
 	}
@@ -301,7 +301,7 @@ func TestConfigValidateListsEveryProblem(t *testing.T) {
 			t.Errorf("%q not in %v", want, err)
 		}
 	}
-	if err := SandboxConfig("http://sim.example").Validate(); err != nil {
+	if err := walleta.SandboxConfig("http://sim.example").Validate(); err != nil {
 		t.Fatalf("sandbox config: %v", err)
 	}
 }
@@ -318,7 +318,7 @@ func TestReply(t *testing.T) {
 		{"malformed", provider.ErrMalformed, 400, "fail"},
 		{"our trouble", errors.New("store down"), 500, "fail"},
 	}
-	a := newAdapter(t, SandboxConfig("http://sim.example"))
+	a := newAdapter(t, walleta.SandboxConfig("http://sim.example"))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := a.Reply(provider.Notification{}, tt.err)

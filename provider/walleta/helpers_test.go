@@ -1,7 +1,9 @@
-package walleta
+package walleta_test
 
 import (
 	"testing"
+
+	walleta "github.com/paygate/gateway/provider/walleta"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -38,17 +40,17 @@ func readVectors(t *testing.T) vectorFile {
 
 // vectorAdapter is an adapter that trusts the vectors' provider key and
 // has the vectors' app id.
-func vectorAdapter(t *testing.T, v vectorFile) *Adapter {
+func vectorAdapter(t *testing.T, v vectorFile) *walleta.Adapter {
 	t.Helper()
-	cfg := SandboxConfig("http://127.0.0.1:1")
+	cfg := walleta.SandboxConfig("http://127.0.0.1:1")
 	cfg.ProviderPublicKeyPEM = v.Keys["wallet_a_provider"].PublicPEM
 	cfg.AppID = v.Families.WalletA.Cases[0].Fields["app_id"]
 	return newAdapter(t, cfg)
 }
 
-func newAdapter(t *testing.T, cfg Config) *Adapter {
+func newAdapter(t *testing.T, cfg walleta.Config) *walleta.Adapter {
 	t.Helper()
-	a, err := New(cfg, providertest.Caller(t, Family, cfg.Caller, nil))
+	a, err := walleta.New(cfg, providertest.Caller(t, walleta.Family, cfg.Caller, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

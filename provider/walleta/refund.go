@@ -9,10 +9,10 @@ import (
 	"github.com/paygate/gateway/provider"
 )
 
-// refundBiz is the trade.refund call's business content. out_request_no
+// RefundBiz is the trade.refund call's business content. out_request_no
 // names the refund: the provider refunds once per trade and request number,
 // so a repeated call (a retry, the gateway's recovery) answers the same.
-type refundBiz struct {
+type RefundBiz struct {
 	OutTradeNo   string `json:"out_trade_no"`
 	RefundAmount string `json:"refund_amount"`
 	OutRequestNo string `json:"out_request_no"`
@@ -30,7 +30,7 @@ func (a *Adapter) Refund(ctx context.Context, r provider.RefundRequest) (provide
 	if r.OrderID == "" || r.RefundID == "" || r.Amount.Amount <= 0 {
 		return provider.RefundResult{}, fmt.Errorf("wallet_a refund: order, refund id and a positive amount are needed: %w", provider.ErrRefused)
 	}
-	biz := refundBiz{OutTradeNo: r.OrderID, RefundAmount: r.Amount.Amount.String(), OutRequestNo: r.RefundID,
+	biz := RefundBiz{OutTradeNo: r.OrderID, RefundAmount: r.Amount.Amount.String(), OutRequestNo: r.RefundID,
 		RefundReason: truncateRunes(r.Reason, maxRefundReason)}
 	node, err := a.call(ctx, "refund", true, "trade.refund", biz, "")
 	if err != nil {

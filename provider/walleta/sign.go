@@ -7,20 +7,20 @@ import (
 	"strings"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/rsakey"
 )
 
-// notifyBase is what the provider signs in a notification: every field but
+// NotifyBase is what the provider signs in a notification: every field but
 // sign and sign_type whose value is not empty, sorted by name (byte order),
 // name=value joined by &, values exactly as received (form-decoded, never
 // encoded again).
-func notifyBase(fields map[string]string) string {
+func NotifyBase(fields map[string]string) string {
 	return baseString(fields, "sign", "sign_type")
 }
 
-// requestBase is what we sign in a call: the same rule, but sign_type is
+// RequestBase is what we sign in a call: the same rule, but sign_type is
 // signed too (only sign itself is left out), as the provider's API wants.
-func requestBase(params map[string]string) string {
+func RequestBase(params map[string]string) string {
 	return baseString(params, "sign")
 }
 
@@ -54,8 +54,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// signFields is the RSA2 signature of a base string.
-func signFields(key *rsa.PrivateKey, base string) (string, error) {
+// SignFields is the RSA2 signature of a base string.
+func SignFields(key *rsa.PrivateKey, base string) (string, error) {
 	return rsakey.Sign(key, []byte(base))
 }
 
@@ -67,10 +67,10 @@ func verifyNotification(pub *rsa.PublicKey, fields map[string]string) error {
 	if sig == "" {
 		return fmt.Errorf("no sign: %w", provider.ErrSignature)
 	}
-	if st := fields["sign_type"]; st != "" && st != signType {
+	if st := fields["sign_type"]; st != "" && st != SignType {
 		return fmt.Errorf("sign_type %q: %w", st, provider.ErrSignature)
 	}
-	if err := rsakey.Verify(pub, []byte(notifyBase(fields)), sig); err != nil {
+	if err := rsakey.Verify(pub, []byte(NotifyBase(fields)), sig); err != nil {
 		return fmt.Errorf("notification: %w", provider.ErrSignature)
 	}
 	return nil
@@ -85,5 +85,5 @@ func verifyAnswer(pub *rsa.PublicKey, node []byte, sig string) error {
 	return nil
 }
 
-// signType is the only scheme we speak: RSA with SHA-256.
-const signType = "RSA2"
+// SignType is the only scheme we speak: RSA with SHA-256.
+const SignType = "RSA2"

@@ -1,12 +1,14 @@
-package walleta
+package walleta_test
 
 import (
 	"errors"
 	"net/url"
 	"testing"
 
+	walleta "github.com/paygate/gateway/provider/walleta"
+
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/rsakey"
 )
 
 // TestNotificationVectors runs every wallet_a case of the shared vectors:
@@ -24,10 +26,10 @@ func TestNotificationVectors(t *testing.T) {
 	}
 	for _, tc := range v.Families.WalletA.Cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			if got := notifyBase(tc.Fields); got != tc.Base {
+			if got := walleta.NotifyBase(tc.Fields); got != tc.Base {
 				t.Errorf("base string\n got %q\nwant %q", got, tc.Base)
 			}
-			err := verifyNotification(pub, tc.Fields)
+			err := walleta.VerifyNotification(pub, tc.Fields)
 			if tc.Valid != (err == nil) {
 				t.Fatalf("verifyNotification = %v, valid %v", err, tc.Valid)
 			}
@@ -77,7 +79,7 @@ func TestVerifyBodyOnly(t *testing.T) {
 func TestSandboxKeysAreNotTheVectorKeys(t *testing.T) {
 	v := readVectors(t)
 	for name, k := range v.Keys {
-		for _, pem := range []string{sandboxAppPublicPEM, sandboxProviderPublicPEM} {
+		for _, pem := range []string{walleta.SandboxAppPublicPEM, walleta.SandboxProviderPublicPEM} {
 			if k.PublicPEM == pem {
 				t.Errorf("a sandbox key is the vectors' %s key", name)
 			}
@@ -87,7 +89,7 @@ func TestSandboxKeysAreNotTheVectorKeys(t *testing.T) {
 
 func TestRequestBaseSignsSignType(t *testing.T) {
 	p := map[string]string{"b": "2", "a": "1", "sign": "x", "sign_type": "RSA2", "empty": ""}
-	if got, want := requestBase(p), "a=1&b=2&sign_type=RSA2"; got != want {
+	if got, want := walleta.RequestBase(p), "a=1&b=2&sign_type=RSA2"; got != want {
 		t.Fatalf("requestBase = %q, want %q", got, want)
 	}
 }

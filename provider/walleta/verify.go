@@ -7,8 +7,8 @@ import (
 	"net/http"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -17,10 +17,10 @@ const maxNotifyBody = 64 << 10
 
 // Trade statuses the provider reports.
 const (
-	statusWaitBuyerPay  = "WAIT_BUYER_PAY"
-	statusTradeSuccess  = "TRADE_SUCCESS"
-	statusTradeFinished = "TRADE_FINISHED"
-	statusTradeClosed   = "TRADE_CLOSED"
+	StatusWaitBuyerPay  = "WAIT_BUYER_PAY"
+	StatusTradeSuccess  = "TRADE_SUCCESS"
+	StatusTradeFinished = "TRADE_FINISHED"
+	StatusTradeClosed   = "TRADE_CLOSED"
 )
 
 // Verify proves a notification (a form POST signed with the provider's key)
@@ -71,19 +71,19 @@ func formFields(r *provider.Request) (map[string]string, error) {
 // with a refund amount it is OutcomeRefunded.
 func toNotification(f map[string]string) (provider.Notification, error) {
 	n := provider.Notification{OrderID: f["out_trade_no"], Ref: f["trade_no"]}
-	if n.OrderID == "" || len(n.OrderID) > maxOrderID || len(n.Ref) > maxOrderID {
+	if n.OrderID == "" || len(n.OrderID) > MaxOrderID || len(n.Ref) > MaxOrderID {
 		return n, fmt.Errorf("out_trade_no or trade_no missing or too long: %w", provider.ErrMalformed)
 	}
 	switch f["trade_status"] {
-	case statusWaitBuyerPay:
+	case StatusWaitBuyerPay:
 		n.Outcome = provider.OutcomePending
-	case statusTradeSuccess, statusTradeFinished:
+	case StatusTradeSuccess, StatusTradeFinished:
 		paid, err := paidMoney(f)
 		if err != nil {
 			return n, err
 		}
 		n.Outcome, n.Paid = provider.OutcomePaid, paid
-	case statusTradeClosed:
+	case StatusTradeClosed:
 		n.Outcome = provider.OutcomeFailed
 		if f["refund_fee"] != "" || f["gmt_refund"] != "" {
 			n.Outcome = provider.OutcomeRefunded

@@ -1,4 +1,4 @@
-package walleta
+package walleta_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+
+	walleta "github.com/paygate/gateway/provider/walleta"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -34,10 +36,10 @@ func FuzzVerify(f *testing.F) {
 	if valid == nil {
 		f.Fatal("no valid wallet_a vector")
 	}
-	cfg := SandboxConfig("http://127.0.0.1:1")
+	cfg := walleta.SandboxConfig("http://127.0.0.1:1")
 	cfg.ProviderPublicKeyPEM = v.Keys["wallet_a_provider"].PublicPEM
 	cfg.AppID = valid["app_id"]
-	a, err := New(cfg, providertest.Caller(f, Family, cfg.Caller, nil))
+	a, err := walleta.New(cfg, providertest.Caller(f, walleta.Family, cfg.Caller, nil))
 	if err != nil {
 		f.Fatal(err)
 	}

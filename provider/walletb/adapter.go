@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/decimal"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -52,20 +52,20 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 
 // API paths, under Config.BaseURL.
 const (
-	pathNative = "/v3/pay/transactions/native"
-	pathQuery  = "/v3/pay/transactions/out-trade-no/"
+	PathNative = "/v3/pay/transactions/native"
+	PathQuery  = "/v3/pay/transactions/out-trade-no/"
 )
 
-// providerZone is the provider's clock for time_expire: UTC+8.
-var providerZone = time.FixedZone("UTC+8", 8*60*60)
+// ProviderZone is the provider's clock for time_expire: UTC+8.
+var ProviderZone = time.FixedZone("UTC+8", 8*60*60)
 
 const (
-	maxOrderID     = 64
+	MaxOrderID     = 64
 	maxDescription = 127 // runes
 )
 
-// nativeOrder is the body of the native (QR) transaction call.
-type nativeOrder struct {
+// NativeOrder is the body of the native (QR) transaction call.
+type NativeOrder struct {
 	AppID       string      `json:"appid"`
 	MchID       string      `json:"mchid"`
 	Description string      `json:"description"`
@@ -88,18 +88,18 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 	if err := checkPayment(p); err != nil {
 		return provider.Init{}, err
 	}
-	order := nativeOrder{
+	order := NativeOrder{
 		AppID: a.cfg.AppID, MchID: a.cfg.MerchantID, Description: wire.Subject(p, maxDescription), OutTradeNo: p.OrderID,
 		NotifyURL: p.NotifyURL, Amount: orderAmount{Total: int64(p.Charge.Amount), Currency: p.Charge.Currency},
 	}
 	if !p.ExpiresAt.IsZero() {
-		order.TimeExpire = p.ExpiresAt.In(providerZone).Format(time.RFC3339)
+		order.TimeExpire = p.ExpiresAt.In(ProviderZone).Format(time.RFC3339)
 	}
 	body, err := json.Marshal(order)
 	if err != nil {
 		return provider.Init{}, fmt.Errorf("wallet_b native: %w", err)
 	}
-	ans, err := a.call(ctx, "native", false, http.MethodPost, pathNative, body)
+	ans, err := a.call(ctx, "native", false, http.MethodPost, PathNative, body)
 	if err != nil {
 		return provider.Init{}, err
 	}
@@ -117,7 +117,7 @@ func (a *Adapter) Initialise(ctx context.Context, p provider.Payment) (provider.
 
 func checkPayment(p provider.Payment) error {
 	var errs []error
-	if p.OrderID == "" || len(p.OrderID) > maxOrderID {
+	if p.OrderID == "" || len(p.OrderID) > MaxOrderID {
 		errs = append(errs, errors.New("order id must be 1 to 64 bytes"))
 	}
 	if p.Charge.Amount <= 0 {
@@ -137,7 +137,7 @@ func checkPayment(p provider.Payment) error {
 
 // Query asks for the transaction by our order id (idempotent).
 func (a *Adapter) Query(ctx context.Context, orderID, _ string) (provider.Notification, error) {
-	pq := pathQuery + url.PathEscape(orderID) + "?mchid=" + url.QueryEscape(a.cfg.MerchantID)
+	pq := PathQuery + url.PathEscape(orderID) + "?mchid=" + url.QueryEscape(a.cfg.MerchantID)
 	ans, err := a.call(ctx, "query", true, http.MethodGet, pq, nil)
 	if err != nil {
 		return provider.Notification{}, err
@@ -178,7 +178,7 @@ func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method
 		if err != nil {
 			return nil, err
 		}
-		auth, err := authorization(a.cfg.AuthScheme, a.cfg.MerchantID, a.cfg.MerchantSerial, a.key,
+		auth, err := Authorization(a.cfg.AuthScheme, a.cfg.MerchantID, a.cfg.MerchantSerial, a.key,
 			method, req.URL.RequestURI(), a.cfg.Now(), body)
 		if err != nil {
 			return nil, err
@@ -202,7 +202,7 @@ func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method
 // transaction maps a transaction's JSON (a query answer or a decrypted
 // notification resource) to a Notification.
 func (a *Adapter) transaction(plain []byte) (provider.Notification, error) {
-	var tx transaction
+	var tx Transaction
 	if err := json.Unmarshal(plain, &tx); err != nil {
 		return provider.Notification{}, fmt.Errorf("transaction: %w", errors.Join(provider.ErrMalformed, err))
 	}
@@ -212,9 +212,9 @@ func (a *Adapter) transaction(plain []byte) (provider.Notification, error) {
 	return tx.notification()
 }
 
-// transaction is the provider's transaction, as a query answers it and a
+// Transaction is the provider's transaction, as a query answers it and a
 // notification's resource holds it.
-type transaction struct {
+type Transaction struct {
 	MchID          string `json:"mchid"`
 	AppID          string `json:"appid"`
 	OutTradeNo     string `json:"out_trade_no"`
@@ -233,9 +233,9 @@ type transaction struct {
 
 // notification maps the trade state. Only SUCCESS is paid, for
 // amount.total (integer minor units, exact) in amount.currency.
-func (tx transaction) notification() (provider.Notification, error) {
+func (tx Transaction) notification() (provider.Notification, error) {
 	n := provider.Notification{OrderID: tx.OutTradeNo, Ref: tx.TransactionID, Fields: tx.fields()}
-	if n.OrderID == "" || len(n.OrderID) > maxOrderID || len(n.Ref) > maxOrderID {
+	if n.OrderID == "" || len(n.OrderID) > MaxOrderID || len(n.Ref) > MaxOrderID {
 		return n, fmt.Errorf("out_trade_no or transaction_id missing or too long: %w", provider.ErrMalformed)
 	}
 	switch tx.TradeState {
@@ -261,7 +261,7 @@ func (tx transaction) notification() (provider.Notification, error) {
 	return n, nil
 }
 
-func (tx transaction) paid() (provider.Money, error) {
+func (tx Transaction) paid() (provider.Money, error) {
 	total, cur := schema.Amount(tx.Amount.Total), tx.Amount.Currency
 	if cur == "" {
 		cur = "CNY" // the provider's default currency
@@ -279,7 +279,7 @@ func (tx transaction) paid() (provider.Money, error) {
 
 // fields are what support sees of the transaction; the payer's identity
 // is left out.
-func (tx transaction) fields() map[string]string {
+func (tx Transaction) fields() map[string]string {
 	f := map[string]string{
 		"mchid": tx.MchID, "appid": tx.AppID, "out_trade_no": tx.OutTradeNo, "transaction_id": tx.TransactionID,
 		"trade_type": tx.TradeType, "trade_state": tx.TradeState, "trade_state_desc": tx.TradeStateDesc,

@@ -1,4 +1,4 @@
-package walletb
+package walletb_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	walletb "github.com/paygate/gateway/provider/walletb"
 
 	"github.com/paygate/gateway/provider"
 )
@@ -33,7 +35,7 @@ func TestProviderTrouble(t *testing.T) {
 			srv := httptest.NewServer(handler)
 			defer srv.Close()
 			defer close(release)
-			cfg := SandboxConfig(srv.URL)
+			cfg := walletb.SandboxConfig(srv.URL)
 			cfg.Caller = provider.CallerConfig{Timeout: 200 * time.Millisecond, MaxBody: 1024}
 			p := provider.Payment{OrderID: "P-trouble", Charge: provider.Money{Amount: 100, Currency: "CNY"}, NotifyURL: "http://x/n"}
 			start := time.Now()
@@ -48,7 +50,7 @@ func TestProviderTrouble(t *testing.T) {
 }
 
 func TestConfigValidateListsEveryProblem(t *testing.T) {
-	err := Config{BaseURL: "ftp://x", APIv3Key: "short"}.Validate()
+	err := walletb.Config{BaseURL: "ftp://x", APIv3Key: "short"}.Validate()
 	if err == nil {
 		t.Fatal("empty config validated")
 	}
@@ -58,7 +60,7 @@ func TestConfigValidateListsEveryProblem(t *testing.T) {
 			t.Errorf("%q not in %v", want, err)
 		}
 	}
-	if err := SandboxConfig("http://sim.example").Validate(); err != nil {
+	if err := walletb.SandboxConfig("http://sim.example").Validate(); err != nil {
 		t.Fatalf("sandbox config: %v", err)
 	}
 }
@@ -75,7 +77,7 @@ func TestReply(t *testing.T) {
 		{"malformed", provider.ErrMalformed, 400, "PARAM_ERROR"},
 		{"our trouble", errors.New("store down"), 500, "FAIL"},
 	}
-	a := newAdapter(t, SandboxConfig("http://sim.example"))
+	a := newAdapter(t, walletb.SandboxConfig("http://sim.example"))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := a.Reply(provider.Notification{}, tt.err)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/paygate/gateway/internal/config"
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/rsakey"
-	"github.com/paygate/gateway/provider/internal/wire"
+	"github.com/paygate/gateway/provider/rsakey"
+	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -20,13 +20,13 @@ const Family = "wallet_b"
 // Sandbox credentials: public test values (see sandbox/README.md).
 var (
 	//go:embed sandbox/merchant_private.pem
-	sandboxMerchantPrivatePEM string
+	SandboxMerchantPrivatePEM string
 	//go:embed sandbox/merchant_public.pem
-	sandboxMerchantPublicPEM string
+	SandboxMerchantPublicPEM string
 	//go:embed sandbox/platform_private.pem
-	sandboxPlatformPrivatePEM string
+	SandboxPlatformPrivatePEM string
 	//go:embed sandbox/platform_public.pem
-	sandboxPlatformPublicPEM string
+	SandboxPlatformPublicPEM string
 )
 
 // Sandbox identifiers and the sandbox API v3 key.
@@ -90,8 +90,8 @@ func (c Config) CallBounds() provider.CallerConfig { return c.Caller }
 func SandboxConfig(simBaseURL string) Config {
 	c := Defaults()
 	c.BaseURL, c.MerchantID, c.AppID = simBaseURL, SandboxMerchantID, SandboxAppID
-	c.MerchantSerial, c.MerchantPrivateKeyPEM = SandboxMerchantSerial, sandboxMerchantPrivatePEM
-	c.PlatformPublicKeyPEM, c.PlatformSerial = sandboxPlatformPublicPEM, SandboxPlatformSerial
+	c.MerchantSerial, c.MerchantPrivateKeyPEM = SandboxMerchantSerial, SandboxMerchantPrivatePEM
+	c.PlatformPublicKeyPEM, c.PlatformSerial = SandboxPlatformPublicPEM, SandboxPlatformSerial
 	c.APIv3Key = SandboxAPIv3Key
 	return c
 }
@@ -140,31 +140,8 @@ func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
 	return priv, pub, nil
 }
 
-// SimConfig is the simulator's side of the sandbox.
-type SimConfig struct {
-	BaseURL               string // its own public base, for the code URLs
-	MerchantID            string // the merchant it accepts calls from
-	MerchantSerial        string // the serial our calls must name
-	MerchantPublicKeyPEM  string // checks our Authorization signatures
-	PlatformPrivateKeyPEM string // signs answers and notifications
-	PlatformSerial        string
-	APIv3Key              string // encrypts notification resources
-	HeaderPrefix          string
-	AuthScheme            string // DefaultAuthScheme in the sandbox
-}
-
-// SandboxSimConfig is the simulator with the sandbox credentials, the
-// counterpart of SandboxConfig.
-func SandboxSimConfig(baseURL string) SimConfig {
-	return SimConfig{
-		BaseURL: baseURL, MerchantID: SandboxMerchantID, MerchantSerial: SandboxMerchantSerial,
-		MerchantPublicKeyPEM: sandboxMerchantPublicPEM, PlatformPrivateKeyPEM: sandboxPlatformPrivatePEM,
-		PlatformSerial: SandboxPlatformSerial, APIv3Key: SandboxAPIv3Key, AuthScheme: DefaultAuthScheme,
-	}
-}
-
 // Registration is the family as the process registers it.
 func Registration() provider.Family {
-	return provider.NewFamily(provider.FamilyParts[Config, *Adapter, SimConfig, *Simulator]{Method: schema.MethodWalletB,
-		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig, NewSimulator: NewSimulator, SimConfig: SandboxSimConfig})
+	return provider.NewFamily(provider.FamilyParts[Config, *Adapter]{Method: schema.MethodWalletB,
+		Defaults: Defaults, New: New, SandboxConfig: SandboxConfig})
 }

@@ -1,7 +1,8 @@
-package walletb
+package walletb_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -14,7 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
+	walletb "github.com/paygate/gateway/provider/walletb"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
+	walletbsim "github.com/paygate/gateway/web/sandbox/walletb"
 
 	"github.com/paygate/gateway/internal/config"
 	"github.com/paygate/gateway/provider"
@@ -35,8 +38,8 @@ type received struct {
 // with the sandbox adapter and answers its Reply.
 type harness struct {
 	base    string
-	sim     *Simulator
-	adapter *Adapter
+	sim     *walletbsim.Simulator
+	adapter *walletb.Adapter
 	got     *providertest.Inbox[received]
 }
 
@@ -47,24 +50,20 @@ func newHarness(t *testing.T) *harness {
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
-	h.sim = NewSimulator(SandboxSimConfig(h.base+simPrefix), &provider.MemState{}, notifier, providertest.QuietLog())
-	h.adapter = newAdapter(t, SandboxConfig(h.base+simPrefix))
-	app := providertest.App()
+	h.sim = walletbsim.NewSimulator(walletbsim.SandboxSimConfig(h.base+simPrefix), &provider.MemState{}, notifier, providertest.QuietLog())
+	h.adapter = newAdapter(t, walletb.SandboxConfig(h.base+simPrefix))
+	app := sandboxtest.App()
 	h.sim.Register(app.Group(simPrefix))
-	app.Post("/api/gatewaynotification/wallet_b/notify", h.receive)
+	app.Post("/api/gatewaynotification/wallet_b/notify", sandboxtest.Handle(h.receive))
 	srv.Serve(app)
 	return h
 }
 
-func (h *harness) receive(c *fiber.Ctx) error {
-	req := &provider.Request{Header: providertest.Header(c), Body: append([]byte(nil), c.Body()...), Path: "notify"}
-	n, err := h.adapter.Verify(c.UserContext(), req)
+func (h *harness) receive(ctx context.Context, d sandboxtest.Delivery) provider.Reply {
+	req := &provider.Request{Header: d.Header, Body: d.Body, Path: "notify"}
+	n, err := h.adapter.Verify(ctx, req)
 	h.got.Put(received{n: n, err: err, header: req.Header, body: req.Body})
-	rep := h.adapter.Reply(n, err)
-	if rep.ContentType != "" {
-		c.Set(fiber.HeaderContentType, rep.ContentType)
-	}
-	return c.Status(rep.Status).SendString(rep.Body)
+	return h.adapter.Reply(n, err)
 }
 
 func (h *harness) payment(orderID string, amount schema.Amount, currency string) provider.Payment {
@@ -163,11 +162,11 @@ func TestNotificationRefusals(t *testing.T) {
 	if orig.err != nil {
 		t.Fatal(orig.err)
 	}
-	later := SandboxConfig(h.base + simPrefix)
+	later := walletb.SandboxConfig(h.base + simPrefix)
 	later.Now = func() time.Time { return time.Now().Add(10 * time.Minute) }
 	tests := []struct {
 		name    string
-		adapter *Adapter
+		adapter *walletb.Adapter
 		change  func(t *testing.T, hd http.Header, body []byte) []byte
 		want    error
 	}{
@@ -204,7 +203,7 @@ func TestNotificationRefusals(t *testing.T) {
 			}
 		})
 	}
-	big := &provider.Request{Header: orig.header, Body: make([]byte, maxNotifyBody+1)}
+	big := &provider.Request{Header: orig.header, Body: make([]byte, walletb.MaxNotifyBody+1)}
 	if _, err := h.adapter.Verify(t.Context(), big); !errors.Is(err, provider.ErrMalformed) {
 		t.Fatalf("oversized body: %v", err)
 	}
@@ -215,21 +214,21 @@ func TestNotificationRefusals(t *testing.T) {
 // the API v3 key but not the platform key could send.
 func resealAmount(t *testing.T, _ http.Header, body []byte) []byte {
 	t.Helper()
-	var ev event
+	var ev walletb.Event
 	if err := json.Unmarshal(body, &ev); err != nil {
 		t.Fatal(err)
 	}
-	plain, err := ev.Resource.decrypt([]byte(SandboxAPIv3Key))
+	plain, err := ev.Resource.Decrypt([]byte(walletb.SandboxAPIv3Key))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tx transaction
+	var tx walletb.Transaction
 	if err := json.Unmarshal(plain, &tx); err != nil {
 		t.Fatal(err)
 	}
 	tx.Amount.Total = 1
 	plain, _ = json.Marshal(tx)
-	if ev.Resource, err = seal([]byte(SandboxAPIv3Key), plain, "transaction"); err != nil {
+	if ev.Resource, err = walletb.Seal([]byte(walletb.SandboxAPIv3Key), plain, "transaction"); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := json.Marshal(ev)
@@ -244,21 +243,21 @@ func TestSimulatorChecksOurSignature(t *testing.T) {
 	h := newHarness(t)
 	tests := []struct {
 		name   string
-		change func(*Config)
+		change func(*walletb.Config)
 		want   error
 	}{
-		{"other merchant key", func(c *Config) { c.MerchantPrivateKeyPEM = freshKeyPEM(t) }, provider.ErrRefused},
-		{"other merchant id", func(c *Config) { c.MerchantID = "1900000999" }, provider.ErrRefused},
-		{"other certificate serial", func(c *Config) { c.MerchantSerial = "00AA" }, provider.ErrRefused},
-		{"clock off by ten minutes", func(c *Config) { c.Now = func() time.Time { return time.Now().Add(-10 * time.Minute) } }, provider.ErrSignature},
-		{"clock off, wide window", func(c *Config) {
+		{"other merchant key", func(c *walletb.Config) { c.MerchantPrivateKeyPEM = freshKeyPEM(t) }, provider.ErrRefused},
+		{"other merchant id", func(c *walletb.Config) { c.MerchantID = "1900000999" }, provider.ErrRefused},
+		{"other certificate serial", func(c *walletb.Config) { c.MerchantSerial = "00AA" }, provider.ErrRefused},
+		{"clock off by ten minutes", func(c *walletb.Config) { c.Now = func() time.Time { return time.Now().Add(-10 * time.Minute) } }, provider.ErrSignature},
+		{"clock off, wide window", func(c *walletb.Config) {
 			c.Now = func() time.Time { return time.Now().Add(-10 * time.Minute) }
 			c.MaxSkew = config.Duration(time.Hour)
 		}, provider.ErrRefused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := SandboxConfig(h.base + simPrefix)
+			cfg := walletb.SandboxConfig(h.base + simPrefix)
 			tt.change(&cfg)
 			_, err := newAdapter(t, cfg).Initialise(t.Context(), h.payment("P-forged", 100, "CNY"))
 			if !errors.Is(err, tt.want) {
@@ -272,8 +271,8 @@ func TestSimulatorChecksOurSignature(t *testing.T) {
 // not believed.
 func TestAnswerSignatureChecked(t *testing.T) {
 	h := newHarness(t)
-	cfg := SandboxConfig(h.base + simPrefix)
-	cfg.PlatformPublicKeyPEM = sandboxMerchantPublicPEM
+	cfg := walletb.SandboxConfig(h.base + simPrefix)
+	cfg.PlatformPublicKeyPEM = walletb.SandboxMerchantPublicPEM
 	if _, err := newAdapter(t, cfg).Initialise(t.Context(), h.payment("P-answer", 100, "CNY")); !errors.Is(err, provider.ErrSignature) {
 		t.Fatalf("Initialise = %v, want ErrSignature", err)
 	}

@@ -1,9 +1,11 @@
-package walletb
+package walletb_test
 
 import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	walletb "github.com/paygate/gateway/provider/walletb"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
@@ -56,10 +58,10 @@ func vectorTime(t *testing.T, v vectorFile) time.Time {
 
 // vectorConfig trusts the vectors' platform key, serial and API v3 key, is
 // the vectors' merchant, and runs at the vectors' time plus offset.
-func vectorConfig(t *testing.T, v vectorFile, offset time.Duration) Config {
+func vectorConfig(t *testing.T, v vectorFile, offset time.Duration) walletb.Config {
 	t.Helper()
 	now := vectorTime(t, v).Add(offset)
-	cfg := SandboxConfig("http://127.0.0.1:1")
+	cfg := walletb.SandboxConfig("http://127.0.0.1:1")
 	cfg.PlatformPublicKeyPEM = v.Keys["wallet_b_platform"].PublicPEM
 	cfg.PlatformSerial = v.Families.WalletB.Cases[0].Headers["serial"]
 	cfg.APIv3Key = v.Families.WalletB.APIv3Key
@@ -68,9 +70,9 @@ func vectorConfig(t *testing.T, v vectorFile, offset time.Duration) Config {
 	return cfg
 }
 
-func newAdapter(t *testing.T, cfg Config) *Adapter {
+func newAdapter(t *testing.T, cfg walletb.Config) *walletb.Adapter {
 	t.Helper()
-	a, err := New(cfg, providertest.Caller(t, Family, cfg.Caller, nil))
+	a, err := walletb.New(cfg, providertest.Caller(t, walletb.Family, cfg.Caller, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

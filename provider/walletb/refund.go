@@ -9,13 +9,13 @@ import (
 	"github.com/paygate/gateway/provider"
 )
 
-// pathRefunds is the refund call's path, under Config.BaseURL.
-const pathRefunds = "/v3/refund/domestic/refunds"
+// PathRefunds is the refund call's path, under Config.BaseURL.
+const PathRefunds = "/v3/refund/domestic/refunds"
 
-// refundOrder is the refund call's body. out_refund_no names the refund:
+// RefundOrder is the refund call's body. out_refund_no names the refund:
 // the provider refunds once per merchant and refund number, so a repeated
 // call (a retry, the gateway's recovery) answers the same refund.
-type refundOrder struct {
+type RefundOrder struct {
 	OutTradeNo  string       `json:"out_trade_no"`
 	OutRefundNo string       `json:"out_refund_no"`
 	Reason      string       `json:"reason,omitempty"`
@@ -28,8 +28,8 @@ type refundAmount struct {
 	Currency string `json:"currency"`
 }
 
-// refundAnswer is the provider's refund as it answers it.
-type refundAnswer struct {
+// RefundAnswer is the provider's refund as it answers it.
+type RefundAnswer struct {
 	RefundID    string `json:"refund_id"`
 	OutRefundNo string `json:"out_refund_no"`
 	OutTradeNo  string `json:"out_trade_no"`
@@ -48,19 +48,19 @@ func (a *Adapter) Refund(ctx context.Context, r provider.RefundRequest) (provide
 	if len(reason) > maxRefundReason {
 		reason = ""
 	}
-	body, err := json.Marshal(refundOrder{OutTradeNo: r.OrderID, OutRefundNo: r.RefundID, Reason: reason,
+	body, err := json.Marshal(RefundOrder{OutTradeNo: r.OrderID, OutRefundNo: r.RefundID, Reason: reason,
 		Amount: refundAmount{Refund: int64(r.Amount.Amount), Total: int64(r.Charged.Amount), Currency: r.Amount.Currency}})
 	if err != nil {
 		return provider.RefundResult{}, fmt.Errorf("wallet_b refund: %w", err)
 	}
-	ans, err := a.call(ctx, "refund", true, http.MethodPost, pathRefunds, body)
+	ans, err := a.call(ctx, "refund", true, http.MethodPost, PathRefunds, body)
 	if err != nil {
 		return provider.RefundResult{}, err
 	}
 	if ans.Status != http.StatusOK {
 		return provider.RefundResult{}, refusal("refund", ans)
 	}
-	var res refundAnswer
+	var res RefundAnswer
 	if err := json.Unmarshal(ans.Body, &res); err != nil || res.OutRefundNo != r.RefundID || res.RefundID == "" {
 		return provider.RefundResult{}, fmt.Errorf("wallet_b refund answer names no refund of ours: %w", provider.ErrMalformed)
 	}

@@ -14,36 +14,36 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/provider/internal/rsakey"
+	"github.com/paygate/gateway/provider/rsakey"
 )
 
-// signedMessage is what the provider signs in an answer or a notification:
+// SignedMessage is what the provider signs in an answer or a notification:
 // time stamp, nonce and the raw body, each followed by a newline.
-func signedMessage(timestamp, nonce string, body []byte) []byte {
+func SignedMessage(timestamp, nonce string, body []byte) []byte {
 	return []byte(timestamp + "\n" + nonce + "\n" + string(body) + "\n")
 }
 
-// requestMessage is what we sign in a call: method, path with query,
+// RequestMessage is what we sign in a call: method, path with query,
 // time stamp, nonce and body, each followed by a newline.
-func requestMessage(method, pathQuery, timestamp, nonce string, body []byte) []byte {
+func RequestMessage(method, pathQuery, timestamp, nonce string, body []byte) []byte {
 	return []byte(method + "\n" + pathQuery + "\n" + timestamp + "\n" + nonce + "\n" + string(body) + "\n")
 }
 
-// sigHeaders are the provider's signature headers of an answer or a
+// SigHeaders are the provider's signature headers of an answer or a
 // notification.
-type sigHeaders struct {
+type SigHeaders struct {
 	Timestamp, Nonce, Signature, Serial string
 }
 
-func readSigHeaders(h http.Header, prefix string) sigHeaders {
-	return sigHeaders{
+func readSigHeaders(h http.Header, prefix string) SigHeaders {
+	return SigHeaders{
 		Timestamp: h.Get(prefix + "Timestamp"), Nonce: h.Get(prefix + "Nonce"),
 		Signature: h.Get(prefix + "Signature"), Serial: h.Get(prefix + "Serial"),
 	}
 }
 
-// set writes the headers through set (http.Header.Set or fiber's c.Set).
-func (s sigHeaders) set(prefix string, set func(k, v string)) {
+// Set writes the headers through set (http.Header.Set or fiber's c.Set).
+func (s SigHeaders) Set(prefix string, set func(k, v string)) {
 	set(prefix+"Timestamp", s.Timestamp)
 	set(prefix+"Nonce", s.Nonce)
 	set(prefix+"Signature", s.Signature)
@@ -61,14 +61,14 @@ type verifier struct {
 // verify checks, in this order, that the headers are all there and name
 // our platform key's serial, that the signature verifies, and that the
 // time stamp is within the replay window. Every failure is ErrSignature.
-func (v verifier) verify(h sigHeaders, body []byte) error {
+func (v verifier) verify(h SigHeaders, body []byte) error {
 	if h.Timestamp == "" || h.Nonce == "" || h.Signature == "" || h.Serial == "" {
 		return fmt.Errorf("signature headers missing: %w", provider.ErrSignature)
 	}
 	if v.serial != "" && h.Serial != v.serial {
 		return fmt.Errorf("signed by key serial %q, not ours: %w", h.Serial, provider.ErrSignature)
 	}
-	if rsakey.Verify(v.key, signedMessage(h.Timestamp, h.Nonce, body), h.Signature) != nil {
+	if rsakey.Verify(v.key, SignedMessage(h.Timestamp, h.Nonce, body), h.Signature) != nil {
 		return fmt.Errorf("message: %w", provider.ErrSignature)
 	}
 	ts, err := strconv.ParseInt(h.Timestamp, 10, 64)
@@ -82,20 +82,20 @@ func (v verifier) verify(h sigHeaders, body []byte) error {
 }
 
 // signMessage signs body as the provider does, for the simulator.
-func signMessage(key *rsa.PrivateKey, serial string, now time.Time, body []byte) (sigHeaders, error) {
-	h := sigHeaders{Timestamp: strconv.FormatInt(now.Unix(), 10), Nonce: randomToken(32), Serial: serial}
-	sig, err := rsakey.Sign(key, signedMessage(h.Timestamp, h.Nonce, body))
+func SignMessage(key *rsa.PrivateKey, serial string, now time.Time, body []byte) (SigHeaders, error) {
+	h := SigHeaders{Timestamp: strconv.FormatInt(now.Unix(), 10), Nonce: RandomToken(32), Serial: serial}
+	sig, err := rsakey.Sign(key, SignedMessage(h.Timestamp, h.Nonce, body))
 	if err != nil {
-		return sigHeaders{}, err
+		return SigHeaders{}, err
 	}
 	h.Signature = sig
 	return h, nil
 }
 
-// authorization is our Authorization header's value for a call.
-func authorization(scheme, mchid, serial string, key *rsa.PrivateKey, method, pathQuery string, now time.Time, body []byte) (string, error) {
-	ts, nonce := strconv.FormatInt(now.Unix(), 10), randomToken(32)
-	sig, err := rsakey.Sign(key, requestMessage(method, pathQuery, ts, nonce, body))
+// Authorization is our Authorization header's value for a call.
+func Authorization(scheme, mchid, serial string, key *rsa.PrivateKey, method, pathQuery string, now time.Time, body []byte) (string, error) {
+	ts, nonce := strconv.FormatInt(now.Unix(), 10), RandomToken(32)
+	sig, err := rsakey.Sign(key, RequestMessage(method, pathQuery, ts, nonce, body))
 	if err != nil {
 		return "", fmt.Errorf("sign call: %w", err)
 	}
@@ -105,7 +105,7 @@ func authorization(scheme, mchid, serial string, key *rsa.PrivateKey, method, pa
 
 // parseAuthorization reads an Authorization header of scheme into its
 // parameters (mchid, nonce_str, signature, timestamp, serial_no).
-func parseAuthorization(scheme, header string) (map[string]string, error) {
+func ParseAuthorization(scheme, header string) (map[string]string, error) {
 	rest, ok := strings.CutPrefix(header, scheme+" ")
 	if !ok {
 		return nil, errors.New("not the expected scheme")
@@ -126,8 +126,8 @@ func parseAuthorization(scheme, header string) (map[string]string, error) {
 	return params, nil
 }
 
-// resource is a notification's encrypted payload.
-type resource struct {
+// Resource is a notification's encrypted payload.
+type Resource struct {
 	Algorithm      string `json:"algorithm"`
 	Ciphertext     string `json:"ciphertext"`
 	AssociatedData string `json:"associated_data"`
@@ -140,7 +140,7 @@ const algorithmGCM = "AEAD_AES_256_GCM"
 // decrypt opens the resource with the API v3 key. A tag that fails is
 // ErrSignature (the content is not what the provider sealed); a resource
 // that cannot even be tried is ErrMalformed.
-func (r resource) decrypt(apiv3Key []byte) ([]byte, error) {
+func (r Resource) decrypt(apiv3Key []byte) ([]byte, error) {
 	if r.Algorithm != algorithmGCM {
 		return nil, fmt.Errorf("resource algorithm %q: %w", r.Algorithm, provider.ErrMalformed)
 	}
@@ -163,14 +163,14 @@ func (r resource) decrypt(apiv3Key []byte) ([]byte, error) {
 }
 
 // seal makes a resource of plaintext, for the simulator.
-func seal(apiv3Key []byte, plaintext []byte, associatedData string) (resource, error) {
+func Seal(apiv3Key []byte, plaintext []byte, associatedData string) (Resource, error) {
 	aead, err := newGCM(apiv3Key)
 	if err != nil {
-		return resource{}, err
+		return Resource{}, err
 	}
-	nonce := randomToken(aead.NonceSize())
+	nonce := RandomToken(aead.NonceSize())
 	ct := aead.Seal(nil, []byte(nonce), plaintext, []byte(associatedData))
-	return resource{
+	return Resource{
 		Algorithm: algorithmGCM, Ciphertext: base64.StdEncoding.EncodeToString(ct),
 		AssociatedData: associatedData, OriginalType: "transaction", Nonce: nonce,
 	}, nil
@@ -190,8 +190,8 @@ func newGCM(key []byte) (cipher.AEAD, error) {
 
 const tokenAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
-// randomToken is n random characters of [A-Z0-9], the nonces' form.
-func randomToken(n int) string {
+// RandomToken is n random characters of [A-Z0-9], the nonces' form.
+func RandomToken(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	for i := range b {

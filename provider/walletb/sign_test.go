@@ -1,10 +1,12 @@
-package walletb
+package walletb_test
 
 import (
 	"errors"
 	"net/http"
 	"testing"
 	"time"
+
+	walletb "github.com/paygate/gateway/provider/walletb"
 
 	"github.com/paygate/gateway/provider"
 )
@@ -25,7 +27,7 @@ func TestNotificationVectors(t *testing.T) {
 	a := newAdapter(t, vectorConfig(t, v, 0))
 	for _, tc := range v.Families.WalletB.Cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			msg := signedMessage(tc.Headers["timestamp"], tc.Headers["nonce"], []byte(tc.Body))
+			msg := walletb.SignedMessage(tc.Headers["timestamp"], tc.Headers["nonce"], []byte(tc.Body))
 			if tc.SignedMessage != "" && string(msg) != tc.SignedMessage {
 				t.Errorf("signed message\n got %q\nwant %q", msg, tc.SignedMessage)
 			}
@@ -60,12 +62,12 @@ func TestVectorPlaintext(t *testing.T) {
 		}
 		t.Run(tc.Name, func(t *testing.T) {
 			var ev struct {
-				Resource resource `json:"resource"`
+				Resource walletb.Resource `json:"resource"`
 			}
 			if err := jsonUnmarshal(tc.Body, &ev); err != nil {
 				t.Fatal(err)
 			}
-			plain, err := ev.Resource.decrypt([]byte(v.Families.WalletB.APIv3Key))
+			plain, err := ev.Resource.Decrypt([]byte(v.Families.WalletB.APIv3Key))
 			if err != nil || string(plain) != tc.Plaintext {
 				t.Fatalf("decrypt = %q, %v", plain, err)
 			}
@@ -82,19 +84,19 @@ func TestReplayWindowAndHeaders(t *testing.T) {
 	tests := []struct {
 		name   string
 		offset time.Duration
-		change func(*Config, *provider.Request)
+		change func(*walletb.Config, *provider.Request)
 		ok     bool
 	}{
 		{"four minutes later", 4 * time.Minute, nil, true},
 		{"six minutes later", 6 * time.Minute, nil, false},
 		{"six minutes earlier", -6 * time.Minute, nil, false},
-		{"other serial configured", 0, func(c *Config, _ *provider.Request) { c.PlatformSerial = "00FF" }, false},
-		{"no nonce header", 0, func(_ *Config, r *provider.Request) { r.Header.Del("Nonce") }, false},
-		{"header prefix", 0, func(c *Config, r *provider.Request) {
+		{"other serial configured", 0, func(c *walletb.Config, _ *provider.Request) { c.PlatformSerial = "00FF" }, false},
+		{"no nonce header", 0, func(_ *walletb.Config, r *provider.Request) { r.Header.Del("Nonce") }, false},
+		{"header prefix", 0, func(c *walletb.Config, r *provider.Request) {
 			c.HeaderPrefix = "X-Provider-"
 			*r = *vectorRequest(valid, "X-Provider-")
 		}, true},
-		{"header prefix expected, plain headers sent", 0, func(c *Config, _ *provider.Request) { c.HeaderPrefix = "X-Provider-" }, false},
+		{"header prefix expected, plain headers sent", 0, func(c *walletb.Config, _ *provider.Request) { c.HeaderPrefix = "X-Provider-" }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,29 +116,29 @@ func TestReplayWindowAndHeaders(t *testing.T) {
 func TestSandboxKeysAreNotTheVectorKeys(t *testing.T) {
 	v := readVectors(t)
 	for name, k := range v.Keys {
-		for _, pem := range []string{sandboxMerchantPublicPEM, sandboxPlatformPublicPEM} {
+		for _, pem := range []string{walletb.SandboxMerchantPublicPEM, walletb.SandboxPlatformPublicPEM} {
 			if k.PublicPEM == pem {
 				t.Errorf("a sandbox key is the vectors' %s key", name)
 			}
 		}
 	}
-	if SandboxAPIv3Key == v.Families.WalletB.APIv3Key {
+	if walletb.SandboxAPIv3Key == v.Families.WalletB.APIv3Key {
 		t.Error("the sandbox API v3 key is the vectors'")
 	}
 }
 
 func TestAuthorizationRoundTrip(t *testing.T) {
-	a := newAdapter(t, SandboxConfig("http://sim.example"))
+	a := newAdapter(t, walletb.SandboxConfig("http://sim.example"))
 	now := time.Unix(1795400102, 0)
-	h, err := authorization(DefaultAuthScheme, "1900000109", "SER", a.key, "GET", "/v3/x?mchid=1", now, nil)
+	h, err := walletb.Authorization(walletb.DefaultAuthScheme, "1900000109", "SER", a.Key(), "GET", "/v3/x?mchid=1", now, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := parseAuthorization(DefaultAuthScheme, h)
+	p, err := walletb.ParseAuthorization(walletb.DefaultAuthScheme, h)
 	if err != nil || p["mchid"] != "1900000109" || p["serial_no"] != "SER" || p["timestamp"] != "1795400102" {
 		t.Fatalf("parse = %v, %v", p, err)
 	}
-	if _, err := parseAuthorization("OTHER", h); err == nil {
+	if _, err := walletb.ParseAuthorization("OTHER", h); err == nil {
 		t.Fatal("another scheme parsed")
 	}
 }

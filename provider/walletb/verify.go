@@ -14,22 +14,22 @@ import (
 // maxNotifyBody bounds a notification: the provider's are about 1 KiB.
 const maxNotifyBody = 64 << 10
 
-// event is a notification's envelope.
-type event struct {
+// Event is a notification's envelope.
+type Event struct {
 	ID           string   `json:"id"`
 	CreateTime   string   `json:"create_time"`
 	EventType    string   `json:"event_type"`
 	ResourceType string   `json:"resource_type"`
 	Summary      string   `json:"summary"`
-	Resource     resource `json:"resource"`
+	Resource     Resource `json:"resource"`
 }
 
 // Event types. The live provider notifies payments only with
 // TRANSACTION.SUCCESS; TRANSACTION.PAYERROR is the sandbox's, so that a
 // tester's Fail reaches the order as it would by a query (see Simulator).
 const (
-	eventSuccess  = "TRANSACTION.SUCCESS"
-	eventPayError = "TRANSACTION.PAYERROR"
+	EventSuccess  = "TRANSACTION.SUCCESS"
+	EventPayError = "TRANSACTION.PAYERROR"
 )
 
 // Verify proves a notification and says what it means: the signature
@@ -44,7 +44,7 @@ func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notif
 	if err := a.v.verify(h, r.Body); err != nil {
 		return provider.Notification{}, fmt.Errorf("wallet_b notification: %w", err)
 	}
-	var ev event
+	var ev Event
 	if err := json.Unmarshal(r.Body, &ev); err != nil {
 		return provider.Notification{}, fmt.Errorf("wallet_b notification: %w", errors.Join(provider.ErrMalformed, err))
 	}

@@ -47,7 +47,7 @@ func (c *Client) Tx(ctx context.Context, hash string) (usdt.Tx, error) {
 	if r == nil {
 		return usdt.Tx{}, fmt.Errorf("bsc transaction %s: %w", hash, usdt.ErrNotFound)
 	}
-	mined, err := quantity(r.BlockNumber)
+	mined, err := Quantity(r.BlockNumber)
 	if err != nil {
 		return usdt.Tx{}, fmt.Errorf("bsc receipt %s: %w", hash, err)
 	}
@@ -55,7 +55,7 @@ func (c *Client) Tx(ctx context.Context, hash string) (usdt.Tx, error) {
 	if err := c.call(ctx, "eth_blockNumber", []any{}, &headQ); err != nil {
 		return usdt.Tx{}, err
 	}
-	head, err := quantity(headQ)
+	head, err := Quantity(headQ)
 	if err != nil {
 		return usdt.Tx{}, fmt.Errorf("bsc eth_blockNumber: %w", err)
 	}
@@ -68,7 +68,7 @@ func (c *Client) Tx(ctx context.Context, hash string) (usdt.Tx, error) {
 		// backend out of step, not a missing transaction.
 		return usdt.Tx{}, fmt.Errorf("bsc block %d of %s unknown to the node", mined, hash)
 	}
-	ts, err := quantity(b.Timestamp)
+	ts, err := Quantity(b.Timestamp)
 	if err != nil {
 		return usdt.Tx{}, fmt.Errorf("bsc block %d: %w", mined, err)
 	}

@@ -1,4 +1,4 @@
-package bsc
+package bsc_test
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	bsc "github.com/paygate/gateway/usdt/bsc"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
+	bscsim "github.com/paygate/gateway/web/sandbox/usdt/bsc"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/usdt/usdtsim"
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 const (
@@ -39,28 +40,28 @@ func (c *clock) Add(d time.Duration) {
 }
 
 type node struct {
-	sim    *Sim
-	client *Client
+	sim    *bscsim.Sim
+	client *bsc.Client
 	clock  *clock
 }
 
 func newNode(t *testing.T) *node {
 	t.Helper()
 	n := &node{clock: &clock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}}
-	n.sim = NewSim(SimConfig{Now: n.clock.Now, Hang: 2 * time.Second}, &provider.MemState{})
+	n.sim = bscsim.NewSim(bscsim.SimConfig{Now: n.clock.Now, Hang: 2 * time.Second}, &provider.MemState{})
 	srv := httptest.NewServer(n.sim.Handler())
 	t.Cleanup(srv.Close)
-	n.client = NewClient(Config{BaseURL: srv.URL, Timeout: 300 * time.Millisecond}, srv.Client())
+	n.client = bsc.NewClient(bsc.Config{BaseURL: srv.URL, Timeout: 300 * time.Millisecond}, srv.Client())
 	return n
 }
 
-func (n *node) add(t *testing.T, spec TransferSpec) string {
+func (n *node) add(t *testing.T, spec bscsim.TransferSpec) string {
 	t.Helper()
 	hash, err := n.sim.AddTransfer(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ValidHash(hash) || strings.ToLower(hash) != hash {
+	if !bsc.ValidHash(hash) || strings.ToLower(hash) != hash {
 		t.Fatalf("simulated hash %q is not in BSC's form", hash)
 	}
 	return hash
@@ -79,16 +80,16 @@ func TestTx(t *testing.T) {
 	const amount = "12347061000000000000"
 	cases := []struct {
 		name      string
-		spec      TransferSpec
+		spec      bscsim.TransferSpec
 		success   bool
 		transfers int
 		contract  string
 		to        string
 	}{
-		{"USDT to us", TransferSpec{To: ours, From: payer, Success: true}, true, 1, USDTContract, ours},
-		{"failed: status 0x0, no logs", TransferSpec{To: ours, From: payer}, false, 0, "", ""},
-		{"another token", TransferSpec{To: ours, From: payer, Contract: fake, Success: true}, true, 1, fake, ours},
-		{"another recipient, mixed case", TransferSpec{To: strings.ToUpper(fake[2:]), From: payer, Success: true}, true, 1, USDTContract, fake},
+		{"USDT to us", bscsim.TransferSpec{To: ours, From: payer, Success: true}, true, 1, bscsim.USDTContract, ours},
+		{"failed: status 0x0, no logs", bscsim.TransferSpec{To: ours, From: payer}, false, 0, "", ""},
+		{"another token", bscsim.TransferSpec{To: ours, From: payer, Contract: fake, Success: true}, true, 1, fake, ours},
+		{"another recipient, mixed case", bscsim.TransferSpec{To: strings.ToUpper(fake[2:]), From: payer, Success: true}, true, 1, bscsim.USDTContract, fake},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,7 +122,7 @@ func TestTx(t *testing.T) {
 
 func TestOneUnitShortIsSeen(t *testing.T) {
 	n := newNode(t)
-	hash := n.add(t, TransferSpec{To: ours, Units: mustUnits(t, "12347060999999999999"), Success: true})
+	hash := n.add(t, bscsim.TransferSpec{To: ours, Units: mustUnits(t, "12347060999999999999"), Success: true})
 	got, err := n.client.Tx(context.Background(), hash)
 	if err != nil {
 		t.Fatal(err)
@@ -134,14 +135,14 @@ func TestOneUnitShortIsSeen(t *testing.T) {
 
 func TestConfirmationsGrow(t *testing.T) {
 	n := newNode(t)
-	hash := n.add(t, TransferSpec{To: ours, Units: big.NewInt(1), Success: true, At: n.clock.Now().Add(7 * time.Second)})
+	hash := n.add(t, bscsim.TransferSpec{To: ours, Units: big.NewInt(1), Success: true, At: n.clock.Now().Add(7 * time.Second)})
 	if _, err := n.client.Tx(context.Background(), hash); !errors.Is(err, usdt.ErrNotFound) {
 		t.Fatalf("before its block: %v, want ErrNotFound", err)
 	}
 	n.clock.Add(7 * time.Second)
 	prev := int64(1)
 	for i, w := range []int64{1, 5, 15} {
-		n.clock.Add(time.Duration(w-prev) * BlockInterval)
+		n.clock.Add(time.Duration(w-prev) * bscsim.BlockInterval)
 		prev = w
 		got, err := n.client.Tx(context.Background(), hash)
 		if err != nil || got.Confirmations != w {
@@ -153,7 +154,7 @@ func TestConfirmationsGrow(t *testing.T) {
 func TestNotFoundAndDown(t *testing.T) {
 	n := newNode(t)
 	ctx := context.Background()
-	hash := n.add(t, TransferSpec{To: ours, Units: big.NewInt(1), Success: true})
+	hash := n.add(t, bscsim.TransferSpec{To: ours, Units: big.NewInt(1), Success: true})
 	if _, err := n.client.Tx(ctx, "0x"+strings.Repeat("ab", 32)); !errors.Is(err, usdt.ErrNotFound) {
 		t.Errorf("unknown hash: %v, want ErrNotFound", err)
 	}
@@ -181,31 +182,31 @@ func TestRPCErrorIsNotNotFound(t *testing.T) {
 		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}`))
 	}))
 	defer srv.Close()
-	_, err := NewClient(withBase(srv.URL), srv.Client()).Tx(context.Background(), "0x"+strings.Repeat("0", 64))
+	_, err := bsc.NewClient(withBase(srv.URL), srv.Client()).Tx(context.Background(), "0x"+strings.Repeat("0", 64))
 	if err == nil || errors.Is(err, usdt.ErrNotFound) {
 		t.Fatalf("Tx = %v, want an error that is not ErrNotFound", err)
 	}
 }
 
 func TestRegisterOnFiber(t *testing.T) {
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	sim := NewSim(SimConfig{}, &provider.MemState{})
+	app := sandboxtest.App()
+	sim := bscsim.NewSim(bscsim.SimConfig{}, &provider.MemState{})
 	sim.Register(app.Group("/sandbox/usdt/bsc"))
-	srv := httptest.NewServer(adaptor.FiberApp(app))
+	srv := sandboxtest.NewServer(app)
 	defer srv.Close()
-	hash, err := sim.AddTransfer(context.Background(), TransferSpec{To: ours, Units: mustUnits(t, "12347061000000000000"), Success: true})
+	hash, err := sim.AddTransfer(context.Background(), bscsim.TransferSpec{To: ours, Units: mustUnits(t, "12347061000000000000"), Success: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := NewClient(withBase(srv.URL+"/sandbox/usdt/bsc"), srv.Client()).Tx(context.Background(), hash)
+	got, err := bsc.NewClient(withBase(srv.URL+"/sandbox/usdt/bsc"), srv.Client()).Tx(context.Background(), hash)
 	if err != nil || !got.Success || len(got.Transfers) != 1 || got.Transfers[0].To != ours {
 		t.Fatalf("Tx = %+v, %v", got, err)
 	}
 }
 
 // withBase is the default connection to base.
-func withBase(base string) Config {
-	c := Defaults()
+func withBase(base string) bsc.Config {
+	c := bsc.Defaults()
 	c.BaseURL = base
 	return c
 }

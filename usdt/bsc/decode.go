@@ -77,9 +77,9 @@ func word(w string) ([]byte, bool) {
 	return b, err == nil && len(b) == 32
 }
 
-// quantity reads a JSON-RPC quantity: 0x and hex digits without leading
+// Quantity reads a JSON-RPC quantity: 0x and hex digits without leading
 // zeros.
-func quantity(s string) (int64, error) {
+func Quantity(s string) (int64, error) {
 	if !strings.HasPrefix(s, "0x") || len(s) < 3 {
 		return 0, fmt.Errorf("quantity %q", s)
 	}

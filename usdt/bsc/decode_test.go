@@ -1,9 +1,12 @@
-package bsc
+package bsc_test
 
 import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	bsc "github.com/paygate/gateway/usdt/bsc"
+	bscsim "github.com/paygate/gateway/web/sandbox/usdt/bsc"
 
 	"github.com/paygate/gateway/usdt"
 )
@@ -45,24 +48,24 @@ func loadVectors(t *testing.T) chainVectors {
 
 func TestTransferLogVector(t *testing.T) {
 	v := loadVectors(t).Log
-	l := Log{Address: USDTContract, Topics: v.Topics, Data: v.Data}
-	got, ok := DecodeTransfer(l)
-	if !ok || got.From != v.From || got.To != v.To || got.Units.String() != v.AmountUnits || got.Contract != USDTContract {
+	l := bsc.Log{Address: bscsim.USDTContract, Topics: v.Topics, Data: v.Data}
+	got, ok := bsc.DecodeTransfer(l)
+	if !ok || got.From != v.From || got.To != v.To || got.Units.String() != v.AmountUnits || got.Contract != bscsim.USDTContract {
 		t.Fatalf("DecodeTransfer = %+v, %v; want %s -> %s of %s", got, ok, v.From, v.To, v.AmountUnits)
 	}
 	want, err := usdt.Units(v.USDT, 18)
 	if err != nil || want.Cmp(got.Units) != 0 {
 		t.Errorf("Units(%s, 18) = %v, %v; the log says %s", v.USDT, want, err, got.Units)
 	}
-	bad := map[string]Log{
-		"not a Transfer": {Address: USDTContract, Topics: append([]string{"0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925"}, v.Topics[1:]...), Data: v.Data},
-		"removed":        {Address: USDTContract, Topics: v.Topics, Data: v.Data, Removed: true},
-		"short data":     {Address: USDTContract, Topics: v.Topics, Data: v.Data[:len(v.Data)-2]},
-		"dirty padding":  {Address: USDTContract, Topics: []string{v.Topics[0], "0x01" + v.Topics[1][4:], v.Topics[2]}, Data: v.Data},
-		"no recipient":   {Address: USDTContract, Topics: v.Topics[:2], Data: v.Data},
+	bad := map[string]bsc.Log{
+		"not a Transfer": {Address: bscsim.USDTContract, Topics: append([]string{"0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925"}, v.Topics[1:]...), Data: v.Data},
+		"removed":        {Address: bscsim.USDTContract, Topics: v.Topics, Data: v.Data, Removed: true},
+		"short data":     {Address: bscsim.USDTContract, Topics: v.Topics, Data: v.Data[:len(v.Data)-2]},
+		"dirty padding":  {Address: bscsim.USDTContract, Topics: []string{v.Topics[0], "0x01" + v.Topics[1][4:], v.Topics[2]}, Data: v.Data},
+		"no recipient":   {Address: bscsim.USDTContract, Topics: v.Topics[:2], Data: v.Data},
 	}
 	for name, l := range bad {
-		if got, ok := DecodeTransfer(l); ok {
+		if got, ok := bsc.DecodeTransfer(l); ok {
 			t.Errorf("%s: decoded %+v", name, got)
 		}
 	}
@@ -75,9 +78,9 @@ func TestAmountVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seen, ok := wordUint(v.BEP20Data)
+			seen, ok := bsc.WordUint(v.BEP20Data)
 			if v.BEP20Data == "" {
-				seen, ok = wordUint("0x" + wordHex(mustUnits(t, v.BEP20Units)))
+				seen, ok = bsc.WordUint("0x" + bscsim.WordHex(mustUnits(t, v.BEP20Units)))
 			}
 			if !ok || seen.String() != v.BEP20Units {
 				t.Fatalf("amount word %s reads %v, want %s", v.BEP20Data, seen, v.BEP20Units)

@@ -42,8 +42,8 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("exchange refused (HTTP %d): %d %.200s", e.Status, e.Code, e.Msg)
 }
 
-// depositRow is one row of the deposit history.
-type depositRow struct {
+// DepositRow is one row of the deposit history.
+type DepositRow struct {
 	Amount     string `json:"amount"`
 	Coin       string `json:"coin"`
 	Network    string `json:"network"`
@@ -57,7 +57,7 @@ type depositRow struct {
 // TRX, BSC). Only status 1 is Success: 6 is credited but not yet
 // withdrawable, which is not yet ours to count. No row is usdt.ErrNotFound.
 func (c *Client) Deposit(ctx context.Context, network, txID string) (usdt.Deposit, error) {
-	var rows []depositRow
+	var rows []DepositRow
 	err := c.get(ctx, DepositPath, &rows, param{"coin", "USDT"}, param{"network", network}, param{"txId", txID})
 	if err != nil {
 		return usdt.Deposit{}, fmt.Errorf("exchange deposit %s: %w", txID, err)

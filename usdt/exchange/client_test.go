@@ -1,4 +1,4 @@
-package exchange
+package exchange_test
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	exchange "github.com/paygate/gateway/usdt/exchange"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
+	exchangesim "github.com/paygate/gateway/web/sandbox/usdt/exchange"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/usdt/usdtsim"
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 const (
@@ -23,13 +24,13 @@ const (
 var epoch = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 type account struct {
-	sim *Sim
+	sim *exchangesim.Sim
 	srv *httptest.Server
 }
 
 func newAccount(t *testing.T) *account {
 	t.Helper()
-	a := &account{sim: NewSim(SimConfig{Now: func() time.Time { return epoch }, Hang: 2 * time.Second}, &provider.MemState{})}
+	a := &account{sim: exchangesim.NewSim(exchangesim.SimConfig{Now: func() time.Time { return epoch }, Hang: 2 * time.Second}, &provider.MemState{})}
 	a.srv = httptest.NewServer(a.sim.Handler())
 	t.Cleanup(a.srv.Close)
 	return a
@@ -37,23 +38,23 @@ func newAccount(t *testing.T) *account {
 
 // client is a client of the account with cfg's changes to the sandbox
 // credentials and the simulator's clock.
-func (a *account) client(change func(*Config)) *Client {
-	cfg := Config{BaseURL: a.srv.URL, APIKey: SandboxAPIKey, Secret: SandboxSecret, Timeout: 300 * time.Millisecond,
+func (a *account) client(change func(*exchange.Config)) *exchange.Client {
+	cfg := exchange.Config{BaseURL: a.srv.URL, APIKey: exchange.SandboxAPIKey, Secret: exchange.SandboxSecret, Timeout: 300 * time.Millisecond,
 		Now: func() time.Time { return epoch }}
 	if change != nil {
 		change(&cfg)
 	}
-	return NewClient(cfg, a.srv.Client())
+	return exchange.NewClient(cfg, a.srv.Client())
 }
 
 func TestDeposit(t *testing.T) {
 	ctx := context.Background()
 	a := newAccount(t)
-	if err := a.sim.AddDeposit(ctx, DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "12.347061", Status: 1, At: epoch}); err != nil {
+	if err := a.sim.AddDeposit(ctx, exchangesim.DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "12.347061", Status: 1, At: epoch}); err != nil {
 		t.Fatal(err)
 	}
 	pending := "0x" + tronHash
-	if err := a.sim.AddDeposit(ctx, DepositSpec{TxID: pending, Network: "BSC", Address: "0xabc", Amount: "1", Status: 0}); err != nil {
+	if err := a.sim.AddDeposit(ctx, exchangesim.DepositSpec{TxID: pending, Network: "BSC", Address: "0xabc", Amount: "1", Status: 0}); err != nil {
 		t.Fatal(err)
 	}
 	c := a.client(nil)
@@ -79,26 +80,26 @@ func TestDeposit(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	ctx := context.Background()
 	a := newAccount(t)
-	if err := a.sim.AddDeposit(ctx, DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "1", Status: 1}); err != nil {
+	if err := a.sim.AddDeposit(ctx, exchangesim.DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "1", Status: 1}); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
 		name   string
-		change func(*Config)
+		change func(*exchange.Config)
 		status int
 		code   int
 	}{
-		{"wrong secret", func(c *Config) { c.Secret = "not-the-secret" }, 400, -1022},
-		{"wrong API key", func(c *Config) { c.APIKey = "not-the-key" }, 401, -2015},
-		{"clock behind the window", func(c *Config) {
-			c.Now = func() time.Time { return epoch.Add(-RecvWindow*time.Millisecond - time.Millisecond) }
+		{"wrong secret", func(c *exchange.Config) { c.Secret = "not-the-secret" }, 400, -1022},
+		{"wrong API key", func(c *exchange.Config) { c.APIKey = "not-the-key" }, 401, -2015},
+		{"clock behind the window", func(c *exchange.Config) {
+			c.Now = func() time.Time { return epoch.Add(-exchange.RecvWindow*time.Millisecond - time.Millisecond) }
 		}, 400, -1021},
-		{"clock ahead", func(c *Config) { c.Now = func() time.Time { return epoch.Add(time.Second) } }, 400, -1021},
+		{"clock ahead", func(c *exchange.Config) { c.Now = func() time.Time { return epoch.Add(time.Second) } }, 400, -1021},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := a.client(tc.change).Deposit(ctx, "TRX", tronHash)
-			var apiErr *APIError
+			var apiErr *exchange.APIError
 			if !errors.As(err, &apiErr) || apiErr.Status != tc.status || apiErr.Code != tc.code {
 				t.Fatalf("Deposit = %v, want HTTP %d code %d", err, tc.status, tc.code)
 			}
@@ -107,7 +108,9 @@ func TestRefusals(t *testing.T) {
 			}
 		})
 	}
-	edge := func(c *Config) { c.Now = func() time.Time { return epoch.Add(-RecvWindow * time.Millisecond) } }
+	edge := func(c *exchange.Config) {
+		c.Now = func() time.Time { return epoch.Add(-exchange.RecvWindow * time.Millisecond) }
+	}
 	if _, err := a.client(edge).Deposit(ctx, "TRX", tronHash); err != nil {
 		t.Errorf("a request at the window's edge: %v", err)
 	}
@@ -124,7 +127,7 @@ func TestBackendDown(t *testing.T) {
 		if _, err := c.Deposit(ctx, "TRX", tronHash); err == nil || errors.Is(err, usdt.ErrNotFound) {
 			t.Errorf("deposit %s: %v, want a backend error", f, err)
 		}
-		if err := a.sim.Fail(ctx, PayFailureID, f); err != nil {
+		if err := a.sim.Fail(ctx, exchangesim.PayFailureID, f); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.Payment(ctx, "P1"); err == nil || errors.Is(err, usdt.ErrNotFound) {
@@ -136,7 +139,7 @@ func TestBackendDown(t *testing.T) {
 func TestPayment(t *testing.T) {
 	ctx := context.Background()
 	a := newAccount(t)
-	add := func(spec PaymentSpec) string {
+	add := func(spec exchangesim.PaymentSpec) string {
 		t.Helper()
 		id, err := a.sim.AddPayment(ctx, spec)
 		if err != nil {
@@ -144,9 +147,9 @@ func TestPayment(t *testing.T) {
 		}
 		return id
 	}
-	paid := add(PaymentSpec{OrderID: "P100", Amount: "12.347061", At: epoch})
-	add(PaymentSpec{OrderID: "P200", Amount: "5"})
-	add(PaymentSpec{OrderID: "P200", Amount: "-5", Refund: true})
+	paid := add(exchangesim.PaymentSpec{OrderID: "P100", Amount: "12.347061", At: epoch})
+	add(exchangesim.PaymentSpec{OrderID: "P200", Amount: "5"})
+	add(exchangesim.PaymentSpec{OrderID: "P200", Amount: "-5", Refund: true})
 	c := a.client(nil)
 	got, err := c.Payment(ctx, "P100")
 	want := usdt.Payment{OrderID: "P100", Amount: "12.347061", Coin: "USDT", Success: true, TxID: paid, Time: epoch}
@@ -159,46 +162,46 @@ func TestPayment(t *testing.T) {
 	if _, err := c.Payment(ctx, "P300"); !errors.Is(err, usdt.ErrNotFound) {
 		t.Errorf("no payment: %v, want ErrNotFound", err)
 	}
-	bad := a.client(func(c *Config) { c.Secret = "x" })
+	bad := a.client(func(c *exchange.Config) { c.Secret = "x" })
 	if _, err := bad.Payment(ctx, "P100"); err == nil || errors.Is(err, usdt.ErrNotFound) {
 		t.Errorf("badly signed payment query: %v, want a refusal", err)
 	}
 }
 
 func TestRegisterOnFiber(t *testing.T) {
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	sim := NewSim(SimConfig{}, &provider.MemState{})
+	app := sandboxtest.App()
+	sim := exchangesim.NewSim(exchangesim.SimConfig{}, &provider.MemState{})
 	sim.Register(app.Group("/sandbox/usdt/exchange"))
-	srv := httptest.NewServer(adaptor.FiberApp(app))
+	srv := sandboxtest.NewServer(app)
 	defer srv.Close()
 	ctx := context.Background()
-	if err := sim.AddDeposit(ctx, DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "1", Status: 1}); err != nil {
+	if err := sim.AddDeposit(ctx, exchangesim.DepositSpec{TxID: tronHash, Network: "TRX", Address: ours, Amount: "1", Status: 1}); err != nil {
 		t.Fatal(err)
 	}
-	c := NewClient(withAccount(srv.URL+"/sandbox/usdt/exchange", SandboxAPIKey, SandboxSecret), srv.Client())
+	c := exchange.NewClient(withAccount(srv.URL+"/sandbox/usdt/exchange", exchange.SandboxAPIKey, exchange.SandboxSecret), srv.Client())
 	if got, err := c.Deposit(ctx, "TRX", tronHash); err != nil || !got.Success {
 		t.Fatalf("Deposit = %+v, %v", got, err)
 	}
-	bad := NewClient(withAccount(srv.URL+"/sandbox/usdt/exchange", SandboxAPIKey, "x"), srv.Client())
-	var apiErr *APIError
+	bad := exchange.NewClient(withAccount(srv.URL+"/sandbox/usdt/exchange", exchange.SandboxAPIKey, "x"), srv.Client())
+	var apiErr *exchange.APIError
 	if _, err := bad.Deposit(ctx, "TRX", tronHash); !errors.As(err, &apiErr) || apiErr.Code != -1022 {
 		t.Fatalf("badly signed through fiber: %v", err)
 	}
 }
 
 func TestInvalidConfig(t *testing.T) {
-	err := (Config{BaseURL: "exchange"}).Validate()
+	err := (exchange.Config{BaseURL: "exchange"}).Validate()
 	if err == nil {
 		t.Fatal("an empty configuration was accepted")
 	}
-	if _, err := NewClient(Config{}, nil).Deposit(context.Background(), "TRX", tronHash); err == nil {
+	if _, err := exchange.NewClient(exchange.Config{}, nil).Deposit(context.Background(), "TRX", tronHash); err == nil {
 		t.Error("an unconfigured client made a call")
 	}
 }
 
 // withAccount is the default connection to base with the credentials.
-func withAccount(base, key, secret string) Config {
-	c := Defaults()
+func withAccount(base, key, secret string) exchange.Config {
+	c := exchange.Defaults()
 	c.BaseURL, c.APIKey, c.Secret = base, key, secret
 	return c
 }

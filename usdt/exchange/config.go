@@ -49,3 +49,10 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(append(errs, wire.CheckTimeout("exchange", c.Timeout))...)
 }
+
+// Sandbox credentials: public test values the sandbox's client and
+// simulator share.
+const (
+	SandboxAPIKey = "sandbox-exchange-api-key-5c21"
+	SandboxSecret = "sandbox-exchange-secret-90be"
+)

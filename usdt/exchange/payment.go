@@ -9,21 +9,21 @@ import (
 	"github.com/paygate/gateway/usdt"
 )
 
-// payHistory is the Pay trade history's answer.
-type payHistory struct {
+// PayHistory is the Pay trade history's answer.
+type PayHistory struct {
 	Code    string   `json:"code"` // "000000" on success
 	Message string   `json:"message"`
 	Success bool     `json:"success"`
-	Data    []payRow `json:"data"`
+	Data    []PayRow `json:"data"`
 }
 
-// payRow is one Pay transaction. The order reference is MerchantTradeNo:
+// PayRow is one Pay transaction. The order reference is MerchantTradeNo:
 // Binance Pay's documented field for the merchant's own order id (Create
 // Order's merchantTradeNo, letters and digits). The public description of
 // GET /sapi/v1/pay/transactions lists no order field in its rows; an
 // account that receives merchant payments is expected to see it there, and
 // that is the one assumption to confirm against the live exchange.
-type payRow struct {
+type PayRow struct {
 	OrderType       string `json:"orderType"` // PAY, PAY_REFUND, C2C, ...
 	TransactionID   string `json:"transactionId"`
 	TransactionTime int64  `json:"transactionTime"` // milliseconds
@@ -40,14 +40,14 @@ const PayLimit = 100
 // It is Success only as income that no PAY_REFUND of the same order has
 // undone. None among the newest PayLimit transactions is usdt.ErrNotFound.
 func (c *Client) Payment(ctx context.Context, orderID string) (usdt.Payment, error) {
-	var h payHistory
+	var h PayHistory
 	if err := c.get(ctx, PayPath, &h, param{"limit", fmt.Sprint(PayLimit)}); err != nil {
 		return usdt.Payment{}, fmt.Errorf("exchange payment %s: %w", orderID, err)
 	}
 	if h.Code != "000000" {
 		return usdt.Payment{}, fmt.Errorf("exchange payment %s: answered %q %.200s", orderID, h.Code, h.Message)
 	}
-	var pay *payRow
+	var pay *PayRow
 	refunded := false
 	for i, r := range h.Data {
 		if r.MerchantTradeNo != orderID {

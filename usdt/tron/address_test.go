@@ -1,13 +1,17 @@
-package tron
+package tron_test
 
 import (
 	"context"
 
+	tron "github.com/paygate/gateway/usdt/tron"
+	tronsim "github.com/paygate/gateway/web/sandbox/usdt/tron"
+
 	"encoding/json"
 	"errors"
-	"github.com/paygate/gateway/usdt"
 	"os"
 	"testing"
+
+	"github.com/paygate/gateway/usdt"
 )
 
 // chainVectors is the usdt_chains family of provider/testdata's vectors.
@@ -42,15 +46,15 @@ func loadVectors(t *testing.T) chainVectors {
 func TestAddressVectors(t *testing.T) {
 	for _, v := range loadVectors(t).TronAddresses {
 		t.Run(v.Name, func(t *testing.T) {
-			got, err := AddressFromHex(v.Hex)
+			got, err := tron.AddressFromHex(v.Hex)
 			if err != nil || got != v.Base58 {
 				t.Errorf("AddressFromHex(%s) = %q, %v; want %s", v.Hex, got, err, v.Base58)
 			}
-			back, err := AddressHex(v.Base58)
+			back, err := tron.AddressHex(v.Base58)
 			if err != nil || back != v.Hex {
 				t.Errorf("AddressHex(%s) = %q, %v; want %s", v.Base58, back, err, v.Hex)
 			}
-			bare, err := AddressFromHex(v.Hex[2:])
+			bare, err := tron.AddressFromHex(v.Hex[2:])
 			if err != nil || bare != v.Base58 {
 				t.Errorf("AddressFromHex(bare %s) = %q, %v", v.Hex[2:], bare, err)
 			}
@@ -71,15 +75,15 @@ func TestAddressRefused(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := ParseAddress(tc.addr); !errors.Is(err, ErrAddress) {
+			if _, err := tron.ParseAddress(tc.addr); !errors.Is(err, tron.ErrAddress) {
 				t.Errorf("ParseAddress(%q) = %v, want ErrAddress", tc.addr, err)
 			}
 		})
 	}
-	if _, err := ParseAddress(good); err != nil {
+	if _, err := tron.ParseAddress(good); err != nil {
 		t.Fatalf("ParseAddress(%s): %v", good, err)
 	}
-	if _, err := AddressFromHex("427d65d39303e3d6db786a3c9f0b2cd03f6a324eb3"); !errors.Is(err, ErrAddress) {
+	if _, err := tron.AddressFromHex("427d65d39303e3d6db786a3c9f0b2cd03f6a324eb3"); !errors.Is(err, tron.ErrAddress) {
 		t.Errorf("a non-0x41 prefix was accepted: %v", err)
 	}
 }
@@ -94,7 +98,7 @@ func TestUnitsVectors(t *testing.T) {
 		if err != nil || u.String() != v.TRC20Units {
 			t.Fatalf("Units(%s, 6) = %v, %v; want %s", v.Payable, u, err, v.TRC20Units)
 		}
-		hash := n.add(t, TransferSpec{To: ours, Units: u, Success: true})
+		hash := n.add(t, tronsim.TransferSpec{To: ours, Units: u, Success: true})
 		got, err := n.client.Tx(context.Background(), hash)
 		if err != nil || len(got.Transfers) != 1 || got.Transfers[0].Units.String() != v.TRC20Units {
 			t.Errorf("decoded %+v, %v; want %s units", got.Transfers, err, v.TRC20Units)

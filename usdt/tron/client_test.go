@@ -1,4 +1,4 @@
-package tron
+package tron_test
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	tron "github.com/paygate/gateway/usdt/tron"
+	"github.com/paygate/gateway/web/sandbox/sandboxtest"
+	tronsim "github.com/paygate/gateway/web/sandbox/usdt/tron"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/usdt/usdtsim"
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
 )
 
 const (
@@ -38,8 +39,8 @@ func (c *clock) Add(d time.Duration) {
 }
 
 type node struct {
-	sim    *Sim
-	client *Client
+	sim    *tronsim.Sim
+	client *tron.Client
 	clock  *clock
 	keys   chan string // the API key header of each call
 }
@@ -47,27 +48,27 @@ type node struct {
 func newNode(t *testing.T) *node {
 	t.Helper()
 	n := &node{clock: &clock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}, keys: make(chan string, 100)}
-	n.sim = NewSim(SimConfig{Now: n.clock.Now, Hang: 2 * time.Second}, &provider.MemState{})
+	n.sim = tronsim.NewSim(tronsim.SimConfig{Now: n.clock.Now, Hang: 2 * time.Second}, &provider.MemState{})
 	h := n.sim.Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
-		case n.keys <- r.Header.Get(APIKeyHeader):
+		case n.keys <- r.Header.Get(tron.APIKeyHeader):
 		default:
 		}
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	n.client = NewClient(Config{BaseURL: srv.URL + "/", APIKey: "k-1", Timeout: 300 * time.Millisecond}, srv.Client())
+	n.client = tron.NewClient(tron.Config{BaseURL: srv.URL + "/", APIKey: "k-1", Timeout: 300 * time.Millisecond}, srv.Client())
 	return n
 }
 
-func (n *node) add(t *testing.T, spec TransferSpec) string {
+func (n *node) add(t *testing.T, spec tronsim.TransferSpec) string {
 	t.Helper()
 	hash, err := n.sim.AddTransfer(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ValidHash(hash) || strings.ToLower(hash) != hash {
+	if !tron.ValidHash(hash) || strings.ToLower(hash) != hash {
 		t.Fatalf("simulated hash %q is not in TRON's form", hash)
 	}
 	return hash
@@ -82,15 +83,15 @@ func TestTx(t *testing.T) {
 	other := "TMQFT4gx9wYcNLhXqVKGyQoQyd2KJzzrNR"
 	cases := []struct {
 		name     string
-		spec     TransferSpec
+		spec     tronsim.TransferSpec
 		success  bool
 		contract string
 		to       string
 	}{
-		{"USDT to us", TransferSpec{To: ours, From: payer, Units: units("12347061"), Success: true}, true, USDTContract, ours},
-		{"reverted", TransferSpec{To: ours, From: payer, Units: units("12347061")}, false, USDTContract, ours},
-		{"another token", TransferSpec{To: ours, From: payer, Contract: payer, Units: units("12347061"), Success: true}, true, payer, ours},
-		{"another recipient", TransferSpec{To: payer, From: other, Units: units("12347061"), Success: true}, true, USDTContract, payer},
+		{"USDT to us", tronsim.TransferSpec{To: ours, From: payer, Units: units("12347061"), Success: true}, true, tronsim.USDTContract, ours},
+		{"reverted", tronsim.TransferSpec{To: ours, From: payer, Units: units("12347061")}, false, tronsim.USDTContract, ours},
+		{"another token", tronsim.TransferSpec{To: ours, From: payer, Contract: payer, Units: units("12347061"), Success: true}, true, payer, ours},
+		{"another recipient", tronsim.TransferSpec{To: payer, From: other, Units: units("12347061"), Success: true}, true, tronsim.USDTContract, payer},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,7 +120,7 @@ func TestTx(t *testing.T) {
 
 func TestConfirmationsGrow(t *testing.T) {
 	n := newNode(t)
-	hash := n.add(t, TransferSpec{To: ours, Units: units("1"), Success: true, At: n.clock.Now().Add(10 * time.Second)})
+	hash := n.add(t, tronsim.TransferSpec{To: ours, Units: units("1"), Success: true, At: n.clock.Now().Add(10 * time.Second)})
 	if _, err := n.client.Tx(context.Background(), hash); !errors.Is(err, usdt.ErrNotFound) {
 		t.Fatalf("before its block: %v, want ErrNotFound", err)
 	}
@@ -127,7 +128,7 @@ func TestConfirmationsGrow(t *testing.T) {
 	n.clock.Add(10 * time.Second)
 	for i, w := range want {
 		if i > 0 {
-			n.clock.Add(time.Duration(w-want[i-1]) * BlockInterval)
+			n.clock.Add(time.Duration(w-want[i-1]) * tronsim.BlockInterval)
 		}
 		got, err := n.client.Tx(context.Background(), hash)
 		if err != nil || got.Confirmations != w {
@@ -138,7 +139,7 @@ func TestConfirmationsGrow(t *testing.T) {
 
 func TestNotFoundAndDown(t *testing.T) {
 	n := newNode(t)
-	hash := n.add(t, TransferSpec{To: ours, Units: units("1"), Success: true})
+	hash := n.add(t, tronsim.TransferSpec{To: ours, Units: units("1"), Success: true})
 	ctx := context.Background()
 	if _, err := n.client.Tx(ctx, strings.Repeat("ab", 32)); !errors.Is(err, usdt.ErrNotFound) {
 		t.Errorf("unknown hash: %v, want ErrNotFound", err)
@@ -170,40 +171,40 @@ func TestRefusalIsNotNotFound(t *testing.T) {
 		_, _ = w.Write([]byte(`{"Error":"class java.lang.NullPointerException : null"}`))
 	}))
 	defer srv.Close()
-	_, err := NewClient(withBase(srv.URL), srv.Client()).Tx(context.Background(), strings.Repeat("0", 64))
+	_, err := tron.NewClient(withBase(srv.URL), srv.Client()).Tx(context.Background(), strings.Repeat("0", 64))
 	if err == nil || errors.Is(err, usdt.ErrNotFound) {
 		t.Fatalf("Tx = %v, want an error that is not ErrNotFound", err)
 	}
 }
 
 func TestRegisterOnFiber(t *testing.T) {
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	sim := NewSim(SimConfig{}, &provider.MemState{})
+	app := sandboxtest.App()
+	sim := tronsim.NewSim(tronsim.SimConfig{}, &provider.MemState{})
 	sim.Register(app.Group("/sandbox/usdt/tron"))
-	srv := httptest.NewServer(adaptor.FiberApp(app))
+	srv := sandboxtest.NewServer(app)
 	defer srv.Close()
-	hash, err := sim.AddTransfer(context.Background(), TransferSpec{To: ours, Units: units("12347061"), Success: true})
+	hash, err := sim.AddTransfer(context.Background(), tronsim.TransferSpec{To: ours, Units: units("12347061"), Success: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := NewClient(withBase(srv.URL+"/sandbox/usdt/tron"), srv.Client()).Tx(context.Background(), hash)
+	got, err := tron.NewClient(withBase(srv.URL+"/sandbox/usdt/tron"), srv.Client()).Tx(context.Background(), hash)
 	if err != nil || !got.Success || len(got.Transfers) != 1 || got.Transfers[0].Units.String() != "12347061" {
 		t.Fatalf("Tx = %+v, %v", got, err)
 	}
 }
 
 func TestInvalidConfig(t *testing.T) {
-	if err := (Config{BaseURL: "trongrid"}).Validate(); err == nil {
+	if err := (tron.Config{BaseURL: "trongrid"}).Validate(); err == nil {
 		t.Error("a relative base URL was accepted")
 	}
-	if _, err := NewClient(Config{}, nil).Tx(context.Background(), strings.Repeat("0", 64)); err == nil {
+	if _, err := tron.NewClient(tron.Config{}, nil).Tx(context.Background(), strings.Repeat("0", 64)); err == nil {
 		t.Error("a client without a base URL made a call")
 	}
 }
 
 // withBase is the default connection to base.
-func withBase(base string) Config {
-	c := Defaults()
+func withBase(base string) tron.Config {
+	c := tron.Defaults()
 	c.BaseURL = base
 	return c
 }

@@ -59,9 +59,9 @@ type (
 // on TRON as on Ethereum.
 const TransferTopic = "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 
-// transferSelector is the first four bytes of transfer(address,uint256)
+// TransferSelector is the first four bytes of transfer(address,uint256)
 // call data.
-const transferSelector = "a9059cbb"
+const TransferSelector = "a9059cbb"
 
 // succeeded is true only when the node says so in both answers: the
 // contract result and, for a contract call, its receipt.
@@ -102,7 +102,7 @@ func triggerTransfers(tx transaction) ([]usdt.TokenTransfer, error) {
 	for _, c := range tx.RawData.Contract {
 		v := c.Parameter.Value
 		data := strings.ToLower(v.Data)
-		if c.Type != "TriggerSmartContract" || len(data) != 8+128 || !strings.HasPrefix(data, transferSelector) {
+		if c.Type != "TriggerSmartContract" || len(data) != 8+128 || !strings.HasPrefix(data, TransferSelector) {
 			continue
 		}
 		contract, err1 := AddressFromHex(v.ContractAddress)

@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/provider"
@@ -62,20 +61,17 @@ func Listen(t testing.TB) *Server {
 	return &Server{Base: "http://" + ln.Addr().String(), t: t, ln: ln}
 }
 
-// Serve runs app on the server's port until the test ends.
-func (s *Server) Serve(app *fiber.App) {
-	go func() { _ = app.Listener(s.ln) }()
-	s.t.Cleanup(func() { _ = app.ShutdownWithTimeout(2 * time.Second) })
+// App is what Serve runs: a fiber app (web/sandbox/sandboxtest.App), named
+// by what Serve needs of it so that this package imports no HTTP framework.
+type App interface {
+	Listener(ln net.Listener) error
+	ShutdownWithTimeout(d time.Duration) error
 }
 
-// App is a fiber app as the tests mount simulators and receivers on.
-func App() *fiber.App { return fiber.New(fiber.Config{DisableStartupMessage: true}) }
-
-// Header is a request's headers, copied out of fiber's reused buffers.
-func Header(c *fiber.Ctx) http.Header {
-	h := http.Header{}
-	c.Request().Header.VisitAll(func(k, v []byte) { h.Add(string(k), string(v)) })
-	return h
+// Serve runs app on the server's port until the test ends.
+func (s *Server) Serve(app App) {
+	go func() { _ = app.Listener(s.ln) }()
+	s.t.Cleanup(func() { _ = app.ShutdownWithTimeout(2 * time.Second) })
 }
 
 // Inbox is what a stand-in receiver got, in order, for tests that take

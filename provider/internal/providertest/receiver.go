@@ -1,10 +1,9 @@
 package providertest
 
 import (
+	"context"
 	"net/http"
 	"testing"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
 )
@@ -28,13 +27,14 @@ type Receiver struct {
 	Log[Delivery]
 }
 
-// Handle is the endpoint; mount it at a route ending in "/*".
-func (r *Receiver) Handle(c *fiber.Ctx) error {
-	d := Delivery{Header: Header(c), Body: append([]byte(nil), c.Body()...)}
-	d.N, d.Err = r.Adapter.Verify(c.UserContext(), &provider.Request{Header: d.Header, Body: d.Body, Path: c.Params("*")})
+// Receive is the endpoint's work on one delivery: header and body as
+// received, path after the route's prefix; it answers the adapter's Reply.
+// Tests mount it with web/sandbox/sandboxtest.Handle.
+func (r *Receiver) Receive(ctx context.Context, header http.Header, body []byte, path string) provider.Reply {
+	d := Delivery{Header: header, Body: body}
+	d.N, d.Err = r.Adapter.Verify(ctx, &provider.Request{Header: d.Header, Body: d.Body, Path: path})
 	r.Add(d)
-	rep := r.Adapter.Reply(d.N, d.Err)
-	return c.Status(rep.Status).SendString(rep.Body)
+	return r.Adapter.Reply(d.N, d.Err)
 }
 
 // WaitFor returns the first delivery that verified with outcome o.

@@ -1,0 +1,185 @@
+package cryptohost
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	family "github.com/paygate/gateway/provider/cryptohost"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/web/sandbox/simkit"
+)
+
+// SimConfig is the simulator's side of the sandbox credentials.
+type SimConfig struct {
+	BaseURL       string // the simulator's own public base, for hosted URLs
+	APIKey        string
+	WebhookSecret string
+	// WebhookURL is the endpoint subscribed at the provider: the gateway's
+	// /api/gatewaynotification/cryptohost/webhook. The provider does not
+	// take a notification URL per charge, so neither does the simulator.
+	WebhookURL      string
+	APIKeyHeader    string
+	SignatureHeader string
+	ChargeTTL       time.Duration // how long a charge can be paid
+	KeepFor         time.Duration // how long the simulator remembers it
+}
+
+// SandboxSimConfig is the simulator mounted at baseURL with the sandbox
+// credentials. When baseURL ends in the conventional mount
+// /sandbox/provider/cryptohost, the webhook subscription is the gateway's
+// sandbox notification path on the same host (the gateway keeps sandbox
+// notifications under /sandbox/gatewaynotification, apart from live ones);
+// otherwise set WebhookURL.
+func SandboxSimConfig(baseURL string) SimConfig {
+	baseURL = strings.TrimRight(baseURL, "/")
+	cfg := SimConfig{BaseURL: baseURL, APIKey: family.SandboxAPIKey, WebhookSecret: family.SandboxWebhookSecret,
+		APIKeyHeader: family.DefaultAPIKeyHeader, SignatureHeader: family.DefaultSignatureHeader, ChargeTTL: time.Hour, KeepFor: 7 * 24 * time.Hour}
+	if root, ok := strings.CutSuffix(baseURL, "/sandbox/provider/"+family.Family); ok {
+		cfg.WebhookURL = root + "/sandbox/gatewaynotification/" + family.Family + "/" + family.NotifyPath
+	}
+	return cfg
+}
+
+// Simulator answers the provider's charge API, shows its hosted page and
+// sends its webhooks, signed with the sandbox secret.
+type Simulator struct {
+	cfg   SimConfig
+	state provider.State
+	n     *provider.Notifier
+	log   *slog.Logger
+}
+
+// NewSimulator builds the simulator; its charges live in state.
+func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
+	log = simkit.Logger(log)
+	return &Simulator{cfg: cfg, state: state, n: n, log: log}
+}
+
+// Register mounts the API and the hosted page relative to r.
+func (s *Simulator) Register(r fiber.Router) {
+	r.Post("/charges", s.createCharge)
+	r.Get("/charges/:code", s.getCharge)
+	r.Get("/pay/:code", s.page)
+	r.Post("/pay/:code", s.choose)
+}
+
+// apiError is the provider's error answer.
+func apiError(c *fiber.Ctx, status int, kind, msg string) error {
+	return c.Status(status).JSON(fiber.Map{"error": fiber.Map{"type": kind, "message": msg}})
+}
+
+// authorised checks the API key as the provider does.
+func (s *Simulator) authorised(c *fiber.Ctx) bool {
+	got := c.Get(s.cfg.APIKeyHeader)
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.APIKey)) == 1
+}
+
+func (s *Simulator) createCharge(c *fiber.Ctx) error {
+	if !s.authorised(c) {
+		return apiError(c, fiber.StatusUnauthorized, "authorization_error", "no such API key")
+	}
+	var req family.CreateCharge
+	if len(c.Body()) > family.MaxNotifyBody || json.Unmarshal(c.Body(), &req) != nil {
+		return apiError(c, fiber.StatusBadRequest, "invalid_request", "body is not a charge")
+	}
+	if err := checkChargeRequest(&req); err != nil {
+		return apiError(c, fiber.StatusBadRequest, "invalid_request", err.Error())
+	}
+	ch, err := s.newCharge(&req)
+	if err != nil {
+		return err
+	}
+	if err := s.save(c.UserContext(), ch); err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"data": ch, "warnings": []string{}})
+}
+
+// checkChargeRequest refuses what the provider refuses.
+func checkChargeRequest(r *family.CreateCharge) error {
+	var errs []error
+	if r.Name == "" || len(r.Name) > 100 {
+		errs = append(errs, errors.New("name is required (at most 100 characters)"))
+	}
+	if r.PricingType != "fixed_price" {
+		errs = append(errs, errors.New("pricing_type must be fixed_price"))
+	}
+	if a, err := decimal.ParseMinor(r.LocalPrice.Amount, decimal.Exact); err != nil || a <= 0 {
+		errs = append(errs, errors.New("local_price.amount must be a positive amount"))
+	}
+	if !decimal.Currency(r.LocalPrice.Currency) {
+		errs = append(errs, errors.New("local_price.currency must be a currency code"))
+	}
+	if r.Metadata.OrderID == "" || len(r.Metadata.OrderID) > 128 {
+		errs = append(errs, errors.New("metadata.order_id is required"))
+	}
+	for _, u := range []string{r.RedirectURL, r.CancelURL} {
+		if p, err := url.Parse(u); u != "" && (err != nil || p.Host == "") {
+			errs = append(errs, fmt.Errorf("%q is not an absolute URL", u))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// newCharge makes a NEW charge with a fresh code and id.
+func (s *Simulator) newCharge(r *family.CreateCharge) (*family.Charge, error) {
+	code, err := randomCode(8)
+	if err != nil {
+		return nil, err
+	}
+	id := make([]byte, 16)
+	if _, err := rand.Read(id); err != nil {
+		return nil, fmt.Errorf("charge id: %w", err)
+	}
+	now := time.Now().UTC()
+	h := hex.EncodeToString(id)
+	ch := &family.Charge{
+		ID: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], Code: code,
+		Name: r.Name, Description: r.Description, HostedURL: s.cfg.BaseURL + "/pay/" + code,
+		CreatedAt: now.Format(time.RFC3339), ExpiresAt: now.Add(s.cfg.ChargeTTL).Format(time.RFC3339),
+		PricingType: r.PricingType, RedirectURL: r.RedirectURL, CancelURL: r.CancelURL,
+		Payments: []family.Payment{}, Timeline: []family.TimelineEntry{{Status: "NEW", Time: now.Format(time.RFC3339)}},
+	}
+	ch.Pricing.Local = r.LocalPrice
+	ch.Metadata.OrderID = r.Metadata.OrderID
+	return ch, nil
+}
+
+// randomCode is an upper-case code without look-alike characters.
+func randomCode(n int) (string, error) {
+	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("charge code: %w", err)
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b), nil
+}
+
+func (s *Simulator) getCharge(c *fiber.Ctx) error {
+	if !s.authorised(c) {
+		return apiError(c, fiber.StatusUnauthorized, "authorization_error", "no such API key")
+	}
+	ch, err := s.load(c.UserContext(), c.Params("code"))
+	if errors.Is(err, provider.ErrNotFound) {
+		return apiError(c, fiber.StatusNotFound, "not_found", "charge not found")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"data": ch, "warnings": []string{}})
+}
