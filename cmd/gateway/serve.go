@@ -19,7 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/admin"
-	"github.com/paygate/gateway/apidoc"
+	"github.com/paygate/gateway/web/api/apidoc"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
