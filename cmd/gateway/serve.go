@@ -19,7 +19,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/admin"
-	"github.com/paygate/gateway/web/api/apidoc"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
@@ -31,6 +30,8 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
+	"github.com/paygate/gateway/web/api"
+	"github.com/paygate/gateway/web/api/apidoc"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -204,7 +205,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
-		g.app.Post("/api/order/webhooks/resend", resend.Serve)
+		g.app.Post("/api/order/webhooks/resend", api.Resend(resend))
 		cp.handlers, cp.resend = h, resend
 	}
 	if cfg.Has(platform.RoleQuery) {
