@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -26,13 +25,19 @@ import (
 // testBase is the public URL handlers under test put in their addresses.
 const testBase = "https://pay.test"
 
-// testIP is the peer address fiber's app.Test gives every request.
+// testIP is the peer address the door's test server gives every request.
 const testIP = "0.0.0.0"
+
+// HTTPDoor serves uc's routes as the gateway mounts them (web/api,
+// web/notify, pages limited per IP at pages), for the tests here that still
+// drive use cases through the door. door_test.go sets it: as package
+// command_test it may import the door, which imports this package.
+var HTTPDoor func(uc *UseCases, pages platform.Limit, log *slog.Logger) func(*http.Request) (*http.Response, error)
 
 type harness struct {
 	t        testing.TB
 	rdb      *redis.Client
-	app      *fiber.App
+	serve    func(*http.Request) (*http.Response, error) // the API door over uc
 	accounts *merchant.Store
 	acct     *merchant.Account // a sandbox merchant
 	live     *merchant.Account // a live merchant
@@ -106,10 +111,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	var limiter *platform.Limiter // limits have their own tests
-	(&Handlers{UseCases: uc, Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
-	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: uc.Create, uc: uc, store: store, prov: prov}
+	return &harness{t: t, rdb: rdb, serve: HTTPDoor(uc, lim, log), accounts: accounts, acct: acct, live: live, create: uc.Create, uc: uc, store: store, prov: prov}
 }
 
 // baseParams is a valid wallet_a create of the sandbox merchant.
@@ -153,7 +155,7 @@ func (r *response) data(t testing.TB) map[string]any {
 
 func (h *harness) do(req *http.Request) *response {
 	h.t.Helper()
-	res, err := h.app.Test(req, 5000)
+	res, err := h.serve(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -262,3 +264,22 @@ func (h *harness) status(t *testing.T, id string) schema.Status {
 	}
 	return o.Status
 }
+
+// postTo signs nothing: p must already carry its sign when it should.
+func (h *harness) postTo(path string, p schema.Params, header ...string) *response {
+	h.t.Helper()
+	b, _ := json.Marshal(p)
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Add(header[i], header[i+1])
+	}
+	return h.do(req)
+}
+
+// The door's headers and bound (web/api, web/notify), as merchants and
+// providers see them.
+const (
+	headerIdempotentReplayed = "Idempotent-Replayed"
+	maxNotificationBody      = 64 << 10
+)

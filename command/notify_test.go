@@ -151,7 +151,7 @@ func TestNotificationsRefusedWithoutAnOrder(t *testing.T) {
 // TestNotificationBodyBound: a body over the bound is refused unread.
 func TestNotificationBodyBound(t *testing.T) {
 	h := newHarness(t, testenv.Redis(t))
-	body := strings.Repeat("x", MaxNotificationBody+1)
+	body := strings.Repeat("x", maxNotificationBody+1)
 	req := httptest.NewRequest(http.MethodPost, "/sandbox/gatewaynotification/wallet_a/notify", strings.NewReader(body))
 	if r := h.do(req); r.Status != 413 {
 		t.Fatalf("oversized notification: %d %s", r.Status, r.Raw)

@@ -36,7 +36,7 @@ type UseCases struct {
 	Options       *Options          // the two-step flows' option lists, cached
 
 	signed *signedCalls
-	idem   *idempotency
+	idem   *IdempotencyKeys
 	ips    *platform.ClientIP
 	cfg    Config
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/web/api"
 	"github.com/paygate/gateway/web/api/apidoc"
+	"github.com/paygate/gateway/web/notify"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -194,10 +195,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 		pages.Register(g.app)
 		h.Page = pages.Render
-		h.PageError = func(c *fiber.Ctx, e command.HostedError) error {
+		h.PageError = func(c *fiber.Ctx, e api.HostedError) error {
 			return pages.RenderCreateError(c, e.Err, e.Lang, e.Back)
 		}
 		h.Register(g.app)
+		notify.Register(g.app, h.UseCases.Notifications, h.UseCases.ClientIP())
 		g.workers = append(g.workers, workers...)
 		// A merchant's webhook resend only queues an attempt in Redis, so
 		// the command side, which takes the merchant's signed calls, serves it.
@@ -307,7 +309,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 }
 
 func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient, dir *merchant.Directory, limiter *platform.Limiter, nets *usdt.Watcher,
-	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, []func(context.Context), error) {
+	reg prometheus.Registerer, log *slog.Logger) (*api.Handlers, []func(context.Context), error) {
 	rates, prepare, err := fxRates(cfg, rdb, log)
 	if err != nil {
 		return nil, nil, err
@@ -349,7 +351,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, err
 	}
-	h := &command.Handlers{
+	h := &api.Handlers{
 		UseCases: uc,
 		Simulators: func(r fiber.Router) {
 			r.Use(provider.WithMerchantNames(simMerchantNames(store, dir)))

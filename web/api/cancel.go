@@ -1,24 +1,25 @@
-package command
+package api
 
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
 // cancelPost serves POST /api/order/cancel (Cancels.MerchantCancel); the
 // answer is the order as GET /api/order shows it.
-func cancelPost(uc *UseCases) fiber.Handler {
+func cancelPost(uc *command.UseCases) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		p, err := ParseJSONParams(c.Body())
+		p, err := command.ParseJSONParams(c.Body())
 		if err != nil {
 			return err
 		}
-		o, err := uc.Cancel.MerchantCancel(c.UserContext(), p, uc.ips.Of(c))
+		o, err := uc.Cancel.MerchantCancel(c.UserContext(), p, uc.ClientIP().Of(c))
 		if err != nil {
 			return err
 		}
-		return platform.OK(c, schema.View(o, uc.cfg.PublicURL))
+		return platform.OK(c, schema.View(o, uc.PublicURL()))
 	}
 }
