@@ -227,7 +227,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
-		g.app.Get("/api/order", q.Serve)
+		g.app.Get("/api/order", api.Orders(q))
 		cp.live, cp.ch, cp.gate, cp.listing = live, chOrders, gate, listing
 	}
 	if cp.handlers != nil && cp.live != nil {
