@@ -13,7 +13,7 @@ import (
 // ConfirmChoice is the second choice of the two-step flows: fiatpsp's
 // payment system and cryptopsp's cryptocurrency, each listed with what it
 // costs the payer, then fixed once and the provider initialised. The
-// payer's pages and the merchant's signed API call (http_confirm.go) both
+// payer's pages and the merchant's signed API call (web/api/confirm.go) both
 // confirm through it.
 type ConfirmChoice struct {
 	signed    *signedCalls

@@ -22,7 +22,7 @@ var actionParams = map[string][]string{
 }
 
 // Args are a request's query parameters as the door reads them: the value
-// of key, or the first default when it is absent (a *fiber.Ctx is one).
+// of key, or the first default when it is absent (the API door passes its request).
 // What the action functions read from it they copy before keeping.
 type Args interface {
 	Query(key string, defaultValue ...string) string
