@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,11 +17,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/command"
-	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
-	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -57,7 +54,8 @@ func newRedisHarness(t testing.TB) *harness {
 		t.Fatal(err)
 	}
 	dir := merchant.NewDirectory(accounts, log, 10*time.Millisecond)
-	usdt, err := command.NewUSDT(rdb, fixedRates{{Base: "USDT", Quote: "USD"}: 1_000_000}, time.Hour)
+	rates, _ := command.ParseUSDTRates("CNY=7.2,BDT=120")
+	usdt, err := command.NewUSDT(rdb, usdtRates(rates), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +69,7 @@ func newRedisHarness(t testing.TB) *harness {
 	uc, err := command.New(command.Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim,
 		QueryLimit: lim, MethodLimits: command.DefaultMethodLimits()},
 		command.Deps{Accounts: dir, Store: command.NewStore(rdb, time.Minute, time.Hour), Providers: fakeRegistry(prov), USDT: usdt,
-			Rates: fixedRates{}, ClientIP: ips, Registerer: reg, Log: log})
+			Rates: fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}, ClientIP: ips, Registerer: reg, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,58 +169,6 @@ func orderCount(t *testing.T, h *harness, appid string) int64 {
 	return n
 }
 
-// fakeProvider initialises like a redirect or QR provider; the door's tests
-// need no more of a provider (command's tests have the whole fake).
-type fakeProvider struct {
-	base string
-	fail atomic.Pointer[error] // what Initialise returns, if set
-}
-
-func (f *fakeProvider) Initialise(_ context.Context, p provider.Payment) (provider.Init, error) {
-	if err := f.fail.Load(); err != nil && *err != nil {
-		return provider.Init{}, *err
-	}
-	checkout := f.base + "/fake-provider/checkout/" + url.PathEscape(p.OrderID)
-	if p.Method == schema.MethodWalletA || p.Method == schema.MethodWalletB {
-		return provider.Init{QRPayload: checkout, Ref: "ref-" + p.OrderID}, nil
-	}
-	return provider.Init{ProviderURL: checkout, Ref: "ref-" + p.OrderID}, nil
-}
-
-func (f *fakeProvider) Verify(context.Context, *provider.Request) (provider.Notification, error) {
-	return provider.Notification{}, provider.ErrSignature
-}
-
-func (f *fakeProvider) Query(context.Context, string, string) (provider.Notification, error) {
-	return provider.Notification{}, provider.ErrNotFound
-}
-
-func (f *fakeProvider) Reply(provider.Notification, error) provider.Reply {
-	return provider.Reply{Status: 400, Body: "fail"}
-}
-
-// fakeRegistry serves every method with f for sandbox merchants (select and
-// usdt_direct are the gateway's own).
-func fakeRegistry(f *fakeProvider) *provider.Registry {
-	sandbox := map[schema.Method]provider.Adapter{}
-	for _, m := range schema.AllMethods() {
-		sandbox[m] = f
-	}
-	sandbox[schema.MethodSelect], sandbox[schema.MethodUSDTDirect] = provider.Own{}, provider.Own{}
-	return provider.NewRegistry(sandbox, map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}})
-}
-
-// fixedRates is FX for tests.
-type fixedRates map[fx.Pair]fx.Rate
-
-func (r fixedRates) Rate(p fx.Pair) (fx.Rate, bool) {
-	if p.Base == p.Quote {
-		return fx.Micros, true
-	}
-	v, ok := r[p]
-	return v, ok
-}
-
 func (r *response) data(t testing.TB) map[string]any {
 	t.Helper()
 	var m map[string]any
@@ -249,4 +195,26 @@ func wantBalance(t *testing.T, h *harness, cur string, want schema.Amount) {
 	if err != nil || bal[cur] != want {
 		t.Fatalf("balance %s = %v (%v), want %v", cur, bal[cur], err, want)
 	}
+}
+
+// postJSON sends body as is to POST /api/createorder.
+func (h *harness) postJSON(body string) *response {
+	h.t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/api/createorder", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	return h.do(req)
+}
+
+func (h *harness) get(path string, q url.Values) *response {
+	h.t.Helper()
+	return h.do(httptest.NewRequest(http.MethodGet, path+"?"+q.Encode(), nil))
+}
+
+func (h *harness) createOK(p schema.Params) map[string]any {
+	h.t.Helper()
+	r := h.post(signed(p, h.acct.APIKey))
+	if r.Status != 200 {
+		h.t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	return r.data(h.t)
 }
