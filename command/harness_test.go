@@ -277,9 +277,6 @@ func (h *harness) postTo(path string, p schema.Params, header ...string) *respon
 	return h.do(req)
 }
 
-// The door's headers and bound (web/api, web/notify), as merchants and
-// providers see them.
-const (
-	headerIdempotentReplayed = "Idempotent-Replayed"
-	maxNotificationBody      = 64 << 10
-)
+// headerIdempotentReplayed is the door's replay header (web/api), as
+// merchants see it.
+const headerIdempotentReplayed = "Idempotent-Replayed"
