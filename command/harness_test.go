@@ -214,16 +214,6 @@ func newPost(target, form string) *http.Request {
 	return req
 }
 
-func newGet(target string) *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }
-
-// rawList decodes a data member that is a list.
-func (r *response) rawList(t testing.TB) ([]any, error) {
-	t.Helper()
-	var l []any
-	err := json.Unmarshal(r.Body.Data, &l)
-	return l, err
-}
-
 // newSettle is a Settle of its own, whose clock a test may set without
 // moving the use cases' shared one.
 func (h *harness) newSettle() *Settle {
@@ -280,3 +270,12 @@ func (h *harness) postTo(path string, p schema.Params, header ...string) *respon
 // headerIdempotentReplayed is the door's replay header (web/api), as
 // merchants see it.
 const headerIdempotentReplayed = "Idempotent-Replayed"
+
+// deferred creates a two-step order (fiatpsp, cryptopsp) left at its
+// second choice.
+func (h *harness) deferred(method, currency, amount string) string {
+	h.t.Helper()
+	p := h.baseParams()
+	p["paymentMethod"], p["currency"], p["amount"] = method, currency, amount
+	return h.createOK(p)["paymentId"].(string)
+}

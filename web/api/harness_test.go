@@ -37,6 +37,8 @@ type harness struct {
 	app      *fiber.App
 	accounts *merchant.Store
 	acct     *merchant.Account // a sandbox merchant
+	live     *merchant.Account // a live merchant
+	store    *command.Store
 	uc       *command.UseCases
 	reg      *prometheus.Registry // the command side's metrics
 	prov     *fakeProvider
@@ -53,6 +55,10 @@ func newRedisHarness(t testing.TB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	live, err := accounts.Create(ctx, merchant.NewAccount{Name: "live shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := merchant.NewDirectory(accounts, log, 10*time.Millisecond)
 	rates, _ := command.ParseUSDTRates("CNY=7.2,BDT=120")
 	usdt, err := command.NewUSDT(rdb, usdtRates(rates), time.Hour)
@@ -66,9 +72,10 @@ func newRedisHarness(t testing.TB) *harness {
 	prov := &fakeProvider{base: testBase}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
 	reg := prometheus.NewRegistry()
+	store := command.NewStore(rdb, time.Minute, time.Hour)
 	uc, err := command.New(command.Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim,
 		QueryLimit: lim, MethodLimits: command.DefaultMethodLimits()},
-		command.Deps{Accounts: dir, Store: command.NewStore(rdb, time.Minute, time.Hour), Providers: fakeRegistry(prov), USDT: usdt,
+		command.Deps{Accounts: dir, Store: store, Providers: fakeRegistry(prov), USDT: usdt,
 			Rates: fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}, ClientIP: ips, Registerer: reg, Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +83,7 @@ func newRedisHarness(t testing.TB) *harness {
 	app := platform.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
 	(&Handlers{UseCases: uc, Pages: limiter.PerIP("pages", lim, ips)}).Register(app)
-	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, uc: uc, reg: reg, prov: prov, timeout: 5000}
+	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, store: store, uc: uc, reg: reg, prov: prov, timeout: 5000}
 }
 
 // idemCount is gateway_idempotency_keys_total of outcome.
@@ -217,4 +224,42 @@ func (h *harness) createOK(p schema.Params) map[string]any {
 		h.t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
 	return r.data(h.t)
+}
+
+func newPost(target, form string) *http.Request {
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(form))
+	if form != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	return req
+}
+
+func newGet(target string) *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }
+
+// countEvents is how many events of order id the shard's stream holds.
+func countEvents(t *testing.T, h *harness, shard schema.Shard, id string) int {
+	t.Helper()
+	msgs, err := h.rdb.XRange(context.Background(), schema.EventsKey(shard), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		ev, err := schema.DecodeEvent(m.ID, m.Values)
+		if err != nil {
+			t.Fatalf("undecodable event: %v", err)
+		}
+		if ev.Order.ID == id {
+			n++
+		}
+	}
+	return n
+}
+
+// rawList decodes a data member that is a list.
+func (r *response) rawList(t testing.TB) ([]any, error) {
+	t.Helper()
+	var l []any
+	err := json.Unmarshal(r.Body.Data, &l)
+	return l, err
 }

@@ -1,4 +1,4 @@
-package command
+package api
 
 import (
 	"context"
@@ -149,7 +149,7 @@ func TestConfirmRace(t *testing.T) {
 		for i := range statuses {
 			wg.Go(func() {
 				req := newPost("/api/cryptopsp/confirm", signedForm(url.Values{"paymentId": {id}, "pay_currency": {"eth"}}, h.acct.AppID, h.acct.APIKey).Encode())
-				res, err := h.serve(req)
+				res, err := h.app.Test(req, 5000)
 				if err == nil {
 					statuses[i] = res.StatusCode
 					res.Body.Close()
