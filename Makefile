@@ -81,7 +81,7 @@ screenshots:
 
 # Allocations and time per create through the whole handler (real Redis).
 bench-create:
-	scripts/testenv.sh $(GO) test -run '^$$' -bench CreateOrder -benchmem -benchtime 5s ./command
+	scripts/testenv.sh $(GO) test -run '^$$' -bench CreateOrder -benchmem -benchtime 5s ./web/api
 
 # Listing at scale: pages 1 and 1,000 (and page 1 filtered by method and
 # currency) of a merchant with 1,000,000 of 5,000,000 orders over 90 days,
@@ -152,8 +152,8 @@ pgo:
 bench-profile:
 	mkdir -p bench-results
 	scripts/testenv.sh $(GO) test -run '^$$' -bench 'CreateOrderSelect$$' -benchtime 10s -benchmem \
-		-cpuprofile bench-results/createorder.cpu.prof -o bench-results/command.test ./command
-	$(GO) tool pprof -top -nodecount 40 bench-results/command.test bench-results/createorder.cpu.prof
+		-cpuprofile bench-results/createorder.cpu.prof -o bench-results/api.test ./web/api
+	$(GO) tool pprof -top -nodecount 40 bench-results/api.test bench-results/createorder.cpu.prof
 
 # The fault suite: the release binary in six processes with split
 # roles under a steady mixed load, every scenario (kill -9 of each role and of

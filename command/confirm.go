@@ -13,7 +13,7 @@ import (
 // ConfirmChoice is the second choice of the two-step flows: fiatpsp's
 // payment system and cryptopsp's cryptocurrency, each listed with what it
 // costs the payer, then fixed once and the provider initialised. The
-// payer's pages and the merchant's signed API call (http_confirm.go) both
+// payer's pages and the merchant's signed API call (web/api/confirm.go) both
 // confirm through it.
 type ConfirmChoice struct {
 	signed    *signedCalls
@@ -146,10 +146,10 @@ func (h *ConfirmChoice) CryptoCurrencies(ctx context.Context, o *schema.Order) (
 	return out, nil
 }
 
-// ownOrder runs the signed-call checks (form, appid, enabled, sign, the create
+// OwnOrder runs the signed-call checks (form, appid, enabled, sign, the create
 // rate class) and reads the order p names, which must be the merchant's:
 // another's is not found, as on every merchant API.
-func (h *ConfirmChoice) ownOrder(ctx context.Context, form schema.SignedForm, p schema.Params) (*schema.Order, error) {
+func (h *ConfirmChoice) OwnOrder(ctx context.Context, form schema.SignedForm, p schema.Params) (*schema.Order, error) {
 	acct, err := h.signed.authenticate(ctx, form, p)
 	if err != nil {
 		return nil, err
@@ -161,5 +161,12 @@ func (h *ConfirmChoice) ownOrder(ctx context.Context, form schema.SignedForm, p 
 	if err == nil && o.AppID != acct.AppID {
 		return nil, orderNotFound(p["paymentId"])
 	}
+	return o, err
+}
+
+// Awaiting is the live order id of method m still waiting for the payer's
+// choice next: what the option lists are answered for.
+func (h *ConfirmChoice) Awaiting(ctx context.Context, id string, m schema.Method, next string) (*schema.Order, error) {
+	o, _, err := h.awaiting(ctx, id, m, next)
 	return o, err
 }

@@ -14,7 +14,7 @@ import (
 
 // CreateOrder is a merchant's create: one code path from parameters to a
 // stored order, which POST /api/createorder answers as JSON and GET as the
-// hosted page (http_create.go). It is the hot path: every request runs it
+// hosted page (web/api/create.go). It is the hot path: every request runs it
 // once, so it holds its collaborators directly.
 type CreateOrder struct {
 	cfg       Config

@@ -6,7 +6,7 @@
 // ever see the stream.
 //
 // Each use case is a small type holding only its collaborators, all built
-// by New (usecases.go); the HTTP door is the http_*.go files, which only
+// by New (usecases.go); the HTTP door is web/api (and web/notify), which only
 // translate requests into calls and answers, and the checkout pages and the
 // gateway CLI call the same types (docs/architecture.md).
 package command

@@ -1,8 +1,6 @@
 package command
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"encoding/json"
 	"io"
@@ -14,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -28,13 +25,19 @@ import (
 // testBase is the public URL handlers under test put in their addresses.
 const testBase = "https://pay.test"
 
-// testIP is the peer address fiber's app.Test gives every request.
+// testIP is the peer address the door's test server gives every request.
 const testIP = "0.0.0.0"
+
+// HTTPDoor serves uc's routes as the gateway mounts them (web/api,
+// web/notify, pages limited per IP at pages), for the tests here that still
+// drive use cases through the door. door_test.go sets it: as package
+// command_test it may import the door, which imports this package.
+var HTTPDoor func(uc *UseCases, pages platform.Limit, log *slog.Logger) func(*http.Request) (*http.Response, error)
 
 type harness struct {
 	t        testing.TB
 	rdb      *redis.Client
-	app      *fiber.App
+	serve    func(*http.Request) (*http.Response, error) // the API door over uc
 	accounts *merchant.Store
 	acct     *merchant.Account // a sandbox merchant
 	live     *merchant.Account // a live merchant
@@ -108,10 +111,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	var limiter *platform.Limiter // limits have their own tests
-	(&Handlers{UseCases: uc, Pages: server.PerIP(limiter, "pages", lim, ips)}).Register(app)
-	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, create: uc.Create, uc: uc, store: store, prov: prov}
+	return &harness{t: t, rdb: rdb, serve: HTTPDoor(uc, lim, log), accounts: accounts, acct: acct, live: live, create: uc.Create, uc: uc, store: store, prov: prov}
 }
 
 // baseParams is a valid wallet_a create of the sandbox merchant.
@@ -155,7 +155,7 @@ func (r *response) data(t testing.TB) map[string]any {
 
 func (h *harness) do(req *http.Request) *response {
 	h.t.Helper()
-	res, err := h.app.Test(req, 5000)
+	res, err := h.serve(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -214,16 +214,6 @@ func newPost(target, form string) *http.Request {
 	return req
 }
 
-func newGet(target string) *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }
-
-// rawList decodes a data member that is a list.
-func (r *response) rawList(t testing.TB) ([]any, error) {
-	t.Helper()
-	var l []any
-	err := json.Unmarshal(r.Body.Data, &l)
-	return l, err
-}
-
 // newSettle is a Settle of its own, whose clock a test may set without
 // moving the use cases' shared one.
 func (h *harness) newSettle() *Settle {
@@ -263,4 +253,29 @@ func (h *harness) status(t *testing.T, id string) schema.Status {
 		t.Fatal(err)
 	}
 	return o.Status
+}
+
+// postTo signs nothing: p must already carry its sign when it should.
+func (h *harness) postTo(path string, p schema.Params, header ...string) *response {
+	h.t.Helper()
+	b, _ := json.Marshal(p)
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Add(header[i], header[i+1])
+	}
+	return h.do(req)
+}
+
+// headerIdempotentReplayed is the door's replay header (web/api), as
+// merchants see it.
+const headerIdempotentReplayed = "Idempotent-Replayed"
+
+// deferred creates a two-step order (fiatpsp, cryptopsp) left at its
+// second choice.
+func (h *harness) deferred(method, currency, amount string) string {
+	h.t.Helper()
+	p := h.baseParams()
+	p["paymentMethod"], p["currency"], p["amount"] = method, currency, amount
+	return h.createOK(p)["paymentId"].(string)
 }

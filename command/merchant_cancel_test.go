@@ -109,7 +109,7 @@ func TestMerchantCancelIdempotencyKey(t *testing.T) {
 		t.Fatalf("without the key a paid order refuses: %d %s", r.Status, r.Raw)
 	}
 	again := h.postTo("/api/order/cancel", p, HeaderIdempotencyKey, "cancel-1")
-	if again.Status != 200 || again.Raw != first.Raw || again.Header.Get(HeaderIdempotentReplayed) != "true" {
+	if again.Status != 200 || again.Raw != first.Raw || again.Header.Get(headerIdempotentReplayed) != "true" {
 		t.Fatalf("replay %d %s\nfirst %s", again.Status, again.Raw, first.Raw)
 	}
 }

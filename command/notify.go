@@ -237,3 +237,10 @@ func newNotifyMetrics(reg prometheus.Registerer) (*notifyMetrics, error) {
 	}
 	return m, nil
 }
+
+// Known refuses a family the mode has no provider for, as a route that does
+// not exist: the notifications door asks before it reads the body.
+func (h *Notifications) Known(family schema.Method, sandbox bool) error {
+	_, err := h.adapter(family, sandbox)
+	return err
+}

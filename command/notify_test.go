@@ -148,16 +148,6 @@ func TestNotificationsRefusedWithoutAnOrder(t *testing.T) {
 	}
 }
 
-// TestNotificationBodyBound: a body over the bound is refused unread.
-func TestNotificationBodyBound(t *testing.T) {
-	h := newHarness(t, testenv.Redis(t))
-	body := strings.Repeat("x", MaxNotificationBody+1)
-	req := httptest.NewRequest(http.MethodPost, "/sandbox/gatewaynotification/wallet_a/notify", strings.NewReader(body))
-	if r := h.do(req); r.Status != 413 {
-		t.Fatalf("oversized notification: %d %s", r.Status, r.Raw)
-	}
-}
-
 // TestChargedInBDT: a USD bdpsp_a order is charged in BDT at the rate of
 // the moment, recorded on the order; the provider is asked for BDT, and
 // only a BDT payment of that amount pays it.

@@ -94,3 +94,18 @@ func (o *Options) crypto(ctx context.Context, a provider.Adapter, ord *schema.Or
 	}
 	return schema.CryptoOption{Currency: cur, Min: min.Amount, Enabled: ord.Amount >= min.Amount}, nil
 }
+
+// MerchantSystems is fiatpsp's payment systems for the merchant appid,
+// whose query key authenticates the call: what a merchant picks
+// fiatpspSystemId from.
+func (o *Options) MerchantSystems(ctx context.Context, appid, key string) ([]provider.System, error) {
+	acct, err := o.accounts.AuthQuery(ctx, appid, key)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := o.providers.For(schema.MethodFiatPSP, acct.Sandbox)
+	if !ok {
+		return nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod fiatpsp is not available for this merchant")
+	}
+	return o.systems(ctx, a, acct.Sandbox)
+}

@@ -7,15 +7,15 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// maxBody is DESIGN.md's bound on a create request.
-const maxBody = 64 << 10
+// MaxBody is DESIGN.md's bound on a create request (and on the API confirms' form).
+const MaxBody = 64 << 10
 
 // ParseJSONParams reads a create body: one JSON object of flat values. A
 // number keeps its literal (the signature signs it as sent), null means
 // absent, and nested values are refused because SPEC.md signs a flat set.
 // Duplicate names are refused too: which one was signed would be a guess.
 func ParseJSONParams(body []byte) (schema.Params, error) {
-	if len(body) > maxBody {
+	if len(body) > MaxBody {
 		return nil, platform.Errorf(platform.KindTooLarge, "request body is larger than 64 KiB")
 	}
 	return scanObject(body)

@@ -211,7 +211,7 @@ func TestRefundIdempotencyKey(t *testing.T) {
 	first := h.refund(refundParams(h, id, "10"), HeaderIdempotencyKey, "k-1")
 	again := h.refund(refundParams(h, id, "10"), HeaderIdempotencyKey, "k-1")
 	other := h.refund(refundParams(h, id, "11"), HeaderIdempotencyKey, "k-1")
-	if first.Status != 200 || again.Raw != first.Raw || again.Header.Get(HeaderIdempotentReplayed) != "true" {
+	if first.Status != 200 || again.Raw != first.Raw || again.Header.Get(headerIdempotentReplayed) != "true" {
 		t.Fatalf("first %s\nagain %s", first.Raw, again.Raw)
 	}
 	if other.Status != 409 || other.Body.Error != "idempotency_mismatch" {

@@ -22,7 +22,7 @@ func (h *harness) tryPost(p schema.Params) (*response, error) {
 	}
 	req := httptest.NewRequest(http.MethodPost, "/api/createorder", bytes.NewReader(b))
 	req.Header.Set("Content-Type", "application/json")
-	res, err := h.app.Test(req, 5000)
+	res, err := h.serve(req)
 	if err != nil {
 		return nil, fmt.Errorf("POST /api/createorder: %w", err)
 	}

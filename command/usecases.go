@@ -13,7 +13,7 @@ import (
 
 // UseCases are the command side's use cases, each a small type holding
 // only what it needs. New builds them all over one set of collaborators;
-// the HTTP API (Handlers), the gateway CLI and the pages call these same
+// the HTTP API (web/api), the gateway CLI and the pages call these same
 // values, so a rule lives in one place whichever door a call comes in by.
 // docs/architecture.md maps each to its file.
 type UseCases struct {
@@ -36,7 +36,7 @@ type UseCases struct {
 	Options       *Options          // the two-step flows' option lists, cached
 
 	signed *signedCalls
-	idem   *idempotency
+	idem   *IdempotencyKeys
 	ips    *platform.ClientIP
 	cfg    Config
 }

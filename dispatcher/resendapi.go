@@ -1,15 +1,10 @@
 package dispatcher
 
 import (
-	"github.com/paygate/gateway/web/server"
-
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/merchant"
@@ -28,11 +23,12 @@ type ResendConfig struct {
 	Limit platform.Limit // the default per-merchant rate, shared with createorder's
 }
 
-// ResendAPI serves POST /api/order/webhooks/resend: a merchant asks for one
-// more attempt of its order's paid webhook, or with refundId of one of its
-// refunds' webhooks, recorded as manual, as an operator
-// does with `gateway webhook resend`. It only queues the attempt, so any
-// node with Redis can serve it; a running dispatcher sends it.
+// ResendAPI is the use case behind POST /api/order/webhooks/resend
+// (web/api serves it): a merchant asks for one more attempt of its order's
+// paid webhook, or with refundId of one of its refunds' webhooks, recorded
+// as manual, as an operator does with `gateway webhook resend`. It only
+// queues the attempt, so any node with Redis can serve it; a running
+// dispatcher sends it.
 type ResendAPI struct {
 	cfg      ResendConfig
 	hooks    *Webhooks
@@ -54,89 +50,55 @@ func NewResendAPI(cfg ResendConfig, rdb redis.UniversalClient, accounts Accounts
 // given): it picks that refund's webhook instead of the paid one.
 var resendParams = []string{"appid", "action", "paymentId", "sign"}
 
-// resendData is the answer's data.
-type resendData struct {
-	PaymentID string `json:"paymentId"`
-	RefundID  string `json:"refundId,omitempty"`
-	EventID   string `json:"eventId"`
-	Resend    string `json:"resend"`
+// Resent is a queued merchant resend: the order, the refund when one was
+// named, and the event whose webhook goes again.
+type Resent struct {
+	PaymentID string
+	RefundID  string
+	EventID   string
 }
 
-// Serve runs createorder's check order (required fields, appid, enabled,
-// sign_type, sign, rate limit, action), then queues the resend. An order
-// without a delivery, another merchant's, or a refundId that is not the
-// order's, is 404 alike; one whose attempt is running now is 409.
-func (a *ResendAPI) Serve(c *fiber.Ctx) error {
-	p, err := flatParams(c.Body())
-	if err != nil {
-		return err
-	}
+// MerchantResend runs createorder's check order over the request's
+// parameters (required fields, appid, enabled, sign_type, sign, rate limit,
+// action), then queues the resend. An order without a delivery, another
+// merchant's, or a refundId that is not the order's, is 404 alike; one whose
+// attempt is running now is 409.
+func (a *ResendAPI) MerchantResend(ctx context.Context, p schema.Params) (Resent, error) {
 	for _, name := range resendParams {
 		if p[name] == "" {
-			return platform.Errorf(platform.KindMissingParameter, "parameter %s is required", name)
+			return Resent{}, platform.Errorf(platform.KindMissingParameter, "parameter %s is required", name)
 		}
 	}
-	acct, err := a.authenticate(c.UserContext(), p)
+	acct, err := a.authenticate(ctx, p)
 	if err != nil {
-		return err
+		return Resent{}, err
 	}
-	if err := a.limiter.Allow(c.UserContext(), "create", acct.AppID, merchant.Limit(acct.CreateLimit, a.cfg.Limit)); err != nil {
-		return err
+	if err := a.limiter.Allow(ctx, "create", acct.AppID, merchant.Limit(acct.CreateLimit, a.cfg.Limit)); err != nil {
+		return Resent{}, err
 	}
 	if p["action"] != "resend" {
-		return platform.Errorf(platform.KindInvalidParameter, "action must be resend")
+		return Resent{}, platform.Errorf(platform.KindInvalidParameter, "action must be resend")
 	}
 	id, refundID := p["paymentId"], p["refundId"]
-	err = a.hooks.ResendFor(c.UserContext(), acct.AppID, id, refundID)
+	err = a.hooks.ResendFor(ctx, acct.AppID, id, refundID)
 	switch {
 	case errors.Is(err, ErrNoDelivery) && refundID != "":
-		return platform.Errorf(platform.KindNotFound, "order %s not found, or it has no refund %s with a webhook delivery (refund not ended, no notify_url, or expired)", id, refundID)
+		return Resent{}, platform.Errorf(platform.KindNotFound, "order %s not found, or it has no refund %s with a webhook delivery (refund not ended, no notify_url, or expired)", id, refundID)
 	case errors.Is(err, ErrNoDelivery):
-		return platform.Errorf(platform.KindNotFound, "order %s not found, or it has no webhook delivery (not paid, no notify_url, or expired)", id)
+		return Resent{}, platform.Errorf(platform.KindNotFound, "order %s not found, or it has no webhook delivery (not paid, no notify_url, or expired)", id)
 	case errors.Is(err, ErrInFlight):
-		return platform.Errorf(platform.KindConflict, "a webhook attempt of order %s is in flight; ask again when it is recorded", id)
+		return Resent{}, platform.Errorf(platform.KindConflict, "a webhook attempt of order %s is in flight; ask again when it is recorded", id)
 	case err != nil:
-		return err
+		return Resent{}, err
 	}
 	event := id
 	if refundID != "" {
 		event = refundID
 	}
-	return server.OK(c, resendData{PaymentID: id, RefundID: refundID, EventID: EventID(event), Resend: "queued"})
+	return Resent{PaymentID: id, RefundID: refundID, EventID: EventID(event)}, nil
 }
 
 // authenticate is createorder's appid, enabled and signature steps.
 func (a *ResendAPI) authenticate(ctx context.Context, p schema.Params) (*merchant.Account, error) {
 	return merchant.AuthenticateForm(ctx, a.accounts, schema.ResendForm, p, a.now())
-}
-
-// maxResendBody bounds a request, like createorder's.
-const maxResendBody = 64 << 10
-
-// flatParams reads a JSON object of flat values as createorder does: a
-// number keeps its literal (it is signed as sent), null is absent, nested
-// values and booleans are refused.
-func flatParams(body []byte) (schema.Params, error) {
-	if len(body) > maxResendBody {
-		return nil, platform.Errorf(platform.KindTooLarge, "request body is larger than 64 KiB")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil || dec.More() {
-		return nil, &platform.Error{Kind: platform.KindBadRequest, Msg: "request body is not a JSON object", Err: err}
-	}
-	p := make(schema.Params, len(raw))
-	for k, v := range raw {
-		switch x := v.(type) {
-		case nil:
-		case string:
-			p[k] = x
-		case json.Number:
-			p[k] = x.String()
-		default:
-			return nil, platform.Errorf(platform.KindBadRequest, "parameter %s must be a string or a number", k)
-		}
-	}
-	return p, nil
 }

@@ -3,12 +3,12 @@ package query
 import (
 	"bufio"
 	"context"
-	"github.com/klauspost/compress/gzip"
 	"io"
+	"log/slog"
 	"strings"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -26,55 +26,62 @@ var exportHeader = []string{"paymentId", "status", "status_str", "amount", "curr
 // a ClickHouse query at a time, never more, but not forever.
 const exportTimeout = 30 * time.Minute
 
-// export streams the merchant's orders as RFC 4180 CSV (CRLF, quoted where
-// needed), newest first, gzip-compressed when the client accepts it. The
-// rows come from the read model window by window (export_clickhouse.go) and
-// go out as they come, so memory holds one window whatever the range.
-// ClickHouse is asked once before the status line, so that a failure to
-// reach it is a 503 rather than an empty file; a failure later can only cut
-// the stream short, and is logged.
-func (q *Orders) export(c *fiber.Ctx, acct *merchant.Account) error {
+// ExportStream is one export under way: its filter's range, for the file
+// name, and the rows still to write.
+type ExportStream struct {
+	From, To time.Time
+	appid    string
+	first    []schema.Order
+	rest     ExportRest
+	cancel   context.CancelFunc
+	log      *slog.Logger
+}
+
+// Export starts action=export for the authenticated merchant acct: the
+// merchant's orders as RFC 4180 CSV (CRLF, quoted where needed), newest
+// first. The rows come from the read model window by window
+// (export_clickhouse.go) and go out as they come (ExportStream.Write), so
+// memory holds one window whatever the range. ClickHouse is asked once
+// here, before the door's status line, so that a failure to reach it is a
+// 503 rather than an empty file; a failure later can only cut the stream
+// short, and is logged.
+func (q *Orders) Export(ctx context.Context, acct *merchant.Account, args Args) (*ExportStream, error) {
 	if q.reports == nil {
-		return platform.Errorf(platform.KindUnavailable, "reports are not served by this node")
+		return nil, platform.Errorf(platform.KindUnavailable, "reports are not served by this node")
 	}
-	f, err := q.parseReportFilter(c, acct.AppID)
+	f, err := q.parseReportFilter(args, acct.AppID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if v := c.Query("format", "csv"); v != "csv" {
-		return platform.Errorf(platform.KindInvalidParameter, "format must be csv")
+	if v := args.Query("format", "csv"); v != "csv" {
+		return nil, platform.Errorf(platform.KindInvalidParameter, "format must be csv")
 	}
-	// The values outlive the handler (the stream runs after it returns).
+	// The values outlive the request (the stream runs after its handler returns).
 	f.AppID, f.Method, f.Currency = strings.Clone(f.AppID), schema.Method(strings.Clone(string(f.Method))), strings.Clone(f.Currency)
 	f.ClientOrderID = strings.Clone(f.ClientOrderID)
-	gz := strings.Contains(c.Get(fiber.HeaderAcceptEncoding), "gzip")
 
-	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	release, err := q.gate.Acquire(ctx, f.AppID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
-	first, rest, err := q.reports.Export(ctx, f)
+	sctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
+	first, rest, err := q.reports.Export(sctx, f)
 	release() // the stream's later windows run outside the gate (docs/reporting.md)
 	if err != nil {
 		cancel()
 		q.log.Error("export", "err", err)
-		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
+		return nil, &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
 	}
-	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="orders-`+f.From.Format("20060102T150405Z")+`-`+f.To.Format("20060102T150405Z")+`.csv"`)
-	c.Set(fiber.HeaderVary, fiber.HeaderAcceptEncoding)
-	if gz {
-		c.Set(fiber.HeaderContentEncoding, "gzip")
+	return &ExportStream{From: f.From, To: f.To, appid: f.AppID, first: first, rest: rest, cancel: cancel, log: q.log}, nil
+}
+
+// Write writes the whole CSV to w, gzip-compressed when gz, and ends the
+// export's read.
+func (s *ExportStream) Write(w *bufio.Writer, gz bool) {
+	defer s.cancel()
+	if err := writeExport(w, gz, s.first, s.rest); err != nil {
+		s.log.Warn("export cut short", "appid", s.appid, "err", err)
 	}
-	log := q.log
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer cancel()
-		if err := writeExport(w, gz, first, rest); err != nil {
-			log.Warn("export cut short", "appid", f.AppID, "err", err)
-		}
-	})
-	return nil
 }
 
 // writeExport writes the header, the first window's rows, then the rest.

@@ -1,13 +1,9 @@
 package query
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"strconv"
 	"time"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -68,40 +64,42 @@ const (
 	maxPage      = 1_000_000
 )
 
-// listPage is action=orders' data.
-type listPage struct {
+// ListPage is action=orders' data.
+type ListPage struct {
 	Page   int                `json:"page"`
 	Limit  int                `json:"limit"`
 	Total  int                `json:"total"`
 	Orders []schema.OrderView `json:"orders"`
 }
 
-func (q *Orders) list(c *fiber.Ctx, acct *merchant.Account) error {
+// List is action=orders for the authenticated merchant acct: the page of
+// its orders args' filter selects.
+func (q *Orders) List(ctx context.Context, acct *merchant.Account, args Args) (ListPage, error) {
 	if q.listing == nil {
-		return platform.Errorf(platform.KindUnavailable, "order listing is not served by this node")
+		return ListPage{}, platform.Errorf(platform.KindUnavailable, "order listing is not served by this node")
 	}
-	f, err := parseFilter(c, acct.AppID)
+	f, err := parseFilter(args, acct.AppID)
 	if err != nil {
-		return err
+		return ListPage{}, err
 	}
-	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	release, err := q.gate.Acquire(ctx, f.AppID)
 	if err != nil {
-		return err
+		return ListPage{}, err
 	}
-	total, orders, err := q.listing.Page(c.UserContext(), f)
+	total, orders, err := q.listing.Page(ctx, f)
 	release()
 	if err != nil {
 		q.log.Error("list orders", "err", err)
-		return &platform.Error{Kind: platform.KindUnavailable, Msg: "order listing is unavailable; retry later", Err: err}
+		return ListPage{}, &platform.Error{Kind: platform.KindUnavailable, Msg: "order listing is unavailable; retry later", Err: err}
 	}
-	out := listPage{Page: f.Page, Limit: f.Limit, Total: total, Orders: make([]schema.OrderView, len(orders))}
+	out := ListPage{Page: f.Page, Limit: f.Limit, Total: total, Orders: make([]schema.OrderView, len(orders))}
 	for i := range orders {
 		out.Orders[i] = schema.View(&orders[i], q.cfg.PublicURL)
 	}
-	return server.OK(c, out)
+	return out, nil
 }
 
-func parseFilter(c *fiber.Ctx, appid string) (Filter, error) {
+func parseFilter(c Args, appid string) (Filter, error) {
 	f := Filter{AppID: appid, Page: 1, Limit: defaultLimit, ClientOrderID: c.Query("clientOrderId")}
 	var err error
 	if f.Page, err = wholeParam(c, "page", 1, 1, maxPage); err != nil {
@@ -132,7 +130,7 @@ func parseFilter(c *fiber.Ctx, appid string) (Filter, error) {
 }
 
 // wholeParam reads a whole number in [lo, hi], or def when absent.
-func wholeParam(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
+func wholeParam(c Args, name string, def, lo, hi int) (int, error) {
 	v := c.Query(name)
 	if v == "" {
 		return def, nil

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
-	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -29,7 +28,7 @@ import (
 
 type listEnv struct {
 	t    *testing.T
-	app  *fiber.App
+	app  *testApp
 	ch   driver.Conn
 	acct *merchant.Account
 	ids  []string // the merchant's orders, newest first

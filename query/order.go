@@ -1,14 +1,10 @@
 package query
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"errors"
 	"log/slog"
 	"time"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -64,7 +60,8 @@ type Sources struct {
 	Gate *FairGate
 }
 
-// Orders serves GET /api/order.
+// Orders are the use cases of GET /api/order (web/api serves it): the
+// merchant's admission (Admit), then one action each.
 type Orders struct {
 	cfg        Config
 	accounts   Accounts
@@ -79,7 +76,7 @@ type Orders struct {
 	log        *slog.Logger
 }
 
-// NewOrders wires the query handler; a nil limiter applies no limit.
+// NewOrders wires the query use cases; a nil limiter applies no limit.
 func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Limiter, log *slog.Logger) (*Orders, error) {
 	if cfg.PublicURL == "" {
 		return nil, errors.New("query: public URL is empty")
@@ -93,39 +90,24 @@ func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Lim
 	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, listing: src.Listing, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, gate: src.Gate, limiter: limiter, log: log}, nil
 }
 
-// Serve dispatches on action.
-func (q *Orders) Serve(c *fiber.Ctx) error {
-	acct, err := q.accounts.AuthQuery(c.UserContext(), c.Query("appid"), c.Query("key"))
+// Admit is the checks every action starts with, in this order: the
+// merchant's query key, its budget for the action's class, then the action
+// named and supported. The door checks the parameters next (UnknownParam).
+func (q *Orders) Admit(ctx context.Context, appid, key, action string) (*merchant.Account, error) {
+	acct, err := q.accounts.AuthQuery(ctx, appid, key)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	action := c.Query("action")
-	if err := q.allow(c.UserContext(), acct, action); err != nil {
-		return err
+	if err := q.allow(ctx, acct, action); err != nil {
+		return nil, err
 	}
 	if action == "" {
-		return platform.Errorf(platform.KindMissingParameter, "parameter action is required")
+		return nil, platform.Errorf(platform.KindMissingParameter, "parameter action is required")
 	}
 	if _, ok := actionParams[action]; !ok {
-		return platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order, orders, webhooks, summary, timeseries or export)", action)
+		return nil, platform.Errorf(platform.KindInvalidParameter, "action %q is not supported (use order, orders, webhooks, summary, timeseries or export)", action)
 	}
-	if err := unknownParam(c, action); err != nil {
-		return err
-	}
-	switch action {
-	case "order":
-		return q.one(c, acct)
-	case "orders":
-		return q.list(c, acct)
-	case "webhooks":
-		return q.webhooks(c, acct)
-	case "summary":
-		return q.summary(c, acct)
-	case "timeseries":
-		return q.timeseries(c, acct)
-	default:
-		return q.export(c, acct)
-	}
+	return acct, nil
 }
 
 // reportActions are the actions that read ClickHouse, limited by the
@@ -140,27 +122,25 @@ func (q *Orders) allow(ctx context.Context, acct *merchant.Account, action strin
 	return q.limiter.Allow(ctx, platform.ClassQuery, acct.AppID, merchant.Limit(acct.QueryLimit, q.cfg.QueryLimit))
 }
 
-func (q *Orders) one(c *fiber.Ctx, acct *merchant.Account) error {
-	o, err := q.own(c, acct)
+// Order is action=order for the authenticated merchant acct: the order
+// with its refunds.
+func (q *Orders) Order(ctx context.Context, acct *merchant.Account, args Args) (schema.OrderView, error) {
+	o, err := q.own(ctx, acct, args)
 	if err != nil {
-		return err
+		return schema.OrderView{}, err
 	}
-	v, err := q.withRefunds(c.UserContext(), o)
-	if err != nil {
-		return err
-	}
-	return server.OK(c, v)
+	return q.withRefunds(ctx, o)
 }
 
 // own reads the order paymentId names, if it is the merchant's. Another
 // merchant's order is answered exactly like a missing one, so ids of other
 // merchants cannot be probed.
-func (q *Orders) own(c *fiber.Ctx, acct *merchant.Account) (*schema.Order, error) {
-	id := c.Query("paymentId")
+func (q *Orders) own(ctx context.Context, acct *merchant.Account, args Args) (*schema.Order, error) {
+	id := args.Query("paymentId")
 	if id == "" {
 		return nil, platform.Errorf(platform.KindMissingParameter, "parameter paymentId is required")
 	}
-	o, err := q.find(c.UserContext(), acct.AppID, id)
+	o, err := q.find(ctx, acct.AppID, id)
 	if errors.Is(err, ErrNotFound) || (err == nil && o.AppID != acct.AppID) {
 		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
 	}

@@ -1,20 +1,17 @@
 package query
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/internal/testenv"
@@ -106,13 +103,31 @@ func newRedisFixture(t *testing.T) (context.Context, *redis.Client, *merchant.St
 }
 
 // serveOrders is an app serving /api/order from src, as serve wires it.
-func serveOrders(t *testing.T, dir *merchant.Directory, src Sources, log *slog.Logger) *fiber.App {
+func serveOrders(t *testing.T, dir *merchant.Directory, src Sources, log *slog.Logger) *testApp {
 	t.Helper()
 	q, err := NewOrders(Config{PublicURL: "https://pay.test"}, dir, src, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	app.Get("/api/order", q.Serve)
-	return app
+	return &testApp{serve: HTTPDoor(q, log)}
+}
+
+// HTTPDoor serves GET /api/order over q as the gateway mounts it (web/api),
+// for the tests here that still read the use cases through the door.
+// door_test.go sets it: as package query_test it may import the door, which
+// imports this package.
+var HTTPDoor func(q *Orders, log *slog.Logger) func(r *http.Request, msTimeout int) (*http.Response, error)
+
+// testApp is the door under test; Test is fiber's App.Test (1 s unless
+// told, -1: no timeout).
+type testApp struct {
+	serve func(r *http.Request, msTimeout int) (*http.Response, error)
+}
+
+func (a *testApp) Test(r *http.Request, msTimeout ...int) (*http.Response, error) {
+	ms := 1000
+	if len(msTimeout) > 0 {
+		ms = msTimeout[0]
+	}
+	return a.serve(r, ms)
 }

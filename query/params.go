@@ -4,8 +4,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -23,19 +21,27 @@ var actionParams = map[string][]string{
 	"export":     {"from", "to", "status", "paymentMethod", "currency", "clientOrderId", "format"},
 }
 
-// unknownParam answers 400 for the first parameter (in name order, so the
-// answer is the same whatever the request's order) the action does not read.
-func unknownParam(c *fiber.Ctx, action string) error {
+// Args are a request's query parameters as the door reads them: the value
+// of key, or the first default when it is absent (the API door passes its request).
+// What the action functions read from it they copy before keeping.
+type Args interface {
+	Query(key string, defaultValue ...string) string
+}
+
+// UnknownParam answers 400 for the first of names (the request's parameter
+// names) the action does not read, in name order, so the answer is the same
+// whatever the request's order.
+func UnknownParam(action string, names []string) error {
 	known := map[string]bool{"appid": true, "key": true, "action": true}
 	for _, p := range actionParams[action] {
 		known[p] = true
 	}
 	var unknown []string
-	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
-		if !known[string(k)] {
-			unknown = append(unknown, string(k))
+	for _, k := range names {
+		if !known[k] {
+			unknown = append(unknown, k)
 		}
-	})
+	}
 	if len(unknown) == 0 {
 		return nil
 	}
@@ -52,7 +58,7 @@ var (
 )
 
 // timeParam reads an RFC 3339 time the orders table can hold; zero when absent.
-func timeParam(c *fiber.Ctx, name string) (time.Time, error) {
+func timeParam(c Args, name string) (time.Time, error) {
 	v := c.Query(name)
 	if v == "" {
 		return time.Time{}, nil
@@ -68,7 +74,7 @@ func timeParam(c *fiber.Ctx, name string) (time.Time, error) {
 }
 
 // methodParam reads a payment method code filter; "" when absent.
-func methodParam(c *fiber.Ctx) (schema.Method, error) {
+func methodParam(c Args) (schema.Method, error) {
 	v := schema.Method(c.Query("paymentMethod"))
 	if v != "" && !v.Known() {
 		return "", platform.Errorf(platform.KindInvalidParameter, "paymentMethod must be a payment method code such as wallet_a")
@@ -77,7 +83,7 @@ func methodParam(c *fiber.Ctx) (schema.Method, error) {
 }
 
 // currencyParam reads a currency filter; "" when absent.
-func currencyParam(c *fiber.Ctx) (string, error) {
+func currencyParam(c Args) (string, error) {
 	v := c.Query("currency")
 	if v != "" && !schema.KnownCurrency(v) {
 		return "", platform.Errorf(platform.KindInvalidParameter, "currency must be an upper-case currency code such as USD")
@@ -86,7 +92,7 @@ func currencyParam(c *fiber.Ctx) (string, error) {
 }
 
 // statusParam reads a status filter (name or code); nil when absent.
-func statusParam(c *fiber.Ctx) (*schema.Status, error) {
+func statusParam(c Args) (*schema.Status, error) {
 	v := c.Query("status")
 	if v == "" {
 		return nil, nil

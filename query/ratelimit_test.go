@@ -1,8 +1,6 @@
 package query
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"net/http/httptest"
 	"net/url"
@@ -64,8 +62,7 @@ func TestReportLimitIsItsOwnBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
-	app.Get("/api/order", q.Serve)
+	app := &testApp{serve: HTTPDoor(q, log)}
 
 	span := url.Values{"from": {at.Add(-time.Hour).Format(time.RFC3339)}, "to": {at.Add(time.Hour).Format(time.RFC3339)}}
 	call := func(acct *merchant.Account, action string, extra url.Values) (int, string) {

@@ -1,12 +1,8 @@
 package query
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"time"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -43,7 +39,7 @@ type ExportRest func(emit func(*schema.Order) error) error
 
 // parseReportFilter reads from and to (both required, from < to, at most
 // the configured range apart) and the filters the action takes.
-func (q *Orders) parseReportFilter(c *fiber.Ctx, appid string) (ReportFilter, error) {
+func (q *Orders) parseReportFilter(c Args, appid string) (ReportFilter, error) {
 	f := ReportFilter{AppID: appid}
 	var err error
 	for _, tp := range []struct {
@@ -114,26 +110,27 @@ type Summary struct {
 	ByMethod []MethodFigures `json:"byMethod"`
 }
 
-func (q *Orders) summary(c *fiber.Ctx, acct *merchant.Account) error {
+// Summary is action=summary for the authenticated merchant acct.
+func (q *Orders) Summary(ctx context.Context, acct *merchant.Account, args Args) (Summary, error) {
 	if q.reports == nil {
-		return platform.Errorf(platform.KindUnavailable, "reports are not served by this node")
+		return Summary{}, platform.Errorf(platform.KindUnavailable, "reports are not served by this node")
 	}
-	f, err := q.parseReportFilter(c, acct.AppID)
+	f, err := q.parseReportFilter(args, acct.AppID)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
-	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	release, err := q.gate.Acquire(ctx, f.AppID)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
-	s, err := q.reports.Summary(c.UserContext(), f)
+	s, err := q.reports.Summary(ctx, f)
 	release()
 	if err != nil {
 		q.log.Error("summary", "err", err)
-		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
+		return Summary{}, &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
 	}
 	s.From, s.To = schema.WireTime(f.From), schema.WireTime(f.To)
-	return server.OK(c, s)
+	return s, nil
 }
 
 // amounts renders per-currency sums, leaving zero sums out.

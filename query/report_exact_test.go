@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
-	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/internal/testenv"
@@ -111,7 +110,7 @@ func checkReportsExact(t *testing.T, rdb redis.UniversalClient, ch driver.Conn) 
 
 // checkAllReports checks every summary, export and time series of the
 // accounts against the workload's truth.
-func checkAllReports(t *testing.T, app *fiber.App, accounts []*merchant.Account, w *reportWorkload) {
+func checkAllReports(t *testing.T, app *testApp, accounts []*merchant.Account, w *reportWorkload) {
 	t.Helper()
 	from, to := wire(w.now.Add(-11*24*time.Hour)), wire(w.now.Add(time.Minute))
 	mid := wire(w.now.Add(-4*24*time.Hour - 1234*time.Millisecond)) // not on a second
@@ -139,7 +138,7 @@ func wire(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 type reporter struct {
 	t    *testing.T
-	app  *fiber.App
+	app  *testApp
 	acct *merchant.Account
 	w    *reportWorkload
 }

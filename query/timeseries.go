@@ -1,14 +1,11 @@
 package query
 
 import (
-	"github.com/paygate/gateway/web/server"
-
+	"context"
 	"regexp"
 	"sort"
 	"strconv"
 	"time"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -59,7 +56,7 @@ type Series struct {
 // name out of the SQL, where the zone is a literal.
 var tzName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}$`)
 
-func parseSeriesSpec(c *fiber.Ctx) (SeriesSpec, *time.Location, error) {
+func parseSeriesSpec(c Args) (SeriesSpec, *time.Location, error) {
 	s := SeriesSpec{Interval: c.Query("interval", "day"), GroupBy: c.Query("groupBy", "status"), TZ: c.Query("tz", "UTC")}
 	switch s.Interval {
 	case "hour", "day", "week", "month":
@@ -78,30 +75,31 @@ func parseSeriesSpec(c *fiber.Ctx) (SeriesSpec, *time.Location, error) {
 	return s, loc, nil
 }
 
-func (q *Orders) timeseries(c *fiber.Ctx, acct *merchant.Account) error {
+// Timeseries is action=timeseries for the authenticated merchant acct.
+func (q *Orders) Timeseries(ctx context.Context, acct *merchant.Account, args Args) (Series, error) {
 	if q.reports == nil {
-		return platform.Errorf(platform.KindUnavailable, "reports are not served by this node")
+		return Series{}, platform.Errorf(platform.KindUnavailable, "reports are not served by this node")
 	}
-	f, err := q.parseReportFilter(c, acct.AppID)
+	f, err := q.parseReportFilter(args, acct.AppID)
 	if err != nil {
-		return err
+		return Series{}, err
 	}
-	spec, loc, err := parseSeriesSpec(c)
+	spec, loc, err := parseSeriesSpec(args)
 	if err != nil {
-		return err
+		return Series{}, err
 	}
-	release, err := q.gate.Acquire(c.UserContext(), f.AppID)
+	release, err := q.gate.Acquire(ctx, f.AppID)
 	if err != nil {
-		return err
+		return Series{}, err
 	}
-	rows, err := q.reports.Series(c.UserContext(), f, spec)
+	rows, err := q.reports.Series(ctx, f, spec)
 	release()
 	if err != nil {
 		q.log.Error("timeseries", "err", err)
-		return &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
+		return Series{}, &platform.Error{Kind: platform.KindUnavailable, Msg: "reports are unavailable; retry later", Err: err}
 	}
-	return server.OK(c, Series{From: schema.WireTime(f.From), To: schema.WireTime(f.To), Interval: spec.Interval,
-		GroupBy: spec.GroupBy, TZ: spec.TZ, Buckets: buildBuckets(f.From, f.To, spec.Interval, loc, rows)})
+	return Series{From: schema.WireTime(f.From), To: schema.WireTime(f.To), Interval: spec.Interval,
+		GroupBy: spec.GroupBy, TZ: spec.TZ, Buckets: buildBuckets(f.From, f.To, spec.Interval, loc, rows)}, nil
 }
 
 // bucketStart is the start of the bucket holding t, as ClickHouse's

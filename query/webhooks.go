@@ -1,13 +1,9 @@
 package query
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -72,29 +68,28 @@ type RefundWebhooks struct {
 	Attempts []schema.WebhookAttempt `json:"attempts"`
 }
 
-// webhooks serves action=webhooks for the authenticated merchant acct: the
+// Webhooks is action=webhooks for the authenticated merchant acct: the
 // same attempt logs operators see with `gateway webhook log`. The order must
 // be the merchant's; another merchant's order is answered like a missing one.
 // An archived order is found too, with empty logs: they expired with the
 // order's Redis hash.
-func (q *Orders) webhooks(c *fiber.Ctx, acct *merchant.Account) error {
+func (q *Orders) Webhooks(ctx context.Context, acct *merchant.Account, args Args) (WebhooksView, error) {
 	if q.webhookLog == nil {
-		return platform.Errorf(platform.KindUnavailable, "webhook logs are not served by this node")
+		return WebhooksView{}, platform.Errorf(platform.KindUnavailable, "webhook logs are not served by this node")
 	}
-	o, err := q.own(c, acct)
+	o, err := q.own(ctx, acct, args)
 	if err != nil {
-		return err
+		return WebhooksView{}, err
 	}
-	ctx := c.UserContext()
 	state, attempts, err := q.deliveryOf(ctx, o.ID, o.ID)
 	if err != nil {
-		return err
+		return WebhooksView{}, err
 	}
 	refunds, err := q.refundWebhooks(ctx, o)
 	if err != nil {
-		return err
+		return WebhooksView{}, err
 	}
-	return server.OK(c, WebhooksView{PaymentID: o.ID, Delivery: state, Attempts: attempts, Refunds: refunds})
+	return WebhooksView{PaymentID: o.ID, Delivery: state, Attempts: attempts, Refunds: refunds}, nil
 }
 
 // refundWebhooks are the webhooks of o's refunds. The refunds come from the

@@ -9,7 +9,7 @@
 # benchmark's own setup included: compare runs of the same N, or take the
 # difference of two N). About 50 times slower than Redis alone.
 #
-#   scripts/redis-callgrind.sh ./command 'CreateOrderSelect$' 1500
+#   scripts/redis-callgrind.sh ./web/api 'CreateOrderSelect$' 1500
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh

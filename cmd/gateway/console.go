@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/api"
 	"github.com/paygate/gateway/webui"
 )
 
@@ -34,7 +35,7 @@ func consoleAccounts(cfg platform.Config, rdb redis.UniversalClient, limiter *pl
 // consoleParts are what the merchant console needs of a process running
 // both the command and the query roles; the console is served only there.
 type consoleParts struct {
-	handlers *command.Handlers
+	handlers *api.Handlers
 	resend   *dispatcher.ResendAPI
 	live     *query.RedisOrders
 	ch       *query.ClickHouseOrders

@@ -21,7 +21,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/admin"
-	"github.com/paygate/gateway/apidoc"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
@@ -34,6 +33,9 @@ import (
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/web/sandbox/simkit"
+	"github.com/paygate/gateway/web/api"
+	"github.com/paygate/gateway/web/api/apidoc"
+	"github.com/paygate/gateway/web/notify"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
@@ -196,10 +198,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 		pages.Register(g.app)
 		h.Page = pages.Render
-		h.PageError = func(c *fiber.Ctx, e command.HostedError) error {
+		h.PageError = func(c *fiber.Ctx, e api.HostedError) error {
 			return pages.RenderCreateError(c, e.Err, e.Lang, e.Back)
 		}
 		h.Register(g.app)
+		notify.Register(g.app, h.UseCases.Notifications, h.UseCases.ClientIP())
 		g.workers = append(g.workers, workers...)
 		// A merchant's webhook resend only queues an attempt in Redis, so
 		// the command side, which takes the merchant's signed calls, serves it.
@@ -207,7 +210,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
-		g.app.Post("/api/order/webhooks/resend", resend.Serve)
+		g.app.Post("/api/order/webhooks/resend", api.Resend(resend))
 		cp.handlers, cp.resend = h, resend
 	}
 	if cfg.Has(platform.RoleQuery) {
@@ -227,7 +230,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
-		g.app.Get("/api/order", q.Serve)
+		g.app.Get("/api/order", api.Orders(q))
 		cp.live, cp.ch, cp.gate, cp.listing = live, chOrders, gate, listing
 	}
 	if cp.handlers != nil && cp.live != nil {
@@ -309,7 +312,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 }
 
 func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient, dir *merchant.Directory, limiter *platform.Limiter, nets *usdt.Watcher,
-	reg prometheus.Registerer, log *slog.Logger) (*command.Handlers, []func(context.Context), error) {
+	reg prometheus.Registerer, log *slog.Logger) (*api.Handlers, []func(context.Context), error) {
 	rates, prepare, err := fxRates(cfg, rdb, log)
 	if err != nil {
 		return nil, nil, err
@@ -351,7 +354,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, err
 	}
-	h := &command.Handlers{
+	h := &api.Handlers{
 		UseCases: uc,
 		Simulators: func(r fiber.Router) {
 			r.Use(simkit.WithMerchantNames(simMerchantNames(store, dir)))

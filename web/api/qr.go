@@ -1,9 +1,12 @@
-package command
+package api
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/paygate/gateway/command"
+)
 
 // qrImage serves GET /payment/{paymentId}/qr.png (QRImage.PNG).
-func qrImage(q *QRImage) fiber.Handler {
+func qrImage(q *command.QRImage) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		png, err := q.PNG(c.UserContext(), c.Params("paymentId"))
 		if err != nil {

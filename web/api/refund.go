@@ -1,10 +1,11 @@
-package command
+package api
 
 import (
 	"github.com/paygate/gateway/web/server"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -18,13 +19,13 @@ type refundData struct {
 }
 
 // refundPost serves POST /api/order/refund (Refunds.MerchantRefund).
-func refundPost(uc *UseCases) fiber.Handler {
+func refundPost(uc *command.UseCases) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		p, err := ParseJSONParams(c.Body())
+		p, err := command.ParseJSONParams(c.Body())
 		if err != nil {
 			return err
 		}
-		r, o, replay, err := uc.Refund.MerchantRefund(c.UserContext(), p, server.ClientAddr(uc.ips, c))
+		r, o, replay, err := uc.Refund.MerchantRefund(c.UserContext(), p, server.ClientAddr(uc.ClientIP(), c))
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package command
+package api
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/redis/go-redis/v9"
 	"github.com/valyala/fasthttp"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
@@ -56,13 +56,13 @@ func (h *harness) idemStored(appid, key string) bool {
 func TestIdempotencyKeyReplays(t *testing.T) {
 	h := newRedisHarness(t)
 	body := signed(h.baseParams(), h.acct.APIKey)
-	first := h.post(body, HeaderIdempotencyKey, "order-1")
+	first := h.post(body, command.HeaderIdempotencyKey, "order-1")
 	if first.Status != 200 || first.Header.Get(HeaderIdempotentReplayed) != "" {
 		t.Fatalf("first call: %d %s", first.Status, first.Raw)
 	}
 	id := first.data(t)["paymentId"].(string)
 	sandboxMove(t, h, id, "pay")
-	again := h.post(body, HeaderIdempotencyKey, "order-1")
+	again := h.post(body, command.HeaderIdempotencyKey, "order-1")
 	if again.Status != 200 || again.Raw != first.Raw || again.Header.Get(HeaderIdempotentReplayed) != "true" ||
 		again.Header.Get("Content-Type") != first.Header.Get("Content-Type") {
 		t.Fatalf("replay: %d %q\nfirst:  %s", again.Status, again.Raw, first.Raw)
@@ -70,7 +70,7 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 	// Re-signed (the same parameters, sign in upper case) is the same call.
 	upper := signed(h.baseParams(), h.acct.APIKey)
 	upper["sign"] = strings.ToUpper(upper["sign"])
-	if r := h.post(upper, HeaderIdempotencyKey, "order-1"); r.Raw != first.Raw {
+	if r := h.post(upper, command.HeaderIdempotencyKey, "order-1"); r.Raw != first.Raw {
 		t.Fatalf("re-signed replay: %s", r.Raw)
 	}
 	plain := h.post(body)
@@ -80,10 +80,10 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 	if n := orderCount(t, h, h.acct.AppID); n != 2 {
 		t.Fatalf("%d orders, want 2", n)
 	}
-	if n := testutil.ToFloat64(h.uc.Create.m.idemKeys.WithLabelValues("replayed")); n != 2 {
+	if n := h.idemCount("replayed"); n != 2 {
 		t.Fatalf("%v replays counted, want 2", n)
 	}
-	if ttl := h.rdb.PTTL(context.Background(), idemKey(h.acct.AppID, "order-1")).Val(); ttl <= 0 || ttl > DefaultIdempotencyTTL {
+	if ttl := h.rdb.PTTL(context.Background(), idemKey(h.acct.AppID, "order-1")).Val(); ttl <= 0 || ttl > command.DefaultIdempotencyTTL {
 		t.Fatalf("record ttl %v", ttl)
 	}
 }
@@ -98,9 +98,9 @@ func TestIdempotencyKeyBalancePaysOnce(t *testing.T) {
 	p := h.baseParams()
 	p["paymentMethod"], p["currency"] = "balance", "USD"
 	body := signed(p, h.acct.APIKey)
-	first := h.post(body, HeaderIdempotencyKey, "pay-once")
+	first := h.post(body, command.HeaderIdempotencyKey, "pay-once")
 	for range 3 {
-		if r := h.post(body, HeaderIdempotencyKey, "pay-once"); r.Status != 200 || r.Raw != first.Raw {
+		if r := h.post(body, command.HeaderIdempotencyKey, "pay-once"); r.Status != 200 || r.Raw != first.Raw {
 			t.Fatalf("retry: %d %s, first %s", r.Status, r.Raw, first.Raw)
 		}
 	}
@@ -114,20 +114,20 @@ func TestIdempotencyKeyBalancePaysOnce(t *testing.T) {
 // and its merchant.
 func TestIdempotencyKeyScope(t *testing.T) {
 	h := newRedisHarness(t)
-	first := h.post(signed(h.baseParams(), h.acct.APIKey), HeaderIdempotencyKey, "k")
+	first := h.post(signed(h.baseParams(), h.acct.APIKey), command.HeaderIdempotencyKey, "k")
 	if first.Status != 200 {
 		t.Fatal(first.Raw)
 	}
 	other := h.baseParams()
 	other["amount"] = "101"
-	if r := h.post(signed(other, h.acct.APIKey), HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
+	if r := h.post(signed(other, h.acct.APIKey), command.HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
 		t.Fatalf("other amount: %d %s", r.Status, r.Raw)
 	}
 	cancel := signed(schema.Params{"appid": h.acct.AppID, "action": "cancel", "paymentId": first.data(t)["paymentId"].(string)}, h.acct.APIKey)
-	if r := h.postTo("/api/order/cancel", cancel, HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
+	if r := h.postTo("/api/order/cancel", cancel, command.HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
 		t.Fatalf("the key on another route: %d %s", r.Status, r.Raw)
 	}
-	if n := testutil.ToFloat64(h.uc.Create.m.idemKeys.WithLabelValues("mismatch")); n != 2 {
+	if n := h.idemCount("mismatch"); n != 2 {
 		t.Fatalf("%v mismatches counted, want 2", n)
 	}
 	b, err := h.accounts.Create(context.Background(), newAccount("shop b", true))
@@ -136,7 +136,7 @@ func TestIdempotencyKeyScope(t *testing.T) {
 	}
 	pb := h.baseParams()
 	pb["appid"] = b.AppID
-	r := h.post(signed(pb, b.APIKey), HeaderIdempotencyKey, "k")
+	r := h.post(signed(pb, b.APIKey), command.HeaderIdempotencyKey, "k")
 	if r.Status != 200 || r.Header.Get(HeaderIdempotentReplayed) != "" || r.data(t)["paymentId"] == first.data(t)["paymentId"] {
 		t.Fatalf("merchant b with a's key: %d %s", r.Status, r.Raw)
 	}
@@ -161,14 +161,14 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 		status int
 		stored bool
 	}{
-		{"bad sign", bad, []string{HeaderIdempotencyKey, "a"}, nil, 401, false},
-		{"unknown appid", unknown, []string{HeaderIdempotencyKey, "a"}, nil, 401, false},
-		{"provider down (5xx)", good, []string{HeaderIdempotencyKey, "b"}, func() { h.prov.fail.Store(&refusal) }, 503, false},
-		{"insufficient balance (a decided 4xx)", signed(balance, h.acct.APIKey), []string{HeaderIdempotencyKey, "c"}, nil, 400, true},
-		{"key too long", good, []string{HeaderIdempotencyKey, strings.Repeat("x", 256)}, nil, 400, false},
-		{"key with a tab", good, []string{HeaderIdempotencyKey, "a\tb"}, nil, 400, false},
-		{"key not ASCII", good, []string{HeaderIdempotencyKey, "clé"}, nil, 400, false},
-		{"longest key", good, []string{HeaderIdempotencyKey, strings.Repeat("x", 255)}, nil, 200, true},
+		{"bad sign", bad, []string{command.HeaderIdempotencyKey, "a"}, nil, 401, false},
+		{"unknown appid", unknown, []string{command.HeaderIdempotencyKey, "a"}, nil, 401, false},
+		{"provider down (5xx)", good, []string{command.HeaderIdempotencyKey, "b"}, func() { h.prov.fail.Store(&refusal) }, 503, false},
+		{"insufficient balance (a decided 4xx)", signed(balance, h.acct.APIKey), []string{command.HeaderIdempotencyKey, "c"}, nil, 400, true},
+		{"key too long", good, []string{command.HeaderIdempotencyKey, strings.Repeat("x", 256)}, nil, 400, false},
+		{"key with a tab", good, []string{command.HeaderIdempotencyKey, "a\tb"}, nil, 400, false},
+		{"key not ASCII", good, []string{command.HeaderIdempotencyKey, "clé"}, nil, 400, false},
+		{"longest key", good, []string{command.HeaderIdempotencyKey, strings.Repeat("x", 255)}, nil, 200, true},
 		{"no header", good, nil, nil, 200, false},
 	}
 	for _, tt := range tests {
@@ -181,7 +181,7 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 			if r.Status != tt.status {
 				t.Fatalf("status %d %s, want %d", r.Status, r.Raw, tt.status)
 			}
-			if strings.HasPrefix(tt.name, "key ") && !strings.Contains(r.Body.Msg, HeaderIdempotencyKey) {
+			if strings.HasPrefix(tt.name, "key ") && !strings.Contains(r.Body.Msg, command.HeaderIdempotencyKey) {
 				t.Fatalf("refused for another reason: %s", r.Raw)
 			}
 			keys, _ := h.rdb.Keys(context.Background(), "gw:*:idem:*").Result()
@@ -197,27 +197,27 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 	}
 	// A 5xx frees the key: the retry executes for real.
 	h.prov.fail.Store(&refusal)
-	if r := h.post(good, HeaderIdempotencyKey, "retry-5xx"); r.Status < 500 {
+	if r := h.post(good, command.HeaderIdempotencyKey, "retry-5xx"); r.Status < 500 {
 		t.Fatalf("want 5xx: %s", r.Raw)
 	}
 	h.prov.fail.Store(nil)
-	if r := h.post(good, HeaderIdempotencyKey, "retry-5xx"); r.Status != 200 || r.Header.Get(HeaderIdempotentReplayed) != "" {
+	if r := h.post(good, command.HeaderIdempotencyKey, "retry-5xx"); r.Status != 200 || r.Header.Get(HeaderIdempotentReplayed) != "" {
 		t.Fatalf("a retry after a 5xx must run: %d %s", r.Status, r.Raw)
 	}
 	// A decided 4xx stays the answer: crediting later does not change it.
-	first := h.post(signed(balance, h.acct.APIKey), HeaderIdempotencyKey, "short")
+	first := h.post(signed(balance, h.acct.APIKey), command.HeaderIdempotencyKey, "short")
 	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 500_00); err != nil {
 		t.Fatal(err)
 	}
-	if r := h.post(signed(balance, h.acct.APIKey), HeaderIdempotencyKey, "short"); r.Status != 400 || r.Raw != first.Raw {
+	if r := h.post(signed(balance, h.acct.APIKey), command.HeaderIdempotencyKey, "short"); r.Status != 400 || r.Raw != first.Raw {
 		t.Fatalf("a stored 400 must replay: %d %s", r.Status, r.Raw)
 	}
 	// An unauthenticated call first does not take the key from the merchant.
-	h.post(bad, HeaderIdempotencyKey, "mine")
+	h.post(bad, command.HeaderIdempotencyKey, "mine")
 	if h.idemStored(h.acct.AppID, "mine") {
 		t.Fatal("a bad-sign call stored a record")
 	}
-	if r := h.post(good, HeaderIdempotencyKey, "mine"); r.Status != 200 || !h.idemStored(h.acct.AppID, "mine") {
+	if r := h.post(good, command.HeaderIdempotencyKey, "mine"); r.Status != 200 || !h.idemStored(h.acct.AppID, "mine") {
 		t.Fatalf("the merchant's own call: %d %s", r.Status, r.Raw)
 	}
 }
@@ -240,7 +240,7 @@ func TestIdempotencyKeyConcurrent(t *testing.T) {
 			defer wg.Done()
 			req := httptest.NewRequest(http.MethodPost, "/api/createorder", strings.NewReader(string(body)))
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set(HeaderIdempotencyKey, "same")
+			req.Header.Set(command.HeaderIdempotencyKey, "same")
 			res, err := h.app.Test(req, 10000)
 			if err != nil {
 				answers[i].err = err
@@ -273,11 +273,11 @@ func TestIdempotencyKeyConcurrent(t *testing.T) {
 // past its wait is told so, and nothing runs.
 func TestIdempotencyKeyInProgress(t *testing.T) {
 	h := newRedisHarness(t)
-	h.uc.idem.wait = 0
 	p := signed(h.baseParams(), h.acct.APIKey)
-	pending, _ := json.Marshal(idemRecord{Owner: "someone", Digest: paramsDigest("/api/createorder", p)})
+	pending, _ := json.Marshal(command.IdempotencyRecord{Owner: "someone", Digest: paramsDigest("/api/createorder", p)})
 	h.rdb.Set(context.Background(), idemKey(h.acct.AppID, "busy"), pending, 0)
-	r := h.post(p, HeaderIdempotencyKey, "busy")
+	h.timeout = -1 // the call first waits the keys' whole wait, 5 s
+	r := h.post(p, command.HeaderIdempotencyKey, "busy")
 	if r.Status != 409 || r.Body.Error != string(platform.KindIdempotencyInProgress) {
 		t.Fatalf("%d %s", r.Status, r.Raw)
 	}
@@ -289,7 +289,7 @@ func TestIdempotencyKeyInProgress(t *testing.T) {
 // TestIdempotencyKeyAbsentCostsNothing: without the header the wrapper
 // only looks the header up: no allocation, no Redis call (h has none).
 func TestIdempotencyKeyAbsentCostsNothing(t *testing.T) {
-	uc := &UseCases{}
+	uc := &command.UseCases{}
 	app := fiber.New()
 	c := app.AcquireCtx(&fasthttp.RequestCtx{})
 	defer app.ReleaseCtx(c)

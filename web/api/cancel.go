@@ -1,25 +1,26 @@
-package command
+package api
 
 import (
 	"github.com/paygate/gateway/web/server"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 )
 
 // cancelPost serves POST /api/order/cancel (Cancels.MerchantCancel); the
 // answer is the order as GET /api/order shows it.
-func cancelPost(uc *UseCases) fiber.Handler {
+func cancelPost(uc *command.UseCases) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		p, err := ParseJSONParams(c.Body())
+		p, err := command.ParseJSONParams(c.Body())
 		if err != nil {
 			return err
 		}
-		o, err := uc.Cancel.MerchantCancel(c.UserContext(), p, server.ClientAddr(uc.ips, c))
+		o, err := uc.Cancel.MerchantCancel(c.UserContext(), p, server.ClientAddr(uc.ClientIP(), c))
 		if err != nil {
 			return err
 		}
-		return server.OK(c, schema.View(o, uc.cfg.PublicURL))
+		return server.OK(c, schema.View(o, uc.PublicURL()))
 	}
 }

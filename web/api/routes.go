@@ -1,16 +1,16 @@
-package command
+package api
 
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 )
 
-// Handlers are the command side's HTTP door: each route reads its request,
-// calls one use case of UseCases and writes its answer; errors go to the
-// app's ErrorHandler, whose one table maps their kinds to statuses.
+// Handlers are the command side's routes of the API door: each reads its
+// request, calls one use case of UseCases and writes its answer.
 type Handlers struct {
-	UseCases *UseCases
+	UseCases *command.UseCases
 	// Simulators, when set, mounts the sandbox's simulated providers.
 	Simulators func(r fiber.Router)
 	// Pages limits the payer-facing pages per client IP.
@@ -22,7 +22,8 @@ type Handlers struct {
 	PageError func(*fiber.Ctx, HostedError) error
 }
 
-// Register mounts the command routes.
+// Register mounts the command routes (provider notifications have their
+// own door, web/notify).
 func (h *Handlers) Register(r fiber.Router) {
 	uc := h.UseCases
 	r.Post("/api/createorder", idempotent(uc, createPost(uc)))
@@ -40,10 +41,6 @@ func (h *Handlers) Register(r fiber.Router) {
 	r.Get("/api/cryptopsp/currencies", h.Pages, cryptopspCurrencies(uc))
 	r.Post("/api/fiatpsp/confirm", h.Pages, confirmFiatpsp(uc))
 	r.Post("/api/cryptopsp/confirm", h.Pages, confirmCryptopsp(uc))
-	for _, m := range []string{fiber.MethodPost, fiber.MethodGet} {
-		r.Add(m, "/api/gatewaynotification/:family/*", notification(uc.Notifications, uc.ips, false))
-		r.Add(m, "/sandbox/gatewaynotification/:family/*", notification(uc.Notifications, uc.ips, true))
-	}
 	if h.Simulators != nil {
 		h.Simulators(r.Group("/sandbox/provider"))
 	}

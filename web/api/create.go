@@ -1,4 +1,4 @@
-package command
+package api
 
 import (
 	"github.com/paygate/gateway/web/server"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -33,10 +34,10 @@ type createData struct {
 // createPost serves POST /api/createorder as JSON. The closure holds the
 // use case and the client-IP reader themselves, so a request costs no more
 // than the method value it replaced.
-func createPost(uc *UseCases) fiber.Handler {
-	create, ips, base := uc.Create, uc.ips, uc.cfg.PublicURL
+func createPost(uc *command.UseCases) fiber.Handler {
+	create, ips, base := uc.Create, uc.ClientIP(), uc.PublicURL()
 	return func(c *fiber.Ctx) error {
-		p, err := ParseJSONParams(c.Body())
+		p, err := command.ParseJSONParams(c.Body())
 		if err != nil {
 			return err
 		}
@@ -52,8 +53,8 @@ func createPost(uc *UseCases) fiber.Handler {
 // createRedirect answers GET /api/createorder where no payer pages are
 // mounted: errors as a page, success as a redirect to where the merchant
 // would send the payer. A command node serves createHosted instead.
-func createRedirect(uc *UseCases) fiber.Handler {
-	base := uc.cfg.PublicURL
+func createRedirect(uc *command.UseCases) fiber.Handler {
+	base := uc.PublicURL()
 	return createHosted(uc, func(c *fiber.Ctx, o *schema.Order) error {
 		l := schema.OrderLinks(o, base)
 		return c.Redirect(l.MerchantRedirect(base, o.ID), fiber.StatusFound)
@@ -64,11 +65,11 @@ func createRedirect(uc *UseCases) fiber.Handler {
 // page of the order created, or of the live order a refresh with the same
 // clientOrderId finds (SPEC.md). A refused create is answered by fail
 // when given, else by the error handler's plain page.
-func createHosted(uc *UseCases, page func(*fiber.Ctx, *schema.Order) error, fail func(*fiber.Ctx, HostedError) error) fiber.Handler {
-	create, ips := uc.Create, uc.ips
+func createHosted(uc *command.UseCases, page func(*fiber.Ctx, *schema.Order) error, fail func(*fiber.Ctx, HostedError) error) fiber.Handler {
+	create, ips := uc.Create, uc.ClientIP()
 	return func(c *fiber.Ctx) error {
 		server.WantHTMLErrors(c)
-		p, err := ParseQueryParams(c.Context().QueryArgs())
+		p, err := command.ParseQueryParams(c.Context().QueryArgs())
 		if err == nil {
 			var o *schema.Order
 			if o, _, err = create.Create(c.UserContext(), p, server.ClientAddr(ips, c), true); err == nil {
@@ -78,7 +79,7 @@ func createHosted(uc *UseCases, page func(*fiber.Ctx, *schema.Order) error, fail
 		if fail == nil {
 			return err
 		}
-		return fail(c, hostedError(c, uc.signed, p, err))
+		return fail(c, hostedError(c, uc, p, err))
 	}
 }
 
@@ -93,7 +94,7 @@ type HostedError struct {
 	Back string
 }
 
-func hostedError(c *fiber.Ctx, signed *signedCalls, p schema.Params, err error) HostedError {
+func hostedError(c *fiber.Ctx, uc *command.UseCases, p schema.Params, err error) HostedError {
 	he := HostedError{Err: err}
 	if p == nil {
 		return he
@@ -103,7 +104,7 @@ func hostedError(c *fiber.Ctx, signed *signedCalls, p schema.Params, err error) 
 	if ret == "" {
 		return he
 	}
-	if _, aerr := signed.authenticate(c.UserContext(), schema.CreateForm, p); aerr != nil {
+	if aerr := uc.Authenticate(c.UserContext(), schema.CreateForm, p); aerr != nil {
 		return he
 	}
 	if u, perr := url.Parse(ret); perr == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {

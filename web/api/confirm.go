@@ -1,4 +1,4 @@
-package command
+package api
 
 import (
 	"github.com/paygate/gateway/web/server"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -28,7 +29,7 @@ var confirmForms = map[string]schema.SignedForm{
 
 // signedChoice reads and authenticates a merchant's confirm carrying the
 // choice parameter, and returns the merchant's order it names.
-func signedChoice(c *fiber.Ctx, h *ConfirmChoice, choice string) (schema.Params, *schema.Order, error) {
+func signedChoice(c *fiber.Ctx, h *command.ConfirmChoice, choice string) (schema.Params, *schema.Order, error) {
 	p, err := confirmBody(c)
 	if err != nil {
 		return nil, nil, err
@@ -38,7 +39,7 @@ func signedChoice(c *fiber.Ctx, h *ConfirmChoice, choice string) (schema.Params,
 			return nil, nil, platform.Errorf(platform.KindMissingParameter, "parameter %s is required: a confirm by API is the merchant's signed call", name)
 		}
 	}
-	o, err := h.ownOrder(c.UserContext(), confirmForms[choice], p)
+	o, err := h.OwnOrder(c.UserContext(), confirmForms[choice], p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,18 +49,18 @@ func signedChoice(c *fiber.Ctx, h *ConfirmChoice, choice string) (schema.Params,
 // confirmBody is the request's parameters: a JSON object, or a form.
 func confirmBody(c *fiber.Ctx) (schema.Params, error) {
 	if bytes.HasPrefix(c.Request().Header.ContentType(), []byte(fiber.MIMEApplicationJSON)) {
-		return ParseJSONParams(c.Body())
+		return command.ParseJSONParams(c.Body())
 	}
-	if len(c.Body()) > maxBody {
+	if len(c.Body()) > command.MaxBody {
 		return nil, platform.Errorf(platform.KindTooLarge, "request body is larger than 64 KiB")
 	}
-	return ParseQueryParams(c.Request().PostArgs())
+	return command.ParseQueryParams(c.Request().PostArgs())
 }
 
 // confirmFiatpsp serves POST /api/fiatpsp/confirm by API: a merchant's
 // signed call (signedChoice), then ConfirmChoice.ConfirmFiatpsp. The payer
 // posts to the same path from our page, answered by the checkout first.
-func confirmFiatpsp(uc *UseCases) fiber.Handler {
+func confirmFiatpsp(uc *command.UseCases) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		p, o, err := signedChoice(c, uc.Confirm, "fiatpspSystemId")
 		if err != nil {
@@ -68,12 +69,12 @@ func confirmFiatpsp(uc *UseCases) fiber.Handler {
 		if o, err = uc.Confirm.ConfirmFiatpsp(c.UserContext(), o.ID, p["fiatpspSystemId"]); err != nil {
 			return err
 		}
-		return confirmAnswer(c, o, uc.cfg.PublicURL)
+		return confirmAnswer(c, o, uc.PublicURL())
 	}
 }
 
 // confirmCryptopsp serves POST /api/cryptopsp/confirm by API.
-func confirmCryptopsp(uc *UseCases) fiber.Handler {
+func confirmCryptopsp(uc *command.UseCases) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		p, o, err := signedChoice(c, uc.Confirm, "pay_currency")
 		if err != nil {
@@ -82,7 +83,7 @@ func confirmCryptopsp(uc *UseCases) fiber.Handler {
 		if o, err = uc.Confirm.ConfirmCryptopsp(c.UserContext(), o.ID, p["pay_currency"]); err != nil {
 			return err
 		}
-		return confirmAnswer(c, o, uc.cfg.PublicURL)
+		return confirmAnswer(c, o, uc.PublicURL())
 	}
 }
 

@@ -1,4 +1,8 @@
-package command
+// Package notify is the providers' door: their payment notifications
+// (live and sandbox), each verified and settled by command.Notifications,
+// answered as the provider expects. It is apart from the merchant API
+// (web/api) because its callers, checks and answers are the providers'.
+package notify
 
 import (
 	"github.com/paygate/gateway/web/server"
@@ -10,6 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
@@ -19,15 +24,23 @@ import (
 // provider's fits in a few kilobytes.
 const MaxNotificationBody = 64 << 10
 
+// Register mounts the notification routes, by POST and GET alike.
+func Register(r fiber.Router, n *command.Notifications, ips *platform.ClientIP) {
+	for _, m := range []string{fiber.MethodPost, fiber.MethodGet} {
+		r.Add(m, "/api/gatewaynotification/:family/*", notification(n, ips, false))
+		r.Add(m, "/sandbox/gatewaynotification/:family/*", notification(n, ips, true))
+	}
+}
+
 // notification serves /api/gatewaynotification/:family/* (sandbox false)
 // and /sandbox/gatewaynotification/:family/* (Notifications.Handle).
-func notification(n *Notifications, ips *platform.ClientIP, sandbox bool) fiber.Handler {
+func notification(n *command.Notifications, ips *platform.ClientIP, sandbox bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		// A copy: family outlives the handler as a metric label, and fiber's
 		// Params alias the request buffer fasthttp reuses (a kept
 		// alias once broke /metrics until a restart).
 		family := schema.Method(strings.Clone(c.Params("family")))
-		if _, err := n.adapter(family, sandbox); err != nil {
+		if err := n.Known(family, sandbox); err != nil {
 			return err
 		}
 		if len(c.Body()) > MaxNotificationBody {

@@ -1,16 +1,17 @@
-package command
+package api
 
 import (
 	"github.com/paygate/gateway/web/server"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
 )
 
 // sandboxDriver serves POST /sandbox/orders/{paymentId}/pay and /fail
 // (SandboxOrders.Move); appid and key come in the form or the query.
-func sandboxDriver(s *SandboxOrders, to schema.Status) fiber.Handler {
+func sandboxDriver(s *command.SandboxOrders, to schema.Status) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		id := c.Params("paymentId")
 		out, err := s.Move(c.UserContext(), formOrQuery(c, "appid"), formOrQuery(c, "key"), id, to)

@@ -1,12 +1,12 @@
-package command
+package api
 
 import (
 	"github.com/paygate/gateway/web/server"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/fx"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
 )
@@ -27,34 +27,23 @@ type cryptoView struct {
 }
 
 // fiatpspCurrencies serves GET /api/fiatpsp/currencies.
-func fiatpspCurrencies(uc *UseCases) fiber.Handler {
-	return func(c *fiber.Ctx) error { return uc.Options.fiatpspCurrencies(c, uc.Confirm) }
-}
-
-func (o *Options) fiatpspCurrencies(c *fiber.Ctx, confirm *ConfirmChoice) error {
-	ctx := c.UserContext()
-	if id := c.Query("paymentId"); id != "" {
-		return fiatpspFor(c, confirm, id)
+func fiatpspCurrencies(uc *command.UseCases) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		if id := c.Query("paymentId"); id != "" {
+			return fiatpspFor(c, uc.Confirm, id)
+		}
+		list, err := uc.Options.MerchantSystems(c.UserContext(), c.Query("appid"), c.Query("key"))
+		if err != nil {
+			return err
+		}
+		return server.OK(c, list)
 	}
-	acct, err := o.accounts.AuthQuery(ctx, c.Query("appid"), c.Query("key"))
-	if err != nil {
-		return err
-	}
-	a, ok := o.providers.For(schema.MethodFiatPSP, acct.Sandbox)
-	if !ok {
-		return platform.Errorf(platform.KindMethodUnavailable, "paymentMethod fiatpsp is not available for this merchant")
-	}
-	list, err := o.systems(ctx, a, acct.Sandbox)
-	if err != nil {
-		return err
-	}
-	return server.OK(c, list)
 }
 
 // fiatpspFor lists the systems with the order's quote in each. The answer
 // has always carried the rate 1 for a system in the order's own currency.
-func fiatpspFor(c *fiber.Ctx, o *ConfirmChoice, id string) error {
-	ord, _, err := o.awaiting(c.UserContext(), id, schema.MethodFiatPSP, schema.NextFiatpspSelect)
+func fiatpspFor(c *fiber.Ctx, o *command.ConfirmChoice, id string) error {
+	ord, err := o.Awaiting(c.UserContext(), id, schema.MethodFiatPSP, schema.NextFiatpspSelect)
 	if err != nil {
 		return err
 	}
@@ -78,10 +67,10 @@ func fiatpspFor(c *fiber.Ctx, o *ConfirmChoice, id string) error {
 // cryptopspCurrencies serves GET /api/cryptopsp/currencies?paymentId=: each
 // cryptocurrency with the provider's minimum for the order; one below it is
 // shown disabled.
-func cryptopspCurrencies(uc *UseCases) fiber.Handler {
+func cryptopspCurrencies(uc *command.UseCases) fiber.Handler {
 	o := uc.Confirm
 	return func(c *fiber.Ctx) error {
-		ord, _, err := o.awaiting(c.UserContext(), c.Query("paymentId"), schema.MethodCryptoPSP, schema.NextCryptopspSelect)
+		ord, err := o.Awaiting(c.UserContext(), c.Query("paymentId"), schema.MethodCryptoPSP, schema.NextCryptopspSelect)
 		if err != nil {
 			return err
 		}

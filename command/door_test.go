@@ -1,0 +1,27 @@
+package command_test
+
+import (
+	"github.com/paygate/gateway/web/server"
+
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/api"
+	"github.com/paygate/gateway/web/notify"
+)
+
+func init() { command.HTTPDoor = door }
+
+// door mounts the API door over uc on an app of its own; a nil limiter
+// limits nothing (limits have their own tests).
+func door(uc *command.UseCases, pages platform.Limit, log *slog.Logger) func(*http.Request) (*http.Response, error) {
+	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	var limiter *platform.Limiter
+	(&api.Handlers{UseCases: uc, Pages: server.PerIP(limiter, "pages", pages, uc.ClientIP())}).Register(app)
+	notify.Register(app, uc.Notifications, uc.ClientIP())
+	return func(r *http.Request) (*http.Response, error) { return app.Test(r, 5000) }
+}

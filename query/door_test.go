@@ -1,0 +1,22 @@
+package query_test
+
+import (
+	"github.com/paygate/gateway/web/server"
+
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/paygate/gateway/query"
+	"github.com/paygate/gateway/web/api"
+)
+
+func init() { query.HTTPDoor = door }
+
+// door mounts GET /api/order over q on an app of its own.
+func door(q *query.Orders, log *slog.Logger) func(*http.Request, int) (*http.Response, error) {
+	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	app.Get("/api/order", api.Orders(q))
+	return func(r *http.Request, ms int) (*http.Response, error) { return app.Test(r, ms) }
+}

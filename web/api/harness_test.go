@@ -1,0 +1,267 @@
+package api
+
+import (
+	"github.com/paygate/gateway/web/server"
+
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// testBase is the public URL handlers under test put in their addresses.
+const testBase = "https://pay.test"
+
+// testIP is the peer address fiber's app.Test gives every request.
+const testIP = "0.0.0.0"
+
+// harness is the API door over the command side's use cases on a real
+// Redis (internal/testenv), as serve mounts it.
+type harness struct {
+	t        testing.TB
+	rdb      *redis.Client
+	app      *fiber.App
+	accounts *merchant.Store
+	acct     *merchant.Account // a sandbox merchant
+	live     *merchant.Account // a live merchant
+	store    *command.Store
+	uc       *command.UseCases
+	reg      *prometheus.Registry // the command side's metrics
+	prov     *fakeProvider
+	timeout  int // app.Test's, in ms; -1: none
+}
+
+func newRedisHarness(t testing.TB) *harness {
+	t.Helper()
+	rdb := testenv.Redis(t)
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	accounts := merchant.NewStore(rdb)
+	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "sandbox shop", Sandbox: true, Callback: "https://shop.test/hook"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := accounts.Create(ctx, merchant.NewAccount{Name: "live shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := merchant.NewDirectory(accounts, log, 10*time.Millisecond)
+	rates, _ := command.ParseUSDTRates("CNY=7.2,BDT=120")
+	usdt, err := command.NewUSDT(rdb, usdtRates(rates), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ips, err := platform.NewClientIP(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := &fakeProvider{base: testBase}
+	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
+	reg := prometheus.NewRegistry()
+	store := command.NewStore(rdb, time.Minute, time.Hour)
+	uc, err := command.New(command.Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim,
+		QueryLimit: lim, MethodLimits: command.DefaultMethodLimits()},
+		command.Deps{Accounts: dir, Store: store, Providers: fakeRegistry(prov), USDT: usdt,
+			Rates: fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}, ClientIP: ips, Registerer: reg, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
+	var limiter *platform.Limiter // limits have their own tests
+	(&Handlers{UseCases: uc, Pages: server.PerIP(limiter, "pages", lim, ips)}).Register(app)
+	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, store: store, uc: uc, reg: reg, prov: prov, timeout: 5000}
+}
+
+// idemCount is gateway_idempotency_keys_total of outcome.
+func (h *harness) idemCount(outcome string) float64 {
+	h.t.Helper()
+	mfs, err := h.reg.Gather()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "gateway_idempotency_keys_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "outcome" && l.GetValue() == outcome {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// baseParams is a valid wallet_a create of the sandbox merchant.
+func (h *harness) baseParams() schema.Params {
+	return schema.Params{
+		"appid": h.acct.AppID, "clientip": testIP, "action": "createorder", "amount": "100",
+		"currency": "CNY", "paymentMethod": "wallet_a",
+	}
+}
+
+func signed(p schema.Params, key string) schema.Params {
+	out := schema.Params{}
+	for k, v := range p {
+		out[k] = v
+	}
+	out["sign"] = schema.Sign(out, key)
+	return out
+}
+
+// response is a decoded JSON answer.
+type response struct {
+	Status int
+	Header http.Header
+	Body   struct {
+		Code  int             `json:"code"`
+		Error string          `json:"error"`
+		Msg   string          `json:"msg"`
+		Data  json.RawMessage `json:"data"`
+	}
+	Raw string
+}
+
+func (h *harness) do(req *http.Request) *response {
+	h.t.Helper()
+	res, err := h.app.Test(req, h.timeout)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := &response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(raw, &r.Body); err != nil {
+			h.t.Fatalf("decode %s: %v", raw, err)
+		}
+	}
+	return r
+}
+
+// post signs nothing: p must already carry its sign when it should.
+func (h *harness) post(p schema.Params, header ...string) *response {
+	h.t.Helper()
+	return h.postTo("/api/createorder", p, header...)
+}
+
+func newAccount(name string, sandbox bool) merchant.NewAccount {
+	return merchant.NewAccount{Name: name, Sandbox: sandbox}
+}
+
+// orderCount is how many orders appid has, over every shard.
+func orderCount(t *testing.T, h *harness, appid string) int64 {
+	t.Helper()
+	var n int64
+	for _, s := range schema.AllShards() {
+		v, _ := h.rdb.Get(context.Background(), schema.OrderCountKey(s, appid)).Int64()
+		n += v
+	}
+	return n
+}
+
+func (r *response) data(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body.Data, &m); err != nil {
+		t.Fatalf("data of %s: %v", r.Raw, err)
+	}
+	return m
+}
+
+// sandboxMove pays or fails order id through the sandbox driver.
+func sandboxMove(t *testing.T, h *harness, id, action string) *response {
+	t.Helper()
+	q := url.Values{"appid": {h.acct.AppID}, "key": {h.acct.QueryKey}}
+	r := h.do(httptest.NewRequest(http.MethodPost, "/sandbox/orders/"+id+"/"+action+"?"+q.Encode(), nil))
+	if r.Status != 200 {
+		t.Fatalf("sandbox %s %s: %s", action, id, r.Raw)
+	}
+	return r
+}
+
+func wantBalance(t *testing.T, h *harness, cur string, want schema.Amount) {
+	t.Helper()
+	bal, err := h.accounts.Balances(context.Background(), h.acct.AppID)
+	if err != nil || bal[cur] != want {
+		t.Fatalf("balance %s = %v (%v), want %v", cur, bal[cur], err, want)
+	}
+}
+
+// postJSON sends body as is to POST /api/createorder.
+func (h *harness) postJSON(body string) *response {
+	h.t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/api/createorder", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	return h.do(req)
+}
+
+func (h *harness) get(path string, q url.Values) *response {
+	h.t.Helper()
+	return h.do(httptest.NewRequest(http.MethodGet, path+"?"+q.Encode(), nil))
+}
+
+func (h *harness) createOK(p schema.Params) map[string]any {
+	h.t.Helper()
+	r := h.post(signed(p, h.acct.APIKey))
+	if r.Status != 200 {
+		h.t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	return r.data(h.t)
+}
+
+func newPost(target, form string) *http.Request {
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(form))
+	if form != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	return req
+}
+
+func newGet(target string) *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }
+
+// countEvents is how many events of order id the shard's stream holds.
+func countEvents(t *testing.T, h *harness, shard schema.Shard, id string) int {
+	t.Helper()
+	msgs, err := h.rdb.XRange(context.Background(), schema.EventsKey(shard), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		ev, err := schema.DecodeEvent(m.ID, m.Values)
+		if err != nil {
+			t.Fatalf("undecodable event: %v", err)
+		}
+		if ev.Order.ID == id {
+			n++
+		}
+	}
+	return n
+}
+
+// rawList decodes a data member that is a list.
+func (r *response) rawList(t testing.TB) ([]any, error) {
+	t.Helper()
+	var l []any
+	err := json.Unmarshal(r.Body.Data, &l)
+	return l, err
+}
