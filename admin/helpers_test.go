@@ -102,7 +102,7 @@ func newEnv(t *testing.T) *env {
 	logs := audit.NewLog(rdb)
 	rv := command.NewUSDTReview(e.store)
 	desk := command.NewUSDTDesk(e.store)
-	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, desk, operator.NewWebhooks(dispatcher.NewWebhooks(rdb), e.store, logs), logs)
+	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, desk, dispatcher.NewWebhooks(rdb), logs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func (l *logBuf) String() string { l.mu.Lock(); defer l.mu.Unlock(); return stri
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	rdb := testenv.Redis(t)
-	e := &env{rdb: rdb, clock: &clock{t: time.Now().UTC().Truncate(30 * time.Second)}, store: newStore(), reg: prometheus.NewRegistry(),
+	e := &env{rdb: rdb, clock: &clock{t: time.Now().UTC().Truncate(30 * time.Second)}, store: newStore(rdb), reg: prometheus.NewRegistry(),
 		logs: &logBuf{}, users: map[access.Role]string{}, secret: map[string]string{}, orders: map[string]string{}}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(e.logs, io.Discard), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	lim, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, prometheus.NewRegistry(), log)

@@ -85,15 +85,7 @@ func (a *ResendAPI) Serve(c *fiber.Ctx) error {
 		return platform.Errorf(platform.KindInvalidParameter, "action must be resend")
 	}
 	id, refundID := p["paymentId"], p["refundId"]
-	err = a.hooks.ResendFor(c.UserContext(), acct.AppID, id, refundID)
-	switch {
-	case errors.Is(err, ErrNoDelivery) && refundID != "":
-		return platform.Errorf(platform.KindNotFound, "order %s not found, or it has no refund %s with a webhook delivery (refund not ended, no notify_url, or expired)", id, refundID)
-	case errors.Is(err, ErrNoDelivery):
-		return platform.Errorf(platform.KindNotFound, "order %s not found, or it has no webhook delivery (not paid, no notify_url, or expired)", id)
-	case errors.Is(err, ErrInFlight):
-		return platform.Errorf(platform.KindConflict, "a webhook attempt of order %s is in flight; ask again when it is recorded", id)
-	case err != nil:
+	if err := a.hooks.Resend(c.UserContext(), ResendAsk{PaymentID: id, RefundID: refundID, AppID: acct.AppID}); err != nil {
 		return err
 	}
 	event := id

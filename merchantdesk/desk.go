@@ -63,8 +63,9 @@ type Deps struct {
 type Desk struct {
 	cfg Config
 	Deps
-	audit *audit.Log
-	now   func() time.Time
+	audit   *audit.Log
+	resends *dispatcher.Webhooks // the one resend (dispatcher/resend.go)
+	now     func() time.Time
 }
 
 // New checks cfg and the dependencies.
@@ -76,7 +77,8 @@ func New(cfg Config, deps Deps) (*Desk, error) {
 		deps.Tester == nil || deps.Destinations == nil || deps.Log == nil {
 		return nil, errors.New("merchant desk: redis, merchants, accounts, webhooks, tester, destinations and logger are required")
 	}
-	return &Desk{cfg: cfg, Deps: deps, audit: audit.NewLog(deps.Redis), now: cfg.Clock.Now}, nil
+	return &Desk{cfg: cfg, Deps: deps, audit: audit.NewLog(deps.Redis), resends: dispatcher.NewWebhooks(deps.Redis).WithClock(cfg.Clock.Now),
+		now: cfg.Clock.Now}, nil
 }
 
 // Who is the person asking: their console session and source address.

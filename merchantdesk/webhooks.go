@@ -2,13 +2,11 @@ package merchantdesk
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/dispatcher"
-	"github.com/paygate/gateway/platform"
 )
 
 // Deliveries lists the merchant's webhook deliveries that are pending,
@@ -36,28 +34,15 @@ func (d *Desk) SuccessRate(ctx context.Context, w Who) (dispatcher.Rate, error) 
 }
 
 // Resend queues one more attempt of the merchant's order's paid webhook,
-// or with refundID of that refund's. Another merchant's order is 404 like
-// a missing one; its audit entry is written in the resend's own script.
+// or with refundID of that refund's, through the one resend: another
+// merchant's order is 404 like a missing one, and the audit entry is
+// written in the resend's own script.
 func (d *Desk) Resend(ctx context.Context, w Who, paymentID, refundID string) error {
 	if _, err := d.may(w, access.PermWebhooksResend); err != nil {
 		return err
 	}
-	target := "order:" + paymentID
-	if refundID != "" {
-		target = "refund:" + refundID
-	}
-	e := d.entry(w, "webhook.resend", target, nil)
-	if err := e.Check(); err != nil {
-		return err
-	}
-	err := d.Webhooks.Resend(ctx, w.Session.AppID, paymentID, refundID, e)
-	switch {
-	case errors.Is(err, dispatcher.ErrNoDelivery):
-		return notFound("no webhook delivery of yours for this order")
-	case errors.Is(err, dispatcher.ErrInFlight):
-		return platform.Errorf(platform.KindConflict, "an attempt of this webhook is running; try again when it is recorded")
-	}
-	return err
+	by := actor(w)
+	return d.resends.Resend(ctx, dispatcher.ResendAsk{PaymentID: paymentID, RefundID: refundID, By: &by})
 }
 
 // ResendDead queues one more attempt of every dead delivery of the

@@ -35,7 +35,7 @@ func consoleAccounts(cfg platform.Config, rdb redis.UniversalClient, limiter *pl
 // both the command and the query roles; the console is served only there.
 type consoleParts struct {
 	handlers *command.Handlers
-	resend   *dispatcher.ResendAPI
+	resend   *dispatcher.Webhooks
 	live     *query.RedisOrders
 	ch       *query.ClickHouseOrders
 	gate     *query.FairGate
@@ -77,7 +77,7 @@ type consoleActions struct {
 	refund  *command.Refunds
 	cancel  *command.Cancels
 	sandbox *command.SandboxOrders
-	resend  *dispatcher.ResendAPI
+	resend  *dispatcher.Webhooks
 }
 
 func (a consoleActions) Refund(ctx context.Context, o *schema.Order, ask command.RefundAsk) (*schema.Refund, error) {
@@ -89,8 +89,8 @@ func (a consoleActions) Cancel(ctx context.Context, id string) (*schema.Order, e
 	return a.cancel.Cancel(ctx, id)
 }
 
-func (a consoleActions) Resend(ctx context.Context, appid, id, refundID string) error {
-	return a.resend.Resend(ctx, appid, id, refundID)
+func (a consoleActions) Resend(ctx context.Context, by access.Actor, id, refundID string) error {
+	return a.resend.Resend(ctx, dispatcher.ResendAsk{PaymentID: id, RefundID: refundID, By: &by})
 }
 
 func (a consoleActions) SandboxMove(ctx context.Context, o *schema.Order, to schema.Status) (*schema.Order, error) {
