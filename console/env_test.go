@@ -14,6 +14,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -106,7 +107,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	r := Reads{Live: e.store, Listing: listing, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
-	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: e.store, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
+	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: testActions{command.NewMerchantOrders(e.store, e.store, audit.NewLog(rdb), nil), e.store}, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -235,3 +235,25 @@ func (s *store) SandboxMove(_ context.Context, o *schema.Order, to schema.Status
 	cp := *cur
 	return &cp, nil
 }
+
+// testActions are the order page's use cases as the gateway binds them:
+// the real command.MerchantOrders over this fake command side, and the
+// real resend (store.Resend).
+type testActions struct {
+	*command.MerchantOrders
+	s *store
+}
+
+func (a testActions) Resend(ctx context.Context, by access.Actor, id, refundID string) error {
+	return a.s.Resend(ctx, by, id, refundID)
+}
+
+// Get is the live order as command.Store reads it: a missing one is
+// KindNotFound.
+func (s *store) Get(ctx context.Context, id string) (*schema.Order, error) {
+	o, err := s.Order(ctx, id)
+	if err != nil {
+		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	return o, nil
+}
