@@ -102,7 +102,7 @@ func newEnv(t *testing.T) *env {
 	logs := audit.NewLog(rdb)
 	rv := command.NewUSDTReview(e.store)
 	backlog := command.NewUSDTBacklog(e.store)
-	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, backlog, operator.NewWebhooks(dispatcher.NewWebhooks(rdb), e.store, logs), logs)
+	exc, err := operator.NewExceptions(operator.ExceptionsConfig{}, rdb, e.store, backlog, dispatcher.NewWebhooks(rdb), logs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,9 +137,9 @@ func (c *Console) Register(app fiber.Router) {
 	})
 }
 
-// entry is the audit entry of a write the person is about to make, built
-// and checked before the write: a value it cannot keep is a 400 with
-// nothing done, never a change the log misses.
+// entry is the audit entry of an export (a read the log keeps; the
+// order actions' entries are their use cases'), built and checked before
+// the export: a value it cannot keep is a 400 with nothing done.
 func (c *Console) entry(ctx *fiber.Ctx, action, target string, details map[string]string) (audit.Entry, error) {
 	s := webui.SessionOf(ctx)
 	e := audit.Entry{At: c.cfg.Now().UTC(), ActorID: s.UserID, ActorEmail: s.Email, Realm: audit.RealmMerchant, Role: string(s.Role),
@@ -147,9 +147,8 @@ func (c *Console) entry(ctx *fiber.Ctx, action, target string, details map[strin
 	return e, e.Check()
 }
 
-// audited appends e, checked by entry before the write and completed with
-// the write's outcome; a write whose entry cannot be written (Redis down)
-// is reported as failed, though the change itself stands.
+// audited appends e once the export's query has started; an entry that
+// cannot be written (Redis down) fails the export before a byte is sent.
 func (c *Console) audited(ctx *fiber.Ctx, e audit.Entry) error {
 	if _, err := c.d.Audit.Append(ctx.UserContext(), e); err != nil {
 		return fmt.Errorf("audit %s: %w", e.Action, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -76,7 +77,7 @@ func (l *logBuf) String() string { l.mu.Lock(); defer l.mu.Unlock(); return stri
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	rdb := testenv.Redis(t)
-	e := &env{rdb: rdb, clock: &clock{t: time.Now().UTC().Truncate(30 * time.Second)}, store: newStore(), reg: prometheus.NewRegistry(),
+	e := &env{rdb: rdb, clock: &clock{t: time.Now().UTC().Truncate(30 * time.Second)}, store: newStore(rdb), reg: prometheus.NewRegistry(),
 		logs: &logBuf{}, users: map[access.Role]string{}, secret: map[string]string{}, orders: map[string]string{}}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(e.logs, io.Discard), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	lim, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, prometheus.NewRegistry(), log)
@@ -108,7 +109,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	r := Reads{Live: e.store, Listing: listing, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
-	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: e.store, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
+	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: testActions{command.NewMerchantOrders(e.store, e.store, audit.NewLog(rdb), nil), e.store}, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
+	"github.com/redis/go-redis/v9"
 )
 
 // store is the tests' read models and command side in one: orders in a
@@ -22,14 +25,24 @@ type store struct {
 	notes   map[string][]schema.NotificationRecord
 	hooks   map[string][]schema.WebhookAttempt
 	calls   []string // the actions the command side was asked for
+	// resends is the real resend over the test's Redis, where the paid
+	// orders have their deliveries: it checks the merchant and writes the
+	// audit entry itself.
+	resends *dispatcher.Webhooks
+	rdb     redis.UniversalClient
 }
 
-func newStore() *store {
-	return &store{orders: map[string]*schema.Order{}, refunds: map[string][]schema.Refund{},
+func newStore(rdb redis.UniversalClient) *store {
+	return &store{resends: dispatcher.NewWebhooks(rdb), rdb: rdb, orders: map[string]*schema.Order{}, refunds: map[string][]schema.Refund{},
 		notes: map[string][]schema.NotificationRecord{}, hooks: map[string][]schema.WebhookAttempt{}}
 }
 
 func (s *store) add(o *schema.Order) {
+	if o.Status == schema.StatusPaid {
+		// Its delivery, as the dispatcher leaves it once acknowledged.
+		shard, _ := schema.ParseOrderID(o.ID)
+		s.rdb.HSet(context.Background(), schema.WebhookKey(shard, o.ID), "st", "delivered", "appid", o.AppID, "host", "127.0.0.1:9")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cp := *o
@@ -200,7 +213,10 @@ func (s *store) Cancel(_ context.Context, id string) (*schema.Order, error) {
 	return &cp, nil
 }
 
-func (s *store) Resend(_ context.Context, appid, id, refundID string) error {
+func (s *store) Resend(ctx context.Context, by access.Actor, id, refundID string) error {
+	if err := s.resends.Resend(ctx, dispatcher.ResendAsk{PaymentID: id, RefundID: refundID, By: &by}); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = append(s.calls, "resend "+id)
@@ -218,4 +234,26 @@ func (s *store) SandboxMove(_ context.Context, o *schema.Order, to schema.Status
 	}
 	cp := *cur
 	return &cp, nil
+}
+
+// testActions are the order page's use cases as the gateway binds them:
+// the real command.MerchantOrders over this fake command side, and the
+// real resend (store.Resend).
+type testActions struct {
+	*command.MerchantOrders
+	s *store
+}
+
+func (a testActions) Resend(ctx context.Context, by access.Actor, id, refundID string) error {
+	return a.s.Resend(ctx, by, id, refundID)
+}
+
+// Get is the live order as command.Store reads it: a missing one is
+// KindNotFound.
+func (s *store) Get(ctx context.Context, id string) (*schema.Order, error) {
+	o, err := s.Order(ctx, id)
+	if err != nil {
+		return nil, platform.Errorf(platform.KindNotFound, "order %s not found", id)
+	}
+	return o, nil
 }

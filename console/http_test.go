@@ -1,11 +1,14 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/webui/webuitest"
+	"github.com/redis/go-redis/v9"
 )
 
 // session logs role's user in (no browser) and returns its cookie and form token.
@@ -200,10 +204,17 @@ func TestActionsAreAudited(t *testing.T) {
 // action realm email role target source details.
 func (e *env) auditLog(t *testing.T) string {
 	t.Helper()
-	msgs, err := e.rdb.XRange(context.Background(), schema.AuditKey(schema.AuditTag), "-", "+").Result()
-	if err != nil {
-		t.Fatal(err)
+	// The {audit} stream, and the shards' where a write's own script
+	// appends its entry (a resend), in the order they were written.
+	var msgs []redis.XMessage
+	for _, tag := range append([]string{schema.AuditTag}, shardTags()...) {
+		m, err := e.rdb.XRange(context.Background(), schema.AuditKey(tag), "-", "+").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, m...)
 	}
+	slices.SortFunc(msgs, func(a, b redis.XMessage) int { return streamIDCmp(a.ID, b.ID) })
 	var b strings.Builder
 	for _, m := range msgs {
 		v := func(k string) string { s, _ := m.Values[k].(string); return s }
@@ -247,4 +258,25 @@ func TestWritesRefusedWithoutTheirPermission(t *testing.T) {
 	if log := e.auditLog(t); strings.Contains(log, "order.") {
 		t.Errorf("refused writes in the audit log:\n%s", log)
 	}
+}
+
+func shardTags() []string {
+	var out []string
+	for _, sh := range schema.AllShards() {
+		out = append(out, sh.Tag())
+	}
+	return out
+}
+
+// streamIDCmp orders stream ids ("ms-seq") by time, then sequence.
+func streamIDCmp(a, b string) int {
+	num := func(id string) (uint64, uint64) {
+		ms, seq, _ := strings.Cut(id, "-")
+		m, _ := strconv.ParseUint(ms, 10, 64)
+		q, _ := strconv.ParseUint(seq, 10, 64)
+		return m, q
+	}
+	am, aq := num(a)
+	bm, bq := num(b)
+	return cmp.Or(cmp.Compare(am, bm), cmp.Compare(aq, bq))
 }

@@ -3,8 +3,8 @@ package console
 import (
 	"context"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 )
@@ -25,22 +25,22 @@ type Notifications interface {
 	Notifications(ctx context.Context, id string) ([]schema.NotificationRecord, error)
 }
 
-// Actions are the command side's operations the console offers. Declared
-// here, where they are used, so the gateway binds them to whatever the
-// command side calls them (command/ is being reshaped into use cases).
-// Every method acts on an order the console has already checked belongs
-// to the person's merchant.
+// Actions are the use cases of the order page's forms
+// (command.MerchantOrders and dispatcher.Webhooks.Resend, bound by
+// cmd/gateway). Each checks that the order is by's merchant's and writes
+// the audit entry; the page only parses, calls and renders.
 type Actions interface {
-	Refund(ctx context.Context, o *schema.Order, ask command.RefundAsk) (*schema.Refund, error)
-	Cancel(ctx context.Context, id string) (*schema.Order, error)
+	// Refund refunds amount (0: what is left) for a required reason.
+	Refund(ctx context.Context, by access.Actor, id string, amount schema.Amount, reason string) (*schema.Refund, error)
+	Cancel(ctx context.Context, by access.Actor, id string) (*schema.Order, error)
 	// Resend queues one more webhook attempt of the order (refundID "") or
 	// of one of its refunds.
-	Resend(ctx context.Context, appid, id, refundID string) error
+	Resend(ctx context.Context, by access.Actor, id, refundID string) error
 	// SandboxMove pays or fails a sandbox order as its provider would.
-	SandboxMove(ctx context.Context, o *schema.Order, to schema.Status) (*schema.Order, error)
+	SandboxMove(ctx context.Context, by access.Actor, id string, to schema.Status) (*schema.Order, error)
 }
 
-// Auditor appends an entry to the audit log (audit.Log).
+// Auditor appends an entry to the audit log (audit.Log): the export's.
 type Auditor interface {
 	Append(ctx context.Context, e audit.Entry) (string, error)
 }

@@ -268,7 +268,7 @@ func TestDeadLetterThenResend(t *testing.T) {
 			t.Errorf("attempt %d: %+v", i+1, a)
 		}
 	}
-	if err := d.Resend(ctx, schema.NewOrderID(time.Now(), 1)); !errors.Is(err, ErrNoDelivery) {
+	if err := d.operatorResend(ctx, schema.NewOrderID(time.Now(), 1), ""); !errors.Is(err, ErrNoDelivery) {
 		t.Errorf("resend of an unknown order: %v", err)
 	}
 }
@@ -277,7 +277,7 @@ func TestDeadLetterThenResend(t *testing.T) {
 // and the attempt is recorded.
 func resendAndWait(t *testing.T, e *env, d *running, id string, rc *receiver, calls int) {
 	t.Helper()
-	if err := d.Resend(context.Background(), id); err != nil {
+	if err := d.operatorResend(context.Background(), id, ""); err != nil {
 		t.Fatal(err)
 	}
 	testenv.Eventually(t, 10*time.Second, "resent attempt recorded", func() bool {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -99,32 +100,8 @@ func (d *Dispatcher) State(ctx context.Context, paymentID string) (*Delivery, er
 	return d.webhooks().State(ctx, paymentID, "")
 }
 
-// Resend queues one more attempt now, recorded as manual: a dead-lettered
-// or acknowledged order gets exactly one, a pending one has its next attempt
-// brought forward. This dispatcher is woken to send it (Webhooks.Resend).
-func (d *Dispatcher) Resend(ctx context.Context, paymentID string) error {
-	if err := d.webhooks().Resend(ctx, paymentID, ""); err != nil {
-		return err
-	}
-	d.poke()
-	return nil
-}
-
 // webhooks reads and queues over this dispatcher's store.
-func (d *Dispatcher) webhooks() *Webhooks { return &Webhooks{store: d.store} }
-
-// resend queues a manual attempt of appid's order ("" for any merchant's):
-// of its paid webhook, or with a refundID of that refund's.
-func resend(ctx context.Context, s *store, appid, paymentID, refundID string) error {
-	out, err := s.requeue(ctx, appid, paymentID, refundID)
-	if err != nil {
-		return err
-	}
-	if out == "in_flight" {
-		return ErrInFlight
-	}
-	return nil
-}
+func (d *Dispatcher) webhooks() *Webhooks { return &Webhooks{store: d.store, now: time.Now} }
 
 // poke wakes the delivery loop without blocking: a slot was freed or work
 // was scheduled.

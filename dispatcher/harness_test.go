@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
@@ -232,4 +233,16 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// operatorResend is the CLI's resend of the order's paid webhook (refundID
+// "") or of a refund's, through the one resend, then wakes the dispatcher
+// as a running one is at its next round.
+func (r *running) operatorResend(ctx context.Context, paymentID, refundID string) error {
+	cli := access.CLI()
+	if err := r.webhooks().Resend(ctx, ResendAsk{PaymentID: paymentID, RefundID: refundID, By: &cli}); err != nil {
+		return err
+	}
+	r.poke()
+	return nil
 }

@@ -2,13 +2,11 @@ package dispatcher
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/internal/slotcheck"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
@@ -154,43 +152,6 @@ func TestMerchantDeliveriesListOneMerchant(t *testing.T) {
 	}
 	if got := e.list(e.acct.AppID, ListFilter{Before: now.Add(-90 * time.Second)}); len(got) != 2 || got[dead].DeliveryID != "" {
 		t.Fatalf("before: %v", got)
-	}
-}
-
-// TestMerchantResendIsBoundToItsMerchant: a resend of another merchant's
-// delivery is a missing delivery and changes nothing; one's own is queued
-// with its audit entry in the same script.
-func TestMerchantResendIsBoundToItsMerchant(t *testing.T) {
-	e := newDeskEnv(t)
-	ctx := context.Background()
-	mine := e.scheduleFor(e.acct.AppID, 4, time.Now())
-	theirs := e.scheduleFor(e.other.AppID, 4, time.Now())
-	e.settle(map[string]outcome{mine: deskFail("HTTP 500"), theirs: deskFail("HTTP 500")})
-	entry := audit.Entry{At: time.Now(), Realm: audit.RealmMerchant, ActorID: "u1", Role: "developer",
-		Action: "webhook.resend", Target: "order:" + theirs, AppID: e.acct.AppID, Source: "192.0.2.1"}
-	if err := e.m.Resend(ctx, e.acct.AppID, theirs, "", entry); !errors.Is(err, ErrNoDelivery) {
-		t.Fatalf("resend of another merchant's delivery: %v, want ErrNoDelivery", err)
-	}
-	if st := e.rdb.HGet(ctx, schema.WebhookKey(4, theirs), "st").Val(); st != StateDead {
-		t.Fatalf("their delivery became %s", st)
-	}
-	auditKey := schema.AuditKey(schema.Shard(4).Tag())
-	if n := e.rdb.XLen(ctx, auditKey).Val(); n != 0 {
-		t.Fatalf("%d audit entries for a refused resend", n)
-	}
-	entry.Target = "order:" + mine
-	if err := e.m.Resend(ctx, e.acct.AppID, mine, "", entry); err != nil {
-		t.Fatal(err)
-	}
-	if st := e.rdb.HGet(ctx, schema.WebhookKey(4, mine), "man").Val(); st != StateDead {
-		t.Fatalf("resend not queued: man=%q", st)
-	}
-	if r := e.list(e.acct.AppID, ListFilter{State: ViewDead})[mine]; !r.ResendQueued {
-		t.Fatalf("a dead delivery with its resend queued: %+v, want listed as dead with the resend", r)
-	}
-	msgs := e.rdb.XRange(ctx, auditKey, "-", "+").Val()
-	if len(msgs) != 1 || msgs[0].Values["action"] != "webhook.resend" || msgs[0].Values["target"] != "order:"+mine {
-		t.Fatalf("audit entries %v", msgs)
 	}
 }
 

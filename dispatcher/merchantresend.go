@@ -9,29 +9,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/schema"
 )
-
-// Resend queues one more attempt of appid's delivery (the order's paid
-// webhook, or with refundID that refund's), as the resend API does, and
-// appends e to the shard's audit stream in the same script. Another
-// merchant's delivery is ErrNoDelivery, like a missing one; a running
-// attempt is ErrInFlight. A resend already queued is not queued twice and
-// is no error.
-func (m *MerchantDeliveries) Resend(ctx context.Context, appid, paymentID, refundID string, e audit.Entry) error {
-	if appid == "" {
-		return ErrNoDelivery
-	}
-	out, err := m.store.requeueAudited(ctx, appid, paymentID, refundID, &e)
-	if err != nil {
-		return err
-	}
-	if out == "in_flight" {
-		return ErrInFlight
-	}
-	return nil
-}
 
 // MaxBulkResend bounds how many dead deliveries one ResendDead queues: a
 // day of an endpoint being down is re-sent in a few clicks, not one call
@@ -46,8 +25,9 @@ type BulkResend struct {
 }
 
 // ResendDead queues one more attempt of each of appid's dead deliveries
-// whose event happened in [from, to), oldest first, at most MaxBulkResend.
-// The caller audits the whole as one action.
+// whose event happened in [from, to), oldest first, at most MaxBulkResend,
+// each through the one resend (Webhooks.Resend) as the signed API's, not
+// audited: the caller audits the whole as one action with its count.
 func (m *MerchantDeliveries) ResendDead(ctx context.Context, appid string, from, to time.Time) (BulkResend, error) {
 	var res BulkResend
 	if appid == "" || !to.After(from) {
@@ -67,12 +47,13 @@ func (m *MerchantDeliveries) ResendDead(ctx context.Context, appid string, from,
 	if len(dead) > MaxBulkResend {
 		dead, res.More = dead[:MaxBulkResend], true
 	}
+	hooks := &Webhooks{store: m.store, now: m.now}
 	for _, c := range dead {
 		paymentID, refundID := c.id, ""
 		if schema.IsRefundID(c.id) {
 			paymentID, refundID = c.paymentID, c.id
 		}
-		switch err := resend(ctx, m.store, appid, paymentID, refundID); {
+		switch err := hooks.Resend(ctx, ResendAsk{PaymentID: paymentID, RefundID: refundID, AppID: appid}); {
 		case errors.Is(err, ErrNoDelivery) || errors.Is(err, ErrInFlight):
 			res.Skipped++
 		case err != nil:

@@ -51,13 +51,3 @@ func (d *Dispatcher) RefundLog(ctx context.Context, paymentID, refundID string) 
 func (d *Dispatcher) RefundState(ctx context.Context, paymentID, refundID string) (*Delivery, error) {
 	return d.webhooks().State(ctx, paymentID, refundID)
 }
-
-// ResendRefund queues one more attempt of refund refundID's webhook of
-// order paymentID, as Resend does for the paid one.
-func (d *Dispatcher) ResendRefund(ctx context.Context, paymentID, refundID string) error {
-	if err := d.webhooks().Resend(ctx, paymentID, refundID); err != nil {
-		return err
-	}
-	d.poke()
-	return nil
-}

@@ -114,10 +114,10 @@ func TestResendRefundWebhook(t *testing.T) {
 	if _, err := d.RefundLog(context.Background(), o.ID, "rf_THEIRS"); !errors.Is(err, ErrNoDelivery) {
 		t.Errorf("log of another order's refund: %v", err)
 	}
-	if err := d.ResendRefund(context.Background(), o.ID, "rf_THEIRS"); !errors.Is(err, ErrNoDelivery) {
+	if err := d.operatorResend(context.Background(), o.ID, "rf_THEIRS"); !errors.Is(err, ErrNoDelivery) {
 		t.Errorf("resend of another order's refund: %v", err)
 	}
-	if err := d.ResendRefund(context.Background(), neighbour.ID, "rf_THEIRS"); err != nil {
+	if err := d.operatorResend(context.Background(), neighbour.ID, "rf_THEIRS"); err != nil {
 		t.Errorf("operator resend of a refund: %v", err)
 	}
 	testenv.Eventually(t, 10*time.Second, "the operator's attempt", func() bool { return rc.count() == 6 })

@@ -80,15 +80,7 @@ func (a *ResendAPI) MerchantResend(ctx context.Context, p schema.Params) (Resent
 		return Resent{}, platform.Errorf(platform.KindInvalidParameter, "action must be resend")
 	}
 	id, refundID := p["paymentId"], p["refundId"]
-	err = a.hooks.ResendFor(ctx, acct.AppID, id, refundID)
-	switch {
-	case errors.Is(err, ErrNoDelivery) && refundID != "":
-		return Resent{}, platform.Errorf(platform.KindNotFound, "order %s not found, or it has no refund %s with a webhook delivery (refund not ended, no notify_url, or expired)", id, refundID)
-	case errors.Is(err, ErrNoDelivery):
-		return Resent{}, platform.Errorf(platform.KindNotFound, "order %s not found, or it has no webhook delivery (not paid, no notify_url, or expired)", id)
-	case errors.Is(err, ErrInFlight):
-		return Resent{}, platform.Errorf(platform.KindConflict, "a webhook attempt of order %s is in flight; ask again when it is recorded", id)
-	case err != nil:
+	if err := a.hooks.Resend(ctx, ResendAsk{PaymentID: id, RefundID: refundID, AppID: acct.AppID}); err != nil {
 		return Resent{}, err
 	}
 	event := id

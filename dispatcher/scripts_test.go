@@ -341,7 +341,7 @@ func TestFinishScript(t *testing.T) {
 // and claims it.
 func (e *scriptEnv) resendAndClaim(id, from string) job {
 	e.t.Helper()
-	if out, err := e.s.requeue(context.Background(), "", id, ""); err != nil || out != "queued" {
+	if out, err := e.s.requeueAudited(context.Background(), "", id, "", nil); err != nil || out != "queued" {
 		e.t.Fatalf("resend from %s: %q, %v", from, out, err)
 	}
 	j := e.claimOne("manual:", id)
@@ -394,7 +394,7 @@ func TestResendScript(t *testing.T) {
 		}, "queued", StatePending, "pending", true},
 		{"pending, resend already queued", func(e *scriptEnv, id string) {
 			e.record(e.claimOne("p:", id), false, time.Hour)
-			if out, err := e.s.requeue(context.Background(), "", id, ""); err != nil || out != "queued" {
+			if out, err := e.s.requeueAudited(context.Background(), "", id, "", nil); err != nil || out != "queued" {
 				e.t.Fatalf("first resend: %q, %v", out, err)
 			}
 		}, "already_queued", StatePending, "pending", true},
@@ -418,7 +418,7 @@ func TestResendScript(t *testing.T) {
 			id := e.schedule(hostA)
 			tt.prepare(e, id)
 			before := e.state(id, hostA)
-			out, err := e.s.requeue(context.Background(), "", id, "")
+			out, err := e.s.requeueAudited(context.Background(), "", id, "", nil)
 			now := time.Now().UnixMilli()
 			if tt.out == "none" {
 				if !errors.Is(err, ErrNoDelivery) {

@@ -219,21 +219,20 @@ func decodeJob(shard schema.Shard, v []any) job {
 	return j
 }
 
-// requeue asks for one more attempt now (a manual resend) of paymentID's
-// paid webhook, or with a refundID of that refund's. With an appid, only a
-// delivery of that merchant's order is found: another merchant's, like a
-// refund of another order, is answered like a missing one.
-func (s *store) requeue(ctx context.Context, appid, paymentID, refundID string) (string, error) {
-	return s.requeueAudited(ctx, appid, paymentID, refundID, nil)
-}
-
-// requeueAudited is requeue appending e, when not nil, to the shard's audit
-// stream in the same script as the resend it records.
+// requeueAudited asks for one more attempt now (a manual resend) of
+// paymentID's paid webhook, or with a refundID of that refund's, appending
+// e, when not nil, to the shard's audit stream in the same script. With an
+// appid, only a delivery of that merchant's is found, and the script checks
+// it: another merchant's, like a refund of another order, is answered like
+// a missing one and leaves no entry. e's merchant, when empty, becomes the
+// delivery's.
 func (s *store) requeueAudited(ctx context.Context, appid, paymentID, refundID string, e *audit.Entry) (string, error) {
 	shard, id, ok := locate(paymentID, refundID)
 	if !ok {
 		return "", ErrNoDelivery
 	}
+	// The host, the merchant and a refund's order never change once
+	// scheduled; they name the keys. The script checks the merchant again.
 	f, err := s.rdb.HMGet(ctx, schema.WebhookKey(shard, id), "host", "appid", "p").Result()
 	if err != nil {
 		return "", fmt.Errorf("read webhook of %s: %w", id, err)
@@ -241,14 +240,21 @@ func (s *store) requeueAudited(ctx context.Context, appid, paymentID, refundID s
 	host, _ := f[0].(string)
 	owner, _ := f[1].(string)
 	stored, _ := f[2].(string)
-	if host == "" || (appid != "" && owner != appid) || (refundID != "" && !ofOrder(stored, paymentID)) {
+	if appid == "" {
+		appid = owner
+	}
+	if host == "" || appid == "" || (refundID != "" && !ofOrder(stored, paymentID)) {
 		return "", ErrNoDelivery
 	}
 	keys := []string{schema.WebhookKey(shard, id), schema.WebhookQueueKey(shard, host), schema.WebhookHostsKey(shard),
-		schema.WebhookMerchantKey(shard, owner)}
-	script, args := s.resend, []any{id, host}
+		schema.WebhookMerchantKey(shard, appid)}
+	script, args := s.resend, []any{id, host, appid}
 	if e != nil {
-		full, err := audit.ScriptArgs(args, *e)
+		withOwner := *e
+		if withOwner.AppID == "" {
+			withOwner.AppID = owner
+		}
+		full, err := audit.ScriptArgs(args, withOwner)
 		if err != nil {
 			return "", err
 		}

@@ -2,6 +2,7 @@ package dispatcher
 
 import (
 	"context"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -11,14 +12,21 @@ import (
 // Webhooks is a delivery as support reads and resends it: the gateway
 // CLI's door to the dispatcher's keys, which it reaches without a running
 // dispatcher, its HTTP client or its metrics. An order's paid webhook is
-// named by its payment id alone, a refund's webhook by both ids.
+// named by its payment id alone, a refund's webhook by both ids. Its
+// Resend (resend.go) is the one resend every door calls.
 type Webhooks struct {
 	store *store
+	now   func() time.Time
 }
 
 // NewWebhooks reads and queues deliveries in rdb.
 func NewWebhooks(rdb redis.UniversalClient) *Webhooks {
-	return &Webhooks{store: newStore(rdb, Defaults())}
+	return &Webhooks{store: newStore(rdb, Defaults()), now: time.Now}
+}
+
+// WithClock is w stamping its audit entries with now's time.
+func (w *Webhooks) WithClock(now func() time.Time) *Webhooks {
+	return &Webhooks{store: w.store, now: now}
 }
 
 // State is the delivery, or ErrNoDelivery.
@@ -36,17 +44,4 @@ func (w *Webhooks) Log(ctx context.Context, paymentID, refundID string) ([]schem
 		}
 	}
 	return w.store.attempts(ctx, paymentID, refundID)
-}
-
-// Resend queues one more attempt now, recorded as manual; a running
-// dispatcher sends it at its next round (Dispatcher.Resend). ErrInFlight
-// while an attempt is running, ErrNoDelivery without a delivery.
-func (w *Webhooks) Resend(ctx context.Context, paymentID, refundID string) error {
-	return w.ResendFor(ctx, "", paymentID, refundID)
-}
-
-// ResendFor is Resend of merchant appid's own order only: another's has no
-// delivery for it (the merchant's door, ResendAPI).
-func (w *Webhooks) ResendFor(ctx context.Context, appid, paymentID, refundID string) error {
-	return resend(ctx, w.store, appid, paymentID, refundID)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -27,7 +28,12 @@ const (
 //go:embed credit.lua
 var creditLua string
 
-var creditScript = redis.NewScript(creditLua)
+var (
+	creditScript = redis.NewScript("local function audit_hook() end\n" + creditLua)
+	// creditAudited is the credit appending the store's audit entry
+	// (Store.Audited) to the merchant's home shard's audit stream.
+	creditAudited = audit.Script("local function audit_hook() gw_audit(KEYS[3]) end\n" + creditLua)
+)
 
 // Credit tops up a balance and records the ledger entry in the same script.
 func (s *Store) Credit(ctx context.Context, appid, currency string, amount schema.Amount) (schema.Amount, error) {
@@ -42,7 +48,15 @@ func (s *Store) Credit(ctx context.Context, appid, currency string, amount schem
 		return 0, err
 	}
 	keys := []string{schema.BalanceKey(appid), schema.LedgerKey(appid)}
-	bal, err := creditScript.Run(ctx, s.rdb, keys, currency, int64(amount), s.now().UnixMilli()).Int64()
+	script, args := creditScript, []any{currency, int64(amount), s.now().UnixMilli()}
+	if s.entry != nil {
+		full, err := audit.ScriptArgs(args, *s.entry)
+		if err != nil {
+			return 0, err
+		}
+		script, args, keys = creditAudited, full, append(keys, schema.AuditKey(schema.HomeShard(appid).Tag()))
+	}
+	bal, err := script.Run(ctx, s.rdb, keys, args...).Int64()
 	if err != nil {
 		return 0, fmt.Errorf("credit %s %s: %w", appid, currency, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -38,9 +39,18 @@ func (s *Store) ClearMethodLimits(ctx context.Context, appid string, m schema.Me
 	if n == 0 {
 		return nil, ErrNotFound
 	}
+	var entry []any
+	if s.entry != nil {
+		if entry, err = audit.Values(*s.entry); err != nil {
+			return nil, err
+		}
+	}
 	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HDel(ctx, schema.MerchantKey(appid), fMethodLimitPrefix+string(m))
 		p.Incr(ctx, schema.MerchantsVersionKey)
+		if entry != nil { // Store.Audited: the entry in the same MULTI
+			p.XAdd(ctx, &redis.XAddArgs{Stream: schema.AuditKey(merchantsTag), Values: entry})
+		}
 		return nil
 	})
 	if err != nil {

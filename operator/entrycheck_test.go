@@ -4,11 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -32,7 +30,6 @@ func TestEntryCheckedBeforeTheChange(t *testing.T) {
 	if _, err := s.SetNetwork(ctx, opAdmin, NetworkChange{Name: "BEP20", Addresses: &[]string{"0x" + strings.Repeat("5e", 20)}}); err != nil {
 		t.Fatal(err)
 	}
-	webhooks := NewWebhooks(q.res, command.NewStore(rdb, time.Hour, time.Hour), audit.NewLog(rdb))
 	mode := string(usdt.ModeDual)
 	for _, tc := range []struct {
 		name   string
@@ -47,7 +44,7 @@ func TestEntryCheckedBeforeTheChange(t *testing.T) {
 			return err
 		}},
 		{"usdt network remove", func(a actorT) error { return s.RemoveNetwork(ctx, a, "BEP20", false) }},
-		{"webhook resend", func(a actorT) error { return webhooks.Resend(ctx, a, q.dead, "") }},
+		{"webhook resend", func(a actorT) error { return q.res.Resend(ctx, dispatcher.ResendAsk{PaymentID: q.dead, By: &a}) }},
 		{"exception handle", func(a actorT) error { _, err := q.x.Handle(ctx, a, "mismatch", q.mismatch, "done"); return err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

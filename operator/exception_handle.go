@@ -8,6 +8,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -91,5 +92,5 @@ func (x *Exceptions) Resend(ctx context.Context, actor access.Actor, id string) 
 	if err != nil {
 		return err
 	}
-	return x.webhooks.Resend(ctx, actor, e.OrderID, e.RefundID)
+	return x.webhooks.Resend(ctx, dispatcher.ResendAsk{PaymentID: e.OrderID, RefundID: e.RefundID, By: &actor})
 }

@@ -96,14 +96,14 @@ type Exceptions struct {
 	rdb      redis.UniversalClient
 	orders   OrderReader
 	backlog  *command.USDTBacklog
-	webhooks *Webhooks
+	webhooks Resender
 	log      Auditor
 	adapters Adapters // nil: this process cannot refund through providers
 	now      func() time.Time
 }
 
 // NewExceptions wires the queue.
-func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders OrderReader, backlog *command.USDTBacklog, webhooks *Webhooks, log Auditor) (*Exceptions, error) {
+func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders OrderReader, backlog *command.USDTBacklog, webhooks Resender, log Auditor) (*Exceptions, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

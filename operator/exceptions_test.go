@@ -11,17 +11,25 @@ import (
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
-// fakeResender records the resends asked for.
-type fakeResender struct{ got []string }
+// fakeResender is the real resend, recording the resends it queued.
+type fakeResender struct {
+	real *dispatcher.Webhooks
+	got  []string
+}
 
-func (f *fakeResender) Resend(_ context.Context, p, r string) error {
-	if r != "" {
-		p += "/" + r
+func (f *fakeResender) Resend(ctx context.Context, ask dispatcher.ResendAsk) error {
+	if err := f.real.Resend(ctx, ask); err != nil {
+		return err
+	}
+	p := ask.PaymentID
+	if ask.RefundID != "" {
+		p += "/" + ask.RefundID
 	}
 	f.got = append(f.got, p)
 	return nil
@@ -46,7 +54,7 @@ func newQueue(t *testing.T) *queue {
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	store := command.NewStore(rdb, time.Hour, time.Hour)
-	q := &queue{rdb: rdb, res: &fakeResender{}}
+	q := &queue{rdb: rdb, res: &fakeResender{real: dispatcher.NewWebhooks(rdb)}}
 	now := time.Now()
 	order := func(method schema.Method) *schema.Order {
 		o := &schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: "1001", Sandbox: true, Amount: 100_00,
@@ -75,7 +83,7 @@ func newQueue(t *testing.T) *queue {
 	d := order(schema.MethodWalletA)
 	q.dead = d.ID
 	dshard, _ := schema.ParseOrderID(d.ID)
-	rdb.HSet(ctx, schema.WebhookKey(dshard, d.ID), "st", "dead", "appid", "1001", "url", "http://127.0.0.1:1/hook")
+	rdb.HSet(ctx, schema.WebhookKey(dshard, d.ID), "st", "dead", "appid", "1001", "url", "http://127.0.0.1:1/hook", "host", "127.0.0.1:1")
 	rdb.ZAdd(ctx, schema.WebhookDeadKey(dshard), redis.Z{Score: float64(now.UnixMilli()), Member: d.ID})
 	// A refund pending for an hour, and one asked for just now (no exception yet).
 	r := order(schema.MethodWalletA)
@@ -95,7 +103,7 @@ func newQueue(t *testing.T) *queue {
 		t.Fatal(err)
 	}
 	log := audit.NewLog(rdb)
-	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, command.NewUSDTBacklog(store), NewWebhooks(q.res, store, log), log)
+	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, command.NewUSDTBacklog(store), q.res, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,8 +223,11 @@ func TestExceptionResend(t *testing.T) {
 	if err := q.x.Resend(ctx, opSupport, q.dead); err != nil || len(q.res.got) != 1 || q.res.got[0] != q.dead {
 		t.Fatalf("support: %v, asked %v", err, q.res.got)
 	}
-	rows := auditRows(t, q.rdb)
-	if len(rows) != 1 || rows[0].Action != "webhook.resend" || rows[0].Target != "order:"+q.dead || rows[0].ActorEmail != opSupport.Email {
+	// The entry is in the resend's own script, on the order's shard.
+	shard, _ := schema.ParseOrderID(q.dead)
+	rows := auditRowsAt(t, q.rdb, schema.AuditKey(shard.Tag()))
+	if len(rows) != 1 || rows[0].Action != "webhook.resend" || rows[0].Target != "order:"+q.dead || rows[0].ActorEmail != opSupport.Email ||
+		rows[0].AppID != "1001" || rows[0].Details["via"] != "manual" {
 		t.Fatalf("audit: %+v", rows)
 	}
 }

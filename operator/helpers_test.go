@@ -47,7 +47,7 @@ func miniRedis(t *testing.T) redis.UniversalClient {
 func auditRows(t *testing.T, rdb redis.UniversalClient) []audit.Row {
 	t.Helper()
 	var out []audit.Row
-	for _, s := range []string{schema.AuditKey(schema.AuditTag), schema.AuditKey("{merchants}")} {
+	for _, s := range schema.AuditStreams() {
 		rows, err := audit.Read(context.Background(), rdb, s, 1000)
 		if err != nil {
 			t.Fatal(err)

@@ -48,10 +48,10 @@ func (m *Merchants) change(ctx context.Context, actor access.Actor, action, appi
 	return a, record(ctx, m.log, e)
 }
 
-// update is change for an account field the merchant store writes in one
-// MULTI (merchant.Store.Audited): the entry, checked first, is appended to
-// the {merchants} audit stream in that same MULTI, so neither is kept
-// without the other.
+// update is change for a write the merchant store makes in one step with
+// the entry (merchant.Store.Audited): an account field's MULTI appends it
+// to the {merchants} audit stream, a credit's script to the merchant's
+// home shard's, so neither is kept without the other.
 func (m *Merchants) update(ctx context.Context, actor access.Actor, action, appid string, d map[string]string,
 	do func(st *merchant.Store) (*merchant.Account, error)) (*merchant.Account, error) {
 	e, err := m.entry(actor, action, appid, d)
@@ -160,8 +160,8 @@ func (m *Merchants) SetLimits(ctx context.Context, actor access.Actor, appid str
 		}
 	}
 	d := map[string]string{"limit": "create=" + o.Create + " query=" + o.Query + " report=" + o.Report}
-	return m.change(ctx, actor, "merchant.set_limits", appid, d,
-		func() (*merchant.Account, error) { return m.st.SetLimits(ctx, appid, o) })
+	return m.update(ctx, actor, "merchant.set_limits", appid, d,
+		func(st *merchant.Store) (*merchant.Account, error) { return st.SetLimits(ctx, appid, o) })
 }
 
 // SetMethodLimits sets one method's amount limits for the merchant (zero:
@@ -171,8 +171,8 @@ func (m *Merchants) SetMethodLimits(ctx context.Context, actor access.Actor, app
 		return nil, invalid(string(method) + " is not a payment method")
 	}
 	if clear {
-		return m.change(ctx, actor, "merchant.clear_method_limits", appid, map[string]string{"method": string(method)},
-			func() (*merchant.Account, error) { return m.st.ClearMethodLimits(ctx, appid, method) })
+		return m.update(ctx, actor, "merchant.clear_method_limits", appid, map[string]string{"method": string(method)},
+			func(st *merchant.Store) (*merchant.Account, error) { return st.ClearMethodLimits(ctx, appid, method) })
 	}
 	d := map[string]string{"method": string(method), "min": l.Min.String(), "max": l.Max.String()}
 	return m.update(ctx, actor, "merchant.set_method_limits", appid, d,
@@ -187,10 +187,10 @@ func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, curre
 	if !schema.MethodBalance.Supports(currency) { // also keeps a bad value out of the entry
 		return 0, invalid("balances are kept in " + strings.Join(schema.MethodBalance.Currencies(), " and "))
 	}
-	_, err := m.change(ctx, actor, "merchant.credit", appid, map[string]string{"amount": amount.String(), "currency": currency},
-		func() (*merchant.Account, error) {
+	_, err := m.update(ctx, actor, "merchant.credit", appid, map[string]string{"amount": amount.String(), "currency": currency},
+		func(st *merchant.Store) (*merchant.Account, error) {
 			var err error
-			bal, err = m.st.Credit(ctx, appid, currency, amount)
+			bal, err = st.Credit(ctx, appid, currency, amount)
 			return nil, err
 		})
 	return bal, err

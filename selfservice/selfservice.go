@@ -83,7 +83,7 @@ func New(cfg Config, deps Deps) (*Services, error) {
 	return &Services{
 		Webhooks: &Webhooks{testEvery: cfg.TestEvery, maxResendRange: cfg.MaxResendRange, rdb: deps.Redis,
 			merchants: deps.Merchants, deliveries: deps.Webhooks, tester: deps.Tester, destinations: deps.Destinations,
-			audit: log, now: now},
+			audit: log, resends: dispatcher.NewWebhooks(deps.Redis).WithClock(now), now: now},
 		Keys:     &Keys{keyGrace: cfg.KeyGrace, maxGrace: cfg.MaxGrace, merchants: deps.Merchants, now: now},
 		Balance:  &Balance{merchants: deps.Merchants},
 		Team:     &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},

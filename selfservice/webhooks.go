@@ -2,7 +2,6 @@ package selfservice
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/platform"
 )
 
 // Webhooks are the use cases that change or read how the merchant is
@@ -27,6 +25,7 @@ type Webhooks struct {
 	tester         *dispatcher.Tester
 	destinations   *dispatcher.Destinations
 	audit          *audit.Log
+	resends        *dispatcher.Webhooks // the one resend (dispatcher/resend.go)
 	now            func() time.Time
 }
 
@@ -55,29 +54,14 @@ func (d *Webhooks) SuccessRate(ctx context.Context, a access.Actor) (dispatcher.
 }
 
 // Resend queues one more attempt of the merchant's order's paid webhook,
-// or with refundID of that refund's. Another merchant's order is 404 like
-// a missing one; its audit entry is written in the resend's own script.
+// or with refundID of that refund's, through the one resend: another
+// merchant's order is 404 like a missing one, and the audit entry is
+// written in the resend's own script.
 func (d *Webhooks) Resend(ctx context.Context, a access.Actor, paymentID, refundID string) error {
-	appid, err := may(a, access.PermWebhooksResend)
-	if err != nil {
+	if _, err := may(a, access.PermWebhooksResend); err != nil {
 		return err
 	}
-	target := "order:" + paymentID
-	if refundID != "" {
-		target = "refund:" + refundID
-	}
-	e := entry(d.now(), a, "webhook.resend", target, nil)
-	if err := e.Check(); err != nil {
-		return err
-	}
-	err = d.deliveries.Resend(ctx, appid, paymentID, refundID, e)
-	switch {
-	case errors.Is(err, dispatcher.ErrNoDelivery):
-		return notFound("no webhook delivery of yours for this order")
-	case errors.Is(err, dispatcher.ErrInFlight):
-		return platform.Errorf(platform.KindConflict, "an attempt of this webhook is running; try again when it is recorded")
-	}
-	return err
+	return d.resends.Resend(ctx, dispatcher.ResendAsk{PaymentID: paymentID, RefundID: refundID, By: &a})
 }
 
 // ResendDead queues one more attempt of every dead delivery of the

@@ -47,7 +47,7 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	// A refund's lease outlives any provider call it waits on.
 	exc, err := operator.NewExceptions(operator.ExceptionsConfig{KeepHandled: cfg.OrderTTL + cfg.OrderRetention + cfg.USDTReview,
 		RefundLease: max(2*time.Minute, 2*cfg.ProviderTimeout)},
-		rdb, store, backlog, operator.NewWebhooks(hooks, store, logs), logs)
+		rdb, store, backlog, hooks, logs)
 	if err != nil {
 		return nil, err
 	}

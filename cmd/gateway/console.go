@@ -36,7 +36,7 @@ func consoleAccounts(cfg platform.Config, rdb redis.UniversalClient, limiter *pl
 // both the command and the query roles; the console is served only there.
 type consoleParts struct {
 	handlers *api.Handlers
-	resend   *dispatcher.ResendAPI
+	resend   *dispatcher.Webhooks
 	live     *query.RedisOrders
 	ch       *query.ClickHouseOrders
 	gate     *query.FairGate
@@ -60,10 +60,16 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
+	store, err := orderStore(cfg, rdb)
+	if err != nil {
+		return err
+	}
+	acts := consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel, p.handlers.UseCases.Sandbox}
+	orders := consoleOrders{command.NewMerchantOrders(store, acts, audit.NewLog(rdb), g.now.Now), p.resend}
 	reads := console.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
 	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
-		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel,
-			p.handlers.UseCases.Sandbox, p.resend}, Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{pages}}, reg, log)
+		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: orders,
+			Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{pages}}, reg, log)
 	if err != nil {
 		return err
 	}
@@ -72,13 +78,11 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	return nil
 }
 
-// consoleActions binds the console's Actions to the command side's use
-// cases.
+// consoleActions are the command use cases command.MerchantOrders runs.
 type consoleActions struct {
 	refund  *command.Refunds
 	cancel  *command.Cancels
 	sandbox *command.SandboxOrders
-	resend  *dispatcher.ResendAPI
 }
 
 func (a consoleActions) Refund(ctx context.Context, o *schema.Order, ask command.RefundAsk) (*schema.Refund, error) {
@@ -90,10 +94,17 @@ func (a consoleActions) Cancel(ctx context.Context, id string) (*schema.Order, e
 	return a.cancel.Cancel(ctx, id)
 }
 
-func (a consoleActions) Resend(ctx context.Context, appid, id, refundID string) error {
-	return a.resend.Resend(ctx, appid, id, refundID)
-}
-
 func (a consoleActions) SandboxMove(ctx context.Context, o *schema.Order, to schema.Status) (*schema.Order, error) {
 	return a.sandbox.Drive(ctx, o, to)
+}
+
+// consoleOrders are the order page's use cases: the merchant's order
+// actions and the one webhook resend.
+type consoleOrders struct {
+	*command.MerchantOrders
+	resend *dispatcher.Webhooks
+}
+
+func (o consoleOrders) Resend(ctx context.Context, by access.Actor, id, refundID string) error {
+	return o.resend.Resend(ctx, dispatcher.ResendAsk{PaymentID: id, RefundID: refundID, By: &by})
 }

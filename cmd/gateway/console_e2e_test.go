@@ -123,7 +123,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	pg.AllowErrorStatus(http.StatusNotFound)
 
 	actions := auditActions(t, e.redisURL)
-	for _, want := range []string{"user.create cli", "user.list cli", "user.setup merchant", "session.login merchant", "order.sandbox_paid merchant owner@shop.test", "order.refund merchant owner@shop.test", "order.webhook_resend merchant owner@shop.test", "order.cancel merchant owner@shop.test"} {
+	for _, want := range []string{"user.create cli", "user.list cli", "user.setup merchant", "session.login merchant", "order.sandbox_paid merchant owner@shop.test", "order.refund merchant owner@shop.test", "webhook.resend merchant owner@shop.test", "order.cancel merchant owner@shop.test"} {
 		if !strings.Contains(actions, want) {
 			t.Errorf("audit log lacks %q:\n%s", want, actions)
 		}

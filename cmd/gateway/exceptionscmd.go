@@ -127,7 +127,7 @@ func cliExceptions(rdb redis.UniversalClient) (*operator.Exceptions, error) {
 	}
 	logs := audit.NewLog(rdb)
 	return operator.NewExceptions(operator.ExceptionsConfig{}, rdb, store, command.NewUSDTBacklog(store),
-		operator.NewWebhooks(dispatcher.NewWebhooks(rdb), store, logs), logs)
+		dispatcher.NewWebhooks(rdb), logs)
 }
 
 // cliProviders are the adapters serve wires, from the same configuration

@@ -211,7 +211,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 		g.app.Post("/api/order/webhooks/resend", api.Resend(resend))
-		cp.handlers, cp.resend = h, resend
+		cp.handlers, cp.resend = h, dispatcher.NewWebhooks(rdb).WithClock(g.now.Now)
 	}
 	if cfg.Has(platform.RoleQuery) {
 		chOrders, live := query.NewClickHouseOrders(ch), query.NewRedisOrders(rdb)

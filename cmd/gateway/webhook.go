@@ -10,10 +10,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -75,12 +74,8 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return fmt.Errorf("webhook resend: %w", err)
 		}
-		store, _, err := cliOrderStore(rdb)
-		if err != nil {
-			return err
-		}
 		ref.resender = func(ctx context.Context) error {
-			return operator.NewWebhooks(ref.d, store, audit.NewLog(rdb)).Resend(ctx, actor, ref.payment, ref.refund)
+			return ref.d.Resend(ctx, dispatcher.ResendAsk{PaymentID: ref.payment, RefundID: ref.refund, By: &actor})
 		}
 		return resendWebhook(ctx, ref, *wait, w)
 	}
@@ -115,7 +110,8 @@ func (r webhookRef) resend(ctx context.Context) error {
 	if r.resender != nil {
 		return r.resender(ctx)
 	}
-	return r.d.Resend(ctx, r.payment, r.refund)
+	cli := access.CLI()
+	return r.d.Resend(ctx, dispatcher.ResendAsk{PaymentID: r.payment, RefundID: r.refund, By: &cli})
 }
 
 // webhookReport is what `webhook log` prints.

@@ -3,11 +3,13 @@
 -- pending one has its next attempt brought forward to now.
 -- KEYS[1] delivery hash, KEYS[2] host queue, KEYS[3] hosts index, KEYS[4]
 --   the merchant's index of deliveries not delivered; with an audit entry
---   (the console's resend), KEYS[5] the shard's audit stream.
--- ARGV[1] order id, ARGV[2] host.
+--   (a console's or the CLI's resend), KEYS[5] the shard's audit stream.
+-- ARGV[1] order id, ARGV[2] host, ARGV[3] the merchant whose delivery it
+--   must be: another's is answered as none, with nothing written, no audit
+--   entry either.
 -- Returns queued | already_queued | in_flight | none.
-local f = redis.call('HMGET', KEYS[1], 'st', 'lease', 'due', 'man')
-if not f[1] then
+local f = redis.call('HMGET', KEYS[1], 'st', 'lease', 'due', 'man', 'appid')
+if not f[1] or f[5] ~= ARGV[3] then
   return 'none'
 end
 local now = now_ms()
