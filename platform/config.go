@@ -360,7 +360,7 @@ func mustLimit(s string) Limit {
 // among them any environment value Bind could not read; it changes
 // nothing. An empty PublicURL is allowed: serve derives it from the address
 // it actually listens on.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	errs := slices.Clone(c.bindErrs)
 	if c.HTTPAddr == "" {
 		errs = append(errs, errors.New("http-addr is empty"))
