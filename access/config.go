@@ -39,7 +39,7 @@ func Defaults() Config {
 }
 
 // Validate reports every bad value at once.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	var errs []error
 	if c.IdleTimeout < time.Minute || c.AbsoluteTimeout < c.IdleTimeout {
 		errs = append(errs, errors.New("access: idle timeout must be at least a minute and the absolute timeout at least the idle one"))

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -66,9 +67,32 @@ type Config struct {
 	Now    func() time.Time // default time.Now
 }
 
+// Defaults is the operator console's settings unless told otherwise.
+func Defaults() Config { return Config{Now: time.Now} }
+
+// withDefaults fills the unset clock from Defaults.
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = Defaults().Now
+	}
+	return c
+}
+
+// Validate refuses settings the pages cannot work with; it changes nothing.
+func (c Config) Validate() error {
+	if c.Now == nil {
+		return errors.New("operator console: a clock is required")
+	}
+	return nil
+}
+
 // New builds the console on the frame; a template or message missing in
 // any language stops the process here, before it serves.
 func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Console, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	tmpl, err := fs.Sub(templatesFS, "templates")
 	if err != nil {
 		return nil, err
@@ -85,9 +109,6 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 		webui.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs}, reg, log)
 	if err != nil {
 		return nil, fmt.Errorf("operator console: %w", err)
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
 	}
 	return &Console{ui: ui, d: d, now: cfg.Now}, nil
 }

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,30 +26,32 @@ type ProjectorConfig struct {
 	ClaimIdle time.Duration // entries another consumer left this long are taken over; default 30 s
 }
 
-// DefaultProjectorConfig is the configuration with every default filled.
-func DefaultProjectorConfig() ProjectorConfig {
-	c := ProjectorConfig{}
-	_ = c.Validate()
+// ProjectorDefaults is the configuration with every default filled.
+func ProjectorDefaults() ProjectorConfig {
+	return ProjectorConfig{
+		Consumer:  platform.ConsumerName(),
+		Streams:   schema.AuditStreams(),
+		BatchSize: 500,
+		Wait:      time.Second,
+		ClaimIdle: 30 * time.Second,
+	}
+}
+
+// withDefaults fills the zero fields from ProjectorDefaults.
+func (c ProjectorConfig) withDefaults() ProjectorConfig {
+	d := ProjectorDefaults()
+	c.Consumer = cmp.Or(c.Consumer, d.Consumer)
+	if c.Streams == nil {
+		c.Streams = d.Streams
+	}
+	c.BatchSize = cmp.Or(c.BatchSize, d.BatchSize)
+	c.Wait = cmp.Or(c.Wait, d.Wait)
+	c.ClaimIdle = cmp.Or(c.ClaimIdle, d.ClaimIdle)
 	return c
 }
 
-// Validate fills zero fields with the defaults and checks the rest.
-func (c *ProjectorConfig) Validate() error {
-	if c.Consumer == "" {
-		c.Consumer = platform.ConsumerName()
-	}
-	if c.Streams == nil {
-		c.Streams = schema.AuditStreams()
-	}
-	if c.BatchSize == 0 {
-		c.BatchSize = 500
-	}
-	if c.Wait == 0 {
-		c.Wait = time.Second
-	}
-	if c.ClaimIdle == 0 {
-		c.ClaimIdle = 30 * time.Second
-	}
+// Validate checks the bounds; it changes nothing.
+func (c ProjectorConfig) Validate() error {
 	if c.BatchSize < 1 || c.Wait < time.Millisecond || c.ClaimIdle < time.Millisecond || len(c.Streams) == 0 {
 		return errors.New("audit projector: batch size, wait, claim idle and streams must be positive")
 	}
@@ -72,6 +75,7 @@ type Projector struct {
 
 // NewProjector wires the projector over the migrated database conn.
 func NewProjector(cfg ProjectorConfig, rdb redis.UniversalClient, conn driver.Conn, reg prometheus.Registerer, log *slog.Logger) (*Projector, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ type Config struct {
 }
 
 // Validate checks the run can start.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	var errs []error
 	if c.Root == "" || c.Gateway == "" || c.DataDir == "" {
 		errs = append(errs, errors.New("root, gateway and data are required"))

@@ -45,16 +45,32 @@ type Config struct {
 	Now         func() time.Time
 }
 
-func (c *Config) defaults() {
+// Defaults is the console's settings unless told otherwise.
+func Defaults() Config {
+	return Config{PageSize: 25, ExportRange: 30 * 24 * time.Hour, Now: time.Now}
+}
+
+// withDefaults fills the unset fields (zero or below) from Defaults.
+func (c Config) withDefaults() Config {
+	d := Defaults()
 	if c.PageSize <= 0 {
-		c.PageSize = 25
+		c.PageSize = d.PageSize
 	}
 	if c.ExportRange <= 0 {
-		c.ExportRange = 30 * 24 * time.Hour
+		c.ExportRange = d.ExportRange
 	}
 	if c.Now == nil {
-		c.Now = time.Now
+		c.Now = d.Now
 	}
+	return c
+}
+
+// Validate refuses settings the pages cannot work with; it changes nothing.
+func (c Config) Validate() error {
+	if c.PageSize < 1 || c.ExportRange <= 0 || c.Now == nil {
+		return fmt.Errorf("console: page size %d and export range %s must be positive, and a clock is required", c.PageSize, c.ExportRange)
+	}
+	return nil
 }
 
 // Gate shares ClickHouse between merchants (query.FairGate); nil: none.
@@ -94,7 +110,10 @@ var nav = []webui.NavItem{
 
 // New builds the console; templates and messages are checked here.
 func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Console, error) {
-	cfg.defaults()
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	if d.Reads.Live == nil || d.Reads.Listing == nil || d.Reads.Reports == nil || d.Actions == nil || d.Audit == nil {
 		return nil, errors.New("console: live orders, listing, reports, actions and audit log are required")
 	}

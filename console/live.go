@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,19 +75,21 @@ type HubConfig struct {
 	MaxOrders int
 }
 
-func (c *HubConfig) defaults() {
-	if c.Every == 0 {
-		c.Every = 500 * time.Millisecond
-	}
-	if c.Count == 0 {
-		c.Count = 64
-	}
-	if c.MaxOrders == 0 {
-		c.MaxOrders = 25
-	}
+// HubDefaults is the feed's rhythm and bounds unless told otherwise.
+func HubDefaults() HubConfig {
+	return HubConfig{Every: 500 * time.Millisecond, Count: 64, MaxOrders: 25}
 }
 
-// Validate refuses bounds that cannot work.
+// withDefaults fills the zero fields from HubDefaults.
+func (c HubConfig) withDefaults() HubConfig {
+	d := HubDefaults()
+	c.Every = cmp.Or(c.Every, d.Every)
+	c.Count = cmp.Or(c.Count, d.Count)
+	c.MaxOrders = cmp.Or(c.MaxOrders, d.MaxOrders)
+	return c
+}
+
+// Validate refuses bounds that cannot work; it changes nothing.
 func (c HubConfig) Validate() error {
 	if c.Every < 0 || c.Count < 1 || c.MaxOrders < 1 {
 		return fmt.Errorf("console live feed: every %v, count %d, max orders %d: want every ≥ 0, count and max orders ≥ 1", c.Every, c.Count, c.MaxOrders)
@@ -97,7 +100,7 @@ func (c HubConfig) Validate() error {
 // NewHub builds the feed over the order event streams of every shard;
 // sessions ends each feed with the console session it was opened in.
 func NewHub(cfg HubConfig, rdb redis.UniversalClient, sessions Sessions, reg prometheus.Registerer, log *slog.Logger) (*Hub, error) {
-	cfg.defaults()
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

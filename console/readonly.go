@@ -27,7 +27,10 @@ type (
 // NewReadOnly reads through reads (the console's own read models) and
 // gate (nil: none).
 func NewReadOnly(cfg Config, reads Reads, gate Gate) (*ReadOnly, error) {
-	cfg.defaults()
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	if reads.Live == nil || reads.Listing == nil || reads.Reports == nil {
 		return nil, errors.New("console read-only view: live orders, listing and reports are required")
 	}

@@ -127,7 +127,7 @@ func ParseSchedule(v string) ([]time.Duration, error) {
 }
 
 // Validate reports every problem at once.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	errs := slices.Clone(c.bindErrs)
 	if len(c.Schedule) == 0 {
 		errs = append(errs, errors.New("webhook schedule is empty"))

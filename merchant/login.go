@@ -31,9 +31,9 @@ type LoginConfig struct {
 	PerAccount platform.Limit // attempts per account (default 5/min)
 }
 
-// DefaultLoginConfig is a short session, enough to confirm one payment, and
+// LoginDefaults is a short session, enough to confirm one payment, and
 // limits that let a person mistype and stop a guesser.
-func DefaultLoginConfig() LoginConfig {
+func LoginDefaults() LoginConfig {
 	return LoginConfig{
 		SessionTTL: 15 * time.Minute,
 		PerIP:      platform.Limit{PerSecond: 10.0 / 60, Burst: 10},
@@ -41,9 +41,9 @@ func DefaultLoginConfig() LoginConfig {
 	}
 }
 
-// Validate fills zero fields with the defaults and checks the rest.
-func (c *LoginConfig) Validate() error {
-	d := DefaultLoginConfig()
+// withDefaults fills the zero fields from LoginDefaults.
+func (c LoginConfig) withDefaults() LoginConfig {
+	d := LoginDefaults()
 	if c.SessionTTL == 0 {
 		c.SessionTTL = d.SessionTTL
 	}
@@ -53,6 +53,11 @@ func (c *LoginConfig) Validate() error {
 	if c.PerAccount == (platform.Limit{}) {
 		c.PerAccount = d.PerAccount
 	}
+	return c
+}
+
+// Validate checks the bounds; it changes nothing.
+func (c LoginConfig) Validate() error {
 	var errs []error
 	if c.SessionTTL < time.Second {
 		errs = append(errs, errors.New("login: session TTL must be at least a second"))
@@ -84,6 +89,7 @@ const (
 
 // NewLogins wires the logins.
 func NewLogins(cfg LoginConfig, rdb redis.UniversalClient, limiter *platform.Limiter, reg prometheus.Registerer, log *slog.Logger) (*Logins, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -76,12 +76,23 @@ type ExceptionsConfig struct {
 	RefundLease time.Duration
 }
 
-// Validate fills the defaults and checks the rest.
-func (c *ExceptionsConfig) Validate() error {
-	c.StuckRefund = cmp.Or(c.StuckRefund, 15*time.Minute)
-	c.KeepHandled = cmp.Or(c.KeepHandled, 8*24*time.Hour)
-	c.PerSource = cmp.Or(c.PerSource, 200)
-	c.RefundLease = cmp.Or(c.RefundLease, 2*time.Minute)
+// ExceptionsDefaults is the queue's bounds unless told otherwise.
+func ExceptionsDefaults() ExceptionsConfig {
+	return ExceptionsConfig{StuckRefund: 15 * time.Minute, KeepHandled: 8 * 24 * time.Hour, PerSource: 200, RefundLease: 2 * time.Minute}
+}
+
+// withDefaults fills the zero fields from ExceptionsDefaults.
+func (c ExceptionsConfig) withDefaults() ExceptionsConfig {
+	d := ExceptionsDefaults()
+	c.StuckRefund = cmp.Or(c.StuckRefund, d.StuckRefund)
+	c.KeepHandled = cmp.Or(c.KeepHandled, d.KeepHandled)
+	c.PerSource = cmp.Or(c.PerSource, d.PerSource)
+	c.RefundLease = cmp.Or(c.RefundLease, d.RefundLease)
+	return c
+}
+
+// Validate checks the bounds; it changes nothing.
+func (c ExceptionsConfig) Validate() error {
 	if c.StuckRefund < time.Minute || c.KeepHandled < time.Hour || c.PerSource < 1 || c.RefundLease < time.Second {
 		return errors.New("exceptions: stuck refund ≥ 1 min, keep handled ≥ 1 h, per source ≥ 1 and refund lease ≥ 1 s required")
 	}
@@ -104,6 +115,7 @@ type Exceptions struct {
 
 // NewExceptions wires the queue.
 func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders OrderReader, backlog *command.USDTBacklog, webhooks Resender, log Auditor) (*Exceptions, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -29,25 +29,38 @@ type ConsumerConfig struct {
 	OnError func(what string, err error)
 }
 
-// Validate fills the defaults and reports every bad value at once.
-func (c *ConsumerConfig) Validate() error {
+// ConsumerDefaults is every field's default; the group is the caller's.
+func ConsumerDefaults() ConsumerConfig {
+	c := ConsumerConfig{Name: ConsumerName(), Count: 256, Block: time.Second, ClaimIdle: 30 * time.Second}
+	for _, s := range schema.AllShards() {
+		c.Streams = append(c.Streams, schema.EventsKey(s))
+	}
+	return c
+}
+
+// withDefaults fills the zero fields from ConsumerDefaults.
+func (c ConsumerConfig) withDefaults() ConsumerConfig {
+	d := ConsumerDefaults()
 	if c.Name == "" {
-		c.Name = ConsumerName()
+		c.Name = d.Name
 	}
 	if c.Streams == nil {
-		for _, s := range schema.AllShards() {
-			c.Streams = append(c.Streams, schema.EventsKey(s))
-		}
+		c.Streams = d.Streams
 	}
 	if c.Count == 0 {
-		c.Count = 256
+		c.Count = d.Count
 	}
 	if c.Block == 0 {
-		c.Block = time.Second
+		c.Block = d.Block
 	}
 	if c.ClaimIdle == 0 {
-		c.ClaimIdle = 30 * time.Second
+		c.ClaimIdle = d.ClaimIdle
 	}
+	return c
+}
+
+// Validate reports every bad value at once; it changes nothing.
+func (c ConsumerConfig) Validate() error {
 	var errs []error
 	if c.Group == "" {
 		errs = append(errs, errors.New("consumer: group is empty"))
@@ -104,6 +117,7 @@ type Consumer struct {
 
 // NewConsumer checks cfg; EnsureGroups then Start make it read.
 func NewConsumer(rdb redis.UniversalClient, cfg ConsumerConfig, log *slog.Logger) (*Consumer, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

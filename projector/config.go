@@ -1,6 +1,7 @@
 package projector
 
 import (
+	"cmp"
 	"errors"
 	"time"
 
@@ -24,32 +25,40 @@ type Config struct {
 	BackoffMax    time.Duration
 }
 
-func (c *Config) setDefaults() {
-	if c.Consumer == "" {
-		c.Consumer = platform.ConsumerName()
-	}
-	def := func(d *time.Duration, v time.Duration) {
-		if *d == 0 {
-			*d = v
-		}
-	}
-	if c.BatchSize == 0 {
-		c.BatchSize = 20_000
-	}
-	def(&c.FlushInterval, 250*time.Millisecond)
-	def(&c.ClaimIdle, 30*time.Second)
-	def(&c.ClaimEvery, 5*time.Second)
-	def(&c.TrimEvery, 10*time.Second)
-	def(&c.BackoffMin, 100*time.Millisecond)
-	def(&c.BackoffMax, 5*time.Second)
-	if c.TrimGroups == nil {
-		c.TrimGroups = schema.ConsumerGroups()
+// Defaults is what `gateway serve` runs the projector with.
+func Defaults() Config {
+	return Config{
+		Consumer:      platform.ConsumerName(),
+		BatchSize:     20_000,
+		FlushInterval: 250 * time.Millisecond,
+		ClaimIdle:     30 * time.Second,
+		ClaimEvery:    5 * time.Second,
+		TrimEvery:     10 * time.Second,
+		TrimGroups:    schema.ConsumerGroups(),
+		BackoffMin:    100 * time.Millisecond,
+		BackoffMax:    5 * time.Second,
 	}
 }
 
-// Validate fills defaults and reports every bad value at once.
-func (c *Config) Validate() error {
-	c.setDefaults()
+// withDefaults fills the zero fields from Defaults.
+func (c Config) withDefaults() Config {
+	d := Defaults()
+	c.Consumer = cmp.Or(c.Consumer, d.Consumer)
+	c.BatchSize = cmp.Or(c.BatchSize, d.BatchSize)
+	c.FlushInterval = cmp.Or(c.FlushInterval, d.FlushInterval)
+	c.ClaimIdle = cmp.Or(c.ClaimIdle, d.ClaimIdle)
+	c.ClaimEvery = cmp.Or(c.ClaimEvery, d.ClaimEvery)
+	c.TrimEvery = cmp.Or(c.TrimEvery, d.TrimEvery)
+	c.BackoffMin = cmp.Or(c.BackoffMin, d.BackoffMin)
+	c.BackoffMax = cmp.Or(c.BackoffMax, d.BackoffMax)
+	if c.TrimGroups == nil {
+		c.TrimGroups = d.TrimGroups
+	}
+	return c
+}
+
+// Validate reports every bad value at once; it changes nothing.
+func (c Config) Validate() error {
 	var errs []error
 	if c.BatchSize < 1 || c.BatchSize > 100_000 {
 		errs = append(errs, errors.New("projector: batch size must be 1 to 100000"))

@@ -63,6 +63,7 @@ func (b *batch) reset() {
 
 // New wires a projector; Run starts it.
 func New(cfg Config, rdb redis.UniversalClient, sink Sink, reg prometheus.Registerer, log *slog.Logger) (*Projector, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

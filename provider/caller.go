@@ -87,19 +87,26 @@ func (c CallerConfig) Validate() error {
 	return nil
 }
 
-// Defaults fills what is unset.
+// CallerDefaults are the bounds of a family whose JSON names none.
+func CallerDefaults() CallerConfig {
+	return CallerConfig{Timeout: 10 * time.Second, MaxBody: 1 << 20, Backoff: 200 * time.Millisecond}
+}
+
+// withDefaults fills what is unset from CallerDefaults: a zero field in a
+// family's JSON means the default.
 func (c CallerConfig) withDefaults() CallerConfig {
+	d := CallerDefaults()
 	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Second
+		c.Timeout = d.Timeout
 	}
 	if c.MaxBody <= 0 {
-		c.MaxBody = 1 << 20
+		c.MaxBody = d.MaxBody
 	}
 	if c.Retries < 0 {
-		c.Retries = 0
+		c.Retries = d.Retries
 	}
 	if c.Backoff <= 0 {
-		c.Backoff = 200 * time.Millisecond
+		c.Backoff = d.Backoff
 	}
 	return c
 }

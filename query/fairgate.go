@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -82,26 +83,23 @@ type FairGateConfig struct {
 	MaxWait time.Duration
 }
 
-// Validate fills defaults and refuses nonsense.
-func (c *FairGateConfig) Validate() error {
-	if c.Concurrency == 0 {
-		c.Concurrency = 8
-	}
-	if c.PerMerchant == 0 {
-		c.PerMerchant = 64
-	}
-	if c.PerMerchantInFlight == 0 {
-		c.PerMerchantInFlight = max(1, c.Concurrency/4)
-	}
-	if c.SharedInFlight == 0 {
-		c.SharedInFlight = max(1, c.PerMerchantInFlight/2)
-	}
-	if c.MaxWait == 0 {
-		c.MaxWait = 10 * time.Second
-	}
-	if c.ShareWindow == 0 {
-		c.ShareWindow = time.Second
-	}
+// FairGateDefaults is the gate `gateway serve` runs unless told otherwise.
+func FairGateDefaults() FairGateConfig { return FairGateConfig{}.withDefaults() }
+
+// withDefaults fills the zero fields; the two caps follow from the
+// concurrency (and the cap) given, as their comments say.
+func (c FairGateConfig) withDefaults() FairGateConfig {
+	c.Concurrency = cmp.Or(c.Concurrency, 8)
+	c.PerMerchant = cmp.Or(c.PerMerchant, 64)
+	c.PerMerchantInFlight = cmp.Or(c.PerMerchantInFlight, max(1, c.Concurrency/4))
+	c.SharedInFlight = cmp.Or(c.SharedInFlight, max(1, c.PerMerchantInFlight/2))
+	c.MaxWait = cmp.Or(c.MaxWait, 10*time.Second)
+	c.ShareWindow = cmp.Or(c.ShareWindow, time.Second)
+	return c
+}
+
+// Validate refuses nonsense; it changes nothing.
+func (c FairGateConfig) Validate() error {
 	if c.Concurrency < 1 || c.PerMerchant < 1 || c.PerMerchantInFlight < 1 || c.SharedInFlight < 1 || c.MaxWait < 0 || c.ShareWindow < 0 {
 		return errors.New("query: read concurrency, per-merchant queue, in-flight caps, wait and share window must be positive")
 	}
@@ -113,6 +111,7 @@ func (c *FairGateConfig) Validate() error {
 
 // NewFairGate makes a gate and registers its gauges.
 func NewFairGate(cfg FairGateConfig, reg prometheus.Registerer) (*FairGate, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -235,15 +235,16 @@ func TestFairGateConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.cfg.Validate()
+			cfg := tt.cfg.withDefaults()
+			err := cfg.Validate()
 			if (err == nil) != tt.ok {
 				t.Fatalf("Validate: %v, want ok %v", err, tt.ok)
 			}
-			if tt.ok && (tt.cfg.PerMerchantInFlight != tt.wantCap || tt.cfg.MaxWait != 10*time.Second) {
-				t.Fatalf("cap %d wait %v, want %d and 10s", tt.cfg.PerMerchantInFlight, tt.cfg.MaxWait, tt.wantCap)
+			if tt.ok && (cfg.PerMerchantInFlight != tt.wantCap || cfg.MaxWait != 10*time.Second) {
+				t.Fatalf("cap %d wait %v, want %d and 10s", cfg.PerMerchantInFlight, cfg.MaxWait, tt.wantCap)
 			}
-			if tt.ok && (tt.cfg.SharedInFlight != max(1, tt.wantCap/2) || tt.cfg.ShareWindow != time.Second) {
-				t.Fatalf("shared cap %d window %v, want %d and 1s", tt.cfg.SharedInFlight, tt.cfg.ShareWindow, max(1, tt.wantCap/2))
+			if tt.ok && (cfg.SharedInFlight != max(1, tt.wantCap/2) || cfg.ShareWindow != time.Second) {
+				t.Fatalf("shared cap %d window %v, want %d and 1s", cfg.SharedInFlight, cfg.ShareWindow, max(1, tt.wantCap/2))
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,17 +31,23 @@ type RollupConfig struct {
 	FullEvery time.Duration
 }
 
-// Validate fills defaults and refuses nonsense.
-func (c *RollupConfig) Validate() error {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d == 0 {
-			*d = v
-		}
-	}
-	def(&c.OpenWindow, 2*time.Hour)
-	def(&c.Every, 10*time.Second)
-	def(&c.Margin, 30*time.Second)
-	def(&c.FullEvery, 10*time.Minute)
+// RollupDefaults is the job's rhythm unless told otherwise.
+func RollupDefaults() RollupConfig {
+	return RollupConfig{OpenWindow: 2 * time.Hour, Every: 10 * time.Second, Margin: 30 * time.Second, FullEvery: 10 * time.Minute}
+}
+
+// withDefaults fills the zero fields from RollupDefaults.
+func (c RollupConfig) withDefaults() RollupConfig {
+	d := RollupDefaults()
+	c.OpenWindow = cmp.Or(c.OpenWindow, d.OpenWindow)
+	c.Every = cmp.Or(c.Every, d.Every)
+	c.Margin = cmp.Or(c.Margin, d.Margin)
+	c.FullEvery = cmp.Or(c.FullEvery, d.FullEvery)
+	return c
+}
+
+// Validate refuses nonsense; it changes nothing.
+func (c RollupConfig) Validate() error {
 	if c.OpenWindow < time.Hour || c.Every <= 0 || c.Margin <= 0 || c.FullEvery <= 0 {
 		return errors.New("query: rollup open window must be at least 1h, the periods positive")
 	}
@@ -68,6 +75,7 @@ type Rollup struct {
 
 // NewRollup makes the job and registers its counters.
 func NewRollup(cfg RollupConfig, conn driver.Conn, reg prometheus.Registerer, log *slog.Logger) (*Rollup, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

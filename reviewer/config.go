@@ -56,7 +56,7 @@ func Defaults() Config {
 }
 
 // Validate reports every problem at once.
-func (c *Config) Validate() error {
+func (c Config) Validate() error {
 	var errs []error
 	if c.Lease <= 0 || c.PollInterval <= 0 || c.Window <= 0 || c.Timeout <= 0 || c.WaitingInterval <= 0 {
 		errs = append(errs, errors.New("usdt review lease, poll interval, window, timeout and waiting interval must be positive"))

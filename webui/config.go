@@ -23,8 +23,20 @@ type Config struct {
 	MaxFormBytes int // a larger form is refused (default 64 KiB)
 }
 
-// Validate reports every bad value at once.
-func (c *Config) Validate() error {
+// Defaults is what a console has unless told; the path, realm, cookie and
+// brand are each console's own.
+func Defaults() Config { return Config{MaxFormBytes: 64 << 10} }
+
+// withDefaults fills the zero fields from Defaults.
+func (c Config) withDefaults() Config {
+	if c.MaxFormBytes == 0 {
+		c.MaxFormBytes = Defaults().MaxFormBytes
+	}
+	return c
+}
+
+// Validate reports every bad value at once; it changes nothing.
+func (c Config) Validate() error {
 	var errs []error
 	if !strings.HasPrefix(c.Base, "/") || strings.HasSuffix(c.Base, "/") || len(c.Base) < 2 {
 		errs = append(errs, errors.New("webui: base must be a path like /console"))
@@ -37,9 +49,6 @@ func (c *Config) Validate() error {
 	}
 	if c.Brand == "" {
 		errs = append(errs, errors.New("webui: a brand message id is required"))
-	}
-	if c.MaxFormBytes == 0 {
-		c.MaxFormBytes = 64 << 10
 	}
 	return errors.Join(errs...)
 }

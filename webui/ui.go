@@ -31,6 +31,7 @@ type UI struct {
 // New builds the frame; templates, messages and assets are checked here, so
 // a broken one stops the process before it serves.
 func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*UI, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
