@@ -18,7 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/apidoc"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
@@ -31,6 +30,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
+	"github.com/paygate/gateway/web/admin"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {
