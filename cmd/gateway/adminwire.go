@@ -21,7 +21,7 @@ import (
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/web/admin"
-	"github.com/paygate/gateway/web/console"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // adminConsole wires the operator console (served on GATEWAY_ADMIN_ADDR by
@@ -74,8 +74,8 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 				return nil, err
 			}
 		}
-		reads := console.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
-		if deps.View, err = console.NewReadOnly(console.Config{Now: g.now}, reads, nil); err != nil {
+		reads := orderview.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
+		if deps.View, err = orderview.New(orderview.Config{Now: g.now}, reads, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/console"
 	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // consoleAccounts are the console accounts, sessions and login limits the
@@ -59,7 +60,7 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
-	reads := console.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
+	reads := orderview.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
 	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
 		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel,
 			p.handlers.UseCases.Sandbox, p.resend}, Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []frame.Extension{desk}}, reg, log)

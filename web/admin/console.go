@@ -18,8 +18,8 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
-	"github.com/paygate/gateway/web/console"
 	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 //go:embed templates/*.html
@@ -46,7 +46,7 @@ type Deps struct {
 	Audit *audit.Searcher
 	// View reads a merchant's console for the read-only view; nil in a
 	// process without ClickHouse (the view says so).
-	View *console.ReadOnly
+	View *orderview.Reader
 	// Live are the providers configured live, by method (what the
 	// merchant detail shows as its methods' providers).
 	Live []string

@@ -32,8 +32,8 @@ import (
 	readmodel "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/web/console"
 	"github.com/paygate/gateway/web/frame/frametest"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 type clock struct {
@@ -115,7 +115,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view, err := console.NewReadOnly(console.Config{}, console.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch,
+	view, err := orderview.New(orderview.Config{}, orderview.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch,
 		Webhooks: live, Refunds: live, Notifications: live}, nil)
 	if err != nil {
 		t.Fatal(err)

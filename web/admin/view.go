@@ -13,7 +13,7 @@ import (
 
 // viewData is a page of the read-only view of a merchant's console: the
 // merchant, where the view's pages live, which tab is open, and the
-// console's own page data (console.Overview, OrderList, OrderDetail).
+// console's own page data (orderview.Overview, OrderList, OrderDetail).
 type viewData struct {
 	A    *merchant.Account
 	Base string

@@ -2,7 +2,6 @@ package console
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -148,5 +147,3 @@ func flash(ctx *fiber.Ctx, v *frame.View) string {
 	}
 	return ""
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

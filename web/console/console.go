@@ -16,6 +16,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 var (
@@ -57,20 +58,15 @@ func (c *Config) defaults() {
 	}
 }
 
-// Gate shares ClickHouse between merchants (query.FairGate); nil: none.
-type Gate interface {
-	Acquire(ctx context.Context, appid string) (func(), error)
-}
-
 // Deps are the console's collaborators.
 type Deps struct {
 	Auth     frame.Auth // *access.Accounts
 	ClientIP *platform.ClientIP
-	Reads    Reads
+	Reads    orderview.Reads
 	Actions  Actions
 	Audit    Auditor
-	Live     *Hub // nil: the orders page has no live feed
-	Gate     Gate
+	Live     *Hub           // nil: the orders page has no live feed
+	Gate     orderview.Gate // nil: none
 	// Extensions are other packages' pages in this console (package account's
 	// Webhooks, Developers, Balance, Team & security).
 	Extensions []frame.Extension
@@ -82,7 +78,8 @@ type Console struct {
 	ui   *frame.UI
 	d    Deps
 	log  *slog.Logger
-	gate Gate
+	gate orderview.Gate
+	read *orderview.Reader
 }
 
 // nav is the console's navigation; each page's permission decides who
@@ -110,7 +107,11 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	if gate == nil {
 		gate = noGate{}
 	}
-	return &Console{cfg: cfg, ui: ui, d: d, log: log, gate: gate}, nil
+	read, err := orderview.New(orderview.Config{PageSize: cfg.PageSize, Now: cfg.Now}, d.Reads, gate)
+	if err != nil {
+		return nil, fmt.Errorf("console: %w", err)
+	}
+	return &Console{cfg: cfg, ui: ui, d: d, log: log, gate: gate, read: read}, nil
 }
 
 type noGate struct{}

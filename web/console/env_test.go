@@ -20,6 +20,7 @@ import (
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/frame/frametest"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // clock is the accounts' time, moved by hand: sessions expire by it and
@@ -105,7 +106,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Reads{Live: e.store, Listing: listing, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
+	r := orderview.Reads{Live: e.store, Listing: listing, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
 	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: e.store, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
 	if err != nil {
 		t.Fatal(err)

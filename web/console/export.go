@@ -11,6 +11,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // exportTimeout bounds one export's stream, as the API's does.
@@ -21,16 +22,16 @@ const exportTimeout = 30 * time.Minute
 // back from now. A customer e-mail search is not an export filter.
 func (c *Console) export(ctx *fiber.Ctx) error {
 	s := frame.SessionOf(ctx)
-	of, err := parseFilter(ctx, s.AppID)
+	of, err := orderview.ParseForm(ctx, s.AppID)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	if of.f.CustomerEmail != "" {
+	if of.Query.CustomerEmail != "" {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindInvalidParameter, "an e-mail search cannot be exported; filter by dates, status, method or currency"))
 	}
 	now := c.cfg.Now().UTC()
-	rf := query.ReportFilter{AppID: strings.Clone(s.AppID), From: of.f.From, To: of.f.To, Method: of.f.Method, Currency: of.f.Currency,
-		Status: of.f.Status, ClientOrderID: of.f.ClientOrderID}
+	rf := query.ReportFilter{AppID: strings.Clone(s.AppID), From: of.Query.From, To: of.Query.To, Method: of.Query.Method, Currency: of.Query.Currency,
+		Status: of.Query.Status, ClientOrderID: of.Query.ClientOrderID}
 	if rf.To.IsZero() {
 		rf.To = now.Truncate(time.Second).Add(time.Second)
 	}

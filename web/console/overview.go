@@ -1,146 +1,20 @@
 package console
 
 import (
-	"context"
-	"maps"
-	"slices"
-	"strconv"
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/web/frame"
 )
-
-// overviewView is the overview page's data: one range's figures and charts.
-type overviewView struct {
-	Range      string   // today, 7d, 30d
-	Ranges     []string // the choices
-	S          query.Summary
-	Conversion string
-	Orders     frame.Chart   // orders created per bucket
-	Volume     []frame.Chart // paid volume per bucket, one chart per currency
-	ByMethod   frame.Chart   // orders per method
-	Methods    []query.MethodFigures
-	Currencies []string
-}
-
-// span is a range's [from, to) and bucket size: today by hour, 7 and 30
-// days by day, ending now (UTC).
-func span(r string, now time.Time) (from, to time.Time, interval string, ok bool) {
-	now = now.UTC()
-	to = now.Truncate(time.Second).Add(time.Second)
-	day := now.Truncate(24 * time.Hour)
-	switch r {
-	case "today":
-		return day, to, "hour", true
-	case "7d":
-		return day.AddDate(0, 0, -6), to, "day", true
-	case "30d":
-		return day.AddDate(0, 0, -29), to, "day", true
-	}
-	return time.Time{}, time.Time{}, "", false
-}
 
 // overview is the start page: the merchant's volume per currency, orders,
 // conversion and methods over today, 7 or 30 days, from the reporting
 // read model (the same figures action=summary and timeseries answer).
 func (c *Console) overview(ctx *fiber.Ctx) error {
 	v := c.ui.View(ctx, "overview_title")
-	ov, err := c.overviewOf(ctx.UserContext(), frame.SessionOf(ctx).AppID, ctx.Query("range", "7d"), v.L.T)
+	ov, err := c.read.Overview(ctx.UserContext(), frame.SessionOf(ctx).AppID, ctx.Query("range", "7d"), v.L.T)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	v.Data = ov
 	return c.ui.Render(ctx, "overview", v)
-}
-
-// overviewOf is appid's overview over range rng (7 days when unknown);
-// t names the charts in the reader's language.
-func (c *Console) overviewOf(ctx context.Context, appid, rng string, t func(string, ...any) string) (*overviewView, error) {
-	ov := &overviewView{Range: rng, Ranges: []string{"today", "7d", "30d"}}
-	from, to, interval, ok := span(ov.Range, c.cfg.Now())
-	if !ok {
-		ov.Range = "7d"
-		from, to, interval, _ = span(ov.Range, c.cfg.Now())
-	}
-	f := query.ReportFilter{AppID: appid, From: from, To: to}
-	sum, buckets, err := c.reports(ctx, f, query.SeriesSpec{Interval: interval, GroupBy: "currency", TZ: "UTC"})
-	if err != nil {
-		return nil, err
-	}
-	ov.S, ov.Methods = sum, sum.ByMethod
-	ov.Conversion = strconv.FormatFloat(sum.Conversion*100, 'f', 1, 64) + "%"
-	ov.Currencies = slices.Sorted(maps.Keys(sum.PaidAmount))
-	ov.Orders = frame.LineChart(t("chart_orders"), countPoints(buckets, interval))
-	for _, cur := range ov.Currencies {
-		ov.Volume = append(ov.Volume, frame.BarChart(t("chart_volume", "Currency", cur), volumePoints(buckets, interval, cur)))
-	}
-	var pts []frame.Point
-	for _, m := range sum.ByMethod {
-		pts = append(pts, frame.Point{Label: m.PaymentMethod, Value: float64(m.Created), Text: strconv.Itoa(m.Created)})
-	}
-	ov.ByMethod = frame.BarChart(t("chart_methods"), pts)
-	return ov, nil
-}
-
-// reports reads the summary and the series through the ClickHouse gate.
-func (c *Console) reports(ctx context.Context, f query.ReportFilter, spec query.SeriesSpec) (query.Summary, []query.SeriesBucket, error) {
-	release, err := c.gate.Acquire(ctx, f.AppID)
-	if err != nil {
-		return query.Summary{}, nil, err
-	}
-	defer release()
-	sum, err := c.d.Reads.Reports.Summary(ctx, f)
-	if err != nil {
-		return sum, nil, unavailable(err)
-	}
-	rows, err := c.d.Reads.Reports.Series(ctx, f, spec)
-	if err != nil {
-		return sum, nil, unavailable(err)
-	}
-	return sum, query.BuildSeries(f, spec, time.UTC, rows), nil
-}
-
-func bucketLabel(start, interval string) string {
-	t, err := time.Parse(time.RFC3339, start)
-	if err != nil {
-		return start
-	}
-	if interval == "hour" {
-		return t.Format("15:04")
-	}
-	return t.Format("01-02")
-}
-
-func countPoints(buckets []query.SeriesBucket, interval string) []frame.Point {
-	out := make([]frame.Point, 0, len(buckets))
-	for _, b := range buckets {
-		n := 0
-		for _, g := range b.Groups {
-			n += g.Count
-		}
-		out = append(out, frame.Point{Label: bucketLabel(b.Start, interval), Value: float64(n), Text: strconv.Itoa(n)})
-	}
-	return out
-}
-
-func volumePoints(buckets []query.SeriesBucket, interval, cur string) []frame.Point {
-	out := make([]frame.Point, 0, len(buckets))
-	for _, b := range buckets {
-		var text string
-		var val float64
-		for _, g := range b.Groups {
-			if g.Key == cur {
-				text = g.PaidAmount[cur]
-				val, _ = strconv.ParseFloat(text, 64)
-			}
-		}
-		if text == "" {
-			text = "0"
-		}
-		out = append(out, frame.Point{Label: bucketLabel(b.Start, interval), Value: val, Text: text + " " + cur})
-	}
-	return out
 }
