@@ -52,12 +52,18 @@ type Deps struct {
 	Live []string
 }
 
-// Console is the operator console's pages.
+// Console is the operator console's pages. The exceptions pages and the
+// read-only view of a merchant's console are types of their own
+// (exceptionPages, consoleView), holding only what they use.
 type Console struct {
-	ui  *frame.UI
+	screen
 	d   Deps
 	now func() time.Time
 }
+
+// screen is what every page family draws with: the frame, and the render
+// and redirect steps the operator console's pages share.
+type screen struct{ ui *frame.UI }
 
 // Config: whether the deployment serves the console over https (the
 // cookies' Secure flag), and the clock the pages measure ages by.
@@ -89,7 +95,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Console{ui: ui, d: d, now: cfg.Now}, nil
+	return &Console{screen: screen{ui: ui}, d: d, now: cfg.Now}, nil
 }
 
 var nav = []frame.NavItem{
@@ -123,11 +129,12 @@ func (c *Console) register(app *fiber.App) {
 	g := c.ui.Register(app)
 	r := c.ui.Require
 	g.Get("/", func(ctx *fiber.Ctx) error { return c.ui.Redirect(ctx, Prefix+c.home(ctx)) })
-	g.Get("/exceptions", r(access.PermExceptionsRead), c.exceptions)
-	g.Post("/exceptions/:kind/:id/handle", r(access.PermExceptionsHandle), c.handleException)
-	g.Post("/exceptions/:id/resend", r(access.PermOpWebhooksResend), c.resendException)
-	g.Post("/exceptions/:id/refund", r(access.PermOpRefund), c.recordRefund)
-	g.Post("/exceptions/:id/provider-refund", r(access.PermOpRefund), c.providerRefund)
+	ex := exceptionPages{screen: c.screen, queue: c.d.Exceptions}
+	g.Get("/exceptions", r(access.PermExceptionsRead), ex.exceptions)
+	g.Post("/exceptions/:kind/:id/handle", r(access.PermExceptionsHandle), ex.handleException)
+	g.Post("/exceptions/:id/resend", r(access.PermOpWebhooksResend), ex.resendException)
+	g.Post("/exceptions/:id/refund", r(access.PermOpRefund), ex.recordRefund)
+	g.Post("/exceptions/:id/provider-refund", r(access.PermOpRefund), ex.providerRefund)
 	g.Get("/usdt", r(access.PermUSDTRead), c.desk)
 	g.Get("/usdt/:id", r(access.PermUSDTRead), c.review)
 	g.Post("/usdt/:id/approve", r(access.PermUSDTReview), c.decide("approve"))
@@ -138,7 +145,7 @@ func (c *Console) register(app *fiber.App) {
 	g.Post("/merchants/:appid/state", r(access.PermMerchantsWrite), c.merchantState)
 	g.Post("/merchants/:appid/credit", r(access.PermMerchantsWrite), c.credit)
 	g.Post("/merchants/:appid/limits", r(access.PermMerchantsWrite), c.limits)
-	c.registerView(g)
+	consoleView{screen: c.screen, view: c.d.View, store: c.d.Store, merchants: c.d.Merchants}.register(g)
 	g.Get("/settings", r(access.PermSettingsRead), c.settings)
 	g.Post("/settings/fx", r(access.PermFXWrite), c.setRate)
 	g.Post("/settings/networks", r(access.PermNetworksWrite), c.setNetwork)
@@ -160,7 +167,7 @@ func (c *Console) home(ctx *fiber.Ctx) string {
 
 // page renders name with data, a notice from the query (after a redirect)
 // and the problem of a refused form.
-func (c *Console) page(ctx *fiber.Ctx, name, title string, data any) error {
+func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 	v := c.ui.View(ctx, title)
 	v.Data = data
 	if f := ctx.Query("done"); f != "" {
@@ -179,7 +186,7 @@ func flashWord(s string) string {
 }
 
 // after sends the browser back to to with a notice, or shows err.
-func (c *Console) after(ctx *fiber.Ctx, err error, to, done string) error {
+func (c screen) after(ctx *fiber.Ctx, err error, to, done string) error {
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}

@@ -7,6 +7,12 @@ import (
 	"github.com/paygate/gateway/operator"
 )
 
+// exceptionPages are the exceptions queue and its forms.
+type exceptionPages struct {
+	screen
+	queue *operator.Exceptions
+}
+
 type exceptionsData struct {
 	Kind    string
 	Handled bool
@@ -14,44 +20,44 @@ type exceptionsData struct {
 	Rows    []operator.Exception
 }
 
-func (c *Console) exceptions(ctx *fiber.Ctx) error {
+func (c exceptionPages) exceptions(ctx *fiber.Ctx) error {
 	f := operator.ExceptionFilter{Kind: query(ctx, "kind"), Handled: query(ctx, "handled") == "1"}
-	rows, err := c.d.Exceptions.List(ctx.UserContext(), c.ui.Actor(ctx), f)
+	rows, err := c.queue.List(ctx.UserContext(), c.ui.Actor(ctx), f)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	return c.page(ctx, "exceptions", "title_exceptions", exceptionsData{Kind: f.Kind, Handled: f.Handled, Kinds: operator.Kinds, Rows: rows})
 }
 
-func (c *Console) handleException(ctx *fiber.Ctx) error {
+func (c exceptionPages) handleException(ctx *fiber.Ctx) error {
 	note, err := text(ctx, "note", audit.MaxText)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	_, err = c.d.Exceptions.Handle(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "kind"), param(ctx, "id"), note)
+	_, err = c.queue.Handle(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "kind"), param(ctx, "id"), note)
 	return c.after(ctx, err, "/exceptions", "handled")
 }
 
-func (c *Console) resendException(ctx *fiber.Ctx) error {
-	err := c.d.Exceptions.Resend(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
+func (c exceptionPages) resendException(ctx *fiber.Ctx) error {
+	err := c.queue.Resend(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
 	return c.after(ctx, err, "/exceptions", "resent")
 }
 
 // recordRefund closes a mismatch whose money the operator returned at the
 // provider (admin only; operator.Exceptions.RecordRefund says why the
 // gateway does not refund these itself).
-func (c *Console) recordRefund(ctx *fiber.Ctx) error {
+func (c exceptionPages) recordRefund(ctx *fiber.Ctx) error {
 	note, err := text(ctx, "note", audit.MaxText)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	_, err = c.d.Exceptions.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "amount"), form(ctx, "currency"), note)
+	_, err = c.queue.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "amount"), form(ctx, "currency"), note)
 	return c.after(ctx, err, "/exceptions", "refund")
 }
 
 // providerRefund gives a mismatch's charge back through the order's
 // provider (admin only; operator.Exceptions.Refund).
-func (c *Console) providerRefund(ctx *fiber.Ctx) error {
-	_, err := c.d.Exceptions.Refund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
+func (c exceptionPages) providerRefund(ctx *fiber.Ctx) error {
+	_, err := c.queue.Refund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
 	return c.after(ctx, err, "/exceptions", "refunded")
 }

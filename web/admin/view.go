@@ -7,8 +7,10 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // viewData is a page of the read-only view of a merchant's console: the
@@ -21,10 +23,18 @@ type viewData struct {
 	Page any
 }
 
-// registerView mounts the read-only view of a merchant's console. Every
+// consoleView is the read-only view of a merchant's console.
+type consoleView struct {
+	screen
+	view      *orderview.Reader // nil: no ClickHouse in this process
+	store     *merchant.Store
+	merchants *operator.Merchants
+}
+
+// register mounts the read-only view of a merchant's console. Every
 // role may look (merchants.view_console); the view has no form, and a
 // write sent to any of its paths is refused before any route sees it.
-func (c *Console) registerView(g fiber.Router) {
+func (c consoleView) register(g fiber.Router) {
 	const root = "/merchants/:appid/view"
 	for _, p := range []string{root, root + "/*"} {
 		g.All(p, c.ui.Require(access.PermMerchantConsole), c.readOnly)
@@ -36,7 +46,7 @@ func (c *Console) registerView(g fiber.Router) {
 
 // readOnly refuses every method but GET and HEAD: the view only reads,
 // whatever route a later change might add under it.
-func (c *Console) readOnly(ctx *fiber.Ctx) error {
+func (c consoleView) readOnly(ctx *fiber.Ctx) error {
 	if m := ctx.Method(); m != fiber.MethodGet && m != fiber.MethodHead {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindForbidden, "the view of a merchant's console is read-only"))
 	}
@@ -46,46 +56,46 @@ func (c *Console) readOnly(ctx *fiber.Ctx) error {
 // viewed is the merchant the view shows, once the look is in the audit
 // log (operator.Merchants.ViewConsole); a look that cannot be logged is
 // not shown.
-func (c *Console) viewed(ctx *fiber.Ctx, page string) (*viewData, error) {
-	if c.d.View == nil {
+func (c consoleView) viewed(ctx *fiber.Ctx, page string) (*viewData, error) {
+	if c.view == nil {
 		return nil, platform.Errorf(platform.KindUnavailable, "the merchant's console needs ClickHouse; open it on a process that has it")
 	}
 	appid := param(ctx, "appid")
-	a, err := c.d.Store.Get(ctx.UserContext(), appid)
+	a, err := c.store.Get(ctx.UserContext(), appid)
 	if err != nil {
 		return nil, notFound(err)
 	}
-	if err := c.d.Merchants.ViewConsole(ctx.UserContext(), c.ui.Actor(ctx), a.AppID, page); err != nil {
+	if err := c.merchants.ViewConsole(ctx.UserContext(), c.ui.Actor(ctx), a.AppID, page); err != nil {
 		return nil, err
 	}
 	return &viewData{A: a, Base: Prefix + "/merchants/" + url.PathEscape(a.AppID) + "/view", Tab: page}, nil
 }
 
-func (c *Console) viewOverview(ctx *fiber.Ctx) error {
+func (c consoleView) viewOverview(ctx *fiber.Ctx) error {
 	d, err := c.viewed(ctx, "overview")
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	v := c.ui.View(ctx, "title_view_overview")
-	if d.Page, err = c.d.View.Overview(ctx.UserContext(), d.A.AppID, query(ctx, "range"), v.L.T); err != nil {
+	if d.Page, err = c.view.Overview(ctx.UserContext(), d.A.AppID, query(ctx, "range"), v.L.T); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	v.Data = d
 	return c.ui.Render(ctx, "view_overview", v)
 }
 
-func (c *Console) viewOrders(ctx *fiber.Ctx) error {
+func (c consoleView) viewOrders(ctx *fiber.Ctx) error {
 	d, err := c.viewed(ctx, "orders")
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	if d.Page, err = c.d.View.Orders(ctx, d.A.AppID, d.Base+"/orders"); err != nil {
+	if d.Page, err = c.view.Orders(ctx, d.A.AppID, d.Base+"/orders"); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	return c.page(ctx, "view_orders", "title_view_orders", d)
 }
 
-func (c *Console) viewOrder(ctx *fiber.Ctx) error {
+func (c consoleView) viewOrder(ctx *fiber.Ctx) error {
 	id := param(ctx, "id")
 	if _, ok := schema.ParseOrderID(id); !ok {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindNotFound, "no such order"))
@@ -95,7 +105,7 @@ func (c *Console) viewOrder(ctx *fiber.Ctx) error {
 		return c.ui.Fail(ctx, err)
 	}
 	d.Tab = "orders"
-	if d.Page, err = c.d.View.Order(ctx.UserContext(), d.A.AppID, id); err != nil {
+	if d.Page, err = c.view.Order(ctx.UserContext(), d.A.AppID, id); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	return c.page(ctx, "view_order", "title_view_order", d)
