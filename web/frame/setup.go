@@ -27,28 +27,28 @@ type setupView struct {
 
 // setupPage shows a setup link's form: password twice, and the TOTP
 // enrolment as text and as a QR code.
-func (u *UI) setupPage(c *fiber.Ctx) error {
-	v := u.View(c, "setup_title")
-	acct, enr, required, err := u.auth.BeginSetup(c.UserContext(), strings.Clone(c.Params("token")))
+func (e entry) setupPage(c *fiber.Ctx) error {
+	v := e.ui.View(c, "setup_title")
+	acct, enr, required, err := e.ui.auth.BeginSetup(c.UserContext(), strings.Clone(c.Params("token")))
 	if err != nil {
-		return u.Fail(c, err)
+		return e.ui.Fail(c, err)
 	}
-	if acct.Realm != u.cfg.Realm {
-		return u.Fail(c, platform.Errorf(platform.KindForbidden, "this setup link is unknown, used or expired"))
+	if acct.Realm != e.ui.cfg.Realm {
+		return e.ui.Fail(c, platform.Errorf(platform.KindForbidden, "this setup link is unknown, used or expired"))
 	}
-	v.CSRF = u.preToken(c)
+	v.CSRF = e.preToken(c)
 	v.Data = setupView{Token: strings.Clone(c.Params("token")), Email: acct.Email, Required: required, Secret: enr.Secret, URL: enr.URL, QR: pngURL(enr.QRPNG)}
-	return u.Render(c, "setup", v)
+	return e.ui.Render(c, "setup", v)
 }
 
 // setupPost completes the setup and shows the recovery codes once; a wrong
 // code or a refused password shows the form again with the same secret.
-func (u *UI) setupPost(c *fiber.Ctx) error {
-	v := u.View(c, "setup_title")
-	if !u.checkPre(c) {
-		return u.Fail(c, errCSRF)
+func (e entry) setupPost(c *fiber.Ctx) error {
+	v := e.ui.View(c, "setup_title")
+	if !e.checkPre(c) {
+		return e.ui.Fail(c, errCSRF)
 	}
-	v.CSRF = u.preToken(c)
+	v.CSRF = e.preToken(c)
 	token := strings.Clone(c.Params("token"))
 	sv := setupView{Token: token, Secret: strings.Clone(c.FormValue("secret")), URL: strings.Clone(c.FormValue("otpauth")),
 		Required: c.FormValue("required") == "1", Email: strings.Clone(c.FormValue("email"))}
@@ -61,13 +61,13 @@ func (u *UI) setupPost(c *fiber.Ctx) error {
 	if pw := c.FormValue("password"); subtle.ConstantTimeCompare([]byte(pw), []byte(c.FormValue("password2"))) != 1 {
 		err = platform.Errorf(platform.KindInvalidParameter, "%s", v.L.T("setup_mismatch"))
 	} else {
-		_, sv.Codes, err = u.auth.CompleteSetup(c.UserContext(), access.Setup{Realm: u.cfg.Realm, Token: token, Password: strings.Clone(pw),
-			TOTPSecret: secret, TOTPCode: strings.Clone(code), Source: u.Source(c)})
+		_, sv.Codes, err = e.ui.auth.CompleteSetup(c.UserContext(), access.Setup{Realm: e.ui.cfg.Realm, Token: token, Password: strings.Clone(pw),
+			TOTPSecret: secret, TOTPCode: strings.Clone(code), Source: e.ui.Source(c)})
 	}
 	if err != nil {
 		body := platform.Classify(err)
 		if body.Code == fiber.StatusForbidden || body.Code >= 500 {
-			return u.Fail(c, err)
+			return e.ui.Fail(c, err)
 		}
 		v.Status, v.Problem = body.Code, body.Msg
 		if strings.HasPrefix(sv.URL, "otpauth://totp/") {
@@ -76,10 +76,10 @@ func (u *UI) setupPost(c *fiber.Ctx) error {
 			}
 		}
 		v.Data = sv
-		return u.Render(c, "setup", v)
+		return e.ui.Render(c, "setup", v)
 	}
 	v.Data = sv
-	return u.Render(c, "setup_done", v)
+	return e.ui.Render(c, "setup_done", v)
 }
 
 func pngURL(b []byte) template.URL {

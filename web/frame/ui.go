@@ -86,12 +86,13 @@ func (u *UI) Register(app fiber.Router) fiber.Router {
 	b := u.cfg.Base
 	app.Get(b+"/assets/:name", u.assets.serve)
 	app.Get(b+"/lang/:lang", u.switchLang)
-	app.Get(b+"/login", u.loginPage)
-	app.Post(b+"/login", u.bounded, u.loginPost)
-	app.Get(b+"/setup/:token", u.setupPage)
-	app.Post(b+"/setup/:token", u.bounded, u.setupPost)
+	in := entry{ui: u}
+	app.Get(b+"/login", in.loginPage)
+	app.Post(b+"/login", u.bounded, in.loginPost)
+	app.Get(b+"/setup/:token", in.setupPage)
+	app.Post(b+"/setup/:token", u.bounded, in.setupPost)
 	g := app.Group(b, u.scoped(u.bounded), u.scoped(u.Authenticated()))
-	g.Post("/logout", u.logout)
+	g.Post("/logout", in.logout)
 	for _, x := range u.deps.Extensions {
 		x.Register(g, u)
 	}
