@@ -15,7 +15,7 @@ import (
 // cross-site POST does not even carry it.
 const csrfCookie = "gw_csrf"
 
-func (p *Pages) csrfToken(secret string) string {
+func (p *screen) csrfToken(secret string) string {
 	mac := hmac.New(sha256.New, p.cfg.CSRFKey)
 	mac.Write([]byte(secret))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
@@ -23,7 +23,7 @@ func (p *Pages) csrfToken(secret string) string {
 
 // withCSRF gives the view a token, setting the cookie when the browser has
 // none yet.
-func (p *Pages) withCSRF(c *fiber.Ctx, v *view) {
+func (p *screen) withCSRF(c *fiber.Ctx, v *view) {
 	secret := c.Cookies(csrfCookie)
 	if len(secret) != 43 {
 		b := make([]byte, 32)
@@ -36,7 +36,7 @@ func (p *Pages) withCSRF(c *fiber.Ctx, v *view) {
 }
 
 // checkCSRF refuses a form without our token.
-func (p *Pages) checkCSRF(c *fiber.Ctx) error {
+func (p *screen) checkCSRF(c *fiber.Ctx) error {
 	secret, got := c.Cookies(csrfCookie), c.FormValue("csrf")
 	if secret == "" || got == "" || !hmac.Equal([]byte(got), []byte(p.csrfToken(secret))) {
 		return errCSRF

@@ -37,7 +37,7 @@ var detailed = map[string]bool{
 
 // fail shows err as a page in the payer's language: what went wrong and,
 // when an order is concerned, the way back to it. Internals stay in logs.
-func (p *Pages) fail(c *fiber.Ctx, v *view, err error) error {
+func (p *screen) fail(c *fiber.Ctx, v *view, err error) error {
 	body := platform.Classify(err)
 	ev := errorView{Headline: v.L.T("err_internal")}
 	switch {

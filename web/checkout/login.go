@@ -31,7 +31,7 @@ type loginView struct {
 type balanceLine struct{ Currency, Amount string }
 
 // loginPage serves GET /merchant/login[?order=ID].
-func (p *Pages) loginPage(c *fiber.Ctx, v *view) error {
+func (p *loginStep) loginPage(c *fiber.Ctx, v *view) error {
 	var o *schema.Order
 	if id := c.Query("order"); id != "" {
 		var err error
@@ -49,11 +49,11 @@ func (p *Pages) loginPage(c *fiber.Ctx, v *view) error {
 }
 
 // loginFor is the payment page of an order awaiting its balance payment.
-func (p *Pages) loginFor(c *fiber.Ctx, v *view, o *schema.Order) error {
+func (p *loginStep) loginFor(c *fiber.Ctx, v *view, o *schema.Order) error {
 	return p.login(c, v, o, loginView{})
 }
 
-func (p *Pages) login(c *fiber.Ctx, v *view, o *schema.Order, lv loginView) error {
+func (p *loginStep) login(c *fiber.Ctx, v *view, o *schema.Order, lv loginView) error {
 	status := fiber.StatusOK
 	if o != nil {
 		if err := p.forOrder(c, v, o); err != nil {
@@ -75,7 +75,7 @@ func (p *Pages) login(c *fiber.Ctx, v *view, o *schema.Order, lv loginView) erro
 }
 
 // account fills the logged-in part: balances, and the confirm offer.
-func (p *Pages) account(c *fiber.Ctx, v *view, o *schema.Order, acct *merchant.Account, lv *loginView) error {
+func (p *loginStep) account(c *fiber.Ctx, v *view, o *schema.Order, acct *merchant.Account, lv *loginView) error {
 	bals, err := p.payers.Balances(c.UserContext(), acct.AppID)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func (p *Pages) account(c *fiber.Ctx, v *view, o *schema.Order, acct *merchant.A
 }
 
 // session is the logged-in account, or nil.
-func (p *Pages) session(c *fiber.Ctx) *merchant.Account {
+func (p *loginStep) session(c *fiber.Ctx) *merchant.Account {
 	tok := c.Cookies(sessionCookie)
 	if tok == "" {
 		return nil
@@ -112,7 +112,7 @@ func (p *Pages) session(c *fiber.Ctx) *merchant.Account {
 // loginPost serves the login form. A wrong password or a spent attempt
 // limit shows the form again with the reason; nothing says which of
 // account and password was wrong.
-func (p *Pages) loginPost(c *fiber.Ctx, v *view) error {
+func (p *loginStep) loginPost(c *fiber.Ctx, v *view) error {
 	if err := p.checkCSRF(c); err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (p *Pages) loginPost(c *fiber.Ctx, v *view) error {
 }
 
 // payPost confirms the balance payment of an order.
-func (p *Pages) payPost(c *fiber.Ctx, v *view) error {
+func (p *loginStep) payPost(c *fiber.Ctx, v *view) error {
 	if err := p.checkCSRF(c); err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (p *Pages) payPost(c *fiber.Ctx, v *view) error {
 }
 
 // logoutPost ends the session.
-func (p *Pages) logoutPost(c *fiber.Ctx, v *view) error {
+func (p *loginStep) logoutPost(c *fiber.Ctx, v *view) error {
 	if err := p.checkCSRF(c); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"html/template"
 	"log/slog"
 	"slices"
 
@@ -18,20 +17,17 @@ import (
 
 // Pages serves every payer page.
 type Pages struct {
-	cfg    Config
+	*screen
 	orders OrderPorts
-	payers Payers
-	ips    *platform.ClientIP
 	limit  fiber.Handler
 	keys   interface {
 		Key(ctx context.Context, name string) ([]byte, error)
 	}
 	merchants Merchants
-	catalogs  map[string]*Catalog
-	tmpl      map[string]*template.Template
-	assets    *assets
-	m         *metrics
-	log       *slog.Logger
+	// The steps an order's page may hand over to, each a type of its own.
+	methods *methodSteps // method, fiatpsp and cryptopsp choices
+	usdt    *usdtStep    // USDT direct pay and review
+	balance *loginStep   // merchant balance login and pay
 }
 
 // Deps are the pages' collaborators. Limit is the per-client-IP limit of the
@@ -84,8 +80,12 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 	if err != nil {
 		return nil, err
 	}
-	return &Pages{cfg: cfg, orders: d.Orders, payers: d.Payers, ips: d.ClientIP, limit: d.Limit, keys: d.Keys,
-		merchants: d.Merchants, catalogs: cats, tmpl: tmpl, assets: a, m: m, log: log}, nil
+	sc := &screen{cfg: cfg, catalogs: cats, tmpl: tmpl, assets: a, m: m, log: log}
+	p := &Pages{screen: sc, orders: d.Orders, limit: d.Limit, keys: d.Keys, merchants: d.Merchants}
+	p.methods = &methodSteps{screen: sc, orders: d.Orders}
+	p.usdt = &usdtStep{screen: sc, orders: d.Orders, orderPage: p.orderPage}
+	p.balance = &loginStep{screen: sc, orders: d.Orders, payers: d.Payers, ips: d.ClientIP, forOrder: p.forOrder}
+	return p, nil
 }
 
 // Prepare loads the shared CSRF key when the configuration named none; it
@@ -120,16 +120,16 @@ func (p *Pages) Register(r fiber.Router) {
 		r.Get(prefix+"/payment/:paymentId/status", lim, p.status)
 		r.Get(prefix+"/payment/:paymentId", lim, p.page(p.payment))
 		r.Post(prefix+"/payment/:paymentId", lim, p.page(p.paymentPost))
-		r.Get(prefix+"/payment/:paymentId/usdt-direct", lim, p.page(p.usdtPage))
-		r.Post(prefix+"/payment/:paymentId/usdt-direct", lim, p.page(p.usdtPost))
-		r.Get(prefix+"/payment/:paymentId/usdt-qr.png", lim, p.usdtQR)
-		r.Get(prefix+"/merchant/login", lim, p.page(p.loginPage))
-		r.Post(prefix+"/merchant/login", lim, p.page(p.loginPost))
-		r.Post(prefix+"/merchant/pay", lim, p.page(p.payPost))
-		r.Post(prefix+"/merchant/logout", lim, p.page(p.logoutPost))
+		r.Get(prefix+"/payment/:paymentId/usdt-direct", lim, p.page(p.usdt.usdtPage))
+		r.Post(prefix+"/payment/:paymentId/usdt-direct", lim, p.page(p.usdt.usdtPost))
+		r.Get(prefix+"/payment/:paymentId/usdt-qr.png", lim, p.usdt.usdtQR)
+		r.Get(prefix+"/merchant/login", lim, p.page(p.balance.loginPage))
+		r.Post(prefix+"/merchant/login", lim, p.page(p.balance.loginPost))
+		r.Post(prefix+"/merchant/pay", lim, p.page(p.balance.payPost))
+		r.Post(prefix+"/merchant/logout", lim, p.page(p.balance.logoutPost))
 	}
-	r.Post("/api/fiatpsp/confirm", p.limit, p.fromPage(p.fiatpspConfirm))
-	r.Post("/api/cryptopsp/confirm", p.limit, p.fromPage(p.cryptopspConfirm))
+	r.Post("/api/fiatpsp/confirm", p.limit, p.methods.fromPage(p.methods.fiatpspConfirm))
+	r.Post("/api/cryptopsp/confirm", p.limit, p.methods.fromPage(p.methods.cryptopspConfirm))
 }
 
 // Render answers GET /api/createorder with the payment page of the order
@@ -163,7 +163,7 @@ func newNonce() string {
 
 // page wraps a page handler: language, nonce, security headers, and an
 // error shown as a page in the payer's language.
-func (p *Pages) page(h func(*fiber.Ctx, *view) error) fiber.Handler {
+func (p *screen) page(h func(*fiber.Ctx, *view) error) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		v, err := p.newView(c)
 		if err != nil {
@@ -180,7 +180,7 @@ func (p *Pages) page(h func(*fiber.Ctx, *view) error) fiber.Handler {
 }
 
 // newView reads the path's language: an unknown one is not a page of ours.
-func (p *Pages) newView(c *fiber.Ctx) (*view, error) {
+func (p *screen) newView(c *fiber.Ctx) (*view, error) {
 	v := &view{L: p.catalogs["en"], Nonce: newNonce(), Assets: p.assets.paths}
 	if lang := c.Params("lang"); lang != "" {
 		if !slices.Contains(schema.Langs, lang) {
@@ -213,7 +213,7 @@ func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 // The page goes straight into the response's body, a buffer fasthttp
 // reuses, instead of one grown and copied per page; a template that fails
 // half-way leaves nothing of itself for the error page.
-func (p *Pages) render(c *fiber.Ctx, status int, name string, v *view) error {
+func (p *screen) render(c *fiber.Ctx, status int, name string, v *view) error {
 	res := c.Response()
 	res.ResetBody()
 	if err := p.tmpl[name].ExecuteTemplate(res.BodyWriter(), "layout", v); err != nil {
@@ -229,7 +229,7 @@ func (p *Pages) render(c *fiber.Ctx, status int, name string, v *view) error {
 // headers: nothing runs but our own script with this response's nonce,
 // nothing loads from another host, forms post only to us, no framing, and
 // the payment id does not leak to other hosts through Referer.
-func (p *Pages) headers(c *fiber.Ctx, nonce string) {
+func (p *screen) headers(c *fiber.Ctx, nonce string) {
 	c.Set("Content-Security-Policy", "default-src 'none'; script-src 'nonce-"+nonce+"'; style-src 'self'; "+
 		"img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 	c.Set("X-Content-Type-Options", "nosniff")
@@ -239,7 +239,7 @@ func (p *Pages) headers(c *fiber.Ctx, nonce string) {
 }
 
 // redirect sends the browser on after a form (303: the next page is a GET).
-func (p *Pages) redirect(c *fiber.Ctx, to string) error {
+func (p *screen) redirect(c *fiber.Ctx, to string) error {
 	p.headers(c, newNonce())
 	return c.Redirect(to, fiber.StatusSeeOther)
 }

@@ -72,7 +72,7 @@ type pollView struct {
 	RedirectMS int64
 }
 
-func (p *Pages) withPoll(v *view) {
+func (p *screen) withPoll(v *view) {
 	if v.Order == nil || !v.Order.Live {
 		return
 	}
@@ -100,15 +100,15 @@ func (p *Pages) orderPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	}
 	switch o.NextAction {
 	case schema.NextMethodSelect:
-		return p.selectPage(c, v, o)
+		return p.methods.selectPage(c, v, o)
 	case schema.NextFiatpspSelect:
-		return p.fiatpspPage(c, v, o)
+		return p.methods.fiatpspPage(c, v, o)
 	case schema.NextCryptopspSelect:
-		return p.cryptopspPage(c, v, o)
+		return p.methods.cryptopspPage(c, v, o)
 	case schema.NextUSDTDirectPay, schema.NextUSDTReview:
-		return p.usdtOrder(c, v, o)
+		return p.usdt.usdtOrder(c, v, o)
 	case schema.NextBalanceLogin:
-		return p.loginFor(c, v, o)
+		return p.balance.loginFor(c, v, o)
 	}
 	p.withCSRF(c, v)
 	p.withPoll(v)
@@ -161,7 +161,7 @@ func (p *Pages) paymentPost(c *fiber.Ctx, v *view) error {
 // go=1 its script follows that button at once. Never the provider directly:
 // the CSP's form-action 'self' holds for a form's redirects too, and a
 // provider's origin is not known when the page is made.
-func (p *Pages) next(v *view, o *schema.Order) string {
+func (p *screen) next(v *view, o *schema.Order) string {
 	page := v.Prefix + "/payment/" + url.PathEscape(o.ID)
 	if o.ProviderURL != "" && o.Status.Live() {
 		return page + "?go=1"

@@ -28,7 +28,7 @@ type choiceForm struct {
 }
 
 // choose renders a choosing page.
-func (p *Pages) choose(c *fiber.Ctx, v *view, f choiceForm) error {
+func (p *methodSteps) choose(c *fiber.Ctx, v *view, f choiceForm) error {
 	p.withCSRF(c, v)
 	choosing(v)
 	v.Title, v.Data = f.Title, f
@@ -38,7 +38,7 @@ func (p *Pages) choose(c *fiber.Ctx, v *view, f choiceForm) error {
 // selectPage is the select flow's first step: every method the order may
 // use with its limits; one the amount falls outside is shown disabled with
 // the reason, so the payer sees why rather than a missing option.
-func (p *Pages) selectPage(c *fiber.Ctx, v *view, o *schema.Order) error {
+func (p *methodSteps) selectPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	opts, err := p.orders.Choose.Methods(c.UserContext(), o)
 	if err != nil {
 		return err

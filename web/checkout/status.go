@@ -42,4 +42,4 @@ func (p *Pages) status(c *fiber.Ctx) error {
 	return c.Send(b)
 }
 
-func (p *Pages) knownLang(lang string) bool { _, ok := p.catalogs[lang]; return ok }
+func (p *screen) knownLang(lang string) bool { _, ok := p.catalogs[lang]; return ok }

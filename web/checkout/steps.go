@@ -12,7 +12,7 @@ import (
 // fiatpspPage lists the provider's payment systems, each with its FX quote
 // where its currency is not the order's; the form posts to
 // /api/fiatpsp/confirm.
-func (p *Pages) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
+func (p *methodSteps) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	systems, err := p.orders.Steps.FiatpspSystems(c.UserContext(), o)
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func (p *Pages) fiatpspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 // cryptopspPage lists the cryptocurrencies; one whose provider minimum is
 // above the order amount is disabled with the minimum shown, before the
 // payer can pick it.
-func (p *Pages) cryptopspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
+func (p *methodSteps) cryptopspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 	opts, err := p.orders.Steps.CryptoCurrencies(c.UserContext(), o)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func (p *Pages) cryptopspPage(c *fiber.Ctx, v *view, o *schema.Order) error {
 
 // stepForm is a provider's second step: posted to its confirm endpoint with
 // the order and the page's language, since that address has no path of ours.
-func (p *Pages) stepForm(v *view, o *schema.Order, action, field, title string, choices []choice) choiceForm {
+func (p *methodSteps) stepForm(v *view, o *schema.Order, action, field, title string, choices []choice) choiceForm {
 	return choiceForm{Action: action, Field: field, Title: title, Choices: choices,
 		Hidden: map[string]string{"paymentId": o.ID, "lang": v.L.Lang}}
 }
@@ -67,7 +67,7 @@ func (p *Pages) stepForm(v *view, o *schema.Order, action, field, title string, 
 // fromPage routes a provider-step confirm: a browser's form (it navigates,
 // or it carries our CSRF token) is answered with pages and must carry the
 // token; an API call passes on to the command side's JSON endpoint.
-func (p *Pages) fromPage(h func(*fiber.Ctx, *view) error) fiber.Handler {
+func (p *methodSteps) fromPage(h func(*fiber.Ctx, *view) error) fiber.Handler {
 	page := p.page(h)
 	return func(c *fiber.Ctx) error {
 		browser := c.Get("Sec-Fetch-Dest") == "document" || strings.Contains(c.Get(fiber.HeaderAccept), "text/html")
@@ -79,20 +79,20 @@ func (p *Pages) fromPage(h func(*fiber.Ctx, *view) error) fiber.Handler {
 }
 
 // fiatpspConfirm is the payment-system form.
-func (p *Pages) fiatpspConfirm(c *fiber.Ctx, v *view) error {
+func (p *methodSteps) fiatpspConfirm(c *fiber.Ctx, v *view) error {
 	return p.confirmStep(c, v, "fiatpsp", func(id string) (*schema.Order, error) {
 		return p.orders.Steps.ConfirmFiatpsp(c.UserContext(), id, c.FormValue("fiatpspSystemId"))
 	})
 }
 
 // cryptopspConfirm is the cryptocurrency form.
-func (p *Pages) cryptopspConfirm(c *fiber.Ctx, v *view) error {
+func (p *methodSteps) cryptopspConfirm(c *fiber.Ctx, v *view) error {
 	return p.confirmStep(c, v, "cryptopsp", func(id string) (*schema.Order, error) {
 		return p.orders.Steps.ConfirmCryptopsp(c.UserContext(), id, c.FormValue("pay_currency"))
 	})
 }
 
-func (p *Pages) confirmStep(c *fiber.Ctx, v *view, action string, confirm func(id string) (*schema.Order, error)) error {
+func (p *methodSteps) confirmStep(c *fiber.Ctx, v *view, action string, confirm func(id string) (*schema.Order, error)) error {
 	if err := p.checkCSRF(c); err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func reviewText(l *Catalog, r *schema.USDTReviewView, now time.Time) (string, ti
 }
 
 // usdtPage serves GET /payment/{id}/usdt-direct.
-func (p *Pages) usdtPage(c *fiber.Ctx, v *view) error {
+func (p *usdtStep) usdtPage(c *fiber.Ctx, v *view) error {
 	o, err := p.usdtOrderOf(c)
 	if err != nil {
 		return err
@@ -101,7 +101,7 @@ func (p *Pages) usdtPage(c *fiber.Ctx, v *view) error {
 	return p.orderPage(c, v, o)
 }
 
-func (p *Pages) usdtOrderOf(c *fiber.Ctx) (*schema.Order, error) {
+func (p *usdtStep) usdtOrderOf(c *fiber.Ctx) (*schema.Order, error) {
 	o, err := p.orders.Reads.Order(c.UserContext(), c.Params("paymentId"))
 	if err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func (p *Pages) usdtOrderOf(c *fiber.Ctx) (*schema.Order, error) {
 }
 
 // usdtOrder renders a live usdt_direct order's step.
-func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
+func (p *usdtStep) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 	uv := usdtView{Payable: o.PayableAmount, Network: o.Network, Hash: o.TxHash, Review: o.NextAction == schema.NextUSDTReview,
 		Waiting: o.Review == "waiting", Sandbox: o.Sandbox, Prefill: c.Query("simhash")}
 	if o.Review == "rejected" && !uv.Review {
@@ -153,7 +153,7 @@ func (p *Pages) usdtOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 
 // usdtPost serves the network form (action=network) and the hash form
 // (action=hash).
-func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
+func (p *usdtStep) usdtPost(c *fiber.Ctx, v *view) error {
 	if err := p.checkCSRF(c); err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func (p *Pages) usdtPost(c *fiber.Ctx, v *view) error {
 }
 
 // usdtQR is the chosen network's receiving address as a QR code.
-func (p *Pages) usdtQR(c *fiber.Ctx) error {
+func (p *usdtStep) usdtQR(c *fiber.Ctx) error {
 	o, err := p.usdtOrderOf(c)
 	if err != nil {
 		return err
