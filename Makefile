@@ -70,7 +70,7 @@ test-short:
 	$(GO) test -short -count=1 $(PKGS)
 
 # The payer pages' screenshots for the README: the browser tests (every test
-# whose name contains Browser, e.g. in checkout/) save full-page PNGs at 360
+# whose name contains Browser, e.g. in cmd/gateway and web/) save full-page PNGs at 360
 # and 1280 px into screenshots/ (git-ignored); those of the pages named in
 # docs/screenshots/LIST are copied into docs/screenshots/ (committed).
 screenshots:

@@ -10,10 +10,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/access"
-	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
-	"github.com/paygate/gateway/console"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
@@ -22,6 +20,8 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
+	"github.com/paygate/gateway/web/admin"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // adminConsole wires the operator console (served on GATEWAY_ADMIN_ADDR by
@@ -74,8 +74,8 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 				return nil, err
 			}
 		}
-		reads := console.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
-		if deps.View, err = console.NewReadOnly(console.Config{Now: g.now}, reads, nil); err != nil {
+		reads := orderview.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
+		if deps.View, err = orderview.New(orderview.Config{Now: g.now}, reads, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -7,10 +7,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/paygate/gateway/checkout"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/checkout"
 )
 
 // payers is the balance login the pages need: the logins and sessions,

@@ -12,14 +12,15 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
-	"github.com/paygate/gateway/console"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/api"
-	"github.com/paygate/gateway/webui"
+	"github.com/paygate/gateway/web/console"
+	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // consoleAccounts are the console accounts, sessions and login limits the
@@ -66,10 +67,10 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	}
 	acts := consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel, p.handlers.UseCases.Sandbox}
 	orders := consoleOrders{command.NewMerchantOrders(store, acts, audit.NewLog(rdb), g.now.Now), p.resend}
-	reads := console.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
+	reads := orderview.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
 	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
 		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: orders,
-			Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []webui.Extension{pages}}, reg, log)
+			Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []frame.Extension{pages}}, reg, log)
 	if err != nil {
 		return err
 	}

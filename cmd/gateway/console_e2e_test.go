@@ -12,7 +12,7 @@ import (
 	"github.com/paygate/gateway/internal/browser"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/schema"
-	"github.com/paygate/gateway/webui/webuitest"
+	"github.com/paygate/gateway/web/frame/frametest"
 )
 
 // TestConsoleEndToEnd drives the merchant console of the real binary: the
@@ -44,15 +44,15 @@ func TestConsoleEndToEnd(t *testing.T) {
 	pg := b.NewPage(browser.Wide)
 	pg.Go(added.SetupLink)
 	secret := strings.TrimSpace(pg.Text("[data-secret]"))
-	pg.Fill("#password", webuitest.Password)
-	pg.Fill("#password2", webuitest.Password)
-	pg.Fill("#code", webuitest.Code(t, secret, time.Now()))
+	pg.Fill("#password", frametest.Password)
+	pg.Fill("#password2", frametest.Password)
+	pg.Fill("#code", frametest.Code(t, secret, time.Now()))
 	pg.Submit("form[data-setup]")
 	codes := pg.Text("[data-recovery-codes]")
 	if strings.Count(codes, "-") != 10 {
 		t.Fatalf("recovery codes shown: %q", codes)
 	}
-	webuitest.Login(t, pg, s.base+"/console", "owner@shop.test", webuitest.Password, webuitest.Code(t, secret, time.Now().Add(30*time.Second)))
+	frametest.Login(t, pg, s.base+"/console", "owner@shop.test", frametest.Password, frametest.Code(t, secret, time.Now().Add(30*time.Second)))
 	if csp := pg.LastResponseHeaders().Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
 		t.Errorf("console CSP %q", csp)
 	}
@@ -130,7 +130,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	}
 	token := added.SetupLink[strings.LastIndex(added.SetupLink, "/")+1:]
 	metrics := get(t, s.ops+"/metrics")
-	for name, v := range map[string]string{"password": webuitest.Password, "TOTP secret": secret, "session id": session,
+	for name, v := range map[string]string{"password": frametest.Password, "TOTP secret": secret, "session id": session,
 		"setup token": token, "recovery code": strings.Fields(codes)[0]} {
 		if v == "" {
 			t.Fatalf("no %s to look for", name)

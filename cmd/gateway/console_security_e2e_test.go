@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/paygate/gateway/webui/webuitest"
+	"github.com/paygate/gateway/web/frame/frametest"
 )
 
 var (
@@ -62,14 +62,14 @@ func consoleSecrets(t *testing.T, e *e2e, s *server, appid string) (map[string]s
 	setup := page(http.MethodGet, added.SetupLink, nil)
 	secret := find(secretOnPage, setup)
 	done := page(http.MethodPost, added.SetupLink, url.Values{"csrf": {find(csrfOnPage, setup)}, "secret": {secret}, "required": {"0"},
-		"password": {webuitest.Password}, "password2": {webuitest.Password}, "code": {webuitest.Code(t, secret, time.Now())}})
+		"password": {frametest.Password}, "password2": {frametest.Password}, "code": {frametest.Code(t, secret, time.Now())}})
 	recovery := codeOnPage.FindAllStringSubmatch(done, -1)
 	if len(recovery) != 10 {
 		t.Fatalf("%d recovery codes", len(recovery))
 	}
 	login := page(http.MethodGet, s.base+"/console/login", nil)
 	orders := page(http.MethodPost, s.base+"/console/login", url.Values{"csrf": {find(csrfOnPage, login)}, "email": {"sec@shop.test"},
-		"password": {webuitest.Password}, "code": {recovery[0][1]}, "next": {"/console/orders"}})
+		"password": {frametest.Password}, "code": {recovery[0][1]}, "next": {"/console/orders"}})
 	tok := find(csrfOnPage, orders)
 	var session string
 	for _, c := range jar.Cookies(mustURL(t, s.base+"/console/")) {
@@ -78,7 +78,7 @@ func consoleSecrets(t *testing.T, e *e2e, s *server, appid string) (map[string]s
 		}
 	}
 	page(http.MethodPost, s.base+"/console/logout", url.Values{"csrf": {tok}, "everywhere": {"1"}})
-	out := map[string]string{"console password": webuitest.Password, "console TOTP secret": secret, "console session id": session,
+	out := map[string]string{"console password": frametest.Password, "console TOTP secret": secret, "console session id": session,
 		"console CSRF token": tok, "console setup token": added.SetupLink[strings.LastIndex(added.SetupLink, "/")+1:]}
 	for i, c := range recovery {
 		out["console recovery code "+string(rune('a'+i))] = c[1]

@@ -16,9 +16,9 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/console"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/console"
 )
 
 const consoleUserUsage = `usage: gateway console-user <subcommand> [flags]

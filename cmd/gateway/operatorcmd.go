@@ -14,10 +14,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/access"
-	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/admin"
 )
 
 const operatorUsage = `usage: gateway operator <subcommand> [--json] [--redis-url URL]

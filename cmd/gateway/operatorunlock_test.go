@@ -20,7 +20,7 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
-	"github.com/paygate/gateway/webui/webuitest"
+	"github.com/paygate/gateway/web/frame/frametest"
 )
 
 // TestOperatorUnlockCLI: an operator whose second factor locked after ten
@@ -124,8 +124,8 @@ func TestConsoleUserUnlockCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, acct := webuitest.Enrol(t, accts, access.NewUser{Realm: access.RealmMerchant, AppID: shop.AppID, Email: "fin@shop.test", Role: access.RoleFinance}, time.Now())
-	webuitest.LockSecondFactor(t, rdb, access.RealmMerchant, "fin@shop.test")
+	_, acct := frametest.Enrol(t, accts, access.NewUser{Realm: access.RealmMerchant, AppID: shop.AppID, Email: "fin@shop.test", Role: access.RoleFinance}, time.Now())
+	frametest.LockSecondFactor(t, rdb, access.RealmMerchant, "fin@shop.test")
 	cmd := exec.Command(e.bin, "console-user", "unlock", other.AppID, "fin@shop.test")
 	cmd.Env = append(cmd.Environ(), "GATEWAY_REDIS_URL="+e.redisURL)
 	if out, err := cmd.CombinedOutput(); err == nil {

@@ -8,10 +8,10 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/deskweb"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/selfservice"
+	accountpages "github.com/paygate/gateway/web/console/account"
 )
 
 // selfServicePages is the merchant console's Webhooks, Developers, Balance and
@@ -19,9 +19,9 @@ import (
 // audit log is not searchable here) and the webhook settings (the test event
 // and the callback check follow GATEWAY_WEBHOOK_ALLOW_PRIVATE and
 // GATEWAY_WEBHOOK_TIMEOUT). The console takes them in with
-// webui.Deps.Extensions. publicURL (GATEWAY_PUBLIC_URL) starts the setup
+// frame.Deps.Extensions. publicURL (GATEWAY_PUBLIC_URL) starts the setup
 // links the Team page shows.
-func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*deskweb.Pages, error) {
+func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*accountpages.Pages, error) {
 	store := merchant.NewStore(rdb)
 	webhooks, err := dispatcher.NewMerchantDeliveries(rdb)
 	if err != nil {
@@ -40,5 +40,5 @@ func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.Univer
 	if err != nil {
 		return nil, err
 	}
-	return deskweb.New(svc, publicURL, log), nil
+	return accountpages.New(svc, publicURL, log), nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
-	"github.com/paygate/gateway/webui"
+	"github.com/paygate/gateway/web/frame"
 )
 
 // TestSelfServicePagesBuild: the pages build over serve's parts and join a
@@ -32,7 +32,7 @@ func TestSelfServicePagesBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d webui.Deps
+	var d frame.Deps
 	if err := pages.Extend(&d); err != nil || len(d.Nav) != 4 {
 		t.Fatalf("extend: %v, nav %v", err, d.Nav)
 	}

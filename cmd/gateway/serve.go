@@ -20,7 +20,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/paygate/gateway/admin"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
@@ -32,10 +31,11 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/usdt"
-	"github.com/paygate/gateway/web/sandbox/simkit"
+	"github.com/paygate/gateway/web/admin"
 	"github.com/paygate/gateway/web/api"
 	"github.com/paygate/gateway/web/api/apidoc"
 	"github.com/paygate/gateway/web/notify"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 func serve(ctx context.Context, args []string, stderr io.Writer) error {

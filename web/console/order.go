@@ -1,0 +1,36 @@
+package console
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/frame"
+)
+
+// own reads order id when it belongs to the session's merchant.
+func (c *Console) own(ctx *fiber.Ctx, id string) (*schema.Order, error) {
+	return c.read.Own(ctx.UserContext(), frame.SessionOf(ctx).AppID, id)
+}
+
+// order is the order's detail page: every field, the timeline, and the
+// forms of the actions the role allows on the order as it stands.
+func (c *Console) order(ctx *fiber.Ctx) error {
+	o, err := c.own(ctx, strings.Clone(ctx.Params("id")))
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	v := c.ui.View(ctx, "order_title")
+	ov, err := c.read.Detail(ctx.UserContext(), o)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	ov.CanRefund = v.Can("orders.refund") && o.Status == schema.StatusPaid && o.RefundReserved < o.Amount
+	ov.CanCancel = v.Can("orders.cancel") && o.Status.Live()
+	ov.CanResend = v.Can("webhooks.resend") && ov.Delivery != nil
+	ov.CanSandbox = v.Can("sandbox.drive") && o.Sandbox && o.Status.Live()
+	v.Data = ov
+	v.Flash = flash(ctx, v)
+	return c.ui.Render(ctx, "order", v)
+}
