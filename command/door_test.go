@@ -1,8 +1,6 @@
 package command_test
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"log/slog"
 	"net/http"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/web/api"
 	"github.com/paygate/gateway/web/notify"
+	"github.com/paygate/gateway/web/server"
 )
 
 func init() { command.HTTPDoor = door }

@@ -1,8 +1,6 @@
 package query_test
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"log/slog"
 	"net/http"
 
@@ -10,6 +8,7 @@ import (
 
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/web/api"
+	"github.com/paygate/gateway/web/server"
 )
 
 func init() { query.HTTPDoor = door }

@@ -7,12 +7,12 @@
 package admin
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/paygate/gateway/web/server"
 )
 
 // Prefix is where every operator page lives.

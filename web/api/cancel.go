@@ -1,12 +1,11 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // cancelPost serves POST /api/order/cancel (Cancels.MerchantCancel); the

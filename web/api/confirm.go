@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"bytes"
 	"fmt"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // The API form of the two-step confirmations is a merchant's server call,

@@ -1,14 +1,13 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"net/url"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // createData is the create response's data (SPEC.md).

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"bytes"
 	"encoding/json"
 	"reflect"
@@ -10,6 +8,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
+
+	"github.com/paygate/gateway/web/server"
 )
 
 // okAnswer is what server.OK writes for d: the reference the hand-written

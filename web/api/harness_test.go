@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"encoding/json"
 	"io"
@@ -23,6 +21,7 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // testBase is the public URL handlers under test put in their addresses.

@@ -1,14 +1,13 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // systemView is one payment system in GET /api/fiatpsp/currencies.

@@ -1,11 +1,10 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/query"
+	"github.com/paygate/gateway/web/server"
 )
 
 // Orders serves GET /api/order: the merchant's admission, the action's

@@ -1,12 +1,11 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // refundData is POST /api/order/refund's answer: the refund, the order's

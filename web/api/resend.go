@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"bytes"
 	"encoding/json"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // resendData is the answer's data.

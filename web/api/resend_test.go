@@ -1,8 +1,6 @@
 package api
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"encoding/json"
 	"io"
@@ -19,6 +17,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/server"
 )
 
 // noAccounts knows no merchant: the door's own refusals come before any.

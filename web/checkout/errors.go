@@ -1,14 +1,13 @@
 package checkout
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"errors"
 	"net/url"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/server"
 )
 
 // errCSRF is a form whose token is missing or not ours.

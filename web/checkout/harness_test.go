@@ -1,8 +1,6 @@
 package checkout
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 type harness struct {

@@ -1,8 +1,6 @@
 package checkout
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"log/slog"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/server"
 )
 
 // TestLimitCoversThePagesOnly: every page request takes one request from

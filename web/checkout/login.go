@@ -1,8 +1,6 @@
 package checkout
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"errors"
 	"net/url"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // The balance flow: a payer logs in with a platform account, sees the

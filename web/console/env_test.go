@@ -1,8 +1,6 @@
 package console
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"context"
 	"io"
 	"log/slog"
@@ -24,6 +22,7 @@ import (
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/frame/frametest"
 	"github.com/paygate/gateway/web/orderview"
+	"github.com/paygate/gateway/web/server"
 )
 
 // clock is the accounts' time, moved by hand: sessions expire by it and

@@ -1,8 +1,6 @@
 package console
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"errors"
 	"net/url"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/frame"
 	"github.com/paygate/gateway/web/orderview"
+	"github.com/paygate/gateway/web/server"
 )
 
 // orders is the orders page: search, filters, one page of the listing.

@@ -1,8 +1,6 @@
 package frame
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"errors"
 	"math"
 	"strconv"
@@ -10,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/server"
 )
 
 // Fail answers err as a page in the person's language with its status:

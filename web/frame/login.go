@@ -1,8 +1,6 @@
 package frame
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/server"
 )
 
 // entry is the way in: the login form with its pre-session cookie, the

@@ -1,8 +1,6 @@
 package frame
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"errors"
 	"net/url"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/server"
 )
 
 const sessionLocal = "frame.session"

@@ -1,8 +1,6 @@
 package frame
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"crypto/subtle"
 	"encoding/base64"
 	"html/template"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/web/server"
 )
 
 // setupView is the setup page's data. The TOTP secret travels in the form

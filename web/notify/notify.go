@@ -5,8 +5,6 @@
 package notify
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"bytes"
 	"net/http"
 	"net/url"
@@ -18,6 +16,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // MaxNotificationBody bounds what we read of a notification: every

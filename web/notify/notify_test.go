@@ -1,8 +1,6 @@
 package notify
 
 import (
-	"github.com/paygate/gateway/web/server"
-
 	"io"
 	"log/slog"
 	"net/http"
@@ -22,6 +20,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/server"
 )
 
 // noRates is FX that knows only a currency's own rate.
