@@ -54,6 +54,9 @@ func NewMerchantOrders(orders OrderGetter, acts MerchantOrderActs, log Auditor, 
 // errNotOurs is a missing order and another merchant's alike.
 var errNotOurs = platform.Errorf(platform.KindNotFound, "no such order")
 
+// errForbidden is a refusal by role; the page shows it as 403.
+var errForbidden = &platform.Error{Kind: platform.KindForbidden, Msg: "your role does not allow this action", Err: access.ErrForbidden}
+
 // maxConsoleReason bounds a console refund reason (the form cleans it to it).
 const maxConsoleReason = audit.MaxText
 
@@ -63,7 +66,7 @@ func (m *MerchantOrders) Refund(ctx context.Context, by access.Actor, id string,
 	if reason == "" {
 		return nil, platform.Errorf(platform.KindInvalidParameter, "a reason of at most %d characters is required", maxConsoleReason)
 	}
-	o, err := m.own(ctx, by, id)
+	o, err := m.own(ctx, by, id, access.PermOrdersRefund)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +87,7 @@ func (m *MerchantOrders) Refund(ctx context.Context, by access.Actor, id string,
 
 // Cancel cancels by's merchant's unpaid order id.
 func (m *MerchantOrders) Cancel(ctx context.Context, by access.Actor, id string) (*schema.Order, error) {
-	o, err := m.own(ctx, by, id)
+	o, err := m.own(ctx, by, id, access.PermOrdersCancel)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +106,7 @@ func (m *MerchantOrders) Cancel(ctx context.Context, by access.Actor, id string)
 // SandboxMove pays or fails by's merchant's sandbox order id as its
 // provider would; a live order is refused whatever the role.
 func (m *MerchantOrders) SandboxMove(ctx context.Context, by access.Actor, id string, to schema.Status) (*schema.Order, error) {
-	o, err := m.own(ctx, by, id)
+	o, err := m.own(ctx, by, id, access.PermSandboxDrive)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +128,13 @@ func (m *MerchantOrders) SandboxMove(ctx context.Context, by access.Actor, id st
 	return after, m.append(ctx, e)
 }
 
-// own reads order id when it is by's merchant's.
-func (m *MerchantOrders) own(ctx context.Context, by access.Actor, id string) (*schema.Order, error) {
+// own reads order id when it is by's merchant's and by's role may do p:
+// the route checks the same permission first, and the use case checks it
+// again so that no door can forget it.
+func (m *MerchantOrders) own(ctx context.Context, by access.Actor, id string, p access.Permission) (*schema.Order, error) {
+	if !by.Can(access.RealmMerchant, p) {
+		return nil, errForbidden
+	}
 	if _, ok := schema.ParseOrderID(id); !ok || by.AppID == "" {
 		return nil, errNotOurs
 	}

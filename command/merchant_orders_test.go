@@ -68,6 +68,10 @@ func TestMerchantOrdersCheckOwnershipAndAudit(t *testing.T) {
 	mine := schema.NewOrderID(now, 3)
 	theirs := schema.NewOrderID(now, 3)
 	owner := access.Actor{ID: "u1", Email: "owner@shop.test", Realm: audit.RealmMerchant, Role: access.RoleOwner, AppID: "1001", Source: "192.0.2.1"}
+	viewer := owner
+	viewer.Role = access.RoleViewer
+	operatorAdmin := owner
+	operatorAdmin.Realm, operatorAdmin.Role = audit.RealmOperator, access.RoleAdmin
 	badSource := owner
 	badSource.Source = strings.Repeat("1", 300)
 	actions := map[string]func(m *MerchantOrders, by access.Actor, id string) error{
@@ -92,6 +96,9 @@ func TestMerchantOrdersCheckOwnershipAndAudit(t *testing.T) {
 			fail error
 			kind platform.Kind // "": done
 		}{
+			{"a viewer", viewer, mine, nil, platform.KindForbidden},
+			{"an operator (another realm)", operatorAdmin, mine, nil, platform.KindForbidden},
+			{"nobody", access.Actor{}, mine, nil, platform.KindForbidden},
 			{"another merchant's order", owner, theirs, nil, platform.KindNotFound},
 			{"a missing order", owner, schema.NewOrderID(now, 3), nil, platform.KindNotFound},
 			{"an entry the log cannot keep", badSource, mine, nil, platform.KindInvalidParameter},
