@@ -3,6 +3,8 @@ package command_test
 import (
 	"log/slog"
 	"net/http"
+	"os"
+	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -13,7 +15,13 @@ import (
 	"github.com/paygate/gateway/web/server"
 )
 
-func init() { command.HTTPDoor = door }
+// TestMain hands the package's tests the door they drive the use cases
+// through: the use case cannot import its door, and only this external
+// test package may.
+func TestMain(m *testing.M) {
+	command.HTTPDoor = door
+	os.Exit(m.Run())
+}
 
 // door mounts the API door over uc on an app of its own; a nil limiter
 // limits nothing (limits have their own tests).

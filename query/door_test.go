@@ -3,6 +3,8 @@ package query_test
 import (
 	"log/slog"
 	"net/http"
+	"os"
+	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -11,7 +13,13 @@ import (
 	"github.com/paygate/gateway/web/server"
 )
 
-func init() { query.HTTPDoor = door }
+// TestMain hands the package's tests the door they drive the use cases
+// through: the use case cannot import its door, and only this external
+// test package may.
+func TestMain(m *testing.M) {
+	query.HTTPDoor = door
+	os.Exit(m.Run())
+}
 
 // door mounts GET /api/order over q on an app of its own.
 func door(q *query.Orders, log *slog.Logger) func(*http.Request, int) (*http.Response, error) {
