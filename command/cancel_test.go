@@ -136,7 +136,7 @@ func TestTwoStepUseCases(t *testing.T) {
 	if err != nil || o.PayCurrency != "eth" || o.ProviderURL == "" || o.NextAction != "" {
 		t.Fatalf("after ConfirmCryptopsp: %+v %v", o, err)
 	}
-	if p := h.prov.last.Load().(provider.Payment); p.PayCurrency != "eth" || p.OrderID != crypto.ID {
+	if p := h.prov.Last.Load().(provider.Payment); p.PayCurrency != "eth" || p.OrderID != crypto.ID {
 		t.Fatalf("provider asked for %+v", p)
 	}
 	if _, err := h.uc.Confirm.ConfirmCryptopsp(ctx, crypto.ID, "eth"); kindOf(err) != platform.KindConflict {

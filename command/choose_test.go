@@ -145,7 +145,7 @@ func TestChooseMethod(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(string(tt.m), func(t *testing.T) {
 			id := h.selectOrder(tt.currency, "100", "").ID
-			before := h.prov.calls.Load()
+			before := h.prov.Calls.Load()
 			o, err := h.uc.Choose.ChooseMethod(ctx, id, tt.m)
 			if err != nil {
 				t.Fatal(err)
@@ -153,11 +153,11 @@ func TestChooseMethod(t *testing.T) {
 			if o.Method != tt.m || o.Status != schema.StatusReady || !tt.check(o) {
 				t.Fatalf("order after the choice: %+v", o)
 			}
-			if n := h.prov.calls.Load() - before; n != tt.providers {
+			if n := h.prov.Calls.Load() - before; n != tt.providers {
 				t.Fatalf("provider asked %d times", n)
 			}
 			if tt.providers > 0 {
-				if p := h.prov.last.Load().(provider.Payment); p.Method != tt.m || p.OrderID != id {
+				if p := h.prov.Last.Load().(provider.Payment); p.Method != tt.m || p.OrderID != id {
 					t.Fatalf("provider asked for %+v", p)
 				}
 			}
@@ -220,7 +220,7 @@ func TestChooseMethodRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before, _ := h.uc.Orders.Order(ctx, tt.id)
-			calls := h.prov.calls.Load()
+			calls := h.prov.Calls.Load()
 			_, err := h.uc.Choose.ChooseMethod(ctx, tt.id, tt.m)
 			if kindOf(err) != tt.kind || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("err %v, want %s with %q", err, tt.kind, tt.msg)
@@ -228,7 +228,7 @@ func TestChooseMethodRefused(t *testing.T) {
 			if after, _ := h.uc.Orders.Order(ctx, tt.id); before != nil && after.Version != before.Version {
 				t.Fatalf("a refused choice changed the order: %+v", after)
 			}
-			if h.prov.calls.Load() != calls {
+			if h.prov.Calls.Load() != calls {
 				t.Fatal("a refused choice asked the provider")
 			}
 		})
@@ -277,13 +277,13 @@ func TestChooseMethodRace(t *testing.T) {
 	}
 	// Two provider methods at once: the provider is asked once.
 	id := h.selectOrder("USD", "100", "").ID
-	before := h.prov.calls.Load()
+	before := h.prov.Calls.Load()
 	var wg sync.WaitGroup
 	for _, m := range []schema.Method{schema.MethodWalletA, schema.MethodCryptohost} {
 		wg.Go(func() { _, _ = h.uc.Choose.ChooseMethod(ctx, id, m) })
 	}
 	wg.Wait()
-	if n := h.prov.calls.Load() - before; n != 1 {
+	if n := h.prov.Calls.Load() - before; n != 1 {
 		t.Fatalf("provider asked %d times", n)
 	}
 }
@@ -295,8 +295,8 @@ func TestChooseMethodProviderDown(t *testing.T) {
 	ctx := context.Background()
 	id := h.selectOrder("USD", "100", "").ID
 	down := fmt.Errorf("fake: %w", provider.ErrUnavailable)
-	h.prov.fail.Store(&down)
-	defer h.prov.fail.Store(nil)
+	h.prov.Fail.Store(&down)
+	defer h.prov.Fail.Store(nil)
 	if _, err := h.uc.Choose.ChooseMethod(ctx, id, schema.MethodCryptohost); kindOf(err) != platform.KindUnavailable {
 		t.Fatalf("choice with the provider down: %v", err)
 	}

@@ -100,7 +100,7 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 		t.Fatal(err)
 	}
 	store := NewStore(rdb, time.Minute, time.Hour)
-	prov := &fakeProvider{base: testBase}
+	prov := &fakeProvider{Base: testBase}
 	providers := fakeRegistry(prov)
 	fxRates := fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}

@@ -160,7 +160,7 @@ func TestChargedInBDT(t *testing.T) {
 	if err != nil || o.ChargeAmount != 12150_00 || o.ChargeCurrency != "BDT" || o.FXRate != "121.5" {
 		t.Fatalf("order %+v %v", o, err)
 	}
-	if got := h.prov.last.Load().(provider.Payment); got.Charge != (provider.Money{Amount: 12150_00, Currency: "BDT"}) ||
+	if got := h.prov.Last.Load().(provider.Payment); got.Charge != (provider.Money{Amount: 12150_00, Currency: "BDT"}) ||
 		got.Original != (provider.Money{Amount: 100_00, Currency: "USD"}) {
 		t.Fatalf("provider asked for %+v", got)
 	}
@@ -202,8 +202,8 @@ func TestProviderDownAtInitialise(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h.prov.fail.Store(&tt.err)
-			defer h.prov.fail.Store(nil)
+			h.prov.Fail.Store(&tt.err)
+			defer h.prov.Fail.Store(nil)
 			p := h.baseParams()
 			p["clientOrderId"] = "down-" + tt.name
 			r := h.post(signed(p, h.acct.APIKey))
@@ -216,7 +216,7 @@ func TestProviderDownAtInitialise(t *testing.T) {
 				t.Fatalf("order %s: %+v %v", id, o, err)
 			}
 			// The clientOrderId is free again: a retry makes a new order.
-			h.prov.fail.Store(nil)
+			h.prov.Fail.Store(nil)
 			if d := h.createOK(p); d["paymentId"] == id || d["status"] != 1.0 {
 				t.Fatalf("retry: %v", d)
 			}

@@ -82,7 +82,7 @@ func TestFiatpspConfirm(t *testing.T) {
 		o.NextAction != "" || o.ProviderRef == "" || o.ProviderURL == "" || o.Status != schema.StatusReady {
 		t.Fatalf("order after confirm: %+v %v", o, err)
 	}
-	if p := h.prov.last.Load().(provider.Payment); p.Charge != (provider.Money{Amount: 90_00, Currency: "EUR"}) || p.SystemID != "12" {
+	if p := h.prov.Last.Load().(provider.Payment); p.Charge != (provider.Money{Amount: 90_00, Currency: "EUR"}) || p.SystemID != "12" {
 		t.Fatalf("provider asked for %+v", p)
 	}
 	shard, _ := schema.ParseOrderID(id)
@@ -143,7 +143,7 @@ func TestConfirmRace(t *testing.T) {
 	h := newRedisHarness(t)
 	for range 5 {
 		id := h.deferred("cryptopsp", "USD", "50")
-		before := h.prov.calls.Load()
+		before := h.prov.Calls.Load()
 		var wg sync.WaitGroup
 		statuses := make([]int, 2)
 		for i := range statuses {
@@ -160,7 +160,7 @@ func TestConfirmRace(t *testing.T) {
 		if fmt.Sprint(statuses) != "[200 409]" && fmt.Sprint(statuses) != "[409 200]" {
 			t.Fatalf("statuses %v, want one 200 and one 409", statuses)
 		}
-		if n := h.prov.calls.Load() - before; n != 1 {
+		if n := h.prov.Calls.Load() - before; n != 1 {
 			t.Fatalf("provider asked %d times", n)
 		}
 	}
@@ -172,8 +172,8 @@ func TestConfirmProviderDown(t *testing.T) {
 	h := newRedisHarness(t)
 	id := h.deferred("cryptopsp", "USD", "50")
 	down := fmt.Errorf("fake: %w", provider.ErrUnavailable)
-	h.prov.fail.Store(&down)
-	defer h.prov.fail.Store(nil)
+	h.prov.Fail.Store(&down)
+	defer h.prov.Fail.Store(nil)
 	r := h.confirm("/api/cryptopsp/confirm", url.Values{"paymentId": {id}, "pay_currency": {"eth"}})
 	if r.Status != 503 {
 		t.Fatalf("confirm with the provider down: %d %s", r.Status, r.Raw)

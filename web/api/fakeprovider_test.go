@@ -1,159 +1,19 @@
 package api
 
-import (
-	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"net/url"
-	"sync/atomic"
-	"time"
+import "github.com/paygate/gateway/internal/fakeprovider"
 
-	"github.com/paygate/gateway/fx"
-	"github.com/paygate/gateway/provider"
-	"github.com/paygate/gateway/schema"
+// The fake family of internal/fakeprovider, under the names these tests use.
+type (
+	fakeProvider = fakeprovider.Provider
+	fakeNote     = fakeprovider.Note
+	fixedRates   = fakeprovider.Rates
 )
 
-// fakeProvider is a provider family reduced to what the door's tests need,
-// as command's tests have it: it initialises like a redirect or QR
-// provider, and its notifications are JSON signed with HMAC-SHA256 of
-// fakeSecret. The real families are tested against their vectors in
-// provider/...
-type fakeProvider struct {
-	base  string
-	fail  atomic.Pointer[error] // what Initialise returns, if set
-	delay time.Duration
-	calls atomic.Int64
-	last  atomic.Value // the last Payment
-}
+const fakeSecret = fakeprovider.Secret
 
-const fakeSecret = "fake-provider-secret"
-
-func (f *fakeProvider) Initialise(ctx context.Context, p provider.Payment) (provider.Init, error) {
-	f.calls.Add(1)
-	f.last.Store(p)
-	if f.delay > 0 {
-		select {
-		case <-time.After(f.delay):
-		case <-ctx.Done():
-			return provider.Init{}, fmt.Errorf("fake: %w", provider.ErrUnavailable)
-		}
-	}
-	if err := f.fail.Load(); err != nil && *err != nil {
-		return provider.Init{}, *err
-	}
-	checkout := f.base + "/fake-provider/checkout/" + url.PathEscape(p.OrderID)
-	if p.Method == schema.MethodWalletA || p.Method == schema.MethodWalletB {
-		return provider.Init{QRPayload: checkout, Ref: "ref-" + p.OrderID}, nil
-	}
-	return provider.Init{ProviderURL: checkout, Ref: "ref-" + p.OrderID}, nil
-}
-
-// fakeNote is the fake family's notification body.
-type fakeNote struct {
-	Order    string `json:"order"`
-	Outcome  string `json:"outcome"`
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
-	Charge   string `json:"charge,omitempty"` // the Init.Ref it names, as InitRef
-}
-
-func fakeSign(body []byte) string {
-	m := hmac.New(sha256.New, []byte(fakeSecret))
-	m.Write(body)
-	return hex.EncodeToString(m.Sum(nil))
-}
-
-var fakeOutcomes = map[string]provider.Outcome{
-	"paid": provider.OutcomePaid, "partial": provider.OutcomePartial, "failed": provider.OutcomeFailed,
-	"expired": provider.OutcomeExpired, "pending": provider.OutcomePending, "refunded": provider.OutcomeRefunded,
-}
-
-func (f *fakeProvider) Verify(_ context.Context, r *provider.Request) (provider.Notification, error) {
-	if !hmac.Equal([]byte(r.Header.Get("X-Fake-Sig")), []byte(fakeSign(r.Body))) {
-		return provider.Notification{}, fmt.Errorf("fake: %w", provider.ErrSignature)
-	}
-	var n fakeNote
-	if err := json.Unmarshal(r.Body, &n); err != nil {
-		return provider.Notification{}, fmt.Errorf("fake: %w: %v", provider.ErrMalformed, err)
-	}
-	out := provider.Notification{OrderID: n.Order, Ref: "ref-" + n.Order, InitRef: n.Charge, Outcome: fakeOutcomes[n.Outcome],
-		Fields: map[string]string{"order": n.Order, "outcome": n.Outcome}}
-	if n.Amount != "" {
-		amt, err := schema.ParseAmount(n.Amount)
-		if err != nil {
-			return provider.Notification{}, fmt.Errorf("fake: %w: amount", provider.ErrMalformed)
-		}
-		out.Paid = provider.Money{Amount: amt, Currency: n.Currency}
-	}
-	return out, nil
-}
-
-func (f *fakeProvider) Query(context.Context, string, string) (provider.Notification, error) {
-	return provider.Notification{}, provider.ErrNotFound
-}
-
-func (f *fakeProvider) Reply(_ provider.Notification, err error) provider.Reply {
-	if err != nil {
-		return provider.Reply{Status: 400, Body: "fail"}
-	}
-	return provider.Reply{Status: 200, Body: "success"}
-}
-
-// fakeRegistry serves every method with f for sandbox merchants, and
-// select and bdcard (the provider tests' live family) for live ones.
-func fakeRegistry(f *fakeProvider) *provider.Registry {
-	sandbox, live := map[schema.Method]provider.Adapter{}, map[schema.Method]provider.Adapter{}
-	for _, m := range schema.AllMethods() {
-		sandbox[m] = f
-	}
-	sandbox[schema.MethodSelect], sandbox[schema.MethodUSDTDirect] = provider.Own{}, provider.Own{}
-	live[schema.MethodSelect], live[schema.MethodBDCard] = provider.Own{}, f
-	return provider.NewRegistry(sandbox, live)
-}
-
-// fixedRates is FX for tests.
-type fixedRates map[fx.Pair]fx.Rate
-
-func (r fixedRates) Rate(p fx.Pair) (fx.Rate, bool) {
-	if p.Base == p.Quote {
-		return fx.Micros, true
-	}
-	v, ok := r[p]
-	return v, ok
-}
-
-var fxPairUSDBDT = fx.Pair{Base: "USD", Quote: "BDT"}
-
-// usdtRates turns GATEWAY_USDT_RATES' parsed form into the FX pairs
-// USDT:<currency> the USDT amounts read.
-func usdtRates(m map[string]int64) fixedRates {
-	out := fixedRates{}
-	for cur, micros := range m {
-		out[fx.Pair{Base: "USDT", Quote: cur}] = fx.Rate(micros)
-	}
-	return out
-}
-
-// Systems are the fake fiatpsp's payment systems.
-func (f *fakeProvider) Systems(context.Context) ([]provider.System, error) {
-	return []provider.System{{ID: 12, Name: "card EUR", Currency: "EUR"}, {ID: 7, Name: "card USD", Currency: "USD"},
-		{ID: 36, Name: "wallet RUB", Currency: "RUB"}}, nil
-}
-
-// Currencies are the fake cryptopsp's: btc has a minimum of 30.00, eth 1.00.
-func (f *fakeProvider) Currencies(context.Context) ([]string, error) {
-	return []string{"btc", "eth"}, nil
-}
-
-func (f *fakeProvider) MinAmount(_ context.Context, fiat, crypto string) (provider.Money, error) {
-	switch crypto {
-	case "btc":
-		return provider.Money{Amount: 30_00, Currency: fiat}, nil
-	case "eth":
-		return provider.Money{Amount: 1_00, Currency: fiat}, nil
-	}
-	return provider.Money{}, provider.ErrNotFound
-}
+var (
+	fakeSign     = fakeprovider.Sign
+	fakeRegistry = fakeprovider.Registry
+	usdtRates    = fakeprovider.USDTRates
+	fxPairUSDBDT = fakeprovider.PairUSDBDT
+)

@@ -70,7 +70,7 @@ func newRedisHarness(t testing.TB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prov := &fakeProvider{base: testBase}
+	prov := &fakeProvider{Base: testBase}
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
 	reg := prometheus.NewRegistry()
 	store := command.NewStore(rdb, time.Minute, time.Hour)

@@ -163,7 +163,7 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 	}{
 		{"bad sign", bad, []string{command.HeaderIdempotencyKey, "a"}, nil, 401, false},
 		{"unknown appid", unknown, []string{command.HeaderIdempotencyKey, "a"}, nil, 401, false},
-		{"provider down (5xx)", good, []string{command.HeaderIdempotencyKey, "b"}, func() { h.prov.fail.Store(&refusal) }, 503, false},
+		{"provider down (5xx)", good, []string{command.HeaderIdempotencyKey, "b"}, func() { h.prov.Fail.Store(&refusal) }, 503, false},
 		{"insufficient balance (a decided 4xx)", signed(balance, h.acct.APIKey), []string{command.HeaderIdempotencyKey, "c"}, nil, 400, true},
 		{"key too long", good, []string{command.HeaderIdempotencyKey, strings.Repeat("x", 256)}, nil, 400, false},
 		{"key with a tab", good, []string{command.HeaderIdempotencyKey, "a\tb"}, nil, 400, false},
@@ -175,7 +175,7 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup()
-				defer h.prov.fail.Store(nil)
+				defer h.prov.Fail.Store(nil)
 			}
 			r := h.post(tt.body, tt.header...)
 			if r.Status != tt.status {
@@ -196,11 +196,11 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 		})
 	}
 	// A 5xx frees the key: the retry executes for real.
-	h.prov.fail.Store(&refusal)
+	h.prov.Fail.Store(&refusal)
 	if r := h.post(good, command.HeaderIdempotencyKey, "retry-5xx"); r.Status < 500 {
 		t.Fatalf("want 5xx: %s", r.Raw)
 	}
-	h.prov.fail.Store(nil)
+	h.prov.Fail.Store(nil)
 	if r := h.post(good, command.HeaderIdempotencyKey, "retry-5xx"); r.Status != 200 || r.Header.Get(HeaderIdempotentReplayed) != "" {
 		t.Fatalf("a retry after a 5xx must run: %d %s", r.Status, r.Raw)
 	}
