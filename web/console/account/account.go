@@ -1,6 +1,6 @@
 // Package account is the merchant console's Webhooks, Developers, Balance
 // and Team & security pages: thin handlers over the use cases of
-// package selfservice, drawn in the console frame (webui). Pages is a
+// package selfservice, drawn in the console frame (web/frame). Pages is a
 // frame.Extension, so a console takes the pages in with one line and they
 // stay in files of their own:
 //

@@ -51,7 +51,7 @@ func auditedWrites(target string) []auditedWrite {
 func TestAuditedFormsRefuseBadText(t *testing.T) {
 	e := newEnv(t)
 	owner := e.person(access.RoleOwner)
-	victim := webuiUser(t, e, "victim@shop.test")
+	victim := teamUser(t, e, "victim@shop.test")
 	forms := auditedWrites(victim)
 	bad := func(f auditedWrite, v string) (string, url.Values) {
 		vals := f.vals(e)

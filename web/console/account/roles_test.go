@@ -60,7 +60,7 @@ func TestEveryRoleOnEveryForm(t *testing.T) {
 	for _, r := range allRoles {
 		sessions[r] = e.person(r)
 	}
-	victim := webuiUser(t, e, "victim@shop.test")
+	victim := teamUser(t, e, "victim@shop.test")
 	for _, w := range writes(victim) {
 		t.Run(w.name, func(t *testing.T) {
 			for _, r := range allRoles {
@@ -98,8 +98,8 @@ func TestEveryRoleOnEveryForm(t *testing.T) {
 	}
 }
 
-// webuiUser is a user of the shop the team forms act on.
-func webuiUser(t *testing.T, e *env, email string) string {
+// teamUser is a user of the shop the team forms act on.
+func teamUser(t *testing.T, e *env, email string) string {
 	t.Helper()
 	u, _, err := access.NewTeam(e.accounts).Create(t.Context(), access.CLI(), access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: email, Role: access.RoleDeveloper})
 	if err != nil {

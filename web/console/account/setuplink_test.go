@@ -18,7 +18,7 @@ import (
 func TestSetupLinkOnThePublicURL(t *testing.T) {
 	e := newEnv(t)
 	owner := e.person(access.RoleOwner)
-	other := webuiUser(t, e, "lost@shop.test")
+	other := teamUser(t, e, "lost@shop.test")
 	for _, tc := range []struct {
 		name string
 		path string
