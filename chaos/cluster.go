@@ -33,7 +33,15 @@ type Config struct {
 	Floors          Floors        // the least activity every scenario must show
 }
 
-// Validate checks the run can start.
+// Defaults is the run `make chaos` makes unless a flag says otherwise (the
+// chaos command's flags start from it); the gateway binary and the data
+// directory are the caller's. Run fills nothing: a zero field is refused.
+func Defaults() Config {
+	return Config{Root: ".", Settle: 90 * time.Second, PlantLoss: true, ClientTimeout: DefaultClientTimeout,
+		Rates: DefaultRates, Floors: DefaultFloors}
+}
+
+// Validate checks the run can start; it changes nothing.
 func (c Config) Validate() error {
 	var errs []error
 	if c.Root == "" || c.Gateway == "" || c.DataDir == "" {

@@ -45,12 +45,28 @@ type Config struct {
 // DefaultUSDTReviewWindow leaves a day to review a submitted transaction.
 const DefaultUSDTReviewWindow = 24 * time.Hour
 
-// reviewWindow is USDTReviewWindow with its default.
-func (c Config) reviewWindow() time.Duration {
+// Defaults is what `gateway serve` gives the command side unless told
+// otherwise (platform.Defaults' order times and limits); the public URL is
+// the caller's.
+func Defaults() Config {
+	p := platform.Defaults()
+	l := p.Limits()
+	return Config{OrderTTL: p.OrderTTL, OrderRetention: p.OrderRetention, CreateLimit: l.Create, QueryLimit: l.Query,
+		MethodLimits: DefaultMethodLimits(), USDTReviewWindow: DefaultUSDTReviewWindow, IdempotencyTTL: DefaultIdempotencyTTL}
+}
+
+// withDefaults fills the fields whose zero means "the default": the review
+// window and the idempotency TTL. The order times and limits stay the
+// caller's to give, as they always were.
+func (c Config) withDefaults() Config {
+	d := Defaults()
 	if c.USDTReviewWindow == 0 {
-		return DefaultUSDTReviewWindow
+		c.USDTReviewWindow = d.USDTReviewWindow
 	}
-	return c.USDTReviewWindow
+	if c.IdempotencyTTL == 0 {
+		c.IdempotencyTTL = d.IdempotencyTTL
+	}
+	return c
 }
 
 // notifyPath is where each family's provider notifies us, under
@@ -88,7 +104,7 @@ func (c Config) ProviderURLs(o *schema.Order) (notify, success, fail, cancel str
 	return base + "/" + notifyPath[o.Method], page, page, page
 }
 
-// Validate checks c.
+// Validate reports every bad value at once; it changes nothing.
 func (c Config) Validate() error {
 	var errs []error
 	if c.PublicURL == "" {

@@ -67,6 +67,7 @@ const (
 
 // New validates cfg and builds every use case of the command side.
 func New(cfg Config, d Deps) (*UseCases, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, log: log, now: now}
 	xfer := &transfers{store: d.Store, m: m, now: now}
 	settle := &Settle{store: d.Store, m: m, now: now}
-	review := &USDTReview{store: d.Store, moves: m.moves, now: now, window: cfg.reviewWindow()}
+	review := &USDTReview{store: d.Store, moves: m.moves, now: now, window: cfg.USDTReviewWindow}
 	uc := &UseCases{
 		Create: &CreateOrder{cfg: cfg, signed: signed, store: d.Store, providers: d.Providers, usdt: d.USDT, offer: offer,
 			limits: limits, init: init, m: m, log: log, now: now},
@@ -95,7 +96,7 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 		Refund: &Refunds{signed: signed, store: d.Store, providers: d.Providers, xfer: xfer, m: m, log: log,
 			now: now},
 		Balance: &BalancePay{accounts: d.Accounts, store: d.Store, xfer: xfer, m: m},
-		USDT: &USDTPay{store: d.Store, offer: offer, usdt: d.USDT, sim: d.USDTSim, window: cfg.reviewWindow(), log: log,
+		USDT: &USDTPay{store: d.Store, offer: offer, usdt: d.USDT, sim: d.USDTSim, window: cfg.USDTReviewWindow, log: log,
 			now: now},
 		Review:  review,
 		Backlog: NewUSDTBacklog(d.Store),

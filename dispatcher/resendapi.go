@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -23,6 +24,22 @@ type ResendConfig struct {
 	Limit platform.Limit // the default per-merchant rate, shared with createorder's
 }
 
+// ResendDefaults is what `gateway serve` gives the resend API unless told
+// otherwise: createorder's default rate. A zero Limit is not filled from it
+// (no field's zero means "the default" here): it stays the caller's.
+func ResendDefaults() ResendConfig {
+	p := platform.Defaults()
+	return ResendConfig{Limit: p.Limits().Create}
+}
+
+// Validate refuses a negative rate or burst; it changes nothing.
+func (c ResendConfig) Validate() error {
+	if c.Limit.PerSecond < 0 || c.Limit.Burst < 0 {
+		return fmt.Errorf("resend API: the rate %v/s, burst %d must not be negative", c.Limit.PerSecond, c.Limit.Burst)
+	}
+	return nil
+}
+
 // ResendAPI is the use case behind POST /api/order/webhooks/resend
 // (web/api serves it): a merchant asks for one more attempt of its order's
 // paid webhook, or with refundId of one of its refunds' webhooks, recorded
@@ -41,6 +58,9 @@ type ResendAPI struct {
 func NewResendAPI(cfg ResendConfig, rdb redis.UniversalClient, accounts Accounts, limiter *platform.Limiter) (*ResendAPI, error) {
 	if rdb == nil || accounts == nil {
 		return nil, errors.New("resend API: redis and accounts are required")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	return &ResendAPI{cfg: cfg, hooks: NewWebhooks(rdb), accounts: accounts, limiter: limiter, now: time.Now}, nil
 }

@@ -64,7 +64,7 @@ type batchCall struct {
 	lead   chan []*batchCall // the batch this caller is to send
 }
 
-// BatcherConfig tunes a Batcher; a zero field takes its default.
+// BatcherConfig tunes a Batcher; a field at or below zero takes its default.
 type BatcherConfig struct {
 	// Lanes is how many pipelines may be in flight at once (default 4).
 	// More lanes do not raise throughput once Redis is busy, but bound the
@@ -76,19 +76,42 @@ type BatcherConfig struct {
 	Timeout time.Duration
 }
 
-// NewBatcher batches calls on rdb.
+// BatcherDefaults is every field's default.
+func BatcherDefaults() BatcherConfig {
+	return BatcherConfig{Lanes: 4, Size: 128, Timeout: 5 * time.Second}
+}
+
+// withDefaults fills every field at or below zero from BatcherDefaults, a
+// negative one too: NewBatcher returns no error (its callers build stores
+// that cannot fail), so it has nothing to refuse with and takes the default.
+func (c BatcherConfig) withDefaults() BatcherConfig {
+	d := BatcherDefaults()
+	if c.Lanes <= 0 {
+		c.Lanes = d.Lanes
+	}
+	if c.Size <= 0 {
+		c.Size = d.Size
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = d.Timeout
+	}
+	return c
+}
+
+// Validate refuses a field below 1 (a pipeline that takes no call, no lane
+// to send it on, no time to wait); it changes nothing.
+func (c BatcherConfig) Validate() error {
+	if c.Lanes < 1 || c.Size < 1 || c.Timeout <= 0 {
+		return fmt.Errorf("batcher: lanes %d, size %d and timeout %s must be positive", c.Lanes, c.Size, c.Timeout)
+	}
+	return nil
+}
+
+// NewBatcher batches calls on rdb; after withDefaults cfg always passes
+// Validate, so there is no error to return.
 func NewBatcher(rdb redis.UniversalClient, cfg BatcherConfig) *Batcher {
-	b := &Batcher{rdb: rdb, max: cfg.Size, lanes: cfg.Lanes, timeout: cfg.Timeout}
-	if b.max <= 0 {
-		b.max = 128
-	}
-	if b.lanes <= 0 {
-		b.lanes = 4
-	}
-	if b.timeout <= 0 {
-		b.timeout = 5 * time.Second
-	}
-	return b
+	cfg = cfg.withDefaults()
+	return &Batcher{rdb: rdb, max: cfg.Size, lanes: cfg.Lanes, timeout: cfg.Timeout}
 }
 
 // Batched queues one call in b's next pipeline and returns its result; add

@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -120,6 +121,33 @@ func DefaultOnRedisError() map[string]OnRedisError {
 	return map[string]OnRedisError{ClassCreate: FailOpen, ClassQuery: FailOpen, ClassReport: FailOpen, ClassPages: FailClosed, ClassLogin: FailClosed}
 }
 
+// LimiterDefaults is the gateway's policy, DefaultOnRedisError.
+func LimiterDefaults() LimiterConfig { return LimiterConfig{OnRedisError: DefaultOnRedisError()} }
+
+// withDefaults fills a nil policy from LimiterDefaults; an empty map given
+// on purpose stays (every class then fails closed).
+func (c LimiterConfig) withDefaults() LimiterConfig {
+	if c.OnRedisError == nil {
+		c.OnRedisError = LimiterDefaults().OnRedisError
+	}
+	return c
+}
+
+// Validate refuses a policy with an unnamed class or a value that is
+// neither FailOpen nor FailClosed; it changes nothing.
+func (c LimiterConfig) Validate() error {
+	var errs []error
+	for class, p := range c.OnRedisError {
+		if class == "" {
+			errs = append(errs, errors.New("rate limiter: a policy names no class"))
+		}
+		if p != FailOpen && p != FailClosed {
+			errs = append(errs, fmt.Errorf("rate limiter: class %q has policy %d, neither open nor closed", class, int(p)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Limiter enforces limits in Redis, so all command nodes share them. A
 // Redis write per request would halve the create path's throughput (each
 // write waits for an AOF fsync), so a busy subject leases a few requests'
@@ -161,8 +189,9 @@ func leaseSize(l Limit) int {
 
 // NewLimiter registers the limiter's counters.
 func NewLimiter(rdb redis.UniversalClient, cfg LimiterConfig, reg prometheus.Registerer, log *slog.Logger) (*Limiter, error) {
-	if cfg.OnRedisError == nil {
-		cfg.OnRedisError = DefaultOnRedisError()
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	limited := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gateway_rate_limited_total", Help: "Requests refused with 429, by limit class.",

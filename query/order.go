@@ -42,6 +42,42 @@ type Config struct {
 // quarter of what ClickHouse serves on the reference machine (~70 listings/s).
 var DefaultReportLimit = platform.Limit{PerSecond: 20, Burst: 40}
 
+// Defaults is what `gateway serve` gives the query side unless told
+// otherwise; the public URL is the caller's.
+func Defaults() Config {
+	p := platform.Defaults()
+	return Config{QueryLimit: p.Limits().Query, ReportLimit: DefaultReportLimit, ReportMaxRange: DefaultReportMaxRange}
+}
+
+// withDefaults fills the fields whose zero means "the default": the report
+// rate (a zero rate, whatever its burst) and the report range. The query
+// rate stays the caller's, as it always was.
+func (c Config) withDefaults() Config {
+	d := Defaults()
+	if c.ReportLimit.PerSecond == 0 {
+		c.ReportLimit = d.ReportLimit
+	}
+	if c.ReportMaxRange == 0 {
+		c.ReportMaxRange = d.ReportMaxRange
+	}
+	return c
+}
+
+// Validate reports every bad value at once; it changes nothing.
+func (c Config) Validate() error {
+	var errs []error
+	if c.PublicURL == "" {
+		errs = append(errs, errors.New("query: public URL is empty"))
+	}
+	if c.QueryLimit.PerSecond < 0 || c.ReportLimit.PerSecond <= 0 {
+		errs = append(errs, errors.New("query: the query rate must not be negative, the report rate must be positive"))
+	}
+	if c.ReportMaxRange <= 0 {
+		errs = append(errs, errors.New("query: the report range must be positive"))
+	}
+	return errors.Join(errs...)
+}
+
 // Archive is the read model for orders Redis no longer keeps.
 type Archive interface {
 	Archived(ctx context.Context, appid, id string) (*schema.Order, error)
@@ -78,14 +114,12 @@ type Orders struct {
 
 // NewOrders wires the query use cases; a nil limiter applies no limit.
 func NewOrders(cfg Config, accounts Accounts, src Sources, limiter *platform.Limiter, log *slog.Logger) (*Orders, error) {
-	if cfg.PublicURL == "" {
-		return nil, errors.New("query: public URL is empty")
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
 	if src.Live == nil {
 		return nil, errors.New("query: no live read model")
-	}
-	if cfg.ReportLimit.PerSecond <= 0 {
-		cfg.ReportLimit = DefaultReportLimit
 	}
 	return &Orders{cfg: cfg, accounts: accounts, live: src.Live, archive: src.Archive, listing: src.Listing, webhookLog: src.Webhooks, refunds: src.Refunds, reports: src.Reports, gate: src.Gate, limiter: limiter, log: log}, nil
 }

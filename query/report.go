@@ -56,7 +56,7 @@ func (q *Orders) parseReportFilter(c Args, appid string) (ReportFilter, error) {
 	if !f.From.Before(f.To) {
 		return f, platform.Errorf(platform.KindInvalidParameter, "to must be after from")
 	}
-	if max := q.cfg.reportMaxRange(); f.To.Sub(f.From) > max {
+	if max := q.cfg.ReportMaxRange; f.To.Sub(f.From) > max {
 		return f, platform.Errorf(platform.KindInvalidParameter, "to must be at most %d days after from", int(max/(24*time.Hour)))
 	}
 	if f.Method, err = methodParam(c); err != nil {
@@ -70,13 +70,6 @@ func (q *Orders) parseReportFilter(c Args, appid string) (ReportFilter, error) {
 	}
 	f.ClientOrderID = c.Query("clientOrderId")
 	return f, nil
-}
-
-func (cfg Config) reportMaxRange() time.Duration {
-	if cfg.ReportMaxRange > 0 {
-		return cfg.ReportMaxRange
-	}
-	return DefaultReportMaxRange
 }
 
 // Figures are the numbers of a summary, for all orders or for one method.

@@ -18,7 +18,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/paygate/gateway/chaos"
 )
@@ -35,20 +34,19 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("chaos", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var cfg chaos.Config
+	cfg := chaos.Defaults()
 	var scenarios string
-	fs.StringVar(&cfg.Root, "root", ".", "the repository (its scripts/ start Redis and ClickHouse)")
-	fs.StringVar(&cfg.Gateway, "gateway", "", "release gateway binary")
-	fs.StringVar(&cfg.DataDir, "data", "", "directory for the servers' data, logs and pid files")
+	fs.StringVar(&cfg.Root, "root", cfg.Root, "the repository (its scripts/ start Redis and ClickHouse)")
+	fs.StringVar(&cfg.Gateway, "gateway", cfg.Gateway, "release gateway binary")
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "directory for the servers' data, logs and pid files")
 	fs.BoolVar(&cfg.Quick, "quick", false, "the reduced run of make chaos-quick")
 	fs.StringVar(&scenarios, "scenarios", "", "comma-separated scenario names (default: all of the mode)")
-	fs.DurationVar(&cfg.Settle, "settle", 90*time.Second, "how long an audit may wait for the system to settle")
+	fs.DurationVar(&cfg.Settle, "settle", cfg.Settle, "how long an audit may wait for the system to settle")
 	fs.StringVar(&cfg.Report, "report", "", "RELIABILITY.md whose generated section to rewrite")
-	fs.BoolVar(&cfg.PlantLoss, "plant-loss", true, "at the end, delete one order and require the audit to notice")
+	fs.BoolVar(&cfg.PlantLoss, "plant-loss", cfg.PlantLoss, "at the end, delete one order and require the audit to notice")
 	fs.BoolVar(&cfg.PlantFailedPays, "plant-failed-pays", false, "send every sandbox pay with a wrong key: the run must fail its activity floors")
-	fs.DurationVar(&cfg.ClientTimeout, "client-timeout", chaos.DefaultClientTimeout, "how long the load waits for one answer before it counts the request failed")
+	fs.DurationVar(&cfg.ClientTimeout, "client-timeout", cfg.ClientTimeout, "how long the load waits for one answer before it counts the request failed")
 	fs.StringVar(&cfg.Failures, "failures", "", "JSONL file to write every failed request of the load to, with its reason")
-	cfg.Rates, cfg.Floors = chaos.DefaultRates, chaos.DefaultFloors
 	fs.Float64Var(&cfg.Rates.Creates, "creates", cfg.Rates.Creates, "creates offered per second (4 methods)")
 	fs.Float64Var(&cfg.Rates.Pays, "pays", cfg.Rates.Pays, "sandbox pays offered per second")
 	fs.Float64Var(&cfg.Rates.SelfPays, "self-pays", cfg.Rates.SelfPays, "creates paid from the merchant's own balance per second")

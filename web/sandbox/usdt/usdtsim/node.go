@@ -16,6 +16,40 @@ type Config struct {
 	Hang    time.Duration    // the longest a Hang failure holds an answer; 30 s when zero
 }
 
+// Defaults is the sandbox's node: the system clock, DefaultGenesis, a
+// transaction kept 30 days, a hang held at most 30 s.
+func Defaults() Config {
+	return Config{Now: time.Now, Genesis: DefaultGenesis, KeepFor: 30 * 24 * time.Hour, Hang: 30 * time.Second}
+}
+
+// withDefaults fills the zero fields from Defaults, and a negative duration
+// too: NewNode returns no error, and the store always took the default then.
+func (c Config) withDefaults() Config {
+	d := Defaults()
+	if c.Now == nil {
+		c.Now = d.Now
+	}
+	if c.Genesis.IsZero() {
+		c.Genesis = d.Genesis
+	}
+	if c.KeepFor <= 0 {
+		c.KeepFor = d.KeepFor
+	}
+	if c.Hang <= 0 {
+		c.Hang = d.Hang
+	}
+	return c
+}
+
+// Validate refuses a missing clock or genesis and a duration that is not
+// positive; it changes nothing.
+func (c Config) Validate() error {
+	if c.Now == nil || c.Genesis.IsZero() || c.KeepFor <= 0 || c.Hang <= 0 {
+		return fmt.Errorf("usdtsim: clock, genesis, keep-for %s and hang %s must all be set", c.KeepFor, c.Hang)
+	}
+	return nil
+}
+
 // Node is what every simulated chain node (tron, bsc) is made of: its
 // chain's clock and its transactions kept in a provider.State. The chains'
 // APIs and transaction shapes stay in their packages.
@@ -28,12 +62,7 @@ type Node struct {
 // NewNode is the node of chain name (its State prefix is usdtsim:<name>:),
 // a block every interval.
 func NewNode(name string, cfg Config, interval time.Duration, state provider.State) Node {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Genesis.IsZero() {
-		cfg.Genesis = DefaultGenesis
-	}
+	cfg = cfg.withDefaults() // always valid after this: nothing to refuse
 	return Node{
 		name:  name,
 		Chain: Chain{Genesis: cfg.Genesis, Interval: interval, Now: cfg.Now},
