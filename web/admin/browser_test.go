@@ -47,10 +47,12 @@ func forge(t *testing.T, pg *browser.Page, action string, fields map[string]stri
 const add = (k, v) => { const i = document.createElement("input"); i.type = "hidden"; i.name = k; i.value = v; f.appendChild(i); };
 const fields = ` + string(raw) + `; for (const k in fields) add(k, fields[k]);
 ` + map[bool]string{true: `add("csrf", document.querySelector('input[name="csrf"]').value);`, false: ``}[csrf] + `
-document.body.appendChild(f); f.submit(); return true; })()`
+window.__forging = true; document.body.appendChild(f); f.submit(); return true; })()`
 	var ok bool
 	pg.Eval(js, &ok)
-	pg.WaitTrue(`document.querySelector("[data-error]") !== null || document.querySelector(".flash") !== null`)
+	// The page it leaves may show a notice already: only the answer's page,
+	// which lacks the mark set above, counts.
+	pg.WaitTrue(`!window.__forging && document.readyState === "complete" && (document.querySelector("[data-error]") !== null || document.querySelector(".flash") !== null)`)
 }
 
 func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
