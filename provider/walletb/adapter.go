@@ -31,14 +31,12 @@ var _ provider.Adapter = (*Adapter)(nil)
 
 // New builds the adapter; the configuration must validate.
 func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
+	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if caller == nil {
 		return nil, errors.New("wallet_b: no caller")
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now // a Config built without Defaults has no clock
 	}
 	priv, pub, err := cfg.keys()
 	if err != nil {

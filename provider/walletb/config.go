@@ -96,6 +96,14 @@ func SandboxConfig(simBaseURL string) Config {
 	return c
 }
 
+// withDefaults gives a Config built without Defaults the system clock.
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
 // Validate lists every problem of the configuration at once.
 func (c Config) Validate() error {
 	var errs []error
