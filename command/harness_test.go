@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/internal/apitest"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
@@ -122,52 +124,13 @@ func (h *harness) baseParams() schema.Params {
 	}
 }
 
-func signed(p schema.Params, key string) schema.Params {
-	out := schema.Params{}
-	for k, v := range p {
-		out[k] = v
-	}
-	out["sign"] = schema.Sign(out, key)
-	return out
-}
-
-// response is a decoded JSON answer.
-type response struct {
-	Status int
-	Header http.Header
-	Body   struct {
-		Code  int             `json:"code"`
-		Error string          `json:"error"`
-		Msg   string          `json:"msg"`
-		Data  json.RawMessage `json:"data"`
-	}
-	Raw string
-}
-
-func (r *response) data(t testing.TB) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.Body.Data, &m); err != nil {
-		t.Fatalf("data of %s: %v", r.Raw, err)
-	}
-	return m
-}
-
 func (h *harness) do(req *http.Request) *response {
 	h.t.Helper()
 	res, err := h.serve(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	r := &response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
-	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			h.t.Fatalf("decode %s: %v", raw, err)
-		}
-	}
-	return r
+	return apitest.Decode(h.t, res)
 }
 
 // postJSON sends body as is.
@@ -199,7 +162,7 @@ func (h *harness) createOK(p schema.Params) map[string]any {
 	if r.Status != 200 {
 		h.t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
-	return r.data(h.t)
+	return r.Data(h.t)
 }
 
 func newAccount(name string, sandbox bool) merchant.NewAccount {
@@ -278,4 +241,15 @@ func (h *harness) deferred(method, currency, amount string) string {
 	p := h.baseParams()
 	p["paymentMethod"], p["currency"], p["amount"] = method, currency, amount
 	return h.createOK(p)["paymentId"].(string)
+}
+
+// The shared answer, signing and event count of internal/apitest, under the
+// names these tests use.
+type response = apitest.Response
+
+func signed(p schema.Params, key string) schema.Params { return apitest.Signed(p, key) }
+
+func countEvents(t *testing.T, h *harness, shard schema.Shard, id string) int {
+	t.Helper()
+	return apitest.CountEvents(t, h.rdb, shard, id)
 }

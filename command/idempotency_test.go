@@ -46,7 +46,7 @@ func TestClientOrderIDIdempotency(t *testing.T) {
 	lp := h.baseParams()
 	lp["appid"], lp["paymentMethod"], lp["clientOrderId"] = h.live.AppID, "select", "A-77"
 	r := h.post(signed(lp, h.live.APIKey))
-	if r.Status != 200 || r.data(t)["idempotent"] != false {
+	if r.Status != 200 || r.Data(t)["idempotent"] != false {
 		t.Fatalf("other merchant: %s", r.Raw)
 	}
 }
@@ -157,25 +157,6 @@ func TestClientOrderIDConcurrency(t *testing.T) {
 			}
 		})
 	}
-}
-
-func countEvents(t *testing.T, h *harness, shard schema.Shard, id string) int {
-	t.Helper()
-	msgs, err := h.rdb.XRange(context.Background(), schema.EventsKey(shard), "-", "+").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, m := range msgs {
-		ev, err := schema.DecodeEvent(m.ID, m.Values)
-		if err != nil {
-			t.Fatalf("undecodable event: %v", err)
-		}
-		if ev.Order.ID == id {
-			n++
-		}
-	}
-	return n
 }
 
 func sandboxMove(t *testing.T, h *harness, id, action string) *response {

@@ -87,7 +87,7 @@ func TestMerchantCancel(t *testing.T) {
 			if r.Status != 200 {
 				return
 			}
-			if d := r.data(t); d["paymentId"] != tt.id || d["status"] != float64(schema.StatusCancelled) || d["status_str"] != "cancelled" {
+			if d := r.Data(t); d["paymentId"] != tt.id || d["status"] != float64(schema.StatusCancelled) || d["status_str"] != "cancelled" {
 				t.Fatalf("data %v", d)
 			}
 		})

@@ -165,7 +165,7 @@ func TestOwnBalanceOrderRefund(t *testing.T) {
 	p["paymentMethod"], p["currency"] = "balance", "USD"
 	id := h.createOK(p)["paymentId"].(string)
 	wantBalance(t, h, "USD", 50_00)
-	if r := h.refund(refundParams(h, id, "60")); r.Status != 200 || r.data(t)["status"] != "succeeded" {
+	if r := h.refund(refundParams(h, id, "60")); r.Status != 200 || r.Data(t)["status"] != "succeeded" {
 		t.Fatal(r.Raw)
 	}
 	wantBalance(t, h, "USD", 110_00)

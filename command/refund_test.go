@@ -131,7 +131,7 @@ func TestRefundRequest(t *testing.T) {
 			if r.Status != 200 {
 				return
 			}
-			d := r.data(t)
+			d := r.Data(t)
 			if d["status"] != "succeeded" || d["paymentId"] != id || d["refundedAmount"] != tt.refunded.String() || !schema.IsRefundID(d["refundId"].(string)) {
 				t.Fatalf("data %v", d)
 			}
@@ -193,7 +193,7 @@ func TestRefundClientRefundID(t *testing.T) {
 	if first.Status != 200 || again.Status != 200 || other.Status != 409 || other.Body.Error != "refund_mismatch" {
 		t.Fatalf("first %s\nagain %s\nother %s", first.Raw, again.Raw, other.Raw)
 	}
-	a, b := first.data(t), again.data(t)
+	a, b := first.Data(t), again.Data(t)
 	if a["refundId"] != b["refundId"] || b["idempotent"] != true || a["idempotent"] != false || b["reason"] != "damaged" {
 		t.Fatalf("first %v, again %v", a, b)
 	}
@@ -234,7 +234,7 @@ func TestProviderRefund(t *testing.T) {
 	refused := fmt.Errorf("fake: %w", provider.ErrRefused)
 	f.fail.Store(&refused)
 	r := h.refund(refundParams(h, id, "100"))
-	if d := r.data(t); r.Status != 200 || d["status"] != "failed" || d["error"] == nil {
+	if d := r.Data(t); r.Status != 200 || d["status"] != "failed" || d["error"] == nil {
 		t.Fatalf("refused: %s", r.Raw)
 	}
 	if o := h.order(t, id); o.Refunded != 0 || o.RefundReserved != 0 {
@@ -243,7 +243,7 @@ func TestProviderRefund(t *testing.T) {
 	down := fmt.Errorf("fake: %w", provider.ErrUnavailable)
 	f.fail.Store(&down)
 	r = h.refund(refundParams(h, id, "100"))
-	pending := r.data(t)
+	pending := r.Data(t)
 	if pending["status"] != "pending" {
 		t.Fatalf("unanswered: %s", r.Raw)
 	}

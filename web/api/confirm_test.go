@@ -45,7 +45,7 @@ func TestFiatpspConfirm(t *testing.T) {
 	h := newRedisHarness(t)
 	id := h.deferred("fiatpsp", "USD", "100")
 	r := h.get("/api/fiatpsp/currencies", url.Values{"paymentId": {id}})
-	d := r.data(t)
+	d := r.Data(t)
 	systems, _ := d["systems"].([]any)
 	if r.Status != 200 || len(systems) != 3 {
 		t.Fatalf("systems for the payer: %s", r.Raw)
@@ -91,7 +91,7 @@ func TestFiatpspConfirm(t *testing.T) {
 	}
 	// Merchants read the same list to pass fiatpspSystemId at create.
 	r = h.get("/api/fiatpsp/currencies", url.Values{"appid": {h.acct.AppID}, "key": {h.acct.QueryKey}})
-	if list, _ := r.rawList(t); r.Status != 200 || len(list) != 3 {
+	if list, _ := r.RawList(t); r.Status != 200 || len(list) != 3 {
 		t.Fatalf("systems for the merchant: %s", r.Raw)
 	}
 	// A create with the system charges in its currency at once.
@@ -109,7 +109,7 @@ func TestCryptopspConfirm(t *testing.T) {
 	h := newRedisHarness(t)
 	id := h.deferred("cryptopsp", "USD", "10")
 	r := h.get("/api/cryptopsp/currencies", url.Values{"paymentId": {id}})
-	curs, _ := r.data(t)["currencies"].([]any)
+	curs, _ := r.Data(t)["currencies"].([]any)
 	if r.Status != 200 || len(curs) != 2 || fmt.Sprint(curs[0]) != "map[currency:btc enabled:false minAmount:30.00]" ||
 		fmt.Sprint(curs[1]) != "map[currency:eth enabled:true minAmount:1.00]" {
 		t.Fatalf("currencies: %s", r.Raw)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paygate/gateway/internal/apitest"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -117,43 +118,13 @@ func (h *harness) baseParams() schema.Params {
 	}
 }
 
-func signed(p schema.Params, key string) schema.Params {
-	out := schema.Params{}
-	for k, v := range p {
-		out[k] = v
-	}
-	out["sign"] = schema.Sign(out, key)
-	return out
-}
-
-// response is a decoded JSON answer.
-type response struct {
-	Status int
-	Header http.Header
-	Body   struct {
-		Code  int             `json:"code"`
-		Error string          `json:"error"`
-		Msg   string          `json:"msg"`
-		Data  json.RawMessage `json:"data"`
-	}
-	Raw string
-}
-
 func (h *harness) do(req *http.Request) *response {
 	h.t.Helper()
 	res, err := h.app.Test(req, h.timeout)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	r := &response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
-	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			h.t.Fatalf("decode %s: %v", raw, err)
-		}
-	}
-	return r
+	return apitest.Decode(h.t, res)
 }
 
 // post signs nothing: p must already carry its sign when it should.
@@ -175,15 +146,6 @@ func orderCount(t *testing.T, h *harness, appid string) int64 {
 		n += v
 	}
 	return n
-}
-
-func (r *response) data(t testing.TB) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.Body.Data, &m); err != nil {
-		t.Fatalf("data of %s: %v", r.Raw, err)
-	}
-	return m
 }
 
 // sandboxMove pays or fails order id through the sandbox driver.
@@ -224,7 +186,7 @@ func (h *harness) createOK(p schema.Params) map[string]any {
 	if r.Status != 200 {
 		h.t.Fatalf("create: %d %s", r.Status, r.Raw)
 	}
-	return r.data(h.t)
+	return r.Data(h.t)
 }
 
 func newPost(target, form string) *http.Request {
@@ -237,30 +199,13 @@ func newPost(target, form string) *http.Request {
 
 func newGet(target string) *http.Request { return httptest.NewRequest(http.MethodGet, target, nil) }
 
-// countEvents is how many events of order id the shard's stream holds.
+// The shared answer, signing and event count of internal/apitest, under the
+// names these tests use.
+type response = apitest.Response
+
+func signed(p schema.Params, key string) schema.Params { return apitest.Signed(p, key) }
+
 func countEvents(t *testing.T, h *harness, shard schema.Shard, id string) int {
 	t.Helper()
-	msgs, err := h.rdb.XRange(context.Background(), schema.EventsKey(shard), "-", "+").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, m := range msgs {
-		ev, err := schema.DecodeEvent(m.ID, m.Values)
-		if err != nil {
-			t.Fatalf("undecodable event: %v", err)
-		}
-		if ev.Order.ID == id {
-			n++
-		}
-	}
-	return n
-}
-
-// rawList decodes a data member that is a list.
-func (r *response) rawList(t testing.TB) ([]any, error) {
-	t.Helper()
-	var l []any
-	err := json.Unmarshal(r.Body.Data, &l)
-	return l, err
+	return apitest.CountEvents(t, h.rdb, shard, id)
 }

@@ -60,7 +60,7 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 	if first.Status != 200 || first.Header.Get(HeaderIdempotentReplayed) != "" {
 		t.Fatalf("first call: %d %s", first.Status, first.Raw)
 	}
-	id := first.data(t)["paymentId"].(string)
+	id := first.Data(t)["paymentId"].(string)
 	sandboxMove(t, h, id, "pay")
 	again := h.post(body, command.HeaderIdempotencyKey, "order-1")
 	if again.Status != 200 || again.Raw != first.Raw || again.Header.Get(HeaderIdempotentReplayed) != "true" ||
@@ -74,7 +74,7 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 		t.Fatalf("re-signed replay: %s", r.Raw)
 	}
 	plain := h.post(body)
-	if plain.Status != 200 || plain.data(t)["paymentId"] == id {
+	if plain.Status != 200 || plain.Data(t)["paymentId"] == id {
 		t.Fatalf("without the key the same body must create again: %s", plain.Raw)
 	}
 	if n := orderCount(t, h, h.acct.AppID); n != 2 {
@@ -123,7 +123,7 @@ func TestIdempotencyKeyScope(t *testing.T) {
 	if r := h.post(signed(other, h.acct.APIKey), command.HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
 		t.Fatalf("other amount: %d %s", r.Status, r.Raw)
 	}
-	cancel := signed(schema.Params{"appid": h.acct.AppID, "action": "cancel", "paymentId": first.data(t)["paymentId"].(string)}, h.acct.APIKey)
+	cancel := signed(schema.Params{"appid": h.acct.AppID, "action": "cancel", "paymentId": first.Data(t)["paymentId"].(string)}, h.acct.APIKey)
 	if r := h.postTo("/api/order/cancel", cancel, command.HeaderIdempotencyKey, "k"); r.Status != 409 || r.Body.Error != "idempotency_mismatch" {
 		t.Fatalf("the key on another route: %d %s", r.Status, r.Raw)
 	}
@@ -137,7 +137,7 @@ func TestIdempotencyKeyScope(t *testing.T) {
 	pb := h.baseParams()
 	pb["appid"] = b.AppID
 	r := h.post(signed(pb, b.APIKey), command.HeaderIdempotencyKey, "k")
-	if r.Status != 200 || r.Header.Get(HeaderIdempotentReplayed) != "" || r.data(t)["paymentId"] == first.data(t)["paymentId"] {
+	if r.Status != 200 || r.Header.Get(HeaderIdempotentReplayed) != "" || r.Data(t)["paymentId"] == first.Data(t)["paymentId"] {
 		t.Fatalf("merchant b with a's key: %d %s", r.Status, r.Raw)
 	}
 }

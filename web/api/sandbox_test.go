@@ -63,11 +63,11 @@ func TestSandboxPayAndFail(t *testing.T) {
 		t.Fatalf("other merchant's order: %s", r.Raw)
 	}
 	r := sandboxMove(t, h, d2["paymentId"].(string), "fail")
-	if d := r.data(t); d["status"] != 3.0 || d["status_str"] != "failed" || d["changed"] != true {
+	if d := r.Data(t); d["status"] != 3.0 || d["status_str"] != "failed" || d["changed"] != true {
 		t.Fatalf("fail: %v", d)
 	}
 	// A late payment after failure still counts (DESIGN.md).
-	if d := sandboxMove(t, h, d2["paymentId"].(string), "pay").data(t); d["status"] != 2.0 {
+	if d := sandboxMove(t, h, d2["paymentId"].(string), "pay").Data(t); d["status"] != 2.0 {
 		t.Fatalf("late pay: %v", d)
 	}
 }
