@@ -48,7 +48,7 @@ func TestBalancePayment(t *testing.T) {
 
 	// Not enough left: 400, and nothing changes.
 	r := h.post(signed(p, h.acct.APIKey))
-	if r.Status != 400 || r.Body.Error != "insufficient_balance" {
+	if r.Status != 422 || r.Body.Error != "insufficient_balance" {
 		t.Fatalf("overdraft: %s", r.Raw)
 	}
 	wantBalance(t, h, "USD", 50_00)
@@ -63,7 +63,7 @@ func TestBalancePayment(t *testing.T) {
 	}
 	// Another currency's balance is its own.
 	p["currency"], p["amount"] = "CNY", "1"
-	if r := h.post(signed(p, h.acct.APIKey)); r.Status != 400 || r.Body.Error != "insufficient_balance" {
+	if r := h.post(signed(p, h.acct.APIKey)); r.Status != 422 || r.Body.Error != "insufficient_balance" {
 		t.Fatalf("CNY from a USD balance: %s", r.Raw)
 	}
 }

@@ -56,7 +56,7 @@ var statusOf = map[Kind]int{
 	KindInvalidSignType:       http.StatusBadRequest,
 	KindUnsupportedMethod:     http.StatusBadRequest,
 	KindMethodUnavailable:     http.StatusBadRequest,
-	KindInsufficientFunds:     http.StatusBadRequest,
+	KindInsufficientFunds:     http.StatusUnprocessableEntity,
 	KindInvalidAppID:          http.StatusUnauthorized,
 	KindInvalidSign:           http.StatusUnauthorized,
 	KindInvalidKey:            http.StatusUnauthorized,

@@ -252,3 +252,27 @@ func RefundDebitKey(merchant, refundID string) string {
 func RefundCreditKey(payer, refundID string) string {
 	return "gw:" + HomeShard(payer).Tag() + ":rcredit:" + refundID
 }
+
+// The journal's keys (package journal) live on the home shard of the
+// merchant a transaction belongs to, so that one script posts it whole.
+
+// AccountsKey is the hash of a merchant's ledger accounts: fields
+// "<bucket>:<currency>" (pending, available, reserve, payout_hold) holding
+// minor units.
+func AccountsKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":acct:" + appid }
+
+// PlatformAccountsKey is the hash of the platform's accounts on shard s
+// (fees, fx, channel receivables, ...): fields "<account>:<currency>". A
+// platform account's balance is the sum of its field over every shard.
+func PlatformAccountsKey(s Shard) string { return "gw:" + s.Tag() + ":acct:~platform" }
+
+// JournalKey is shard s's journal stream: one entry per transaction.
+func JournalKey(s Shard) string { return "gw:" + s.Tag() + ":journal" }
+
+// JournalTxKey marks a posted transaction by its idempotency key, on shard
+// s: it holds the journal entry's id, or "!" for a recorded refusal.
+func JournalTxKey(s Shard, key string) string { return "gw:" + s.Tag() + ":jtx:" + key }
+
+// SettleDueKey is shard s's index of settlement moves that fall due, scored
+// by the time (ms) they do.
+func SettleDueKey(s Shard) string { return "gw:" + s.Tag() + ":settle:due" }

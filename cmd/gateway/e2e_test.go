@@ -83,7 +83,7 @@ func TestEndToEnd(t *testing.T) {
 	if r := s.create(t, bp, shop.APIKey); r.Status != 200 || r.Data["paidWithBalance"] != true {
 		t.Fatalf("balance: %+v", r)
 	}
-	if r := s.create(t, bp, shop.APIKey); r.Status != 400 || r.Error != "insufficient_balance" {
+	if r := s.create(t, bp, shop.APIKey); r.Status != 422 || r.Error != "insufficient_balance" {
 		t.Fatalf("overdraft: %+v", r)
 	}
 	if r := s.create(t, createParams(live.AppID), live.APIKey); r.Status != 400 || r.Error != "method_unavailable" {

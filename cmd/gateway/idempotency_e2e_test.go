@@ -48,7 +48,7 @@ func TestIdempotencyKeyAndCancelEndToEnd(t *testing.T) {
 	if r := s.signedPost(t, "/api/createorder", bp, shop.APIKey, ""); r.Status != 200 {
 		t.Fatalf("second payment: %+v", r)
 	}
-	if r := s.signedPost(t, "/api/createorder", bp, shop.APIKey, ""); r.Status != 400 || r.Error != "insufficient_balance" {
+	if r := s.signedPost(t, "/api/createorder", bp, shop.APIKey, ""); r.Status != 422 || r.Error != "insufficient_balance" {
 		t.Fatalf("third payment: %+v", r)
 	}
 	bp["amount"] = "1"

@@ -164,7 +164,7 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 		{"bad sign", bad, []string{command.HeaderIdempotencyKey, "a"}, nil, 401, false},
 		{"unknown appid", unknown, []string{command.HeaderIdempotencyKey, "a"}, nil, 401, false},
 		{"provider down (5xx)", good, []string{command.HeaderIdempotencyKey, "b"}, func() { h.prov.Fail.Store(&refusal) }, 503, false},
-		{"insufficient balance (a decided 4xx)", signed(balance, h.acct.APIKey), []string{command.HeaderIdempotencyKey, "c"}, nil, 400, true},
+		{"insufficient balance (a decided 4xx)", signed(balance, h.acct.APIKey), []string{command.HeaderIdempotencyKey, "c"}, nil, 422, true},
 		{"key too long", good, []string{command.HeaderIdempotencyKey, strings.Repeat("x", 256)}, nil, 400, false},
 		{"key with a tab", good, []string{command.HeaderIdempotencyKey, "a\tb"}, nil, 400, false},
 		{"key not ASCII", good, []string{command.HeaderIdempotencyKey, "clé"}, nil, 400, false},
