@@ -7,9 +7,9 @@ import (
 
 // Buckets of a merchant's money.
 const (
-	Pending    = "pending"    // paid, not yet settled
-	Available  = "available"  // settled: spendable, refundable, payable out
-	Reserve    = "reserve"    // a rolling reserve held back at settlement
+	Pending    = "pending"     // paid, not yet settled
+	Available  = "available"   // settled: spendable, refundable, payable out
+	Reserve    = "reserve"     // a rolling reserve held back at settlement
 	PayoutHold = "payout_hold" // asked to be paid out, not yet sent
 )
 
