@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -53,11 +54,13 @@ func (c Config) Validate() error {
 
 // Journal posts transactions and reads balances.
 type Journal struct {
-	cfg    Config
-	rdb    redis.UniversalClient
-	post   *redis.Script
-	log    *slog.Logger
-	posted *prometheus.CounterVec
+	cfg  Config
+	rdb  redis.UniversalClient
+	post *redis.Script
+	// postAudited also appends a person's audit entry in the same step.
+	postAudited *redis.Script
+	log         *slog.Logger
+	posted      *prometheus.CounterVec
 }
 
 // New makes a Journal on rdb.
@@ -66,7 +69,8 @@ func New(cfg Config, rdb redis.UniversalClient, reg prometheus.Registerer, log *
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	j := &Journal{cfg: cfg, rdb: rdb, post: redis.NewScript(postLua), log: log,
+	j := &Journal{cfg: cfg, rdb: rdb, post: redis.NewScript("local function audit_hook() end\n" + postLua),
+		postAudited: audit.Script("local function audit_hook() gw_audit(KEYS[7]) end\n" + postLua), log: log,
 		posted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_journal_transactions_total",
 			Help: "Journal transactions by kind and result (posted, replayed, refused).",
@@ -144,12 +148,27 @@ var ErrInvalid = errors.New("invalid journal transaction")
 // nothing and says Replayed; one that would take a merchant's bucket below
 // zero moves nothing and says Refused.
 func (j *Journal) Post(ctx context.Context, tx Tx) (Result, error) {
+	return j.PostAudited(ctx, tx, nil)
+}
+
+// PostAudited is Post of a person's entry (a top-up, an adjustment):
+// entry, when not nil, is appended to the audit log in the same step, so
+// the movement and who made it are never apart.
+func (j *Journal) PostAudited(ctx context.Context, tx Tx, entry *audit.Entry) (Result, error) {
 	if err := tx.check(); err != nil {
 		return Result{}, err
 	}
 	s := schema.HomeShard(tx.AppID)
 	keys, args := j.scriptArgs(s, tx)
-	res, err := j.post.Run(ctx, j.rdb, keys, args...).Slice()
+	script := j.post
+	if entry != nil {
+		full, err := audit.ScriptArgs(args, *entry)
+		if err != nil {
+			return Result{}, err
+		}
+		script, args, keys = j.postAudited, full, append(keys, schema.AuditKey(s.Tag()))
+	}
+	res, err := script.Run(ctx, j.rdb, keys, args...).Slice()
 	if err != nil {
 		return Result{}, fmt.Errorf("post %s: %w", tx.Key, err)
 	}

@@ -3,7 +3,9 @@
 -- KEYS[1] the marker (JournalTxKey), KEYS[2] the merchant's accounts hash,
 --   KEYS[3] the shard's platform accounts hash, KEYS[4] the journal stream,
 --   KEYS[5] a marker that must exist first (flag q), KEYS[6] a sorted set
---   to add a member to (flag d); all on the merchant's home shard.
+--   to add a member to (flag d); with an audit entry (a person's top-up or
+--   adjustment), KEYS[7] the shard's audit stream (audit_hook); all on the
+--   merchant's home shard.
 -- ARGV[1] marker lifetime (s, 0 = for ever), ARGV[2] time (ms), ARGV[3]
 --   kind, ARGV[4] appid, ARGV[5] reference, ARGV[6] memo, ARGV[7] by,
 --   ARGV[8] flags: n (merchant buckets may go negative), r (record a
@@ -107,4 +109,5 @@ end
 if string.find(flags, 'd', 1, true) then
   redis.call('ZADD', KEYS[6], ARGV[9], ARGV[10])
 end
+audit_hook()
 return {1, id}

@@ -209,8 +209,8 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 500_00); err != nil {
 		t.Fatal(err)
 	}
-	if r := h.post(signed(balance, h.acct.APIKey), command.HeaderIdempotencyKey, "short"); r.Status != 400 || r.Raw != first.Raw {
-		t.Fatalf("a stored 400 must replay: %d %s", r.Status, r.Raw)
+	if r := h.post(signed(balance, h.acct.APIKey), command.HeaderIdempotencyKey, "short"); r.Status != 422 || r.Raw != first.Raw {
+		t.Fatalf("a stored 422 must replay: %d %s", r.Status, r.Raw)
 	}
 	// An unauthenticated call first does not take the key from the merchant.
 	h.post(bad, command.HeaderIdempotencyKey, "mine")
