@@ -60,6 +60,10 @@ type Account struct {
 	// The merchant's confirmation that its webhook receiver holds the
 	// current API key (a digest naming that key; see WebhookKey).
 	WebhookKeyConfirmed string `json:"-"`
+
+	// Terms are the ledger's settings for this merchant (DefaultTerms
+	// until an operator sets them).
+	Terms Terms `json:"-"`
 }
 
 // SignKeys are the API keys a signature may be made with now: the current
@@ -138,6 +142,7 @@ func accountFrom(h map[string]string) *Account {
 		KeyRotatedAt: fromMS(h[fKeyAt]), QueryKeyRotatedAt: fromMS(h[fQKeyAt]), WebhookSecretRotatedAt: fromMS(h[fWHAt]),
 		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),
 		ReportLimit: limitFrom(h[fLimitR]), MethodLimits: methodLimitsFrom(h), WebhookKeyConfirmed: h[fHookKeyOK],
+		Terms: termsFrom(h[fTerms]),
 	}
 }
 

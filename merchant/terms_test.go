@@ -1,0 +1,52 @@
+package merchant
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSettleAt(t *testing.T) {
+	paid := time.Date(2026, 11, 28, 15, 4, 5, 0, time.UTC)
+	cases := []struct {
+		name  string
+		terms Terms
+		want  time.Time
+	}{
+		{"default D+1 at 00:00 UTC", DefaultTerms(), time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)},
+		{"instant", Terms{Instant: true}, paid},
+		{"D+0 at a passed cut-off is at once", Terms{CutoffHour: 9, TimeZone: "UTC"}, paid},
+		{"D+2 at 10:00 in Dhaka", Terms{DelayDays: 2, CutoffHour: 10, TimeZone: "Asia/Dhaka"},
+			time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.terms.SettleAt(paid); !got.Equal(c.want) {
+				t.Fatalf("SettleAt = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestTermsValidate(t *testing.T) {
+	bad := map[string]Terms{
+		"negative delay":        {DelayDays: -1},
+		"hour 24":               {CutoffHour: 24},
+		"reserve over 100%":     {ReserveBps: 10001, ReserveDays: 1},
+		"reserve with no hold":  {ReserveBps: 500},
+		"unknown time zone":     {TimeZone: "Mars/Olympus"},
+		"negative reserve days": {ReserveDays: -3},
+	}
+	for name, tm := range bad {
+		t.Run(name, func(t *testing.T) {
+			if tm.Validate() == nil {
+				t.Fatal("accepted")
+			}
+		})
+	}
+	if err := DefaultTerms().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := termsFrom(`{"delayDays":-5}`); got != DefaultTerms() {
+		t.Fatalf("unreadable terms read as %+v", got)
+	}
+}
