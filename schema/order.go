@@ -44,10 +44,19 @@ type Order struct {
 	// What the provider charges when it is not the order's own amount: a
 	// USD order charged in BDT, at FXRate (BDT per USD) recorded when the
 	// provider was initialised and never recomputed (DESIGN.md's FX row).
-	ChargeAmount    Amount
-	ChargeCurrency  string
-	FXRate          string
-	ProviderRef     string // the provider's id of the payment (session, charge, invoice)
+	ChargeAmount   Amount
+	ChargeCurrency string
+	FXRate         string
+	ProviderRef    string // the provider's id of the payment (session, charge, invoice)
+	// Fee is the fee schedule in force when the order was initialised
+	// (FeeSchedule's form, "" for none); Cost is the provider account's
+	// cost in the same form, which the channel routing records. The ledger
+	// prices the payment from them, never from today's settings.
+	Fee  string
+	Cost string
+	// Channel is the provider account the order went to ("" is the
+	// method's only one, "default").
+	Channel         string
 	PaidWithBalance bool
 	// Refunded is what the order's succeeded refunds gave back;
 	// RefundReserved also counts the pending ones, and never exceeds Amount.
@@ -94,6 +103,9 @@ const (
 	FChargeCur   = "cc"
 	FFXRate      = "fx"
 	FProviderRef = "pref"
+	FFee         = "fee"
+	FCost        = "cost"
+	FChannel     = "chan"
 	FPaidBalance = "pwb"
 	FClientIP    = "ip"
 	FRefunded    = "rfd"
@@ -173,6 +185,9 @@ func (o *Order) eachField(emit func(k any, v string)) {
 	}
 	add(FChargeCur, o.ChargeCurrency)
 	add(FFXRate, o.FXRate)
+	add(FFee, o.Fee)
+	add(FCost, o.Cost)
+	add(FChannel, o.Channel)
 	add(FProviderRef, o.ProviderRef)
 	add(FPaidBalance, boolField(o.PaidWithBalance))
 	add(FClientIP, o.ClientIP)
@@ -249,7 +264,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		FiatpspSystemID: get(FFiatpspSys), ProviderURL: get(FProviderURL), NextAction: get(FNextAction),
 		QRPayload: get(FQRPayload), PayableAmount: get(FPayable), PaidWithBalance: get(FPaidBalance) == "1",
 		PayCurrency: get(FPayCurrency), Network: get(FNetwork), TxHash: get(FTxHash), Review: get(FReview), ReviewReason: get(FReviewWhy), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
-		FXRate: get(FFXRate), ProviderRef: get(FProviderRef),
+		FXRate: get(FFXRate), ProviderRef: get(FProviderRef), Fee: get(FFee), Cost: get(FCost), Channel: get(FChannel),
 		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
 		Refunded: Amount(num(FRefunded)), RefundReserved: Amount(num(FRefundRes)),
