@@ -83,14 +83,12 @@ func PaymentTx(o *schema.Order, t merchant.Terms, source string, instant bool) (
 			tx.Postings = append(tx.Postings, Posting{Account: acct, Currency: cur, Amount: n})
 		}
 	}
-	add(source, ccur, -charged)
+	// The provider keeps its cost: it owes the platform the charge less it.
+	add(source, ccur, -charged+p.Cost)
+	add(Cost(channelOf(source)), ccur, -p.Cost)
 	if ccur != o.Currency {
 		add(FX, ccur, charged)
 		add(FX, o.Currency, -p.Gross)
-	}
-	if p.Cost > 0 {
-		add(Cost(channelOf(source)), ccur, -p.Cost)
-		add(source, ccur, p.Cost)
 	}
 	add(Fees, o.Currency, p.Fee)
 	settleAt := t.SettleAt(paid)
