@@ -68,6 +68,7 @@ const (
 	PermOperatorsManage   Permission = "operators.manage"
 	PermConsoleUsersWrite Permission = "console_users.write"
 	PermOpAuditRead       Permission = "op.audit.read"
+	PermFeesWrite         Permission = "fees.write" // operator fee schedules: set, clear
 )
 
 var (
@@ -85,7 +86,8 @@ var grants = map[Role][]Permission{
 	RoleViewer:    slices.Clone(merchantRead),
 
 	RoleAdmin: append(slices.Clone(operatorRead), PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend,
-		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite),
+		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite,
+		PermFeesWrite),
 	RoleSupport: append(slices.Clone(operatorRead), PermOpWebhooksResend, PermExceptionsHandle),
 	RoleAuditor: slices.Clone(operatorRead),
 }

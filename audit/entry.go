@@ -48,6 +48,8 @@ var DetailKeys = []string{
 	"rate", "mode", "old_mode", "confirmations", "min", "max", "limit", "name", "kind", "handled",
 	// An FX rate set beyond the allowed deviation, confirmed: how far, from what.
 	"deviation_confirmed", "old_rate",
+	// A fee schedule as set (fees.Describe).
+	"fee",
 	// An exception's provider refund: our refund id, the family, the
 	// provider's references of the charge and of the refund, its error.
 	"refund", "provider", "ref", "provider_refund", "error",
