@@ -59,7 +59,9 @@ func TestStoreSetClear(t *testing.T) {
 		kind    platform.Kind // "" = done
 		entries int64
 	}{
-		{"set default", func() error { return st.Set(ctx, def, schema.FeeSchedule{Bps: 290, Fixed: 30}, entryFor("fees.set", def)) }, "", 1},
+		{"set default", func() error {
+			return st.Set(ctx, def, schema.FeeSchedule{Bps: 290, Fixed: 30}, entryFor("fees.set", def))
+		}, "", 1},
 		{"set override", func() error { return st.Set(ctx, own, schema.FeeSchedule{}, entryFor("fees.set", own)) }, "", 2},
 		{"override of no merchant", func() error {
 			tg := target(t, "999999", "wallet_a", "USD")
