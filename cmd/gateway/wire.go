@@ -16,6 +16,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -196,7 +197,10 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, err
 	}
-	g.prepare = append(g.prepare, prepare)
+	// The fee schedules, like the rates: a copy loaded before serving and
+	// refreshed when an operator changes one (fees.Resolver).
+	feeCopy := fees.NewResolver(fees.NewStore(rdb), time.Second, log)
+	g.prepare = append(g.prepare, prepare, feeCopy.Load)
 	usdt, err := command.NewUSDT(rdb, rates, cfg.OrderTTL+cfg.USDTReview+cfg.OrderRetention)
 	if err != nil {
 		return nil, nil, err
@@ -229,7 +233,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
 		USDTReviewWindow: cfg.USDTReview, Now: g.now,
 	}, command.Deps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
-		ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
+		Fees: feeCopy, ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,7 +252,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	}
 	// Balance transfers a process died in the middle of are finished by
 	// whichever command node sweeps first (UseCases.Recovery's pace).
-	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, uc.Recovery.Run}, nil
+	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, feeCopy.Run, uc.Recovery.Run}, nil
 }
 
 // fxRates is the copy of the rates every create converts with; prepare
