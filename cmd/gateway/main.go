@@ -28,6 +28,8 @@ commands:
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
   fx         currency rates: set BASE QUOTE RATE, list
+  fees       operator fee schedules: list, set --method M --currency C
+             [--merchant APPID] --bps N ..., clear
   demo       seed: the sandbox demo merchant, payer, FX rates and balances
              make run prints
   usdt       USDT networks (config set, show, remove) and the review desk
@@ -55,7 +57,7 @@ func main() {
 // subUsage is each command's usage text, printed on standard output by
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
+	"fx": fxUsage, "fees": feesUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
 	"operator": operatorUsage, "exceptions": exceptionsUsage}
 
 func isHelp(arg string) bool {
@@ -92,6 +94,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return orderCmd(ctx, args[1:], stdout, stderr)
 	case "fx":
 		return fxCmd(ctx, args[1:], stdout, stderr)
+	case "fees":
+		return feesCmd(ctx, args[1:], stdout, stderr)
 	case "usdt":
 		return usdtCmd(ctx, args[1:], stdout, stderr)
 	case "demo":
