@@ -13,6 +13,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
@@ -62,7 +63,7 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	}
 	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
-		Health: operator.NewHealth(rdb), Live: g.live}
+		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live}
 	if ch != nil {
 		deps.Audit = audit.NewSearcher(ch)
 		// The operator's read-only view of a merchant's console reads

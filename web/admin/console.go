@@ -41,6 +41,7 @@ type Deps struct {
 	USDTReviews *operator.USDTReviews
 	Exceptions  *operator.Exceptions
 	Settings    *operator.Settings
+	Fees        *operator.Fees
 	Health      *operator.Health
 	// Audit searches the audit log in ClickHouse; nil in a process that
 	// has no ClickHouse (the page says so).
@@ -124,6 +125,7 @@ var nav = []frame.NavItem{
 	{Path: "/usdt", Label: "nav_usdt", Perm: access.PermUSDTRead},
 	{Path: "/merchants", Label: "nav_merchants", Perm: access.PermMerchantsRead},
 	{Path: "/settings", Label: "nav_settings", Perm: access.PermSettingsRead},
+	{Path: "/fees", Label: "nav_fees", Perm: access.PermSettingsRead},
 	{Path: "/providers", Label: "nav_providers", Perm: access.PermSettingsRead},
 	{Path: "/audit", Label: "nav_audit", Perm: access.PermOpAuditRead},
 }
@@ -170,6 +172,9 @@ func (c *Console) register(app *fiber.App) {
 	g.Get("/settings", r(access.PermSettingsRead), c.settings)
 	g.Post("/settings/fx", r(access.PermFXWrite), c.setRate)
 	g.Post("/settings/networks", r(access.PermNetworksWrite), c.setNetwork)
+	g.Get("/fees", r(access.PermSettingsRead), c.feesPage)
+	g.Post("/fees", r(access.PermFeesWrite), c.setFee)
+	g.Post("/fees/clear", r(access.PermFeesWrite), c.clearFee)
 	g.Get("/providers", r(access.PermSettingsRead), c.providers)
 	g.Get("/audit", r(access.PermOpAuditRead), c.auditLog)
 	g.Get("/audit.csv", r(access.PermOpAuditRead), c.auditCSV)
@@ -200,7 +205,8 @@ func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 // flashWord keeps a notice id to the words the pages send.
 func flashWord(s string) string {
 	switch s {
-	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund":
+	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund",
+		"fee_set", "fee_cleared":
 		return s
 	}
 	return "saved"

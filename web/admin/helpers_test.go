@@ -23,6 +23,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
@@ -98,6 +99,10 @@ func newEnv(t *testing.T) *env {
 	ck.add(30 * time.Second)
 	e.store = command.NewStore(rdb, time.Hour, time.Hour)
 	e.review = waitingReview(t, e.store, m.AppID)
+	// A default fee for the Fees page to list and its forms to clear.
+	if err := rdb.HSet(ctx, schema.FeesKey, schema.FeeField("", schema.MethodWalletA, "CNY"), "100:0:0:0").Err(); err != nil {
+		t.Fatal(err)
+	}
 	e.mismatch, e.dead = fixture.Exceptions(t, rdb, e.store, m.AppID)
 	logs := audit.NewLog(rdb)
 	rv := command.NewUSDTReview(e.store)
@@ -126,7 +131,7 @@ func newEnv(t *testing.T) *env {
 	}
 	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
-		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
+		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb))}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
