@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -82,12 +83,7 @@ func TestFeesCLI(t *testing.T) {
 // feeAudit is the {merchants} audit stream's fee entries, oldest first.
 func feeAudit(t *testing.T, url string) []audit.Row {
 	t.Helper()
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
-	defer rdb.Close()
+	rdb := redisOf(t, url)
 	all, err := audit.Read(context.Background(), rdb, schema.AuditKey("{merchants}"), 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -99,4 +95,63 @@ func feeAudit(t *testing.T, url string) []audit.Row {
 		}
 	}
 	return out
+}
+
+// TestFeesReachServe: a running gateway charges nothing before a schedule
+// is set, picks up `gateway fees set` without a restart (its copy polls
+// the version key), records the schedule on the orders it creates after,
+// and keeps an order's recorded schedule when the operator changes it.
+func TestFeesReachServe(t *testing.T) {
+	e := newE2E(t)
+	e.run("migrate")
+	var shop account
+	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
+	s := e.serve()
+	rdb := redisOf(t, e.redisURL)
+	feeOf := func(id string) string {
+		shard, _ := schema.ParseOrderID(id)
+		return rdb.HGet(context.Background(), schema.OrderKey(shard, id), schema.FFee).Val()
+	}
+	create := func() string {
+		t.Helper()
+		r := s.create(t, createParams(shop.AppID), shop.APIKey)
+		if r.Status != 200 {
+			t.Fatalf("create: %+v", r)
+		}
+		return r.Data["paymentId"].(string)
+	}
+	if f := feeOf(create()); f != "" {
+		t.Fatalf("a fee %q before any schedule", f)
+	}
+	e.cli(nil, "fees", "set", "--method", "wallet_a", "--currency", "CNY", "--bps", "290", "--fixed", "0.30", "--json")
+	// Eventually, not by a deadline of ours: the copy refreshes each second.
+	var first string
+	for i := 0; i < 100 && first == ""; i++ {
+		if id := create(); feeOf(id) != "" {
+			first = id
+		} else {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if first == "" || feeOf(first) != "290:30:0:0" {
+		t.Fatalf("the serving process never recorded the schedule (order %q: %q)", first, feeOf(first))
+	}
+	e.cli(nil, "fees", "set", "--method", "wallet_a", "--currency", "CNY", "--bps", "500", "--json")
+	for i := 0; i < 100 && feeOf(create()) != "500:0:0:0"; i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if f := feeOf(first); f != "290:30:0:0" {
+		t.Fatalf("the recorded schedule changed to %q", f)
+	}
+}
+
+func redisOf(t *testing.T, url string) *redis.Client {
+	t.Helper()
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opt)
+	t.Cleanup(func() { rdb.Close() })
+	return rdb
 }
