@@ -4,8 +4,11 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/fees"
@@ -135,6 +138,16 @@ func TestFeeRecordedAtInit(t *testing.T) {
 		}
 	})
 
+	t.Run("a choice without a schedule writes no field", func(t *testing.T) {
+		sel := h.selectOrder("USD", "100", "").ID
+		if _, err := h.uc.Choose.ChooseMethod(ctx, sel, schema.MethodCryptoPSP); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := h.feeField(t, sel); ok {
+			t.Fatalf("a choice with no schedule wrote fee %q", v)
+		}
+	})
+
 	t.Run("two-step choice records, confirm keeps it", func(t *testing.T) {
 		f.set("", schema.MethodFiatPSP, "USD", schema.FeeSchedule{Bps: 300})
 		sel := h.selectOrder("USD", "100", "").ID
@@ -149,4 +162,43 @@ func TestFeeRecordedAtInit(t *testing.T) {
 			t.Fatalf("fee %q after the confirm", v)
 		}
 	})
+}
+
+// countingHook counts the commands and pipelines a client sends.
+type countingHook struct{ n atomic.Int64 }
+
+func (*countingHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (c *countingHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error { c.n.Add(1); return next(ctx, cmd) }
+}
+func (c *countingHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error { c.n.Add(1); return next(ctx, cmds) }
+}
+
+// TestFeeNoRoundTrip: a create sends Redis as many commands with the
+// schedules' copy as without schedules at all, a schedule in force or not:
+// the schedule comes from the process's copy, never from Redis.
+func TestFeeNoRoundTrip(t *testing.T) {
+	h := newRedisHarness(t)
+	hook := &countingHook{}
+	h.rdb.AddHook(hook)
+	create := func() int64 {
+		t.Helper()
+		before := hook.n.Load()
+		h.createOK(h.baseParams())
+		return hook.n.Load() - before
+	}
+	create() // the merchant's account into the directory's cache
+	without := create()
+	if without == 0 {
+		t.Fatal("no Redis call counted")
+	}
+	f := withOperatorFees(t, h)
+	if zero := create(); zero != without {
+		t.Fatalf("a create sends %d Redis calls with no schedule set, %d without the copy", zero, without)
+	}
+	f.set("", schema.MethodWalletA, "CNY", schema.FeeSchedule{Bps: 290})
+	if with := create(); with != without {
+		t.Fatalf("a create sends %d Redis calls with a schedule, %d without the copy", with, without)
+	}
 }
