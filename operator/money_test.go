@@ -130,7 +130,10 @@ func TestMoneyRoles(t *testing.T) {
 		t.Fatalf("request: %+v, %v", req, err)
 	}
 	writes := map[string]func(a access.Actor) error{
-		"set terms": func(a access.Actor) error { _, err := m.SetTerms(ctx, a, appid, merchant.Terms{Instant: true}); return err },
+		"set terms": func(a access.Actor) error {
+			_, err := m.SetTerms(ctx, a, appid, merchant.Terms{Instant: true})
+			return err
+		},
 		"adjust": func(a access.Actor) error {
 			_, err := m.Adjust(ctx, a, AdjustInput{AppID: appid, Amount: "1", Currency: "USD", Reason: "x"})
 			return err
