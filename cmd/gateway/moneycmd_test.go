@@ -84,3 +84,16 @@ func TestLedgerMoneyCLI(t *testing.T) {
 	defer rdb.Close()
 	journaltest.Check(t, rdb)
 }
+
+// TestDemoMerchantSettlesAtOnce: the demo merchant's payments are available
+// at once, so the demo shows money without waiting a day.
+func TestDemoMerchantSettlesAtOnce(t *testing.T) {
+	e := newE2ERedis(t)
+	var st demoState
+	e.cli(&st, "demo", "seed", "--dir", t.TempDir(), "--json")
+	var terms merchant.Terms
+	e.cli(&terms, "merchant", "terms", st.Merchant.AppID, "--json")
+	if !terms.Instant {
+		t.Fatalf("the demo merchant's terms %+v, want instant", terms)
+	}
+}
