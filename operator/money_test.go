@@ -233,6 +233,9 @@ func TestAdjustBelowThresholdPosts(t *testing.T) {
 	if err != nil || len(p.Entries) != 2 || p.Entries[0].Memo != "correction" || p.Entries[0].Postings[1].Amount != -4000 {
 		t.Fatalf("journal %+v, %v", p, err)
 	}
+	if _, err := m.Journal(ctx, opAdmin, appid, "0-0 +", 10); !isKind(err, platform.KindInvalidParameter) {
+		t.Fatalf("a cursor that is no entry id: %v, want invalid", err)
+	}
 	_, recent, err := m.Adjustments(ctx, opSupport, appid, 10)
 	if err != nil || len(recent) != 2 || recent[0].Amount != -4000 {
 		t.Fatalf("recent %+v, %v", recent, err)
