@@ -53,6 +53,8 @@ var DetailKeys = []string{
 	// An exception's provider refund: our refund id, the family, the
 	// provider's references of the charge and of the refund, its error.
 	"refund", "provider", "ref", "provider_refund", "error",
+	// A merchant's money: its terms as set, an adjustment's bucket.
+	"terms", "bucket",
 }
 
 var detailAllowed = func() map[string]bool {

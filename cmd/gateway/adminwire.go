@@ -15,6 +15,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -61,7 +62,17 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return nil, err
 	}
-	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
+	// The console's journal posts only people's adjustments; its counter
+	// stays off the registry, where a ledger role's journal registers it.
+	j, err := journal.New(journal.Config{}, rdb, nil, log)
+	if err != nil {
+		return nil, err
+	}
+	money, err := operator.NewMoney(moneyConfig(cfg), rdb, merchants, j, logs, log)
+	if err != nil {
+		return nil, err
+	}
+	deps := admin.Deps{Money: money, Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live}
 	if ch != nil {

@@ -23,7 +23,7 @@ commands:
   migrate    apply the ClickHouse migrations (GATEWAY_CLICKHOUSE_DSN)
   merchant   manage merchant accounts: create, list, show, disable, enable,
              set-callback, rotate-key, rotate-query-key, credit, limits,
-             method-limits, set-password
+             method-limits, set-password, terms
   webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
@@ -40,6 +40,8 @@ commands:
              resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
              setup link), list, reissue, disable, enable, unlock
+  ledger     a merchant's money: journal APPID, adjust APPID --amount ±X
+             --currency C --reason R, adjustments, approve ID, reject ID
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -106,6 +108,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exceptionsCmd(ctx, args[1:], stdout, stderr)
 	case "operator":
 		return operatorCmd(ctx, args[1:], stdout, stderr)
+	case "ledger":
+		return ledgerMoneyCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

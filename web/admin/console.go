@@ -43,6 +43,8 @@ type Deps struct {
 	Settings    *operator.Settings
 	Fees        *operator.Fees
 	Health      *operator.Health
+	// Money is a merchant's terms, journal and adjustments.
+	Money *operator.Money
 	// Audit searches the audit log in ClickHouse; nil in a process that
 	// has no ClickHouse (the page says so).
 	Audit *audit.Searcher
@@ -124,6 +126,7 @@ var nav = []frame.NavItem{
 	{Path: "/exceptions", Label: "nav_exceptions", Perm: access.PermExceptionsRead},
 	{Path: "/usdt", Label: "nav_usdt", Perm: access.PermUSDTRead},
 	{Path: "/merchants", Label: "nav_merchants", Perm: access.PermMerchantsRead},
+	{Path: "/adjustments", Label: "nav_adjustments", Perm: access.PermMerchantsRead},
 	{Path: "/settings", Label: "nav_settings", Perm: access.PermSettingsRead},
 	{Path: "/fees", Label: "nav_fees", Perm: access.PermSettingsRead},
 	{Path: "/providers", Label: "nav_providers", Perm: access.PermSettingsRead},
@@ -141,6 +144,8 @@ var funcs = template.FuncMap{
 	"ms":   func(s float64) string { return fmt.Sprintf("%.0f ms", s*1000) },
 	"path": url.PathEscape,
 	"list": func(s ...string) []string { return s },
+	// withPage hands a journal page's tables the view they translate with.
+	"withPage": func(v any, p operator.JournalPage) map[string]any { return map[string]any{"V": v, "P": p} },
 	"has": func(list []string, s string) bool {
 		return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",")
 	},
@@ -168,6 +173,9 @@ func (c *Console) register(app *fiber.App) {
 	g.Post("/merchants/:appid/state", r(access.PermMerchantsWrite), c.merchantState)
 	g.Post("/merchants/:appid/credit", r(access.PermMerchantsWrite), c.credit)
 	g.Post("/merchants/:appid/limits", r(access.PermMerchantsWrite), c.limits)
+	if c.d.Money != nil {
+		moneyPages{screen: c.screen, money: c.d.Money, store: c.d.Store}.register(g)
+	}
 	consoleView{screen: c.screen, view: c.d.View, store: c.d.Store, merchants: c.d.Merchants}.register(g)
 	g.Get("/settings", r(access.PermSettingsRead), c.settings)
 	g.Post("/settings/fx", r(access.PermFXWrite), c.setRate)
@@ -206,7 +214,7 @@ func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 func flashWord(s string) string {
 	switch s {
 	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund",
-		"fee_set", "fee_cleared":
+		"fee_set", "fee_cleared", "terms", "adjusted", "requested", "adj_approved", "adj_rejected":
 		return s
 	}
 	return "saved"

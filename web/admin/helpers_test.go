@@ -27,6 +27,7 @@ import (
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -65,6 +66,8 @@ type env struct {
 	store    *command.Store
 	other    string // an order of another merchant
 	exc      *operator.Exceptions
+	money    *operator.Money
+	request  string // an adjustment request made with the CLI, awaiting an admin
 }
 
 func newEnv(t *testing.T) *env {
@@ -129,13 +132,26 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
+	j, err := journal.New(journal.Config{}, rdb, nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.money, err = operator.NewMoney(operator.MoneyConfig{ApprovalAbove: 100000}, rdb, mstore, j, logs, log); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{}, Deps{Money: e.money, Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb))}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.app = NewApp(log, nil, c)
+	req, err := e.money.Adjust(ctx, access.Actor{ID: "root", Realm: audit.RealmCLI, Source: "cli"},
+		operator.AdjustInput{AppID: m.AppID, Amount: "2000.00", Currency: "USD", Reason: "opening balance from the old system"})
+	if err != nil || req.State != operator.AdjPending {
+		t.Fatalf("request: %+v, %v", req, err)
+	}
+	e.request = req.ID
 	return e
 }
 
