@@ -36,12 +36,12 @@ func (s *Statements) FeeIncome(ctx context.Context, from, to time.Time) ([]Incom
 	if !to.After(from) || to.Sub(from) > MaxStatementRange {
 		return nil, errors.New("fee income: a range of 1 to 400 days")
 	}
-	q := "SELECT toInt64(intDiv(at_ms, 86400000) * 86400) AS d, kind, if(kind = '" + journal.KindPayment + "', method, '') AS m, " +
-		"currency, sum(amount), count() FROM (" +
-		"SELECT tx, line, any(kind) AS kind, any(ref) AS ref, any(at_ms) AS at_ms, any(currency) AS currency, any(amount) AS amount " +
+	q := "SELECT toInt64(intDiv(ms0, 86400000) * 86400) AS d, k, if(k = '" + journal.KindPayment + "', om, '') AS m, " +
+		"cur, sum(amt), count() FROM (" +
+		"SELECT tx, line, any(kind) AS k, any(ref) AS ref, any(at_ms) AS ms0, any(currency) AS cur, any(amount) AS amt " +
 		"FROM journal WHERE at >= ? AND at < ? AND account = '" + journal.Fees + "' GROUP BY tx, line" +
-		") GLOBAL ANY LEFT JOIN (SELECT id AS ref, any(method) AS method FROM orders WHERE created_at >= ? AND created_at < ? GROUP BY id) USING ref " +
-		"GROUP BY d, kind, m, currency ORDER BY d, kind, m, currency"
+		") GLOBAL ANY LEFT JOIN (SELECT id AS ref, any(method) AS om FROM orders WHERE created_at >= ? AND created_at < ? GROUP BY id) USING ref " +
+		"GROUP BY d, k, m, cur ORDER BY d, k, m, cur"
 	rs, err := s.conn.Query(readCtx(ctx), q, from, to, from.Add(-incomeLookBack), to)
 	if err != nil {
 		return nil, fmt.Errorf("read fee income: %w", err)

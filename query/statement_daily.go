@@ -51,10 +51,10 @@ func (s *Statements) Statement(ctx context.Context, appid string, from, to time.
 	if err != nil {
 		return nil, err
 	}
-	q := "SELECT toInt64(intDiv(at_ms, 86400000) * 86400) AS d, currency, kind, " +
-		"sumIf(amount, account LIKE 'merchant:%'), sumIf(amount, account = '" + journal.Fees + "') FROM (" +
+	q := "SELECT toInt64(intDiv(ms0, 86400000) * 86400) AS d, cur, k, " +
+		"sumIf(amt, acct LIKE 'merchant:%'), sumIf(amt, acct = '" + journal.Fees + "') FROM (" +
 		dedup("appid = ? AND at >= ? AND at < ? AND "+moneyRows+" AND "+bucketMoves) +
-		") GROUP BY d, currency, kind ORDER BY currency, d"
+		") GROUP BY d, cur, k ORDER BY cur, d"
 	rs, err := s.conn.Query(readCtx(ctx), q, appid, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("read statement: %w", err)
@@ -121,8 +121,8 @@ func chain(days []StatementDay, opening map[string]schema.Amount) {
 // opening is appid's total balance per currency before from: the sum of
 // every posting to its buckets.
 func (s *Statements) opening(ctx context.Context, appid string, from time.Time) (map[string]schema.Amount, error) {
-	q := "SELECT currency, sum(amount) FROM (" +
-		dedup("appid = ? AND at < ? AND account LIKE 'merchant:%' AND "+bucketMoves) + ") GROUP BY currency"
+	q := "SELECT cur, sum(amt) FROM (" +
+		dedup("appid = ? AND at < ? AND account LIKE 'merchant:%' AND "+bucketMoves) + ") GROUP BY cur"
 	rs, err := s.conn.Query(readCtx(ctx), q, appid, from)
 	if err != nil {
 		return nil, fmt.Errorf("read opening balance: %w", err)

@@ -95,10 +95,12 @@ func parseTxCursor(s string) (txCursor, error) {
 const moneyRows = "(account = '" + journal.Fees + "' OR account LIKE 'merchant:%')"
 
 // dedup is a merchant's postings matching where, one row per (tx, line)
-// however often the projection inserted it.
+// however often the projection inserted it, as columns k, r, ms0, acct,
+// cur and amt (aliases apart from the table's columns, which ClickHouse
+// would otherwise read the WHERE's names as).
 func dedup(where string) string {
-	return "SELECT tx, line, any(kind) AS kind, any(ref) AS ref, any(at_ms) AS at_ms, any(account) AS account, " +
-		"any(currency) AS currency, any(amount) AS amount FROM journal WHERE " + where + " GROUP BY tx, line"
+	return "SELECT tx, line, any(kind) AS k, any(ref) AS r, any(at_ms) AS ms0, any(account) AS acct, " +
+		"any(currency) AS cur, any(amount) AS amt FROM journal WHERE " + where + " GROUP BY tx, line"
 }
 
 // txWindows are how far back a page is looked for before all time: the
@@ -160,20 +162,22 @@ func (s *Statements) txWindow(ctx context.Context, f TxFilter, cur *txCursor, lo
 	}
 	conds, args = append(conds, "at <= ?", "at_ms < ?"), append(args, hi.UTC().Truncate(time.Second), uint64(hi.UnixMilli()))
 	if len(f.Kinds) > 0 {
-		conds = append(conds, "kind IN (?)")
-		args = append(args, f.Kinds)
+		conds = append(conds, "kind IN (?"+strings.Repeat(", ?", len(f.Kinds)-1)+")")
+		for _, k := range f.Kinds {
+			args = append(args, k)
+		}
 	}
 	having := ""
 	if cur != nil {
 		tx, ccy, _ := strings.Cut(cur.tx, "\x00")
-		having = " HAVING ms < ? OR (ms = ? AND (tx < ? OR (tx = ? AND currency < ?)))"
+		having = " HAVING ms < ? OR (ms = ? AND (tx < ? OR (tx = ? AND cur < ?)))"
 		args = append(args, cur.ms, cur.ms, tx, tx, ccy)
 	}
-	q := "SELECT tx, any(kind), any(ref), toInt64(max(at_ms)) AS ms, currency, " +
-		"sumIf(amount, account LIKE 'merchant:%'), sumIf(amount, account = '" + journal.Fees + "'), " +
-		"sumIf(amount, account LIKE '%:" + journal.Available + "' AND amount > 0) " +
-		"FROM (" + dedup(strings.Join(conds, " AND ")) + ") GROUP BY tx, currency" + having +
-		" ORDER BY ms DESC, tx DESC, currency DESC LIMIT " + strconv.Itoa(f.Limit+1)
+	q := "SELECT tx, any(k), any(r), toInt64(max(ms0)) AS ms, cur, " +
+		"sumIf(amt, acct LIKE 'merchant:%'), sumIf(amt, acct = '" + journal.Fees + "'), " +
+		"sumIf(amt, acct LIKE '%:" + journal.Available + "' AND amt > 0) " +
+		"FROM (" + dedup(strings.Join(conds, " AND ")) + ") GROUP BY tx, cur" + having +
+		" ORDER BY ms DESC, tx DESC, cur DESC LIMIT " + strconv.Itoa(f.Limit+1)
 	rs, err := s.conn.Query(readCtx(ctx), q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read transactions: %w", err)
