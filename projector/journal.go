@@ -55,8 +55,9 @@ var JournalColumns = []string{"appid", "at", "tx", "line", "entry", "kind", "ref
 
 // JournalProjection copies every journal entry, one row per posting, into
 // ClickHouse, at least once: an entry is acknowledged only after its rows
-// are confirmed, and an entry inserted twice is the same rows under the
-// same (tx, line), which the readers and the table's merges fold. It never
+// are confirmed and the days they touched recomputed (RollDays), and an
+// entry inserted twice is the same rows under the same (tx, line), which
+// the readers, the recomputation and the table's merges fold. It never
 // trims the journal streams: journal.Verify sums them whole
 // (docs/statements.md).
 type JournalProjection struct {
@@ -139,7 +140,7 @@ func (p *JournalProjection) Run(ctx context.Context) error {
 // An entry it cannot read stays pending, counted and logged: skipping it
 // would leave a hole in every statement it touches.
 func (p *JournalProjection) write(ctx context.Context, res []redis.XStream) bool {
-	rows, acks := [][]any{}, map[string][]string{}
+	rows, acks, entries := [][]any{}, map[string][]string{}, []journal.Entry{}
 	for _, st := range res {
 		for _, m := range st.Messages {
 			if len(m.Values) == 0 {
@@ -154,13 +155,14 @@ func (p *JournalProjection) write(ctx context.Context, res []redis.XStream) bool
 			}
 			acks[st.Stream] = append(acks[st.Stream], m.ID)
 			rows = append(rows, JournalRows(e)...)
+			entries = append(entries, e)
 		}
 	}
 	if len(acks) == 0 {
 		return true
 	}
 	for delay := 100 * time.Millisecond; ; delay = min(2*delay, 5*time.Second) {
-		err := p.send(ctx, rows)
+		err := p.send(ctx, rows, TouchedDays(entries))
 		if err == nil {
 			break
 		}
@@ -179,11 +181,16 @@ func (p *JournalProjection) write(ctx context.Context, res []redis.XStream) bool
 	return true
 }
 
-func (p *JournalProjection) send(ctx context.Context, rows [][]any) error {
+// send inserts the rows, then recomputes the days they touched; a failure
+// of either is retried whole (the rows again are harmless).
+func (p *JournalProjection) send(ctx context.Context, rows [][]any, days []DayKey) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	return InsertJournalRows(ctx, p.conn, rows)
+	if err := InsertJournalRows(ctx, p.conn, rows); err != nil {
+		return err
+	}
+	return RollDays(ctx, p.conn, days, uint64(time.Now().UnixNano()))
 }
 
 // InsertJournalRows is one batch INSERT of rows (JournalRows); the bench

@@ -35,13 +35,10 @@ func (d StatementDay) Out() schema.Amount { return d.Fees + d.Refunds + d.Payout
 // MaxStatementRange bounds a statement's from..to.
 const MaxStatementRange = 400 * 24 * time.Hour
 
-// bucketMoves are the kinds that only move money between a merchant's
-// buckets: a statement reads none of their postings.
-const bucketMoves = "kind NOT IN ('" + journal.KindSettlement + "', '" + journal.KindReserveRelease + "')"
-
 // Statement is appid's days from from to to (UTC days; from's day to the
 // day before to's, to exclusive), one row per currency and day that moved
-// money, in currency then day order.
+// money, in currency then day order. It reads the daily table the
+// projection keeps (migration 0034), each day's latest recomputation.
 func (s *Statements) Statement(ctx context.Context, appid string, from, to time.Time) ([]StatementDay, error) {
 	from, to = day(from), day(to)
 	if appid == "" || !to.After(from) || to.Sub(from) > MaxStatementRange {
@@ -51,11 +48,9 @@ func (s *Statements) Statement(ctx context.Context, appid string, from, to time.
 	if err != nil {
 		return nil, err
 	}
-	q := "SELECT toInt64(intDiv(ms0, 86400000) * 86400) AS d, cur, k, " +
-		"sumIf(amt, acct LIKE 'merchant:%'), sumIf(amt, acct = '" + journal.Fees + "') FROM (" +
-		dedup("appid = ? AND at >= ? AND at < ? AND "+moneyRows+" AND "+bucketMoves) +
-		") GROUP BY d, cur, k ORDER BY cur, d"
-	rs, err := s.conn.Query(readCtx(ctx), q, appid, from, to)
+	q := "SELECT toInt64(day) * 86400 AS d, currency, kind, argMax(merchant, version), argMax(fees, version) " +
+		"FROM journal_days WHERE appid = ? AND day >= ? AND day < ? GROUP BY day, currency, kind ORDER BY currency, d"
+	rs, err := s.conn.Query(readCtx(ctx), q, appid, uint32(from.Unix()/86400), uint32(to.Unix()/86400))
 	if err != nil {
 		return nil, fmt.Errorf("read statement: %w", err)
 	}
@@ -119,11 +114,11 @@ func chain(days []StatementDay, opening map[string]schema.Amount) {
 }
 
 // opening is appid's total balance per currency before from: the sum of
-// every posting to its buckets.
+// every day before (each day's postings to its buckets).
 func (s *Statements) opening(ctx context.Context, appid string, from time.Time) (map[string]schema.Amount, error) {
-	q := "SELECT cur, sum(amt) FROM (" +
-		dedup("appid = ? AND at < ? AND account LIKE 'merchant:%' AND "+bucketMoves) + ") GROUP BY cur"
-	rs, err := s.conn.Query(readCtx(ctx), q, appid, from)
+	q := "SELECT currency, sum(m) FROM (SELECT currency, argMax(merchant, version) AS m FROM journal_days " +
+		"WHERE appid = ? AND day < ? GROUP BY day, currency, kind) GROUP BY currency"
+	rs, err := s.conn.Query(readCtx(ctx), q, appid, uint32(from.Unix()/86400))
 	if err != nil {
 		return nil, fmt.Errorf("read opening balance: %w", err)
 	}
