@@ -145,6 +145,10 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		{"unknown parameter", api(http.MethodGet, "/api/order", query("summary", with(span, "groupBy", "status")), nil), 400, "invalid_parameter"},
 		{"time past DateTime", api(http.MethodGet, "/api/order", query("orders", url.Values{"to": {"2200-01-01T00:00:00Z"}}), nil), 400, "invalid_parameter"},
 		{"report without to", api(http.MethodGet, "/api/order", query("export", url.Values{"from": span["from"]}), nil), 400, "missing_parameter"},
+		{"balance", api(http.MethodGet, "/api/balance", url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}}, nil), 200, ""},
+		{"transactions", api(http.MethodGet, "/api/balance", query("transactions", with(span, "limit", "5", "type", "payment,refund")), nil), 200, ""},
+		{"balance with a wrong key", api(http.MethodGet, "/api/balance", url.Values{"appid": {shop.AppID}, "key": {"nope"}}, nil), 401, "invalid_key"},
+		{"transactions with a made-up cursor", api(http.MethodGet, "/api/balance", query("transactions", url.Values{"cursor": {"eHl6"}}), nil), 400, "invalid_parameter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
