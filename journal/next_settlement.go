@@ -78,4 +78,3 @@ func (n NextSettlement) with(sums map[string]schema.Amount) NextSettlement {
 	sort.Slice(n.Amounts, func(i, k int) bool { return n.Amounts[i].Currency < n.Amounts[k].Currency })
 	return n
 }
-

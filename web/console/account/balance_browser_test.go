@@ -40,7 +40,7 @@ func balanceEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	day := e.now.Truncate(24 * time.Hour).AddDate(0, 0, -3)
+	day := e.now.Truncate(24*time.Hour).AddDate(0, 0, -3)
 	fixture.PostLedgerMix(t, j, e.shop.AppID, day)
 	fixture.PostLedgerMix(t, j, e.other.AppID, day)
 	// A settlement still due, for the next-settlement line.
