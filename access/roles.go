@@ -68,11 +68,13 @@ const (
 	PermOperatorsManage   Permission = "operators.manage"
 	PermConsoleUsersWrite Permission = "console_users.write"
 	PermOpAuditRead       Permission = "op.audit.read"
+	PermFeeIncomeRead     Permission = "ledger.income.read" // the platform's fee income
 )
 
 var (
 	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead}
-	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole}
+	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole,
+		PermFeeIncomeRead}
 )
 
 // grants is the role → permission table: the one place that says who may do

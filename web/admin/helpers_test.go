@@ -64,6 +64,7 @@ type env struct {
 	store    *command.Store
 	other    string // an order of another merchant
 	exc      *operator.Exceptions
+	ch       driver.Conn // the test's ClickHouse, migrated
 }
 
 func newEnv(t *testing.T) *env {
@@ -109,6 +110,7 @@ func newEnv(t *testing.T) *env {
 	e.exc = exc
 	ips, _ := platform.NewClientIP(nil)
 	search, ch := projected(t, rdb, log)
+	e.ch = ch
 	e.other = otherMerchantsOrder(t, mstore, e.store)
 	live, arch := readmodel.NewRedisOrders(rdb), readmodel.NewClickHouseOrders(ch)
 	listing, err := readmodel.NewListing(readmodel.ListingDeps{Lister: storeLister{store: e.store, ids: []string{e.review, e.mismatch, e.dead, e.other}}})
@@ -124,7 +126,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
+	c, err := New(Config{}, Deps{Audit: search, View: view, Income: readmodel.NewStatements(ch), Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
 	if err != nil {
