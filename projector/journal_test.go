@@ -12,6 +12,7 @@ import (
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/schema"
@@ -40,6 +41,7 @@ func TestJournalProjectionAcksOnlyWhatItRecomputed(t *testing.T) {
 	}
 	const appid = "5001"
 	mix := fixture.PostLedgerMix(t, j, appid, time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC))
+	journaltest.Check(t, rdb)
 	if err := ch.Exec(ctx, "RENAME TABLE journal_days TO journal_days_away"); err != nil {
 		t.Fatal(err)
 	}
@@ -94,4 +96,3 @@ func failures(t *testing.T, reg *prometheus.Registry) float64 {
 	}
 	return 0
 }
-

@@ -9,6 +9,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -25,6 +26,7 @@ func TestAnotherMerchantsDataNeverShows(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixture.PostLedgerMix(t, j, e.other.AppID, time.Now().UTC().Truncate(24*time.Hour))
+	journaltest.Check(t, e.rdb)
 	theirUser := e.user(e.other.AppID, "owner@other.test", access.RoleOwner)
 	w := who(e.shop.AppID, access.RoleOwner)
 

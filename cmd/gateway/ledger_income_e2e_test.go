@@ -7,6 +7,7 @@ import (
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -30,6 +31,7 @@ func TestLedgerIncomeCLI(t *testing.T) {
 	mix := fixture.PostLedgerMix(t, j, "4001", day)
 	fixture.ProjectJournal(t, rdb, ch)
 	fixture.InsertOrders(t, ch, mix.Orders)
+	journaltest.Check(t, rdb)
 	tests := []struct {
 		name     string
 		from, to string

@@ -17,6 +17,7 @@ import (
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -41,6 +42,7 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixture.PostLedgerMix(t, jr, shop.AppID, time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3))
+	journaltest.Check(t, rdb)
 	api := func(method, path string, q url.Values, body any) *http.Request {
 		t.Helper()
 		var rd io.Reader

@@ -10,6 +10,7 @@ import (
 	"github.com/paygate/gateway/internal/browser"
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 )
 
 // TestBrowserFeeIncome: admin, support and the auditor read the fee income
@@ -26,6 +27,7 @@ func TestBrowserFeeIncome(t *testing.T) {
 	mix := fixture.PostLedgerMix(t, j, e.appid, day)
 	fixture.ProjectJournal(t, e.rdb, e.ch)
 	fixture.InsertOrders(t, e.ch, mix.Orders)
+	journaltest.Check(t, e.rdb)
 	base := e.serve(t)
 	b := browser.New(t)
 	for _, email := range []string{"ann@ops.test", "sam@ops.test", "al@ops.test"} {

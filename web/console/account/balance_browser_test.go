@@ -15,6 +15,7 @@ import (
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/platform"
 	statements "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
@@ -47,6 +48,7 @@ func balanceEnv(t *testing.T) *env {
 	due := journal.DueMove{Kind: journal.KindSettlement, AppID: e.shop.AppID, Ref: "Pnext", Currency: "USD", Amount: 48_40}
 	e.rdb.ZAdd(ctx, schema.SettleDueKey(schema.HomeShard(e.shop.AppID)), redis.Z{Score: float64(e.now.Add(20 * time.Hour).UnixMilli()), Member: due.String()})
 	fixture.ProjectJournal(t, e.rdb, ch)
+	journaltest.Check(t, e.rdb)
 	return e
 }
 

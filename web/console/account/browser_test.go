@@ -20,6 +20,7 @@ import (
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/frame/frametest"
@@ -79,6 +80,7 @@ func (e *env) seed() {
 		e.t.Fatal(err)
 	}
 	fixture.PostLedgerMix(e.t, j, e.shop.AppID, e.now.Truncate(24*time.Hour).AddDate(0, 0, -3))
+	journaltest.Check(e.t, e.rdb)
 	for _, u := range []struct {
 		email string
 		role  access.Role
