@@ -105,7 +105,7 @@ func dedup(where string) string {
 
 // txWindows are how far back a page is looked for before all time: the
 // sort key (appid, at, ...) makes a window cost what it holds.
-var txWindows = []time.Duration{24 * time.Hour, 7 * 24 * time.Hour, 31 * 24 * time.Hour, 366 * 24 * time.Hour}
+var txWindows = []time.Duration{time.Hour, 24 * time.Hour, 7 * 24 * time.Hour, 31 * 24 * time.Hour, 366 * 24 * time.Hour}
 
 // Transactions is a page of f.AppID's transactions, newest first.
 func (s *Statements) Transactions(ctx context.Context, f TxFilter) (TxPage, error) {
