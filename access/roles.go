@@ -69,11 +69,13 @@ const (
 	PermConsoleUsersWrite Permission = "console_users.write"
 	PermOpAuditRead       Permission = "op.audit.read"
 	PermFeesWrite         Permission = "fees.write" // operator fee schedules: set, clear
+	PermFeeIncomeRead     Permission = "ledger.income.read" // the platform's fee income
 )
 
 var (
 	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead}
-	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole}
+	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole,
+		PermFeeIncomeRead}
 )
 
 // grants is the role → permission table: the one place that says who may do

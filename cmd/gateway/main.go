@@ -40,8 +40,9 @@ commands:
              resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
              setup link), list, reissue, disable, enable, unlock
-  ledger     a merchant's money: journal APPID, adjust APPID --amount ±X
-             --currency C --reason R, adjustments, approve ID, reject ID
+  ledger     a merchant's money and the ledger's reports: journal APPID, adjust
+             APPID --amount ±X --currency C --reason R, adjustments, approve ID,
+             reject ID, income --from DAY --to DAY
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -60,7 +61,7 @@ func main() {
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
 	"fx": fxUsage, "fees": feesUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
-	"operator": operatorUsage, "exceptions": exceptionsUsage}
+	"operator": operatorUsage, "exceptions": exceptionsUsage, "ledger": ledgerUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -109,7 +110,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "operator":
 		return operatorCmd(ctx, args[1:], stdout, stderr)
 	case "ledger":
-		return ledgerMoneyCmd(ctx, args[1:], stdout, stderr)
+		return ledgerCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
@@ -111,6 +112,22 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 		g.app.Get("/api/order", api.Orders(q))
+		// The merchant's balances (Redis, the journal's) and transactions
+		// (the journal's copy in ClickHouse): docs/statements.md.
+		jr, err := journal.New(journal.Config{}, rdb, nil, log)
+		if err != nil {
+			return nil, err
+		}
+		var st *query.Statements
+		if ch != nil {
+			st = query.NewStatements(ch)
+		}
+		bal, err := query.NewBalances(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query, ReportLimit: cfg.Limits().Report},
+			dir, jr, st, limiter)
+		if err != nil {
+			return nil, err
+		}
+		g.app.Get("/api/balance", api.Balance(bal))
 		cp.live, cp.ch, cp.gate, cp.listing = live, chOrders, gate, listing
 	}
 	if cp.handlers != nil && cp.live != nil {
@@ -143,6 +160,17 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := ap.Run(ctx); err != nil {
 				log.Error("audit projector stopped", "err", err)
+			}
+		})
+		// The journal's copy and its days, which the statements read
+		// (docs/statements.md).
+		jp, err := projector.NewJournalProjection(projector.JournalConfig{}, rdb, ch, reg, log)
+		if err != nil {
+			return nil, err
+		}
+		g.workers = append(g.workers, func(ctx context.Context) {
+			if err := jp.Run(ctx); err != nil {
+				log.Error("journal projection stopped", "err", err)
 			}
 		})
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
+	ledgerq "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/web/frame"
 	"github.com/paygate/gateway/web/orderview"
 )
@@ -51,6 +52,9 @@ type Deps struct {
 	// View reads a merchant's console for the read-only view; nil in a
 	// process without ClickHouse (the view says so).
 	View *orderview.Reader
+	// Income reads the platform's fee income from the journal's copy in
+	// ClickHouse; nil in a process without ClickHouse (the page says so).
+	Income *ledgerq.Statements
 	// Live are the providers configured live, by method (what the
 	// merchant detail shows as its methods' providers).
 	Live []string
@@ -131,6 +135,7 @@ var nav = []frame.NavItem{
 	{Path: "/fees", Label: "nav_fees", Perm: access.PermSettingsRead},
 	{Path: "/providers", Label: "nav_providers", Perm: access.PermSettingsRead},
 	{Path: "/audit", Label: "nav_audit", Perm: access.PermOpAuditRead},
+	{Path: "/income", Label: "nav_income", Perm: access.PermFeeIncomeRead},
 }
 
 var funcs = template.FuncMap{
@@ -186,6 +191,7 @@ func (c *Console) register(app *fiber.App) {
 	g.Get("/providers", r(access.PermSettingsRead), c.providers)
 	g.Get("/audit", r(access.PermOpAuditRead), c.auditLog)
 	g.Get("/audit.csv", r(access.PermOpAuditRead), c.auditCSV)
+	g.Get("/income", r(access.PermFeeIncomeRead), c.income)
 }
 
 // home is the first page a role may read.

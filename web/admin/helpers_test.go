@@ -68,6 +68,7 @@ type env struct {
 	exc      *operator.Exceptions
 	money    *operator.Money
 	request  string // an adjustment request made with the CLI, awaiting an admin
+	ch       driver.Conn // the test's ClickHouse, migrated
 }
 
 func newEnv(t *testing.T) *env {
@@ -117,6 +118,7 @@ func newEnv(t *testing.T) *env {
 	e.exc = exc
 	ips, _ := platform.NewClientIP(nil)
 	search, ch := projected(t, rdb, log)
+	e.ch = ch
 	e.other = otherMerchantsOrder(t, mstore, e.store)
 	live, arch := readmodel.NewRedisOrders(rdb), readmodel.NewClickHouseOrders(ch)
 	listing, err := readmodel.NewListing(readmodel.ListingDeps{Lister: storeLister{store: e.store, ids: []string{e.review, e.mismatch, e.dead, e.other}}})
@@ -139,7 +141,7 @@ func newEnv(t *testing.T) *env {
 	if e.money, err = operator.NewMoney(operator.MoneyConfig{ApprovalAbove: 100000}, rdb, mstore, j, logs, log); err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{}, Deps{Money: e.money, Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
+	c, err := New(Config{}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb))}, prometheus.NewRegistry(), log)
 	if err != nil {
