@@ -68,7 +68,7 @@ const (
 	PermOperatorsManage   Permission = "operators.manage"
 	PermConsoleUsersWrite Permission = "console_users.write"
 	PermOpAuditRead       Permission = "op.audit.read"
-	PermFeesWrite         Permission = "fees.write" // operator fee schedules: set, clear
+	PermFeesWrite         Permission = "fees.write"         // operator fee schedules: set, clear
 	PermFeeIncomeRead     Permission = "ledger.income.read" // the platform's fee income
 )
 
