@@ -8,7 +8,9 @@ const (
 	GroupProjector = "projector"
 	// GroupDispatcher turns paid events into webhook deliveries.
 	GroupDispatcher = "dispatcher"
+	// GroupLedger posts paid orders and finished refunds to the journal.
+	GroupLedger = "ledger"
 )
 
 // ConsumerGroups lists every group reading the event streams.
-func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher} }
+func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher, GroupLedger} }
