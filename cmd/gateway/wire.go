@@ -172,6 +172,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			}
 		})
 	}
+	if cfg.Has(platform.RoleLedger) {
+		if err := ledgerRole(g, rdb, dir, reg, log); err != nil {
+			return nil, err
+		}
+	}
 	checks := []platform.Check{{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }}}
 	if ch != nil {
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})
