@@ -16,6 +16,9 @@ import (
 const (
 	resultInvalid = "invalid"
 	resultError   = "error"
+	// kindEvent labels what went wrong before an entry became a
+	// transaction (it could not be read, or its terms could not be).
+	kindEvent = "event"
 )
 
 type posterMetrics struct {

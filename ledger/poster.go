@@ -159,18 +159,18 @@ func (p *Poster) prepare(ctx context.Context, stream string, msg redis.XMessage)
 	}
 	ev, err := schema.DecodeEvent(msg.ID, msg.Values)
 	if err != nil {
-		p.m.postings.WithLabelValues("event", resultInvalid).Inc()
+		p.m.postings.WithLabelValues(kindEvent, resultInvalid).Inc()
 		p.log.Error("event cannot be read; nothing posted", "stream", stream, "id", msg.ID, "err", err)
 		return journal.Tx{}, false, true
 	}
 	tx, ok, err := txOf(ctx, &ev, p.acc)
 	switch {
 	case errors.Is(err, errInvalid):
-		p.m.postings.WithLabelValues(string(ev.Type), resultInvalid).Inc()
+		p.m.postings.WithLabelValues(kindEvent, resultInvalid).Inc()
 		p.log.Error("event cannot be posted; nothing posted", "stream", stream, "id", msg.ID, "order", ev.Order.ID, "err", err)
 		return journal.Tx{}, false, true
 	case err != nil:
-		p.m.postings.WithLabelValues(string(ev.Type), resultError).Inc()
+		p.m.postings.WithLabelValues(kindEvent, resultError).Inc()
 		p.log.Warn("event left pending; it comes back", "stream", stream, "id", msg.ID, "err", err)
 		return journal.Tx{}, false, false
 	}
