@@ -38,6 +38,8 @@ commands:
              resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
              setup link), list, reissue, disable, enable, unlock
+  ledger     the journal: verify (exits non-zero on a problem), settle (one
+             settlement pass), balances APPID
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -56,7 +58,7 @@ func main() {
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
 	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
-	"operator": operatorUsage, "exceptions": exceptionsUsage}
+	"operator": operatorUsage, "exceptions": exceptionsUsage, "ledger": ledgerUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -102,6 +104,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exceptionsCmd(ctx, args[1:], stdout, stderr)
 	case "operator":
 		return operatorCmd(ctx, args[1:], stdout, stderr)
+	case "ledger":
+		return ledgerCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
