@@ -99,6 +99,13 @@ bench-listing-quick:
 	GATEWAY_BENCH_MERCHANT_ROWS=100000 GATEWAY_BENCH_TOTAL_ROWS=500000 scripts/testenv.sh \
 		$(GO) test -run "^$$" -bench "Listing|Reports|FairShare" -benchtime 20x -timeout 10m ./query
 
+# The ledger role catching up on 40,000 paid orders on the real Redis (AOF
+# always): postings/s from its start until its group acknowledged them all
+# (target 20,000). Not part of `make test`.
+.PHONY: bench-ledger
+bench-ledger:
+	scripts/testenv.sh $(GO) test -run '^$$' -bench LedgerCatchUp -benchtime 40000x ./ledger
+
 fmt:
 	$(GO) fmt $(PKGS)
 

@@ -26,7 +26,7 @@ type Config struct {
 
 // Defaults is what `gateway serve` runs the ledger role with.
 func Defaults() Config {
-	return Config{Consumer: platform.ConsumerName(), Batch: 1000, Block: time.Second, ClaimIdle: 30 * time.Second,
+	return Config{Consumer: platform.ConsumerName(), Batch: 4000, Block: time.Second, ClaimIdle: 30 * time.Second,
 		ClaimEvery: 5 * time.Second, SettleEvery: 10 * time.Second, SettleLimit: 500, Now: time.Now}
 }
 
