@@ -166,10 +166,12 @@ bench-profile:
 # roles under a steady mixed load, every scenario (kill -9 of each role and of
 # all, Redis kill -9 and restart from its AOF, ClickHouse stopped, merchant
 # endpoint hang/reset/slow, skewed clock, dispatcher-Redis partition, two
-# combined storms, kill -9 of a Redis Cluster master), each followed by the audit of Redis, ClickHouse and the
+# combined storms, kill -9 of a Redis Cluster master, ledger processes killed
+# mid-batch with a planted double posting), each followed by the audit of Redis, ClickHouse and the
 # webhook receiver. `make chaos` (~10 minutes) rewrites RELIABILITY.md's table;
 # `make chaos-quick` (< 3 minutes: baseline, kill -9 of all gateways, Redis
-# kill -9, hanging endpoint) is part of `make test`.
+# kill -9, ledger processes killed mid-batch, hanging endpoint) is part of
+# `make test`.
 .PHONY: chaos chaos-quick
 chaos:
 	scripts/chaos.sh full
