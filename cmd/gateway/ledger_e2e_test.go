@@ -17,7 +17,8 @@ import (
 )
 
 // TestLedgerEndToEnd: the default roles include the ledger, which posts a
-// sandbox payment to the merchant's pending balance; `ledger verify` passes,
+// sandbox payment to the merchant's pending balance, its metrics are those
+// docs/metrics.md lists; `ledger verify` passes,
 // then fails (exit 1) on a double posting planted straight into Redis.
 func TestLedgerEndToEnd(t *testing.T) {
 	e := newE2E(t)
@@ -38,6 +39,13 @@ func TestLedgerEndToEnd(t *testing.T) {
 		e.cli(&bs, "ledger", "balances", shop.AppID, "--json")
 		return len(bs) == 1 && bs[0].Currency == "CNY" && bs[0].Pending == 100_50
 	})
+	body := scrapeMetrics(t, s)
+	checkLabelsDocumented(t, body, documentedLabels(t))
+	for _, want := range []string{`gateway_ledger_postings_total{kind="payment",result="posted"} 1`, `gateway_ledger_lag_events{shard="0"} 0`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics has no %s", want)
+		}
+	}
 	if out, err := e.ledger("verify"); err != nil || !strings.Contains(out, "journal OK") {
 		t.Fatalf("verify of a sound journal: %v\n%s", err, out)
 	}
