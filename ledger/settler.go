@@ -27,6 +27,10 @@ type Settler struct {
 	j   *journal.Journal
 	log *slog.Logger
 	m   *settlerMetrics
+
+	// crashAfterPost, in tests, ends a pass between posting a move and
+	// removing it from the index when it answers true: a kill -9 there.
+	crashAfterPost func() bool
 }
 
 // NewSettler wires a Settler on rdb; Run starts it, Pass runs it once.
@@ -95,6 +99,9 @@ func (s *Settler) shard(ctx context.Context, sh schema.Shard, now time.Time) (in
 		}
 		if !done {
 			continue
+		}
+		if s.crashAfterPost != nil && s.crashAfterPost() {
+			return n, nil
 		}
 		if err := s.rdb.ZRem(ctx, key, member).Err(); err != nil {
 			errs = append(errs, fmt.Errorf("remove due move %s: %w", member, err))

@@ -132,28 +132,27 @@ func TestSettlementClampedToWhatPendingHolds(t *testing.T) {
 	}
 }
 
-// A settler that dies after posting and before removing the move: the next
-// pass replays the posting and removes it.
+// A settler killed between posting a move and removing it from the index:
+// the next pass replays the posting and removes the move; the money moved
+// once.
 func TestSettlerCrashBetweenPostAndRemove(t *testing.T) {
 	e := newEnv(t)
 	o := e.order("3001", 100_00, "")
 	e.pay(o)
-	due, err := e.rdb.ZRange(context.Background(), schema.SettleDueKey(schema.HomeShard("3001")), 0, -1).Result()
-	if err != nil || len(due) != 1 {
-		t.Fatalf("due index %v %v", due, err)
-	}
-	d, err := journal.ParseDueMove(due[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.j.Post(context.Background(), d.Tx(dueAt)); err != nil { // the dead settler's posting
-		t.Fatal(err)
+	dying := e.settler(dueAt)
+	dying.crashAfterPost = func() bool { return true }
+	e.pass(dying)
+	if bal := e.balance("3001"); bal.Available != 100_00 {
+		t.Fatalf("the dying settler did not post: %+v", bal)
 	}
 	if r := e.pass(e.settler(dueAt)); r.Settled != 1 || r.Due != 0 {
-		t.Fatalf("pass %+v", r)
+		t.Fatalf("the next pass %+v, want the move replayed and removed", r)
 	}
 	if bal := e.balance("3001"); bal.Available != 100_00 || bal.Pending != 0 {
 		t.Fatalf("balance %+v, want settled once", bal)
+	}
+	if n := len(e.entries()["settlement:"+o.ID]); n != 1 {
+		t.Fatalf("%d settlement entries, want 1", n)
 	}
 }
 
