@@ -80,6 +80,13 @@ type Cluster struct {
 	RCluster *RedisCluster
 	chPort   int
 	chDB     string
+
+	// The ledger scenario's processes (role ledger), started by it and
+	// kept running to the end; how often it killed them; what its
+	// planted double posting showed.
+	ledgers     []*Proc
+	ledgerKills int
+	ledgerPlant string
 }
 
 // The split: two processes of each role group, so every kill of one leaves
@@ -220,7 +227,7 @@ func (c *Cluster) Proc(name string) *Proc {
 
 // Close stops everything the run started, gracefully.
 func (c *Cluster) Close() {
-	for _, p := range c.Procs {
+	for _, p := range append(c.Procs, c.ledgers...) {
 		p.Stop()
 	}
 	if c.Recv != nil {

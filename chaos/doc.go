@@ -6,7 +6,9 @@
 // hangs, resets or answers slowly, a partition between a dispatcher and
 // Redis, processes whose clocks are skewed by minutes through
 // GATEWAY_CLOCK_OFFSET, see clockskew.go; and, in a world of its own on a
-// Redis Cluster, kill -9 of a master, see rediscluster.go), and after each
+// Redis Cluster, kill -9 of a master, see rediscluster.go; ledger processes
+// killed mid-batch again and again, then the journal audited and a planted
+// double posting that its verify must catch, see ledger.go), and after each
 // scenario audits Redis, ClickHouse and the webhook receiver against what
 // the load was answered.
 //

@@ -179,6 +179,9 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario, ref *Act
 		}
 	}
 	r.Audit, r.Settled = c.settle(ctx, load)
+	if s.Audit != nil && ctx.Err() == nil {
+		r.Audit.Problems = append(r.Audit.Problems, s.Audit(ctx, c)...)
+	}
 	r.Activity.Creates, r.Activity.CreatesSent = r.Answered, r.Answered+r.Failed
 	r.Activity.PaidWebhooks = acknowledged(load.Paid()[paidBefore:], c.Recv.Seen())
 	r.Activity.BalancePayments = r.Ops["balance create"].OK + r.Ops["balance transfer"].OK

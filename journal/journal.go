@@ -59,8 +59,10 @@ type Journal struct {
 	post *redis.Script
 	// postAudited also appends a person's audit entry in the same step.
 	postAudited *redis.Script
-	log         *slog.Logger
-	posted      *prometheus.CounterVec
+	// batch posts many transactions of one home shard in one call.
+	batch  *redis.Script
+	log    *slog.Logger
+	posted *prometheus.CounterVec
 }
 
 // New makes a Journal on rdb.
@@ -70,7 +72,8 @@ func New(cfg Config, rdb redis.UniversalClient, reg prometheus.Registerer, log *
 		return nil, err
 	}
 	j := &Journal{cfg: cfg, rdb: rdb, post: redis.NewScript("local function audit_hook() end\n" + postLua),
-		postAudited: audit.Script("local function audit_hook() gw_audit(KEYS[7]) end\n" + postLua), log: log,
+		postAudited: audit.Script("local function audit_hook() gw_audit(KEYS[7]) end\n" + postLua),
+		batch:       redis.NewScript(batchLua), log: log,
 		posted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_journal_transactions_total",
 			Help: "Journal transactions by kind and result (posted, replayed, refused).",

@@ -16,10 +16,11 @@ const (
 	RoleProjector  = "projector"
 	RoleDispatcher = "dispatcher"
 	RoleReviewer   = "reviewer" // USDT direct reviews (package reviewer)
+	RoleLedger     = "ledger"   // journal postings off the event streams, settlement (package ledger)
 )
 
 // AllRoles is the default: one process doing everything.
-var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher, RoleReviewer}
+var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher, RoleReviewer, RoleLedger}
 
 // Config is the process-wide configuration. Every field is a flag with a
 // GATEWAY_* environment equivalent; the names are part of the interface.

@@ -34,7 +34,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	dur(&c.RedisWaitTimeout, "redis-wait-timeout", "GATEWAY_REDIS_WAIT_TIMEOUT", "on Redis Cluster, how long a write waits for its replicas before it is answered anyway (counted in gateway_redis_unreplicated_writes_total)")
 	str(&c.ClickHouseDSN, "clickhouse-dsn", "GATEWAY_CLICKHOUSE_DSN", "ClickHouse DSN (native protocol)")
 	str(&c.ClickHouseCluster, "clickhouse-cluster", "GATEWAY_CLICKHOUSE_CLUSTER", "cluster of ClickHouse's remote_servers the order table is sharded over; empty: one node")
-	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher")
+	list(&c.Roles, "roles", "GATEWAY_ROLES", "roles to run: command,query,projector,dispatcher,reviewer,ledger")
 	list(&c.TrustedProxies, "trusted-proxies", "GATEWAY_TRUSTED_PROXIES", "CIDRs whose X-Forwarded-For, -Proto and -Host are believed")
 	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "initial units of each currency per 1 USDT, e.g. USD=1,CNY=7.2 (then `gateway fx set USDT CNY 7.2`)")
 	str(&c.USDTNetworks, "usdt-networks", "GATEWAY_USDT_NETWORKS", "on a deployment's first start, seeds our receiving address on each network live usdt_direct payers may send on, e.g. TRC20=T...,BEP20=0x... (then `gateway usdt config`)")

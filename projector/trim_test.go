@@ -11,8 +11,8 @@ import (
 )
 
 // TestTrimOnlyWhatEveryGroupAcknowledged: the projector's own progress is
-// not enough to trim; once the dispatcher group has acknowledged too, the
-// streams shrink, and never below an entry still pending for a group.
+// not enough to trim; once the dispatcher and ledger groups have
+// acknowledged too, the streams shrink, and never below an entry still pending for a group.
 func TestTrimOnlyWhatEveryGroupAcknowledged(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -48,6 +48,20 @@ func TestTrimOnlyWhatEveryGroupAcknowledged(t *testing.T) {
 	keep := ids[400]
 	acked := append(append([]string{}, ids[:400]...), ids[401:]...)
 	if err := e.rdb.XAck(ctx, stream, "dispatcher", acked...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// No ledger group yet: still nothing trimmed.
+	time.Sleep(300 * time.Millisecond)
+	if n := e.rdb.XLen(ctx, stream).Val(); n != 600 {
+		t.Fatalf("trimmed to %d before the ledger group existed", n)
+	}
+	if err := e.rdb.XGroupCreate(ctx, stream, schema.GroupLedger, "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: schema.GroupLedger, Consumer: "l1", Streams: []string{stream, ">"}, Count: 1000}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.rdb.XAck(ctx, stream, schema.GroupLedger, ids...).Err(); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "trimmed", func() bool { return e.rdb.XLen(ctx, stream).Val() < 600 })

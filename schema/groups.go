@@ -8,10 +8,12 @@ const (
 	GroupProjector = "projector"
 	// GroupDispatcher turns paid events into webhook deliveries.
 	GroupDispatcher = "dispatcher"
+	// GroupLedger posts paid orders and finished refunds to the journal.
+	GroupLedger = "ledger"
 )
 
 // ConsumerGroups lists every group reading the event streams.
-func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher} }
+func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher, GroupLedger} }
 
 // GroupStatements copies every shard's journal stream (JournalKey) into
 // ClickHouse for the statements. It reads the journal streams, not the

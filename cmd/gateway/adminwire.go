@@ -15,7 +15,6 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
-	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -62,9 +61,8 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return nil, err
 	}
-	// The console's journal posts only people's adjustments; its counter
-	// stays off the registry, where a ledger role's journal registers it.
-	j, err := journal.New(journal.Config{}, rdb, nil, log)
+	// The process's one journal (its counter registered once).
+	j, err := g.journalOn(rdb, reg, log)
 	if err != nil {
 		return nil, err
 	}

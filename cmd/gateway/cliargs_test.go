@@ -33,6 +33,8 @@ func TestArgsCheckedBeforeConnecting(t *testing.T) {
 		{"fx set with a negative rate after --", []string{"fx", "set", "--by", "ann", "--", "USD", "BDT", "-5"}, `rate "-5": want a positive decimal`},
 		{"fx set with a bad pair", []string{"fx", "set", "USD", "usd", "1"}, "is not a pair of currency codes"},
 		{"fx list with an argument", []string{"fx", "list", "USD"}, "fx list: takes no arguments"},
+		{"ledger balances without APPID", []string{"ledger", "balances"}, "ledger balances: want APPID"},
+		{"ledger verify with an argument", []string{"ledger", "verify", "x"}, "ledger verify: want [--json], got 1"},
 		{"webhook log without PAYMENTID", []string{"webhook", "log"}, "webhook log: want a PAYMENTID"},
 		{"webhook resend with three", []string{"webhook", "resend", "a", "b", "c"}, "webhook resend: want a PAYMENTID"},
 		{"order show without PAYMENTID", []string{"order", "show"}, "order show: want a PAYMENTID"},

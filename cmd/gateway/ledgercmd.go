@@ -22,8 +22,8 @@ const ledgerIncomeUsage = `usage: gateway ledger <subcommand>
                         days included, and its total per currency
 `
 
-// ledgerSynopsis is each ledger subcommand's arguments, for its own --help.
-var ledgerSynopsis = map[string]string{"income": "--from YYYY-MM-DD --to YYYY-MM-DD [--json]"}
+// ledgerIncomeSynopsis is each ledger subcommand's arguments, for its own --help.
+var ledgerIncomeSynopsis = map[string]string{"income": "--from YYYY-MM-DD --to YYYY-MM-DD [--json]"}
 
 // ledgerIncomeCmd reads the ledger's reports.
 func ledgerIncomeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -31,7 +31,7 @@ func ledgerIncomeCmd(ctx context.Context, args []string, stdout, stderr io.Write
 		fmt.Fprint(stderr, ledgerIncomeUsage)
 		return errors.New("ledger: no subcommand given")
 	}
-	synopsis, ok := ledgerSynopsis[args[0]]
+	synopsis, ok := ledgerIncomeSynopsis[args[0]]
 	if !ok {
 		fmt.Fprint(stderr, ledgerIncomeUsage)
 		return fmt.Errorf("ledger: unknown subcommand %q", args[0])

@@ -10,7 +10,8 @@ import (
 
 // ledgerUsage is every `gateway ledger` subcommand: the operator's money
 // tools and the reports, each group parsed by its own command.
-var ledgerUsage = ledgerMoneyUsage + strings.TrimPrefix(ledgerIncomeUsage, "usage: gateway ledger <subcommand>\n")
+var ledgerUsage = ledgerJournalUsage + strings.TrimPrefix(ledgerMoneyUsage, "usage: gateway ledger <subcommand> [--json] [--redis-url URL] [--by NAME] ...\n") +
+	strings.TrimPrefix(ledgerIncomeUsage, "usage: gateway ledger <subcommand>\n")
 
 // ledgerCmd hands a `gateway ledger` subcommand to the command that owns it.
 func ledgerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -18,7 +19,10 @@ func ledgerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(stderr, ledgerUsage)
 		return errors.New("ledger: no subcommand given")
 	}
-	if _, ok := ledgerSynopsis[args[0]]; ok {
+	if _, ok := ledgerJournalSynopsis[args[0]]; ok {
+		return ledgerJournalCmd(ctx, args, stdout, stderr)
+	}
+	if _, ok := ledgerIncomeSynopsis[args[0]]; ok {
 		return ledgerIncomeCmd(ctx, args, stdout, stderr)
 	}
 	if _, ok := ledgerMoneySynopsis[args[0]]; ok {

@@ -40,9 +40,10 @@ commands:
              resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
              setup link), list, reissue, disable, enable, unlock
-  ledger     a merchant's money and the ledger's reports: journal APPID, adjust
-             APPID --amount ±X --currency C --reason R, adjustments, approve ID,
-             reject ID, income --from DAY --to DAY
+  ledger     the journal and a merchant's money: verify (exits non-zero on a
+             problem), settle, balances APPID, journal APPID, adjust APPID --amount
+             ±X --currency C --reason R, adjustments, approve ID, reject ID,
+             income --from DAY --to DAY
   help       show this text
 
 Run "gateway <command> -h" for its flags.

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -134,4 +135,7 @@ type gateway struct {
 	admin *admin.Console
 	// providers are the adapters the command role wired; nil without it.
 	providers *provider.Registry
+	// journal is the process's one journal (journalOn), nil until a role
+	// needs it.
+	journal *journal.Journal
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
-	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
@@ -114,7 +113,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.app.Get("/api/order", api.Orders(q))
 		// The merchant's balances (Redis, the journal's) and transactions
 		// (the journal's copy in ClickHouse): docs/statements.md.
-		jr, err := journal.New(journal.Config{}, rdb, nil, log)
+		jr, err := g.journalOn(rdb, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -200,6 +199,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 				log.Error("dispatcher stopped", "err", err)
 			}
 		})
+	}
+	if cfg.Has(platform.RoleLedger) {
+		if err := ledgerRole(g, rdb, dir, reg, log); err != nil {
+			return nil, err
+		}
 	}
 	checks := []platform.Check{{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }}}
 	if ch != nil {

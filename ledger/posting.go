@@ -1,0 +1,86 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
+)
+
+// Accounts is where the merchants' terms come from: merchant.Directory,
+// the process's cache of accounts.
+type Accounts interface {
+	Lookup(ctx context.Context, appid string) (*merchant.Account, error)
+}
+
+// errInvalid marks an event that can never become a transaction (a fee it
+// cannot read): retrying would not help, so it is counted, logged and
+// acknowledged.
+var errInvalid = errors.New("event cannot be posted")
+
+// txOf is the transaction an event asks for; ok is false for an event that
+// moves no money (or whose money the command side posts itself).
+func txOf(ctx context.Context, ev *schema.Event, acc Accounts) (tx journal.Tx, ok bool, err error) {
+	o := &ev.Order
+	switch {
+	case ev.Type == schema.EventPaid:
+		// An own-balance order is created paid, its only event version 1,
+		// and posted by the create's own script.
+		if o.PaidWithBalance && ev.Version == 1 {
+			return journal.Tx{}, false, nil
+		}
+	case ev.Type == schema.EventRefund && ev.Refund != nil && ev.Refund.Status.Final():
+	default:
+		return journal.Tx{}, false, nil
+	}
+	t, err := termsOf(ctx, acc, o.AppID)
+	if err != nil {
+		return journal.Tx{}, false, err
+	}
+	if ev.Type == schema.EventPaid {
+		source, instant := journal.Source(o), false
+		if o.PaidWithBalance {
+			source, instant = journal.Transit, true
+		}
+		tx, err = journal.PaymentTx(o, t, source, instant)
+	} else {
+		tx, err = refundTx(o, ev.Refund, t)
+	}
+	if err != nil {
+		return journal.Tx{}, false, fmt.Errorf("%w: %w", errInvalid, err)
+	}
+	return tx, true, nil
+}
+
+// refundTx is a finished refund's posting: the debit of a succeeded one (the
+// command side posted it first, so normally a replay), the reversal of a
+// failed one (missing when its debit was never posted).
+func refundTx(o *schema.Order, r *schema.Refund, t merchant.Terms) (journal.Tx, error) {
+	source := journal.Source(o)
+	if r.Kind == schema.RefundKindBalance {
+		source = journal.Transit
+		if r.Payer == r.Merchant {
+			source = journal.Spent
+		}
+	}
+	if r.Status == schema.RefundSucceeded {
+		return journal.RefundTx(o, r, t, source)
+	}
+	return journal.RefundReversalTx(o, r, t, source)
+}
+
+// termsOf is the merchant's terms; a merchant that no longer exists is
+// posted under the default terms rather than not at all.
+func termsOf(ctx context.Context, acc Accounts, appid string) (merchant.Terms, error) {
+	a, err := acc.Lookup(ctx, appid)
+	switch {
+	case errors.Is(err, merchant.ErrNotFound):
+		return merchant.DefaultTerms(), nil
+	case err != nil:
+		return merchant.Terms{}, fmt.Errorf("read terms of %s: %w", appid, err)
+	}
+	return a.Terms, nil
+}
