@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -39,7 +40,7 @@ func newXfer(t *testing.T, payerBalance schema.Amount) *xfer {
 		return schema.HomeShard(a.AppID) != schema.HomeShard(x.merchant.AppID)
 	})
 	if payerBalance > 0 {
-		if _, err := h.accounts.Credit(ctx, x.payer.AppID, "USD", payerBalance); err != nil {
+		if _, err := journaltest.Credit(ctx, h.rdb, x.payer.AppID, "USD", payerBalance); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -221,7 +222,7 @@ func TestPayWithBalanceRefused(t *testing.T) {
 		{"payer is the merchant", func(x *xfer) string { return x.merchant.AppID }, nil, platform.KindForbidden},
 		{"live payer, sandbox order", func(x *xfer) string {
 			a := x.account("live payer", false, func(*merchant.Account) bool { return true })
-			if _, err := x.h.accounts.Credit(ctx, a.AppID, "USD", 100_00); err != nil {
+			if _, err := journaltest.Credit(ctx, x.h.rdb, a.AppID, "USD", 100_00); err != nil {
 				t.Fatal(err)
 			}
 			return a.AppID
@@ -280,7 +281,7 @@ func TestPayWithBalanceAfterTopUp(t *testing.T) {
 	x := newXfer(t, 10_00)
 	_, err := x.pay()
 	wantKind(t, err, platform.KindInsufficientFunds)
-	if _, err := x.h.accounts.Credit(context.Background(), x.payer.AppID, "USD", 90_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), x.h.rdb, x.payer.AppID, "USD", 90_00); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := x.pay(); err != nil {
@@ -317,7 +318,7 @@ func TestPayWithBalanceConcurrent(t *testing.T) {
 
 	y := newXfer(t, 100_00)
 	rival := y.account("rival", true, func(*merchant.Account) bool { return true })
-	if _, err := y.h.accounts.Credit(context.Background(), rival.AppID, "USD", 100_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), y.h.rdb, rival.AppID, "USD", 100_00); err != nil {
 		t.Fatal(err)
 	}
 	results := make(chan error, 2)

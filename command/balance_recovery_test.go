@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -134,7 +135,7 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 	if n := x.recover(); n != 1 {
 		t.Fatalf("recovered %d", n)
 	}
-	if _, err := x.h.accounts.Credit(ctx, x.payer.AppID, "USD", 90_00); err != nil {
+	if _, err := journaltest.Credit(ctx, x.h.rdb, x.payer.AppID, "USD", 90_00); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := x.h.uc.Balance.xfer.xferDebit(ctx, stale); err != nil || m != "n" {
@@ -150,7 +151,7 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 		t.Fatal("the released claim is still there")
 	}
 	rival := x.account("rival", true, func(*merchant.Account) bool { return true })
-	if _, err := x.h.accounts.Credit(ctx, rival.AppID, "USD", 100_00); err != nil {
+	if _, err := journaltest.Credit(ctx, x.h.rdb, rival.AppID, "USD", 100_00); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := x.h.uc.Balance.PayWithBalance(ctx, x.order.ID, rival.AppID); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 )
@@ -15,7 +16,7 @@ import (
 func TestBalancePayment(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 150_00); err != nil {
+	if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 150_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()
@@ -80,7 +81,7 @@ func wantBalance(t *testing.T, h *harness, cur string, want schema.Amount) {
 // payments on the real Redis: exactly 10 succeed.
 func TestBalanceNeverOverdraws(t *testing.T) {
 	h := newHarness(t, testenv.Redis(t))
-	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 10_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), h.rdb, h.acct.AppID, "USD", 10_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()
@@ -126,7 +127,7 @@ func TestBalanceNeverOverdraws(t *testing.T) {
 func TestBalanceClientOrderIDPaidOnce(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 100_00); err != nil {
+	if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 100_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()

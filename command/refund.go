@@ -159,7 +159,7 @@ func (h *Refunds) driveRefund(ctx context.Context, o *schema.Order, r *schema.Re
 		return r, nil
 	}
 	if r.Kind == schema.RefundKindBalance {
-		return h.refundBalance(ctx, r)
+		return h.refundBalance(ctx, o, r)
 	}
 	return h.refundProvider(ctx, o, r, refunder)
 }

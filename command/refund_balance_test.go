@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -158,7 +159,7 @@ func TestBalanceRefundShortBalance(t *testing.T) {
 func TestOwnBalanceOrderRefund(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 150_00); err != nil {
+	if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 150_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -259,7 +260,7 @@ func TestPayBalanceScript(t *testing.T) {
 			h := newRedisHarness(t)
 			ctx := context.Background()
 			if tt.credit > 0 {
-				if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", tt.credit); err != nil {
+				if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", tt.credit); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -82,7 +82,7 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 	signed := &signedCalls{accounts: d.Accounts, limiter: d.Limiter, limit: cfg.CreateLimit, now: now}
 	opts := &Options{accounts: d.Accounts, providers: d.Providers, ttl: time.Minute, cache: map[bool]cachedSystems{}}
 	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, log: log, now: now}
-	xfer := &transfers{store: d.Store, m: m, now: now}
+	xfer := &transfers{store: d.Store, accounts: d.Accounts, m: m, now: now}
 	settle := &Settle{store: d.Store, m: m, now: now}
 	review := &USDTReview{store: d.Store, moves: m.moves, now: now, window: cfg.USDTReviewWindow}
 	uc := &UseCases{

@@ -33,9 +33,7 @@ func TestLedgerKindsAndPages(t *testing.T) {
 	ctx := context.Background()
 	a, _ := s.Create(ctx, NewAccount{Name: "a"})
 	b, _ := s.Create(ctx, NewAccount{Name: "b"})
-	if _, err := s.Credit(ctx, a.AppID, "USD", 10_00); err != nil {
-		t.Fatal(err)
-	}
+	appendLedger(t, s, a.AppID, "credit", "", 10_00, 10_00)
 	order := schema.NewOrderID(time.Now(), 3)
 	refund := schema.NewRefundID("abc123")
 	appendLedger(t, s, a.AppID, "credit", order, 2_00, 12_00)
@@ -43,9 +41,7 @@ func TestLedgerKindsAndPages(t *testing.T) {
 	appendLedger(t, s, a.AppID, "debit", order, 1_00, 10_50)
 	appendLedger(t, s, a.AppID, "refund", order, 1_00, 11_50)
 	appendLedger(t, s, a.AppID, "credit", refund, 25, 11_75)
-	if _, err := s.Credit(ctx, b.AppID, "USD", 99_00); err != nil {
-		t.Fatal(err)
-	}
+	appendLedger(t, s, b.AppID, "credit", "", 99_00, 99_00)
 	got, err := s.Ledger(ctx, a.AppID, "", 0)
 	if err != nil {
 		t.Fatal(err)

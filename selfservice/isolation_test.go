@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/platform"
 )
 
@@ -18,7 +19,7 @@ func TestAnotherMerchantsDataNeverShows(t *testing.T) {
 	ctx := context.Background()
 	mine := e.deadDelivery(e.shop.AppID, time.Now().Add(-time.Minute), "HTTP 500")
 	theirs := e.deadDelivery(e.other.AppID, time.Now(), "HTTP 502")
-	if _, err := e.merchants.Credit(ctx, e.other.AppID, "USD", 50_00); err != nil {
+	if _, err := journaltest.Credit(ctx, e.rdb, e.other.AppID, "USD", 50_00); err != nil {
 		t.Fatal(err)
 	}
 	theirUser := e.user(e.other.AppID, "owner@other.test", access.RoleOwner)

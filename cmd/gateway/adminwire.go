@@ -60,7 +60,7 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return nil, err
 	}
-	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
+	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)).WithJournal(store.Journal()), Store: merchants,
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Live: g.live}
 	if ch != nil {

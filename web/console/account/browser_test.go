@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/internal/browser"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -77,7 +78,7 @@ func (e *env) seed() {
 		cur string
 		amt schema.Amount
 	}{{"USD", 250_00}, {"CNY", 1_000_00}} {
-		if _, err := e.merchants.Credit(ctx, e.shop.AppID, c.cur, c.amt); err != nil {
+		if _, err := journaltest.Credit(ctx, e.rdb, e.shop.AppID, c.cur, c.amt); err != nil {
 			e.t.Fatal(err)
 		}
 	}
