@@ -38,6 +38,8 @@ commands:
              resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
              setup link), list, reissue, disable, enable, unlock
+  ledger     migrate: carry balances of before the journal into it as
+             opening entries, once
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -55,7 +57,7 @@ func main() {
 // subUsage is each command's usage text, printed on standard output by
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
+	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "ledger": ledgerMigrateUsage, "console-user": consoleUserUsage,
 	"operator": operatorUsage, "exceptions": exceptionsUsage}
 
 func isHelp(arg string) bool {
@@ -102,6 +104,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exceptionsCmd(ctx, args[1:], stdout, stderr)
 	case "operator":
 		return operatorCmd(ctx, args[1:], stdout, stderr)
+	case "ledger":
+		return ledgerMigrateCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
