@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -101,16 +103,30 @@ func (x *xfer) balance(a *merchant.Account) schema.Amount {
 	return b["USD"]
 }
 
-// ledger lists an account's entries as "type amount ref".
+// ledger lists an account's journal entries as "kind amount ref": amount
+// is what the entry moved in the account's USD buckets, signed.
 func (x *xfer) ledger(a *merchant.Account) []string {
 	x.t.Helper()
-	entries, err := x.h.rdb.XRange(context.Background(), schema.LedgerKey(a.AppID), "-", "+").Result()
+	msgs, err := x.h.rdb.XRange(context.Background(), schema.JournalKey(schema.HomeShard(a.AppID)), "-", "+").Result()
 	if err != nil {
 		x.t.Fatal(err)
 	}
 	var out []string
-	for _, e := range entries {
-		out = append(out, fmt.Sprint(e.Values[merchant.LedgerType], " ", e.Values[merchant.LedgerAmount], " ", e.Values[merchant.LedgerRef]))
+	for _, m := range msgs {
+		e, err := journal.DecodeEntry(m.ID, m.Values)
+		if err != nil {
+			x.t.Fatal(err)
+		}
+		if e.AppID != a.AppID {
+			continue
+		}
+		var moved schema.Amount
+		for _, p := range e.Postings {
+			if strings.HasPrefix(p.Account, "merchant:"+a.AppID+":") && p.Currency == "USD" {
+				moved += p.Amount
+			}
+		}
+		out = append(out, fmt.Sprint(e.Kind, " ", int64(moved), " ", e.Ref))
 	}
 	return out
 }
@@ -155,8 +171,8 @@ func (x *xfer) wantPaidOnce() {
 	if got := x.balance(x.merchant); got != xferAmount {
 		x.t.Errorf("merchant balance %v, want %v", got, xferAmount)
 	}
-	wantLedger(x.t, "payer", x.ledger(x.payer), "credit 10000 ", "debit 3000 "+x.order.ID)
-	wantLedger(x.t, "merchant", x.ledger(x.merchant), "credit 3000 "+x.order.ID)
+	wantLedger(x.t, "payer", x.ledger(x.payer), "topup 10000 ", "balance_debit -3000 "+x.order.ID)
+	wantLedger(x.t, "merchant", x.ledger(x.merchant), "payment 3000 "+x.order.ID)
 	o := x.get()
 	if o.Status != schema.StatusPaid || !o.PaidWithBalance || o.CompletedAt.IsZero() || o.NextAction != "" {
 		x.t.Errorf("order %+v", o)

@@ -131,6 +131,11 @@ func (h *Refunds) Refund(ctx context.Context, o *schema.Order, ask RefundAsk) (*
 	if err := h.afterRefund(refundReserved); err != nil {
 		return nil, false, err
 	}
+	// The journal prices the refund off the order as stored (its amount,
+	// fee, charge and payment time), not as the caller holds it.
+	if o, err = h.store.Get(ctx, o.ID); err != nil {
+		return nil, false, err
+	}
 	r, err = h.driveRefund(ctx, o, r, refunder)
 	return r, false, err
 }

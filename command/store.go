@@ -165,7 +165,8 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 // available balance: the journal transaction balance_order:<id>, the order
 // and its paid event in one script, all or nothing. A clientOrderId that a
 // balance order paid before pays nothing again: the error is a
-// *PaidBeforeError naming that order.
+// *PaidBeforeError naming that order. A balance that falls short is
+// ErrInsufficientBalance with the available balance there was.
 func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (schema.Amount, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
 	tx, err := journal.BalanceOrderTx(o)
