@@ -209,7 +209,7 @@ func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, curre
 	}
 	d := map[string]string{"amount": amount.String(), "currency": currency}
 	if key != "" {
-		d["key"] = key
+		d["ref"] = "topup:" + key // the journal transaction, to find it by
 	}
 	e, err := m.entry(actor, "merchant.credit", appid, d)
 	if err != nil {
