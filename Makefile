@@ -9,7 +9,7 @@ GOTOOLCHAIN ?= go1.27.3
 export GOTOOLCHAIN
 PKGS ?= ./...
 
-.PHONY: build run test test-short screenshots bench-create bench-listing fmt vet vulncheck clean
+.PHONY: build run test test-short screenshots bench-create bench-listing bench-statements fmt vet vulncheck clean
 
 build:
 	$(GO) build -o bin/gateway ./cmd/gateway
@@ -98,6 +98,13 @@ bench-listing:
 bench-listing-quick:
 	GATEWAY_BENCH_MERCHANT_ROWS=100000 GATEWAY_BENCH_TOTAL_ROWS=500000 scripts/testenv.sh \
 		$(GO) test -run "^$$" -bench "Listing|Reports|FairShare" -benchtime 20x -timeout 10m ./query
+
+# A merchant's month statement over 1,000,000 paid orders' postings (a
+# payment with a fee and its settlement each) beside 100 other merchants':
+# p50/p99 of the statement read (docs/statements.md). Loads once (~1 min).
+.PHONY: bench-statements
+bench-statements:
+	scripts/testenv.sh $(GO) test -run "^$$" -bench StatementMonth -benchtime 100x -timeout 30m ./query
 
 fmt:
 	$(GO) fmt $(PKGS)

@@ -68,11 +68,14 @@ const (
 	PermOperatorsManage   Permission = "operators.manage"
 	PermConsoleUsersWrite Permission = "console_users.write"
 	PermOpAuditRead       Permission = "op.audit.read"
+	PermFeesWrite         Permission = "fees.write"         // operator fee schedules: set, clear
+	PermFeeIncomeRead     Permission = "ledger.income.read" // the platform's fee income
 )
 
 var (
 	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead}
-	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole}
+	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole,
+		PermFeeIncomeRead}
 )
 
 // grants is the role → permission table: the one place that says who may do
@@ -85,7 +88,8 @@ var grants = map[Role][]Permission{
 	RoleViewer:    slices.Clone(merchantRead),
 
 	RoleAdmin: append(slices.Clone(operatorRead), PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend,
-		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite),
+		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite,
+		PermFeesWrite),
 	RoleSupport: append(slices.Clone(operatorRead), PermOpWebhooksResend, PermExceptionsHandle),
 	RoleAuditor: slices.Clone(operatorRead),
 }

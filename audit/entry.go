@@ -48,9 +48,13 @@ var DetailKeys = []string{
 	"rate", "mode", "old_mode", "confirmations", "min", "max", "limit", "name", "kind", "handled",
 	// An FX rate set beyond the allowed deviation, confirmed: how far, from what.
 	"deviation_confirmed", "old_rate",
+	// A fee schedule as set (fees.Describe).
+	"fee",
 	// An exception's provider refund: our refund id, the family, the
 	// provider's references of the charge and of the refund, its error.
 	"refund", "provider", "ref", "provider_refund", "error",
+	// A merchant's money: its terms as set, an adjustment's bucket.
+	"terms", "bucket",
 }
 
 var detailAllowed = func() map[string]bool {

@@ -91,6 +91,7 @@ func (h *Choose) ChooseMethod(ctx context.Context, id string, m schema.Method) (
 		return nil, err
 	}
 	o.Method = m
+	h.init.recordFee(o)
 	if err := h.applyChoice(ctx, o); err != nil {
 		return nil, err
 	}
@@ -152,7 +153,8 @@ func (h *Choose) applyChoice(ctx context.Context, o *schema.Order) error {
 	if err := h.init.charge(ctx, o, a); err != nil {
 		return err
 	}
-	if err := h.init.fixChoice(ctx, o, schema.NextMethodSelect, schema.FMethod, string(o.Method)); err != nil {
+	fields := append([]string{schema.FMethod, string(o.Method)}, feeFields(o)...)
+	if err := h.init.fixChoice(ctx, o, schema.NextMethodSelect, fields...); err != nil {
 		return err
 	}
 	return h.init.initChosen(ctx, o, a)
@@ -170,7 +172,8 @@ func (h *Choose) chooseDeferred(ctx context.Context, o *schema.Order, next strin
 		o.PayableAmount = lit
 	}
 	o.NextAction = next
-	err := h.init.fixChoice(ctx, o, schema.NextMethodSelect, schema.FMethod, string(o.Method), schema.FPayable, o.PayableAmount)
+	fields := append([]string{schema.FMethod, string(o.Method), schema.FPayable, o.PayableAmount}, feeFields(o)...)
+	err := h.init.fixChoice(ctx, o, schema.NextMethodSelect, fields...)
 	if err != nil && o.PayableAmount != "" {
 		if rerr := h.usdt.Release(context.WithoutCancel(ctx), o.ID, o.PayableAmount); rerr != nil {
 			h.log.Warn("release usdt amount of a lost choice", "order", o.ID, "err", rerr)

@@ -66,6 +66,7 @@ func (h *CreateOrder) Create(ctx context.Context, p schema.Params, ip netip.Addr
 		return nil, false, err
 	}
 	o := h.newOrder(acct, req)
+	h.init.recordFee(o)
 	if req.method == schema.MethodBalance {
 		return h.payFromBalance(ctx, o)
 	}

@@ -22,6 +22,7 @@ type initiator struct {
 	store   *Store
 	options *Options
 	rates   Rates
+	fees    FeeSchedules
 	log     *slog.Logger
 	now     func() time.Time
 }

@@ -50,6 +50,7 @@ type Deps struct {
 	USDTSim    USDTSimulator     // the sandbox's simulated chains; nil: none
 	Networks   USDTNetworkSource // nil: Config's networks
 	Rates      Rates
+	Fees       FeeSchedules // the operator's fee schedules; nil: none charged
 	ClientIP   *platform.ClientIP
 	Limiter    *platform.Limiter
 	Simulators Simulators // the sandbox's simulated providers, for its driver; nil: none
@@ -81,7 +82,11 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 	limits := MethodLimits(cfg.MethodLimits)
 	signed := &signedCalls{accounts: d.Accounts, limiter: d.Limiter, limit: cfg.CreateLimit, now: now}
 	opts := &Options{accounts: d.Accounts, providers: d.Providers, ttl: time.Minute, cache: map[bool]cachedSystems{}}
-	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, log: log, now: now}
+	var fees FeeSchedules = noFees{}
+	if d.Fees != nil {
+		fees = d.Fees
+	}
+	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, fees: fees, log: log, now: now}
 	xfer := &transfers{store: d.Store, accounts: d.Accounts, m: m, now: now}
 	settle := &Settle{store: d.Store, m: m, now: now}
 	review := &USDTReview{store: d.Store, moves: m.moves, now: now, window: cfg.USDTReviewWindow}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -60,6 +61,14 @@ func TestWritesRefusedByRole(t *testing.T) {
 			_, err := newUSDTReviews(rdb).Approve(ctx, a, schema.NewOrderID(time.Now(), 3), "checked on tronscan")
 			return err
 		}},
+		{"fees set", false, func(rdb redisClient, a access.Actor) error {
+			_, err := NewFees(fees.NewStore(rdb)).Set(ctx, a, FeeChange{AppID: "1001", Method: "wallet_a", Currency: "USD",
+				Input: fees.Input{Bps: "150", Fixed: "0.30"}})
+			return err
+		}},
+		{"fees clear", false, func(rdb redisClient, a access.Actor) error {
+			return NewFees(fees.NewStore(rdb)).Clear(ctx, a, FeeChange{Method: "wallet_a", Currency: "USD"})
+		}},
 		{"usdt reject", false, func(rdb redisClient, a access.Actor) error {
 			_, err := newUSDTReviews(rdb).Reject(ctx, a, schema.NewOrderID(time.Now(), 3), "wrong amount", "")
 			return err
@@ -108,7 +117,7 @@ func TestWritesRefusedByRole(t *testing.T) {
 	}
 }
 
-// seed is a merchant 1001, a rate and a BEP20 network to change.
+// seed is a merchant 1001, a rate, a BEP20 network and a default fee to change.
 func seed(t *testing.T, rdb redisClient) {
 	t.Helper()
 	ctx := context.Background()
@@ -116,6 +125,9 @@ func seed(t *testing.T, rdb redisClient) {
 		t.Fatal(err)
 	}
 	if _, err := fx.NewStore(rdb).Set(ctx, fx.Pair{Base: "USDT", Quote: "CNY"}, fx.Rate(7_200_000), "seed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.HSet(ctx, schema.FeesKey, schema.FeeField("", schema.MethodWalletA, "USD"), "100:0:0:0").Err(); err != nil {
 		t.Fatal(err)
 	}
 	if err := usdt.NewStore(rdb).Set(ctx, usdt.Network{Name: "BEP20", Addresses: []string{"0x" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12"}}); err != nil {

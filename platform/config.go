@@ -58,6 +58,10 @@ type Config struct {
 	// operator may move it without confirming (GATEWAY_FX_MAX_DEVIATION);
 	// operator.SettingsConfig checks it (serve's settings, at start).
 	FXMaxDeviation int
+	// AdjustApprovalAbove: a manual balance adjustment larger than this
+	// (either sign) waits for a second admin's approval
+	// (GATEWAY_ADJUST_APPROVAL_ABOVE; operator.MoneyConfig).
+	AdjustApprovalAbove schema.Amount
 	// ProvidersFile is the JSON file of live provider configurations by
 	// method; it is read when set (flag or GATEWAY_PROVIDERS_FILE), and the
 	// GATEWAY_PROVIDER_<METHOD> variables are read at Bind: Providers

@@ -3,6 +3,8 @@ package platform
 import (
 	"flag"
 	"strings"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // Bind registers the flags on fs, each defaulting to its environment
@@ -39,6 +41,14 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.USDTSandboxNets, "usdt-sandbox-networks", "GATEWAY_USDT_SANDBOX_NETWORKS", "the same for sandbox orders; none configured: the networks' null addresses")
 	dur(&c.USDTReview, "usdt-review-window", "GATEWAY_USDT_REVIEW_WINDOW", "how long a usdt_direct order whose payer submitted a transaction hash stays open for its review before it expires")
 	integer(&c.FXMaxDeviation, "fx-max-deviation", "GATEWAY_FX_MAX_DEVIATION", "how far, in percent of a pair's current rate, an FX rate may move without the operator confirming (console) or --force (CLI)")
+	b.Func("adjust-approval-above", "GATEWAY_ADJUST_APPROVAL_ABOVE", "a manual balance adjustment larger than this amount (either sign) waits for a second admin's approval",
+		func(s string) error {
+			a, err := schema.ParseAmount(s)
+			if err == nil {
+				c.AdjustApprovalAbove = a
+			}
+			return err
+		}, func() string { return c.AdjustApprovalAbove.String() })
 	b.Func("providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it",
 		c.readProvidersFile, func() string { return c.ProvidersFile })
 	c.providersEnv = providersFromEnv()

@@ -29,6 +29,7 @@ func Defaults() Config {
 		USDTRates:           "USD=1,CNY=7.2,BDT=120",
 		USDTReview:          24 * time.Hour,
 		FXMaxDeviation:      10,
+		AdjustApprovalAbove: 100000,
 		OrderTTL:            30 * time.Minute,
 		OrderRetention:      7 * 24 * time.Hour,
 		ReportMaxRange:      366 * 24 * time.Hour,

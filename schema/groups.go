@@ -12,3 +12,8 @@ const (
 
 // ConsumerGroups lists every group reading the event streams.
 func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher} }
+
+// GroupStatements copies every shard's journal stream (JournalKey) into
+// ClickHouse for the statements. It reads the journal streams, not the
+// event streams, so ConsumerGroups does not name it.
+const GroupStatements = "statements"

@@ -38,6 +38,11 @@ var clusterTables = map[string]struct{ local, key string }{
 	// The e-mail lookup too: a search reads it and then the orders, both of
 	// the merchant's shard.
 	"order_emails": {"order_emails_local", OrderShardingKey},
+	// The journal's postings live with the merchant's orders too: a
+	// statement reads one shard, the fee income joins a posting to its order
+	// on the shard that holds both.
+	"journal":      {"journal_local", OrderShardingKey},
+	"journal_days": {"journal_days_local", OrderShardingKey},
 }
 
 // ident is what may be written into DDL unquoted: cluster and database names.
@@ -70,7 +75,7 @@ func (m Migration) ClusterStatements(cluster, database string) ([]string, error)
 		t, ok = clusterTables[sub[3]]
 	}
 	if !ok {
-		return nil, fmt.Errorf("migration %s: neither creates, alters nor drops a table with a cluster form (orders, audit_log, report_hourly, report_marks, report_cells, order_emails)", m.Name)
+		return nil, fmt.Errorf("migration %s: neither creates, alters nor drops a table with a cluster form (orders, audit_log, report_hourly, report_marks, report_cells, order_emails, journal, journal_days)", m.Name)
 	}
 	local := tableDDL.ReplaceAllString(m.SQL, "${1}${2} "+t.local)
 	// A table created from the orders already projected reads each shard's

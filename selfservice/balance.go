@@ -2,56 +2,97 @@ package selfservice
 
 import (
 	"context"
-	"sort"
+	"time"
 
 	"github.com/paygate/gateway/access"
-	"github.com/paygate/gateway/merchant"
-	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/query"
 )
 
-// Balance is the use cases of the merchant's money (the Balance page):
-// it reads and changes nothing else.
+// Balance is the use cases of the merchant's money (the Balance page): it
+// reads the journal's balances and due index in Redis and the journal's
+// copy in ClickHouse, and changes nothing. Every read is of the actor's
+// own merchant; every role that may read the balance reads all of it.
 type Balance struct {
-	merchants *merchant.Store
+	journal    *journal.Journal
+	statements *query.Statements // nil: no ClickHouse on this node
+	now        func() time.Time
 }
 
-// CurrencyBalance is one currency's balance.
-type CurrencyBalance struct {
-	Currency string
-	Amount   schema.Amount
+// BalanceOverview is what the page shows first: the balances per currency
+// and bucket, and the next settlement.
+type BalanceOverview struct {
+	Balances []journal.Balance
+	Next     journal.NextSettlement
 }
 
-// Balances reads the merchant's balances, one per currency, in currency
-// order.
-func (d *Balance) Balances(ctx context.Context, actor access.Actor) ([]CurrencyBalance, error) {
+// Overview reads the merchant's balances and its next settlement.
+func (d *Balance) Overview(ctx context.Context, actor access.Actor) (BalanceOverview, error) {
+	appid, err := may(actor, access.PermBalanceRead)
+	if err != nil {
+		return BalanceOverview{}, err
+	}
+	bals, err := d.journal.Balances(ctx, appid)
+	if err != nil {
+		return BalanceOverview{}, err
+	}
+	next, err := d.journal.NextSettlement(ctx, appid)
+	if err != nil {
+		return BalanceOverview{}, err
+	}
+	return BalanceOverview{Balances: bals, Next: next}, nil
+}
+
+// errNoStatements is the answer of a node without ClickHouse.
+var errNoStatements = platform.Errorf(platform.KindUnavailable, "transactions and statements are not served by this node")
+
+// Transactions is a page of the merchant's transactions, newest first,
+// after cursor ("" for the newest).
+func (d *Balance) Transactions(ctx context.Context, actor access.Actor, cursor string, limit int) (query.TxPage, error) {
+	appid, err := may(actor, access.PermBalanceRead)
+	if err != nil {
+		return query.TxPage{}, err
+	}
+	if d.statements == nil {
+		return query.TxPage{}, errNoStatements
+	}
+	p, err := d.statements.Transactions(ctx, query.TxFilter{AppID: appid, Cursor: cursor, Limit: limit})
+	if err != nil {
+		return query.TxPage{}, unavailable(err)
+	}
+	return p, nil
+}
+
+// StatementDays is the longest statement the page shows or exports.
+const StatementDays = 93
+
+// Statement is the merchant's daily statement from from's day to to's
+// (both UTC days, inclusive).
+func (d *Balance) Statement(ctx context.Context, actor access.Actor, from, to time.Time) ([]query.StatementDay, error) {
 	appid, err := may(actor, access.PermBalanceRead)
 	if err != nil {
 		return nil, err
 	}
-	m, err := d.merchants.Balances(ctx, appid)
+	if d.statements == nil {
+		return nil, errNoStatements
+	}
+	end := to.AddDate(0, 0, 1)
+	if !end.After(from) || end.Sub(from) > StatementDays*24*time.Hour {
+		return nil, invalid("a statement covers 1 to %d days, from before to", StatementDays)
+	}
+	days, err := d.statements.Statement(ctx, appid, from, end)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
-	out := make([]CurrencyBalance, 0, len(m))
-	for cur, amt := range m {
-		out = append(out, CurrencyBalance{Currency: cur, Amount: amt})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
-	return out, nil
+	return days, nil
 }
 
-// Ledger reads a page of the merchant's balance ledger, newest first:
-// limit entries older than the entry before ("" for the newest). The
-// ledger is written by every balance change in the same script as the
-// change (merchant.Ledger), so it and the balances always agree.
-func (d *Balance) Ledger(ctx context.Context, actor access.Actor, before string, limit int) ([]merchant.LedgerEntry, error) {
-	appid, err := may(actor, access.PermBalanceRead)
-	if err != nil {
-		return nil, err
+// unavailable is a read error as the page shows it: ClickHouse's detail
+// stays in the log.
+func unavailable(err error) error {
+	if pe, ok := err.(*platform.Error); ok {
+		return pe
 	}
-	entries, err := d.merchants.Ledger(ctx, appid, before, limit)
-	if err != nil {
-		return nil, invalid("%v", err)
-	}
-	return entries, nil
+	return &platform.Error{Kind: platform.KindUnavailable, Msg: "transactions and statements are unavailable; retry later", Err: err}
 }

@@ -83,8 +83,7 @@ func actions() []action {
 		}},
 		{"success rate", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Webhooks.SuccessRate(ctx, w)) }},
 		{"credentials", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Keys.Credentials(ctx, w)) }},
-		{"balances", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Balance.Balances(ctx, w)) }},
-		{"ledger", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Balance.Ledger(ctx, w, "", 10)) }},
+		{"balances", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Balance.Overview(ctx, w)) }},
 		{"team", everyone, false, nil, func(e *env, w access.Actor, _ string) error { return ignore(e.svc.Team.Roster(ctx, w)) }},
 	}
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/query"
 )
 
 // Config is the use cases' settings.
@@ -56,7 +58,12 @@ type Deps struct {
 	Tester       *dispatcher.Tester
 	Destinations *dispatcher.Destinations
 	Searcher     *audit.Searcher
-	Log          *slog.Logger
+	// Journal reads the balances (nil: one over Redis); Statements the
+	// journal's copy in ClickHouse (nil: the Balance page shows balances
+	// only).
+	Journal    *journal.Journal
+	Statements *query.Statements
+	Log        *slog.Logger
 }
 
 // Services are the use cases of the four pages, one small type per thing
@@ -65,7 +72,7 @@ type Deps struct {
 type Services struct {
 	Webhooks *Webhooks // callback, test event, deliveries and their resends
 	Keys     *Keys     // credentials, rotations, the signature debugger
-	Balance  *Balance  // balances and ledger
+	Balance  *Balance  // balances, transactions, statements
 	Team     *Team     // users, roles, TOTP policy
 	AuditLog *AuditLog // the merchant's audit entries
 }
@@ -80,12 +87,19 @@ func New(cfg Config, deps Deps) (*Services, error) {
 		return nil, errors.New("self-service: redis, merchants, accounts, webhooks, tester, destinations and logger are required")
 	}
 	log, now := audit.NewLog(deps.Redis), cfg.Clock.Now
+	if deps.Journal == nil {
+		j, err := journal.New(journal.Config{}, deps.Redis, nil, deps.Log)
+		if err != nil {
+			return nil, err
+		}
+		deps.Journal = j
+	}
 	return &Services{
 		Webhooks: &Webhooks{testEvery: cfg.TestEvery, maxResendRange: cfg.MaxResendRange, rdb: deps.Redis,
 			merchants: deps.Merchants, deliveries: deps.Webhooks, tester: deps.Tester, destinations: deps.Destinations,
 			audit: log, resends: dispatcher.NewWebhooks(deps.Redis).WithClock(now), now: now},
 		Keys:     &Keys{keyGrace: cfg.KeyGrace, maxGrace: cfg.MaxGrace, merchants: deps.Merchants, now: now},
-		Balance:  &Balance{merchants: deps.Merchants},
+		Balance:  &Balance{journal: deps.Journal, statements: deps.Statements, now: now},
 		Team:     &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},
 		AuditLog: &AuditLog{searcher: deps.Searcher, audit: log, now: now},
 	}, nil

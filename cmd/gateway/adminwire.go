@@ -13,7 +13,9 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -60,11 +62,21 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return nil, err
 	}
-	deps := admin.Deps{Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)).WithJournal(store.Journal()), Store: merchants,
+	// The console's journal posts only people's adjustments; its counter
+	// stays off the registry, where a ledger role's journal registers it.
+	j, err := journal.New(journal.Config{}, rdb, nil, log)
+	if err != nil {
+		return nil, err
+	}
+	money, err := operator.NewMoney(moneyConfig(cfg), rdb, merchants, j, logs, log)
+	if err != nil {
+		return nil, err
+	}
+	deps := admin.Deps{Money: money, Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)).WithJournal(j), Store: merchants,
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
-		Health: operator.NewHealth(rdb), Live: g.live}
+		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live}
 	if ch != nil {
-		deps.Audit = audit.NewSearcher(ch)
+		deps.Audit, deps.Income = audit.NewSearcher(ch), query.NewStatements(ch)
 		// The operator's read-only view of a merchant's console reads
 		// what the console reads; it does not share the query role's
 		// FairGate (one per process, on the public listener's registry).

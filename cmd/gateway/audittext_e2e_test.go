@@ -62,6 +62,8 @@ func TestAuditedCommandsRefuseBadText(t *testing.T) {
 		{"merchant method-limits", []string{"merchant", "method-limits", app, "%s", "--min", "1.00"}, "wallet_a", "", "merchant.set_method_limits"},
 		{"merchant credit", []string{"merchant", "credit", app, "--currency", "%s", "--amount", "1.00"}, "CNY", "", "merchant.credit"},
 		{"fx set", []string{"fx", "set", "%s", "CNY", "7.30"}, "USDT", "", "fx.set"},
+		{"fees set", []string{"fees", "set", "--method", "wallet_a", "--currency", "USD", "--bps", "150", "--by", "%s"}, "carol", strings.Repeat("a", maxActor+1), "fees.set"},
+		{"fees clear", []string{"fees", "clear", "--method", "wallet_a", "--currency", "USD", "--by", "%s"}, "carol", strings.Repeat("a", maxActor+1), "fees.clear"},
 		{"usdt config set", []string{"usdt", "config", "set", "%s", "--address", cliTron}, "TRC20", "", "usdt.network_set"},
 		{"usdt config remove", []string{"usdt", "config", "remove", "%s"}, "TRC20", "", "usdt.network_remove"},
 		{"usdt approve", []string{"usdt", "approve", approve, "--note", "%s"}, "seen on tronscan", "", "usdt.review_approve"},

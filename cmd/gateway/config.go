@@ -29,6 +29,11 @@ func settingsConfig(cfg platform.Config) operator.SettingsConfig {
 	return operator.SettingsConfig{FXMaxDeviation: cfg.FXMaxDeviation}
 }
 
+// moneyConfig is the operator's money tools' configuration from cfg.
+func moneyConfig(cfg platform.Config) operator.MoneyConfig {
+	return operator.MoneyConfig{ApprovalAbove: cfg.AdjustApprovalAbove}
+}
+
 // envDestinations are the webhook address rules of GATEWAY_WEBHOOK_ALLOW_PRIVATE
 // (and the other GATEWAY_WEBHOOK_* settings, checked): a CLI command that
 // stores a callback URL judges it as serve's consoles do.

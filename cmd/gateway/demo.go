@@ -169,6 +169,15 @@ func (s demoSeed) merchant(ctx context.Context) (*merchant.Account, error) {
 			return nil, err
 		}
 	}
+	// The demo settles at once, so a payment shows as available money
+	// straight away rather than the next day.
+	if !a.Terms.Instant {
+		t := a.Terms
+		t.Instant = true
+		if a, err = s.accounts.SetTerms(ctx, a.AppID, t); err != nil {
+			return nil, err
+		}
+	}
 	return a, writeDemoMerchant(file, raw, a)
 }
 

@@ -23,11 +23,13 @@ commands:
   migrate    apply the ClickHouse migrations (GATEWAY_CLICKHOUSE_DSN)
   merchant   manage merchant accounts: create, list, show, disable, enable,
              set-callback, rotate-key, rotate-query-key, credit, limits,
-             method-limits, set-password
+             method-limits, set-password, terms
   webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
   fx         currency rates: set BASE QUOTE RATE, list
+  fees       operator fee schedules: list, set --method M --currency C
+             [--merchant APPID] --bps N ..., clear
   demo       seed: the sandbox demo merchant, payer, FX rates and balances
              make run prints
   usdt       USDT networks (config set, show, remove) and the review desk
@@ -38,8 +40,10 @@ commands:
              resend ID
   operator   operator console accounts: add EMAIL --role ROLE (prints a
              setup link), list, reissue, disable, enable, unlock
-  ledger     migrate: carry balances of before the journal into it as
-             opening entries, once
+  ledger     a merchant's money and the ledger's reports: journal APPID, adjust
+             APPID --amount ±X --currency C --reason R, adjustments, approve ID,
+             reject ID, income --from DAY --to DAY, migrate (balances of before
+             the journal into it, once)
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -57,8 +61,8 @@ func main() {
 // subUsage is each command's usage text, printed on standard output by
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "usdt": usdtUsage, "demo": demoUsage, "ledger": ledgerMigrateUsage, "console-user": consoleUserUsage,
-	"operator": operatorUsage, "exceptions": exceptionsUsage}
+	"fx": fxUsage, "fees": feesUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
+	"operator": operatorUsage, "exceptions": exceptionsUsage, "ledger": ledgerUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -94,6 +98,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return orderCmd(ctx, args[1:], stdout, stderr)
 	case "fx":
 		return fxCmd(ctx, args[1:], stdout, stderr)
+	case "fees":
+		return feesCmd(ctx, args[1:], stdout, stderr)
 	case "usdt":
 		return usdtCmd(ctx, args[1:], stdout, stderr)
 	case "demo":
@@ -105,7 +111,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "operator":
 		return operatorCmd(ctx, args[1:], stdout, stderr)
 	case "ledger":
-		return ledgerMigrateCmd(ctx, args[1:], stdout, stderr)
+		return ledgerCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

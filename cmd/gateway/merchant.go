@@ -47,6 +47,10 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
   method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
                                   (order amount limits of one method for this merchant;
                                   a side left out is no bound; --clear restores the default)
+  terms APPID [--instant | --delay-days N --cutoff-hour H --tz ZONE] [--reserve-bps N --reserve-days D]
+        [--refund-returns-fee=true|false] [--allow-negative=true|false]
+                                  (print the merchant's money terms, or change those given:
+                                  settlement, rolling reserve, refund fee, negative balance)
   set-password APPID              (reads the password, 10 to 128 bytes, as one line
                                   from standard input; never from the command line)
 `
@@ -58,6 +62,9 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return fmt.Errorf("merchant: no subcommand given")
 	}
 	sub := args[0]
+	if sub == "terms" {
+		return merchantTermsCmd(ctx, args[1:], stdout, stderr)
+	}
 	synopsis, ok := merchantSynopsis[sub]
 	if !ok {
 		fmt.Fprint(stderr, merchantUsage)

@@ -14,7 +14,10 @@ import (
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 
+	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -31,6 +34,15 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--callback", hook.URL, "--json")
 	s := e.serve()
 	v := s.openAPIValidator(t)
+	// Money on the merchant's balances, posted as the ledger role would, so
+	// /api/balance's items are validated, not only empty arrays.
+	rdb := testenv.Client(t, e.redisURL)
+	jr, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture.PostLedgerMix(t, jr, shop.AppID, time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3))
+	journaltest.Check(t, rdb)
 	api := func(method, path string, q url.Values, body any) *http.Request {
 		t.Helper()
 		var rd io.Reader
@@ -85,6 +97,11 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		r := call(t, api(http.MethodGet, "/api/order", query("orders", nil), nil))
 		orders, _ := r.Data["orders"].([]any)
 		return len(orders) > 0
+	})
+	testenv.Eventually(t, 10*time.Second, "transactions projected", func() bool {
+		r := call(t, api(http.MethodGet, "/api/balance", query("transactions", nil), nil))
+		txs, _ := r.Data["transactions"].([]any)
+		return len(txs) > 0
 	})
 	other := createParams(shop.AppID)
 	other["paymentMethod"], other["currency"] = "cryptohost", "USD"
@@ -145,6 +162,10 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		{"unknown parameter", api(http.MethodGet, "/api/order", query("summary", with(span, "groupBy", "status")), nil), 400, "invalid_parameter"},
 		{"time past DateTime", api(http.MethodGet, "/api/order", query("orders", url.Values{"to": {"2200-01-01T00:00:00Z"}}), nil), 400, "invalid_parameter"},
 		{"report without to", api(http.MethodGet, "/api/order", query("export", url.Values{"from": span["from"]}), nil), 400, "missing_parameter"},
+		{"balance", api(http.MethodGet, "/api/balance", url.Values{"appid": {shop.AppID}, "key": {shop.QueryKey}}, nil), 200, ""},
+		{"transactions", api(http.MethodGet, "/api/balance", query("transactions", url.Values{"limit": {"5"}, "type": {"payment,refund,settlement"}}), nil), 200, ""},
+		{"balance with a wrong key", api(http.MethodGet, "/api/balance", url.Values{"appid": {shop.AppID}, "key": {"nope"}}, nil), 401, "invalid_key"},
+		{"transactions with a made-up cursor", api(http.MethodGet, "/api/balance", query("transactions", url.Values{"cursor": {"eHl6"}}), nil), 400, "invalid_parameter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/selfservice"
 	accountpages "github.com/paygate/gateway/web/console/account"
 )
@@ -32,11 +33,13 @@ func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.Univer
 		return nil, err
 	}
 	var searcher *audit.Searcher
+	var statements *query.Statements
 	if ch != nil {
-		searcher = audit.NewSearcher(ch)
+		searcher, statements = audit.NewSearcher(ch), query.NewStatements(ch)
 	}
 	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: store, Accounts: acc,
-		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher, Log: log})
+		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher,
+		Statements: statements, Log: log})
 	if err != nil {
 		return nil, err
 	}

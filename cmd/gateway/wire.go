@@ -16,7 +16,9 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/projector"
@@ -110,6 +112,22 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 		g.app.Get("/api/order", api.Orders(q))
+		// The merchant's balances (Redis, the journal's) and transactions
+		// (the journal's copy in ClickHouse): docs/statements.md.
+		jr, err := journal.New(journal.Config{}, rdb, nil, log)
+		if err != nil {
+			return nil, err
+		}
+		var st *query.Statements
+		if ch != nil {
+			st = query.NewStatements(ch)
+		}
+		bal, err := query.NewBalances(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query, ReportLimit: cfg.Limits().Report},
+			dir, jr, st, limiter)
+		if err != nil {
+			return nil, err
+		}
+		g.app.Get("/api/balance", api.Balance(bal))
 		cp.live, cp.ch, cp.gate, cp.listing = live, chOrders, gate, listing
 	}
 	if cp.handlers != nil && cp.live != nil {
@@ -142,6 +160,17 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := ap.Run(ctx); err != nil {
 				log.Error("audit projector stopped", "err", err)
+			}
+		})
+		// The journal's copy and its days, which the statements read
+		// (docs/statements.md).
+		jp, err := projector.NewJournalProjection(projector.JournalConfig{}, rdb, ch, reg, log)
+		if err != nil {
+			return nil, err
+		}
+		g.workers = append(g.workers, func(ctx context.Context) {
+			if err := jp.Run(ctx); err != nil {
+				log.Error("journal projection stopped", "err", err)
 			}
 		})
 	}
@@ -196,7 +225,10 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, err
 	}
-	g.prepare = append(g.prepare, prepare)
+	// The fee schedules, like the rates: a copy loaded before serving and
+	// refreshed when an operator changes one (fees.Resolver).
+	feeCopy := fees.NewResolver(fees.NewStore(rdb), time.Second, log)
+	g.prepare = append(g.prepare, prepare, feeCopy.Load)
 	usdt, err := command.NewUSDT(rdb, rates, cfg.OrderTTL+cfg.USDTReview+cfg.OrderRetention)
 	if err != nil {
 		return nil, nil, err
@@ -230,7 +262,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
 		USDTReviewWindow: cfg.USDTReview, Now: g.now,
 	}, command.Deps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
-		ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
+		Fees: feeCopy, ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -249,7 +281,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	}
 	// Balance transfers a process died in the middle of are finished by
 	// whichever command node sweeps first (UseCases.Recovery's pace).
-	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, uc.Recovery.Run}, nil
+	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, feeCopy.Run, uc.Recovery.Run}, nil
 }
 
 // fxRates is the copy of the rates every create converts with; prepare

@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
+	ledgerq "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/web/frame"
 	"github.com/paygate/gateway/web/orderview"
 )
@@ -41,13 +42,19 @@ type Deps struct {
 	USDTReviews *operator.USDTReviews
 	Exceptions  *operator.Exceptions
 	Settings    *operator.Settings
+	Fees        *operator.Fees
 	Health      *operator.Health
+	// Money is a merchant's terms, journal and adjustments.
+	Money *operator.Money
 	// Audit searches the audit log in ClickHouse; nil in a process that
 	// has no ClickHouse (the page says so).
 	Audit *audit.Searcher
 	// View reads a merchant's console for the read-only view; nil in a
 	// process without ClickHouse (the view says so).
 	View *orderview.Reader
+	// Income reads the platform's fee income from the journal's copy in
+	// ClickHouse; nil in a process without ClickHouse (the page says so).
+	Income *ledgerq.Statements
 	// Live are the providers configured live, by method (what the
 	// merchant detail shows as its methods' providers).
 	Live []string
@@ -123,9 +130,12 @@ var nav = []frame.NavItem{
 	{Path: "/exceptions", Label: "nav_exceptions", Perm: access.PermExceptionsRead},
 	{Path: "/usdt", Label: "nav_usdt", Perm: access.PermUSDTRead},
 	{Path: "/merchants", Label: "nav_merchants", Perm: access.PermMerchantsRead},
+	{Path: "/adjustments", Label: "nav_adjustments", Perm: access.PermMerchantsRead},
 	{Path: "/settings", Label: "nav_settings", Perm: access.PermSettingsRead},
+	{Path: "/fees", Label: "nav_fees", Perm: access.PermSettingsRead},
 	{Path: "/providers", Label: "nav_providers", Perm: access.PermSettingsRead},
 	{Path: "/audit", Label: "nav_audit", Perm: access.PermOpAuditRead},
+	{Path: "/income", Label: "nav_income", Perm: access.PermFeeIncomeRead},
 }
 
 var funcs = template.FuncMap{
@@ -139,6 +149,8 @@ var funcs = template.FuncMap{
 	"ms":   func(s float64) string { return fmt.Sprintf("%.0f ms", s*1000) },
 	"path": url.PathEscape,
 	"list": func(s ...string) []string { return s },
+	// withPage hands a journal page's tables the view they translate with.
+	"withPage": func(v any, p operator.JournalPage) map[string]any { return map[string]any{"V": v, "P": p} },
 	"has": func(list []string, s string) bool {
 		return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",")
 	},
@@ -166,13 +178,20 @@ func (c *Console) register(app *fiber.App) {
 	g.Post("/merchants/:appid/state", r(access.PermMerchantsWrite), c.merchantState)
 	g.Post("/merchants/:appid/credit", r(access.PermMerchantsWrite), c.credit)
 	g.Post("/merchants/:appid/limits", r(access.PermMerchantsWrite), c.limits)
+	if c.d.Money != nil {
+		moneyPages{screen: c.screen, money: c.d.Money, store: c.d.Store}.register(g)
+	}
 	consoleView{screen: c.screen, view: c.d.View, store: c.d.Store, merchants: c.d.Merchants}.register(g)
 	g.Get("/settings", r(access.PermSettingsRead), c.settings)
 	g.Post("/settings/fx", r(access.PermFXWrite), c.setRate)
 	g.Post("/settings/networks", r(access.PermNetworksWrite), c.setNetwork)
+	g.Get("/fees", r(access.PermSettingsRead), c.feesPage)
+	g.Post("/fees", r(access.PermFeesWrite), c.setFee)
+	g.Post("/fees/clear", r(access.PermFeesWrite), c.clearFee)
 	g.Get("/providers", r(access.PermSettingsRead), c.providers)
 	g.Get("/audit", r(access.PermOpAuditRead), c.auditLog)
 	g.Get("/audit.csv", r(access.PermOpAuditRead), c.auditCSV)
+	g.Get("/income", r(access.PermFeeIncomeRead), c.income)
 }
 
 // home is the first page a role may read.
@@ -200,7 +219,8 @@ func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 // flashWord keeps a notice id to the words the pages send.
 func flashWord(s string) string {
 	switch s {
-	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund":
+	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund",
+		"fee_set", "fee_cleared", "terms", "adjusted", "requested", "adj_approved", "adj_rejected":
 		return s
 	}
 	return "saved"

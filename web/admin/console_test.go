@@ -32,9 +32,15 @@ func (e *env) writes() []struct {
 		{"/admin/merchants/" + e.appid + "/limits", url.Values{"create": {"5/s"}}},
 		{"/admin/settings/fx", url.Values{"base": {"USDT"}, "quote": {"CNY"}, "rate": {"7.30"}}},
 		{"/admin/settings/networks", url.Values{"name": {"TRC20"}, "mode": {"dual"}, "addresses": {"TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj"}}},
+		{"/admin/fees", url.Values{"method": {"wallet_a"}, "currency": {"USD"}, "bps": {"150"}}},
+		{"/admin/fees/clear", url.Values{"method": {"wallet_a"}, "currency": {"CNY"}}},
 		{"/admin/exceptions/mismatch/" + e.review + "/handle", url.Values{"note": {"done"}}},
 		{"/admin/exceptions/" + e.review + "/resend", url.Values{}},
 		{"/admin/exceptions/" + e.mismatch + "/refund", url.Values{"amount": {"200.00"}, "currency": {"CNY"}, "note": {"RF-1"}}},
+		{"/admin/merchants/" + e.appid + "/terms", url.Values{"settle": {"instant"}, "allow_negative": {"1"}}},
+		{"/admin/merchants/" + e.appid + "/adjust", url.Values{"amount": {"10.00"}, "currency": {"USD"}, "reason": {"goodwill"}}},
+		{"/admin/adjustments/" + e.request + "/approve", url.Values{}},
+		{"/admin/adjustments/" + e.request + "/reject", url.Values{"reason": {"not ours"}}},
 	}
 }
 

@@ -23,9 +23,11 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -64,6 +66,9 @@ type env struct {
 	store    *command.Store
 	other    string // an order of another merchant
 	exc      *operator.Exceptions
+	money    *operator.Money
+	request  string      // an adjustment request made with the CLI, awaiting an admin
+	ch       driver.Conn // the test's ClickHouse, migrated
 }
 
 func newEnv(t *testing.T) *env {
@@ -98,6 +103,10 @@ func newEnv(t *testing.T) *env {
 	ck.add(30 * time.Second)
 	e.store = command.NewStore(rdb, time.Hour, time.Hour)
 	e.review = waitingReview(t, e.store, m.AppID)
+	// A default fee for the Fees page to list and its forms to clear.
+	if err := rdb.HSet(ctx, schema.FeesKey, schema.FeeField("", schema.MethodWalletA, "CNY"), "100:0:0:0").Err(); err != nil {
+		t.Fatal(err)
+	}
 	e.mismatch, e.dead = fixture.Exceptions(t, rdb, e.store, m.AppID)
 	logs := audit.NewLog(rdb)
 	rv := command.NewUSDTReview(e.store)
@@ -109,6 +118,7 @@ func newEnv(t *testing.T) *env {
 	e.exc = exc
 	ips, _ := platform.NewClientIP(nil)
 	search, ch := projected(t, rdb, log)
+	e.ch = ch
 	e.other = otherMerchantsOrder(t, mstore, e.store)
 	live, arch := readmodel.NewRedisOrders(rdb), readmodel.NewClickHouseOrders(ch)
 	listing, err := readmodel.NewListing(readmodel.ListingDeps{Lister: storeLister{store: e.store, ids: []string{e.review, e.mismatch, e.dead, e.other}}})
@@ -124,13 +134,26 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{}, Deps{Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(e.store.Journal()), Store: mstore,
+	j, err := journal.New(journal.Config{}, rdb, nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.money, err = operator.NewMoney(operator.MoneyConfig{ApprovalAbove: 100000}, rdb, mstore, j, logs, log); err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
-		Health: operator.NewHealth(rdb)}, prometheus.NewRegistry(), log)
+		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb))}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.app = NewApp(log, nil, c)
+	req, err := e.money.Adjust(ctx, access.Actor{ID: "root", Realm: audit.RealmCLI, Source: "cli"},
+		operator.AdjustInput{AppID: m.AppID, Amount: "2000.00", Currency: "USD", Reason: "opening balance from the old system"})
+	if err != nil || req.State != operator.AdjPending {
+		t.Fatalf("request: %+v, %v", req, err)
+	}
+	e.request = req.ID
 	return e
 }
 

@@ -65,6 +65,7 @@ type merchantData struct {
 	LastRotate string
 	History    []audit.Row
 	Keys       []keyAge
+	Money      *merchantMoney
 }
 
 func (c *Console) merchant(ctx *fiber.Ctx) error {
@@ -101,6 +102,9 @@ func (c *Console) merchant(ctx *fiber.Ctx) error {
 		}
 	}
 	d.Keys = keyAges(a, d.History, c.now())
+	if d.Money, err = (moneyPages{screen: c.screen, money: c.d.Money}).section(ctx, a); err != nil {
+		return c.ui.Fail(ctx, err)
+	}
 	return c.page(ctx, "merchant", "title_merchant", d)
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -45,7 +46,8 @@ type harness struct {
 	uc       *command.UseCases
 	reg      *prometheus.Registry // the command side's metrics
 	prov     *fakeProvider
-	timeout  int // app.Test's, in ms; -1: none
+	timeout  int            // app.Test's, in ms; -1: none
+	fees     *fees.Resolver // the operator's fee schedules, none set
 }
 
 func newRedisHarness(t testing.TB) *harness {
@@ -77,17 +79,22 @@ func newRedisHarness(t testing.TB) *harness {
 	lim := platform.Limit{PerSecond: 1000, Burst: 1000}
 	reg := prometheus.NewRegistry()
 	store := command.NewStore(rdb, time.Minute, time.Hour)
+	feeCopy := fees.NewResolver(fees.NewStore(rdb), time.Hour, log) // as serve wires it: zero until set
+	if err := feeCopy.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
 	uc, err := command.New(command.Config{PublicURL: testBase, OrderTTL: time.Minute, OrderRetention: time.Hour, CreateLimit: lim,
 		QueryLimit: lim, MethodLimits: command.DefaultMethodLimits()},
 		command.Deps{Accounts: dir, Store: store, Providers: fakeRegistry(prov), USDT: usdt,
-			Rates: fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}, ClientIP: ips, Registerer: reg, Log: log})
+			Rates: fixedRates{fxPairUSDBDT: 121_500_000, {Base: "USD", Quote: "EUR"}: 900_000}, ClientIP: ips, Fees: feeCopy, Registerer: reg, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	app := server.NewApp(log, prometheus.NewRegistry(), prometheus.NewRegistry())
 	var limiter *platform.Limiter // limits have their own tests
 	(&Handlers{UseCases: uc, Pages: server.PerIP(limiter, "pages", lim, ips)}).Register(app)
-	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, store: store, uc: uc, reg: reg, prov: prov, timeout: 5000}
+	return &harness{t: t, rdb: rdb, app: app, accounts: accounts, acct: acct, live: live, store: store, uc: uc, reg: reg, prov: prov, timeout: 5000,
+		fees: feeCopy}
 }
 
 // idemCount is gateway_idempotency_keys_total of outcome.

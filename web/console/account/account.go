@@ -181,6 +181,7 @@ func (p *Pages) Register(g fiber.Router, ui *frame.UI) {
 	g.Get("/developers/signature", ui.Require(access.PermSandboxDrive), h.debugger)
 	g.Post("/developers/signature", ui.Require(access.PermSandboxDrive), h.debugger)
 	g.Get("/balance", ui.Require(access.PermBalanceRead), h.balance)
+	g.Get("/balance/statement.csv", ui.Require(access.PermBalanceRead), h.statementCSV)
 	g.Get("/team", ui.Require(access.PermUsersRead), h.team)
 	g.Post("/team/invite", ui.Require(access.PermUsersManage), h.invite)
 	g.Post("/team/totp", ui.Require(access.PermUsersManage), h.requireTOTP)

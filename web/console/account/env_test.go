@@ -24,6 +24,7 @@ import (
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
+	statements "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/web/frame"
@@ -67,6 +68,13 @@ func newEnv(t *testing.T) *env { t.Helper(); return newEnvWith(t, nil) }
 // without ClickHouse).
 func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 	t.Helper()
+	return newEnvStatements(t, searcher, nil)
+}
+
+// newEnvStatements is newEnvWith whose Balance page reads the journal's
+// copy in ClickHouse through statements (nil: balances only).
+func newEnvStatements(t *testing.T, searcher *audit.Searcher, st *statements.Statements) *env {
+	t.Helper()
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -93,7 +101,8 @@ func newEnvWith(t *testing.T, searcher *audit.Searcher) *env {
 		t.Fatal(err)
 	}
 	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
-		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Searcher: searcher, Log: log})
+		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Searcher: searcher,
+		Statements: st, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ledgerUsage is every `gateway ledger` subcommand: the operator's money
+// tools and the reports, each group parsed by its own command.
+var ledgerUsage = ledgerMoneyUsage + strings.TrimPrefix(ledgerIncomeUsage, "usage: gateway ledger <subcommand>\n") +
+	strings.TrimPrefix(ledgerMigrateUsage, "usage: gateway ledger migrate [--redis-url URL]\n")
+
+// ledgerCmd hands a `gateway ledger` subcommand to the command that owns it.
+func ledgerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, ledgerUsage)
+		return errors.New("ledger: no subcommand given")
+	}
+	if _, ok := ledgerSynopsis[args[0]]; ok {
+		return ledgerIncomeCmd(ctx, args, stdout, stderr)
+	}
+	if args[0] == "migrate" {
+		return ledgerMigrateCmd(ctx, args, stdout, stderr)
+	}
+	if _, ok := ledgerMoneySynopsis[args[0]]; ok {
+		return ledgerMoneyCmd(ctx, args, stdout, stderr)
+	}
+	fmt.Fprint(stderr, ledgerUsage)
+	return fmt.Errorf("ledger: unknown subcommand %q", args[0])
+}
