@@ -9,18 +9,6 @@ import (
 	"github.com/paygate/gateway/schema"
 )
 
-// Ledger entry fields of the balance ledger stream kept before the journal
-// (schema.LedgerKey): nothing appends to it any more; Ledger reads what it
-// holds, the history up to the journal's opening entries.
-const (
-	LedgerType     = "type"
-	LedgerCurrency = "cur"
-	LedgerAmount   = "amt"
-	LedgerBalance  = "bal"
-	LedgerRef      = "ref"
-	LedgerAt       = "at"
-)
-
 // Balances reads what the merchant can spend in each currency: the
 // available bucket of its journal accounts (package journal, which owns
 // the hash schema.AccountsKey, fields "<bucket>:<CUR>"; it imports this

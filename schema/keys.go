@@ -95,8 +95,8 @@ func BalanceClientOrderKey(appid, clientOrderID string) string {
 }
 
 // LedgerKey is the merchant's balance ledger stream of before the journal:
-// nothing appends to it any more (the journal, JournalKey, records every
-// movement); it is read only as the history up to the migration.
+// nothing appends to it or reads it any more (the journal, JournalKey,
+// records every movement); its data is left where it was.
 func LedgerKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":ledger:" + appid }
 
 // The merchant directory's keys share the {merchants} hash tag: creating an
