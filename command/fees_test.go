@@ -129,6 +129,16 @@ func TestFeeRecordedAtInit(t *testing.T) {
 		if last := all[len(all)-1]; last.Key != "balance_order:"+id || !slices.Equal(last.Postings, want) {
 			t.Fatalf("balance order's journal entry %+v, want %+v", last, want)
 		}
+		// Its full refund gives back what was spent; the fee stays the
+		// platform's (the default terms keep it).
+		if r := h.refund(refundParams(h, id, "100")); r.Status != 200 || r.Data(t)["status"] != "succeeded" {
+			t.Fatalf("refund: %s", r.Raw)
+		}
+		wantBalance(t, h, "USD", 149_90)
+		plat, err := h.store.Journal().PlatformBalances(ctx)
+		if err != nil || plat[journal.Spent]["USD"] != 0 || plat[journal.Fees]["USD"] != 10 {
+			t.Fatalf("platform accounts %v %v", plat, err)
+		}
 	})
 
 	t.Run("select records at the choice", func(t *testing.T) {

@@ -27,7 +27,9 @@ import (
 // A request that dies between steps leaves the refund in the index, and
 // the TransferRecovery drives it on. An order its merchant paid from its
 // own balance (create with method balance) went to platform:spent: its
-// refund only credits the merchant back from there, and step 1 is skipped.
+// refund only credits the merchant back from there (less the fee's share
+// unless its terms return it; journal.OwnBalanceRefundTx), and step 1 is
+// skipped.
 
 // Refund steps, as the test hook (afterStep) names them; they follow the
 // transfer's steps.
@@ -42,9 +44,8 @@ func (h *Refunds) afterRefund(step int) error { return h.xfer.after(step) }
 
 // refundBalance runs steps 1 to 3 of r, a refund of order o.
 func (h *Refunds) refundBalance(ctx context.Context, o *schema.Order, r *schema.Refund) (*schema.Refund, error) {
-	source := journal.Spent
+	tx := journal.BalanceRefundTx(r.Payer, r.ID, r.Currency, r.Amount, journal.Transit, h.now())
 	if r.Payer != r.Merchant {
-		source = journal.Transit
 		res, err := h.refundDebit(ctx, o, r)
 		if err != nil {
 			return nil, err
@@ -52,11 +53,18 @@ func (h *Refunds) refundBalance(ctx context.Context, o *schema.Order, r *schema.
 		if res.Outcome == journal.Refused {
 			return h.endRefund(ctx, r, schema.RefundFailed, fmt.Sprintf("the merchant's %s balance does not cover the refund", r.Currency), "")
 		}
+	} else {
+		t, err := h.xfer.terms(ctx, o.AppID)
+		if err != nil {
+			return nil, err
+		}
+		if tx, err = journal.OwnBalanceRefundTx(o, r, t, h.now()); err != nil {
+			return nil, fmt.Errorf("refund %s: %w", r.ID, err)
+		}
 	}
 	if err := h.afterRefund(refundDebited); err != nil {
 		return nil, err
 	}
-	tx := journal.BalanceRefundTx(r.Payer, r.ID, r.Currency, r.Amount, source, h.now())
 	if _, err := h.store.journal.Post(ctx, tx); err != nil {
 		return nil, fmt.Errorf("credit payer for refund %s: %w", r.ID, err)
 	}
