@@ -3,6 +3,7 @@ package journal
 import (
 	"time"
 
+	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -50,7 +51,7 @@ func BalanceRevertTx(payer, orderID, attempt, cur string, amount schema.Amount, 
 
 // BalanceRefundTx credits the payer of a refunded balance payment with the
 // refund's amount from source: Transit, where the merchant's RefundTx put
-// it, or Spent for a merchant's own balance order, whose money went there.
+// it.
 func BalanceRefundTx(payer, refundID, cur string, amount schema.Amount, source string, at time.Time) Tx {
 	return Tx{Key: KindBalanceRefund + ":" + refundID, Kind: KindBalanceRefund, AppID: payer, Ref: refundID, At: at,
 		Postings: []Posting{line(source, cur, -amount), line(Merchant(payer, Available), cur, amount)}}
@@ -74,5 +75,34 @@ func BalanceOrderTx(o *schema.Order) (Tx, error) {
 	if p.Fee > 0 {
 		tx.Postings = append(tx.Postings, line(Fees, o.Currency, p.Fee))
 	}
+	return tx, nil
+}
+
+// OwnBalanceRefundTx gives refund r of o, an order its merchant paid from
+// its own balance (BalanceOrderTx), back to that balance from
+// platform:spent. The fee the order paid stays the platform's unless t
+// returns it, in proportion, as a provider refund's does.
+func OwnBalanceRefundTx(o *schema.Order, r *schema.Refund, t merchant.Terms, at time.Time) (Tx, error) {
+	p, err := Price(o)
+	if err != nil {
+		return Tx{}, err
+	}
+	share := schema.Amount(0)
+	if p.Gross > 0 {
+		share = part(p.Fee, r.Amount, p.Gross)
+	}
+	back := r.Amount - share
+	tx := Tx{Key: KindBalanceRefund + ":" + r.ID, Kind: KindBalanceRefund, AppID: o.AppID, Ref: r.ID, At: at}
+	add := func(acct string, n schema.Amount) {
+		if n != 0 {
+			tx.Postings = append(tx.Postings, line(acct, o.Currency, n))
+		}
+	}
+	add(Spent, -back)
+	if t.RefundReturnsFee {
+		add(Fees, -share)
+		back += share
+	}
+	add(Merchant(o.AppID, Available), back)
 	return tx, nil
 }
