@@ -156,7 +156,7 @@ func balances(ctx context.Context, rdb redis.UniversalClient, m *Merchants, orde
 		}
 	}
 	get := func(appid string) (int64, error) {
-		v, err := rdb.HGet(ctx, schema.BalanceKey(appid), "USD").Int64()
+		v, err := rdb.HGet(ctx, schema.AccountsKey(appid), "available:USD").Int64() // the journal's available bucket
 		if errors.Is(err, redis.Nil) {
 			return 0, nil
 		}

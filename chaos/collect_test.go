@@ -41,8 +41,8 @@ func TestCollectAndAuditCatchALostOrder(t *testing.T) {
 	creates = append(creates, Create{AppID: m.Self.AppID, PaymentID: paid, HTTPStatus: 200})
 	sh, _ := schema.ParseOrderID(paid)
 	rdb.HSet(ctx, schema.WebhookKey(sh, paid), "st", "delivered")
-	rdb.HSet(ctx, schema.BalanceKey(m.Self.AppID), "USD", 850)
-	rdb.HSet(ctx, schema.BalanceKey(m.Payer.AppID), "USD", 1000)
+	rdb.HSet(ctx, schema.AccountsKey(m.Self.AppID), "available:USD", 850)
+	rdb.HSet(ctx, schema.AccountsKey(m.Payer.AppID), "available:USD", 1000)
 	src := Sources{Redis: rdb, M: m, Creates: creates, Received: map[string]Webhook{paid: {Acked: 1}}}
 
 	audit := func() Figures {

@@ -85,6 +85,7 @@ type BalancePay struct {
 // balance refunds (Refunds) and the TransferRecovery alike.
 type transfers struct {
 	store     *Store
+	accounts  Accounts // the merchants' terms
 	m         *metrics
 	now       func() time.Time
 	afterStep func(step int) error // tests: an error stands for the process dying after a step
@@ -193,7 +194,7 @@ func (h *transfers) drive(ctx context.Context, x *transfer) (*schema.Order, erro
 	if !ours {
 		return nil, h.refundAndFinish(ctx, x)
 	}
-	if err := h.xferCredit(ctx, x); err != nil {
+	if err := h.xferCredit(ctx, x, o); err != nil {
 		return nil, err
 	}
 	if err := h.after(stepCredit); err != nil {

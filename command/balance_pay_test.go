@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -39,7 +42,7 @@ func newXfer(t *testing.T, payerBalance schema.Amount) *xfer {
 		return schema.HomeShard(a.AppID) != schema.HomeShard(x.merchant.AppID)
 	})
 	if payerBalance > 0 {
-		if _, err := h.accounts.Credit(ctx, x.payer.AppID, "USD", payerBalance); err != nil {
+		if _, err := journaltest.Credit(ctx, h.rdb, x.payer.AppID, "USD", payerBalance); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -100,16 +103,30 @@ func (x *xfer) balance(a *merchant.Account) schema.Amount {
 	return b["USD"]
 }
 
-// ledger lists an account's entries as "type amount ref".
+// ledger lists an account's journal entries as "kind amount ref": amount
+// is what the entry moved in the account's USD buckets, signed.
 func (x *xfer) ledger(a *merchant.Account) []string {
 	x.t.Helper()
-	entries, err := x.h.rdb.XRange(context.Background(), schema.LedgerKey(a.AppID), "-", "+").Result()
+	msgs, err := x.h.rdb.XRange(context.Background(), schema.JournalKey(schema.HomeShard(a.AppID)), "-", "+").Result()
 	if err != nil {
 		x.t.Fatal(err)
 	}
 	var out []string
-	for _, e := range entries {
-		out = append(out, fmt.Sprint(e.Values[merchant.LedgerType], " ", e.Values[merchant.LedgerAmount], " ", e.Values[merchant.LedgerRef]))
+	for _, m := range msgs {
+		e, err := journal.DecodeEntry(m.ID, m.Values)
+		if err != nil {
+			x.t.Fatal(err)
+		}
+		if e.AppID != a.AppID {
+			continue
+		}
+		var moved schema.Amount
+		for _, p := range e.Postings {
+			if strings.HasPrefix(p.Account, "merchant:"+a.AppID+":") && p.Currency == "USD" {
+				moved += p.Amount
+			}
+		}
+		out = append(out, fmt.Sprint(e.Kind, " ", int64(moved), " ", e.Ref))
 	}
 	return out
 }
@@ -154,8 +171,8 @@ func (x *xfer) wantPaidOnce() {
 	if got := x.balance(x.merchant); got != xferAmount {
 		x.t.Errorf("merchant balance %v, want %v", got, xferAmount)
 	}
-	wantLedger(x.t, "payer", x.ledger(x.payer), "credit 10000 ", "debit 3000 "+x.order.ID)
-	wantLedger(x.t, "merchant", x.ledger(x.merchant), "credit 3000 "+x.order.ID)
+	wantLedger(x.t, "payer", x.ledger(x.payer), "topup 10000 ", "balance_debit -3000 "+x.order.ID)
+	wantLedger(x.t, "merchant", x.ledger(x.merchant), "payment 3000 "+x.order.ID)
 	o := x.get()
 	if o.Status != schema.StatusPaid || !o.PaidWithBalance || o.CompletedAt.IsZero() || o.NextAction != "" {
 		x.t.Errorf("order %+v", o)
@@ -221,7 +238,7 @@ func TestPayWithBalanceRefused(t *testing.T) {
 		{"payer is the merchant", func(x *xfer) string { return x.merchant.AppID }, nil, platform.KindForbidden},
 		{"live payer, sandbox order", func(x *xfer) string {
 			a := x.account("live payer", false, func(*merchant.Account) bool { return true })
-			if _, err := x.h.accounts.Credit(ctx, a.AppID, "USD", 100_00); err != nil {
+			if _, err := journaltest.Credit(ctx, x.h.rdb, a.AppID, "USD", 100_00); err != nil {
 				t.Fatal(err)
 			}
 			return a.AppID
@@ -280,7 +297,7 @@ func TestPayWithBalanceAfterTopUp(t *testing.T) {
 	x := newXfer(t, 10_00)
 	_, err := x.pay()
 	wantKind(t, err, platform.KindInsufficientFunds)
-	if _, err := x.h.accounts.Credit(context.Background(), x.payer.AppID, "USD", 90_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), x.h.rdb, x.payer.AppID, "USD", 90_00); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := x.pay(); err != nil {
@@ -317,7 +334,7 @@ func TestPayWithBalanceConcurrent(t *testing.T) {
 
 	y := newXfer(t, 100_00)
 	rival := y.account("rival", true, func(*merchant.Account) bool { return true })
-	if _, err := y.h.accounts.Credit(context.Background(), rival.AppID, "USD", 100_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), y.h.rdb, rival.AppID, "USD", 100_00); err != nil {
 		t.Fatal(err)
 	}
 	results := make(chan error, 2)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -122,9 +123,7 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 	if _, err := x.pay(); !errors.Is(err, errDied) {
 		t.Fatal(err)
 	}
-	if err := x.h.rdb.HIncrBy(ctx, schema.BalanceKey(x.payer.AppID), "USD", -90_00).Err(); err != nil {
-		t.Fatal(err)
-	}
+	spend(t, x.h.rdb, x.payer.AppID, 90_00)
 	// A driver that read the claim before the release, and runs its debit
 	// after the payer topped up again, must not debit.
 	stale, err := x.h.uc.Balance.xfer.loadTransfer(ctx, x.shard(), x.order.ID)
@@ -134,13 +133,13 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 	if n := x.recover(); n != 1 {
 		t.Fatalf("recovered %d", n)
 	}
-	if _, err := x.h.accounts.Credit(ctx, x.payer.AppID, "USD", 90_00); err != nil {
+	if _, err := journaltest.Credit(ctx, x.h.rdb, x.payer.AppID, "USD", 90_00); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := x.h.uc.Balance.xfer.xferDebit(ctx, stale); err != nil || m != "n" {
 		t.Fatalf("stale debit after the release: %q %v", m, err)
 	}
-	if x.balance(x.payer) != 100_00 || x.balance(x.merchant) != 0 || len(x.ledger(x.payer)) != 2 {
+	if x.balance(x.payer) != 100_00 || x.balance(x.merchant) != 0 || len(x.ledger(x.payer)) != 3 {
 		t.Fatalf("money moved: %v / %v %q", x.balance(x.payer), x.balance(x.merchant), x.ledger(x.payer))
 	}
 	if o := x.get(); o.Status != schema.StatusReady || o.NextAction != schema.NextBalanceLogin {
@@ -150,7 +149,7 @@ func TestTransferRecoveryReleasesShortFunds(t *testing.T) {
 		t.Fatal("the released claim is still there")
 	}
 	rival := x.account("rival", true, func(*merchant.Account) bool { return true })
-	if _, err := x.h.accounts.Credit(ctx, rival.AppID, "USD", 100_00); err != nil {
+	if _, err := journaltest.Credit(ctx, x.h.rdb, rival.AppID, "USD", 100_00); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := x.h.uc.Balance.PayWithBalance(ctx, x.order.ID, rival.AppID); err != nil {
@@ -177,7 +176,7 @@ func TestTransferRefundsWhenPaidElsewhere(t *testing.T) {
 	if x.balance(x.payer) != 100_00 || x.balance(x.merchant) != 0 {
 		t.Fatalf("balances %v / %v", x.balance(x.payer), x.balance(x.merchant))
 	}
-	wantLedger(t, "payer", x.ledger(x.payer), "credit 10000 ", "debit 3000 "+x.order.ID, "refund 3000 "+x.order.ID)
+	wantLedger(t, "payer", x.ledger(x.payer), "topup 10000 ", "balance_debit -3000 "+x.order.ID, "balance_reversal 3000 "+x.order.ID)
 	if ev := x.paidEvents(); len(ev) != 1 || ev[0] != "pwb=" {
 		t.Fatalf("paid events %v, want the sandbox's alone", ev)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -17,27 +19,18 @@ import (
 var (
 	//go:embed scripts/transfer_claim.lua
 	xferClaimLua string
-	//go:embed scripts/transfer_debit.lua
-	xferDebitLua string
-	//go:embed scripts/transfer_refund.lua
-	xferRefundLua string
-	//go:embed scripts/transfer_credit.lua
-	xferCreditLua string
 	//go:embed scripts/transfer_finish.lua
 	xferFinishLua string
 )
 
-// transferScripts are the steps' scripts, held by the Store.
+// transferScripts are the claim's and the finish's scripts, held by the
+// Store; the money moves are journal transactions.
 type transferScripts struct {
-	xferClaim, xferDebit, xferRefund, xferCredit, xferFinish *redis.Script
+	xferClaim, xferFinish *redis.Script
 }
 
 func newTransferScripts() transferScripts {
-	return transferScripts{
-		xferClaim: redis.NewScript(xferClaimLua), xferDebit: redis.NewScript(xferDebitLua),
-		xferRefund: redis.NewScript(xferRefundLua), xferCredit: redis.NewScript(xferCreditLua),
-		xferFinish: redis.NewScript(xferFinishLua),
-	}
+	return transferScripts{xferClaim: redis.NewScript(xferClaimLua), xferFinish: redis.NewScript(xferFinishLua)}
 }
 
 func (x *transfer) parseAmount(s string) error {
@@ -63,15 +56,26 @@ func (h *transfers) loadTransfer(ctx context.Context, s schema.Shard, orderID st
 	return x, x.parseAmount(c["amt"])
 }
 
-// xferDebit is step 1; it returns the attempt's marker.
+// xferDebit is step 1: the payer's available balance into transit, once
+// per attempt (journal.BalanceDebitTx). It returns the attempt's state as
+// the journal holds it: 'd' debited, 'n' refused (balance short, recorded so
+// a released attempt can never debit later), 'r' debited and given back.
 func (h *transfers) xferDebit(ctx context.Context, x *transfer) (string, error) {
-	keys := []string{schema.BalanceKey(x.payer), schema.LedgerKey(x.payer), schema.TransferDebitKey(x.payer, x.orderID, x.attempt)}
-	m, err := h.store.xferDebit.Run(ctx, h.store.rdb, keys, x.currency, int64(x.amount), h.now().UnixMilli(),
-		x.orderID, int64(transferMemory/time.Second)).Text()
+	res, err := h.store.journal.Post(ctx, journal.BalanceDebitTx(x.payer, x.orderID, x.attempt, x.currency, x.amount, h.now()))
 	if err != nil {
 		return "", fmt.Errorf("debit payer of order %s: %w", x.orderID, err)
 	}
-	return m, nil
+	if res.Outcome == journal.Refused {
+		return "n", nil
+	}
+	rev, err := h.store.journal.Posted(ctx, x.payer, journal.BalanceRevertTx(x.payer, x.orderID, x.attempt, x.currency, x.amount, h.now()).Key)
+	if err != nil {
+		return "", fmt.Errorf("debit payer of order %s: %w", x.orderID, err)
+	}
+	if rev {
+		return "r", nil
+	}
+	return "d", nil
 }
 
 // xferPay is step 2: the order paid with its event, or found paid. ours
@@ -99,22 +103,43 @@ func (h *transfers) xferPay(ctx context.Context, x *transfer) (o *schema.Order, 
 	return o, o.Status == schema.StatusPaid && o.PaidWithBalance, nil
 }
 
-// xferCredit is step 3.
-func (h *transfers) xferCredit(ctx context.Context, x *transfer) error {
-	keys := []string{schema.BalanceKey(x.merchant), schema.LedgerKey(x.merchant), schema.TransferCreditKey(x.merchant, x.orderID)}
-	err := h.store.xferCredit.Run(ctx, h.store.rdb, keys, x.currency, int64(x.amount), h.now().UnixMilli(),
-		x.orderID, int64(transferMemory/time.Second)).Err()
+// xferCredit is step 3: the order's payment from transit, posted at once
+// (a balance payment settles at once); the ledger role posts the same key
+// later and moves nothing.
+func (h *transfers) xferCredit(ctx context.Context, x *transfer, o *schema.Order) error {
+	if o == nil {
+		var err error
+		if o, err = h.store.Get(ctx, x.orderID); err != nil {
+			return err
+		}
+	}
+	t, err := h.terms(ctx, o.AppID)
 	if err != nil {
+		return err
+	}
+	tx, err := journal.PaymentTx(o, t, journal.Transit, true)
+	if err != nil {
+		return fmt.Errorf("credit merchant of order %s: %w", x.orderID, err)
+	}
+	if _, err := h.store.journal.Post(ctx, tx); err != nil {
 		return fmt.Errorf("credit merchant of order %s: %w", x.orderID, err)
 	}
 	return nil
 }
 
+// terms are appid's ledger terms (the default for an account without).
+func (h *transfers) terms(ctx context.Context, appid string) (merchant.Terms, error) {
+	a, err := h.accounts.Lookup(ctx, appid)
+	if err != nil {
+		return merchant.Terms{}, fmt.Errorf("terms of merchant %s: %w", appid, err)
+	}
+	return a.Terms, nil
+}
+
 // xferRefund gives the payer's debit back when the order was paid some
-// other way.
+// other way: once, and only if it was debited.
 func (h *transfers) xferRefund(ctx context.Context, x *transfer) error {
-	keys := []string{schema.BalanceKey(x.payer), schema.LedgerKey(x.payer), schema.TransferDebitKey(x.payer, x.orderID, x.attempt)}
-	err := h.store.xferRefund.Run(ctx, h.store.rdb, keys, x.currency, int64(x.amount), h.now().UnixMilli(), x.orderID).Err()
+	_, err := h.store.journal.Post(ctx, journal.BalanceRevertTx(x.payer, x.orderID, x.attempt, x.currency, x.amount, h.now()))
 	if err != nil {
 		return fmt.Errorf("refund payer of order %s: %w", x.orderID, err)
 	}

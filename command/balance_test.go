@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/paygate/gateway/internal/testenv"
-	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
 func TestBalancePayment(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 150_00); err != nil {
+	if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 150_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()
@@ -40,13 +40,13 @@ func TestBalancePayment(t *testing.T) {
 	if len(msgs) != 1 || msgs[0].Values["type"] != "paid" || msgs[0].Values["v"] != "1" {
 		t.Fatalf("events: %v", msgs)
 	}
-	ledger, _ := h.rdb.XRange(ctx, schema.LedgerKey(h.acct.AppID), "-", "+").Result()
-	if len(ledger) != 2 || ledger[1].Values[merchant.LedgerType] != "debit" || ledger[1].Values[merchant.LedgerRef] != id ||
-		ledger[1].Values[merchant.LedgerAmount] != "10000" || ledger[1].Values[merchant.LedgerBalance] != "5000" {
-		t.Fatalf("ledger: %v", ledger)
+	ledger := journalEntries(t, h.rdb, h.acct.AppID)
+	if len(ledger) != 2 || ledger[1].Kind != "balance_order" || ledger[1].Ref != id || ledger[1].Key != "balance_order:"+id ||
+		len(ledger[1].Postings) != 2 || ledger[1].Postings[0].Amount != -100_00 || ledger[1].Postings[1].Account != "platform:spent" {
+		t.Fatalf("journal: %+v", ledger)
 	}
 
-	// Not enough left: 400, and nothing changes.
+	// Not enough left: 422, and nothing changes.
 	r := h.post(signed(p, h.acct.APIKey))
 	if r.Status != 422 || r.Body.Error != "insufficient_balance" {
 		t.Fatalf("overdraft: %s", r.Raw)
@@ -55,8 +55,8 @@ func TestBalancePayment(t *testing.T) {
 	if n := h.rdb.XLen(ctx, schema.EventsKey(schema.HomeShard(h.acct.AppID))).Val(); n != 1 {
 		t.Fatalf("a refused balance payment emitted an event (%d events)", n)
 	}
-	if n := h.rdb.XLen(ctx, schema.LedgerKey(h.acct.AppID)).Val(); n != 2 {
-		t.Fatalf("a refused balance payment wrote the ledger (%d entries)", n)
+	if n := len(journalEntries(t, h.rdb, h.acct.AppID)); n != 2 {
+		t.Fatalf("a refused balance payment wrote the journal (%d entries)", n)
 	}
 	if n := orderCount(t, h, h.acct.AppID); n != 1 {
 		t.Fatalf("order counter %d after one paid and one refused balance order", n)
@@ -80,7 +80,7 @@ func wantBalance(t *testing.T, h *harness, cur string, want schema.Amount) {
 // payments on the real Redis: exactly 10 succeed.
 func TestBalanceNeverOverdraws(t *testing.T) {
 	h := newHarness(t, testenv.Redis(t))
-	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 10_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), h.rdb, h.acct.AppID, "USD", 10_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()
@@ -114,7 +114,7 @@ func TestBalanceNeverOverdraws(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	if status[200] != 10 || status[400] != 30 {
+	if status[200] != 10 || status[422] != 30 {
 		t.Fatalf("statuses %v, want 10 paid and 30 refused", status)
 	}
 	wantBalance(t, h, "USD", 0)
@@ -126,7 +126,7 @@ func TestBalanceNeverOverdraws(t *testing.T) {
 func TestBalanceClientOrderIDPaidOnce(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 100_00); err != nil {
+	if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 100_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()

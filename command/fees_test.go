@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/fees"
+	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -109,13 +112,32 @@ func TestFeeRecordedAtInit(t *testing.T) {
 
 	t.Run("balance order at create", func(t *testing.T) {
 		f.set("", schema.MethodBalance, "USD", schema.FeeSchedule{Fixed: 10})
-		if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 150_00); err != nil {
+		if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 150_00); err != nil {
 			t.Fatal(err)
 		}
 		p := h.baseParams()
 		p["paymentMethod"], p["currency"] = "balance", "USD"
-		if v, _ := h.feeField(t, h.createOK(p)["paymentId"].(string)); v != "0:10:0:0" {
+		id := h.createOK(p)["paymentId"].(string)
+		if v, _ := h.feeField(t, id); v != "0:10:0:0" {
 			t.Fatalf("balance order fee %q", v)
+		}
+		// Its journal transaction carries the fee line: of the 100.00 taken,
+		// 0.10 is the platform's fee, the rest spent.
+		all := journalEntries(t, h.rdb, h.acct.AppID)
+		want := []journal.Posting{{Account: journal.Merchant(h.acct.AppID, journal.Available), Currency: "USD", Amount: -100_00},
+			{Account: journal.Spent, Currency: "USD", Amount: 99_90}, {Account: journal.Fees, Currency: "USD", Amount: 10}}
+		if last := all[len(all)-1]; last.Key != "balance_order:"+id || !slices.Equal(last.Postings, want) {
+			t.Fatalf("balance order's journal entry %+v, want %+v", last, want)
+		}
+		// Its full refund gives back what was spent; the fee stays the
+		// platform's (the default terms keep it).
+		if r := h.refund(refundParams(h, id, "100")); r.Status != 200 || r.Data(t)["status"] != "succeeded" {
+			t.Fatalf("refund: %s", r.Raw)
+		}
+		wantBalance(t, h, "USD", 149_90)
+		plat, err := h.store.Journal().PlatformBalances(ctx)
+		if err != nil || plat[journal.Spent]["USD"] != 0 || plat[journal.Fees]["USD"] != 10 {
+			t.Fatalf("platform accounts %v %v", plat, err)
 		}
 	})
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/internal/apitest"
+	"github.com/paygate/gateway/journal/journaltest"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -81,6 +82,8 @@ func newHarness(t testing.TB, rdb *redis.Client, opts ...harnessOpt) *harness {
 		o(&conf)
 	}
 	ctx := context.Background()
+	// Whatever the test moved, the journal must hold its invariants after.
+	t.Cleanup(func() { journaltest.Check(t, rdb) })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	accounts := merchant.NewStore(rdb)
 	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "sandbox shop", Sandbox: true, Callback: "https://shop.test/hook"})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -53,7 +54,7 @@ func TestClientOrderIDIdempotency(t *testing.T) {
 
 func TestBalanceCreateReplaysLiveOrder(t *testing.T) {
 	h := newRedisHarness(t)
-	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 10_000); err != nil {
+	if _, err := journaltest.Credit(context.Background(), h.rdb, h.acct.AppID, "USD", 10_000); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()

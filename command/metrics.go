@@ -41,7 +41,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Calls with an Idempotency-Key, by outcome (stored, replayed, released, mismatch, in_progress, unstored).",
 		}, []string{"outcome"}),
 		refunds: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gateway_refunds_total", Help: "Refunds, by step reached (reserved, succeeded, failed, recovered).",
+			Name: "gateway_refunds_total", Help: "Refunds, by step reached (reserved, succeeded, failed, insufficient_balance, recovered).",
 		}, []string{"outcome"}),
 	}
 	for _, c := range []prometheus.Collector{m.created, m.replays, m.moves, m.scriptTime, m.transfers, m.recoveries, m.idemKeys, m.refunds} {

@@ -131,6 +131,11 @@ func (h *Refunds) Refund(ctx context.Context, o *schema.Order, ask RefundAsk) (*
 	if err := h.afterRefund(refundReserved); err != nil {
 		return nil, false, err
 	}
+	// The journal prices the refund off the order as stored (its amount,
+	// fee, charge and payment time), not as the caller holds it.
+	if o, err = h.store.Get(ctx, o.ID); err != nil {
+		return nil, false, err
+	}
 	r, err = h.driveRefund(ctx, o, r, refunder)
 	return r, false, err
 }
@@ -159,7 +164,7 @@ func (h *Refunds) driveRefund(ctx context.Context, o *schema.Order, r *schema.Re
 		return r, nil
 	}
 	if r.Kind == schema.RefundKindBalance {
-		return h.refundBalance(ctx, r)
+		return h.refundBalance(ctx, o, r)
 	}
 	return h.refundProvider(ctx, o, r, refunder)
 }

@@ -3,30 +3,33 @@ package command
 import (
 	"context"
 	"fmt"
-	"time"
 
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/schema"
 )
 
 // A balance order's refund moves money across shards again, the other way
 // round from its payment (balance_pay.go): the merchant's balance, on its
-// home shard, gives the amount back to the payer's, on the payer's. The
-// same saga shape keeps it exactly once:
+// home shard, gives the amount back to the payer's, on the payer's. Each
+// money step is a journal transaction under its own key, so a repeat moves
+// nothing:
 //
 //  0. reserve, on the order's shard (refund_reserve.lua): the amount, the
 //     record naming payer and merchant, and the recovery index entry;
-//  1. debit the merchant, once per refund (the transfer's debit script, with
-//     a marker named by the refund); a balance that falls short fails the
-//     refund and releases the reservation;
-//  2. credit the payer, once per refund (the transfer's credit script);
+//  1. debit the merchant (refund:<refundID>, journal.RefundTx into
+//     transit): available first, then pending; a balance that falls short
+//     (and terms that allow no negative balance) fails the refund and
+//     releases the reservation;
+//  2. credit the payer (balance_refund:<refundID>, transit to available);
 //  3. finish, on the order's shard (refund_finish.lua): succeeded, the
 //     refunded total, the event, out of the index.
 //
 // A request that dies between steps leaves the refund in the index, and
-// the TransferRecovery drives it on; the markers make every repeated step a
-// no-op. An order its merchant paid from its own balance (create with
-// method balance) was never credited to anyone: its refund only credits
-// the merchant back, and step 1 is skipped.
+// the TransferRecovery drives it on. An order its merchant paid from its
+// own balance (create with method balance) went to platform:spent: its
+// refund only credits the merchant back from there (less the fee's share
+// unless its terms return it; journal.OwnBalanceRefundTx), and step 1 is
+// skipped.
 
 // Refund steps, as the test hook (afterStep) names them; they follow the
 // transfer's steps.
@@ -39,22 +42,31 @@ const (
 // afterRefund is the test hook after a refund step.
 func (h *Refunds) afterRefund(step int) error { return h.xfer.after(step) }
 
-// refundBalance runs steps 1 to 3 of r.
-func (h *Refunds) refundBalance(ctx context.Context, r *schema.Refund) (*schema.Refund, error) {
+// refundBalance runs steps 1 to 3 of r, a refund of order o.
+func (h *Refunds) refundBalance(ctx context.Context, o *schema.Order, r *schema.Refund) (*schema.Refund, error) {
+	tx := journal.BalanceRefundTx(r.Payer, r.ID, r.Currency, r.Amount, journal.Transit, h.now())
 	if r.Payer != r.Merchant {
-		debit, err := h.refundDebit(ctx, r)
+		res, err := h.refundDebit(ctx, o, r)
 		if err != nil {
 			return nil, err
 		}
-		if debit == "n" {
+		if res.Outcome == journal.Refused {
 			return h.endRefund(ctx, r, schema.RefundFailed, fmt.Sprintf("the merchant's %s balance does not cover the refund", r.Currency), "")
+		}
+	} else {
+		t, err := h.xfer.terms(ctx, o.AppID)
+		if err != nil {
+			return nil, err
+		}
+		if tx, err = journal.OwnBalanceRefundTx(o, r, t, h.now()); err != nil {
+			return nil, fmt.Errorf("refund %s: %w", r.ID, err)
 		}
 	}
 	if err := h.afterRefund(refundDebited); err != nil {
 		return nil, err
 	}
-	if err := h.refundCredit(ctx, r); err != nil {
-		return nil, err
+	if _, err := h.store.journal.Post(ctx, tx); err != nil {
+		return nil, fmt.Errorf("credit payer for refund %s: %w", r.ID, err)
 	}
 	if err := h.afterRefund(refundCredited); err != nil {
 		return nil, err
@@ -62,24 +74,20 @@ func (h *Refunds) refundBalance(ctx context.Context, r *schema.Refund) (*schema.
 	return h.endRefund(ctx, r, schema.RefundSucceeded, "", "")
 }
 
-// refundDebit is step 1; it returns the marker: 'd' debited, 'n' refused.
-func (h *Refunds) refundDebit(ctx context.Context, r *schema.Refund) (string, error) {
-	keys := []string{schema.BalanceKey(r.Merchant), schema.LedgerKey(r.Merchant), schema.RefundDebitKey(r.Merchant, r.ID)}
-	m, err := h.store.xferDebit.Run(ctx, h.store.rdb, keys, r.Currency, int64(r.Amount), h.now().UnixMilli(),
-		r.ID, int64(transferMemory/time.Second)).Text()
+// refundDebit is step 1, the merchant's side: refund:<refundID> under the
+// merchant's terms.
+func (h *Refunds) refundDebit(ctx context.Context, o *schema.Order, r *schema.Refund) (journal.Result, error) {
+	t, err := h.xfer.terms(ctx, o.AppID)
 	if err != nil {
-		return "", fmt.Errorf("debit merchant for refund %s: %w", r.ID, err)
+		return journal.Result{}, err
 	}
-	return m, nil
-}
-
-// refundCredit is step 2.
-func (h *Refunds) refundCredit(ctx context.Context, r *schema.Refund) error {
-	keys := []string{schema.BalanceKey(r.Payer), schema.LedgerKey(r.Payer), schema.RefundCreditKey(r.Payer, r.ID)}
-	err := h.store.xferCredit.Run(ctx, h.store.rdb, keys, r.Currency, int64(r.Amount), h.now().UnixMilli(),
-		r.ID, int64(transferMemory/time.Second)).Err()
+	tx, err := journal.RefundTx(o, r, t, journal.Transit)
 	if err != nil {
-		return fmt.Errorf("credit payer for refund %s: %w", r.ID, err)
+		return journal.Result{}, fmt.Errorf("debit merchant for refund %s: %w", r.ID, err)
 	}
-	return nil
+	res, err := h.store.journal.Post(ctx, tx)
+	if err != nil {
+		return journal.Result{}, fmt.Errorf("debit merchant for refund %s: %w", r.ID, err)
+	}
+	return res, nil
 }

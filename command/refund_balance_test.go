@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -52,8 +53,8 @@ func (x *xfer) wantRefundedOnce(refundID string) {
 	if got, want := x.balance(x.merchant), xferAmount-refundPart; got != want {
 		x.t.Fatalf("merchant balance %s, want %s", got, want)
 	}
-	wantLedger(x.t, "payer", x.ledger(x.payer), "credit 10000 ", "debit 3000 "+x.order.ID, "credit 1200 "+refundID)
-	wantLedger(x.t, "merchant", x.ledger(x.merchant), "credit 3000 "+x.order.ID, "debit 1200 "+refundID)
+	wantLedger(x.t, "payer", x.ledger(x.payer), "topup 10000 ", "balance_debit -3000 "+x.order.ID, "balance_refund 1200 "+refundID)
+	wantLedger(x.t, "merchant", x.ledger(x.merchant), "payment 3000 "+x.order.ID, "refund -1200 "+refundID)
 	if o := x.get(); o.Refunded != refundPart || o.RefundReserved != refundPart {
 		x.t.Fatalf("order refunded %s reserved %s", o.Refunded, o.RefundReserved)
 	}
@@ -138,9 +139,7 @@ func TestBalanceRefundRecoveryRacesRequest(t *testing.T) {
 func TestBalanceRefundShortBalance(t *testing.T) {
 	x := paidXfer(t)
 	// The merchant spent most of what the order brought.
-	if err := x.h.rdb.HIncrBy(context.Background(), schema.BalanceKey(x.merchant.AppID), "USD", -int64(xferAmount-5_00)).Err(); err != nil {
-		t.Fatal(err)
-	}
+	spend(t, x.h.rdb, x.merchant.AppID, xferAmount-5_00)
 	r, err := x.refund(refundPart)
 	if err != nil || r.Status != schema.RefundFailed || r.Error == "" {
 		t.Fatalf("%+v %v", r, err)
@@ -158,7 +157,7 @@ func TestBalanceRefundShortBalance(t *testing.T) {
 func TestOwnBalanceOrderRefund(t *testing.T) {
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 150_00); err != nil {
+	if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 150_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()

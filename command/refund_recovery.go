@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -26,6 +27,9 @@ func (r *TransferRecovery) SweepRefunds(ctx context.Context, s schema.Shard) (in
 			continue
 		}
 		rf, err := r.recoverRefund(ctx, orderID, refundID)
+		if rf != nil && rf.Status.Final() && platform.KindOf(err) == platform.KindInsufficientFunds {
+			err = nil // ended failed: the merchant's balance did not cover it
+		}
 		if errors.Is(err, errRefundGone) {
 			// Its order left Redis after the retention: nothing to drive.
 			r.log.Error("pending refund's order is gone; needs an operator", "order", orderID, "refund", refundID)

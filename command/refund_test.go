@@ -240,6 +240,9 @@ func TestProviderRefund(t *testing.T) {
 	if o := h.order(t, id); o.Refunded != 0 || o.RefundReserved != 0 {
 		t.Fatalf("a failed refund kept %d reserved", o.RefundReserved)
 	}
+	if b := cnyBalance(t, h); b.Pending+b.Available != 100_00 {
+		t.Fatalf("the provider's no left the merchant debited: %+v", b)
+	}
 	down := fmt.Errorf("fake: %w", provider.ErrUnavailable)
 	f.fail.Store(&down)
 	r = h.refund(refundParams(h, id, "100"))

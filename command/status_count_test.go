@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
 )
@@ -110,7 +111,7 @@ func TestStatusCountersRandomWorkload(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	h := newRedisHarness(t)
 	ctx := context.Background()
-	if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", 10_00); err != nil {
+	if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", 10_00); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string

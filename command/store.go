@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -37,6 +38,9 @@ type Store struct {
 	payBalance *redis.Script
 	transition *redis.Script
 	transferScripts
+	// journal posts the money the command side moves: balance payments,
+	// their refunds, provider refunds' debits.
+	journal *journal.Journal
 }
 
 // Creates share pipelines, createLanes in flight: at a few thousand creates
@@ -64,11 +68,31 @@ func NewStore(rdb redis.UniversalClient, ttl, retention time.Duration) *Store {
 		create:          redis.NewScript(createLua),
 		batch:           platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: createLanes}),
 		reads:           platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: readLanes}),
-		payBalance:      redis.NewScript(payBalanceLua),
+		payBalance:      redis.NewScript(journal.Library() + payBalanceLua),
 		transition:      redis.NewScript(transitionLua),
 		transferScripts: newTransferScripts(),
+		journal:         defaultJournal(rdb),
 	}
 }
+
+// defaultJournal is the journal of a deployment that configures none: its
+// defaults are valid, so New cannot fail on them.
+func defaultJournal(rdb redis.UniversalClient) *journal.Journal {
+	j, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	return j
+}
+
+// WithJournal makes s post through j (its configured memory and metrics).
+func (s *Store) WithJournal(j *journal.Journal) *Store {
+	s.journal = j
+	return s
+}
+
+// Journal is the journal s posts to.
+func (s *Store) Journal() *journal.Journal { return s.journal }
 
 // WithMethodTTLs sets the methods whose unpaid orders stay payable longer or
 // shorter than the default (a crypto payment takes confirmations).
@@ -137,20 +161,30 @@ func (s *Store) Create(ctx context.Context, o *schema.Order) (id string, created
 	return id, flag == 1, nil
 }
 
-// CreatePaidFromBalance debits the merchant's balance and stores the order
-// paid, with its ledger entry and paid event, all or nothing. A
-// clientOrderId that a balance order paid before pays nothing again: the
-// error is a *PaidBeforeError naming that order.
+// CreatePaidFromBalance stores the order paid from its merchant's
+// available balance: the journal transaction balance_order:<id>, the order
+// and its paid event in one script, all or nothing. A clientOrderId that a
+// balance order paid before pays nothing again: the error is a
+// *PaidBeforeError naming that order. A balance that falls short is
+// ErrInsufficientBalance with the available balance there was.
 func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (schema.Amount, error) {
 	shard, _ := schema.ParseOrderID(o.ID)
-	keys := []string{schema.OrderKey(shard, o.ID), schema.EventsKey(shard),
-		schema.BalanceKey(o.AppID), schema.LedgerKey(o.AppID), schema.OrderCountKey(shard, o.AppID), schema.StatusCountKey(shard, o.AppID)}
+	tx, err := journal.BalanceOrderTx(o)
+	if err != nil {
+		return 0, err
+	}
+	jkeys, jargs, err := s.journal.ScriptArgs(tx)
+	if err != nil {
+		return 0, fmt.Errorf("pay order %s from balance: %w", o.ID, err)
+	}
+	keys := append(jkeys, schema.OrderKey(shard, o.ID), schema.EventsKey(shard),
+		schema.OrderCountKey(shard, o.AppID), schema.StatusCountKey(shard, o.AppID))
 	if o.ClientOrderID != "" {
 		keys = append(keys, schema.BalanceClientOrderKey(o.AppID, o.ClientOrderID))
 	}
 	fields := o.Fields()
-	args := make([]any, 0, 5+len(fields))
-	args = append(args, o.Currency, int64(o.Amount), o.CreatedAt.UnixMilli(), o.ID, int64(s.retention/time.Second))
+	args := make([]any, 0, len(jargs)+3+len(fields))
+	args = append(append(args, jargs...), o.CreatedAt.UnixMilli(), o.ID, int64(s.retention/time.Second))
 	for _, f := range fields {
 		args = append(args, f)
 	}
@@ -159,15 +193,17 @@ func (s *Store) CreatePaidFromBalance(ctx context.Context, o *schema.Order) (sch
 		return 0, fmt.Errorf("pay order %s from balance: %w", o.ID, err)
 	}
 	code, _ := res[0].(int64)
-	bal, _ := res[1].(int64)
 	switch code {
 	case 0:
+		bal, _ := res[2].(int64)
 		return schema.Amount(bal), ErrInsufficientBalance
-	case 2:
+	case 5:
 		before, _ := res[2].(string)
 		return 0, &PaidBeforeError{OrderID: before}
+	case 1:
+		return 0, nil
 	}
-	return schema.Amount(bal), nil
+	return 0, fmt.Errorf("pay order %s from balance: journal answered %v", o.ID, res)
 }
 
 // Transition moves an order to status to, if DESIGN.md's table allows it

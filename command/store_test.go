@@ -11,6 +11,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -236,9 +238,10 @@ func TestFinishedOrderKeepsNewerClientOrderID(t *testing.T) {
 	}
 }
 
-// TestPayBalanceScript: pay_balance.lua debits, writes the ledger entry, the
-// paid order with its retention, the counter and one paid event, or, when
-// the balance does not cover the amount, nothing at all.
+// TestPayBalanceScript: pay_balance.lua posts the journal transaction
+// balance_order:<id>, writes the paid order with its retention, the counter
+// and one paid event, or, when the available balance does not cover the
+// amount, nothing at all.
 func TestPayBalanceScript(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -246,9 +249,9 @@ func TestPayBalanceScript(t *testing.T) {
 		currency string
 		amount   schema.Amount
 		ok       bool
-		balance  schema.Amount // returned: after the debit, or what there is
+		balance  schema.Amount // returned when refused: what there is
 	}{
-		{"covered", 100_00, "USD", 40_00, true, 60_00},
+		{"covered", 100_00, "USD", 40_00, true, 0},
 		{"exactly the balance", 100_00, "USD", 100_00, true, 0},
 		{"one cent short", 100_00, "USD", 100_01, false, 100_00},
 		{"no balance at all", 0, "USD", 1, false, 0},
@@ -259,13 +262,13 @@ func TestPayBalanceScript(t *testing.T) {
 			h := newRedisHarness(t)
 			ctx := context.Background()
 			if tt.credit > 0 {
-				if _, err := h.accounts.Credit(ctx, h.acct.AppID, "USD", tt.credit); err != nil {
+				if _, err := journaltest.Credit(ctx, h.rdb, h.acct.AppID, "USD", tt.credit); err != nil {
 					t.Fatal(err)
 				}
 			}
 			ledger := func() int64 {
 				t.Helper()
-				n, err := h.rdb.XLen(ctx, schema.LedgerKey(h.acct.AppID)).Result()
+				n, err := h.rdb.XLen(ctx, schema.JournalKey(schema.HomeShard(h.acct.AppID))).Result()
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -302,14 +305,13 @@ func TestPayBalanceScript(t *testing.T) {
 			if ev := h.lastEvent(o.ID); ev.Type != schema.EventPaid || ev.Order.ID != o.ID || ev.Order.Status != schema.StatusPaid {
 				t.Fatalf("event %+v", ev)
 			}
-			last, err := h.rdb.XRevRangeN(ctx, schema.LedgerKey(h.acct.AppID), "+", "-", 1).Result()
-			if err != nil || len(last) != 1 {
-				t.Fatalf("ledger: %v %v", last, err)
-			}
-			want := map[string]any{"type": "debit", "cur": tt.currency, "amt": strconv.FormatInt(int64(tt.amount), 10),
-				"bal": strconv.FormatInt(int64(tt.balance), 10), "ref": o.ID, "at": strconv.FormatInt(o.CreatedAt.UnixMilli(), 10)}
-			if !maps.Equal(last[0].Values, want) {
-				t.Fatalf("ledger entry %v, want %v", last[0].Values, want)
+			all := journalEntries(t, h.rdb, h.acct.AppID)
+			last := all[len(all)-1]
+			want := []journal.Posting{{Account: journal.Merchant(h.acct.AppID, journal.Available), Currency: tt.currency, Amount: -tt.amount},
+				{Account: journal.Spent, Currency: tt.currency, Amount: tt.amount}}
+			if last.Key != "balance_order:"+o.ID || last.Kind != journal.KindBalanceOrder || last.Ref != o.ID ||
+				!last.At.Equal(o.CreatedAt.Truncate(time.Millisecond)) || !slices.Equal(last.Postings, want) {
+				t.Fatalf("journal entry %+v, want postings %+v", last, want)
 			}
 		})
 	}

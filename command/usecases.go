@@ -87,7 +87,7 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 		fees = d.Fees
 	}
 	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, fees: fees, log: log, now: now}
-	xfer := &transfers{store: d.Store, m: m, now: now}
+	xfer := &transfers{store: d.Store, accounts: d.Accounts, m: m, now: now}
 	settle := &Settle{store: d.Store, m: m, now: now}
 	review := &USDTReview{store: d.Store, moves: m.moves, now: now, window: cfg.USDTReviewWindow}
 	uc := &UseCases{

@@ -15,16 +15,14 @@ import (
 // the count, then for each transaction its argument count and arguments.
 // The answer is post.lua's answer of each, in order.
 var batchLua = `local function audit_hook() end
-local function post_one(KEYS, ARGV)
 ` + postLua + `
-end
 local out, k, a = {}, 0, 2
 for t = 1, tonumber(ARGV[1]) do
   local keys, args, n = {}, {}, tonumber(ARGV[a])
   for i = 1, 6 do keys[i] = KEYS[k + i] end
   for i = 1, n do args[i] = ARGV[a + i] end
   k, a = k + 6, a + n + 1
-  out[t] = post_one(keys, args)
+  out[t] = journal_post(keys, args, audit_hook)
 end
 return out
 `

@@ -20,6 +20,18 @@ import (
 //go:embed post.lua
 var postLua string
 
+// postMain is the journal's own script after the library: the
+// transaction is the script's whole KEYS and ARGV.
+const postMain = "\nreturn journal_post(KEYS, ARGV, audit_hook)\n"
+
+// Library is the journal's posting as Lua a command script prepends to its
+// own text, so it can post a transaction in its own atomic step: it defines
+// journal_post(keys, argv, hook) and journal_args(KEYS, ARGV, ko, ao),
+// which cuts the transaction's keys and arguments (ScriptArgs) out of the
+// script's after ko keys and ao arguments of its own. hook is a function
+// called after a posting (function() end for none).
+func Library() string { return postLua }
+
 // Config is the journal's settings.
 type Config struct {
 	// Memory is how long a transaction's idempotency marker is kept. It
@@ -71,8 +83,8 @@ func New(cfg Config, rdb redis.UniversalClient, reg prometheus.Registerer, log *
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	j := &Journal{cfg: cfg, rdb: rdb, post: redis.NewScript("local function audit_hook() end\n" + postLua),
-		postAudited: audit.Script("local function audit_hook() gw_audit(KEYS[7]) end\n" + postLua),
+	j := &Journal{cfg: cfg, rdb: rdb, post: redis.NewScript("local function audit_hook() end\n" + postLua + postMain),
+		postAudited: audit.Script("local function audit_hook() gw_audit(KEYS[7]) end\n" + postLua + postMain),
 		batch:       redis.NewScript(batchLua), log: log,
 		posted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gateway_journal_transactions_total",
@@ -179,6 +191,34 @@ func (j *Journal) PostAudited(ctx context.Context, tx Tx, entry *audit.Entry) (R
 	j.posted.WithLabelValues(tx.Kind, r.Outcome.String()).Inc()
 	return r, nil
 }
+
+// Posted tells whether the transaction key of appid's was posted (a
+// recorded refusal is not).
+func (j *Journal) Posted(ctx context.Context, appid, key string) (bool, error) {
+	v, err := j.rdb.Get(ctx, schema.JournalTxKey(schema.HomeShard(appid), key)).Result()
+	if errors.Is(err, redis.Nil) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read journal key %s: %w", key, err)
+	}
+	return v != "!", nil
+}
+
+// ScriptArgs are tx's keys and arguments for a command script that posts
+// it through Library: 6 keys (all on the merchant's home shard) and 11 + 3
+// per posting arguments, to put where the script's journal_args cuts them.
+func (j *Journal) ScriptArgs(tx Tx) ([]string, []any, error) {
+	if err := tx.check(); err != nil {
+		return nil, nil, err
+	}
+	keys, args := j.scriptArgs(schema.HomeShard(tx.AppID), tx)
+	return keys, args, nil
+}
+
+// DecodeResult reads a journal_post answer a command script passed back as
+// res (the script's own codes aside): what Post would have said.
+func DecodeResult(res []any) Result { return decodeResult(res) }
 
 func (j *Journal) scriptArgs(s schema.Shard, tx Tx) ([]string, []any) {
 	req, due := schema.JournalTxKey(s, tx.Key), schema.SettleDueKey(s)

@@ -22,7 +22,7 @@ func TestEntryCheckedBeforeTheChange(t *testing.T) {
 	q := newQueue(t)
 	ctx := context.Background()
 	rdb := q.rdb
-	m, s := NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(false)), newSettings(rdb)
+	m, s := NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(false)).WithJournal(testJournal(rdb)), newSettings(rdb)
 	shop, err := merchant.NewStore(rdb).Create(ctx, merchant.NewAccount{Name: "shop"})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestEntryCheckedBeforeTheChange(t *testing.T) {
 	}{
 		{"merchant disable", func(a actorT) error { _, err := m.SetDisabled(ctx, a, shop.AppID, true, "chargebacks"); return err }},
 		{"merchant create", func(a actorT) error { _, err := m.Create(ctx, a, merchant.NewAccount{Name: "new"}); return err }},
-		{"merchant credit", func(a actorT) error { _, err := m.Credit(ctx, a, shop.AppID, "CNY", 100); return err }},
+		{"merchant credit", func(a actorT) error { _, err := m.Credit(ctx, a, shop.AppID, "CNY", 100, ""); return err }},
 		{"fx set", func(a actorT) error { _, err := s.SetRate(ctx, a, "USDT", "CNY", "7.30", false); return err }},
 		{"usdt network set", func(a actorT) error {
 			_, err := s.SetNetwork(ctx, a, NetworkChange{Name: "TRC20", Mode: &mode, Addresses: &[]string{"TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj"}})

@@ -17,6 +17,7 @@ import (
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -73,7 +74,7 @@ func newSettings(rdb redisClient) *Settings {
 }
 
 func newMerchants(rdb redisClient) *Merchants {
-	return NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(false))
+	return NewMerchants(merchant.NewStore(rdb), audit.NewLog(rdb), dispatcher.NewDestinations(false)).WithJournal(testJournal(rdb))
 }
 
 func newUSDTReviews(rdb redisClient) *USDTReviews {
@@ -92,3 +93,12 @@ func sortedMap(m map[string]string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// testJournal is the journal top-ups post to.
+func testJournal(rdb redisClient) *journal.Journal {
+	j, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	return j
+}

@@ -2,11 +2,13 @@ package operator
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -17,6 +19,7 @@ import (
 // and recorded in the audit log, from the console and the CLI alike.
 type Merchants struct {
 	st   *merchant.Store
+	j    *journal.Journal // top-ups
 	log  Auditor
 	dest merchant.Destinations
 	now  func() time.Time
@@ -27,6 +30,13 @@ type Merchants struct {
 // under GATEWAY_WEBHOOK_ALLOW_PRIVATE).
 func NewMerchants(st *merchant.Store, log Auditor, dest merchant.Destinations) *Merchants {
 	return &Merchants{st: st, log: log, dest: dest, now: time.Now}
+}
+
+// WithJournal makes m's top-ups journal transactions on j; without it
+// Credit refuses.
+func (m *Merchants) WithJournal(j *journal.Journal) *Merchants {
+	m.j = j
+	return m
 }
 
 // change runs one account change for actor and records it: the entry is
@@ -179,21 +189,50 @@ func (m *Merchants) SetMethodLimits(ctx context.Context, actor access.Actor, app
 		func(st *merchant.Store) (*merchant.Account, error) { return st.SetMethodLimits(ctx, appid, method, l) })
 }
 
-// Credit adds amount to the merchant's balance in currency and answers the
-// new balance.
-func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, currency string, amount schema.Amount) (schema.Amount, error) {
-	var bal schema.Amount
+// Credit tops up the merchant's available balance in currency: the
+// journal transaction topup:<key> with its audit entry in the same step.
+// key makes a retry safe (the same key moves nothing twice); empty, a fresh
+// one is drawn. It answers the available balance after.
+func (m *Merchants) Credit(ctx context.Context, actor access.Actor, appid, currency string, amount schema.Amount, key string) (schema.Amount, error) {
 	currency = strings.ToUpper(currency)
 	if !schema.MethodBalance.Supports(currency) { // also keeps a bad value out of the entry
 		return 0, invalid("balances are kept in " + strings.Join(schema.MethodBalance.Currencies(), " and "))
 	}
-	_, err := m.update(ctx, actor, "merchant.credit", appid, map[string]string{"amount": amount.String(), "currency": currency},
-		func(st *merchant.Store) (*merchant.Account, error) {
-			var err error
-			bal, err = st.Credit(ctx, appid, currency, amount)
-			return nil, err
-		})
+	if amount <= 0 {
+		return 0, invalid("the amount must be positive")
+	}
+	if key != "" && !validTopUpKey(key) {
+		return 0, invalid("the key must be 1 to 64 characters of A-Z a-z 0-9 _ . -")
+	}
+	if m.j == nil {
+		return 0, errors.New("merchant credit: no journal configured")
+	}
+	d := map[string]string{"amount": amount.String(), "currency": currency}
+	if key != "" {
+		d["ref"] = "topup:" + key // the journal transaction, to find it by
+	}
+	e, err := m.entry(actor, "merchant.credit", appid, d)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := m.st.Get(ctx, appid); err != nil {
+		return 0, err
+	}
+	bal, _, err := m.j.TopUp(ctx, key, appid, currency, amount, &e)
 	return bal, err
+}
+
+// validTopUpKey keeps a caller's top-up key to what a journal key holds.
+func validTopUpKey(k string) bool {
+	if k == "" || len(k) > 64 {
+		return false
+	}
+	for _, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // SetPassword sets the payer-login password of the merchant's balance

@@ -50,7 +50,7 @@ func TestWritesRefusedByRole(t *testing.T) {
 			return err
 		}},
 		{"merchant credit", false, func(rdb redisClient, a access.Actor) error {
-			_, err := newMerchants(rdb).Credit(ctx, a, "1001", "CNY", 10000)
+			_, err := newMerchants(rdb).Credit(ctx, a, "1001", "CNY", 10000, "")
 			return err
 		}},
 		{"merchant limits", false, func(rdb redisClient, a access.Actor) error {

@@ -25,7 +25,7 @@ func TestMerchantWritesAuditInTheirOwnStep(t *testing.T) {
 	}{
 		{"credit", "merchant.credit", func(appid string) string { return schema.AuditKey(schema.HomeShard(appid).Tag()) },
 			func(m *Merchants, appid string) error {
-				_, err := m.Credit(ctx, opAdmin, appid, "CNY", 100)
+				_, err := m.Credit(ctx, opAdmin, appid, "CNY", 100, "")
 				return err
 			}},
 		{"set limits", "merchant.set_limits", func(string) string { return schema.AuditKey("{merchants}") },
@@ -42,7 +42,7 @@ func TestMerchantWritesAuditInTheirOwnStep(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rdb := testenv.Redis(t)
 			st := merchant.NewStore(rdb)
-			m := NewMerchants(st, audit.NewLog(rdb), dispatcher.NewDestinations(false))
+			m := NewMerchants(st, audit.NewLog(rdb), dispatcher.NewDestinations(false)).WithJournal(testJournal(rdb))
 			shop, err := st.Create(ctx, merchant.NewAccount{Name: "shop"})
 			if err != nil {
 				t.Fatal(err)

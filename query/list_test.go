@@ -15,6 +15,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/projector"
 	"github.com/paygate/gateway/schema"
@@ -167,7 +168,7 @@ func TestListingTotalMatchesClickHouse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := accounts.Credit(ctx, acct.AppID, "USD", 500); err != nil {
+	if _, err := journaltest.Credit(ctx, rdb, acct.AppID, "USD", 500); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))

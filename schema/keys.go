@@ -81,7 +81,9 @@ func ExpiryBucketSecond(ms int64) int64 { return (ms + 999) / 1000 }
 func ExpiryCursorKey(s Shard) string { return "gw:" + s.Tag() + ":expat" }
 
 // BalanceKey is the hash of a merchant's balances by currency (minor units),
-// on the merchant's home shard.
+// on the merchant's home shard, as kept before the journal: nothing writes
+// it any more; the journal's migration (journal.OpenBalances) reads it once
+// into opening entries, and the balances are the journal's (AccountsKey).
 func BalanceKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":balance:" + appid }
 
 // BalanceClientOrderKey holds, for ever, the id of the balance order that
@@ -92,7 +94,9 @@ func BalanceClientOrderKey(appid, clientOrderID string) string {
 	return "gw:" + HomeShard(appid).Tag() + ":bcoid:" + appid + ":" + clientOrderID
 }
 
-// LedgerKey is the merchant's balance ledger stream: every credit and debit.
+// LedgerKey is the merchant's balance ledger stream of before the journal:
+// nothing appends to it or reads it any more (the journal, JournalKey,
+// records every movement); its data is left where it was.
 func LedgerKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":ledger:" + appid }
 
 // The merchant directory's keys share the {merchants} hash tag: creating an
@@ -164,17 +168,6 @@ func TransferKey(s Shard, orderID string) string { return "gw:" + s.Tag() + ":xf
 // claimed (ms), for the recovery sweep.
 func TransfersKey(s Shard) string { return "gw:" + s.Tag() + ":xfers" }
 
-// TransferDebitKey marks a transfer attempt's debit on the payer's home
-// shard: debited, refused, or debited and refunded.
-func TransferDebitKey(payer, orderID, attempt string) string {
-	return "gw:" + HomeShard(payer).Tag() + ":xdebit:" + orderID + ":" + attempt
-}
-
-// TransferCreditKey marks an order's credit on its merchant's home shard.
-func TransferCreditKey(merchant, orderID string) string {
-	return "gw:" + HomeShard(merchant).Tag() + ":xcredit:" + orderID
-}
-
 // USDTReviewsKey is the shard's queue of usdt_direct orders under automatic
 // review: member the order id, score when it is next due (ms); a reviewer
 // holds one by moving its score past its lease (DESIGN.md's leases, as for
@@ -240,18 +233,6 @@ func RefundsKey(s Shard, orderID string) string { return "gw:" + s.Tag() + ":ref
 // RefundIndexKey indexes the shard's pending refunds (RefundIndexMember) by
 // when they were asked for (ms), for the recovery sweep.
 func RefundIndexKey(s Shard) string { return "gw:" + s.Tag() + ":refunds:pending" }
-
-// RefundDebitKey marks a balance refund's debit of the merchant, on the
-// merchant's home shard: debited, or refused (balance short).
-func RefundDebitKey(merchant, refundID string) string {
-	return "gw:" + HomeShard(merchant).Tag() + ":rdebit:" + refundID
-}
-
-// RefundCreditKey marks a balance refund's credit of the payer, on the
-// payer's home shard.
-func RefundCreditKey(payer, refundID string) string {
-	return "gw:" + HomeShard(payer).Tag() + ":rcredit:" + refundID
-}
 
 // The journal's keys (package journal) live on the home shard of the
 // merchant a transaction belongs to, so that one script posts it whole.

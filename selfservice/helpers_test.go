@@ -24,6 +24,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/slotcheck"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -51,6 +52,7 @@ func newEnv(t *testing.T, lax bool) *env {
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	slotcheck.Install(t, rdb)
+	t.Cleanup(func() { journaltest.Check(t, rdb) }) // whatever moved money kept the journal's invariants
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	lim, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, prometheus.NewRegistry(), log)
 	if err != nil {

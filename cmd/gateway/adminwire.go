@@ -70,7 +70,7 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return nil, err
 	}
-	deps := admin.Deps{Money: money, Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)), Store: merchants,
+	deps := admin.Deps{Money: money, Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)).WithJournal(j), Store: merchants,
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live}
 	if ch != nil {

@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 )
@@ -84,7 +85,11 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := os.MkdirAll(*dir, 0o700); err != nil {
 		return fmt.Errorf("demo seed: %w", err)
 	}
-	s := demoSeed{accounts: merchant.NewStore(rdb), rates: fx.NewStore(rdb), dir: *dir}
+	jr, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		return err
+	}
+	s := demoSeed{accounts: merchant.NewStore(rdb), journal: jr, rates: fx.NewStore(rdb), dir: *dir}
 	st, err := s.run(ctx)
 	if err != nil {
 		return fmt.Errorf("demo seed: %w", err)
@@ -99,6 +104,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // demoSeed makes the demo's state; make run and the tests run the same.
 type demoSeed struct {
 	accounts *merchant.Store
+	journal  *journal.Journal // top-ups
 	rates    *fx.Store
 	dir      string
 }
@@ -203,7 +209,8 @@ func (s demoSeed) payer(ctx context.Context) (demoPayer, error) {
 	return p, writeFileAtomic(file, append(raw, '\n'))
 }
 
-// topUp credits each balance currency of appid up to demoFloor.
+// topUp credits each balance currency of appid up to demoFloor of
+// available money, by journal top-ups.
 func (s demoSeed) topUp(ctx context.Context, appid string) (map[string]string, error) {
 	bals, err := s.accounts.Balances(ctx, appid)
 	if err != nil {
@@ -213,7 +220,7 @@ func (s demoSeed) topUp(ctx context.Context, appid string) (map[string]string, e
 	for _, cur := range schema.MethodBalance.Currencies() {
 		have := bals[cur]
 		if have < demoFloor {
-			if have, err = s.accounts.Credit(ctx, appid, cur, demoFloor-have); err != nil {
+			if have, _, err = s.journal.TopUp(ctx, "", appid, cur, demoFloor-have, nil); err != nil {
 				return nil, err
 			}
 		}

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
+	"github.com/redis/go-redis/v9"
 )
 
 // gatewayBinary builds the real binary once per test run.
@@ -52,13 +54,17 @@ type e2e struct {
 // test's Redis and ClickHouse (internal/testenv).
 func newE2E(t testing.TB) *e2e {
 	t.Helper()
-	return &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	env := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
+	checkJournalAfter(t, env.redisURL)
+	return env
 }
 
 // newE2ERedis is newE2E for a subcommand that needs Redis only.
 func newE2ERedis(t testing.TB) *e2e {
 	t.Helper()
-	return &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	env := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t)}
+	checkJournalAfter(t, env.redisURL)
+	return env
 }
 
 // cli runs a gateway subcommand and decodes its --json output into v.
@@ -255,4 +261,19 @@ type account struct {
 func createParams(appid string) schema.Params {
 	return schema.Params{"appid": appid, "clientip": "127.0.0.1", "action": "createorder",
 		"amount": "100.50", "currency": "CNY", "paymentMethod": "wallet_a"}
+}
+
+// checkJournalAfter ends the test with the journal's check on the Redis at
+// url: whatever the binary moved kept its invariants.
+func checkJournalAfter(t testing.TB, url string) {
+	t.Helper()
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		rdb := redis.NewClient(opt)
+		defer rdb.Close()
+		journaltest.Check(t, rdb)
+	})
 }

@@ -11,7 +11,8 @@ import (
 // ledgerUsage is every `gateway ledger` subcommand: the operator's money
 // tools and the reports, each group parsed by its own command.
 var ledgerUsage = ledgerJournalUsage + strings.TrimPrefix(ledgerMoneyUsage, "usage: gateway ledger <subcommand> [--json] [--redis-url URL] [--by NAME] ...\n") +
-	strings.TrimPrefix(ledgerIncomeUsage, "usage: gateway ledger <subcommand>\n")
+	strings.TrimPrefix(ledgerIncomeUsage, "usage: gateway ledger <subcommand>\n") +
+	strings.TrimPrefix(ledgerMigrateUsage, "usage: gateway ledger migrate [--redis-url URL]\n")
 
 // ledgerCmd hands a `gateway ledger` subcommand to the command that owns it.
 func ledgerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -24,6 +25,9 @@ func ledgerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if _, ok := ledgerIncomeSynopsis[args[0]]; ok {
 		return ledgerIncomeCmd(ctx, args, stdout, stderr)
+	}
+	if args[0] == "migrate" {
+		return ledgerMigrateCmd(ctx, args, stdout, stderr)
 	}
 	if _, ok := ledgerMoneySynopsis[args[0]]; ok {
 		return ledgerMoneyCmd(ctx, args, stdout, stderr)

@@ -43,7 +43,8 @@ commands:
   ledger     the journal and a merchant's money: verify (exits non-zero on a
              problem), settle, balances APPID, journal APPID, adjust APPID --amount
              ±X --currency C --reason R, adjustments, approve ID, reject ID,
-             income --from DAY --to DAY
+             income --from DAY --to DAY, migrate (balances of before the journal
+             into it, once)
   help       show this text
 
 Run "gateway <command> -h" for its flags.

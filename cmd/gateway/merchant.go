@@ -12,6 +12,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -40,7 +41,8 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
                                   header, printed once; for --grace webhooks are
                                   signed with the old secret as well)
   rotate-query-key APPID          (a new query key; the old one stops at once)
-  credit APPID --currency CUR --amount AMOUNT   (CUR: CNY or USD, what balance payments take)
+  credit APPID --currency CUR --amount AMOUNT [--key ID]   (CUR: CNY or USD, what balance payments take;
+                                  a journal top-up: --key makes a retry credit once)
   limits APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]] [--report RATE/s[:BURST]]   ("default" removes an override)
   method-limits APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear
                                   (order amount limits of one method for this merchant;
@@ -99,7 +101,11 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	defer rdb.Close()
 	out := output{w: stdout, json: *asJSON}
 	st := merchant.NewStore(rdb)
-	ms := operator.NewMerchants(st, audit.NewLog(rdb), dest)
+	jr, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		return err
+	}
+	ms := operator.NewMerchants(st, audit.NewLog(rdb), dest).WithJournal(jr)
 	switch sub {
 	case "create":
 		a, err := ms.Create(ctx, actor, merchant.NewAccount{Name: o.name, Callback: o.callback, Sandbox: o.sandbox})
@@ -146,7 +152,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return out.value(map[string]string{"appid": pos[0], "password": "set"})
 	case "credit":
-		bal, err := ms.Credit(ctx, actor, pos[0], strings.ToUpper(o.currency), in.amount)
+		bal, err := ms.Credit(ctx, actor, pos[0], strings.ToUpper(o.currency), in.amount, o.key)
 		if err != nil {
 			return err
 		}
@@ -159,7 +165,7 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 var merchantSynopsis = map[string]string{
 	"create": "--name NAME [--callback URL] [--sandbox]", "list": "", "show": "APPID", "disable": "APPID", "enable": "APPID",
 	"set-callback": "APPID URL", "set-name": "APPID NAME", "rotate-key": "APPID [--grace DURATION]", "rotate-webhook-secret": "APPID [--grace DURATION]",
-	"rotate-query-key": "APPID", "confirm-webhook-key": "APPID", "credit": "APPID --currency CUR --amount AMOUNT",
+	"rotate-query-key": "APPID", "confirm-webhook-key": "APPID", "credit": "APPID --currency CUR --amount AMOUNT [--key ID]",
 	"limits":        "APPID [--create RATE/s[:BURST]] [--query RATE/s[:BURST]]",
 	"method-limits": "APPID METHOD [--min AMOUNT] [--max AMOUNT] | --clear", "set-password": "APPID < password-file",
 }
@@ -206,7 +212,7 @@ type merchantFlags struct {
 	name, callback                  string
 	sandbox, clear                  bool
 	grace                           time.Duration
-	currency, amount, reason        string
+	currency, amount, reason, key   string
 	create, query, report, min, max string
 }
 
@@ -226,6 +232,7 @@ func bindMerchantFlags(fs *flag.FlagSet, sub string) *merchantFlags {
 	case "credit":
 		fs.StringVar(&o.currency, "currency", "", "CNY or USD")
 		fs.StringVar(&o.amount, "amount", "", "amount, e.g. 100.00")
+		fs.StringVar(&o.key, "key", "", "a top-up id: the same key credits once, so a retry is safe (default: a fresh one)")
 	case "limits":
 		fs.StringVar(&o.create, "create", "", `createorder rate limit, e.g. 500/s:1000 ("default" removes the override)`)
 		fs.StringVar(&o.query, "query", "", `order query rate limit: action=order, webhooks and the sandbox driver ("default" removes the override)`)

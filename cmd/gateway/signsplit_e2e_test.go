@@ -53,10 +53,10 @@ func newSplitEnv(t *testing.T) *splitEnv {
 	return env
 }
 
-// usd is the merchant's USD balance in minor units.
+// usd is the merchant's available USD (the journal's bucket), minor units.
 func (env *splitEnv) usd(t *testing.T) int64 {
 	t.Helper()
-	n, err := env.rdb.HGet(context.Background(), schema.BalanceKey(env.shop.AppID), "USD").Int64()
+	n, err := env.rdb.HGet(context.Background(), schema.AccountsKey(env.shop.AppID), "available:USD").Int64()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -253,6 +253,7 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, err
 	}
+	g.prepare = append(g.prepare, openBalancesStep(rdb, store.Journal(), log))
 	sims := newUSDTSims(rdb, reviewNetworks{nets})
 	sims.mount(g.app)
 	limits := cfg.Limits()

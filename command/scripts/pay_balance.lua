@@ -1,32 +1,34 @@
--- Create an order paid from the merchant's balance: debit, ledger entry,
--- order and its event in one step, or nothing at all.
--- KEYS[1] order hash, KEYS[2] event stream, KEYS[3] balance hash, KEYS[4]
---   ledger stream, KEYS[5] the merchant's order counter, KEYS[6] its status
---   counters, KEYS[7] (when the order has a clientOrderId) the key naming
---   the balance order that paid it, kept for ever (all on the merchant's
---   home shard).
--- ARGV[1] currency, ARGV[2] amount (minor units), ARGV[3] time (ms),
---   ARGV[4] order id, ARGV[5] retention (s), ARGV[6..] order fields.
--- Returns {1, balance after}, {0, balance} when it does not cover the amount,
--- or {2, 0, order id} when the clientOrderId was paid before: nothing moves.
-if KEYS[7] then
-  local before = redis.call('GET', KEYS[7])
+-- Create an order paid from the merchant's balance: the journal transaction
+-- balance_order:<id> (journal.Library's journal_post), the order and its
+-- paid event in one step, or nothing at all.
+-- KEYS[1..6] the journal transaction's keys (journal.ScriptArgs); then
+--   KEYS[7] order hash, KEYS[8] event stream, KEYS[9] the merchant's order
+--   counter, KEYS[10] its status counters, KEYS[11] (when the order has a
+--   clientOrderId) the key naming the balance order that paid it, kept for
+--   ever (all on the merchant's home shard).
+-- ARGV: the journal transaction's arguments, then time (ms), order id,
+--   retention (s), order fields.
+-- Returns {1, entry id} paid, {0, account, balance} when the available
+-- balance does not cover the amount, or {5, 0, order id} when the
+-- clientOrderId was paid before: nothing moves.
+if KEYS[11] then
+  local before = redis.call('GET', KEYS[11])
   if before then
-    return {2, 0, before}
+    return {5, 0, before}
   end
 end
-local have = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
-if have < tonumber(ARGV[2]) then
-  return {0, have}
+local jk, ja, i = journal_args(KEYS, ARGV, 0, 0)
+local res = journal_post(jk, ja, function() end)
+if res.err or res[1] ~= 1 then
+  return res
 end
-local bal = redis.call('HINCRBY', KEYS[3], ARGV[1], -tonumber(ARGV[2]))
-redis.call('XADD', KEYS[4], '*', 'type', 'debit', 'cur', ARGV[1], 'amt', ARGV[2], 'bal', bal, 'ref', ARGV[4], 'at', ARGV[3])
-redis.call('HSET', KEYS[1], unpack(ARGV, 6))
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('INCR', KEYS[5])
-redis.call('HINCRBY', KEYS[6], redis.call('HGET', KEYS[1], 'st'), 1)
-redis.call('XADD', KEYS[2], '*', 'type', 'paid', 'at', ARGV[3], unpack(ARGV, 6))
-if KEYS[7] then
-  redis.call('SET', KEYS[7], ARGV[4])
+local at, id, retention = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+redis.call('HSET', KEYS[7], unpack(ARGV, i + 3))
+redis.call('EXPIRE', KEYS[7], retention)
+redis.call('INCR', KEYS[9])
+redis.call('HINCRBY', KEYS[10], redis.call('HGET', KEYS[7], 'st'), 1)
+redis.call('XADD', KEYS[8], '*', 'type', 'paid', 'at', at, unpack(ARGV, i + 3))
+if KEYS[11] then
+  redis.call('SET', KEYS[11], id)
 end
-return {1, bal}
+return res

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/schema"
 )
 
 // Check fails t unless the journal in rdb holds: every entry sums to zero
@@ -27,4 +28,30 @@ func Check(t testing.TB, rdb redis.UniversalClient) journal.Report {
 		t.Errorf("journal: %s", p)
 	}
 	return r
+}
+
+// TopUp credits appid's available balance in cur, as an operator's top-up
+// does (journal.TopUp), and answers the available balance after: the way a
+// test gives a merchant money.
+func TopUp(t testing.TB, rdb redis.UniversalClient, appid, cur string, amount schema.Amount) schema.Amount {
+	t.Helper()
+	j, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, _, err := j.TopUp(context.Background(), "", appid, cur, amount, nil)
+	if err != nil {
+		t.Fatalf("top up %s %s %s: %v", appid, amount, cur, err)
+	}
+	return bal
+}
+
+// Credit is TopUp for a test that checks the error itself.
+func Credit(ctx context.Context, rdb redis.UniversalClient, appid, cur string, amount schema.Amount) (schema.Amount, error) {
+	j, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		return 0, err
+	}
+	bal, _, err := j.TopUp(ctx, "", appid, cur, amount, nil)
+	return bal, err
 }

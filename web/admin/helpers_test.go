@@ -141,7 +141,7 @@ func newEnv(t *testing.T) *env {
 	if e.money, err = operator.NewMoney(operator.MoneyConfig{ApprovalAbove: 100000}, rdb, mstore, j, logs, log); err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)), Store: mstore,
+	c, err := New(Config{}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb))}, prometheus.NewRegistry(), log)
 	if err != nil {

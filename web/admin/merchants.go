@@ -140,7 +140,7 @@ func (c *Console) credit(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, platform.Errorf(platform.KindInvalidParameter, "amount: %v", err))
 	}
-	_, err = c.d.Merchants.Credit(ctx.UserContext(), c.ui.Actor(ctx), appid, form(ctx, "currency"), amt)
+	_, err = c.d.Merchants.Credit(ctx.UserContext(), c.ui.Actor(ctx), appid, form(ctx, "currency"), amt, "")
 	return c.after(ctx, err, "/merchants/"+appid, "credited")
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -61,7 +62,7 @@ func mustJSON(t testing.TB, v any) string {
 
 func TestCreateResponseByMethod(t *testing.T) {
 	h := newRedisHarness(t)
-	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 1_000_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), h.rdb, h.acct.AppID, "USD", 1_000_00); err != nil {
 		t.Fatal(err)
 	}
 	page := func(id string) string { return testBase + "/payment/" + id }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/internal/apitest"
+	"github.com/paygate/gateway/journal/journaltest"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -53,6 +54,7 @@ func newRedisHarness(t testing.TB) *harness {
 	t.Helper()
 	rdb := testenv.Redis(t)
 	ctx := context.Background()
+	t.Cleanup(func() { journaltest.Check(t, rdb) }) // whatever moved money kept the journal's invariants
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	accounts := merchant.NewStore(rdb)
 	acct, err := accounts.Create(ctx, merchant.NewAccount{Name: "sandbox shop", Sandbox: true, Callback: "https://shop.test/hook"})

@@ -18,6 +18,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/paygate/gateway/command"
+	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
@@ -92,7 +93,7 @@ func TestIdempotencyKeyReplays(t *testing.T) {
 // Idempotency-Key (a client that lost the answer) is paid once.
 func TestIdempotencyKeyBalancePaysOnce(t *testing.T) {
 	h := newRedisHarness(t)
-	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 300_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), h.rdb, h.acct.AppID, "USD", 300_00); err != nil {
 		t.Fatal(err)
 	}
 	p := h.baseParams()
@@ -206,7 +207,7 @@ func TestIdempotencyKeyStoresOnlyDecided(t *testing.T) {
 	}
 	// A decided 4xx stays the answer: crediting later does not change it.
 	first := h.post(signed(balance, h.acct.APIKey), command.HeaderIdempotencyKey, "short")
-	if _, err := h.accounts.Credit(context.Background(), h.acct.AppID, "USD", 500_00); err != nil {
+	if _, err := journaltest.Credit(context.Background(), h.rdb, h.acct.AppID, "USD", 500_00); err != nil {
 		t.Fatal(err)
 	}
 	if r := h.post(signed(balance, h.acct.APIKey), command.HeaderIdempotencyKey, "short"); r.Status != 422 || r.Raw != first.Raw {
