@@ -55,6 +55,10 @@ func (c *Cluster) startLedgers(ctx context.Context) error {
 	return c.startProcs(ctx, c.ledgers)
 }
 
+// ledgerProbe is the ledger scenario's reading of the cluster's Redis:
+// the group's progress, the journal against the orders, the planted fault.
+type ledgerProbe struct{ *Cluster }
+
 // ledgerAudit is the ledger scenario's own audit, after the run's: the
 // ledger group catches up, the journal verifies, every paid order has
 // exactly one payment posting and each merchant's money is what its paid
@@ -62,7 +66,8 @@ func (c *Cluster) startLedgers(ctx context.Context) error {
 // into Redis must be caught by the journal's verify.
 func (c *Cluster) ledgerAudit(ctx context.Context) []string {
 	var bad []string
-	if err := c.ledgerCaughtUp(ctx); err != nil {
+	p := ledgerProbe{c}
+	if err := p.ledgerCaughtUp(ctx); err != nil {
 		return []string{err.Error()}
 	}
 	j, err := journal.New(journal.Config{}, c.rdb, nil, nil)
@@ -76,8 +81,8 @@ func (c *Cluster) ledgerAudit(ctx context.Context) []string {
 	for _, p := range rep.Problems {
 		bad = append(bad, "ledger: "+p)
 	}
-	bad = append(bad, c.paymentsPostedOnce(ctx, j)...)
-	c.ledgerPlant = c.plantDoublePosting(ctx, j)
+	bad = append(bad, p.paymentsPostedOnce(ctx, j)...)
+	c.ledgerPlant = p.plantDoublePosting(ctx, j)
 	if !strings.HasPrefix(c.ledgerPlant, "detected") {
 		bad = append(bad, "ledger: planted double posting "+c.ledgerPlant)
 	}
@@ -85,7 +90,7 @@ func (c *Cluster) ledgerAudit(ctx context.Context) []string {
 	return bad
 }
 
-func (c *Cluster) ledgerCaughtUp(ctx context.Context) error {
+func (c ledgerProbe) ledgerCaughtUp(ctx context.Context) error {
 	deadline := time.Now().Add(c.cfg.Settle)
 	for {
 		lag := ledger.GroupLag(ctx, c.rdb)
@@ -109,7 +114,7 @@ func (c *Cluster) ledgerCaughtUp(ctx context.Context) error {
 // payment entry per paid order (own-balance orders are the command side's
 // balance_order), none for any other, and each merchant's total per
 // currency equal to its paid orders' nets plus its other entries' lines.
-func (c *Cluster) paymentsPostedOnce(ctx context.Context, j *journal.Journal) []string {
+func (c ledgerProbe) paymentsPostedOnce(ctx context.Context, j *journal.Journal) []string {
 	orders, err := c.allOrders(ctx)
 	if err != nil {
 		return []string{"ledger: read orders: " + err.Error()}
@@ -163,7 +168,7 @@ func (c *Cluster) paymentsPostedOnce(ctx context.Context, j *journal.Journal) []
 }
 
 // allOrders reads every order Redis holds, shard by shard.
-func (c *Cluster) allOrders(ctx context.Context) ([]*schema.Order, error) {
+func (c ledgerProbe) allOrders(ctx context.Context) ([]*schema.Order, error) {
 	var out []*schema.Order
 	for _, s := range schema.AllShards() {
 		prefix := schema.OrderKey(s, "")
@@ -194,7 +199,7 @@ func (c *Cluster) allOrders(ctx context.Context) ([]*schema.Order, error) {
 // balances, as a ledger that posted twice would: sums and balances still
 // agree, so only the duplicate key gives it away. It undoes the plant
 // after the verify, so later scenarios audit a sound journal.
-func (c *Cluster) plantDoublePosting(ctx context.Context, j *journal.Journal) string {
+func (c ledgerProbe) plantDoublePosting(ctx context.Context, j *journal.Journal) string {
 	var victim *journal.Entry
 	for _, s := range schema.AllShards() {
 		es, err := j.Entries(ctx, s, "", 1000)
@@ -234,7 +239,7 @@ func (c *Cluster) plantDoublePosting(ctx context.Context, j *journal.Journal) st
 // applyEntry adds e's postings sign times to the balances and, for sign 1,
 // appends a copy of e to the journal (returning its id); sign -1 deletes
 // the copy del.
-func (c *Cluster) applyEntry(ctx context.Context, e journal.Entry, sign int64, del string) (string, error) {
+func (c ledgerProbe) applyEntry(ctx context.Context, e journal.Entry, sign int64, del string) (string, error) {
 	s := schema.HomeShard(e.AppID)
 	id := del
 	if sign > 0 {
