@@ -7,11 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"text/tabwriter"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/ledger"
+	"github.com/paygate/gateway/platform"
 )
 
 const ledgerJournalUsage = `usage: gateway ledger <subcommand> [--json] [--redis-url URL]
@@ -43,9 +45,18 @@ func ledgerJournalCmd(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs := subFlags("ledger", sub, synopsis, args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
+	var offset time.Duration
+	b := platform.NewBinder(fs)
+	b.Duration(&offset, "clock-offset", "GATEWAY_CLOCK_OFFSET", "settle: FAULT TESTING AND DEMOS ONLY: settle what falls due this much later (at most 24h)")
 	pos, err := parseInterleaved(fs, args[1:])
 	if err != nil {
 		return err
+	}
+	if err := errors.Join(b.Errs()...); err != nil {
+		return err
+	}
+	if offset < -platform.MaxClockOffset || offset > platform.MaxClockOffset {
+		return fmt.Errorf("ledger %s: --clock-offset %s: at most %s either way", sub, offset, platform.MaxClockOffset)
 	}
 	if want := map[string]int{"balances": 1}[sub]; len(pos) != want {
 		return fmt.Errorf("ledger %s: want %s, got %d argument(s)\n%s", sub, synopsis, len(pos), ledgerJournalUsage)
@@ -64,7 +75,8 @@ func ledgerJournalCmd(ctx context.Context, args []string, stdout, stderr io.Writ
 	case "verify":
 		return ledgerVerify(ctx, j, out)
 	case "settle":
-		s, err := ledger.NewSettler(ledger.Config{}, rdb, j, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(stderr, nil)))
+		now := func() time.Time { return time.Now().Add(offset) }
+		s, err := ledger.NewSettler(ledger.Config{Now: now}, rdb, j, prometheus.NewRegistry(), slog.New(slog.NewTextHandler(stderr, nil)))
 		if err != nil {
 			return err
 		}
