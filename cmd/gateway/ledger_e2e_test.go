@@ -52,11 +52,14 @@ func TestLedgerEndToEnd(t *testing.T) {
 	if out, err := e.ledger("settle"); err != nil || !strings.Contains(out, "settled 0 move(s)") {
 		t.Fatalf("settle before D+1: %v\n%s", err, out)
 	}
-	plantDoublePosting(t, testenv.Client(t, e.redisURL), shop.AppID, "payment:"+id)
+	undo := plantDoublePosting(t, testenv.Client(t, e.redisURL), shop.AppID, "payment:"+id)
 	out, err := e.ledger("verify")
 	if err == nil || !strings.Contains(out, "payment:"+id+" posted twice") {
 		t.Fatalf("verify missed a planted double posting: %v\n%s", err, out)
 	}
+	// The harness's own journal check at the end must see the journal as
+	// the gateway left it.
+	undo()
 }
 
 // ledger runs `gateway ledger ARGS`, its output and whether it failed.
@@ -70,7 +73,8 @@ func (e *e2e) ledger(args ...string) (string, error) {
 // plantDoublePosting writes transaction key's entry a second time with its
 // balances, as a bug posting twice would: the journal still sums to zero
 // and every balance to its postings, so only the duplicate key shows it.
-func plantDoublePosting(t *testing.T, rdb redis.UniversalClient, appid, key string) {
+// It returns what takes the plant out again.
+func plantDoublePosting(t *testing.T, rdb redis.UniversalClient, appid, key string) (undo func()) {
 	t.Helper()
 	ctx := context.Background()
 	s := schema.HomeShard(appid)
@@ -86,16 +90,27 @@ func plantDoublePosting(t *testing.T, rdb redis.UniversalClient, appid, key stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rdb.XAdd(ctx, &redis.XAddArgs{Stream: schema.JournalKey(s), Values: msgs[0].Values}).Err(); err != nil {
+	planted, err := rdb.XAdd(ctx, &redis.XAddArgs{Stream: schema.JournalKey(s), Values: msgs[0].Values}).Result()
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range en.Postings {
-		hash, field := schema.PlatformAccountsKey(s), p.Account+":"+p.Currency
-		if rest, ok := strings.CutPrefix(p.Account, "merchant:"+appid+":"); ok {
-			hash, field = schema.AccountsKey(appid), rest+":"+p.Currency
+	apply := func(sign int64) {
+		for _, p := range en.Postings {
+			hash, field := schema.PlatformAccountsKey(s), p.Account+":"+p.Currency
+			if rest, ok := strings.CutPrefix(p.Account, "merchant:"+appid+":"); ok {
+				hash, field = schema.AccountsKey(appid), rest+":"+p.Currency
+			}
+			if err := rdb.HIncrBy(ctx, hash, field, sign*int64(p.Amount)).Err(); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := rdb.HIncrBy(ctx, hash, field, int64(p.Amount)).Err(); err != nil {
+	}
+	apply(1)
+	return func() {
+		t.Helper()
+		if err := rdb.XDel(ctx, schema.JournalKey(s), planted).Err(); err != nil {
 			t.Fatal(err)
 		}
+		apply(-1)
 	}
 }
