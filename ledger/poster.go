@@ -24,6 +24,11 @@ type Poster struct {
 	log *slog.Logger
 	m   *posterMetrics
 	c   *platform.Consumer
+	// since is when the journal took over from the balances of before it
+	// (schema.JournalSinceKey): balance transfers and balance refunds that
+	// ended earlier moved those old balances, which the opening entries
+	// carry, so posting them again would count them twice.
+	since time.Time
 
 	// crashAfterPost, in tests, stops handle between posting and
 	// acknowledging when it answers true: what a kill -9 there leaves.
@@ -60,6 +65,11 @@ func (p *Poster) Run(ctx context.Context) error {
 	if err := p.c.EnsureGroups(ctx); err != nil {
 		return err
 	}
+	since, err := JournalSince(ctx, p.rdb, time.Now())
+	if err != nil {
+		return err
+	}
+	p.since = since
 	p.drainOwn(ctx)
 	go p.claimLoop(ctx)
 	rctx, stop := context.WithCancel(ctx)
@@ -163,7 +173,7 @@ func (p *Poster) prepare(ctx context.Context, stream string, msg redis.XMessage)
 		p.log.Error("event cannot be read; nothing posted", "stream", stream, "id", msg.ID, "err", err)
 		return journal.Tx{}, false, true
 	}
-	tx, ok, err := txOf(ctx, &ev, p.acc)
+	tx, ok, err := txOf(ctx, &ev, p.acc, p.since)
 	switch {
 	case errors.Is(err, errInvalid):
 		p.m.postings.WithLabelValues(kindEvent, resultInvalid).Inc()

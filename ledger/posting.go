@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
+	"github.com/redis/go-redis/v9"
 )
 
 // Accounts is where the merchants' terms come from: merchant.Directory,
@@ -23,8 +25,11 @@ var errInvalid = errors.New("event cannot be posted")
 
 // txOf is the transaction an event asks for; ok is false for an event that
 // moves no money (or whose money the command side posts itself).
-func txOf(ctx context.Context, ev *schema.Event, acc Accounts) (tx journal.Tx, ok bool, err error) {
+func txOf(ctx context.Context, ev *schema.Event, acc Accounts, since time.Time) (tx journal.Tx, ok bool, err error) {
 	o := &ev.Order
+	if beforeJournal(ev, since) {
+		return journal.Tx{}, false, nil
+	}
 	switch {
 	case ev.Type == schema.EventPaid:
 		// An own-balance order is created paid, its only event version 1,
@@ -83,4 +88,31 @@ func termsOf(ctx context.Context, acc Accounts, appid string) (merchant.Terms, e
 		return merchant.Terms{}, fmt.Errorf("read terms of %s: %w", appid, err)
 	}
 	return a.Terms, nil
+}
+
+// beforeJournal reports a balance movement that ended before the journal
+// took over: the old balances it moved are in the opening entries.
+func beforeJournal(ev *schema.Event, since time.Time) bool {
+	switch {
+	case since.IsZero():
+		return false
+	case ev.Type == schema.EventPaid && ev.Order.PaidWithBalance:
+		return ev.At.Before(since)
+	case ev.Type == schema.EventRefund && ev.Refund != nil && ev.Refund.Kind == schema.RefundKindBalance:
+		return ev.Refund.UpdatedAt().Before(since)
+	}
+	return false
+}
+
+// JournalSince is when the journal took over from the balances of before
+// it: the first caller (the migration or a ledger process) records now.
+func JournalSince(ctx context.Context, rdb redis.UniversalClient, now time.Time) (time.Time, error) {
+	if err := rdb.SetNX(ctx, schema.JournalSinceKey, now.UnixMilli(), 0).Err(); err != nil {
+		return time.Time{}, fmt.Errorf("record when the journal began: %w", err)
+	}
+	ms, err := rdb.Get(ctx, schema.JournalSinceKey).Int64()
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read when the journal began: %w", err)
+	}
+	return time.UnixMilli(ms).UTC(), nil
 }

@@ -257,3 +257,7 @@ func JournalTxKey(s Shard, key string) string { return "gw:" + s.Tag() + ":jtx:"
 // SettleDueKey is shard s's index of settlement moves that fall due, scored
 // by the time (ms) they do.
 func SettleDueKey(s Shard) string { return "gw:" + s.Tag() + ":settle:due" }
+
+// JournalSinceKey holds when (ms) the journal took over from the balances
+// kept before it, set once by the migration or the first ledger process.
+const JournalSinceKey = "gw:{merchants}:journal:since"

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/ledger"
 	"github.com/paygate/gateway/merchant"
 )
 
@@ -57,6 +59,11 @@ func openBalances(ctx context.Context, rdb redis.UniversalClient, j *journal.Jou
 		if j, err = journal.New(journal.Config{}, rdb, nil, nil); err != nil {
 			return 0, 0, err
 		}
+	}
+	// From now on the journal moves balances: a ledger process skips the
+	// balance movements that ended before, which the opening entries carry.
+	if _, err := ledger.JournalSince(ctx, rdb, time.Now()); err != nil {
+		return 0, 0, err
 	}
 	all, err := merchant.NewStore(rdb).List(ctx)
 	if err != nil {
