@@ -18,7 +18,6 @@ import (
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/schema"
-	"github.com/redis/go-redis/v9"
 )
 
 // gatewayBinary builds the real binary once per test run.
@@ -267,13 +266,8 @@ func createParams(appid string) schema.Params {
 // url: whatever the binary moved kept its invariants.
 func checkJournalAfter(t testing.TB, url string) {
 	t.Helper()
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		rdb := redis.NewClient(opt)
-		defer rdb.Close()
-		journaltest.Check(t, rdb)
-	})
+	// testenv.Client reads a single node's URL and a cluster seed's alike
+	// (make test-cluster); its own cleanup closes it after the check.
+	rdb := testenv.Client(t, url)
+	t.Cleanup(func() { journaltest.Check(t, rdb) })
 }
