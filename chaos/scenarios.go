@@ -37,7 +37,7 @@ func Scenarios() []Scenario {
 		{Name: "redis-kill9", Fault: "kill -9 of Redis, restart from its AOF", Quick: true,
 			Inject: func(ctx context.Context, c *Cluster, _ time.Duration) error { return c.redisKill9(ctx, nil) }},
 		{Name: "ledger-kill9", Fault: "two ledger processes, one killed with kill -9 every 0.2-0.8 s mid-batch and restarted; a planted double posting",
-			Quick: true, Hold: 20 * time.Second, QHold: 8 * time.Second, Inject: ledgerKill9,
+			Quick: true, Hold: 20 * time.Second, QHold: 4 * time.Second, Inject: ledgerKill9,
 			Audit: func(ctx context.Context, c *Cluster) []string { return c.ledgerAudit(ctx) }},
 		{Name: "clickhouse-stop", Fault: "ClickHouse stopped", Hold: 60 * time.Second, QHold: 15 * time.Second,
 			Inject: clickhouseStop},
