@@ -13,7 +13,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
-	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -342,12 +341,4 @@ func validCurrency(c string) bool {
 		}
 	}
 	return true
-}
-
-// InsufficientError is the caller's error for a Refused result: the kind
-// the API maps to 422 insufficient_balance, with what to do next.
-func InsufficientError(r Result, currency string, amount schema.Amount) error {
-	return platform.Errorf(platform.KindInsufficientFunds,
-		"the %s balance does not cover %s %s; wait for pending payments to settle or ask the operator for a top-up",
-		currency, amount, currency)
 }

@@ -93,7 +93,7 @@ func PaymentTx(o *schema.Order, t merchant.Terms, source string, instant bool) (
 	add(Fees, o.Currency, p.Fee)
 	settleAt := t.SettleAt(paid)
 	if instant || !settleAt.After(paid) {
-		reserve := ReserveOf(p.Net, t)
+		reserve := reserveOf(p.Net, t)
 		add(Merchant(o.AppID, Available), o.Currency, p.Gross-p.Fee-reserve)
 		add(Merchant(o.AppID, Reserve), o.Currency, reserve)
 		if reserve > 0 {
@@ -105,7 +105,7 @@ func PaymentTx(o *schema.Order, t merchant.Terms, source string, instant bool) (
 	if p.Net > 0 {
 		tx.Due = &Due{Key: schema.SettleDueKey(schema.HomeShard(o.AppID)), At: settleAt,
 			Member: DueMove{Kind: KindSettlement, AppID: o.AppID, Ref: o.ID, Currency: o.Currency, Amount: p.Net,
-				Reserve: ReserveOf(p.Net, t), Hold: reserveHold(t)}.String()}
+				Reserve: reserveOf(p.Net, t), Hold: reserveHold(t)}.String()}
 	}
 	return tx, nil
 }
@@ -116,9 +116,9 @@ func channelOf(receivable string) string {
 	return s
 }
 
-// ReserveOf is the rolling reserve held back from net under t (rounded
+// reserveOf is the rolling reserve held back from net under t (rounded
 // down: the merchant gets the odd minor unit).
-func ReserveOf(net schema.Amount, t merchant.Terms) schema.Amount {
+func reserveOf(net schema.Amount, t merchant.Terms) schema.Amount {
 	if t.ReserveBps <= 0 || net <= 0 {
 		return 0
 	}
