@@ -59,7 +59,6 @@ type limitRow struct {
 
 type merchantData struct {
 	A          *merchant.Account
-	Balances   map[string]string
 	Limits     []limitRow
 	Users      []*access.Account
 	LastRotate string
@@ -74,14 +73,8 @@ func (c *Console) merchant(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, notFound(err))
 	}
-	d := merchantData{A: a, Balances: map[string]string{}}
-	bals, err := c.d.Store.Balances(uc, a.AppID)
-	if err != nil {
-		return c.ui.Fail(ctx, err)
-	}
-	for cur, amt := range bals {
-		d.Balances[cur] = amt.String()
-	}
+	// The balances are the journal's, in the money section (merchantmoney).
+	d := merchantData{A: a}
 	for _, m := range schema.AllMethods() {
 		if !m.Selectable() {
 			continue
