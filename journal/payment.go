@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/paygate/gateway/channel"
+
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
 )
@@ -26,17 +28,11 @@ const (
 	KindBalanceOrder   = "balance_order"
 )
 
-// DefaultChannel is the provider account of an order that records none.
-const DefaultChannel = "default"
-
 // Source is where a provider-paid order's money came from: the receivable
-// of the provider account (channel) it went to.
-func Source(o *schema.Order) string {
-	if o.Channel == "" {
-		return Receivable(DefaultChannel)
-	}
-	return Receivable(o.Channel)
-}
+// of the provider account (channel) it went to, named by mode, method and
+// id ("channel:walleta.default:receivable"), since ids are unique only
+// within a method and sandbox money must never meet live money.
+func Source(o *schema.Order) string { return Receivable(channel.OfOrder(o).String()) }
 
 // Priced is a paid order's money, as the ledger reads it off the order.
 type Priced struct {

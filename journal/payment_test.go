@@ -43,7 +43,7 @@ func TestPaymentFeeAndSettlement(t *testing.T) {
 		t.Fatalf("after settlement: %+v", b)
 	}
 	p, _ := j.PlatformBalances(ctx)
-	if p[journal.Fees]["USD"] != 3_20 || p[journal.Receivable("default")]["USD"] != -100_00 {
+	if p[journal.Fees]["USD"] != 3_20 || p[journal.Source(o)]["USD"] != -100_00 {
 		t.Fatalf("platform %v", p)
 	}
 }
@@ -59,7 +59,7 @@ func TestConvertedPaymentAndRefundThroughFX(t *testing.T) {
 	rtx, _ := journal.RefundTx(o, r, merchant.DefaultTerms(), journal.Source(o))
 	post(t, j, rtx)
 	p, _ := j.PlatformBalances(ctx)
-	if got := p[journal.Receivable("default")]["BDT"]; got != -900_00 {
+	if got := p[journal.Source(o)]["BDT"]; got != -900_00 {
 		t.Fatalf("BDT receivable %d, want -900.00 after a quarter refunded", got)
 	}
 	if p[journal.FX]["USD"] != -7_50 || p[journal.FX]["BDT"] != 900_00 {
