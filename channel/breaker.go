@@ -62,3 +62,29 @@ func decodeBreaker(v string) (Breaker, error) {
 	}
 	return b, nil
 }
+
+// Failure reasons of an initialisation, as metrics and the timeline name
+// them. Only the first four fail over to the next channel; a plain
+// refusal is the provider's word on this payment, not on the account.
+const (
+	ReasonTransport = "transport" // no answer: connection refused or reset
+	ReasonTimeout   = "timeout"
+	ReasonHTTP5xx   = "http_5xx"
+	ReasonKeyword   = "keyword" // a refusal whose message holds an operator keyword
+	ReasonRefused   = "refused"
+)
+
+// Outcome is one initialisation attempt on a channel, as the breaker is
+// told it: OK, or the reason it failed (and the keyword it matched).
+type Outcome struct {
+	OK      bool
+	Reason  string
+	Keyword string
+	Detail  string // the error as the operator may read it; never a secret
+}
+
+// FailsOver reports whether the attempt's failure is the account's, so
+// the next channel is tried.
+func (o Outcome) FailsOver() bool {
+	return !o.OK && o.Reason != ReasonRefused
+}

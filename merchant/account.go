@@ -64,6 +64,10 @@ type Account struct {
 	// Terms are the ledger's settings for this merchant (DefaultTerms
 	// until an operator sets them).
 	Terms Terms `json:"-"`
+
+	// Group is the operator's merchant group ("" for none): channels may
+	// serve a group rather than a list of merchants.
+	Group string `json:"group,omitempty"`
 }
 
 // SignKeys are the API keys a signature may be made with now: the current
@@ -142,7 +146,7 @@ func accountFrom(h map[string]string) *Account {
 		KeyRotatedAt: fromMS(h[fKeyAt]), QueryKeyRotatedAt: fromMS(h[fQKeyAt]), WebhookSecretRotatedAt: fromMS(h[fWHAt]),
 		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),
 		ReportLimit: limitFrom(h[fLimitR]), MethodLimits: methodLimitsFrom(h), WebhookKeyConfirmed: h[fHookKeyOK],
-		Terms: termsFrom(h[fTerms]),
+		Terms: termsFrom(h[fTerms]), Group: h[fGroup],
 	}
 }
 

@@ -7,6 +7,10 @@ import "time"
 type NotificationRecord struct {
 	At       time.Time         `json:"at"`
 	Provider string            `json:"provider"`
+	// Channel is the provider account (channel id) that verified the
+	// notification, or that an initialisation attempt went to; operators
+	// see it, merchants never do.
+	Channel string `json:"channel,omitempty"`
 	Mode     string            `json:"mode"`
 	OrderID  string            `json:"orderId,omitempty"`
 	Ref      string            `json:"ref,omitempty"`
