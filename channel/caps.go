@@ -32,10 +32,10 @@ const holdFor = 3 * 24 * time.Hour
 type Reserved int
 
 const (
-	ReservedOK     Reserved = iota // reserved (or reserved before)
-	FullCount                      // the daily count cap is reached
-	FullAmount                     // the daily amount cap would be passed
-	NotCapped                      // nothing to reserve: the channel has no cap
+	ReservedOK Reserved = iota // reserved (or reserved before)
+	FullCount                  // the daily count cap is reached
+	FullAmount                 // the daily amount cap would be passed
+	NotCapped                  // nothing to reserve: the channel has no cap
 )
 
 // Caps counts capped channels' daily use in Redis. Only a capped channel

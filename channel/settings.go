@@ -39,10 +39,10 @@ const (
 // but Weight means "no rule": a channel without stored settings is
 // enabled, weight 1, unbounded, all day, for every merchant, at no cost.
 type Settings struct {
-	Disabled    bool   `json:"disabled,omitempty"`
-	Maintenance bool   `json:"maintenance,omitempty"`
-	Weight      int    `json:"weight,omitempty"`
-	Priority    int    `json:"priority,omitempty"`
+	Disabled    bool `json:"disabled,omitempty"`
+	Maintenance bool `json:"maintenance,omitempty"`
+	Weight      int  `json:"weight,omitempty"`
+	Priority    int  `json:"priority,omitempty"`
 	// Per-order bounds and daily caps are in the currency the provider
 	// charges (a USD order of a BDT method is bounded in BDT), 0 = none.
 	MinAmount   schema.Amount `json:"min,omitempty"`

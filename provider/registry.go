@@ -105,7 +105,9 @@ func (r *Registry) Channels(m schema.Method, sandbox bool) []string {
 }
 
 // All is method's channels with their adapters.
-func (r *Registry) All(m schema.Method, sandbox bool) []Channel { return slices.Clone(r.set(sandbox)[m]) }
+func (r *Registry) All(m schema.Method, sandbox bool) []Channel {
+	return slices.Clone(r.set(sandbox)[m])
+}
 
 // Methods lists the methods served for a merchant kind.
 func (r *Registry) Methods(sandbox bool) []schema.Method {

@@ -5,21 +5,21 @@ import "time"
 // NotificationRecord is a provider notification as kept for support: its
 // fields without secrets, what we decided and what it changed.
 type NotificationRecord struct {
-	At       time.Time         `json:"at"`
-	Provider string            `json:"provider"`
+	At       time.Time `json:"at"`
+	Provider string    `json:"provider"`
 	// Channel is the provider account (channel id) that verified the
 	// notification, or that an initialisation attempt went to; operators
 	// see it, merchants never do.
-	Channel string `json:"channel,omitempty"`
-	Mode     string            `json:"mode"`
-	OrderID  string            `json:"orderId,omitempty"`
-	Ref      string            `json:"ref,omitempty"`
-	Outcome  string            `json:"outcome,omitempty"`
-	Paid     string            `json:"paid,omitempty"` // amount and currency the provider reported
-	Verdict  string            `json:"verdict"`
-	Detail   string            `json:"detail,omitempty"`
-	Moved    bool              `json:"moved"`
-	Fields   map[string]string `json:"fields,omitempty"`
+	Channel string            `json:"channel,omitempty"`
+	Mode    string            `json:"mode"`
+	OrderID string            `json:"orderId,omitempty"`
+	Ref     string            `json:"ref,omitempty"`
+	Outcome string            `json:"outcome,omitempty"`
+	Paid    string            `json:"paid,omitempty"` // amount and currency the provider reported
+	Verdict string            `json:"verdict"`
+	Detail  string            `json:"detail,omitempty"`
+	Moved   bool              `json:"moved"`
+	Fields  map[string]string `json:"fields,omitempty"`
 }
 
 // Verdicts of a notification.
