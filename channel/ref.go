@@ -40,7 +40,7 @@ type Ref struct {
 }
 
 // String is the ref as keys, account names and metric labels spell it:
-// "walleta.default", "sandbox.walleta.alt".
+// "wallet_a.default", "sandbox.wallet_a.alt".
 func (r Ref) String() string {
 	s := string(r.Method) + "." + r.id()
 	if r.Sandbox {

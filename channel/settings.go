@@ -217,20 +217,32 @@ func decodeSettings(v string) (Settings, error) {
 }
 
 // CheckKeywords refuses a keyword list that would match everything: each
-// keyword has MinKeyword characters or more (letters or digits among
-// them), none is blank, the list is bounded.
+// keyword is MinKeyword wide or more (a letter or digit counts one, a
+// character beyond ASCII two, so a two-character CJK term passes), holds
+// a letter or digit, none is blank, the list is bounded.
 func CheckKeywords(kw []string) error {
 	if len(kw) > MaxKeywords {
 		return fmt.Errorf("%d keywords: at most %d", len(kw), MaxKeywords)
 	}
 	for _, k := range kw {
 		t := strings.TrimSpace(k)
-		n := len([]rune(t))
+		n := keywordWidth(t)
 		if n < MinKeyword || n > MaxKeyword || !strings.ContainsFunc(t, isWordRune) {
 			return fmt.Errorf("keyword %q: want %d to %d characters, letters or digits among them (a shorter one would match almost any message)", k, MinKeyword, MaxKeyword)
 		}
 	}
 	return nil
+}
+
+func keywordWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 127 {
+			n++
+		}
+	}
+	return n
 }
 
 func isWordRune(r rune) bool {

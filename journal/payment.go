@@ -30,7 +30,7 @@ const (
 
 // Source is where a provider-paid order's money came from: the receivable
 // of the provider account (channel) it went to, named by mode, method and
-// id ("channel:walleta.default:receivable"), since ids are unique only
+// id ("channel:wallet_a.default:receivable"), since ids are unique only
 // within a method and sandbox money must never meet live money.
 func Source(o *schema.Order) string { return Receivable(channel.OfOrder(o).String()) }
 
