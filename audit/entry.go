@@ -55,8 +55,8 @@ var DetailKeys = []string{
 	"refund", "provider", "ref", "provider_refund", "error",
 	// A merchant's money: its terms as set, an adjustment's bucket.
 	"terms", "bucket",
-	// A channel's routing data as set, its breaker's state, the keywords.
-	"channel", "settings", "state", "keywords", "group",
+	// A channel's routing data as set, its breaker's state, the keyword list (as "words": "key" names secrets here).
+	"channel", "settings", "state", "words", "group",
 }
 
 var detailAllowed = func() map[string]bool {
