@@ -95,6 +95,7 @@ type trade struct {
 	TotalAmount   string    `json:"total_amount"`
 	TransCurrency string    `json:"trans_currency,omitempty"`
 	Subject       string    `json:"subject"`
+	Passback      string    `json:"passback_params,omitempty"`
 	NotifyURL     string    `json:"notify_url,omitempty"`
 	Status        string    `json:"status"` // empty until the payer scans
 	Created       time.Time `json:"created"`
@@ -213,7 +214,10 @@ func (s *Simulator) answer(c *fiber.Ctx, method string, n node) error {
 // trade) and returns the address of its simulated payment page as the QR
 // payload.
 func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
-	var biz family.PrecreateBiz
+	var biz struct {
+		family.PrecreateBiz
+		Passback string `json:"passback_params"` // echoed in the notification
+	}
 	if err := json.Unmarshal([]byte(p["biz_content"]), &biz); err != nil {
 		return invalidArguments("isv.invalid-biz-content", "biz_content is not JSON")
 	}
@@ -233,7 +237,7 @@ func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
 	}
 	t := trade{
 		OutTradeNo: biz.OutTradeNo, TradeNo: newTradeNo(), Token: simkit.RandomHex(16), TotalAmount: amt.String(),
-		TransCurrency: biz.TransCurrency, Subject: biz.Subject, NotifyURL: p["notify_url"], Created: time.Now(),
+		TransCurrency: biz.TransCurrency, Subject: biz.Subject, Passback: biz.Passback, NotifyURL: p["notify_url"], Created: time.Now(),
 	}
 	err = s.save(ctx, t)
 	if err == nil {
