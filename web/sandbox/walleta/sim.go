@@ -145,14 +145,10 @@ func (s *Simulator) api(c *fiber.Ctx) error {
 	if s.err != nil {
 		return c.SendStatus(fiber.StatusInternalServerError)
 	}
-	form, err := url.ParseQuery(string(c.Body()))
-	params := map[string]string{}
-	for k, v := range form {
-		params[k] = v[0]
-	}
+	params, err := callParams(string(c.Request().URI().QueryString()), string(c.Body()))
 	method := params["method"]
 	if err != nil {
-		return s.answer(c, "", invalidArguments("isv.invalid-parameter", "form does not parse"))
+		return s.answer(c, "", invalidArguments("isv.invalid-parameter", err.Error()))
 	}
 	if refused := s.checkCall(params); refused != nil {
 		return s.answer(c, method, refused)
@@ -167,6 +163,29 @@ func (s *Simulator) api(c *fiber.Ctx) error {
 	default:
 		return s.answer(c, "", invalidArguments("isv.invalid-method", "unknown method"))
 	}
+}
+
+// callParams merges a call's parameters: the provider's gateway takes the
+// common ones (app_id, method, sign, ...) from the query string, where its
+// SDKs put them, or from the form body, and biz_content from either. A
+// parameter given in both places with two values is refused rather than
+// one of them picked.
+func callParams(query, body string) (map[string]string, error) {
+	q, errQ := url.ParseQuery(query)
+	f, errF := url.ParseQuery(body)
+	if errQ != nil || errF != nil {
+		return map[string]string{}, errors.New("query or form does not parse")
+	}
+	params := map[string]string{}
+	for _, vals := range []url.Values{f, q} {
+		for k, v := range vals {
+			if old, ok := params[k]; ok && old != v[0] {
+				return params, fmt.Errorf("%s given twice", k)
+			}
+			params[k] = v[0]
+		}
+	}
+	return params, nil
 }
 
 // checkCall is what the provider checks of every call: our app, the
