@@ -2,10 +2,10 @@ package walleta_test
 
 import (
 	"context"
-	"encoding/json"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"net/http"
