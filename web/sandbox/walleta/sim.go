@@ -21,6 +21,7 @@ import (
 	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/rsakey"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -57,6 +58,7 @@ type Simulator struct {
 	signKey *rsa.PrivateKey
 	err     error // a key that did not parse: every route answers 500
 	code    *simkit.CodePage[trade]
+	faults  *sandbox.FaultSwitch
 }
 
 // NewSimulator builds the simulator. A key in cfg that does not parse is
@@ -74,6 +76,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 		log.Error("wallet_a simulator unusable", "err", s.err)
 	}
 	s.code = s.codePage()
+	s.faults = sandbox.NewFaultSwitch(state, cfg.BaseURL, log)
 	return s
 }
 
@@ -131,6 +134,12 @@ func refusal(code, msg, subCode, subMsg string) node {
 	return node{"code": code, "msg": msg, "sub_code": subCode, "sub_msg": subMsg}
 }
 
+// restricted is the provider's answer to a call of a merchant account it
+// has blocked (the sandbox's restricted fault).
+func restricted() node {
+	return businessFailed("ACQ.SELLER_BEEN_BLOCKED", "商家账号被冻结")
+}
+
 func invalidArguments(subCode, subMsg string) node {
 	return refusal("40002", "Invalid Arguments", subCode, subMsg)
 }
@@ -155,6 +164,9 @@ func (s *Simulator) api(c *fiber.Ctx) error {
 	}
 	switch method {
 	case s.cfg.MethodPrefix + "trade.precreate":
+		if done, err := s.faults.Intercept(c, func(c *fiber.Ctx) error { return s.answer(c, method, restricted()) }); done {
+			return err
+		}
 		return s.answer(c, method, s.precreate(c.UserContext(), params))
 	case s.cfg.MethodPrefix + "trade.query":
 		return s.answer(c, method, s.query(c.UserContext(), params["biz_content"]))

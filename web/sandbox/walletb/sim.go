@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/rsakey"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -63,6 +64,7 @@ type Simulator struct {
 	signKey *rsa.PrivateKey
 	err     error // a key that did not parse: every route answers 500
 	code    *simkit.CodePage[simTx]
+	faults  *sandbox.FaultSwitch
 }
 
 // NewSimulator builds the simulator. A key in cfg that does not parse is
@@ -83,6 +85,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 		log.Error("wallet_b simulator unusable", "err", s.err)
 	}
 	s.code = s.codePage()
+	s.faults = sandbox.NewFaultSwitch(state, cfg.BaseURL, log)
 	return s
 }
 
@@ -151,6 +154,12 @@ func (s *Simulator) reply(c *fiber.Ctx, status int, v any) error {
 	return c.Status(status).Send(body)
 }
 
+// restricted is the provider's answer to an order of a merchant account it
+// has restricted (the sandbox's restricted fault).
+func (s *Simulator) restricted(c *fiber.Ctx) error {
+	return s.reply(c, fiber.StatusForbidden, apiError{"NO_AUTH", "商户无权限"})
+}
+
 type apiError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -194,6 +203,9 @@ func (s *Simulator) guard(c *fiber.Ctx) (bool, error) {
 // same one) and returns its simulated page's address as code_url.
 func (s *Simulator) native(c *fiber.Ctx) error {
 	if ok, err := s.guard(c); !ok {
+		return err
+	}
+	if done, err := s.faults.Intercept(c, s.restricted); done {
 		return err
 	}
 	var o family.NativeOrder
