@@ -40,7 +40,9 @@ type family struct {
 }
 
 func families() map[schema.Method]family {
-	pspa := func(base string) bdcardsim.SimConfig { return bdcardsim.SandboxSimConfigFamily(bdcard.FamilyPSPA, base) }
+	pspa := func(base string) bdcardsim.SimConfig {
+		return bdcardsim.SandboxSimConfigFamily(bdcard.FamilyPSPA, base)
+	}
 	bdt := provider.Money{Amount: 1215000, Currency: "BDT"}
 	return map[schema.Method]family{
 		schema.MethodWalletA:    {walleta.Registration(), sandbox.Make(walletasim.SandboxSimConfig, walletasim.NewSimulator), provider.Money{Amount: 100, Currency: "CNY"}},
