@@ -42,13 +42,21 @@ type harness struct {
 	got     *providertest.Inbox[received]
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T) *harness { t.Helper(); return newHarnessWith(t, nil) }
+
+// newHarnessWith is newHarness with the simulator's configuration changed
+// by change (nil: none).
+func newHarnessWith(t *testing.T, change func(*walletasim.SimConfig)) *harness {
 	t.Helper()
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
 	simBase := h.base + "/sandbox/provider/wallet_a"
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
-	h.sim = walletasim.NewSimulator(walletasim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, providertest.QuietLog())
+	simCfg := walletasim.SandboxSimConfig(simBase)
+	if change != nil {
+		change(&simCfg)
+	}
+	h.sim = walletasim.NewSimulator(simCfg, &provider.MemState{}, notifier, providertest.QuietLog())
 	h.adapter = newAdapter(t, walleta.SandboxConfig(simBase))
 	app := sandboxtest.App()
 	h.sim.Register(app.Group("/sandbox/provider/wallet_a"))

@@ -33,6 +33,12 @@ type SimConfig struct {
 	AppPublicKeyPEM       string // checks the calls' signatures
 	ProviderPrivateKeyPEM string // signs answers and notifications
 	MethodPrefix          string
+	// Certificate mode (when AppCertSN is set): the serials every call must
+	// carry (app_cert_sn and CertParamPrefix+"root_cert_sn"), and the
+	// provider certificate's, named in every answer as
+	// CertParamPrefix+"cert_sn".
+	AppCertSN, RootCertSN, ProviderCertSN string
+	CertParamPrefix                       string
 }
 
 // SandboxSimConfig is the simulator with the sandbox credentials, the
@@ -211,6 +217,14 @@ func (s *Simulator) checkCall(p map[string]string) node {
 	case p["biz_content"] == "":
 		return invalidArguments("isv.missing-biz-content", "biz_content is missing")
 	}
+	if s.cfg.AppCertSN != "" {
+		switch {
+		case p["app_cert_sn"] != s.cfg.AppCertSN:
+			return invalidArguments("isv.app-cert-sn-error", "app_cert_sn is not the app certificate's")
+		case p[s.cfg.CertParamPrefix+"root_cert_sn"] != s.cfg.RootCertSN:
+			return invalidArguments("isv.root-cert-sn-error", "root_cert_sn is not the root certificates'")
+		}
+	}
 	if _, err := time.ParseInLocation(family.TimeLayout, p["timestamp"], family.ProviderZone); err != nil {
 		return invalidArguments("isv.invalid-timestamp", "timestamp is not yyyy-MM-dd HH:mm:ss")
 	}
@@ -236,7 +250,13 @@ func (s *Simulator) answer(c *fiber.Ctx, method string, n node) error {
 		return fmt.Errorf("wallet_a simulator answer: %w", err)
 	}
 	nameJSON, _ := json.Marshal(name)
-	body := `{` + string(nameJSON) + `:` + string(raw) + `,"sign":"` + sig + `"}`
+	body := `{` + string(nameJSON) + `:` + string(raw) + `,"sign":"` + sig + `"`
+	if s.cfg.ProviderCertSN != "" {
+		snName, _ := json.Marshal(s.cfg.CertParamPrefix + "cert_sn")
+		snJSON, _ := json.Marshal(s.cfg.ProviderCertSN)
+		body += `,` + string(snName) + `:` + string(snJSON)
+	}
+	body += `}`
 	c.Set(fiber.HeaderContentType, "application/json;charset=utf-8")
 	return c.SendString(body)
 }
