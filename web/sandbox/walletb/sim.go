@@ -61,7 +61,7 @@ type Simulator struct {
 	n       *provider.Notifier
 	log     *slog.Logger
 	merch   *rsa.PublicKey
-	signKey *rsa.PrivateKey
+	plat    platform // the platform key it signs with, and its certificates
 	err     error // a key that did not parse: every route answers 500
 	code    *simkit.CodePage[simTx]
 	faults  *sandbox.FaultSwitch
@@ -76,7 +76,10 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 	s := &Simulator{cfg: cfg, state: state, n: n, log: log}
 	var errM, errP, errK error
 	s.merch, errM = rsakey.ParsePublic(cfg.MerchantPublicKeyPEM)
-	s.signKey, errP = rsakey.ParsePrivate(cfg.PlatformPrivateKeyPEM)
+	var signKey *rsa.PrivateKey
+	if signKey, errP = rsakey.ParsePrivate(cfg.PlatformPrivateKeyPEM); errP == nil {
+		errP = s.plat.add(signKey, cfg.PlatformSerial)
+	}
 	if len(cfg.APIv3Key) != 32 {
 		errK = errors.New("API v3 key must be 32 bytes")
 	}
@@ -91,12 +94,13 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 
 // Register mounts the simulator's routes: POST /v3/pay/transactions/native,
 // GET /v3/pay/transactions/out-trade-no/:no, POST /v3/refund/domestic/refunds,
-// and GET and POST /qr/:token
+// GET /v3/certificates, and GET and POST /qr/:token
 // (the scanned code's page).
 func (s *Simulator) Register(r fiber.Router) {
 	r.Post(family.PathNative, s.native)
 	r.Get(family.PathQuery+":no", s.query)
 	r.Post(family.PathRefunds, s.refund)
+	r.Get(family.PathCertificates, s.certificates)
 	s.code.Register(r)
 }
 
@@ -145,7 +149,8 @@ func (s *Simulator) reply(c *fiber.Ctx, status int, v any) error {
 	if err != nil {
 		return fmt.Errorf("wallet_b simulator answer: %w", err)
 	}
-	h, err := family.SignMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
+	key, serial := s.plat.signer()
+	h, err := family.SignMessage(key, serial, time.Now(), body)
 	if err != nil {
 		return fmt.Errorf("wallet_b simulator answer: %w", err)
 	}
