@@ -56,15 +56,15 @@ func SandboxSimConfig(baseURL string) SimConfig {
 // Fail reaches the order without waiting for a query or the expiry. Nothing
 // live depends on it: Verify maps the trade_state, whatever the event.
 type Simulator struct {
-	cfg     SimConfig
-	state   provider.State
-	n       *provider.Notifier
-	log     *slog.Logger
-	merch   *rsa.PublicKey
-	plat    platform // the platform key it signs with, and its certificates
-	err     error // a key that did not parse: every route answers 500
-	code    *simkit.CodePage[simTx]
-	faults  *sandbox.FaultSwitch
+	cfg    SimConfig
+	state  provider.State
+	n      *provider.Notifier
+	log    *slog.Logger
+	merch  *rsa.PublicKey
+	plat   platform // the platform key it signs with, and its certificates
+	err    error    // a key that did not parse: every route answers 500
+	code   *simkit.CodePage[simTx]
+	faults *sandbox.FaultSwitch
 }
 
 // NewSimulator builds the simulator. A key in cfg that does not parse is
