@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/bdcard"
 	"github.com/paygate/gateway/provider/bdpspb"
@@ -175,5 +176,24 @@ func TestFaultsAreKeyedByMountPath(t *testing.T) {
 	}
 	if err := sandbox.SetFault(ctx, st, alt, "explode"); err == nil {
 		t.Fatal("an unknown fault was stored")
+	}
+}
+
+// TestRestrictedPhrasesAreKeywords: the phrases make a keyword list the
+// channels accept (the demo's list holds them), and each matches its own
+// family's refusal only where the words are the same.
+func TestRestrictedPhrasesAreKeywords(t *testing.T) {
+	var kw []string
+	for _, p := range sandbox.RestrictedPhrases() {
+		kw = append(kw, p)
+	}
+	if err := channel.CheckKeywords(kw); err != nil {
+		t.Fatalf("phrases refused as keywords: %v", err)
+	}
+	if got := channel.MatchKeyword(kw, "wallet_b native: HTTP 403 NO_AUTH 商户无权限: provider refused the request"); got != "NO_AUTH" {
+		t.Fatalf("match = %q", got)
+	}
+	if got := channel.MatchKeyword(kw, "wallet_a precreate: code 40004 ACQ.TRADE_HAS_SUCCESS trade is paid"); got != "" {
+		t.Fatalf("an ordinary refusal matched %q", got)
 	}
 }
