@@ -66,3 +66,32 @@ func TestSandboxFaultCLI(t *testing.T) {
 		t.Fatalf("a refused command wrote %q", at("alt"))
 	}
 }
+
+// TestSandboxFaultServe: through the real binary, a fault switched by the
+// CLI reaches the running sandbox simulator (the key the CLI writes is the
+// one the simulator reads): restricted fails the create as a refusal, reset
+// as a provider that did not answer, and off makes it work again.
+func TestSandboxFaultServe(t *testing.T) {
+	e := newE2E(t)
+	e.run("migrate")
+	var m account
+	e.cli(&m, "merchant", "create", "--name", "shop", "--sandbox", "--json")
+	s := e.serve()
+	tests := []struct {
+		fault  string
+		status int
+		says   string
+	}{
+		{"off", 200, ""},
+		{"restricted", 502, "refused"},
+		{"reset", 503, "did not answer"},
+		{"off", 200, ""},
+	}
+	for _, tt := range tests {
+		e.run("sandbox", "fault", "wallet_a", "default", tt.fault)
+		r := s.create(t, createParams(m.AppID), m.APIKey)
+		if r.Status != tt.status || !strings.Contains(r.Msg, tt.says) {
+			t.Fatalf("create with the simulator %s: %+v", tt.fault, r)
+		}
+	}
+}
