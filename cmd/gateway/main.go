@@ -45,6 +45,8 @@ commands:
              ±X --currency C --reason R, adjustments, approve ID, reject ID,
              income --from DAY --to DAY, migrate (balances of before the journal
              into it, once)
+  sandbox    fault METHOD CHANNEL restricted|hang|reset|off: switch a sandbox
+             simulator to fail as a provider account does
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -63,7 +65,8 @@ func main() {
 // "gateway COMMAND --help" (serve and migrate print their flags instead).
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
 	"fx": fxUsage, "fees": feesUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
-	"operator": operatorUsage, "exceptions": exceptionsUsage, "ledger": ledgerUsage}
+	"operator": operatorUsage, "exceptions": exceptionsUsage, "ledger": ledgerUsage,
+	"sandbox": sandboxUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -113,6 +116,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return operatorCmd(ctx, args[1:], stdout, stderr)
 	case "ledger":
 		return ledgerCmd(ctx, args[1:], stdout, stderr)
+	case "sandbox":
+		return sandboxCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

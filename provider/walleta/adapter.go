@@ -22,6 +22,7 @@ type Adapter struct {
 	caller      *provider.Caller
 	appKey      *rsa.PrivateKey
 	providerKey *rsa.PublicKey
+	certs       credentials // the serials, in certificate mode
 	now         func() time.Time
 }
 
@@ -35,11 +36,11 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 	if caller == nil {
 		return nil, errors.New("wallet_a: no caller")
 	}
-	priv, pub, err := cfg.keys()
+	cr, err := cfg.credentials()
 	if err != nil {
 		return nil, err
 	}
-	return &Adapter{cfg: cfg, caller: caller, appKey: priv, providerKey: pub, now: time.Now}, nil
+	return &Adapter{cfg: cfg, caller: caller, appKey: cr.appKey, providerKey: cr.providerKey, certs: cr, now: time.Now}, nil
 }
 
 // ProviderZone is the provider's clock: its timestamps are UTC+8 wall time.
@@ -186,6 +187,10 @@ func (a *Adapter) signedForm(method string, biz any, notifyURL string) (string, 
 		"sign_type": SignType, "timestamp": a.now().In(ProviderZone).Format(TimeLayout), "version": "1.0",
 		"notify_url": notifyURL, "biz_content": string(content),
 	}
+	if a.cfg.CertMode() {
+		params["app_cert_sn"] = a.certs.appCertSN
+		params[a.cfg.CertParamPrefix+"root_cert_sn"] = a.certs.rootCertSN
+	}
 	sig, err := SignFields(a.appKey, RequestBase(params))
 	if err != nil {
 		return "", fmt.Errorf("wallet_a %s: %w", method, err)
@@ -234,7 +239,18 @@ func (a *Adapter) openAnswer(name, method string, body []byte) (json.RawMessage,
 		_ = json.Unmarshal(raw, &sig)
 	}
 	if err := verifyAnswer(a.providerKey, node, sig); err != nil {
-		return nil, fmt.Errorf("wallet_a %s: %w", name, err)
+		return nil, fmt.Errorf("wallet_a %s: %w%s", name, err, a.otherCert(env))
 	}
 	return node, nil
+}
+
+// otherCert explains an answer that does not verify in certificate mode
+// when it names another provider certificate than ours: the provider has
+// moved to a new certificate, which the operator must configure.
+func (a *Adapter) otherCert(env map[string]json.RawMessage) string {
+	var sn string
+	if !a.cfg.CertMode() || json.Unmarshal(env[a.cfg.CertParamPrefix+"cert_sn"], &sn) != nil || sn == a.certs.providerCertSN {
+		return ""
+	}
+	return fmt.Sprintf(" (signed with provider certificate %.32q, ours is %q: configure its new certificate)", sn, a.certs.providerCertSN)
 }

@@ -40,8 +40,22 @@ type Config struct {
 	AppID string `json:"app_id"`
 	// AppPrivateKeyPEM signs our calls (PKCS #8 or PKCS #1 PEM).
 	AppPrivateKeyPEM string `json:"app_private_key_pem"`
-	// ProviderPublicKeyPEM verifies the provider's answers and notifications.
+	// ProviderPublicKeyPEM verifies the provider's answers and notifications
+	// (public-key mode; empty in certificate mode).
 	ProviderPublicKeyPEM string `json:"provider_public_key_pem"`
+	// Certificate mode, for an account the provider set up with
+	// certificates: AppCertPEM is our app's public-key certificate the
+	// provider issued, ProviderCertPEM the provider's public-key
+	// certificate (whose key verifies its answers and notifications),
+	// RootCertPEM the provider's root certificate file. Their serials are
+	// sent with every call. All three or none.
+	AppCertPEM      string `json:"app_cert_pem"`
+	ProviderCertPEM string `json:"provider_cert_pem"`
+	RootCertPEM     string `json:"root_cert_pem"`
+	// CertParamPrefix is put before the names of the root serial parameter
+	// ("root_cert_sn") and of the answers' certificate serial ("cert_sn"):
+	// empty in the sandbox, the provider's own prefix live.
+	CertParamPrefix string `json:"cert_param_prefix"`
 	// MethodPrefix is put before the API's method names ("trade.precreate",
 	// "trade.query"); empty in the sandbox, the provider's own prefix live.
 	MethodPrefix string                `json:"method_prefix"`
@@ -73,10 +87,13 @@ func (c Config) Validate() error {
 	if c.AppID == "" {
 		errs = append(errs, errors.New("wallet_a app id is empty"))
 	}
-	if _, err := rsakey.ParsePrivate(c.AppPrivateKeyPEM); err != nil {
+	priv, err := rsakey.ParsePrivate(c.AppPrivateKeyPEM)
+	if err != nil {
 		errs = append(errs, fmt.Errorf("wallet_a app private key: %w", err))
 	}
-	if _, err := rsakey.ParsePublic(c.ProviderPublicKeyPEM); err != nil {
+	if c.CertMode() {
+		errs = append(errs, c.validateCerts(priv)...)
+	} else if _, err := rsakey.ParsePublic(c.ProviderPublicKeyPEM); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_a provider public key: %w", err))
 	}
 	if err := c.Caller.Validate(); err != nil {
@@ -85,17 +102,72 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// keys parses the configured keys (Validate has said they parse).
-func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
-	priv, err := rsakey.ParsePrivate(c.AppPrivateKeyPEM)
-	if err != nil {
-		return nil, nil, fmt.Errorf("wallet_a app private key: %w", err)
+// CertMode says the account uses certificates: any certificate given
+// means that mode (and then all three are required), so a half-configured
+// certificate account is refused rather than run in public-key mode.
+func (c Config) CertMode() bool {
+	return c.AppCertPEM != "" || c.ProviderCertPEM != "" || c.RootCertPEM != ""
+}
+
+// validateCerts lists the problems of certificate mode: each certificate
+// parses, the app certificate is for our app key, and the provider's key
+// comes from one place only.
+func (c Config) validateCerts(priv *rsa.PrivateKey) []error {
+	var errs []error
+	if c.ProviderPublicKeyPEM != "" {
+		errs = append(errs, errors.New("wallet_a provider public key is set in certificate mode: the key is the provider certificate's; leave it empty"))
 	}
-	pub, err := rsakey.ParsePublic(c.ProviderPublicKeyPEM)
-	if err != nil {
-		return nil, nil, fmt.Errorf("wallet_a provider public key: %w", err)
+	if pub, err := CertPublicKey(c.AppCertPEM); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a app certificate: %w", err))
+	} else if priv != nil && !pub.Equal(&priv.PublicKey) {
+		errs = append(errs, errors.New("wallet_a app certificate is not for the app private key"))
 	}
-	return priv, pub, nil
+	if _, err := CertPublicKey(c.ProviderCertPEM); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a provider certificate: %w", err))
+	} else if _, err := CertSN(c.ProviderCertPEM); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a provider certificate: %w", err))
+	}
+	if _, err := RootCertSN(c.RootCertPEM); err != nil {
+		errs = append(errs, fmt.Errorf("wallet_a root certificate: %w", err))
+	}
+	return errs
+}
+
+// credentials are what the adapter holds, parsed once (Validate has said
+// they parse).
+type credentials struct {
+	appKey      *rsa.PrivateKey
+	providerKey *rsa.PublicKey
+	// Certificate mode only: the serials sent with each call, and the one
+	// the provider's answers name.
+	appCertSN, rootCertSN, providerCertSN string
+}
+
+func (c Config) credentials() (credentials, error) {
+	var cr credentials
+	var err error
+	if cr.appKey, err = rsakey.ParsePrivate(c.AppPrivateKeyPEM); err != nil {
+		return cr, fmt.Errorf("wallet_a app private key: %w", err)
+	}
+	if !c.CertMode() {
+		if cr.providerKey, err = rsakey.ParsePublic(c.ProviderPublicKeyPEM); err != nil {
+			return cr, fmt.Errorf("wallet_a provider public key: %w", err)
+		}
+		return cr, nil
+	}
+	if cr.providerKey, err = CertPublicKey(c.ProviderCertPEM); err != nil {
+		return cr, fmt.Errorf("wallet_a provider certificate: %w", err)
+	}
+	if cr.appCertSN, err = CertSN(c.AppCertPEM); err != nil {
+		return cr, fmt.Errorf("wallet_a app certificate: %w", err)
+	}
+	if cr.providerCertSN, err = CertSN(c.ProviderCertPEM); err != nil {
+		return cr, fmt.Errorf("wallet_a provider certificate: %w", err)
+	}
+	if cr.rootCertSN, err = RootCertSN(c.RootCertPEM); err != nil {
+		return cr, fmt.Errorf("wallet_a root certificate: %w", err)
+	}
+	return cr, nil
 }
 
 // Registration is the family as the process registers it.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"net/http"
@@ -41,13 +42,21 @@ type harness struct {
 	got     *providertest.Inbox[received]
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T) *harness { t.Helper(); return newHarnessWith(t, nil) }
+
+// newHarnessWith is newHarness with the simulator's configuration changed
+// by change (nil: none).
+func newHarnessWith(t *testing.T, change func(*walletasim.SimConfig)) *harness {
 	t.Helper()
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
 	simBase := h.base + "/sandbox/provider/wallet_a"
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
-	h.sim = walletasim.NewSimulator(walletasim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, providertest.QuietLog())
+	simCfg := walletasim.SandboxSimConfig(simBase)
+	if change != nil {
+		change(&simCfg)
+	}
+	h.sim = walletasim.NewSimulator(simCfg, &provider.MemState{}, notifier, providertest.QuietLog())
 	h.adapter = newAdapter(t, walleta.SandboxConfig(simBase))
 	app := sandboxtest.App()
 	h.sim.Register(app.Group("/sandbox/provider/wallet_a"))
@@ -324,6 +333,62 @@ func TestReply(t *testing.T) {
 			r := a.Reply(provider.Notification{}, tt.err)
 			if r.Status != tt.status || r.Body != tt.body {
 				t.Fatalf("Reply = %+v", r)
+			}
+		})
+	}
+}
+
+// TestSimulatorTakesCommonParametersInQuery: the provider's SDKs send the
+// common parameters in the query string and biz_content in the body; the
+// simulator answers such a call as the real gateway does, and refuses a
+// parameter given twice with two values.
+func TestSimulatorTakesCommonParametersInQuery(t *testing.T) {
+	h := newHarness(t)
+	biz := walleta.PrecreateBiz{OutTradeNo: "P-query", TotalAmount: "1.00", Subject: "s"}
+	tests := []struct {
+		name     string
+		split    func(all url.Values) (query, body url.Values)
+		wantCode string
+	}{
+		{"common in query", func(all url.Values) (url.Values, url.Values) {
+			body := url.Values{"biz_content": all["biz_content"]}
+			all.Del("biz_content")
+			return all, body
+		}, walleta.CodeSuccess},
+		{"all in body", func(all url.Values) (url.Values, url.Values) { return url.Values{}, all }, walleta.CodeSuccess},
+		{"sign twice, differing", func(all url.Values) (url.Values, url.Values) {
+			query := url.Values{"sign": all["sign"]}
+			all.Set("sign", "AAAA")
+			return query, all
+		}, "40002"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			signed, err := h.adapter.SignedForm("trade.precreate", biz, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, _ := url.ParseQuery(signed)
+			query, body := tt.split(all)
+			res, err := http.Post(h.base+"/sandbox/provider/wallet_a/gateway?"+query.Encode(),
+				"application/x-www-form-urlencoded;charset=utf-8", strings.NewReader(body.Encode()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var env map[string]json.RawMessage
+			if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+				t.Fatal(err)
+			}
+			var node struct {
+				Code string `json:"code"`
+			}
+			raw, ok := env["trade_precreate_response"]
+			if !ok {
+				raw = env["error_response"]
+			}
+			if err := json.Unmarshal(raw, &node); err != nil || node.Code != tt.wantCode {
+				t.Fatalf("code %q, want %q (%s)", node.Code, tt.wantCode, raw)
 			}
 		})
 	}

@@ -5,3 +5,8 @@ package walleta
 var VerifyNotification = verifyNotification
 
 const MaxNotifyBody = maxNotifyBody
+
+// SignedForm is a call's signed parameters as the adapter would send them.
+func (a *Adapter) SignedForm(method string, biz any, notifyURL string) (string, error) {
+	return a.signedForm(a.cfg.MethodPrefix+method, biz, notifyURL)
+}

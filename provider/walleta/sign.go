@@ -11,23 +11,36 @@ import (
 )
 
 // NotifyBase is what the provider signs in a notification: every field but
-// sign and sign_type whose value is not empty, sorted by name (byte order),
+// sign and sign_type, empty values included, sorted by name (byte order),
 // name=value joined by &, values exactly as received (form-decoded, never
-// encoded again).
+// encoded again). The provider's own SDK builds its check string this way:
+// a field the provider sends empty is part of what it signed, so leaving it
+// out refuses a genuine notification (and the provider retries it for a
+// day).
 func NotifyBase(fields map[string]string) string {
-	return baseString(fields, "sign", "sign_type")
+	return baseString(fields, true, "sign", "sign_type")
 }
 
-// RequestBase is what we sign in a call: the same rule, but sign_type is
-// signed too (only sign itself is left out), as the provider's API wants.
+// NotifyBaseCompact is the same string without the empty fields: how some
+// signers (the shared vectors among them) build it. verifyNotification
+// tries it only when the notification has an empty field and the exact
+// string failed; an empty value carries nothing this gateway reads, so
+// either reading proves the same content.
+func NotifyBaseCompact(fields map[string]string) string {
+	return baseString(fields, false, "sign", "sign_type")
+}
+
+// RequestBase is what we sign in a call: every field but sign whose value
+// is not empty (sign_type is signed too), as the provider's API wants;
+// the empty ones are not sent at all.
 func RequestBase(params map[string]string) string {
-	return baseString(params, "sign")
+	return baseString(params, false, "sign")
 }
 
-func baseString(fields map[string]string, skip ...string) string {
+func baseString(fields map[string]string, keepEmpty bool, skip ...string) string {
 	names := make([]string, 0, len(fields))
 	for k, v := range fields {
-		if v == "" || contains(skip, k) {
+		if (v == "" && !keepEmpty) || contains(skip, k) {
 			continue
 		}
 		names = append(names, k)
@@ -70,10 +83,22 @@ func verifyNotification(pub *rsa.PublicKey, fields map[string]string) error {
 	if st := fields["sign_type"]; st != "" && st != SignType {
 		return fmt.Errorf("sign_type %q: %w", st, provider.ErrSignature)
 	}
-	if err := rsakey.Verify(pub, []byte(NotifyBase(fields)), sig); err != nil {
-		return fmt.Errorf("notification: %w", provider.ErrSignature)
+	if rsakey.Verify(pub, []byte(NotifyBase(fields)), sig) == nil {
+		return nil
 	}
-	return nil
+	if hasEmpty(fields) && rsakey.Verify(pub, []byte(NotifyBaseCompact(fields)), sig) == nil {
+		return nil
+	}
+	return fmt.Errorf("notification: %w", provider.ErrSignature)
+}
+
+func hasEmpty(fields map[string]string) bool {
+	for k, v := range fields {
+		if v == "" && k != "sign" && k != "sign_type" {
+			return true
+		}
+	}
+	return false
 }
 
 // verifyAnswer checks the sign of an API answer: the provider signs the raw

@@ -23,6 +23,7 @@ type Adapter struct {
 	cfg    Config
 	caller *provider.Caller
 	key    *rsa.PrivateKey
+	keys   *keyring // the platform keys, by serial
 	v      verifier
 	apiv3  []byte
 }
@@ -38,14 +39,15 @@ func New(cfg Config, caller *provider.Caller) (*Adapter, error) {
 	if caller == nil {
 		return nil, errors.New("wallet_b: no caller")
 	}
-	priv, pub, err := cfg.keys()
+	priv, configured, err := cfg.keys()
 	if err != nil {
 		return nil, err
 	}
-	return &Adapter{
-		cfg: cfg, caller: caller, key: priv, apiv3: []byte(cfg.APIv3Key),
-		v: verifier{key: pub, serial: cfg.PlatformSerial, maxSkew: cfg.MaxSkew.D(), now: cfg.Now},
-	}, nil
+	a := &Adapter{cfg: cfg, caller: caller, key: priv, apiv3: []byte(cfg.APIv3Key)}
+	a.keys = &keyring{configured: configured, refresh: cfg.PlatformCertRefresh.D(), gap: cfg.PlatformCertGap.D(),
+		now: cfg.Now, fetch: a.fetchCertificates, lastFetch: cfg.Now()}
+	a.v = verifier{keys: a.keys, maxSkew: cfg.MaxSkew.D(), now: cfg.Now}
+	return a, nil
 }
 
 // API paths, under Config.BaseURL.
@@ -170,6 +172,19 @@ func refusal(call string, ans provider.Answer) error {
 // call sends one call with our Authorization header and verifies the
 // answer's signature (any status: the provider signs its refusals too).
 func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method, pathQuery string, body []byte) (provider.Answer, error) {
+	ans, err := a.send(ctx, name, idempotent, method, pathQuery, body)
+	if err != nil {
+		return provider.Answer{}, err
+	}
+	if err := a.v.verify(ctx, readSigHeaders(ans.Header, a.cfg.HeaderPrefix), ans.Body); err != nil {
+		return provider.Answer{}, fmt.Errorf("wallet_b %s answer: %w", name, err)
+	}
+	return ans, nil
+}
+
+// send sends one call with our Authorization header; the answer is not
+// verified yet.
+func (a *Adapter) send(ctx context.Context, name string, idempotent bool, method, pathQuery string, body []byte) (provider.Answer, error) {
 	full := strings.TrimRight(a.cfg.BaseURL, "/") + pathQuery
 	ans, err := a.caller.Do(ctx, name, idempotent, func(ctx context.Context) (*http.Request, error) {
 		req, err := http.NewRequestWithContext(ctx, method, full, bytes.NewReader(body))
@@ -190,9 +205,6 @@ func (a *Adapter) call(ctx context.Context, name string, idempotent bool, method
 	})
 	if err != nil {
 		return provider.Answer{}, err
-	}
-	if err := a.v.verify(readSigHeaders(ans.Header, a.cfg.HeaderPrefix), ans.Body); err != nil {
-		return provider.Answer{}, fmt.Errorf("wallet_b %s answer: %w", name, err)
 	}
 	return ans, nil
 }

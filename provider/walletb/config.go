@@ -46,6 +46,11 @@ const (
 	// DefaultMaxSkew is the replay window: a signed message whose time stamp
 	// is further from our clock is refused.
 	DefaultMaxSkew = 5 * time.Minute
+	// DefaultPlatformCertRefresh is how often the platform certificates are
+	// fetched: well inside the overlap the provider gives a rotation.
+	DefaultPlatformCertRefresh = 12 * time.Hour
+	// DefaultPlatformCertGap bounds the fetches an unknown serial causes.
+	DefaultPlatformCertGap = time.Minute
 )
 
 // Config is one wallet_b merchant account. Operators write it as JSON with
@@ -59,10 +64,19 @@ type Config struct {
 	// the Authorization header; MerchantPrivateKeyPEM signs our calls.
 	MerchantSerial        string `json:"merchant_serial"`
 	MerchantPrivateKeyPEM string `json:"merchant_private_key_pem"`
-	// PlatformPublicKeyPEM verifies answers and notifications, which must
-	// name PlatformSerial in their serial header.
-	PlatformPublicKeyPEM string `json:"platform_public_key_pem"`
-	PlatformSerial       string `json:"platform_serial"`
+	// PlatformPublicKeyPEM verifies answers and notifications that name
+	// PlatformSerial in their serial header; PlatformKeys are more platform
+	// keys trusted the same way (another certificate during a rotation).
+	PlatformPublicKeyPEM string        `json:"platform_public_key_pem"`
+	PlatformSerial       string        `json:"platform_serial"`
+	PlatformKeys         []PlatformKey `json:"platform_keys"`
+	// PlatformCertRefresh is how often the provider's certificates call is
+	// asked for its current platform certificates (trusted besides the
+	// configured keys); a message naming an unknown serial asks at once,
+	// at most once per PlatformCertGap. "0s" never asks: an account whose
+	// provider signs with one fixed public key.
+	PlatformCertRefresh config.Duration `json:"platform_cert_refresh"`
+	PlatformCertGap     config.Duration `json:"platform_cert_gap"`
 	// APIv3Key (32 bytes) decrypts notification resources.
 	APIv3Key string `json:"api_v3_key"`
 	// HeaderPrefix is put before the signature headers' names (Timestamp,
@@ -79,7 +93,8 @@ type Config struct {
 // Defaults is an account with our Authorization scheme and replay window;
 // the credentials and the base address are the operator's.
 func Defaults() Config {
-	return Config{AuthScheme: DefaultAuthScheme, MaxSkew: config.Duration(DefaultMaxSkew), Now: time.Now}
+	return Config{AuthScheme: DefaultAuthScheme, MaxSkew: config.Duration(DefaultMaxSkew), Now: time.Now,
+		PlatformCertRefresh: config.Duration(DefaultPlatformCertRefresh), PlatformCertGap: config.Duration(DefaultPlatformCertGap)}
 }
 
 // CallBounds are the bounds of the calls to the provider.
@@ -130,22 +145,49 @@ func (c Config) Validate() error {
 	if _, err := rsakey.ParsePublic(c.PlatformPublicKeyPEM); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_b platform public key: %w", err))
 	}
+	errs = append(errs, c.validatePlatformKeys()...)
 	if err := c.Caller.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("wallet_b %w", err))
 	}
 	return errors.Join(errs...)
 }
 
-func (c Config) keys() (*rsa.PrivateKey, *rsa.PublicKey, error) {
+// validatePlatformKeys: each extra key parses and has a serial no other
+// key has; the refresh intervals are not negative.
+func (c Config) validatePlatformKeys() []error {
+	var errs []error
+	seen := map[string]bool{normSerial(c.PlatformSerial): true}
+	for i, k := range c.PlatformKeys {
+		if k.Serial == "" || seen[normSerial(k.Serial)] {
+			errs = append(errs, fmt.Errorf("wallet_b platform key %d: serial empty or given twice", i+1))
+		}
+		seen[normSerial(k.Serial)] = true
+		if _, err := rsakey.ParsePublic(k.PublicKeyPEM); err != nil {
+			errs = append(errs, fmt.Errorf("wallet_b platform key %d: %w", i+1, err))
+		}
+	}
+	if c.PlatformCertRefresh < 0 || c.PlatformCertGap < 0 {
+		errs = append(errs, errors.New("wallet_b platform certificate refresh and gap must not be negative"))
+	}
+	return errs
+}
+
+// keys are our merchant key and the configured platform keys by serial.
+func (c Config) keys() (*rsa.PrivateKey, map[string]*rsa.PublicKey, error) {
 	priv, err := rsakey.ParsePrivate(c.MerchantPrivateKeyPEM)
 	if err != nil {
 		return nil, nil, fmt.Errorf("wallet_b merchant private key: %w", err)
 	}
-	pub, err := rsakey.ParsePublic(c.PlatformPublicKeyPEM)
-	if err != nil {
-		return nil, nil, fmt.Errorf("wallet_b platform public key: %w", err)
+	all := append([]PlatformKey{{Serial: c.PlatformSerial, PublicKeyPEM: c.PlatformPublicKeyPEM}}, c.PlatformKeys...)
+	keys := make(map[string]*rsa.PublicKey, len(all))
+	for _, k := range all {
+		pub, err := rsakey.ParsePublic(k.PublicKeyPEM)
+		if err != nil {
+			return nil, nil, fmt.Errorf("wallet_b platform key %s: %w", k.Serial, err)
+		}
+		keys[normSerial(k.Serial)] = pub
 	}
-	return priv, pub, nil
+	return priv, keys, nil
 }
 
 // Registration is the family as the process registers it.

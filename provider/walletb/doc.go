@@ -11,9 +11,15 @@
 // serial, replay window), decrypts and maps to an Outcome; we answer 204.
 // Query asks for the transaction by our order id.
 //
+// The platform key is picked by the serial each message names, among the
+// configured keys and those the provider's certificates call lists
+// (platform.go), so the provider can rotate its certificate without a
+// restart here.
+//
 // The Simulator answers the same API for the sandbox: it checks our
 // Authorization header with the sandbox merchant public key, serves the
 // page a payer's wallet would show after scanning, signs every answer and
 // notification with the sandbox platform key and encrypts the resource with
-// the sandbox API v3 key.
+// the sandbox API v3 key; it serves the certificates call and can rotate
+// its platform certificate (Rotate).
 package walletb

@@ -1,6 +1,7 @@
 package walletb
 
 import (
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -52,23 +53,30 @@ func (s SigHeaders) Set(prefix string, set func(k, v string)) {
 
 // verifier checks the provider's signed messages.
 type verifier struct {
-	key     *rsa.PublicKey
-	serial  string // the platform serial the message must name; any when empty
+	keys    *keyring
 	maxSkew time.Duration
 	now     func() time.Time
 }
 
-// verify checks, in this order, that the headers are all there and name
-// our platform key's serial, that the signature verifies, and that the
-// time stamp is within the replay window. Every failure is ErrSignature.
-func (v verifier) verify(h SigHeaders, body []byte) error {
+// verify checks, in this order, that the headers are all there, that the
+// serial they name is a platform key we trust (the keyring may fetch the
+// provider's list for a serial it does not have), that the signature
+// verifies, and that the time stamp is within the replay window. Every
+// failure is ErrSignature.
+func (v verifier) verify(ctx context.Context, h SigHeaders, body []byte) error {
 	if h.Timestamp == "" || h.Nonce == "" || h.Signature == "" || h.Serial == "" {
 		return fmt.Errorf("signature headers missing: %w", provider.ErrSignature)
 	}
-	if v.serial != "" && h.Serial != v.serial {
-		return fmt.Errorf("signed by key serial %q, not ours: %w", h.Serial, provider.ErrSignature)
+	pub, err := v.keys.key(ctx, h.Serial)
+	if err != nil {
+		return err
 	}
-	if rsakey.Verify(v.key, SignedMessage(h.Timestamp, h.Nonce, body), h.Signature) != nil {
+	return v.check(pub, h, body)
+}
+
+// check verifies the signature with pub and the time stamp's window.
+func (v verifier) check(pub *rsa.PublicKey, h SigHeaders, body []byte) error {
+	if rsakey.Verify(pub, SignedMessage(h.Timestamp, h.Nonce, body), h.Signature) != nil {
 		return fmt.Errorf("message: %w", provider.ErrSignature)
 	}
 	ts, err := strconv.ParseInt(h.Timestamp, 10, 64)

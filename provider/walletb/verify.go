@@ -36,12 +36,12 @@ const (
 // headers (serial, signature over time stamp, nonce and body, replay
 // window) first, then the envelope, then the resource's decryption and the
 // transaction it holds, which must be ours.
-func (a *Adapter) Verify(_ context.Context, r *provider.Request) (provider.Notification, error) {
+func (a *Adapter) Verify(ctx context.Context, r *provider.Request) (provider.Notification, error) {
 	if len(r.Body) > maxNotifyBody {
 		return provider.Notification{}, fmt.Errorf("wallet_b notification body over %d bytes: %w", maxNotifyBody, provider.ErrMalformed)
 	}
 	h := readSigHeaders(r.Header, a.cfg.HeaderPrefix)
-	if err := a.v.verify(h, r.Body); err != nil {
+	if err := a.v.verify(ctx, h, r.Body); err != nil {
 		return provider.Notification{}, fmt.Errorf("wallet_b notification: %w", err)
 	}
 	var ev Event

@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -47,17 +48,19 @@ func SandboxSimConfigFamily(name, baseURL string) SimConfig {
 // checkout page, IPNs signed with the store password, validation and
 // transaction query, for the transactions it made itself.
 type Simulator struct {
-	cfg   SimConfig
-	state provider.State
-	n     *provider.Notifier
-	log   *slog.Logger
+	cfg    SimConfig
+	state  provider.State
+	n      *provider.Notifier
+	log    *slog.Logger
+	faults *sandbox.FaultSwitch // the tester's switch: restricted, hang, reset
 }
 
 // NewSimulator builds a simulator keeping its sessions in state (keys
 // "sim:<family>:") and sending IPNs through n.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
 	log = simkit.Logger(log)
-	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", cfg.Family)}
+	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", cfg.Family),
+		faults: sandbox.NewFaultSwitch(state, cfg.BaseURL, log)}
 }
 
 // Register mounts the provider's API and the checkout page on r.
@@ -90,7 +93,12 @@ func (s *Simulator) authorised(id, password string) bool {
 // session opens a checkout session, as the provider's session call does.
 func (s *Simulator) session(c *fiber.Ctx) error {
 	if !s.authorised(c.FormValue("store_id"), c.FormValue("store_passwd")) {
-		return c.JSON(family.SessionAnswer{Status: "FAILED", FailedReason: "Store Credential Error Or Store is De-active"})
+		return c.JSON(family.SessionAnswer{Status: "FAILED", FailedReason: storeInactive})
+	}
+	if done, err := s.faults.Intercept(c, func(c *fiber.Ctx) error {
+		return c.JSON(family.SessionAnswer{Status: "FAILED", FailedReason: storeInactive})
+	}); done {
+		return err
 	}
 	sess, err := s.newSession(c)
 	if err != nil {
@@ -101,6 +109,11 @@ func (s *Simulator) session(c *fiber.Ctx) error {
 	}
 	return c.JSON(family.SessionAnswer{Status: "SUCCESS", SessionKey: sess.Key, GatewayPageURL: s.cfg.BaseURL + "/checkout/" + sess.Key})
 }
+
+// storeInactive is the provider's one answer for a store it does not
+// accept: wrong credentials, or a store it has deactivated (the sandbox's
+// restricted fault).
+const storeInactive = "Store Credential Error Or Store is De-active"
 
 func (s *Simulator) newSession(c *fiber.Ctx) (simSession, error) {
 	sess := simSession{

@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -37,17 +38,19 @@ func SandboxSimConfig(baseURL string) SimConfig {
 // Simulator speaks the provider's side: payment creation, the payment page,
 // the browser's return to the merchant, and the transaction search.
 type Simulator struct {
-	cfg   SimConfig
-	state provider.State
-	n     *provider.Notifier
-	log   *slog.Logger
+	cfg    SimConfig
+	state  provider.State
+	n      *provider.Notifier
+	log    *slog.Logger
+	faults *sandbox.FaultSwitch // the tester's switch: restricted, hang, reset
 }
 
 // NewSimulator builds a simulator keeping its transactions in state (keys
 // "sim:bdpsp_b:"); n posts the return form for Settle, as a browser would.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
 	log = simkit.Logger(log)
-	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", family.Family)}
+	return &Simulator{cfg: cfg, state: state, n: n, log: log.With("simulator", family.Family),
+		faults: sandbox.NewFaultSwitch(state, cfg.BaseURL, log)}
 }
 
 // Register mounts the provider's API and the payment page on r.
@@ -80,6 +83,11 @@ func (s *Simulator) create(c *fiber.Ctx) error {
 	}
 	if !s.authorised(req.StoreID, req.SignatureKey) {
 		return c.Status(http.StatusUnauthorized).JSON(family.CreateAnswer{Result: "false", Message: "Invalid Store ID or Signature Key"})
+	}
+	if done, err := s.faults.Intercept(c, func(c *fiber.Ctx) error {
+		return c.Status(http.StatusForbidden).JSON(family.CreateAnswer{Result: "false", Message: "Merchant account is suspended"})
+	}); done {
+		return err
 	}
 	txn, err := newTxn(req)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -55,16 +56,17 @@ func SandboxSimConfig(baseURL string) SimConfig {
 // Simulator answers the provider's charge API, shows its hosted page and
 // sends its webhooks, signed with the sandbox secret.
 type Simulator struct {
-	cfg   SimConfig
-	state provider.State
-	n     *provider.Notifier
-	log   *slog.Logger
+	cfg    SimConfig
+	state  provider.State
+	n      *provider.Notifier
+	log    *slog.Logger
+	faults *sandbox.FaultSwitch // the tester's switch: restricted, hang, reset
 }
 
 // NewSimulator builds the simulator; its charges live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
 	log = simkit.Logger(log)
-	return &Simulator{cfg: cfg, state: state, n: n, log: log}
+	return &Simulator{cfg: cfg, state: state, n: n, log: log, faults: sandbox.NewFaultSwitch(state, cfg.BaseURL, log)}
 }
 
 // Register mounts the API and the hosted page relative to r.
@@ -89,6 +91,11 @@ func (s *Simulator) authorised(c *fiber.Ctx) bool {
 func (s *Simulator) createCharge(c *fiber.Ctx) error {
 	if !s.authorised(c) {
 		return apiError(c, fiber.StatusUnauthorized, "authorization_error", "no such API key")
+	}
+	if done, err := s.faults.Intercept(c, func(c *fiber.Ctx) error {
+		return apiError(c, fiber.StatusForbidden, "authorization_error", "This account has been restricted; contact support")
+	}); done {
+		return err
 	}
 	var req family.CreateCharge
 	if len(c.Body()) > family.MaxNotifyBody || json.Unmarshal(c.Body(), &req) != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -57,16 +58,17 @@ var simFiat = map[string]string{"usd": "1", "eur": "0.92", "gbp": "0.79", "brl":
 // invoices, payment status), shows the invoice page and sends IPNs signed
 // with the sandbox IPN secret.
 type Simulator struct {
-	cfg   SimConfig
-	state provider.State
-	n     *provider.Notifier
-	log   *slog.Logger
+	cfg    SimConfig
+	state  provider.State
+	n      *provider.Notifier
+	log    *slog.Logger
+	faults *sandbox.FaultSwitch // the tester's switch: restricted, hang, reset
 }
 
 // NewSimulator builds the simulator; its invoices live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
 	log = simkit.Logger(log)
-	return &Simulator{cfg: cfg, state: state, n: n, log: log}
+	return &Simulator{cfg: cfg, state: state, n: n, log: log, faults: sandbox.NewFaultSwitch(state, cfg.BaseURL, log)}
 }
 
 // Register mounts the API and the invoice page relative to r.

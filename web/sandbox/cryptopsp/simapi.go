@@ -45,6 +45,11 @@ func (s *Simulator) createInvoice(c *fiber.Ctx) error {
 	if !s.authorised(c) {
 		return apiError(c, fiber.StatusForbidden, "INVALID_API_KEY", "Invalid api key")
 	}
+	if done, err := s.faults.Intercept(c, func(c *fiber.Ctx) error {
+		return apiError(c, fiber.StatusForbidden, "FORBIDDEN", "Account is blocked")
+	}); done {
+		return err
+	}
 	if len(c.Body()) > family.MaxNotifyBody {
 		return apiError(c, fiber.StatusBadRequest, "INVALID_REQUEST_PARAMS", "body too large")
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -63,16 +64,17 @@ func SandboxSimConfig(baseURL string) SimConfig {
 // the create and status calls, shows the payer's page and notifies paid
 // orders as the provider does.
 type Simulator struct {
-	cfg   SimConfig
-	state provider.State
-	n     *provider.Notifier
-	log   *slog.Logger
+	cfg    SimConfig
+	state  provider.State
+	n      *provider.Notifier
+	log    *slog.Logger
+	faults *sandbox.FaultSwitch // the tester's switch: restricted, hang, reset
 }
 
 // NewSimulator builds the simulator; its orders live in state.
 func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log *slog.Logger) *Simulator {
 	log = simkit.Logger(log)
-	return &Simulator{cfg: cfg, state: state, n: n, log: log}
+	return &Simulator{cfg: cfg, state: state, n: n, log: log, faults: sandbox.NewFaultSwitch(state, cfg.BaseURL, log)}
 }
 
 // Register mounts the provider's API and the payer's page on r.

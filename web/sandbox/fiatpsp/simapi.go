@@ -49,6 +49,11 @@ func (s *Simulator) handleCreate(c *fiber.Ctx) error {
 	if err := s.authorised(values); err != nil {
 		return refuse(c, fiber.StatusUnauthorized, err.Error())
 	}
+	if done, err := s.faults.Intercept(c, func(c *fiber.Ctx) error {
+		return refuse(c, fiber.StatusForbidden, "Shop is blocked")
+	}); done {
+		return err
+	}
 	o, err := s.newOrder(values)
 	if err != nil {
 		return refuse(c, fiber.StatusBadRequest, err.Error())

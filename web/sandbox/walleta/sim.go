@@ -21,6 +21,7 @@ import (
 	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/rsakey"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -32,6 +33,12 @@ type SimConfig struct {
 	AppPublicKeyPEM       string // checks the calls' signatures
 	ProviderPrivateKeyPEM string // signs answers and notifications
 	MethodPrefix          string
+	// Certificate mode (when AppCertSN is set): the serials every call must
+	// carry (app_cert_sn and CertParamPrefix+"root_cert_sn"), and the
+	// provider certificate's, named in every answer as
+	// CertParamPrefix+"cert_sn".
+	AppCertSN, RootCertSN, ProviderCertSN string
+	CertParamPrefix                       string
 }
 
 // SandboxSimConfig is the simulator with the sandbox credentials, the
@@ -57,6 +64,7 @@ type Simulator struct {
 	signKey *rsa.PrivateKey
 	err     error // a key that did not parse: every route answers 500
 	code    *simkit.CodePage[trade]
+	faults  *sandbox.FaultSwitch
 }
 
 // NewSimulator builds the simulator. A key in cfg that does not parse is
@@ -74,6 +82,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 		log.Error("wallet_a simulator unusable", "err", s.err)
 	}
 	s.code = s.codePage()
+	s.faults = sandbox.NewFaultSwitch(state, cfg.BaseURL, log)
 	return s
 }
 
@@ -95,6 +104,7 @@ type trade struct {
 	TotalAmount   string    `json:"total_amount"`
 	TransCurrency string    `json:"trans_currency,omitempty"`
 	Subject       string    `json:"subject"`
+	Passback      string    `json:"passback_params,omitempty"`
 	NotifyURL     string    `json:"notify_url,omitempty"`
 	Status        string    `json:"status"` // empty until the payer scans
 	Created       time.Time `json:"created"`
@@ -130,6 +140,12 @@ func refusal(code, msg, subCode, subMsg string) node {
 	return node{"code": code, "msg": msg, "sub_code": subCode, "sub_msg": subMsg}
 }
 
+// restricted is the provider's answer to a call of a merchant account it
+// has blocked (the sandbox's restricted fault).
+func restricted() node {
+	return businessFailed("ACQ.SELLER_BEEN_BLOCKED", "商家账号被冻结")
+}
+
 func invalidArguments(subCode, subMsg string) node {
 	return refusal("40002", "Invalid Arguments", subCode, subMsg)
 }
@@ -144,20 +160,19 @@ func (s *Simulator) api(c *fiber.Ctx) error {
 	if s.err != nil {
 		return c.SendStatus(fiber.StatusInternalServerError)
 	}
-	form, err := url.ParseQuery(string(c.Body()))
-	params := map[string]string{}
-	for k, v := range form {
-		params[k] = v[0]
-	}
+	params, err := callParams(string(c.Request().URI().QueryString()), string(c.Body()))
 	method := params["method"]
 	if err != nil {
-		return s.answer(c, "", invalidArguments("isv.invalid-parameter", "form does not parse"))
+		return s.answer(c, "", invalidArguments("isv.invalid-parameter", err.Error()))
 	}
 	if refused := s.checkCall(params); refused != nil {
 		return s.answer(c, method, refused)
 	}
 	switch method {
 	case s.cfg.MethodPrefix + "trade.precreate":
+		if done, err := s.faults.Intercept(c, func(c *fiber.Ctx) error { return s.answer(c, method, restricted()) }); done {
+			return err
+		}
 		return s.answer(c, method, s.precreate(c.UserContext(), params))
 	case s.cfg.MethodPrefix + "trade.query":
 		return s.answer(c, method, s.query(c.UserContext(), params["biz_content"]))
@@ -166,6 +181,29 @@ func (s *Simulator) api(c *fiber.Ctx) error {
 	default:
 		return s.answer(c, "", invalidArguments("isv.invalid-method", "unknown method"))
 	}
+}
+
+// callParams merges a call's parameters: the provider's gateway takes the
+// common ones (app_id, method, sign, ...) from the query string, where its
+// SDKs put them, or from the form body, and biz_content from either. A
+// parameter given in both places with two values is refused rather than
+// one of them picked.
+func callParams(query, body string) (map[string]string, error) {
+	q, errQ := url.ParseQuery(query)
+	f, errF := url.ParseQuery(body)
+	if errQ != nil || errF != nil {
+		return map[string]string{}, errors.New("query or form does not parse")
+	}
+	params := map[string]string{}
+	for _, vals := range []url.Values{f, q} {
+		for k, v := range vals {
+			if old, ok := params[k]; ok && old != v[0] {
+				return params, fmt.Errorf("%s given twice", k)
+			}
+			params[k] = v[0]
+		}
+	}
+	return params, nil
 }
 
 // checkCall is what the provider checks of every call: our app, the
@@ -178,6 +216,14 @@ func (s *Simulator) checkCall(p map[string]string) node {
 		return invalidArguments("isv.invalid-signature-type", "sign_type must be RSA2")
 	case p["biz_content"] == "":
 		return invalidArguments("isv.missing-biz-content", "biz_content is missing")
+	}
+	if s.cfg.AppCertSN != "" {
+		switch {
+		case p["app_cert_sn"] != s.cfg.AppCertSN:
+			return invalidArguments("isv.app-cert-sn-error", "app_cert_sn is not the app certificate's")
+		case p[s.cfg.CertParamPrefix+"root_cert_sn"] != s.cfg.RootCertSN:
+			return invalidArguments("isv.root-cert-sn-error", "root_cert_sn is not the root certificates'")
+		}
 	}
 	if _, err := time.ParseInLocation(family.TimeLayout, p["timestamp"], family.ProviderZone); err != nil {
 		return invalidArguments("isv.invalid-timestamp", "timestamp is not yyyy-MM-dd HH:mm:ss")
@@ -204,7 +250,13 @@ func (s *Simulator) answer(c *fiber.Ctx, method string, n node) error {
 		return fmt.Errorf("wallet_a simulator answer: %w", err)
 	}
 	nameJSON, _ := json.Marshal(name)
-	body := `{` + string(nameJSON) + `:` + string(raw) + `,"sign":"` + sig + `"}`
+	body := `{` + string(nameJSON) + `:` + string(raw) + `,"sign":"` + sig + `"`
+	if s.cfg.ProviderCertSN != "" {
+		snName, _ := json.Marshal(s.cfg.CertParamPrefix + "cert_sn")
+		snJSON, _ := json.Marshal(s.cfg.ProviderCertSN)
+		body += `,` + string(snName) + `:` + string(snJSON)
+	}
+	body += `}`
 	c.Set(fiber.HeaderContentType, "application/json;charset=utf-8")
 	return c.SendString(body)
 }
@@ -213,7 +265,10 @@ func (s *Simulator) answer(c *fiber.Ctx, method string, n node) error {
 // trade) and returns the address of its simulated payment page as the QR
 // payload.
 func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
-	var biz family.PrecreateBiz
+	var biz struct {
+		family.PrecreateBiz
+		Passback string `json:"passback_params"` // echoed in the notification
+	}
 	if err := json.Unmarshal([]byte(p["biz_content"]), &biz); err != nil {
 		return invalidArguments("isv.invalid-biz-content", "biz_content is not JSON")
 	}
@@ -233,7 +288,7 @@ func (s *Simulator) precreate(ctx context.Context, p map[string]string) node {
 	}
 	t := trade{
 		OutTradeNo: biz.OutTradeNo, TradeNo: newTradeNo(), Token: simkit.RandomHex(16), TotalAmount: amt.String(),
-		TransCurrency: biz.TransCurrency, Subject: biz.Subject, NotifyURL: p["notify_url"], Created: time.Now(),
+		TransCurrency: biz.TransCurrency, Subject: biz.Subject, Passback: biz.Passback, NotifyURL: p["notify_url"], Created: time.Now(),
 	}
 	err = s.save(ctx, t)
 	if err == nil {

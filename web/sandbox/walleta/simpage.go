@@ -109,14 +109,20 @@ func (s *Simulator) notify(ctx context.Context, t trade) error {
 }
 
 // notification is the form the provider posts for a settled trade.
+// passback_params goes along even when the call gave none (empty), so that
+// every sandbox notification carries an empty parameter, as live ones
+// often do, and the adapter's check of those is exercised.
 func (s *Simulator) notification(t trade) (string, error) {
 	now := time.Now().In(family.ProviderZone)
 	f := map[string]string{
 		"notify_time": now.Format(family.TimeLayout), "notify_type": "trade_status_sync", "notify_id": simkit.RandomHex(16),
 		"app_id": s.cfg.AppID, "charset": "utf-8", "version": "1.0", "sign_type": family.SignType,
 		"trade_no": t.TradeNo, "out_trade_no": t.OutTradeNo, "trade_status": t.Status,
-		"total_amount": t.TotalAmount, "trans_currency": t.TransCurrency, "subject": t.Subject,
+		"total_amount": t.TotalAmount, "subject": t.Subject, "passback_params": t.Passback,
 		"buyer_logon_id": simBuyer, "gmt_create": t.Created.In(family.ProviderZone).Format(family.TimeLayout),
+	}
+	if t.TransCurrency != "" {
+		f["trans_currency"] = t.TransCurrency
 	}
 	if t.Status == family.StatusTradeSuccess {
 		f["receipt_amount"] = t.TotalAmount
@@ -131,9 +137,7 @@ func (s *Simulator) notification(t trade) (string, error) {
 	f["sign"] = sig
 	form := url.Values{}
 	for k, v := range f {
-		if v != "" {
-			form.Set(k, v)
-		}
+		form.Set(k, v) // empty ones too: the provider sends and signs them
 	}
 	return form.Encode(), nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/rsakey"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -55,14 +56,15 @@ func SandboxSimConfig(baseURL string) SimConfig {
 // Fail reaches the order without waiting for a query or the expiry. Nothing
 // live depends on it: Verify maps the trade_state, whatever the event.
 type Simulator struct {
-	cfg     SimConfig
-	state   provider.State
-	n       *provider.Notifier
-	log     *slog.Logger
-	merch   *rsa.PublicKey
-	signKey *rsa.PrivateKey
-	err     error // a key that did not parse: every route answers 500
-	code    *simkit.CodePage[simTx]
+	cfg    SimConfig
+	state  provider.State
+	n      *provider.Notifier
+	log    *slog.Logger
+	merch  *rsa.PublicKey
+	plat   platform // the platform key it signs with, and its certificates
+	err    error    // a key that did not parse: every route answers 500
+	code   *simkit.CodePage[simTx]
+	faults *sandbox.FaultSwitch
 }
 
 // NewSimulator builds the simulator. A key in cfg that does not parse is
@@ -74,7 +76,10 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 	s := &Simulator{cfg: cfg, state: state, n: n, log: log}
 	var errM, errP, errK error
 	s.merch, errM = rsakey.ParsePublic(cfg.MerchantPublicKeyPEM)
-	s.signKey, errP = rsakey.ParsePrivate(cfg.PlatformPrivateKeyPEM)
+	var signKey *rsa.PrivateKey
+	if signKey, errP = rsakey.ParsePrivate(cfg.PlatformPrivateKeyPEM); errP == nil {
+		errP = s.plat.add(signKey, cfg.PlatformSerial)
+	}
 	if len(cfg.APIv3Key) != 32 {
 		errK = errors.New("API v3 key must be 32 bytes")
 	}
@@ -83,17 +88,19 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 		log.Error("wallet_b simulator unusable", "err", s.err)
 	}
 	s.code = s.codePage()
+	s.faults = sandbox.NewFaultSwitch(state, cfg.BaseURL, log)
 	return s
 }
 
 // Register mounts the simulator's routes: POST /v3/pay/transactions/native,
 // GET /v3/pay/transactions/out-trade-no/:no, POST /v3/refund/domestic/refunds,
-// and GET and POST /qr/:token
+// GET /v3/certificates, and GET and POST /qr/:token
 // (the scanned code's page).
 func (s *Simulator) Register(r fiber.Router) {
 	r.Post(family.PathNative, s.native)
 	r.Get(family.PathQuery+":no", s.query)
 	r.Post(family.PathRefunds, s.refund)
+	r.Get(family.PathCertificates, s.certificates)
 	s.code.Register(r)
 }
 
@@ -142,13 +149,20 @@ func (s *Simulator) reply(c *fiber.Ctx, status int, v any) error {
 	if err != nil {
 		return fmt.Errorf("wallet_b simulator answer: %w", err)
 	}
-	h, err := family.SignMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
+	key, serial := s.plat.signer()
+	h, err := family.SignMessage(key, serial, time.Now(), body)
 	if err != nil {
 		return fmt.Errorf("wallet_b simulator answer: %w", err)
 	}
 	h.Set(s.cfg.HeaderPrefix, func(k, v string) { c.Set(k, v) })
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 	return c.Status(status).Send(body)
+}
+
+// restricted is the provider's answer to an order of a merchant account it
+// has restricted (the sandbox's restricted fault).
+func (s *Simulator) restricted(c *fiber.Ctx) error {
+	return s.reply(c, fiber.StatusForbidden, apiError{"NO_AUTH", "商户无权限"})
 }
 
 type apiError struct {
@@ -194,6 +208,9 @@ func (s *Simulator) guard(c *fiber.Ctx) (bool, error) {
 // same one) and returns its simulated page's address as code_url.
 func (s *Simulator) native(c *fiber.Ctx) error {
 	if ok, err := s.guard(c); !ok {
+		return err
+	}
+	if done, err := s.faults.Intercept(c, s.restricted); done {
 		return err
 	}
 	var o family.NativeOrder

@@ -88,7 +88,8 @@ func (s *Simulator) notify(ctx context.Context, t simTx) error {
 		if err != nil {
 			return nil, err
 		}
-		h, err := family.SignMessage(s.signKey, s.cfg.PlatformSerial, time.Now(), body)
+		key, serial := s.plat.signer()
+		h, err := family.SignMessage(key, serial, time.Now(), body)
 		if err != nil {
 			return nil, err
 		}
