@@ -93,7 +93,7 @@ func TestCapResetsAtTheZonesMidnight(t *testing.T) {
 	ctx := context.Background()
 	c := capped(fmt.Sprintf("tz%d", time.Now().UnixNano()%1e6), Settings{DailyCount: 1, TimeZone: "Asia/Shanghai"})
 	before := time.Date(2026, 11, 28, 15, 59, 0, 0, time.UTC) // 23:59 in Shanghai
-	after := before.Add(2 * time.Minute)                        // 00:01 the next day there
+	after := before.Add(2 * time.Minute)                      // 00:01 the next day there
 	if got, _ := caps.Reserve(ctx, c, "late", 1, before); got != ReservedOK {
 		t.Fatalf("23:59: %v", got)
 	}
