@@ -59,6 +59,14 @@ func (a fakeAdapters) For(m schema.Method, _ bool) (provider.Adapter, bool) {
 	return p, ok
 }
 
+// ForChannel: each method has the default channel only.
+func (a fakeAdapters) ForChannel(m schema.Method, sandbox bool, id string) (provider.Adapter, bool) {
+	if id != "" && id != "default" {
+		return nil, false
+	}
+	return a.For(m, sandbox)
+}
+
 // addMismatch keeps an order of method asking 100.00 USD and a verified
 // notification of a payment it did not accept, with the evidence given.
 func addMismatch(t *testing.T, q *queue, method schema.Method, verdict, paid, ref string) string {
