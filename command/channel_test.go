@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -155,5 +156,50 @@ func TestQueryAndRefundGoToTheOrdersChannel(t *testing.T) {
 	}
 	if def.calls.Load() != 0 || b.calls.Load() != 1 {
 		t.Fatal("a refund of an order on an unconfigured channel went to another account")
+	}
+}
+
+// channelSim is a simulator of one sandbox channel: Settle sends the paid
+// notification to its channel's path, signed with its key, and counts.
+type channelSim struct {
+	h         *harness
+	path, key string
+	order     string
+	calls     int
+}
+
+func (s *channelSim) Settle(context.Context, string, bool) error {
+	s.calls++
+	s.h.notifyAt(s.path, s.key, fakeNote{Order: s.order, Outcome: "paid", Amount: "100.00", Currency: "CNY"})
+	return nil
+}
+
+// TestSandboxDriverUsesTheOrdersChannelSimulator: the sandbox driver pays
+// an order through the simulator of the channel the order went to; an
+// order whose channel has no simulator any more gets an error saying so.
+func TestSandboxDriverUsesTheOrdersChannelSimulator(t *testing.T) {
+	h := newRedisHarness(t)
+	withTwoChannels(h, secretB)
+	id := onChannel(t, h, "b")
+	def := &channelSim{h: h, path: "/sandbox/gatewaynotification/wallet_a/notify", key: fakeSecret, order: id}
+	b := &channelSim{h: h, path: "/sandbox/gatewaynotification/wallet_a/ch/b/notify", key: secretB, order: id}
+	h.uc.Sandbox.sims = Simulators{
+		{Sandbox: true, Method: schema.MethodWalletA, ID: "default"}: def,
+		{Sandbox: true, Method: schema.MethodWalletA, ID: "b"}:       b,
+	}
+	if r := sandboxMove(t, h, id, "pay"); h.order(t, id).Status != schema.StatusPaid {
+		t.Fatalf("pay: %s", r.Raw)
+	}
+	if def.calls != 0 || b.calls != 1 {
+		t.Fatalf("simulators asked: default %d, b %d; want 0, 1", def.calls, b.calls)
+	}
+
+	gone := onChannel(t, h, "gone")
+	q := url.Values{"appid": {h.acct.AppID}, "key": {h.acct.QueryKey}}
+	if r := h.do(newPost("/sandbox/orders/"+gone+"/pay?"+q.Encode(), "")); r.Status != 503 || !strings.Contains(r.Raw, "no longer configured") {
+		t.Fatalf("pay of an order on a channel no longer configured: %d %s", r.Status, r.Raw)
+	}
+	if h.order(t, gone).Status != schema.StatusReady {
+		t.Fatal("an order on a channel no longer configured was paid without its provider")
 	}
 }
