@@ -174,3 +174,21 @@ func TestSandboxHasEveryChannelOfEveryFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestCallerNamesTellChannelsApart: a channel's calls are counted under a
+// name of its own; the default channel keeps the name of before channels.
+func TestCallerNamesTellChannelsApart(t *testing.T) {
+	tests := []struct {
+		sandbox bool
+		id      string
+		want    string
+	}{
+		{false, "default", "wallet_a"}, {false, "", "wallet_a"}, {false, "b", "wallet_a.b"},
+		{true, "default", "wallet_a_sandbox"}, {true, "alt", "wallet_a_sandbox.alt"},
+	}
+	for _, tt := range tests {
+		if got := callerName(schema.MethodWalletA, tt.sandbox, tt.id); got != tt.want {
+			t.Errorf("sandbox %v channel %q: %q, want %q", tt.sandbox, tt.id, got, tt.want)
+		}
+	}
+}
