@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 
@@ -73,5 +74,22 @@ func TestSandboxSecondChannelPaysEndToEnd(t *testing.T) {
 	}
 	if !applied {
 		t.Fatalf("no payment applied by channel alt: %v", raw)
+	}
+}
+
+// TestServeRefusesTwoChannelsOfOneID: serve refuses to start on a providers
+// file with two channels of one id, naming it among every other problem.
+func TestServeRefusesTwoChannelsOfOneID(t *testing.T) {
+	e := newE2E(t)
+	const account = `"base_url": "https://api.example.com", "api_key": "k", "webhook_secret": "s"`
+	file := t.TempDir() + "/providers.json"
+	if err := os.WriteFile(file, []byte(`{"cryptohost": [{"id": "a", `+account+`}, {"id": "a", `+account+`}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := e.serveRefused("GATEWAY_PROVIDERS_FILE="+file, "GATEWAY_CHANNELS_MAX=0")
+	for _, want := range []string{`provider cryptohost: two channels with id "a"`, "channels-max 0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("serve's refusal does not say %q:\n%s", want, out)
+		}
 	}
 }
