@@ -146,9 +146,9 @@ func (h *Choose) applyChoice(ctx context.Context, o *schema.Order) error {
 	if next, ok := secondChoice[o.Method]; ok {
 		return h.chooseDeferred(ctx, o, next)
 	}
-	a, ok := h.providers.For(o.Method, o.Sandbox)
-	if !ok {
-		return platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available", o.Method)
+	a, err := pendingAdapter(h.providers, o.Method, o)
+	if err != nil {
+		return err
 	}
 	if err := h.init.charge(ctx, o, a); err != nil {
 		return err

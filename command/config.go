@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -86,12 +87,24 @@ func (c Config) NotificationBase(m schema.Method, sandbox bool) string {
 	return c.PublicURL + "/api/gatewaynotification/" + string(m)
 }
 
+// ChannelNotificationBase is NotificationBase of one channel: the plain
+// prefix for the default channel (as before channels), .../ch/<id> for
+// another, so the notification is verified with that channel's secrets
+// alone.
+func (c Config) ChannelNotificationBase(m schema.Method, sandbox bool, chID string) string {
+	base := c.NotificationBase(m, sandbox)
+	if chID == "" || chID == channel.Default {
+		return base
+	}
+	return base + "/ch/" + url.PathEscape(chID)
+}
+
 // ProviderURLs are the addresses an adapter gives its provider for o:
-// where to notify us, and where to send the payer after success, failure
-// or cancellation (our payment page, except for bdpsp_b, whose browser
-// returns are its notifications).
+// where to notify us (its channel's path), and where to send the payer
+// after success, failure or cancellation (our payment page, except for
+// bdpsp_b, whose browser returns are its notifications).
 func (c Config) ProviderURLs(o *schema.Order) (notify, success, fail, cancel string) {
-	base := c.NotificationBase(o.Method, o.Sandbox)
+	base := c.ChannelNotificationBase(o.Method, o.Sandbox, o.Channel)
 	if o.Method == schema.MethodBDPSPB {
 		return base + "/return", base + "/return/success", base + "/return/fail", base + "/return/cancel"
 	}

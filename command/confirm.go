@@ -85,9 +85,9 @@ func (h *ConfirmChoice) awaiting(ctx context.Context, id string, m schema.Method
 	if !o.Status.Live() || o.NextAction != next {
 		return nil, nil, platform.Errorf(platform.KindConflict, "order %s is %s and takes no choice now", id, o.Status)
 	}
-	a, ok := h.providers.For(m, o.Sandbox)
-	if !ok {
-		return nil, nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available", m)
+	a, err := pendingAdapter(h.providers, m, o)
+	if err != nil {
+		return nil, nil, err
 	}
 	return o, a, nil
 }
@@ -96,9 +96,9 @@ func (h *ConfirmChoice) awaiting(ctx context.Context, id string, m schema.Method
 // what the payer would be charged in its currency at the current rate; a
 // system whose currency has no rate set is listed unavailable.
 func (h *ConfirmChoice) FiatpspSystems(ctx context.Context, o *schema.Order) ([]schema.SystemOption, error) {
-	a, ok := h.providers.For(schema.MethodFiatPSP, o.Sandbox)
-	if !ok {
-		return nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod fiatpsp is not available")
+	a, err := pendingAdapter(h.providers, schema.MethodFiatPSP, o)
+	if err != nil {
+		return nil, err
 	}
 	list, err := h.options.systems(ctx, a, o.Sandbox)
 	if err != nil {
@@ -123,9 +123,9 @@ func (h *ConfirmChoice) FiatpspSystems(ctx context.Context, o *schema.Order) ([]
 // the provider's minimum in the order's currency; one the order is below is
 // disabled, and a pair the provider does not price is left out.
 func (h *ConfirmChoice) CryptoCurrencies(ctx context.Context, o *schema.Order) ([]schema.CryptoOption, error) {
-	a, ok := h.providers.For(schema.MethodCryptoPSP, o.Sandbox)
-	if !ok {
-		return nil, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod cryptopsp is not available")
+	a, err := pendingAdapter(h.providers, schema.MethodCryptoPSP, o)
+	if err != nil {
+		return nil, err
 	}
 	l, ok := a.(provider.Currencies)
 	if !ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
@@ -41,26 +42,31 @@ func newNotifications(cfg Config, d Deps, settle *Settle) (*Notifications, error
 		recorder: &notificationLog{rdb: d.Store.rdb, keep: cfg.OrderTTL + cfg.OrderRetention}}, nil
 }
 
-// Handle verifies a notification to family's endpoint of the mode with
-// the family's adapter, applies it through Settle, keeps it with its
-// verdict and gives the answer the provider expects. An error is only
-// returned when the notification could not be kept: unrecorded is
-// unanswered, and the provider sends it again. A refusal is an answer.
-func (h *Notifications) Handle(ctx context.Context, family schema.Method, sandbox bool, req *provider.Request) (provider.Reply, error) {
-	a, err := h.adapter(family, sandbox)
+// Handle verifies a notification to family's endpoint of the mode, with
+// channel chID's adapter when the path names one (chID "" is the plain
+// path: the family's channels are tried in order, verifyAny), applies it
+// through Settle, keeps it with its verdict and gives the answer the
+// provider expects. An error is only returned when the notification could
+// not be kept: unrecorded is unanswered, and the provider sends it again.
+// A refusal is an answer.
+func (h *Notifications) Handle(ctx context.Context, family schema.Method, sandbox bool, chID string, req *provider.Request) (provider.Reply, error) {
+	chs, err := h.channels(family, sandbox, chID)
 	if err != nil {
 		return provider.Reply{}, err
 	}
 	rec := schema.NotificationRecord{At: h.settle.now().UTC(), Provider: string(family), Mode: mode(sandbox)}
-	n, err := a.Verify(ctx, req)
-	err = h.settleWith(ctx, family, sandbox, n, err, &rec)
+	by, n, err := h.verifyAny(ctx, chs, req)
+	if err == nil {
+		rec.Channel = by.ID
+	}
+	err = h.settleWith(ctx, family, sandbox, by.ID, n, err, &rec)
 	if rerr := h.recorder.add(ctx, &rec); rerr != nil {
 		return provider.Reply{}, fmt.Errorf("record notification: %w", rerr)
 	}
 	if err != nil {
-		h.log.Warn("provider notification refused", "provider", family, "mode", rec.Mode, "order", rec.OrderID, "verdict", rec.Verdict)
+		h.log.Warn("provider notification refused", "provider", family, "channel", rec.Channel, "mode", rec.Mode, "order", rec.OrderID, "verdict", rec.Verdict)
 	}
-	r := a.Reply(n, err)
+	r := by.Adapter.Reply(n, err)
 	if r.Status >= 300 && r.Status < 400 && r.Location == "" {
 		// A browser return (bdpsp_b): the payer goes on to the order's page,
 		// which shows what the search found.
@@ -72,43 +78,34 @@ func (h *Notifications) Handle(ctx context.Context, family schema.Method, sandbo
 	return r, nil
 }
 
-// adapter is family's adapter of the mode; an unknown family is a route
-// that does not exist.
-func (h *Notifications) adapter(family schema.Method, sandbox bool) (provider.Adapter, error) {
-	a, ok := h.providers.For(family, sandbox)
-	if !ok {
-		return nil, platform.Errorf(platform.KindRouteNotFound, "no provider %q", family)
-	}
-	return a, nil
-}
-
 // Reconcile asks the order's provider what became of its payment and
 // applies the answer as a notification would, kept with its verdict: for
 // what a provider never notifies (a failed fiatpsp payment), or when a
 // notification was lost.
 func (h *Notifications) Reconcile(ctx context.Context, o *schema.Order) error {
-	a, ok := h.providers.For(o.Method, o.Sandbox)
-	if !ok {
-		return platform.Errorf(platform.KindMethodUnavailable, "no provider for %s", o.Method)
+	a, err := channelAdapter(h.providers, o)
+	if err != nil {
+		return err
 	}
-	rec := schema.NotificationRecord{At: h.settle.now().UTC(), Provider: string(o.Method), Mode: mode(o.Sandbox) + " query"}
+	id := channel.OfOrder(o).ID
+	rec := schema.NotificationRecord{At: h.settle.now().UTC(), Provider: string(o.Method), Channel: id, Mode: mode(o.Sandbox) + " query"}
 	n, err := a.Query(ctx, o.ID, o.ProviderRef)
 	if err == nil && n.OrderID == "" {
 		n.OrderID = o.ID
 	}
-	err = h.settleWith(ctx, o.Method, o.Sandbox, n, err, &rec)
+	err = h.settleWith(ctx, o.Method, o.Sandbox, id, n, err, &rec)
 	if rerr := h.recorder.add(ctx, &rec); rerr != nil {
 		return fmt.Errorf("record query: %w", rerr)
 	}
 	return err
 }
 
-// settleWith applies a verified provider answer (verr nil) and fills rec
-// with what happened; the error is the refusal, if any.
-func (h *Notifications) settleWith(ctx context.Context, family schema.Method, sandbox bool, n provider.Notification, verr error, rec *schema.NotificationRecord) error {
+// settleWith applies a provider answer verified by channel chID (verr
+// nil) and fills rec with what happened; the error is the refusal, if any.
+func (h *Notifications) settleWith(ctx context.Context, family schema.Method, sandbox bool, chID string, n provider.Notification, verr error, rec *schema.NotificationRecord) error {
 	err := verr
 	if err == nil {
-		err = h.apply(ctx, family, sandbox, n, rec)
+		err = h.apply(ctx, family, sandbox, chID, n, rec)
 	} else {
 		rec.Verdict, rec.Detail = verdictOf(err), err.Error()
 	}
@@ -120,10 +117,10 @@ func (h *Notifications) settleWith(ctx context.Context, family schema.Method, sa
 	return err
 }
 
-// apply checks a verified notification against its order and settles it.
-// A returned error is a refusal the provider is told about; the verdict
-// says why either way.
-func (h *Notifications) apply(ctx context.Context, family schema.Method, sandbox bool, n provider.Notification, rec *schema.NotificationRecord) error {
+// apply checks a notification verified by channel chID against its order
+// and settles it. A returned error is a refusal the provider is told
+// about; the verdict says why either way.
+func (h *Notifications) apply(ctx context.Context, family schema.Method, sandbox bool, chID string, n provider.Notification, rec *schema.NotificationRecord) error {
 	o, err := h.settle.store.Get(ctx, n.OrderID)
 	if platform.KindOf(err) == platform.KindNotFound || (err == nil && (o.Sandbox != sandbox || o.Method != family)) {
 		rec.Verdict, rec.Detail = schema.VerdictUnknownOrder, "no "+mode(sandbox)+" "+string(family)+" order "+n.OrderID
@@ -132,6 +129,13 @@ func (h *Notifications) apply(ctx context.Context, family schema.Method, sandbox
 	if err != nil {
 		rec.Verdict = schema.VerdictError
 		return err
+	}
+	if want := channel.OfOrder(o).ID; want != chID {
+		// Verified, but with another provider account's secret than the
+		// one the order went to: it never settles the order.
+		rec.Verdict = schema.VerdictChannelMismatch
+		rec.Detail = fmt.Sprintf("verified by channel %q; the order is on channel %q", chID, want)
+		return fmt.Errorf("%s: %w", rec.Detail, provider.ErrSignature)
 	}
 	if n.InitRef != "" && n.InitRef != o.ProviderRef {
 		// A real payment, but of another charge than the one we made for
@@ -238,9 +242,10 @@ func newNotifyMetrics(reg prometheus.Registerer) (*notifyMetrics, error) {
 	return m, nil
 }
 
-// Known refuses a family the mode has no provider for, as a route that does
+// Known refuses a family the mode has no provider for, or a channel path
+// (chID not "") the family has no such channel for, as a route that does
 // not exist: the notifications door asks before it reads the body.
-func (h *Notifications) Known(family schema.Method, sandbox bool) error {
-	_, err := h.adapter(family, sandbox)
+func (h *Notifications) Known(family schema.Method, sandbox bool, chID string) error {
+	_, err := h.channels(family, sandbox, chID)
 	return err
 }

@@ -141,15 +141,20 @@ func (h *Refunds) Refund(ctx context.Context, o *schema.Order, ask RefundAsk) (*
 }
 
 // refundKind decides how o's money goes back, before anything is reserved:
-// a balance order between balances, a provider order through an adapter
-// with a refund call; any other is refused.
+// a balance order between balances, a provider order through its
+// channel's adapter with a refund call; any other is refused.
 func (h *Refunds) refundKind(o *schema.Order, ask *RefundAsk) (Refunder, error) {
 	if o.Method == schema.MethodBalance || o.PaidWithBalance {
 		ask.kind = schema.RefundKindBalance
 		return nil, nil
 	}
 	ask.kind = schema.RefundKindProvider
-	if a, ok := h.providers.For(o.Method, o.Sandbox); ok {
+	if _, ok := h.providers.For(o.Method, o.Sandbox); ok {
+		// The money goes back through the account it was paid to.
+		a, err := channelAdapter(h.providers, o)
+		if err != nil {
+			return nil, err
+		}
 		if r, ok := a.(Refunder); ok {
 			return r, nil
 		}

@@ -24,6 +24,11 @@ func (h *Refunds) refundProvider(ctx context.Context, o *schema.Order, r *schema
 		ask := RefundAsk{}
 		var err error
 		if refunder, err = h.refundKind(o, &ask); err != nil {
+			if platform.KindOf(err) == platform.KindUnavailable {
+				// The order's channel is not configured here (any more):
+				// the refund stays pending for a process that has it.
+				return nil, err
+			}
 			return h.failProvider(ctx, o, r, "the provider does not support refunds")
 		}
 	}

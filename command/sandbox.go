@@ -2,7 +2,9 @@ package command
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -31,8 +33,10 @@ type Simulator interface {
 	Settle(ctx context.Context, ref string, paid bool) error
 }
 
-// Simulators are the sandbox's simulators by method.
-type Simulators map[schema.Method]Simulator
+// Simulators are the sandbox's simulators by channel (sandbox refs with
+// their id spelt out, channel.Default included): an order is driven
+// through the simulator of the channel it went to.
+type Simulators map[channel.Ref]Simulator
 
 // Move is the driver's pay (to paid) or fail (to failed) of the sandbox
 // merchant's own order id, authenticated by appid and query key like an
@@ -58,12 +62,19 @@ func (s *SandboxOrders) Move(ctx context.Context, appid, key, id string, to sche
 	return s.drive(ctx, o, to)
 }
 
-// drive settles o through its simulator when it has one and the provider
-// knows the payment, else directly.
+// drive settles o through its channel's simulator when the provider knows
+// the payment, else directly (our own flows). A provider order whose
+// channel has no simulator here any more is an error, not a payment
+// nobody's provider saw.
 func (s *SandboxOrders) drive(ctx context.Context, o *schema.Order, to schema.Status) (Outcome, error) {
-	sim, ok := s.sims[o.Method]
-	if !ok || o.ProviderRef == "" || !o.Status.Live() {
+	if o.ProviderRef == "" || !o.Status.Live() || !s.simulated(o.Method) {
 		return s.settle.Move(ctx, o.ID, to)
+	}
+	ref := channel.OfOrder(o)
+	sim, ok := s.sims[ref]
+	if !ok {
+		return Outcome{}, &platform.Error{Kind: platform.KindUnavailable,
+			Msg: "the sandbox channel this order went through is no longer configured", Err: fmt.Errorf("no simulator of %s", ref)}
 	}
 	if err := sim.Settle(ctx, o.ProviderRef, to == schema.StatusPaid); err != nil {
 		return Outcome{}, &platform.Error{Kind: platform.KindUnavailable, Msg: "the simulated provider's notification was not accepted; see the order's notifications", Err: err}
@@ -84,4 +95,11 @@ func (s *SandboxOrders) drive(ctx context.Context, o *schema.Order, to schema.St
 		return Outcome{}, platform.Errorf(platform.KindConflict, "order %s is %s after the simulated notification", o.ID, after.Status)
 	}
 	return Outcome{Order: after, Moved: after.Version != o.Version}, nil
+}
+
+// simulated reports whether method m has simulators at all (a provider
+// family's, not one of our own flows).
+func (s *SandboxOrders) simulated(m schema.Method) bool {
+	_, ok := s.sims[channel.Ref{Sandbox: true, Method: m, ID: channel.Default}]
+	return ok
 }

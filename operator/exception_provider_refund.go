@@ -10,6 +10,7 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/schema"
@@ -21,9 +22,11 @@ var (
 	refundScript = audit.Script(refundLua)
 )
 
-// Adapters are the provider adapters an order's payment went through.
+// Adapters are the provider adapters an order's payment went through, by
+// channel (provider.Registry): a refund goes to the account that was paid.
 type Adapters interface {
 	For(m schema.Method, sandbox bool) (provider.Adapter, bool)
+	ForChannel(m schema.Method, sandbox bool, id string) (provider.Adapter, bool)
 }
 
 // Refunder is an adapter whose family gives money back; declared here,
@@ -154,7 +157,13 @@ func (x *Exceptions) refunder(o *schema.Order) (Refunder, error) {
 		return nil, platform.Errorf(platform.KindRefundUnsupported,
 			"this process has no provider adapters: refund from the operator console or `gateway exceptions refund` on a configured host")
 	}
-	if a, ok := x.adapters.For(o.Method, o.Sandbox); ok {
+	if _, ok := x.adapters.For(o.Method, o.Sandbox); ok {
+		a, ok := x.adapters.ForChannel(o.Method, o.Sandbox, o.Channel)
+		if !ok {
+			return nil, platform.Errorf(platform.KindRefundUnsupported,
+				"the order went through channel %s, which is not configured on this host: configure it again or refund at the provider and record the refund here",
+				channel.OfOrder(o))
+		}
 		if r, ok := a.(Refunder); ok {
 			return r, nil
 		}

@@ -59,6 +59,14 @@ func (a fakeAdapters) For(m schema.Method, _ bool) (provider.Adapter, bool) {
 	return p, ok
 }
 
+// ForChannel: each method has the default channel only.
+func (a fakeAdapters) ForChannel(m schema.Method, sandbox bool, id string) (provider.Adapter, bool) {
+	if id != "" && id != "default" {
+		return nil, false
+	}
+	return a.For(m, sandbox)
+}
+
 // addMismatch keeps an order of method asking 100.00 USD and a verified
 // notification of a payment it did not accept, with the evidence given.
 func addMismatch(t *testing.T, q *queue, method schema.Method, verdict, paid, ref string) string {
@@ -106,6 +114,9 @@ func TestExceptionRefundRefusals(t *testing.T) {
 	good := addMismatch(t, q, schema.MethodWalletA, schema.VerdictAmountMismatch, "90.00 USD", "T-1")
 	noRefund := addMismatch(t, q, schema.MethodWalletB, schema.VerdictAmountMismatch, "90.00 USD", "T-2")
 	paid := addMismatchOf(t, q, schema.StatusPaid, schema.MethodWalletA, schema.VerdictRefMismatch, "100.00 USD", "T-3")
+	gone := addMismatch(t, q, schema.MethodWalletA, schema.VerdictAmountMismatch, "90.00 USD", "T-4")
+	goneShard, _ := schema.ParseOrderID(gone)
+	q.rdb.HSet(ctx, schema.OrderKey(goneShard, gone), schema.FChannel, "gone") // a channel since removed
 	for _, tc := range []struct {
 		name  string
 		actor access.Actor
@@ -120,6 +131,7 @@ func TestExceptionRefundRefusals(t *testing.T) {
 		{"no provider reference", opAdmin, q.mismatch, platform.KindInvalidParameter, "no provider reference"},
 		{"family without refunds", opAdmin, noRefund, platform.KindRefundUnsupported, "wallet_b cannot refund"},
 		{"paid order", opAdmin, paid, platform.KindConflict, "is paid"},
+		{"the order's channel is no longer configured", opAdmin, gone, platform.KindRefundUnsupported, "channel sandbox.wallet_a.gone"},
 		{"unknown", opAdmin, "P-nope", platform.KindNotFound, "no mismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,8 +153,8 @@ func TestExceptionRefundRefusals(t *testing.T) {
 	for _, e := range open {
 		offered[e.ID] = e.Actions
 	}
-	if len(open) != 4 || !has(offered[good], ActionRefund) || has(offered[noRefund], ActionRefund) || has(offered[q.mismatch], ActionRefund) ||
-		has(offered[paid], ActionRefund) ||
+	if len(open) != 5 || !has(offered[good], ActionRefund) || has(offered[noRefund], ActionRefund) || has(offered[q.mismatch], ActionRefund) ||
+		has(offered[paid], ActionRefund) || has(offered[gone], ActionRefund) ||
 		!has(offered[noRefund], ActionRecordRefund) {
 		t.Fatalf("open mismatches and their actions: %v", offered)
 	}

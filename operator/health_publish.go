@@ -159,7 +159,7 @@ func (p *HealthPublisher) read() (map[string]float64, error) {
 
 // refusedVerdict are the verdicts of notifications we refused.
 var refusedVerdict = map[string]bool{
-	schema.VerdictBadSignature: true, schema.VerdictMalformed: true, schema.VerdictUnverified: true,
+	schema.VerdictBadSignature: true, schema.VerdictChannelMismatch: true, schema.VerdictMalformed: true, schema.VerdictUnverified: true,
 	schema.VerdictUnknownOrder: true, schema.VerdictUnavailable: true, schema.VerdictError: true,
 }
 

@@ -71,6 +71,14 @@ type Config struct {
 	providersFile   map[schema.Method]json.RawMessage
 	providersEnv    map[schema.Method]json.RawMessage
 	ProviderTimeout time.Duration
+	// ChannelsMax bounds the channels (provider accounts) of one method,
+	// live or sandbox (GATEWAY_CHANNELS_MAX): channel ids are metric
+	// labels, so their number must stay bounded.
+	ChannelsMax int
+	// SandboxChannels are the sandbox's channel ids of every family
+	// (GATEWAY_SANDBOX_CHANNELS), each with its own simulator; "default"
+	// is always among them (orders from before channels are on it).
+	SandboxChannels []string
 	OrderTTL        time.Duration
 	// OrderTTLMethods are per-method TTLs that differ from OrderTTL, read
 	// once from "cryptopsp=60m,usdt_direct=60m".

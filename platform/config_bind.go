@@ -52,6 +52,8 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	b.Func("providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it",
 		c.readProvidersFile, func() string { return c.ProvidersFile })
 	c.providersEnv = providersFromEnv()
+	integer(&c.ChannelsMax, "channels-max", "GATEWAY_CHANNELS_MAX", "most channels (provider accounts) one method may have, live or sandbox: channel ids are metric labels")
+	list(&c.SandboxChannels, "sandbox-channels", "GATEWAY_SANDBOX_CHANNELS", "the sandbox's channel ids of every family, each with its own simulator; must include default")
 	dur(&c.OrderTTL, "order-ttl", "GATEWAY_ORDER_TTL", "how long an unpaid order stays payable")
 	b.Func("order-ttl-methods", "GATEWAY_ORDER_TTL_METHODS", "per-method order TTLs that differ from order-ttl, e.g. cryptopsp=60m,usdt_direct=60m",
 		func(s string) error {

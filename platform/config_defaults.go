@@ -36,6 +36,8 @@ func Defaults() Config {
 		ShutdownTimeout:     20 * time.Second,
 		ShutdownDrain:       time.Second,
 		ProviderTimeout:     10 * time.Second,
+		ChannelsMax:         DefaultChannelsMax,
+		SandboxChannels:     []string{"default", "alt"},
 		LogLevel:            "info",
 		HTTPReadTimeout:     DefaultReadTimeout,
 		RateCreate:          mustLimit("1000/s:2000"),

@@ -28,6 +28,12 @@ func TestBindReportsBadEnvironmentValues(t *testing.T) {
 		{"zero read wait", map[string]string{"GATEWAY_CLICKHOUSE_READ_WAIT": "0s"}, []string{"clickhouse-read-wait"}},
 		{"bad read wait", map[string]string{"GATEWAY_CLICKHOUSE_READ_WAIT": "soon"}, []string{"GATEWAY_CLICKHOUSE_READ_WAIT"}},
 		{"bad report limit", map[string]string{"GATEWAY_RATE_REPORT": "lots"}, []string{"lots"}},
+		{"no channels per method", map[string]string{"GATEWAY_CHANNELS_MAX": "0"}, []string{"channels-max 0"}},
+		{"too many channels per method", map[string]string{"GATEWAY_CHANNELS_MAX": "101"}, []string{"channels-max 101"}},
+		{"sandbox channel with markup", map[string]string{"GATEWAY_SANDBOX_CHANNELS": "default,<b>"}, []string{`"<b>"`}},
+		{"sandbox channel twice", map[string]string{"GATEWAY_SANDBOX_CHANNELS": "default,alt,alt"}, []string{`"alt" twice`}},
+		{"sandbox channels without default", map[string]string{"GATEWAY_SANDBOX_CHANNELS": "alt"}, []string{"must include default"}},
+		{"more sandbox channels than the bound", map[string]string{"GATEWAY_SANDBOX_CHANNELS": "default,a,b", "GATEWAY_CHANNELS_MAX": "2"}, []string{"more than channels-max 2"}},
 		{"all at once", map[string]string{"GATEWAY_SESSION_TTL": "x", "GATEWAY_REDIS_CLUSTER": "maybe", "GATEWAY_ROLES": "cook"},
 			[]string{"GATEWAY_SESSION_TTL", "GATEWAY_REDIS_CLUSTER", `unknown role "cook"`}},
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -84,7 +85,44 @@ func (c Config) Validate() error {
 	if c.ClockOffset < -MaxClockOffset || c.ClockOffset > MaxClockOffset {
 		errs = append(errs, fmt.Errorf("clock-offset %s is beyond ±%s", c.ClockOffset, MaxClockOffset))
 	}
+	errs = append(errs, c.validateChannels()...)
 	return errors.Join(errs...)
+}
+
+// DefaultChannelsMax is GATEWAY_CHANNELS_MAX unless set: far more accounts
+// than an operator rotates per method, few enough labels for Prometheus.
+const DefaultChannelsMax = 16
+
+// MaxChannelsMax bounds GATEWAY_CHANNELS_MAX itself.
+const MaxChannelsMax = 100
+
+// channelID is channel.ValidID's rule (the channel package builds on this
+// one, so it cannot be imported here; a test holds the two together).
+var channelID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+
+// validateChannels checks the channel bound and the sandbox's channel ids.
+func (c Config) validateChannels() []error {
+	var errs []error
+	if c.ChannelsMax < 1 || c.ChannelsMax > MaxChannelsMax {
+		errs = append(errs, fmt.Errorf("channels-max %d: want 1 to %d", c.ChannelsMax, MaxChannelsMax))
+	}
+	seen := map[string]bool{}
+	for _, id := range c.SandboxChannels {
+		switch {
+		case !channelID.MatchString(id):
+			errs = append(errs, fmt.Errorf("sandbox-channels: channel id %q: use 1 to 32 of a-z, 0-9, '_' and '-', starting with a letter or digit", id))
+		case seen[id]:
+			errs = append(errs, fmt.Errorf("sandbox-channels: channel id %q twice", id))
+		}
+		seen[id] = true
+	}
+	if !seen["default"] {
+		errs = append(errs, errors.New("sandbox-channels must include default: sandbox orders from before channels are on it"))
+	}
+	if len(c.SandboxChannels) > c.ChannelsMax && c.ChannelsMax > 0 {
+		errs = append(errs, fmt.Errorf("sandbox-channels: %d channels, more than channels-max %d", len(c.SandboxChannels), c.ChannelsMax))
+	}
+	return errs
 }
 
 // MaxClockOffset bounds ClockOffset: the skew a fault test means is

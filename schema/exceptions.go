@@ -43,7 +43,7 @@ func (r *NotificationRecord) Exception() string {
 		if r.Outcome == exceptionOutcomePaid {
 			return ExceptionMismatch
 		}
-	case VerdictBadSignature, VerdictMalformed, VerdictUnverified, VerdictUnknownOrder, VerdictUnavailable, VerdictError:
+	case VerdictBadSignature, VerdictChannelMismatch, VerdictMalformed, VerdictUnverified, VerdictUnknownOrder, VerdictUnavailable, VerdictError:
 		return ExceptionRefused
 	}
 	return ""

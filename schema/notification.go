@@ -32,12 +32,15 @@ const (
 	VerdictAmountMismatch   = "amount_mismatch"   // paid, but not the amount charged
 	VerdictCurrencyMismatch = "currency_mismatch" // paid, but in another currency
 	VerdictRefMismatch      = "ref_mismatch"      // a payment of another charge than the one made for the order
-	VerdictRefunded         = "refunded"          // recorded; refunds are not an order status
-	VerdictRefundRefused    = "refund_refused"    // an operator's refund of a mismatch the provider refused (timeline only)
-	VerdictBadSignature     = "bad_signature"
-	VerdictMalformed        = "malformed"
-	VerdictUnverified       = "unverified" // the provider did not confirm it when asked
-	VerdictUnknownOrder     = "unknown_order"
-	VerdictUnavailable      = "provider_unavailable"
-	VerdictError            = "error"
+	// VerdictChannelMismatch: verified with another channel's (provider
+	// account's) secret than the order's; refused, the order untouched.
+	VerdictChannelMismatch = "channel_mismatch"
+	VerdictRefunded        = "refunded"       // recorded; refunds are not an order status
+	VerdictRefundRefused   = "refund_refused" // an operator's refund of a mismatch the provider refused (timeline only)
+	VerdictBadSignature    = "bad_signature"
+	VerdictMalformed       = "malformed"
+	VerdictUnverified      = "unverified" // the provider did not confirm it when asked
+	VerdictUnknownOrder    = "unknown_order"
+	VerdictUnavailable     = "provider_unavailable"
+	VerdictError           = "error"
 )

@@ -74,7 +74,7 @@ func (s serveSettings) Validate() error {
 	if _, err := command.ParseUSDTNetworks(s.cfg.USDTSandboxNets); err != nil {
 		errs = append(errs, fmt.Errorf("usdt-sandbox-networks: %w", err))
 	}
-	if _, err := decodeProviders(s.cfg.Providers()); err != nil {
+	if _, err := decodeProviders(s.cfg.Providers(), s.cfg.ChannelsMax); err != nil {
 		errs = append(errs, err)
 	}
 	if err := liveUSDTConfigs(*s.cfg).Validate(); err != nil {

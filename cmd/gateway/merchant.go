@@ -334,7 +334,7 @@ func takesValue(fs *flag.FlagSet, a string) bool {
 // own select and balance flows; in the sandbox usdt_direct and every family
 // with a simulator; live, the families whose provider is configured.
 func merchantMethods(sandbox bool, cfg platform.Config) ([]schema.Method, error) {
-	live, err := decodeProviders(cfg.Providers())
+	live, err := decodeProviders(cfg.Providers(), cfg.ChannelsMax)
 	if err != nil {
 		return nil, err
 	}

@@ -8,11 +8,13 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
@@ -79,10 +81,11 @@ type providerSet struct {
 
 // decodeProviders reads the live providers' configurations (platform.Config
 // Providers: the file, then the GATEWAY_PROVIDER_<METHOD> variables), each
-// through its family. Every error is listed, not just the first.
-func decodeProviders(raw map[schema.Method]json.RawMessage) (map[schema.Method]provider.Build, error) {
+// channel's through its family (channelConfigs); at most max channels per
+// method. Every error is listed, not just the first.
+func decodeProviders(raw map[schema.Method]json.RawMessage, max int) (map[schema.Method][]channelBuild, error) {
 	families := providerFamilies()
-	out := map[schema.Method]provider.Build{}
+	out := map[schema.Method][]channelBuild{}
 	var errs []error
 	for _, m := range slices.Sorted(maps.Keys(raw)) {
 		f, ok := families[m]
@@ -90,14 +93,28 @@ func decodeProviders(raw map[schema.Method]json.RawMessage) (map[schema.Method]p
 			errs = append(errs, fmt.Errorf("providers: %q is not a provider family (one of %v)", m, familyNames(families)))
 			continue
 		}
-		b, err := f.Decode(raw[m])
+		ids, confs, err := channelConfigs(m, raw[m], max)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("provider %s: %w", m, err))
-			continue
+			errs = append(errs, err)
 		}
-		out[m] = b
+		for i, id := range ids {
+			b, err := f.Decode(confs[i])
+			if err != nil {
+				errs = append(errs, fmt.Errorf("provider %s%s: %w", m, channelSuffix(id), err))
+				continue
+			}
+			out[m] = append(out[m], channelBuild{id: id, build: b})
+		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// channelSuffix names a channel other than the default in an error.
+func channelSuffix(id string) string {
+	if id == channel.Default {
+		return ""
+	}
+	return " channel " + id
 }
 
 func familyNames(families map[schema.Method]provider.Family) []string {
@@ -110,25 +127,25 @@ func familyNames(families map[schema.Method]provider.Family) []string {
 	return out
 }
 
-// wireProviders builds every adapter and simulator: the sandbox's for every
-// family, the live ones cfg configures. Every error is listed.
+// wireProviders builds every adapter and simulator: the sandbox's channels
+// (cfg.SandboxChannels) for every family, the live channels cfg configures.
+// Every error is listed.
 func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.Metrics, log *slog.Logger) (*providerSet, error) {
-	builds, err := decodeProviders(cfg.Providers())
+	builds, err := decodeProviders(cfg.Providers(), cfg.ChannelsMax)
 	if err != nil {
 		return nil, err
 	}
-	simBase := cfg.PublicURL + "/sandbox/provider"
-	state := provider.NewRedisState(rdb)
-	// A provider's notification sender takes the answer as it is; it never
-	// follows a redirect (a browser return answers with one).
-	notifier := &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Log: log}
-	sandbox := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}, schema.MethodUSDTDirect: provider.Own{}}
+	w := &providerWiring{cfg: cfg, metrics: m, log: log, state: provider.NewRedisState(rdb),
+		// A provider's notification sender takes the answer as it is; it
+		// never follows a redirect (a browser return answers with one).
+		notifier: &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, Log: log},
+		set: &providerSet{simulators: command.Simulators{}}}
+	own := []provider.Channel{{ID: channel.Default, Adapter: provider.Own{}}}
 	// usdt_direct is ours in both modes: a live order needs a live network
 	// configured (`gateway usdt config`), which the create checks.
-	live := map[schema.Method]provider.Adapter{schema.MethodSelect: provider.Own{}, schema.MethodUSDTDirect: provider.Own{}}
-	set := &providerSet{simulators: command.Simulators{}}
-	var sims []func(fiber.Router)
+	sandbox := map[schema.Method][]provider.Channel{schema.MethodSelect: own, schema.MethodUSDTDirect: own}
+	live := map[schema.Method][]provider.Channel{schema.MethodSelect: own, schema.MethodUSDTDirect: own}
 	var errs []error
 	families, makers := providerFamilies(), providerSimulators()
 	for _, method := range schema.AllMethods() {
@@ -136,44 +153,87 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 		if !ok {
 			continue
 		}
-		makeSim, ok := makers[method]
-		if !ok {
-			errs = append(errs, fmt.Errorf("%s sandbox: no simulator", method))
-			continue
-		}
-		base := simBase + "/" + string(method)
-		a, err := f.Sandbox(base, provider.NewCaller(string(method)+"_sandbox", provider.CallerConfig{Timeout: 5 * time.Second}, nil, m, log))
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s sandbox: %w", method, err))
-			continue
-		}
-		sandbox[method] = a
-		sim := makeSim(base, state, notifier, log)
-		set.simulators[method] = sim
-		sims = append(sims, func(r fiber.Router) { sim.Register(r.Group("/" + string(method))) })
-		if build, ok := builds[method]; ok {
-			a, err := build(func(cc provider.CallerConfig) *provider.Caller {
-				if cc.Timeout == 0 {
-					cc.Timeout = cfg.ProviderTimeout
-				}
-				return provider.NewCaller(string(method), cc, nil, m, log)
-			})
-			if err != nil {
-				errs = append(errs, fmt.Errorf("provider %s: %w", method, err))
-				continue
-			}
-			live[method] = a
-			set.live = append(set.live, method)
+		chs, err := w.sandboxChannels(f, makers[method])
+		errs = append(errs, err)
+		sandbox[method] = chs
+		if bs, ok := builds[method]; ok {
+			chs, err := w.liveChannels(method, bs)
+			errs = append(errs, err)
+			live[method] = chs
+			w.set.live = append(w.set.live, method)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
-	set.registry = provider.NewRegistry(sandbox, live)
-	set.mount = func(r fiber.Router) {
-		for _, mount := range sims {
+	if w.set.registry, err = provider.NewChannelRegistry(sandbox, live); err != nil {
+		return nil, err
+	}
+	w.set.mount = func(r fiber.Router) {
+		for _, mount := range w.sims {
 			mount(r)
 		}
 	}
-	return set, nil
+	return w.set, nil
+}
+
+// providerWiring is what wireProviders shares between its steps.
+type providerWiring struct {
+	cfg      platform.Config
+	metrics  *provider.Metrics
+	log      *slog.Logger
+	state    provider.State
+	notifier *provider.Notifier
+	set      *providerSet
+	sims     []func(fiber.Router)
+}
+
+// sandboxChannels makes family f's sandbox channels: per id, the sandbox
+// adapter and its simulator at PublicURL + sandbox.SimPath, mounted under
+// /sandbox/provider (the default channel where it always was).
+func (w *providerWiring) sandboxChannels(f provider.Family, makeSim sandbox.Maker) ([]provider.Channel, error) {
+	method := f.Method
+	if makeSim == nil {
+		return nil, fmt.Errorf("%s sandbox: no simulator", method)
+	}
+	var out []provider.Channel
+	var errs []error
+	for _, id := range w.cfg.SandboxChannels {
+		base := w.cfg.PublicURL + sandbox.SimPath(method, id)
+		a, err := f.Sandbox(base, provider.NewCaller(callerName(method, true, id), provider.CallerConfig{Timeout: 5 * time.Second}, nil, w.metrics, w.log))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s sandbox channel %s: %w", method, id, err))
+			continue
+		}
+		out = append(out, provider.Channel{ID: id, Adapter: a})
+		sim := makeSim(base, w.state, w.notifier, w.log)
+		w.set.simulators[channel.Ref{Sandbox: true, Method: method, ID: id}] = sim
+		prefix := strings.TrimPrefix(sandbox.SimPath(method, id), simMount)
+		w.sims = append(w.sims, func(r fiber.Router) { sim.Register(r.Group(prefix)) })
+	}
+	return out, errors.Join(errs...)
+}
+
+// simMount is where the process mounts the simulators (web/api).
+const simMount = "/sandbox/provider"
+
+// liveChannels builds method's live channels, each with a Caller of its
+// own name (callerName) so its metrics and logs tell the accounts apart.
+func (w *providerWiring) liveChannels(method schema.Method, bs []channelBuild) ([]provider.Channel, error) {
+	var out []provider.Channel
+	var errs []error
+	for _, b := range bs {
+		a, err := b.build(func(cc provider.CallerConfig) *provider.Caller {
+			if cc.Timeout == 0 {
+				cc.Timeout = w.cfg.ProviderTimeout
+			}
+			return provider.NewCaller(callerName(method, false, b.id), cc, nil, w.metrics, w.log)
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("provider %s%s: %w", method, channelSuffix(b.id), err))
+			continue
+		}
+		out = append(out, provider.Channel{ID: b.id, Adapter: a})
+	}
+	return out, errors.Join(errs...)
 }

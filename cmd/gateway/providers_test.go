@@ -72,7 +72,7 @@ func TestProviderConfigIsSnakeCaseWithTextDurations(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("GATEWAY_PROVIDER_CRYPTOHOST", tt.json)
 			cfg := boundConfig(t)
-			builds, err := decodeProviders(cfg.Providers())
+			builds, err := decodeProviders(cfg.Providers(), cfg.ChannelsMax)
 			if (err == nil) != tt.ok {
 				t.Fatalf("decode = %v, want ok %v", err, tt.ok)
 			}
@@ -80,7 +80,7 @@ func TestProviderConfigIsSnakeCaseWithTextDurations(t *testing.T) {
 				return
 			}
 			var got provider.CallerConfig
-			if _, err := builds[schema.MethodCryptohost](func(cc provider.CallerConfig) *provider.Caller {
+			if _, err := builds[schema.MethodCryptohost][0].build(func(cc provider.CallerConfig) *provider.Caller {
 				got = cc
 				return provider.NewCaller("t", cc, nil, nil, nil)
 			}); err != nil {

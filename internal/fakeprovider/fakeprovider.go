@@ -24,11 +24,15 @@ import (
 // side and its doors need: it initialises like a redirect or QR provider,
 // and its notifications are JSON signed with HMAC-SHA256 of Secret.
 type Provider struct {
-	Base  string
-	Fail  atomic.Pointer[error] // what Initialise returns, if set
-	Delay time.Duration
-	Calls atomic.Int64
-	Last  atomic.Value // the last Payment
+	Base string
+	// Key signs this account's notifications (a channel's own secret);
+	// empty is Secret.
+	Key     string
+	Fail    atomic.Pointer[error] // what Initialise returns, if set
+	Delay   time.Duration
+	Calls   atomic.Int64
+	Queries atomic.Int64 // Query calls
+	Last    atomic.Value // the last Payment
 }
 
 // Secret signs the fake family's notifications.
@@ -64,10 +68,20 @@ type Note struct {
 }
 
 // Sign is the X-Fake-Sig header of a notification body.
-func Sign(body []byte) string {
-	m := hmac.New(sha256.New, []byte(Secret))
+func Sign(body []byte) string { return SignWith(Secret, body) }
+
+// SignWith is Sign with an account's own Key.
+func SignWith(key string, body []byte) string {
+	m := hmac.New(sha256.New, []byte(key))
 	m.Write(body)
 	return hex.EncodeToString(m.Sum(nil))
+}
+
+func (f *Provider) secret() string {
+	if f.Key != "" {
+		return f.Key
+	}
+	return Secret
 }
 
 // Outcomes are what a Note's outcome words mean.
@@ -77,7 +91,7 @@ var Outcomes = map[string]provider.Outcome{
 }
 
 func (f *Provider) Verify(_ context.Context, r *provider.Request) (provider.Notification, error) {
-	if !hmac.Equal([]byte(r.Header.Get("X-Fake-Sig")), []byte(Sign(r.Body))) {
+	if !hmac.Equal([]byte(r.Header.Get("X-Fake-Sig")), []byte(SignWith(f.secret(), r.Body))) {
 		return provider.Notification{}, fmt.Errorf("fake: %w", provider.ErrSignature)
 	}
 	var n Note
@@ -97,6 +111,7 @@ func (f *Provider) Verify(_ context.Context, r *provider.Request) (provider.Noti
 }
 
 func (f *Provider) Query(context.Context, string, string) (provider.Notification, error) {
+	f.Queries.Add(1)
 	return provider.Notification{}, provider.ErrNotFound
 }
 

@@ -42,6 +42,10 @@ func (o oneFamily) For(m schema.Method, _ bool) (provider.Adapter, bool) {
 	return o.a, m == schema.MethodWalletA
 }
 
+func (o oneFamily) ForChannel(m schema.Method, sandbox bool, id string) (provider.Adapter, bool) {
+	return o.a, m == schema.MethodWalletA && (id == "" || id == "default")
+}
+
 // refundableMismatch is a wallet_a order with a mismatch whose evidence
 // names the provider's charge.
 func refundableMismatch(t *testing.T, e *env) string {

@@ -23,29 +23,35 @@ import (
 // provider's fits in a few kilobytes.
 const MaxNotificationBody = 64 << 10
 
-// Register mounts the notification routes, by POST and GET alike.
+// Register mounts the notification routes, by POST and GET alike: a
+// family's plain path, and each channel's (…/<family>/ch/<id>/…), which
+// is verified with that channel's secrets alone. The channel routes come
+// first: fiber matches in order.
 func Register(r fiber.Router, n *command.Notifications, ips *platform.ClientIP) {
 	for _, m := range []string{fiber.MethodPost, fiber.MethodGet} {
+		r.Add(m, "/api/gatewaynotification/:family/ch/:channel/*", notification(n, ips, false))
+		r.Add(m, "/sandbox/gatewaynotification/:family/ch/:channel/*", notification(n, ips, true))
 		r.Add(m, "/api/gatewaynotification/:family/*", notification(n, ips, false))
 		r.Add(m, "/sandbox/gatewaynotification/:family/*", notification(n, ips, true))
 	}
 }
 
-// notification serves /api/gatewaynotification/:family/* (sandbox false)
-// and /sandbox/gatewaynotification/:family/* (Notifications.Handle).
+// notification serves /api/gatewaynotification/:family/[ch/:channel/]*
+// (sandbox false) and /sandbox/gatewaynotification/... (Notifications.Handle).
 func notification(n *command.Notifications, ips *platform.ClientIP, sandbox bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		// A copy: family outlives the handler as a metric label, and fiber's
+		// Copies: family outlives the handler as a metric label, and fiber's
 		// Params alias the request buffer fasthttp reuses (a kept
 		// alias once broke /metrics until a restart).
 		family := schema.Method(strings.Clone(c.Params("family")))
-		if err := n.Known(family, sandbox); err != nil {
+		ch := strings.Clone(c.Params("channel"))
+		if err := n.Known(family, sandbox, ch); err != nil {
 			return err
 		}
 		if len(c.Body()) > MaxNotificationBody {
 			return platform.Errorf(platform.KindTooLarge, "notification body over %d bytes", MaxNotificationBody)
 		}
-		r, err := n.Handle(c.UserContext(), family, sandbox, notificationRequest(c, ips))
+		r, err := n.Handle(c.UserContext(), family, sandbox, ch, notificationRequest(c, ips))
 		if err != nil {
 			return err
 		}

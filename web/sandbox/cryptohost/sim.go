@@ -42,13 +42,22 @@ type SimConfig struct {
 // /sandbox/provider/cryptohost, the webhook subscription is the gateway's
 // sandbox notification path on the same host (the gateway keeps sandbox
 // notifications under /sandbox/gatewaynotification, apart from live ones);
-// otherwise set WebhookURL.
+// a sandbox channel's mount /sandbox/provider/ch/<id>/cryptohost
+// subscribes that channel's path, .../cryptohost/ch/<id>/webhook, as an
+// operator subscribes each account's dashboard; otherwise set WebhookURL.
 func SandboxSimConfig(baseURL string) SimConfig {
 	baseURL = strings.TrimRight(baseURL, "/")
 	cfg := SimConfig{BaseURL: baseURL, APIKey: family.SandboxAPIKey, WebhookSecret: family.SandboxWebhookSecret,
 		APIKeyHeader: family.DefaultAPIKeyHeader, SignatureHeader: family.DefaultSignatureHeader, ChargeTTL: time.Hour, KeepFor: 7 * 24 * time.Hour}
-	if root, ok := strings.CutSuffix(baseURL, "/sandbox/provider/"+family.Family); ok {
-		cfg.WebhookURL = root + "/sandbox/gatewaynotification/" + family.Family + "/" + family.NotifyPath
+	rest, ok := strings.CutSuffix(baseURL, "/"+family.Family)
+	if !ok {
+		return cfg
+	}
+	notify := "/sandbox/gatewaynotification/" + family.Family + "/"
+	if root, ok := strings.CutSuffix(rest, "/sandbox/provider"); ok {
+		cfg.WebhookURL = root + notify + family.NotifyPath
+	} else if i := strings.LastIndex(rest, "/sandbox/provider/ch/"); i >= 0 && !strings.Contains(rest[i+len("/sandbox/provider/ch/"):], "/") {
+		cfg.WebhookURL = rest[:i] + notify + "ch/" + rest[i+len("/sandbox/provider/ch/"):] + "/" + family.NotifyPath
 	}
 	return cfg
 }
