@@ -119,24 +119,29 @@ func TestBreakerTripRules(t *testing.T) {
 		name   string
 		steps  []Outcome
 		spread time.Duration // between attempts
+		gapAt  int           // a quiet minute before this step (0: none)
 		open   bool
 		reason string
 	}{
-		{"five timeouts in a row", repeat(timeout, 5), 0, true, "5 failures in a row (last: timeout)"},
-		{"four in a row stays closed", repeat(timeout, 4), 0, false, ""},
-		{"a success breaks the row", concat(repeat(timeout, 4), []Outcome{ok}, repeat(timeout, 4)), 0, false, ""},
-		{"refusals are the provider answering", repeat(refused, 30), 0, false, ""},
-		{"a keyword at once", []Outcome{kw}, 0, true, "keyword: account restricted"},
-		{"rate under half over twenty", repeatN([]Outcome{ok, timeout, timeout, timeout}, 5), 0, true, "success rate 25% under 50% over 1m0s (20 attempts)"},
-		{"rate under half but too few", repeatN([]Outcome{ok, timeout, timeout, timeout}, 4), 0, false, ""},
-		{"rate at half stays closed", repeatN([]Outcome{ok, timeout}, 20), 0, false, ""},
-		{"old failures leave the window", repeatN([]Outcome{ok, timeout, timeout, timeout}, 5), 4 * time.Second, false, ""},
+		{"five timeouts in a row", repeat(timeout, 5), 0, 0, true, "5 failures in a row (last: timeout)"},
+		{"four in a row stays closed", repeat(timeout, 4), 0, 0, false, ""},
+		{"a success breaks the row", concat(repeat(timeout, 4), []Outcome{ok}, repeat(timeout, 4)), 0, 0, false, ""},
+		{"refusals are the provider answering", repeat(refused, 30), 0, 0, false, ""},
+		{"a keyword at once", []Outcome{kw}, 0, 0, true, "keyword: account restricted"},
+		{"rate under half over twenty", repeatN([]Outcome{ok, timeout, timeout, timeout}, 5), 0, 0, true, "success rate 25% under 50% over 1m0s (20 attempts)"},
+		{"rate under half but too few", repeatN([]Outcome{ok, timeout, timeout, timeout}, 4), 0, 0, false, ""},
+		{"rate at half stays closed", repeatN([]Outcome{ok, timeout}, 20), 0, 0, false, ""},
+		{"old failures leave the window", repeatN([]Outcome{ok, timeout, timeout, timeout}, 5), 4 * time.Second, 0, false, ""},
+		{"a quiet minute empties the window", repeatN([]Outcome{ok, timeout, timeout, timeout}, 5), 0, 16, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rig := newHealthRig(t)
 			h := rig.health(t, false)
-			for _, o := range tt.steps {
+			for i, o := range tt.steps {
+				if i > 0 && i == tt.gapAt {
+					rig.clock.Add(61 * time.Second)
+				}
 				h.Report(context.Background(), walletB, o)
 				rig.clock.Add(tt.spread)
 			}
