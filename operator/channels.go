@@ -2,14 +2,17 @@ package operator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -98,7 +101,9 @@ func (c *Channels) SetPin(ctx context.Context, actor access.Actor, appid string,
 	if err := allow(actor, access.PermChannelsWrite); err != nil {
 		return err
 	}
-	if _, err := c.merchants.Get(ctx, appid); err != nil {
+	if _, err := c.merchants.Get(ctx, appid); errors.Is(err, merchant.ErrNotFound) {
+		return platform.Errorf(platform.KindNotFound, "no merchant %q", appid)
+	} else if err != nil {
 		return err
 	}
 	e, err := checked(entry(c.now(), actor, "channel.pin", "merchant:"+appid, appid,
@@ -115,7 +120,7 @@ func (c *Channels) SetKeywords(ctx context.Context, actor access.Actor, kw []str
 		return err
 	}
 	e, err := checked(entry(c.now(), actor, "channel.keywords", "channels", "",
-		map[string]string{"words": strings.Join(kw, "\n"), "count": fmt.Sprint(len(kw))}))
+		map[string]string{"words": audit.Clip(strings.Join(kw, " | "), 1024), "count": fmt.Sprint(len(kw))}))
 	if err != nil {
 		return err
 	}
@@ -221,4 +226,31 @@ func amountOrNone(a schema.Amount) string {
 		return "none"
 	}
 	return a.String()
+}
+
+// ParseOptionalAmount is an amount as typed, "0" (or "") for none.
+func ParseOptionalAmount(v string) (schema.Amount, error) {
+	if v == "" || v == "0" {
+		return 0, nil
+	}
+	return schema.ParseAmount(v)
+}
+
+// ParseCost reads a channel's cost as typed, BPS:FIXED ("120:0.30",
+// "120", "0" or "" for none).
+func ParseCost(v string) (schema.FeeSchedule, error) {
+	if v == "" || v == "0" || v == "none" {
+		return schema.FeeSchedule{}, nil
+	}
+	bpsText, fixedText, _ := strings.Cut(v, ":")
+	bps, err := strconv.ParseInt(bpsText, 10, 64)
+	if err != nil || bps < 0 {
+		return schema.FeeSchedule{}, fmt.Errorf("%q: want BPS:FIXED, e.g. 120:0.30", v)
+	}
+	fixed, err := ParseOptionalAmount(fixedText)
+	if err != nil {
+		return schema.FeeSchedule{}, fmt.Errorf("%q: fixed part %w", v, err)
+	}
+	f := schema.FeeSchedule{Bps: bps, Fixed: fixed}
+	return f, f.Validate()
 }

@@ -57,9 +57,9 @@ type ChannelsView struct {
 	Pins     []Pin
 }
 
-// routed reports whether m goes through provider channels (select,
+// Routed reports whether m goes through provider channels (select,
 // usdt_direct and balance are the gateway's own).
-func routed(m schema.Method) bool {
+func Routed(m schema.Method) bool {
 	return m.Selectable() && m != schema.MethodUSDTDirect && m != schema.MethodBalance
 }
 
@@ -74,7 +74,7 @@ func (c *Channels) List(ctx context.Context, actor access.Actor) (*ChannelsView,
 	}
 	v := &ChannelsView{Keywords: slices.Clone(snap.Keywords)}
 	for _, m := range schema.AllMethods() {
-		if !routed(m) {
+		if !Routed(m) {
 			continue
 		}
 		for _, sandbox := range []bool{false, true} {

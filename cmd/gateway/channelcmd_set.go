@@ -4,10 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/paygate/gateway/channel"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -49,7 +49,7 @@ func (f *settingsFlags) edit(fs *flag.FlagSet) (func(*channel.Settings) error, e
 		if !given(fs, name) {
 			return
 		}
-		a, err := optionalAmount(v)
+		a, err := operator.ParseOptionalAmount(v)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %w", name, err))
 			return
@@ -73,7 +73,7 @@ func (f *settingsFlags) edit(fs *flag.FlagSet) (func(*channel.Settings) error, e
 		steps = append(steps, func(s *channel.Settings) { s.Group, s.Merchants = "", nil })
 	}
 	if given(fs, "cost") {
-		c, err := parseCost(f.cost)
+		c, err := operator.ParseCost(f.cost)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("--cost: %w", err))
 		}
@@ -101,32 +101,6 @@ func countGiven(fs *flag.FlagSet, names ...string) int {
 		}
 	}
 	return n
-}
-
-// optionalAmount is an amount as typed, "0" (or "") for none.
-func optionalAmount(v string) (schema.Amount, error) {
-	if v == "" || v == "0" {
-		return 0, nil
-	}
-	return schema.ParseAmount(v)
-}
-
-// parseCost reads BPS:FIXED ("120:0.30", "120", "0").
-func parseCost(v string) (schema.FeeSchedule, error) {
-	if v == "" || v == "0" || v == "none" {
-		return schema.FeeSchedule{}, nil
-	}
-	bpsText, fixedText, _ := strings.Cut(v, ":")
-	bps, err := strconv.ParseInt(bpsText, 10, 64)
-	if err != nil || bps < 0 {
-		return schema.FeeSchedule{}, fmt.Errorf("%q: want BPS:FIXED, e.g. 120:0.30", v)
-	}
-	fixed, err := optionalAmount(fixedText)
-	if err != nil {
-		return schema.FeeSchedule{}, fmt.Errorf("%q: fixed part %w", v, err)
-	}
-	f := schema.FeeSchedule{Bps: bps, Fixed: fixed}
-	return f, f.Validate()
 }
 
 func splitIDs(v string) []string {
