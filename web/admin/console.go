@@ -155,7 +155,7 @@ var funcs = template.FuncMap{
 	"withPage": func(v any, p operator.JournalPage) map[string]any { return map[string]any{"V": v, "P": p} },
 	// channelForm hands a channel's edit forms the page's view.
 	"orderChannel": orderChannel,
-	"channelForm": func(p any, c channelCard) map[string]any { return map[string]any{"P": p, "C": c} },
+	"channelForm":  func(p any, c channelCard) map[string]any { return map[string]any{"P": p, "C": c} },
 	"has": func(list []string, s string) bool {
 		return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",")
 	},
