@@ -152,10 +152,10 @@ var funcs = template.FuncMap{
 	"path": url.PathEscape,
 	"list": func(s ...string) []string { return s },
 	// withPage hands a journal page's tables the view they translate with.
-	"withPage": func(v any, p operator.JournalPage) map[string]any { return map[string]any{"V": v, "P": p} },
+	"withPage":     func(v any, p operator.JournalPage) map[string]any { return map[string]any{"V": v, "P": p} },
 	"orderChannel": orderChannel,
 	// channelForm hands a channel's edit forms the page's view.
-	"channelForm":  func(p any, c channelCard) map[string]any { return map[string]any{"P": p, "C": c} },
+	"channelForm": func(p any, c channelCard) map[string]any { return map[string]any{"P": p, "C": c} },
 	"has": func(list []string, s string) bool {
 		return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",")
 	},
