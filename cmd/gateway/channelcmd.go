@@ -78,7 +78,10 @@ func channelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	by := fs.String("by", "", "who makes the change, recorded in the audit log (default: the OS user)")
-	reason := fs.String("reason", "", "breaker: why it is opened or closed, recorded with it")
+	var reason string
+	if sub == "breaker" {
+		fs.StringVar(&reason, "reason", "", "why it is opened or closed, recorded with it")
+	}
 	var sf settingsFlags
 	if sub == "set" {
 		sf.bind(fs)
@@ -94,7 +97,7 @@ func channelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil && sub != "list" && sub != "show" {
 		return fmt.Errorf("channel %s: %w", sub, err)
 	}
-	cmd, err := channelChange(sub, pos, &sf, fs, *reason)
+	cmd, err := channelChange(sub, pos, &sf, fs, reason)
 	if err != nil {
 		return err
 	}
