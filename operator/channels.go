@@ -119,6 +119,13 @@ func (c *Channels) SetKeywords(ctx context.Context, actor access.Actor, kw []str
 	if err := allow(actor, access.PermChannelsWrite); err != nil {
 		return err
 	}
+	for i, w := range kw {
+		clean, err := audit.Text("keyword", w, channel.MaxKeyword)
+		if err != nil {
+			return err
+		}
+		kw[i] = clean
+	}
 	e, err := checked(entry(c.now(), actor, "channel.keywords", "channels", "",
 		map[string]string{"words": audit.Clip(strings.Join(kw, " | "), 1024), "count": fmt.Sprint(len(kw))}))
 	if err != nil {
@@ -131,6 +138,10 @@ func (c *Channels) SetKeywords(ctx context.Context, actor access.Actor, kw []str
 // the person's reason.
 func (c *Channels) SetBreaker(ctx context.Context, actor access.Actor, ref channel.Ref, state channel.BreakerState, reason string) error {
 	if err := allow(actor, access.PermChannelsWrite); err != nil {
+		return err
+	}
+	reason, err := audit.Text("reason", reason, audit.MaxText)
+	if err != nil {
 		return err
 	}
 	if reason == "" {
