@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/redis/go-redis/v9"
@@ -437,5 +438,22 @@ gateway_channel_cap_used_ratio{cap="count",channel="wallet_a.c"} 0.25
 	}
 	if got := testutil.ToFloat64(h.m.inits.WithLabelValues("wallet_a.b", "ok")); got != 1 {
 		t.Fatalf("ok initialisations %v", got)
+	}
+}
+
+// BenchmarkHealthReport is the breaker's cost on the create path: an
+// attempt reported on a closed channel (no Redis call but the flush, at
+// most one a second, in the background).
+func BenchmarkHealthReport(b *testing.B) {
+	rdb := redis.NewClient(&redis.Options{Addr: miniredis.RunT(b).Addr()})
+	defer rdb.Close()
+	h, err := NewHealth(HealthConfig{}, NewStore(rdb), NewDirectory(rdb, time.Second, nil), rdb, prometheus.NewRegistry(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		h.Report(ctx, walletB, ok)
 	}
 }
