@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -78,7 +79,7 @@ func printChannels(out output, v *operator.ChannelsView) error {
 		}
 		note := r.Reason
 		if !r.Configured {
-			note = "not configured; " + note
+			note = strings.TrimSuffix("not configured; "+note, "; ")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d / %s\t%s\t%s\n", r.Channel, r.Mode, r.State, enabled, r.Weight, r.Priority,
 			caps(r), r.UsedCount, r.UsedAmount, rate, note)
