@@ -162,3 +162,37 @@ func TestAdminChangesChannels(t *testing.T) {
 		t.Fatalf("%d channel audit entries, want 6", n)
 	}
 }
+
+// TestOrderPageShowsTheChannel: the operator's view of an order names the
+// channel it went to (the default one for an order of before channels);
+// a method the gateway serves itself shows none.
+func TestOrderPageShowsTheChannel(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	now := time.Now()
+	tests := []struct {
+		name    string
+		channel string
+		method  schema.Method
+		want    string
+	}{
+		{"a second channel", "alt", schema.MethodWalletA, "<code>sandbox.wallet_a.alt</code>"},
+		{"before channels", "", schema.MethodWalletB, "<code>sandbox.wallet_b.default</code>"},
+		{"the gateway's own", "", schema.MethodUSDTDirect, ""},
+	}
+	admin := e.session(t, access.RealmOperator, "ann@ops.test")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := &schema.Order{ID: schema.NewOrderID(now, schema.RandomShard()), AppID: e.appid, Sandbox: true, Amount: 10_00, Currency: "CNY",
+				Method: tt.method, Channel: tt.channel, Status: schema.StatusReady, CreatedAt: now, UpdatedAt: now, Version: 1}
+			if _, _, err := e.store.Create(ctx, o); err != nil {
+				t.Fatal(err)
+			}
+			body := e.page(t, "/admin/merchants/"+e.appid+"/view/orders/"+o.ID, admin)
+			got := strings.Contains(body, "data-order-channel")
+			if got != (tt.want != "") || (tt.want != "" && !strings.Contains(body, tt.want)) {
+				t.Fatalf("channel shown %v, want %q", got, tt.want)
+			}
+		})
+	}
+}
