@@ -70,6 +70,7 @@ const (
 	PermOpAuditRead       Permission = "op.audit.read"
 	PermFeesWrite         Permission = "fees.write"         // operator fee schedules: set, clear
 	PermFeeIncomeRead     Permission = "ledger.income.read" // the platform's fee income
+	PermChannelsWrite     Permission = "channels.write"     // channels' routing data, modes, pins, keywords, breakers
 )
 
 var (
@@ -89,7 +90,7 @@ var grants = map[Role][]Permission{
 
 	RoleAdmin: append(slices.Clone(operatorRead), PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend,
 		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite,
-		PermFeesWrite),
+		PermFeesWrite, PermChannelsWrite),
 	RoleSupport: append(slices.Clone(operatorRead), PermOpWebhooksResend, PermExceptionsHandle),
 	RoleAuditor: slices.Clone(operatorRead),
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/channel"
 
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
@@ -68,6 +69,25 @@ func TestWritesRefusedByRole(t *testing.T) {
 		}},
 		{"fees clear", false, func(rdb redisClient, a access.Actor) error {
 			return NewFees(fees.NewStore(rdb)).Clear(ctx, a, FeeChange{Method: "wallet_a", Currency: "USD"})
+		}},
+		{"channel set", false, func(rdb redisClient, a access.Actor) error {
+			_, err := newChannels(rdb).Edit(ctx, a, altRef, "channel.set", func(s *channel.Settings) error { s.Weight = 5; return nil })
+			return err
+		}},
+		{"channel mode", false, func(rdb redisClient, a access.Actor) error {
+			return newChannels(rdb).SetMode(ctx, a, false, schema.MethodWalletA, channel.ModeWeighted)
+		}},
+		{"channel pin", false, func(rdb redisClient, a access.Actor) error {
+			return newChannels(rdb).SetPin(ctx, a, "1001", false, schema.MethodWalletA, []string{"alt"})
+		}},
+		{"channel keywords", false, func(rdb redisClient, a access.Actor) error {
+			return newChannels(rdb).SetKeywords(ctx, a, []string{"account restricted"})
+		}},
+		{"channel breaker", false, func(rdb redisClient, a access.Actor) error {
+			return newChannels(rdb).SetBreaker(ctx, a, altRef, channel.Open, "provider audit")
+		}},
+		{"merchant group", false, func(rdb redisClient, a access.Actor) error {
+			return newChannels(rdb).SetGroup(ctx, a, "1001", "vip")
 		}},
 		{"usdt reject", false, func(rdb redisClient, a access.Actor) error {
 			_, err := newUSDTReviews(rdb).Reject(ctx, a, schema.NewOrderID(time.Now(), 3), "wrong amount", "")

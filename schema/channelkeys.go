@@ -30,3 +30,8 @@ func ChannelCapHoldKey(ref, orderID string) string { return "gw:{ch:" + ref + "}
 // ChannelProbeKey is the lease of the one process that may probe a channel
 // whose breaker is half open.
 func ChannelProbeKey(ref string) string { return "gw:{ch:" + ref + "}:probe" }
+
+// ChannelStatsKey is channel ref's initialisation attempts in one UTC
+// minute ("200601021504"): fields ok and fail, summed over every process,
+// so the console shows a cluster-wide success rate. Kept an hour.
+func ChannelStatsKey(ref, minute string) string { return "gw:{ch:" + ref + "}:stats:" + minute }

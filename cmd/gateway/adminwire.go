@@ -72,7 +72,8 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	}
 	deps := admin.Deps{Money: money, Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)).WithJournal(j), Store: merchants,
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
-		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live}
+		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live,
+		Channels: operator.NewChannels(rdb, adapters, merchants).WithClock(g.now.Now)}
 	if ch != nil {
 		deps.Audit, deps.Income = audit.NewSearcher(ch), query.NewStatements(ch)
 		// The operator's read-only view of a merchant's console reads

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/internal/fixture"
 	"github.com/paygate/gateway/internal/testenv"
@@ -77,6 +78,10 @@ func TestAuditedCommandsRefuseBadText(t *testing.T) {
 		{"operator reissue", []string{"operator", "reissue", "%s"}, "sam@ops.test", "", "user.reissue_setup"},
 		{"operator disable", []string{"operator", "disable", "%s"}, "sam@ops.test", "", "user.disable"},
 		{"console-user add", []string{"console-user", "add", app, "%s", "--role", "viewer"}, "vi@shop.test", "", "user.create"},
+		{"channel set", []string{"channel", "set", "wallet_a.alt", "--weight", "3", "--by", "%s"}, "carol", strings.Repeat("a", maxActor+1), "channel.set"},
+		{"channel breaker", []string{"channel", "breaker", "open", "wallet_a.alt", "--reason", "%s"}, "provider audit", "", "channel.breaker_open"},
+		{"channel keywords", []string{"channel", "keywords", "%s"}, "account restricted", strings.Repeat("账", channel.MaxKeyword+1), "channel.keywords"},
+		{"merchant group", []string{"merchant", "group", app, "vip", "--by", "%s"}, "carol", strings.Repeat("a", maxActor+1), "merchant.group"},
 	}
 	with := func(c auditedCommand, v string) []string {
 		out := slices.Clone(c.args)

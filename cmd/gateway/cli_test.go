@@ -35,6 +35,7 @@ func TestHelpExitsZero(t *testing.T) {
 		{"order", []string{"order", "--help"}, []string{"show"}},
 		{"fx", []string{"fx", "--help"}, []string{"set", "list"}},
 		{"migrate", []string{"migrate", "--help"}, []string{"-clickhouse-dsn"}},
+		{"channel", []string{"channel", "--help"}, []string{"list", "show", "set", "enable", "disable", "maintenance", "mode", "pin", "keywords", "breaker"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +75,8 @@ func TestSubcommandHelp(t *testing.T) {
 		{[]string{"usdt", "config", "show", "--help"}, []string{"-json"}, []string{"-address", "-mode", "-sandbox", "-state"}},
 		{[]string{"usdt", "config", "set", "--help"}, []string{"-address", "-mode", "-sandbox"}, []string{"-state", "-note"}},
 		{[]string{"demo", "seed", "--help"}, []string{"-dir", "-json"}, []string{"-name"}},
+		{[]string{"channel", "set", "--help"}, []string{"-weight", "-daily-amount", "-cost", "-by"}, []string{"-reason"}},
+		{[]string{"channel", "breaker", "--help"}, []string{"-reason", "-by"}, []string{"-weight", "-cost"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -51,6 +51,13 @@ func TestArgsCheckedBeforeConnecting(t *testing.T) {
 		{"operator disable without EMAIL", []string{"operator", "disable"}, "operator disable: want EMAIL"},
 		{"demo seed with an argument", []string{"demo", "seed", "x"}, "demo seed: takes no arguments"},
 		{"migrate with an argument", []string{"migrate", "x"}, "migrate takes flags only"},
+		{"channel show without REF", []string{"channel", "show"}, "channel show: want REF"},
+		{"channel set with markup in the id", []string{"channel", "set", "wallet_a.<b>", "--weight", "2"}, "want [sandbox.]<method>.<id>"},
+		{"channel set with a bad cost", []string{"channel", "set", "wallet_a.alt", "--cost", "1.5:0"}, "--cost"},
+		{"channel breaker without --reason", []string{"channel", "breaker", "close", "wallet_a.alt"}, "give --reason"},
+		{"channel maintenance neither on nor off", []string{"channel", "maintenance", "wallet_a.alt", "yes"}, "on or off"},
+		{"channel mode of no method", []string{"channel", "mode", "walletz", "weighted"}, "want [sandbox.]<method>"},
+		{"merchant group without GROUP", []string{"merchant", "group", "1001"}, "want APPID GROUP|-"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,7 +23,7 @@ commands:
   migrate    apply the ClickHouse migrations (GATEWAY_CLICKHOUSE_DSN)
   merchant   manage merchant accounts: create, list, show, disable, enable,
              set-callback, rotate-key, rotate-query-key, credit, limits,
-             method-limits, set-password, terms
+             method-limits, set-password, terms, group APPID GROUP|-
   webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
@@ -47,6 +47,9 @@ commands:
              into it, once)
   sandbox    fault METHOD CHANNEL restricted|hang|reset|off: switch a sandbox
              simulator to fail as a provider account does
+  channel    provider accounts per method: list, show REF, set REF --weight ..,
+             enable, disable, maintenance REF on|off, mode, pin, keywords,
+             breaker open|close REF --reason R
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -66,7 +69,7 @@ func main() {
 var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
 	"fx": fxUsage, "fees": feesUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
 	"operator": operatorUsage, "exceptions": exceptionsUsage, "ledger": ledgerUsage,
-	"sandbox": sandboxUsage}
+	"sandbox": sandboxUsage, "channel": channelUsage}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -118,6 +121,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return ledgerCmd(ctx, args[1:], stdout, stderr)
 	case "sandbox":
 		return sandboxCmd(ctx, args[1:], stdout, stderr)
+	case "channel":
+		return channelCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -51,6 +51,8 @@ const merchantUsage = `usage: gateway merchant <subcommand> [--json] [--redis-ur
         [--refund-returns-fee=true|false] [--allow-negative=true|false]
                                   (print the merchant's money terms, or change those given:
                                   settlement, rolling reserve, refund fee, negative balance)
+  group APPID GROUP|-             (the merchant group channels serve by --group;
+                                  "-" takes the merchant out of any)
   set-password APPID              (reads the password, 10 to 128 bytes, as one line
                                   from standard input; never from the command line)
 `
@@ -64,6 +66,9 @@ func merchantCmd(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	sub := args[0]
 	if sub == "terms" {
 		return merchantTermsCmd(ctx, args[1:], stdout, stderr)
+	}
+	if sub == "group" {
+		return merchantGroupCmd(ctx, args[1:], stdout, stderr)
 	}
 	synopsis, ok := merchantSynopsis[sub]
 	if !ok {

@@ -138,4 +138,7 @@ type gateway struct {
 	// journal is the process's one journal (journalOn), nil until a role
 	// needs it.
 	journal *journal.Journal
+	// channels are the command role's routing copy and breaker; nil
+	// without that role.
+	channels *channelParts
 }

@@ -70,6 +70,9 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
+		if g.channels, err = channelHealth(g, rdb, reg, log); err != nil {
+			return nil, err
+		}
 		// The pages first: their browser forms to the providers' confirm
 		// endpoints are answered before the JSON API's routes.
 		pages, err := checkoutPages(g, cfg, rdb, h.UseCases, dir, limiter, h.Pages, reg, log)

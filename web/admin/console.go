@@ -43,6 +43,7 @@ type Deps struct {
 	Exceptions  *operator.Exceptions
 	Settings    *operator.Settings
 	Fees        *operator.Fees
+	Channels    *operator.Channels
 	Health      *operator.Health
 	// Money is a merchant's terms, journal and adjustments.
 	Money *operator.Money
@@ -133,6 +134,7 @@ var nav = []frame.NavItem{
 	{Path: "/adjustments", Label: "nav_adjustments", Perm: access.PermMerchantsRead},
 	{Path: "/settings", Label: "nav_settings", Perm: access.PermSettingsRead},
 	{Path: "/fees", Label: "nav_fees", Perm: access.PermSettingsRead},
+	{Path: "/channels", Label: "nav_channels", Perm: access.PermSettingsRead},
 	{Path: "/providers", Label: "nav_providers", Perm: access.PermSettingsRead},
 	{Path: "/audit", Label: "nav_audit", Perm: access.PermOpAuditRead},
 	{Path: "/income", Label: "nav_income", Perm: access.PermFeeIncomeRead},
@@ -150,7 +152,10 @@ var funcs = template.FuncMap{
 	"path": url.PathEscape,
 	"list": func(s ...string) []string { return s },
 	// withPage hands a journal page's tables the view they translate with.
-	"withPage": func(v any, p operator.JournalPage) map[string]any { return map[string]any{"V": v, "P": p} },
+	"withPage":     func(v any, p operator.JournalPage) map[string]any { return map[string]any{"V": v, "P": p} },
+	"orderChannel": orderChannel,
+	// channelForm hands a channel's edit forms the page's view.
+	"channelForm": func(p any, c channelCard) map[string]any { return map[string]any{"P": p, "C": c} },
 	"has": func(list []string, s string) bool {
 		return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",")
 	},
@@ -188,6 +193,13 @@ func (c *Console) register(app *fiber.App) {
 	g.Get("/fees", r(access.PermSettingsRead), c.feesPage)
 	g.Post("/fees", r(access.PermFeesWrite), c.setFee)
 	g.Post("/fees/clear", r(access.PermFeesWrite), c.clearFee)
+	g.Get("/channels", r(access.PermSettingsRead), c.channelsPage)
+	g.Post("/channels/set", r(access.PermChannelsWrite), c.setChannel)
+	g.Post("/channels/state", r(access.PermChannelsWrite), c.channelState)
+	g.Post("/channels/breaker", r(access.PermChannelsWrite), c.channelBreaker)
+	g.Post("/channels/mode", r(access.PermChannelsWrite), c.channelMode)
+	g.Post("/channels/keywords", r(access.PermChannelsWrite), c.channelKeywords)
+	g.Post("/channels/pin", r(access.PermChannelsWrite), c.channelPin)
 	g.Get("/providers", r(access.PermSettingsRead), c.providers)
 	g.Get("/audit", r(access.PermOpAuditRead), c.auditLog)
 	g.Get("/audit.csv", r(access.PermOpAuditRead), c.auditCSV)
@@ -220,7 +232,7 @@ func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 func flashWord(s string) string {
 	switch s {
 	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund",
-		"fee_set", "fee_cleared", "terms", "adjusted", "requested", "adj_approved", "adj_rejected":
+		"fee_set", "fee_cleared", "channel", "terms", "adjusted", "requested", "adj_approved", "adj_rejected":
 		return s
 	}
 	return "saved"

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/channel"
+)
+
+// channelParts are the command role's channel machinery, one set per
+// process: the routing data's copy (loaded before serving, polled each
+// second) and the breaker, whose metrics are registered once. The create
+// and confirm use cases take the breaker as their command.ChannelHealth.
+type channelParts struct {
+	dir    *channel.Directory
+	health *channel.Health
+}
+
+// channelHealth wires the breaker over the command role's providers (its
+// breaker-state series cover every configured channel).
+func channelHealth(g *gateway, rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (*channelParts, error) {
+	dir := channel.NewDirectory(rdb, 0, log)
+	cfg := channel.HealthDefaults()
+	cfg.Now = g.now.Now
+	if g.providers != nil {
+		cfg.Configured = g.providers
+	}
+	h, err := channel.NewHealth(cfg, channel.NewStore(rdb), dir, rdb, reg, log)
+	if err != nil {
+		return nil, err
+	}
+	g.prepare = append(g.prepare, dir.Load)
+	g.workers = append(g.workers, dir.Run, func(ctx context.Context) {
+		<-ctx.Done()
+		// The last second's attempt counts, on the way out.
+		if err := h.Flush(context.WithoutCancel(ctx)); err != nil {
+			log.Warn("channel attempt counts not written at shutdown", "err", err)
+		}
+	})
+	return &channelParts{dir: dir, health: h}, nil
+}
