@@ -80,9 +80,13 @@ func zeroBlank(v string, zero bool) string {
 	return v
 }
 
+// channelDesk is the Channels page and its forms: a page family of its
+// own, drawing with the console's frame and deps.
+type channelDesk struct{ *Console }
+
 // channelsPage shows every channel; the forms are offered to who may use
 // them (channels.write), and the use case checks the role again.
-func (c *Console) channelsPage(ctx *fiber.Ctx) error {
+func (c channelDesk) channelsPage(ctx *fiber.Ctx) error {
 	v, err := c.d.Channels.List(ctx.UserContext(), c.ui.Actor(ctx))
 	if err != nil {
 		return c.ui.Fail(ctx, err)
@@ -165,7 +169,7 @@ func splitList(v string) []string {
 	return out
 }
 
-func (c *Console) setChannel(ctx *fiber.Ctx) error {
+func (c channelDesk) setChannel(ctx *fiber.Ctx) error {
 	ref, err := postedRef(ctx)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
@@ -179,7 +183,7 @@ func (c *Console) setChannel(ctx *fiber.Ctx) error {
 }
 
 // channelState is enable, disable and maintenance on or off.
-func (c *Console) channelState(ctx *fiber.Ctx) error {
+func (c channelDesk) channelState(ctx *fiber.Ctx) error {
 	ref, err := postedRef(ctx)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
@@ -200,7 +204,7 @@ func (c *Console) channelState(ctx *fiber.Ctx) error {
 	return c.after(ctx, err, "/channels", "channel")
 }
 
-func (c *Console) channelBreaker(ctx *fiber.Ctx) error {
+func (c channelDesk) channelBreaker(ctx *fiber.Ctx) error {
 	ref, err := postedRef(ctx)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
@@ -214,7 +218,7 @@ func (c *Console) channelBreaker(ctx *fiber.Ctx) error {
 	return c.after(ctx, err, "/channels", "channel")
 }
 
-func (c *Console) channelMode(ctx *fiber.Ctx) error {
+func (c channelDesk) channelMode(ctx *fiber.Ctx) error {
 	sandbox, m, err := operator.ParseMethod(form(ctx, "method"))
 	if err != nil {
 		return c.ui.Fail(ctx, err)
@@ -223,7 +227,7 @@ func (c *Console) channelMode(ctx *fiber.Ctx) error {
 	return c.after(ctx, err, "/channels", "channel")
 }
 
-func (c *Console) channelKeywords(ctx *fiber.Ctx) error {
+func (c channelDesk) channelKeywords(ctx *fiber.Ctx) error {
 	var kw []string
 	for _, line := range strings.Split(strings.Clone(ctx.FormValue("words")), "\n") {
 		w, err := audit.Text("words", line, channel.MaxKeyword)
@@ -238,7 +242,7 @@ func (c *Console) channelKeywords(ctx *fiber.Ctx) error {
 	return c.after(ctx, err, "/channels", "channel")
 }
 
-func (c *Console) channelPin(ctx *fiber.Ctx) error {
+func (c channelDesk) channelPin(ctx *fiber.Ctx) error {
 	sandbox, m, err := operator.ParseMethod(form(ctx, "method"))
 	if err != nil {
 		return c.ui.Fail(ctx, err)
