@@ -62,7 +62,7 @@ type Deps struct {
 	Caps *channel.Caps
 	// Health is the channels' breaker; nil: every channel is tried. The
 	// merchant's group, which channels may serve, is its Account.Group.
-	Health ChannelHealth
+	Health     ChannelHealth
 	Registerer prometheus.Registerer
 	Log        *slog.Logger
 }
