@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -29,6 +30,10 @@ type Poster struct {
 	// ended earlier moved those old balances, which the opening entries
 	// carry, so posting them again would count them twice.
 	since time.Time
+	// caps and channels: an order's cap reservation is released when it
+	// ends unpaid; a paid one counts in its channel's day (channels.go).
+	caps     *channel.Caps
+	channels *channel.Directory
 
 	// crashAfterPost, in tests, stops handle between posting and
 	// acknowledging when it answers true: what a kill -9 there leaves.
@@ -48,7 +53,8 @@ func NewPoster(cfg Config, rdb redis.UniversalClient, j *journal.Journal, acc Ac
 	if err != nil {
 		return nil, fmt.Errorf("register ledger metrics: %w", err)
 	}
-	p := &Poster{cfg: cfg, rdb: rdb, j: j, acc: acc, log: log.With("role", "ledger", "consumer", cfg.Consumer), m: m}
+	p := &Poster{cfg: cfg, rdb: rdb, j: j, acc: acc, log: log.With("role", "ledger", "consumer", cfg.Consumer), m: m,
+		caps: channel.NewCaps(rdb), channels: channel.NewDirectory(nil, 0, log)}
 	p.c, err = platform.NewConsumer(rdb, platform.ConsumerConfig{
 		Group: schema.GroupLedger, Name: cfg.Consumer, Count: cfg.Batch/schema.NumShards + 1,
 		Block: cfg.Block, ClaimIdle: cfg.ClaimIdle,
@@ -172,6 +178,11 @@ func (p *Poster) prepare(ctx context.Context, stream string, msg redis.XMessage)
 		p.m.postings.WithLabelValues(kindEvent, resultInvalid).Inc()
 		p.log.Error("event cannot be read; nothing posted", "stream", stream, "id", msg.ID, "err", err)
 		return journal.Tx{}, false, true
+	}
+	if err := p.channelEffects(ctx, &ev); err != nil {
+		p.m.postings.WithLabelValues(kindEvent, resultError).Inc()
+		p.log.Warn("event left pending; it comes back", "stream", stream, "id", msg.ID, "err", err)
+		return journal.Tx{}, false, false
 	}
 	tx, ok, err := txOf(ctx, &ev, p.acc, p.since)
 	switch {

@@ -30,3 +30,12 @@ func ChannelCapHoldKey(ref, orderID string) string { return "gw:{ch:" + ref + "}
 // ChannelProbeKey is the lease of the one process that may probe a channel
 // whose breaker is half open.
 func ChannelProbeKey(ref string) string { return "gw:{ch:" + ref + "}:probe" }
+
+// ChannelPaidKey is channel ref's paid orders of one day of its time zone
+// (the ledger role writes it off the paid events): fields "n" (orders) and
+// "amt" (minor units of the charged currency).
+func ChannelPaidKey(ref, day string) string { return "gw:{ch:" + ref + "}:paid:" + day }
+
+// ChannelPaidMarkKey marks order id as counted in ChannelPaidKey, so an
+// event the ledger reads again is never counted twice.
+func ChannelPaidMarkKey(ref, orderID string) string { return "gw:{ch:" + ref + "}:paidmark:" + orderID }

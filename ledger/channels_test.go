@@ -1,0 +1,85 @@
+package ledger
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/channel"
+	"github.com/paygate/gateway/schema"
+)
+
+// TestPosterReleasesCapsOfUnpaidOrders: an order that ends unpaid
+// (failed, or cancelled as expiry does) gives its channel's cap back, so
+// the next order finds room; a paid order keeps its share.
+func TestPosterReleasesCapsOfUnpaidOrders(t *testing.T) {
+	for _, typ := range []schema.EventType{schema.EventFailed, schema.EventCancelled} {
+		t.Run(string(typ), func(t *testing.T) {
+			e := newEnv(t)
+			ctx := context.Background()
+			caps := channel.NewCaps(e.rdb)
+			ref := channel.Ref{Method: schema.MethodWalletA, ID: "alt"}
+			cand := channel.Candidate{Ref: ref, Settings: channel.Settings{Weight: 1, DailyCount: 1}}
+			o := e.order("3001", 10_00, "")
+			o.Channel, o.Status = "alt", schema.StatusCancelled
+			if r, err := caps.Reserve(ctx, cand, o.ID, 10_00, paidAt); err != nil || r != channel.ReservedOK {
+				t.Fatalf("reserve: %v %v", r, err)
+			}
+			if r, _ := caps.Reserve(ctx, cand, "other", 10_00, paidAt); r != channel.FullCount {
+				t.Fatalf("second reservation %v, want full", r)
+			}
+			run(t, e.poster("p1", nil))
+			e.emit(typ, o, nil)
+			e.caughtUp()
+			if r, err := caps.Reserve(ctx, cand, "other", 10_00, paidAt); err != nil || r != channel.ReservedOK {
+				t.Errorf("after the order ended %s: reservation %v %v, want ok", typ, r, err)
+			}
+		})
+	}
+}
+
+// TestPosterCountsPaidPerChannelDay: a paid order counts once in its
+// channel's paid orders of the day in the channel's zone, and in the
+// per-channel metric, however often its event is read.
+func TestPosterCountsPaidPerChannelDay(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	reg := prometheus.NewRegistry()
+	p := e.poster("p1", reg)
+	o := e.order("3001", 25_00, "")
+	o.Channel = "alt"
+	o.CompletedAt = time.Date(2026, 11, 28, 16, 30, 0, 0, time.UTC) // 00:30 on the 29th in Shanghai
+	ev := schema.Event{Type: schema.EventPaid, Order: *o}
+	dir := channel.NewDirectory(e.rdb, time.Hour, quiet())
+	if err := channel.NewStore(e.rdb).Set(ctx, channel.Ref{Method: schema.MethodWalletA, ID: "alt"},
+		channel.Settings{Weight: 1, TimeZone: "Asia/Shanghai"}, testEntry()); err != nil {
+		t.Fatal(err)
+	}
+	if err := dir.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p.WithChannels(dir)
+	for range 2 {
+		if err := p.channelEffects(ctx, &ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := e.rdb.HGetAll(ctx, schema.ChannelPaidKey("wallet_a.alt", "20261129")).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h["n"] != "1" || h["amt"] != "2500" {
+		t.Errorf("paid counters of the 29th = %v, want n 1, amt 2500", h)
+	}
+	if got := testutil.ToFloat64(p.m.channelPaid.WithLabelValues("wallet_a.alt", "USD")); got != 2500 {
+		t.Errorf("gateway_channel_paid_minor_total = %v, want 2500", got)
+	}
+}
+
+func testEntry() audit.Entry {
+	return audit.Entry{At: time.Now().UTC(), Realm: audit.RealmCLI, Action: "channel.set", Target: "channel", Source: "cli"}
+}
