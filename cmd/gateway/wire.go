@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fees"
@@ -261,12 +262,18 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
+	// The channels' routing data, like the fee schedules: a copy loaded
+	// before serving and polled (channel.Directory).
+	chDir := channel.NewDirectory(rdb, time.Second, log)
+	g.prepare = append(g.prepare, chDir.Load)
 	uc, err := command.New(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
-		USDTReviewWindow: cfg.USDTReview, Now: g.now,
+		USDTReviewWindow: cfg.USDTReview, ChannelBudget: cfg.ChannelBudget, Now: g.now,
 	}, command.Deps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
-		Fees: feeCopy, ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
+		Fees: feeCopy, ClientIP: ips, Limiter: limiter, Simulators: provs.simulators,
+		Router: channel.NewRouter(chDir, provs.registry), Caps: channel.NewCaps(rdb), Health: channelHealth(),
+		Registerer: reg, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -285,8 +292,12 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	}
 	// Balance transfers a process died in the middle of are finished by
 	// whichever command node sweeps first (UseCases.Recovery's pace).
-	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, feeCopy.Run, uc.Recovery.Run}, nil
+	return h, []func(context.Context){uc.Settle.NewExpirer(rdb, time.Second, log).Run, rates.Run, feeCopy.Run, chDir.Run, uc.Recovery.Run}, nil
 }
+
+// channelHealth is the channels' breaker routing asks and tells: nil, the
+// command side's allow-all, until channel.NewHealth is wired here.
+func channelHealth() command.ChannelHealth { return nil }
 
 // fxRates is the copy of the rates every create converts with; prepare
 // seeds it from GATEWAY_USDT_RATES where no rate of those pairs was set yet
