@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/channel"
@@ -82,4 +83,25 @@ func TestPosterCountsPaidPerChannelDay(t *testing.T) {
 
 func testEntry() audit.Entry {
 	return audit.Entry{At: time.Now().UTC(), Realm: audit.RealmCLI, Action: "channel.set", Target: "channel", Source: "cli"}
+}
+
+// TestPosterLeavesEventPendingWhenReleaseFails: a cap that could not be
+// given back (Redis unreachable) leaves the order's event pending, so it
+// comes back and the release is tried again.
+func TestPosterLeavesEventPendingWhenReleaseFails(t *testing.T) {
+	e := newEnv(t)
+	p := e.poster("p1", nil)
+	down := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
+	t.Cleanup(func() { _ = down.Close() })
+	p.caps = channel.NewCaps(down)
+	o := e.order("3001", 10_00, "")
+	o.Channel, o.Status = "alt", schema.StatusCancelled
+	f := schema.EventFields(schema.EventCancelled, o.UpdatedAt, o)
+	vals := map[string]any{}
+	for i := 0; i+1 < len(f); i += 2 {
+		vals[f[i].(string)] = f[i+1]
+	}
+	if _, post, done := p.prepare(context.Background(), schema.EventsKey(0), redis.XMessage{ID: "1-0", Values: vals}); post || done {
+		t.Errorf("prepare = post %v, done %v; want the event left pending", post, done)
+	}
 }
