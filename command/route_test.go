@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -337,4 +338,33 @@ func TestChannelUnavailableWords(t *testing.T) {
 	p["paymentMethod"], p["currency"] = "fiatpsp", "USD"
 	_, _, err = h.create.Create(context.Background(), signed(p, h.acct.APIKey), netip.MustParseAddr(testIP), false)
 	wantKind(t, err, platform.KindMethodUnavailable)
+}
+
+// countingConf counts the router's look-ups of configured channels.
+type countingConf struct {
+	channel.Configured
+	n atomic.Int64
+}
+
+func (c *countingConf) Channels(m schema.Method, sandbox bool) []string {
+	c.n.Add(1)
+	return c.Configured.Channels(m, sandbox)
+}
+
+// TestSelectCreateRoutesNothing: the default create (select) never asks
+// the router; a create of a method initialised at create does.
+func TestSelectCreateRoutesNothing(t *testing.T) {
+	h := newRedisHarness(t)
+	r := h.withChannels(t, "a")
+	rt := h.uc.Create.init.route
+	conf := &countingConf{Configured: rt.providers}
+	rt.router = channel.NewRouter(r.dir, conf)
+	h.selectOrder("CNY", "100", "")
+	if n := conf.n.Load(); n != 0 {
+		t.Errorf("a select create routed %d times", n)
+	}
+	r.mustReady(t, "100")
+	if conf.n.Load() == 0 {
+		t.Error("a wallet_a create was not routed")
+	}
 }
