@@ -368,3 +368,27 @@ func TestSelectCreateRoutesNothing(t *testing.T) {
 		t.Error("a wallet_a create was not routed")
 	}
 }
+
+// TestFiatpspConfirmRoutesTheCharge: fiatpsp is routed at the payer's
+// system choice, on what that system charges: 100.00 USD is 90.00 in EUR,
+// within a channel's per-order maximum of 95.00, and 100.00 in USD is not.
+// A system no channel takes leaves the order waiting for another choice.
+func TestFiatpspConfirmRoutesTheCharge(t *testing.T) {
+	h := newRedisHarness(t)
+	r := h.withChannels(t, "a")
+	id := h.deferred("fiatpsp", "USD", "100")
+	r.setFor(t, schema.MethodFiatPSP, channel.Default, channel.Settings{MaxAmount: 9500})
+	ctx := context.Background()
+	_, err := h.uc.Confirm.ConfirmFiatpsp(ctx, id, "7")
+	wantKind(t, err, platform.KindMethodUnavailable)
+	if o := h.order(t, id); o.NextAction != schema.NextFiatpspSelect {
+		t.Fatalf("after a system no channel takes: next action %q", o.NextAction)
+	}
+	o, err := h.uc.Confirm.ConfirmFiatpsp(ctx, id, "12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != schema.StatusReady || o.Channel != channel.Default || o.ChargeCurrency != "EUR" {
+		t.Errorf("order %s on %q charged in %s", o.Status, o.Channel, o.ChargeCurrency)
+	}
+}
