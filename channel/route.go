@@ -47,7 +47,7 @@ type Router struct {
 	// anyFull is set by the first MarkFull: until a cap is found full, the
 	// create path spends nothing on looking one up.
 	anyFull atomic.Bool
-	rand func() float64
+	rand    func() float64
 }
 
 // NewRouter routes conf's channels by dir's data.

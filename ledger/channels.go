@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -35,44 +34,64 @@ func hasChannel(o *schema.Order) bool {
 	return !o.PaidWithBalance
 }
 
-// channelEffects is what an order's end means to its channel: an order
+// applyChannels is what orders' ends mean to their channels: an order
 // ended unpaid (failed, cancelled, expired) gives its cap reservation back;
-// a paid one counts in the channel's paid orders of the day. Both are
-// idempotent, so a Redis error leaves the event pending to come back.
-func (p *Poster) channelEffects(ctx context.Context, ev *schema.Event) error {
-	o := &ev.Order
-	if !hasChannel(o) {
-		return nil
-	}
-	ref := channel.OfOrder(o)
-	switch ev.Type {
-	case schema.EventFailed, schema.EventCancelled:
-		if _, err := p.caps.Release(ctx, ref, o.ID); err != nil {
-			return err
+// a paid one counts in its channel's paid orders of the day (in one
+// pipeline for the batch). Both are idempotent, so an entry whose part met
+// a Redis error is left pending (neither posted nor acknowledged) and
+// comes back.
+func (p *Poster) applyChannels(ctx context.Context, all []prepared) {
+	pipe := p.rdb.Pipeline()
+	var cmds []*redis.Cmd
+	var of []int // all's index of each of cmds
+	var cur []string
+	for i := range all {
+		ev := all[i].ev
+		if ev == nil || !hasChannel(&ev.Order) {
+			continue
 		}
-	case schema.EventPaid:
-		return p.countPaid(ctx, ref, o)
+		o := &ev.Order
+		ref := channel.OfOrder(o)
+		switch ev.Type {
+		case schema.EventFailed, schema.EventCancelled:
+			if _, err := p.caps.Release(ctx, ref, o.ID); err != nil {
+				p.hold(&all[i], err)
+			}
+		case schema.EventPaid:
+			at := o.CompletedAt
+			if at.IsZero() {
+				at = o.UpdatedAt
+			}
+			r, day := ref.String(), p.channels.Now().SettingsOf(ref).Day(at)
+			amt, c := o.Charge()
+			cmds = append(cmds, countPaid.Eval(ctx, pipe, []string{schema.ChannelPaidKey(r, day), schema.ChannelPaidMarkKey(r, o.ID)},
+				int64(amt), int64(paidKept/time.Second)))
+			of, cur = append(of, i), append(cur, c)
+		}
 	}
-	return nil
+	if len(cmds) == 0 {
+		return
+	}
+	_, _ = pipe.Exec(ctx) // each command's error is read below
+	for k, c := range cmds {
+		pr := &all[of[k]]
+		n, err := c.Int()
+		if err != nil {
+			p.hold(pr, fmt.Errorf("count paid order %s: %w", pr.ev.Order.ID, err))
+			continue
+		}
+		if n == 1 {
+			amt, _ := pr.ev.Order.Charge()
+			p.m.channelPaid.WithLabelValues(channel.OfOrder(&pr.ev.Order).String(), cur[k]).Add(float64(amt))
+		}
+	}
 }
 
-func (p *Poster) countPaid(ctx context.Context, ref channel.Ref, o *schema.Order) error {
-	at := o.CompletedAt
-	if at.IsZero() {
-		at = o.UpdatedAt
-	}
-	day := p.channels.Now().SettingsOf(ref).Day(at)
-	amt, cur := o.Charge()
-	r := ref.String()
-	n, err := countPaid.Run(ctx, p.rdb, []string{schema.ChannelPaidKey(r, day), schema.ChannelPaidMarkKey(r, o.ID)},
-		int64(amt), strconv.FormatInt(int64(paidKept/time.Second), 10)).Int()
-	if err != nil {
-		return fmt.Errorf("count paid order %s of channel %s: %w", o.ID, r, err)
-	}
-	if n == 1 {
-		p.m.channelPaid.WithLabelValues(r, cur).Add(float64(amt))
-	}
-	return nil
+// hold leaves pr pending after its channel part failed.
+func (p *Poster) hold(pr *prepared, err error) {
+	p.m.postings.WithLabelValues(kindEvent, resultError).Inc()
+	p.log.Warn("event left pending; it comes back", "stream", pr.stream, "id", pr.id, "err", err)
+	pr.post, pr.done = false, false
 }
 
 // WithChannels gives the poster the channels' routing copy, whose time
