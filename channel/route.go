@@ -44,7 +44,10 @@ type Router struct {
 	conf Configured
 	rr   sync.Map // methodKey -> *atomic.Uint64
 	full sync.Map // Ref.String()+day -> time.Time: a cap found full, until then
-	rand func() float64
+	// anyFull is set by the first MarkFull: until a cap is found full, the
+	// create path spends nothing on looking one up.
+	anyFull atomic.Bool
+	rand    func() float64
 }
 
 // NewRouter routes conf's channels by dir's data.
@@ -83,7 +86,7 @@ func (r *Router) Available(q Query) bool { return len(r.Candidates(q)) > 0 }
 func (r *Router) eligible(c Candidate, q Query) bool {
 	s := c.Settings
 	return !s.Disabled && !s.Maintenance && c.Breaker.routable(q.At) && s.fits(q.Amount) &&
-		s.activeAt(q.At) && s.serves(q.AppID, q.Group) && !r.knownFull(c.Ref, s.Day(q.At), q.At)
+		s.activeAt(q.At) && s.serves(q.AppID, q.Group) && !(r.anyFull.Load() && r.knownFull(c.Ref, s.Day(q.At), q.At))
 }
 
 // rank orders the eligible channels by the method's mode.
@@ -123,6 +126,7 @@ const fullFor = 10 * time.Second
 // MarkFull remembers that c's cap refused a reservation on day.
 func (r *Router) MarkFull(ref Ref, day string, now time.Time) {
 	r.full.Store(ref.String()+"@"+day, now.Add(fullFor))
+	r.anyFull.Store(true)
 }
 
 func (r *Router) knownFull(ref Ref, day string, now time.Time) bool {

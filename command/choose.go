@@ -46,7 +46,7 @@ func (h *Choose) Methods(ctx context.Context, o *schema.Order) ([]schema.MethodO
 	}
 	var out []schema.MethodOption
 	for _, m := range schema.AllMethods() {
-		if !h.offers(m, o, allowed) {
+		if !h.offers(m, o, allowed, acct.Group) {
 			continue
 		}
 		l, _ := h.limits.For(acct, m)
@@ -57,7 +57,7 @@ func (h *Choose) Methods(ctx context.Context, o *schema.Order) ([]schema.MethodO
 }
 
 // offers reports whether the select page lists m for o, limits aside.
-func (h *Choose) offers(m schema.Method, o *schema.Order, allowed []schema.Method) bool {
+func (h *Choose) offers(m schema.Method, o *schema.Order, allowed []schema.Method, group string) bool {
 	if !m.Selectable() || !m.Supports(o.Currency) {
 		return false
 	}
@@ -70,8 +70,21 @@ func (h *Choose) offers(m schema.Method, o *schema.Order, allowed []schema.Metho
 	if m == schema.MethodUSDTDirect && len(h.offer.For(o.Sandbox)) == 0 {
 		return false // nobody could pay it
 	}
-	_, ok := h.providers.For(m, o.Sandbox)
-	return ok
+	if _, ok := h.providers.For(m, o.Sandbox); !ok {
+		return false
+	}
+	return !routed(m) || h.routable(m, o, group)
+}
+
+// routable reports whether one of m's channels may take o now, judged on
+// what m would charge (a BDT method's bounds and caps are in BDT).
+func (h *Choose) routable(m schema.Method, o *schema.Order, group string) bool {
+	c := *o
+	c.Method = m
+	if chargedInBDT[m] && h.init.chargeIn(&c, "BDT") != nil {
+		return false
+	}
+	return h.init.route.router.Available(query(&c, group, h.init.now()))
 }
 
 // ChooseMethod is the select page's confirm: it fixes the payer's method on
@@ -153,11 +166,15 @@ func (h *Choose) applyChoice(ctx context.Context, o *schema.Order) error {
 	if err := h.init.charge(ctx, o, a); err != nil {
 		return err
 	}
+	cs, err := h.init.channels(ctx, o)
+	if err != nil {
+		return err
+	}
 	fields := append([]string{schema.FMethod, string(o.Method)}, feeFields(o)...)
 	if err := h.init.fixChoice(ctx, o, schema.NextMethodSelect, fields...); err != nil {
 		return err
 	}
-	return h.init.initChosen(ctx, o, a)
+	return h.init.initChosen(ctx, o, cs)
 }
 
 // chooseDeferred fixes a method whose next step is ours, not a provider's.

@@ -38,6 +38,10 @@ type Config struct {
 	// IdempotencyTTL is how long an Idempotency-Key's decided answer is
 	// replayed; zero means DefaultIdempotencyTTL (24 h).
 	IdempotencyTTL time.Duration
+	// ChannelBudget is how long one initialisation may spend trying a
+	// method's channels in turn (GATEWAY_CHANNEL_BUDGET); zero means
+	// DefaultChannelBudget.
+	ChannelBudget time.Duration
 	// Now is the clock orders are created, moved, expired and recovered by
 	// (platform.Clock); nil is the system clock.
 	Now platform.Clock
@@ -53,7 +57,8 @@ func Defaults() Config {
 	p := platform.Defaults()
 	l := p.Limits()
 	return Config{OrderTTL: p.OrderTTL, OrderRetention: p.OrderRetention, CreateLimit: l.Create, QueryLimit: l.Query,
-		MethodLimits: DefaultMethodLimits(), USDTReviewWindow: DefaultUSDTReviewWindow, IdempotencyTTL: DefaultIdempotencyTTL}
+		MethodLimits: DefaultMethodLimits(), USDTReviewWindow: DefaultUSDTReviewWindow, IdempotencyTTL: DefaultIdempotencyTTL,
+		ChannelBudget: DefaultChannelBudget}
 }
 
 // withDefaults fills the fields whose zero means "the default": the review
@@ -66,6 +71,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.IdempotencyTTL == 0 {
 		c.IdempotencyTTL = d.IdempotencyTTL
+	}
+	if c.ChannelBudget == 0 {
+		c.ChannelBudget = d.ChannelBudget
 	}
 	return c
 }
@@ -131,6 +139,9 @@ func (c Config) Validate() error {
 	}
 	if c.IdempotencyTTL < 0 {
 		errs = append(errs, errors.New("command: the idempotency TTL must not be negative"))
+	}
+	if c.ChannelBudget < 0 {
+		errs = append(errs, errors.New("command: the channel budget must not be negative"))
 	}
 	if c.USDTReviewWindow < 0 {
 		errs = append(errs, errors.New("command: the USDT review window must not be negative"))

@@ -40,7 +40,7 @@ func (h *ConfirmChoice) ConfirmFiatpsp(ctx context.Context, id, systemID string)
 	if err := h.init.chargeIn(o, sys.Currency); err != nil {
 		return nil, err
 	}
-	return h.confirmed(ctx, o, a, schema.FFiatpspSys, o.FiatpspSystemID)
+	return h.confirmed(ctx, o, schema.FFiatpspSys, o.FiatpspSystemID)
 }
 
 // ConfirmCryptopsp fixes the cryptocurrency payCurrency on order id, after
@@ -59,15 +59,19 @@ func (h *ConfirmChoice) ConfirmCryptopsp(ctx context.Context, id, payCurrency st
 		return nil, platform.Errorf(platform.KindBelowMinimum, "the amount %s %s is below the minimum %s %s for %s", o.Amount, o.Currency, opt.Min, o.Currency, schema.CryptoName(payCurrency))
 	}
 	o.PayCurrency = payCurrency
-	return h.confirmed(ctx, o, a, schema.FPayCurrency, payCurrency)
+	return h.confirmed(ctx, o, schema.FPayCurrency, payCurrency)
 }
 
 // confirmed fixes the choice (once), then asks the provider.
-func (h *ConfirmChoice) confirmed(ctx context.Context, o *schema.Order, a provider.Adapter, field, value string) (*schema.Order, error) {
+func (h *ConfirmChoice) confirmed(ctx context.Context, o *schema.Order, field, value string) (*schema.Order, error) {
+	cs, err := h.init.channels(ctx, o)
+	if err != nil {
+		return nil, err
+	}
 	if err := h.init.fixChoice(ctx, o, o.NextAction, field, value); err != nil {
 		return nil, err
 	}
-	if err := h.init.initChosen(ctx, o, a); err != nil {
+	if err := h.init.initChosen(ctx, o, cs); err != nil {
 		return nil, err
 	}
 	return h.store.Get(ctx, o.ID)

@@ -70,7 +70,7 @@ func (h *CreateOrder) Create(ctx context.Context, p schema.Params, ip netip.Addr
 	if req.method == schema.MethodBalance {
 		return h.payFromBalance(ctx, o)
 	}
-	return h.place(ctx, o, prov)
+	return h.place(ctx, o, prov, acct.Group)
 }
 
 func (h *CreateOrder) newOrder(acct *merchant.Account, r *createRequest) *schema.Order {

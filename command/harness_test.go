@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/platform"
@@ -192,6 +193,8 @@ func (h *harness) newSettle() *Settle {
 func (h *harness) setProviders(r *provider.Registry) {
 	h.uc.Create.providers, h.uc.Choose.providers, h.uc.Confirm.providers = r, r, r
 	h.uc.Refund.providers, h.uc.Options.providers, h.uc.Notifications.providers = r, r, r
+	rt := h.uc.Create.init.route
+	rt.providers, rt.router = r, channel.NewRouter(rt.router.Directory(), r)
 }
 
 // sweeper sweeps every shard's due orders as the expiry worker would, with

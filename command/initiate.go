@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
@@ -23,6 +24,8 @@ type initiator struct {
 	options *Options
 	rates   Rates
 	fees    FeeSchedules
+	route   *routes
+	groups  Accounts // the merchant's group, which channels may serve
 	log     *slog.Logger
 	now     func() time.Time
 }
@@ -93,21 +96,45 @@ func applyInit(o *schema.Order, init provider.Init) {
 	o.Status = schema.StatusReady
 }
 
-// initRemote asks the provider, within its time-out, then moves the order to
-// ready, or to failed when the provider refuses or does not answer, so the
-// order says what happened and the merchant may retry with the same
-// clientOrderId.
-func (h *initiator) initRemote(ctx context.Context, o *schema.Order, prov provider.Adapter, p provider.Payment) error {
-	init, err := prov.Initialise(ctx, p)
+// initRemote asks o's channels cs in turn (routes.initialise), then moves
+// the order to ready on the channel that answered, or to failed when the
+// provider refuses or none answers, so the order says what happened and
+// the merchant may retry with the same clientOrderId.
+func (h *initiator) initRemote(ctx context.Context, o *schema.Order, cs []channel.Candidate) error {
+	init, err := h.route.initialise(ctx, o, cs, h.payment, h.now())
 	if err != nil {
-		return h.providerFailed(ctx, o, err)
+		return h.initFailed(ctx, o, err)
 	}
 	applyInit(o, init)
 	o.Version++
 	_, err = h.store.Transition(ctx, o.ID, schema.StatusReady, h.now(),
 		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FNextAction, init.NextAction,
-		schema.FProviderRef, init.Ref)
+		schema.FProviderRef, init.Ref, schema.FChannel, o.Channel, schema.FCost, o.Cost)
 	return err
+}
+
+// channels are the eligible channels of o, a provider method's order, for
+// its merchant now; none is the merchant's method_unavailable.
+func (h *initiator) channels(ctx context.Context, o *schema.Order) ([]channel.Candidate, error) {
+	acct, err := h.groups.Lookup(ctx, o.AppID)
+	if err != nil {
+		return nil, fmt.Errorf("look up merchant of order %s: %w", o.ID, err)
+	}
+	return h.route.candidates(o, acct.Group, h.now())
+}
+
+// initFailed fails o after no channel initialised it: skipped by every
+// channel (caps found full meanwhile) is the merchant's method_unavailable,
+// anything else the provider's failure.
+func (h *initiator) initFailed(ctx context.Context, o *schema.Order, err error) error {
+	if !errors.Is(err, errNoChannel) {
+		return h.providerFailed(ctx, o, err)
+	}
+	if _, ferr := h.store.Transition(context.WithoutCancel(ctx), o.ID, schema.StatusFailed, h.now()); ferr != nil {
+		h.log.Error("fail order no channel took", "order", o.ID, "err", ferr)
+	}
+	o.Status = schema.StatusFailed
+	return unavailable(o.Method)
 }
 
 // providerFailed fails o after its provider refused or did not answer, and
@@ -150,15 +177,18 @@ func (h *initiator) fixChoice(ctx context.Context, o *schema.Order, next string,
 	return nil
 }
 
-// initChosen asks a's provider for o after the choice was fixed, and records
-// its answer; when it refuses or does not answer, the order fails.
-func (h *initiator) initChosen(ctx context.Context, o *schema.Order, a provider.Adapter) error {
-	init, err := a.Initialise(ctx, h.payment(o))
+// initChosen asks o's channels cs in turn after the choice was fixed
+// (once: a replayed confirm never reaches here, so it cannot move the
+// order to another channel), and records the answer with the channel;
+// when the provider refuses or none answers, the order fails.
+func (h *initiator) initChosen(ctx context.Context, o *schema.Order, cs []channel.Candidate) error {
+	init, err := h.route.initialise(ctx, o, cs, h.payment, h.now())
 	if err != nil {
-		return h.providerFailed(ctx, o, err)
+		return h.initFailed(ctx, o, err)
 	}
 	applyInit(o, init)
 	_, err = h.store.Update(ctx, o.ID, []schema.Status{schema.StatusReady}, schema.FProviderRef, "", h.now(),
-		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FProviderRef, init.Ref)
+		schema.FProviderURL, init.ProviderURL, schema.FQRPayload, init.QRPayload, schema.FProviderRef, init.Ref,
+		schema.FChannel, o.Channel, schema.FCost, o.Cost)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
@@ -22,7 +23,7 @@ type Rates interface {
 // the order is stored pending first and the provider asked after, so a
 // replay never calls it twice and a slow provider holds nothing but this
 // request; its answer moves the order to ready, or to failed.
-func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.Adapter) (*schema.Order, bool, error) {
+func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.Adapter, group string) (*schema.Order, bool, error) {
 	if o.Method == schema.MethodUSDTDirect {
 		if len(h.offer.For(o.Sandbox)) == 0 {
 			return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod usdt_direct has no USDT network configured")
@@ -37,11 +38,24 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 		return nil, false, err
 	}
 	init, local := deferred(o)
-	var p provider.Payment
-	if local {
+	var cs []channel.Candidate
+	switch {
+	case !local:
+		// Routed now, before anything is stored: no channel is a 400.
+		var err error
+		if cs, err = h.init.route.candidates(o, group, h.now()); err != nil {
+			return nil, false, err
+		}
+	case routed(o.Method):
+		// A provider method whose payer chooses first (fiatpsp, cryptopsp)
+		// is routed at the confirm; offered now only if a channel may take
+		// it. select, the default, asks nothing.
+		if !h.init.route.router.Available(query(o, group, h.now())) {
+			return nil, false, unavailable(o.Method)
+		}
 		applyInit(o, init)
-	} else {
-		p = h.init.payment(o)
+	default:
+		applyInit(o, init)
 	}
 	start := time.Now()
 	id, created, err := h.store.Create(ctx, o)
@@ -53,7 +67,7 @@ func (h *CreateOrder) place(ctx context.Context, o *schema.Order, prov provider.
 		return h.replay(ctx, o, id)
 	}
 	if !local {
-		if err := h.init.initRemote(ctx, o, prov, p); err != nil {
+		if err := h.init.initRemote(ctx, o, cs); err != nil {
 			return nil, false, err
 		}
 	}

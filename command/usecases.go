@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 )
@@ -54,6 +55,14 @@ type Deps struct {
 	ClientIP   *platform.ClientIP
 	Limiter    *platform.Limiter
 	Simulators Simulators // the sandbox's simulated providers, for its driver; nil: none
+	// Router ranks a method's channels (over Providers); nil: each
+	// method's configured channels on their default settings.
+	Router *channel.Router
+	// Caps counts capped channels' daily use; nil: over Store's Redis.
+	Caps *channel.Caps
+	// Health is the channels' breaker; nil: every channel is tried. The
+	// merchant's group, which channels may serve, is its Account.Group.
+	Health     ChannelHealth
 	Registerer prometheus.Registerer
 	Log        *slog.Logger
 }
@@ -65,6 +74,22 @@ const (
 	defaultRecoveryInterval = 5 * time.Second
 	defaultRecoveryGrace    = 30 * time.Second
 )
+
+// newRoutes is the channel routing of d, with its defaults.
+func newRoutes(cfg Config, d Deps) *routes {
+	r := &routes{providers: d.Providers, router: d.Router, caps: d.Caps, health: d.Health,
+		notes: &notificationLog{rdb: d.Store.rdb, keep: cfg.OrderTTL + cfg.OrderRetention}, budget: cfg.ChannelBudget, log: d.Log}
+	if r.router == nil {
+		r.router = channel.NewRouter(channel.NewDirectory(nil, 0, d.Log), d.Providers)
+	}
+	if r.caps == nil {
+		r.caps = channel.NewCaps(d.Store.rdb)
+	}
+	if r.health == nil {
+		r.health = allowAll{}
+	}
+	return r
+}
 
 // New validates cfg and builds every use case of the command side.
 func New(cfg Config, d Deps) (*UseCases, error) {
@@ -86,7 +111,8 @@ func New(cfg Config, d Deps) (*UseCases, error) {
 	if d.Fees != nil {
 		fees = d.Fees
 	}
-	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, fees: fees, log: log, now: now}
+	init := &initiator{cfg: cfg, store: d.Store, options: opts, rates: d.Rates, fees: fees, route: newRoutes(cfg, d),
+		groups: d.Accounts, log: log, now: now}
 	xfer := &transfers{store: d.Store, accounts: d.Accounts, m: m, now: now}
 	settle := &Settle{store: d.Store, m: m, now: now}
 	review := &USDTReview{store: d.Store, moves: m.moves, now: now, window: cfg.USDTReviewWindow}

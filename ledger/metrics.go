@@ -22,8 +22,9 @@ const (
 )
 
 type posterMetrics struct {
-	postings *prometheus.CounterVec
-	claimed  prometheus.Counter
+	postings    *prometheus.CounterVec
+	claimed     prometheus.Counter
+	channelPaid *prometheus.CounterVec
 }
 
 func newPosterMetrics(reg prometheus.Registerer, rdb redis.UniversalClient) (*posterMetrics, error) {
@@ -35,8 +36,12 @@ func newPosterMetrics(reg prometheus.Registerer, rdb redis.UniversalClient) (*po
 		claimed: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gateway_ledger_claimed_total", Help: "Events taken over from a ledger process that read and never acknowledged them.",
 		}),
+		channelPaid: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gateway_channel_paid_minor_total",
+			Help: "Paid orders' charged amounts per channel, in minor units of the charged currency (counted once per order).",
+		}, []string{"channel", "currency"}),
 	}
-	for _, c := range []prometheus.Collector{m.postings, m.claimed, newLagCollector(rdb)} {
+	for _, c := range []prometheus.Collector{m.postings, m.claimed, m.channelPaid, newLagCollector(rdb)} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

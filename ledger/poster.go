@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -29,6 +30,10 @@ type Poster struct {
 	// ended earlier moved those old balances, which the opening entries
 	// carry, so posting them again would count them twice.
 	since time.Time
+	// caps and channels: an order's cap reservation is released when it
+	// ends unpaid; a paid one counts in its channel's day (channels.go).
+	caps     *channel.Caps
+	channels *channel.Directory
 
 	// crashAfterPost, in tests, stops handle between posting and
 	// acknowledging when it answers true: what a kill -9 there leaves.
@@ -48,7 +53,8 @@ func NewPoster(cfg Config, rdb redis.UniversalClient, j *journal.Journal, acc Ac
 	if err != nil {
 		return nil, fmt.Errorf("register ledger metrics: %w", err)
 	}
-	p := &Poster{cfg: cfg, rdb: rdb, j: j, acc: acc, log: log.With("role", "ledger", "consumer", cfg.Consumer), m: m}
+	p := &Poster{cfg: cfg, rdb: rdb, j: j, acc: acc, log: log.With("role", "ledger", "consumer", cfg.Consumer), m: m,
+		caps: channel.NewCaps(rdb), channels: channel.NewDirectory(nil, 0, log)}
 	p.c, err = platform.NewConsumer(rdb, platform.ConsumerConfig{
 		Group: schema.GroupLedger, Name: cfg.Consumer, Count: cfg.Batch/schema.NumShards + 1,
 		Block: cfg.Block, ClaimIdle: cfg.ClaimIdle,
@@ -126,15 +132,19 @@ func (p *Poster) handle(ctx context.Context, read []redis.XStream) int {
 	ack := func(stream, id string) { acks[stream] = append(acks[stream], id) }
 	var txs []journal.Tx
 	var from []pendingTx
+	var all []prepared
 	for _, st := range read {
 		for _, msg := range st.Messages {
-			tx, post, done := p.prepare(ctx, st.Stream, msg)
-			switch {
-			case post:
-				txs, from = append(txs, tx), append(from, pendingTx{st.Stream, msg.ID})
-			case done:
-				ack(st.Stream, msg.ID)
-			}
+			all = append(all, p.prepare(ctx, st.Stream, msg))
+		}
+	}
+	p.applyChannels(ctx, all)
+	for _, pr := range all {
+		switch {
+		case pr.post:
+			txs, from = append(txs, pr.tx), append(from, pendingTx{pr.stream, pr.id})
+		case pr.done:
+			ack(pr.stream, pr.id)
 		}
 	}
 	bg := context.WithoutCancel(ctx)
@@ -160,31 +170,45 @@ func (p *Poster) handle(ctx context.Context, read []redis.XStream) int {
 	return n
 }
 
-// prepare reads one entry: the transaction to post (post), or done when the
-// entry needs nothing more than its acknowledgement; neither leaves it
-// pending (a merchant's terms could not be read).
-func (p *Poster) prepare(ctx context.Context, stream string, msg redis.XMessage) (tx journal.Tx, post, done bool) {
+// prepared is one entry read: the transaction to post (post), or done when
+// the entry needs nothing more than its acknowledgement; neither leaves it
+// pending (a merchant's terms could not be read). ev is the event read, for
+// its channel's part (applyChannels).
+type prepared struct {
+	stream, id string
+	tx         journal.Tx
+	post, done bool
+	ev         *schema.Event
+}
+
+// prepare reads one entry.
+func (p *Poster) prepare(ctx context.Context, stream string, msg redis.XMessage) prepared {
+	pr := prepared{stream: stream, id: msg.ID}
 	if len(msg.Values) == 0 { // trimmed or deleted while pending
-		return journal.Tx{}, false, true
+		pr.done = true
+		return pr
 	}
 	ev, err := schema.DecodeEvent(msg.ID, msg.Values)
 	if err != nil {
 		p.m.postings.WithLabelValues(kindEvent, resultInvalid).Inc()
 		p.log.Error("event cannot be read; nothing posted", "stream", stream, "id", msg.ID, "err", err)
-		return journal.Tx{}, false, true
+		pr.done = true
+		return pr
 	}
+	pr.ev = &ev
 	tx, ok, err := txOf(ctx, &ev, p.acc, p.since)
 	switch {
 	case errors.Is(err, errInvalid):
 		p.m.postings.WithLabelValues(kindEvent, resultInvalid).Inc()
 		p.log.Error("event cannot be posted; nothing posted", "stream", stream, "id", msg.ID, "order", ev.Order.ID, "err", err)
-		return journal.Tx{}, false, true
+		pr.done = true
 	case err != nil:
 		p.m.postings.WithLabelValues(kindEvent, resultError).Inc()
 		p.log.Warn("event left pending; it comes back", "stream", stream, "id", msg.ID, "err", err)
-		return journal.Tx{}, false, false
+	default:
+		pr.tx, pr.post, pr.done = tx, ok, !ok
 	}
-	return tx, ok, !ok
+	return pr
 }
 
 // settled counts one posting's result and says whether its entry may be

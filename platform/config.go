@@ -55,6 +55,9 @@ type Config struct {
 	USDTNetworks      string // live usdt_direct receiving addresses, TRC20=T...,BEP20=0x...
 	USDTSandboxNets   string // the sandbox's; built-in null addresses when empty
 	USDTReview        time.Duration
+	// ChannelBudget is how long one initialisation may spend trying a
+	// method's channels in turn (GATEWAY_CHANNEL_BUDGET).
+	ChannelBudget time.Duration
 	// FXMaxDeviation is how far, in percent of a pair's current rate, an
 	// operator may move it without confirming (GATEWAY_FX_MAX_DEVIATION);
 	// operator.SettingsConfig checks it (serve's settings, at start).

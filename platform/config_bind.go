@@ -39,6 +39,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.USDTRates, "usdt-rates", "GATEWAY_USDT_RATES", "initial units of each currency per 1 USDT, e.g. USD=1,CNY=7.2 (then `gateway fx set USDT CNY 7.2`)")
 	str(&c.USDTNetworks, "usdt-networks", "GATEWAY_USDT_NETWORKS", "on a deployment's first start, seeds our receiving address on each network live usdt_direct payers may send on, e.g. TRC20=T...,BEP20=0x... (then `gateway usdt config`)")
 	str(&c.USDTSandboxNets, "usdt-sandbox-networks", "GATEWAY_USDT_SANDBOX_NETWORKS", "the same for sandbox orders; none configured: the networks' null addresses")
+	dur(&c.ChannelBudget, "channel-budget", "GATEWAY_CHANNEL_BUDGET", "how long one payment's initialisation may spend trying its method's channels in turn (failover); each attempt gets at most its share of what is left")
 	dur(&c.USDTReview, "usdt-review-window", "GATEWAY_USDT_REVIEW_WINDOW", "how long a usdt_direct order whose payer submitted a transaction hash stays open for its review before it expires")
 	integer(&c.FXMaxDeviation, "fx-max-deviation", "GATEWAY_FX_MAX_DEVIATION", "how far, in percent of a pair's current rate, an FX rate may move without the operator confirming (console) or --force (CLI)")
 	b.Func("adjust-approval-above", "GATEWAY_ADJUST_APPROVAL_ABOVE", "a manual balance adjustment larger than this amount (either sign) waits for a second admin's approval",

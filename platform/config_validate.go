@@ -76,7 +76,7 @@ func (c Config) Validate() error {
 	if c.RedisWaitReplicas < 0 || c.RedisWaitTimeout <= 0 {
 		errs = append(errs, errors.New("redis-wait-replicas must be at least 0 and redis-wait-timeout positive"))
 	}
-	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ReportMaxRange <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
+	if c.OrderTTL <= 0 || c.OrderRetention <= 0 || c.ReportMaxRange <= 0 || c.ShutdownTimeout <= 0 || c.USDTReview <= 0 || c.ChannelBudget <= 0 || c.SessionTTL <= 0 || c.HTTPReadTimeout <= 0 {
 		errs = append(errs, errors.New("order-ttl, order-retention, report-max-range, shutdown-timeout, usdt-review-window, session-ttl and http-read-timeout must be positive"))
 	}
 	if c.ConsoleIdleTimeout < time.Minute || c.ConsoleAbsoluteTimeout < c.ConsoleIdleTimeout {

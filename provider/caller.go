@@ -188,22 +188,22 @@ func (c *Caller) once(ctx context.Context, call string, newReq func(context.Cont
 	if err != nil {
 		c.m.duration.WithLabelValues(c.family, call).Observe(time.Since(start).Seconds())
 		if ctx.Err() != nil {
-			return Answer{}, "timeout", fmt.Errorf("no answer within %v: %w", c.cfg.Timeout, err)
+			return Answer{}, "timeout", fmt.Errorf("no answer within %v: %w", c.cfg.Timeout, errors.Join(ErrTimeout, err))
 		}
-		return Answer{}, "network", err
+		return Answer{}, "network", errors.Join(ErrTransport, err)
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, c.cfg.MaxBody+1))
 	c.m.duration.WithLabelValues(c.family, call).Observe(time.Since(start).Seconds())
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return Answer{}, "timeout", fmt.Errorf("answer not read within %v: %w", c.cfg.Timeout, err)
+		return Answer{}, "timeout", fmt.Errorf("answer not read within %v: %w", c.cfg.Timeout, errors.Join(ErrTimeout, err))
 	case err != nil:
-		return Answer{}, "network", fmt.Errorf("read answer: %w", err)
+		return Answer{}, "network", fmt.Errorf("read answer: %w", errors.Join(ErrTransport, err))
 	case int64(len(body)) > c.cfg.MaxBody:
 		return Answer{}, "body", errBodyTooLarge
 	case res.StatusCode >= 500:
-		return Answer{}, "status", fmt.Errorf("answered HTTP %d", res.StatusCode)
+		return Answer{}, "status", fmt.Errorf("answered HTTP %d: %w", res.StatusCode, ErrHTTP5xx)
 	}
 	return Answer{Status: res.StatusCode, Header: res.Header, Body: body}, "", nil
 }

@@ -172,3 +172,11 @@ var (
 	ErrRefused     = errors.New("provider refused the request")
 	ErrNotFound    = errors.New("not found at the provider")
 )
+
+// Causes of ErrUnavailable the Caller marks, so the command side tells a
+// channel's failures apart (channel.Outcome) without reading error text.
+var (
+	ErrTimeout   = errors.New("no answer in time")
+	ErrTransport = errors.New("connection failed")
+	ErrHTTP5xx   = errors.New("server error answer")
+)

@@ -35,3 +35,12 @@ func ChannelProbeKey(ref string) string { return "gw:{ch:" + ref + "}:probe" }
 // minute ("200601021504"): fields ok and fail, summed over every process,
 // so the console shows a cluster-wide success rate. Kept an hour.
 func ChannelStatsKey(ref, minute string) string { return "gw:{ch:" + ref + "}:stats:" + minute }
+
+// ChannelPaidKey is channel ref's paid orders of one day of its time zone
+// (the ledger role writes it off the paid events): fields "n" (orders) and
+// "amt" (minor units of the charged currency).
+func ChannelPaidKey(ref, day string) string { return "gw:{ch:" + ref + "}:paid:" + day }
+
+// ChannelPaidMarkKey marks order id as counted in ChannelPaidKey, so an
+// event the ledger reads again is never counted twice.
+func ChannelPaidMarkKey(ref, orderID string) string { return "gw:{ch:" + ref + "}:paidmark:" + orderID }

@@ -43,4 +43,10 @@ const (
 	VerdictUnknownOrder    = "unknown_order"
 	VerdictUnavailable     = "provider_unavailable"
 	VerdictError           = "error"
+	// VerdictInitFailed is an initialisation attempt on a channel that
+	// failed (Mode "init"): the order's timeline shows the failover.
+	VerdictInitFailed = "init_failed"
 )
+
+// ModeInit is the Mode of an initialisation attempt's record.
+const ModeInit = "init"

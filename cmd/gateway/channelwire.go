@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -22,7 +23,7 @@ type channelParts struct {
 // channelHealth wires the breaker over the command role's providers (its
 // breaker-state series cover every configured channel).
 func channelHealth(g *gateway, rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (*channelParts, error) {
-	dir := channel.NewDirectory(rdb, 0, log)
+	dir := channel.NewDirectory(rdb, time.Second, log)
 	cfg := channel.HealthDefaults()
 	cfg.Now = g.now.Now
 	if g.providers != nil {

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/ledger"
 	"github.com/paygate/gateway/merchant"
@@ -24,6 +26,10 @@ func ledgerRole(g *gateway, rdb redis.UniversalClient, dir *merchant.Directory, 
 	if err != nil {
 		return err
 	}
+	// The channels' zones name the day a paid order counts in.
+	chDir := channel.NewDirectory(rdb, time.Second, log)
+	g.prepare = append(g.prepare, chDir.Load)
+	p.WithChannels(chDir)
 	s, err := ledger.NewSettler(cfg, rdb, j, reg, log)
 	if err != nil {
 		return err
@@ -32,7 +38,7 @@ func ledgerRole(g *gateway, rdb redis.UniversalClient, dir *merchant.Directory, 
 		if err := p.Run(ctx); err != nil {
 			log.Error("ledger poster stopped", "err", err)
 		}
-	}, s.Run)
+	}, s.Run, chDir.Run)
 	return nil
 }
 

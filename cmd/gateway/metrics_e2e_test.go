@@ -168,8 +168,10 @@ var labelPatterns = map[string]*regexp.Regexp{
 	// parameter's value.
 	"route pattern": regexp.MustCompile(`^(unmatched|/|(/([A-Za-z0-9_.-]+|:[A-Za-z]+|\*))+)$`),
 	"HTTP status":   regexp.MustCompile(`^[1-5][0-9][0-9]$`),
-	// A channel: [sandbox.]<method>.<id>, the id as channel.ValidID.
-	"channel ref": regexp.MustCompile(`^(sandbox[.])?[a-z_]+[.][a-z0-9][a-z0-9_-]{0,31}$`),
+	// A channel's ref (channel.Ref.String): ids are checked at start,
+	// at most GATEWAY_CHANNELS_MAX per method.
+	"channel ref":   regexp.MustCompile(`^(sandbox\.)?[a-z_]+\.[a-z0-9][a-z0-9_-]{0,31}$`),
+	"currency code": regexp.MustCompile(`^[A-Z]{3,5}$`),
 }
 
 // documentedLabels reads the table of docs/metrics.md: metric, label, and

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fees"
@@ -68,9 +69,6 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	if cfg.Has(platform.RoleCommand) {
 		h, workers, err := commandHandlers(g, cfg, rdb, dir, limiter, nets, reg, log)
 		if err != nil {
-			return nil, err
-		}
-		if g.channels, err = channelHealth(g, rdb, reg, log); err != nil {
 			return nil, err
 		}
 		// The pages first: their browser forms to the providers' confirm
@@ -264,12 +262,21 @@ func commandHandlers(g *gateway, cfg platform.Config, rdb redis.UniversalClient,
 	if err != nil {
 		return nil, nil, fmt.Errorf("configuration: %w", err)
 	}
+	// The channels' routing data, like the fee schedules: a copy loaded
+	// before serving and polled (channel.Directory), and the breaker
+	// routing asks and tells.
+	g.providers = provs.registry
+	if g.channels, err = channelHealth(g, rdb, reg, log); err != nil {
+		return nil, nil, err
+	}
 	uc, err := command.New(command.Config{
 		PublicURL: cfg.PublicURL, OrderTTL: cfg.OrderTTL, OrderRetention: cfg.OrderRetention,
 		CreateLimit: limits.Create, QueryLimit: limits.Query, MethodLimits: methodLimits,
-		USDTReviewWindow: cfg.USDTReview, Now: g.now,
+		USDTReviewWindow: cfg.USDTReview, ChannelBudget: cfg.ChannelBudget, Now: g.now,
 	}, command.Deps{Accounts: dir, Store: store, Providers: provs.registry, USDT: usdt, USDTSim: sims, Networks: nets, Rates: rates,
-		Fees: feeCopy, ClientIP: ips, Limiter: limiter, Simulators: provs.simulators, Registerer: reg, Log: log})
+		Fees: feeCopy, ClientIP: ips, Limiter: limiter, Simulators: provs.simulators,
+		Router: channel.NewRouter(g.channels.dir, provs.registry), Caps: channel.NewCaps(rdb), Health: g.channels.health,
+		Registerer: reg, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}

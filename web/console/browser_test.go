@@ -110,6 +110,14 @@ func TestConsoleRolesInBrowser(t *testing.T) {
 				shoot(t, pg, "orders")
 			}
 
+			pg.Go(e.base + "/orders/" + e.orders["paid"])
+			if tl := pg.Text("[data-timeline]"); strings.Contains(tl, "acct-7f3a") || !strings.Contains(tl, "tried another account") {
+				t.Errorf("timeline of a failed-over order: %q", tl)
+			}
+			if shots {
+				shoot(t, pg, "order-failover")
+			}
+
 			pg.Go(e.base + "/orders/" + paid)
 			for sel, want := range map[string]bool{`[data-action="refund"]`: may.refund, `[data-action="resend"]`: may.resend} {
 				if has(pg, sel) != want {

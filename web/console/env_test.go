@@ -170,7 +170,11 @@ func (e *env) seedOrders() {
 	mk("paid2", e.shop, schema.StatusPaid, schema.Method("bdcard"), 4500, "USD", false, 50*time.Hour)
 	mk("theirs", e.other, schema.StatusPaid, schema.Method("wallet_a"), 777, "CNY", false, time.Hour)
 	e.store.notes[paid.ID] = []schema.NotificationRecord{{At: paid.CreatedAt.Add(110 * time.Second), Provider: "wallet_a", Mode: "callback",
-		OrderID: paid.ID, Outcome: "paid", Paid: "120.50 CNY", Verdict: schema.VerdictApplied, Moved: true}}
+		OrderID: paid.ID, Outcome: "paid", Paid: "120.50 CNY", Verdict: schema.VerdictApplied, Moved: true},
+		// A channel that did not answer at create: the merchant never
+		// learns which account it was.
+		{At: paid.CreatedAt.Add(time.Second), Provider: "wallet_a", Channel: "acct-7f3a", Mode: schema.ModeInit,
+			OrderID: paid.ID, Verdict: schema.VerdictInitFailed, Detail: "http_5xx"}}
 	e.store.hooks[paid.ID+"/"+paid.ID] = []schema.WebhookAttempt{
 		{At: schema.WireTime(paid.CompletedAt.Add(time.Second)), Attempt: 1, Status: 500, Error: "status 500", Body: "oops"},
 		{At: schema.WireTime(paid.CompletedAt.Add(11 * time.Second)), Attempt: 2, Status: 200, Body: "success", Success: true}}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/orderview"
 )
 
 // own reads order id when it belongs to the session's merchant.
@@ -26,6 +27,7 @@ func (c *Console) order(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
+	ov.Timeline = orderview.Merchant(ov.Timeline)
 	ov.CanRefund = v.Can("orders.refund") && o.Status == schema.StatusPaid && o.RefundReserved < o.Amount
 	ov.CanCancel = v.Can("orders.cancel") && o.Status.Live()
 	ov.CanResend = v.Can("webhooks.resend") && ov.Delivery != nil

@@ -113,6 +113,12 @@ func timeline(o *schema.Order, notes []schema.NotificationRecord, refunds []sche
 		out = append(out, Event{At: o.CreatedAt, Kind: "tl_provider", Detail: o.ProviderRef})
 	}
 	for _, n := range notes {
+		if n.Mode == schema.ModeInit {
+			// A channel that did not take the payment: which one and why,
+			// for the operator (Merchant takes the channel out).
+			out = append(out, Event{At: n.At, Kind: "tl_init_failed", Detail: n.Channel + ": " + n.Detail, Tone: "bad"})
+			continue
+		}
 		d := n.Provider + ": " + n.Verdict
 		if n.Outcome != "" {
 			d += " (" + n.Outcome + ")"
@@ -143,6 +149,18 @@ func timeline(o *schema.Order, notes []schema.NotificationRecord, refunds []sche
 	}
 	slices.SortStableFunc(out, func(a, b Event) int { return a.At.Compare(b.At) })
 	return out
+}
+
+// Merchant is tl as a merchant's console shows it: a channel the payment
+// did not go through is the operator's business, so its attempts keep
+// their neutral sentence and lose the channel and the reason.
+func Merchant(tl []Event) []Event {
+	for i := range tl {
+		if tl[i].Kind == "tl_init_failed" {
+			tl[i].Detail = ""
+		}
+	}
+	return tl
 }
 
 func attemptText(a schema.WebhookAttempt) string {
