@@ -106,6 +106,7 @@ type Health struct {
 
 	stats    statsBuffer
 	flushing atomic.Bool
+	writing  sync.Mutex // one write of the counts at a time: Flush waits for the background one
 }
 
 // NewHealth judges channels by cfg, writing breaker changes to store,

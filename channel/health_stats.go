@@ -67,26 +67,36 @@ func (s *statsBuffer) take(now time.Time, force bool) map[statsSlot]*[2]int64 {
 	return out
 }
 
+// due reports whether a background flush would take anything now.
+func (s *statsBuffer) due(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pending) > 0 && now.Sub(s.last) >= time.Second
+}
+
 // maybeFlush writes the counts in the background, one flush at a time.
+// The batch is taken under the write lock, so a Flush that runs meanwhile
+// either finds the counts itself or waits until they are written.
 func (h *Health) maybeFlush(ctx context.Context, now time.Time) {
-	if !h.flushing.CompareAndSwap(false, true) {
-		return
-	}
-	batch := h.stats.take(now, false)
-	if batch == nil {
-		h.flushing.Store(false)
+	if !h.stats.due(now) || !h.flushing.CompareAndSwap(false, true) {
 		return
 	}
 	go func() {
 		defer h.flushing.Store(false)
-		if err := h.write(context.WithoutCancel(ctx), batch); err != nil {
+		h.writing.Lock()
+		defer h.writing.Unlock()
+		if err := h.write(context.WithoutCancel(ctx), h.stats.take(now, false)); err != nil {
 			h.log.Warn("channel attempt counts not written", "err", err)
 		}
 	}()
 }
 
-// Flush writes the counts not yet written (at shutdown, and in tests).
+// Flush writes the counts not yet written (at shutdown, and in tests),
+// after the background write under way, so once it returns every count
+// reported before it is in Redis.
 func (h *Health) Flush(ctx context.Context) error {
+	h.writing.Lock()
+	defer h.writing.Unlock()
 	return h.write(ctx, h.stats.take(h.cfg.Now(), true))
 }
 

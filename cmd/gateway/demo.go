@@ -94,6 +94,9 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("demo seed: %w", err)
 	}
+	if err := demoKeywords(ctx, rdb); err != nil {
+		return fmt.Errorf("demo seed: %w", err)
+	}
 	if *asJSON {
 		return output{w: stdout, json: true}.value(st)
 	}

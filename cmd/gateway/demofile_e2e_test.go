@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox"
 )
 
 // TestDemoFileFollowsRotation: after the demo merchant's API key and
@@ -47,6 +51,12 @@ func TestDemoFileFollowsRotation(t *testing.T) {
 	}
 	if key.APIKey == first.Merchant.APIKey {
 		t.Fatal("the rotation made no new key: the check proves nothing")
+	}
+	// The demo's channels open their breaker on the simulators'
+	// restricted-account phrases, so `gateway sandbox fault` shows failover.
+	kw, err := testenv.Client(t, e.redisURL).HGet(context.Background(), schema.ChannelsKey, "kw").Result()
+	if err != nil || !strings.Contains(kw, sandbox.RestrictedPhrases()[schema.MethodWalletA]) {
+		t.Fatalf("demo keyword list %q, %v: want the restricted phrases", kw, err)
 	}
 }
 
