@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,9 +93,9 @@ func (r *Router) rank(cs []Candidate, mode Mode, mkey string) []Candidate {
 	if len(cs) < 2 {
 		return cs
 	}
-	byPriority := func(a, b Candidate) int {
-		return cmp.Or(cmp.Compare(a.Settings.Priority, b.Settings.Priority), strings.Compare(a.Ref.ID, b.Ref.ID))
-	}
+	// Candidates come in configuration order (the providers file's list;
+	// the sandbox's default channel first), which breaks every tie: an
+	// operator who sets nothing gets the first account first.
 	switch mode {
 	case ModeWeighted:
 		// Weighted random order without replacement (Efraimidis and
@@ -107,14 +106,13 @@ func (r *Router) rank(cs []Candidate, mode Mode, mkey string) []Candidate {
 		for _, c := range cs {
 			keys[c.Ref.ID] = math.Pow(r.rand(), 1/float64(c.Settings.weight()))
 		}
-		slices.SortFunc(cs, func(a, b Candidate) int { return cmp.Compare(keys[b.Ref.ID], keys[a.Ref.ID]) })
+		slices.SortStableFunc(cs, func(a, b Candidate) int { return cmp.Compare(keys[b.Ref.ID], keys[a.Ref.ID]) })
 	case ModeRoundRobin:
-		slices.SortFunc(cs, func(a, b Candidate) int { return strings.Compare(a.Ref.ID, b.Ref.ID) })
 		v, _ := r.rr.LoadOrStore(mkey, new(atomic.Uint64))
 		n := int(v.(*atomic.Uint64).Add(1)-1) % len(cs)
 		cs = slices.Concat(cs[n:], cs[:n])
 	default:
-		slices.SortFunc(cs, byPriority)
+		slices.SortStableFunc(cs, func(a, b Candidate) int { return cmp.Compare(a.Settings.Priority, b.Settings.Priority) })
 	}
 	return cs
 }

@@ -125,6 +125,15 @@ func TestPriorityFallsThroughInOrder(t *testing.T) {
 	}
 }
 
+func TestTiesKeepConfigurationOrder(t *testing.T) {
+	// "alt" sorts before "default", but the configuration lists default
+	// first: with nothing set, the first account configured is tried first.
+	r := routerWith(t, []string{"default", "alt"}, snapWith(nil))
+	if got := ids(r.Candidates(query(1, noon))); !slices.Equal(got, []string{"default", "alt"}) {
+		t.Fatalf("order %v, want the configuration's [default alt]", got)
+	}
+}
+
 func TestRoundRobinRotates(t *testing.T) {
 	s := snapWith(nil)
 	s.Modes[methodKey(false, schema.MethodWalletA)] = ModeRoundRobin
