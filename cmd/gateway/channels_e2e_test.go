@@ -16,8 +16,8 @@ import (
 
 // TestSandboxSecondChannelPaysEndToEnd: the sandbox's second channel
 // (GATEWAY_SANDBOX_CHANNELS' default "default,alt") has its own simulator at
-// its SimPath; an order on it (put there as routing would, before the
-// payer's confirm) is initialised at that simulator, paid through it by the
+// its SimPath; an order routed to it at the payer's confirm (the default
+// channel in maintenance) is initialised at that simulator, paid through it by the
 // sandbox driver, and its notification is verified by that channel on its
 // own notification path.
 func TestSandboxSecondChannelPaysEndToEnd(t *testing.T) {
@@ -25,6 +25,8 @@ func TestSandboxSecondChannelPaysEndToEnd(t *testing.T) {
 	e.run("migrate")
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
+	// The default channel in maintenance: routing at the confirm takes alt.
+	e.run("channel", "maintenance", "sandbox.cryptopsp.default", "on")
 	s := e.serve()
 	ctx := context.Background()
 	rdb := testenv.Client(t, e.redisURL)
@@ -38,9 +40,6 @@ func TestSandboxSecondChannelPaysEndToEnd(t *testing.T) {
 	id := r.Data["paymentId"].(string)
 	shard, _ := schema.ParseOrderID(id)
 	key := schema.OrderKey(shard, id)
-	if err := rdb.HSet(ctx, key, schema.FChannel, "alt").Err(); err != nil {
-		t.Fatal(err)
-	}
 	if r := s.confirm(t, shop, "/api/cryptopsp/confirm", url.Values{"paymentId": {id}, "pay_currency": {"btc"}}); r.Status != 200 {
 		t.Fatalf("confirm: %+v", r)
 	}

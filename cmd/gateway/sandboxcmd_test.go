@@ -69,8 +69,9 @@ func TestSandboxFaultCLI(t *testing.T) {
 
 // TestSandboxFaultServe: through the real binary, a fault switched by the
 // CLI reaches the running sandbox simulator (the key the CLI writes is the
-// one the simulator reads): restricted fails the create as a refusal, reset
-// as a provider that did not answer, and off makes it work again.
+// one the simulator reads): with both sandbox channels faulted, restricted
+// fails the create as a refusal, reset as a provider that did not answer
+// (no channel left to fail over to), and off makes it work again.
 func TestSandboxFaultServe(t *testing.T) {
 	e := newE2E(t)
 	e.run("migrate")
@@ -88,7 +89,9 @@ func TestSandboxFaultServe(t *testing.T) {
 		{"off", 200, ""},
 	}
 	for _, tt := range tests {
-		e.run("sandbox", "fault", "wallet_a", "default", tt.fault)
+		for _, ch := range []string{"default", "alt"} {
+			e.run("sandbox", "fault", "wallet_a", ch, tt.fault)
+		}
 		r := s.create(t, createParams(m.AppID), m.APIKey)
 		if r.Status != tt.status || !strings.Contains(r.Msg, tt.says) {
 			t.Fatalf("create with the simulator %s: %+v", tt.fault, r)
