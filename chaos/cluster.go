@@ -198,6 +198,7 @@ func (c *Cluster) gatewayEnv(redisURL string) []string {
 		"GATEWAY_WEBHOOK_ALLOW_PRIVATE=true",
 		"GATEWAY_WEBHOOK_SCHEDULE=2s,4s,8s,8s,8s,8s,8s,8s,8s,8s,8s",
 		"GATEWAY_SHUTDOWN_DRAIN=0s",
+		"GATEWAY_SANDBOX_CHANNELS=" + chaosChannels,
 		"GATEWAY_REDIS_CLUSTER=" + strconv.FormatBool(c.RCluster != nil),
 	}
 }

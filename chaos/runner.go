@@ -191,6 +191,9 @@ func (c *Cluster) scenario(ctx context.Context, load *Load, s Scenario, ref *Act
 	r.Activity.FailedBy = r.Reasons
 	r.Want = c.cfg.Floors.For(ref, r.Activity)
 	r.Floor = c.cfg.Floors.Check(ref, r.Activity)
+	if s.NoFailedCreates && r.Failed > 0 {
+		r.Floor = append(r.Floor, fmt.Sprintf("%d creates failed that another channel could serve", r.Failed))
+	}
 	if !r.Audit.OK() && ctx.Err() == nil {
 		r.Recovery = c.recover(ctx, load)
 	}

@@ -17,6 +17,10 @@ type Scenario struct {
 	Hold   time.Duration
 	QHold  time.Duration // the hold in quick mode
 	Inject func(ctx context.Context, c *Cluster, hold time.Duration) error
+	// NoFailedCreates makes any create the load could not get answered a
+	// failure of the scenario: its fault must cost nothing the gateway
+	// could have served otherwise.
+	NoFailedCreates bool
 	// Audit, when set, adds the scenario's own problems to the run's
 	// audit once that has settled.
 	Audit func(ctx context.Context, c *Cluster) []string
@@ -39,6 +43,8 @@ func Scenarios() []Scenario {
 		{Name: "ledger-kill9", Fault: "two ledger processes, one killed with kill -9 every 0.2-0.8 s mid-batch and restarted; a planted double posting",
 			Quick: true, Hold: 20 * time.Second, QHold: 4 * time.Second, Inject: ledgerKill9,
 			Audit: func(ctx context.Context, c *Cluster) []string { return c.ledgerAudit(ctx) }},
+		{Name: "channels-fault", Fault: "wallet_a's and wallet_b's default channel hangs, alt resets connections; spare serves",
+			Quick: true, Hold: 30 * time.Second, QHold: 10 * time.Second, Inject: channelFaults, NoFailedCreates: true},
 		{Name: "clickhouse-stop", Fault: "ClickHouse stopped", Hold: 60 * time.Second, QHold: 15 * time.Second,
 			Inject: clickhouseStop},
 		receiver("receiver-hang", "merchant endpoint hangs (never answers)", ModeHang, true),
