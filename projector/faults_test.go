@@ -146,9 +146,11 @@ func (s *stallAfterInsert) Insert(ctx context.Context, evs []schema.Event) error
 	select {}
 }
 
-// TestClickHouseOutage cuts ClickHouse off for 30 s while orders keep
-// coming, then restores it: the projector backs off, keeps at most one
-// batch, and drains the backlog; nothing is missing.
+// TestClickHouseOutage cuts ClickHouse off while orders keep coming, then
+// restores it: the projector backs off, keeps at most one batch, and drains
+// the backlog; nothing is missing. The outage lasts until what it must show
+// has happened (inserts failed past the backoff's cap, a backlog of more
+// than two batches), not a fixed 30 s.
 func TestClickHouseOutage(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -160,7 +162,7 @@ func TestClickHouseOutage(t *testing.T) {
 	}
 	defer ch.Close()
 	cfg := testConfig("outage")
-	cfg.BatchSize = 500
+	cfg.BatchSize = 100
 	reg := prometheus.NewRegistry()
 	p, err := New(cfg, e.rdb, NewClickHouse(ch), reg, quiet)
 	if err != nil {
@@ -173,8 +175,8 @@ func TestClickHouseOutage(t *testing.T) {
 
 	want := map[string]schema.Order{}
 	var mu sync.Mutex
-	emitFor := func(d time.Duration) {
-		for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	emitUntil := func(done func() bool) {
+		for ; !done(); time.Sleep(20 * time.Millisecond) {
 			got := e.emitLife("p-outage", 1)
 			mu.Lock()
 			for k, v := range got {
@@ -183,9 +185,22 @@ func TestClickHouseOutage(t *testing.T) {
 			mu.Unlock()
 		}
 	}
+	emitFor := func(d time.Duration) {
+		end := time.Now().Add(d)
+		emitUntil(func() bool { return !time.Now().Before(end) })
+	}
 	emitFor(time.Second)
 	proxy.cut(true)
-	emitFor(30 * time.Second)
+	cutAt, before := time.Now(), len(want)
+	// Backoff 20 ms doubling to its 200 ms cap: 8 failures are past the cap.
+	// Two events per order: more than two batches wait behind the held one.
+	emitUntil(func() bool {
+		if time.Since(cutAt) > 30*time.Second {
+			t.Fatalf("after 30 s of outage: %v failed inserts, %d orders emitted", testutilValue(p.m.insertErrors), len(want)-before)
+		}
+		return testutilValue(p.m.insertErrors) >= 8 && 2*(len(want)-before) > 2*cfg.BatchSize
+	})
+	outage := time.Since(cutAt)
 	proxy.cut(false)
 	emitFor(time.Second)
 	e.waitListed("p-outage", want, 30*time.Second)
@@ -193,8 +208,8 @@ func TestClickHouseOutage(t *testing.T) {
 	if testutilValue(p.m.insertErrors) == 0 {
 		t.Fatal("no insert failed during the outage: the cut did not take")
 	}
-	t.Logf("%d orders (%d events) projected across a 30 s outage; %v failed inserts retried",
-		len(want), 2*len(want), testutilValue(p.m.insertErrors))
+	t.Logf("%d orders (%d events) projected across a %v outage; %v failed inserts retried",
+		len(want), 2*len(want), outage.Round(time.Millisecond), testutilValue(p.m.insertErrors))
 }
 
 // cutProxy forwards TCP to a server until cut, then drops every connection

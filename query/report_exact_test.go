@@ -117,20 +117,35 @@ func checkAllReports(t *testing.T, app *testApp, accounts []*merchant.Account, w
 	ranges := [][2]string{{from, to}, {from, mid}, {mid, to}}
 	filters := []string{"", "&paymentMethod=wallet_a", "&paymentMethod=wallet_b", "&paymentMethod=select",
 		"&currency=USD", "&status=paid", "&paymentMethod=bdcard&currency=USD"}
-	for _, a := range accounts {
-		r := &reporter{t: t, app: app, acct: a, w: w}
-		for _, rg := range ranges {
-			for _, fl := range filters {
-				r.checkSummary(rg, fl)
-				r.checkExport(rg, fl, fl == "&status=paid")
-			}
+	// The merchants' reports are independent reads of a settled workload:
+	// checked side by side, each in its own subtest, all done before the
+	// caller changes anything.
+	ok := t.Run("reports", func(t *testing.T) {
+		for _, a := range accounts {
+			t.Run(a.AppID, func(t *testing.T) {
+				t.Parallel()
+				checkMerchantReports(t, &reporter{t: t, app: app, acct: a, w: w}, ranges, filters)
+			})
 		}
-		for _, ts := range []string{"interval=day&groupBy=paymentMethod&tz=Asia/Kolkata", "interval=hour&groupBy=status",
-			"interval=week&groupBy=currency&tz=America/New_York", "interval=month&groupBy=status&tz=Asia/Kathmandu",
-			"interval=day&groupBy=currency&paymentMethod=wallet_a", "interval=day&groupBy=status&tz=Europe/Berlin&status=paid"} {
-			r.checkSeries(ranges[0], ts)
-			r.checkSeries(ranges[2], ts)
+	})
+	if !ok {
+		t.FailNow()
+	}
+}
+
+func checkMerchantReports(t *testing.T, r *reporter, ranges [][2]string, filters []string) {
+	t.Helper()
+	for _, rg := range ranges {
+		for _, fl := range filters {
+			r.checkSummary(rg, fl)
+			r.checkExport(rg, fl, fl == "&status=paid")
 		}
+	}
+	for _, ts := range []string{"interval=day&groupBy=paymentMethod&tz=Asia/Kolkata", "interval=hour&groupBy=status",
+		"interval=week&groupBy=currency&tz=America/New_York", "interval=month&groupBy=status&tz=Asia/Kathmandu",
+		"interval=day&groupBy=currency&paymentMethod=wallet_a", "interval=day&groupBy=status&tz=Europe/Berlin&status=paid"} {
+		r.checkSeries(ranges[0], ts)
+		r.checkSeries(ranges[2], ts)
 	}
 }
 

@@ -77,6 +77,7 @@ func shoot(t *testing.T, pg *browser.Page, name string) {
 // every kind are refused; a form without the CSRF token is refused; a
 // wrong TOTP code leaves the operator on the login page.
 func TestBrowserOperatorConsole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := e.serve(t)
 	b := browser.New(t)

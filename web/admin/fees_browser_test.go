@@ -15,6 +15,7 @@ import (
 // set or clear form, and their forged set and clear (with their own CSRF
 // token) are refused with 403, the schedules and the audit log unchanged.
 func TestBrowserFees(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := e.serve(t)
 	b := browser.New(t)

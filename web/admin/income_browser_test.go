@@ -18,6 +18,7 @@ import (
 // the page is accessible; the admin's is clean at 360 and 1280 px. A
 // merchant's session never reaches it.
 func TestBrowserFeeIncome(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	j, err := journal.New(journal.Config{}, e.rdb, nil, nil)
 	if err != nil {

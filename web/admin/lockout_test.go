@@ -38,6 +38,7 @@ func TestLockedOperatorNotice(t *testing.T) {
 // TestBrowserLockNotice: the administrator's notice of a locked operator
 // at 360 and 1280 px (axe clean, nothing overflows).
 func TestBrowserLockNotice(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := e.serve(t)
 	frametest.Enrol(t, e.acc, access.NewUser{Realm: access.RealmOperator, Email: "lost@ops.test", Role: access.RoleSupport}, e.clock.now())

@@ -17,6 +17,7 @@ import (
 // approval is refused) and approves the CLI's request, which posts once.
 // Every page axe-clean, screenshots at 360 and 1280 px.
 func TestBrowserMoney(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := e.serve(t)
 	b := browser.New(t)

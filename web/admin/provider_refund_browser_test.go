@@ -71,6 +71,7 @@ func refundableMismatch(t *testing.T, e *env) string {
 // clean, screenshots at 360 and 1280 px); the second refund closes it with
 // the provider's reference; a double post after it calls nothing.
 func TestBrowserProviderRefund(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	f := &countingRefunds{down: true}
 	e.exc.WithRefunds(oneFamily{f})

@@ -11,6 +11,7 @@ import (
 // administrator records the refund made at the provider through the form
 // (axe clean, screenshots) and the exception leaves the queue.
 func TestBrowserRecordRefund(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := e.serve(t)
 	b := browser.New(t)

@@ -13,6 +13,7 @@ import (
 // refused with 403 and changes nothing, and each page opened is one audit
 // entry.
 func TestBrowserMerchantConsoleView(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := e.serve(t)
 	b := browser.New(t)
