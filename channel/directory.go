@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -106,26 +107,20 @@ func (d *Directory) Load(ctx context.Context) error {
 }
 
 // Run reloads the copy whenever the version moves, until ctx ends.
-func (d *Directory) Run(ctx context.Context) {
-	t := time.NewTicker(d.every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		v, err := d.rdb.Get(ctx, schema.ChannelsVersionKey).Result()
-		if err != nil && !errors.Is(err, redis.Nil) {
-			d.log.Warn("poll channel routing version", "err", err)
-			continue
-		}
-		if v == d.cur.Load().Version {
-			continue
-		}
-		if err := d.Load(ctx); err != nil {
-			d.log.Warn("reload channel routing", "err", err)
-		}
+func (d *Directory) Run(ctx context.Context) { platform.Every(ctx, d.every, d.refresh) }
+
+// refresh reloads the copy when the version moved since it was read.
+func (d *Directory) refresh(ctx context.Context) {
+	v, err := d.rdb.Get(ctx, schema.ChannelsVersionKey).Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		d.log.Warn("poll channel routing version", "err", err)
+		return
+	}
+	if v == d.cur.Load().Version {
+		return
+	}
+	if err := d.Load(ctx); err != nil {
+		d.log.Warn("reload channel routing", "err", err)
 	}
 }
 
