@@ -44,7 +44,7 @@ func Scenarios() []Scenario {
 			Quick: true, Hold: 20 * time.Second, QHold: 4 * time.Second, Inject: ledgerKill9,
 			Audit: func(ctx context.Context, c *Cluster) []string { return c.ledgerAudit(ctx) }},
 		{Name: "channels-fault", Fault: "wallet_a's and wallet_b's default channel hangs, alt resets connections; spare serves",
-			Quick: true, Hold: 30 * time.Second, QHold: 10 * time.Second, Inject: channelFaults, NoFailedCreates: true},
+			Quick: true, Hold: 30 * time.Second, QHold: 6 * time.Second, Inject: channelFaults, NoFailedCreates: true},
 		{Name: "clickhouse-stop", Fault: "ClickHouse stopped", Hold: 60 * time.Second, QHold: 15 * time.Second,
 			Inject: clickhouseStop},
 		receiver("receiver-hang", "merchant endpoint hangs (never answers)", ModeHang, true),
