@@ -268,3 +268,36 @@ func BenchmarkHealthReport(b *testing.B) {
 		h.Report(ctx, walletB, ok)
 	}
 }
+
+// TestRunWritesCountsWithoutFurtherAttempts: a channel whose last attempt
+// failed is tried no more (its breaker opens), yet the failure reaches the
+// cluster-wide counts within a second or so, not at shutdown.
+func TestRunWritesCountsWithoutFurtherAttempts(t *testing.T) {
+	rig := newHealthRig(t)
+	h := rig.health(t, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() { h.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	h.Report(ctx, walletB, ok) // written at once: the buffer's first take
+	waitAttempts(t, rig, func(a Attempts) bool { return a.OK == 1 })
+	h.Report(ctx, walletB, timeout) // held: within the second of the last take
+	rig.clock.Add(2 * time.Second)
+	waitAttempts(t, rig, func(a Attempts) bool { return a.Fail == 1 })
+}
+
+func waitAttempts(t *testing.T, rig *healthRig, done func(Attempts) bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		a, err := ReadAttempts(context.Background(), rig.rdb, walletB, rig.clock.Now(), StatsMinutes)
+		if err == nil && done(a) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("attempts %+v (%v): not written while serving", a, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

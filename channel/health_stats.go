@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -89,6 +90,16 @@ func (h *Health) maybeFlush(ctx context.Context, now time.Time) {
 			h.log.Warn("channel attempt counts not written", "err", err)
 		}
 	}()
+}
+
+// Run writes the counts each second, also when no attempt comes to
+// trigger it (a channel whose breaker opened is tried no more, and its last
+// failures must still reach the console), and once more when ctx ends.
+func (h *Health) Run(ctx context.Context) {
+	platform.Every(ctx, time.Second, func(ctx context.Context) { h.maybeFlush(ctx, h.cfg.Now()) })
+	if err := h.Flush(context.WithoutCancel(ctx)); err != nil {
+		h.log.Warn("channel attempt counts not written at shutdown", "err", err)
+	}
 }
 
 // Flush writes the counts not yet written (at shutdown, and in tests),

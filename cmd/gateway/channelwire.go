@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -34,12 +33,6 @@ func channelHealth(g *gateway, rdb redis.UniversalClient, reg prometheus.Registe
 		return nil, err
 	}
 	g.prepare = append(g.prepare, dir.Load)
-	g.workers = append(g.workers, dir.Run, func(ctx context.Context) {
-		<-ctx.Done()
-		// The last second's attempt counts, on the way out.
-		if err := h.Flush(context.WithoutCancel(ctx)); err != nil {
-			log.Warn("channel attempt counts not written at shutdown", "err", err)
-		}
-	})
+	g.workers = append(g.workers, dir.Run, h.Run)
 	return &channelParts{dir: dir, health: h}, nil
 }
