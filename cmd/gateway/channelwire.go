@@ -22,7 +22,7 @@ type channelParts struct {
 // channelHealth wires the breaker over the command role's providers (its
 // breaker-state series cover every configured channel).
 func channelHealth(g *gateway, rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (*channelParts, error) {
-	dir := channel.NewDirectory(rdb, time.Second, log)
+	dir := g.channelDirOn(rdb, log)
 	cfg := channel.HealthDefaults()
 	cfg.Now = g.now.Now
 	if g.providers != nil {
@@ -32,7 +32,18 @@ func channelHealth(g *gateway, rdb redis.UniversalClient, reg prometheus.Registe
 	if err != nil {
 		return nil, err
 	}
-	g.prepare = append(g.prepare, dir.Load)
-	g.workers = append(g.workers, dir.Run, h.Run)
+	g.workers = append(g.workers, h.Run)
 	return &channelParts{dir: dir, health: h}, nil
+}
+
+// channelDirOn is the process's copy of the routing data, made, loaded
+// before serving and polled once, whichever role (command, ledger) asks
+// first: two copies would poll Redis twice for the same data.
+func (g *gateway) channelDirOn(rdb redis.UniversalClient, log *slog.Logger) *channel.Directory {
+	if g.chDir == nil {
+		g.chDir = channel.NewDirectory(rdb, time.Second, log)
+		g.prepare = append(g.prepare, g.chDir.Load)
+		g.workers = append(g.workers, g.chDir.Run)
+	}
+	return g.chDir
 }

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/ledger"
 	"github.com/paygate/gateway/merchant"
@@ -27,9 +25,7 @@ func ledgerRole(g *gateway, rdb redis.UniversalClient, dir *merchant.Directory, 
 		return err
 	}
 	// The channels' zones name the day a paid order counts in.
-	chDir := channel.NewDirectory(rdb, time.Second, log)
-	g.prepare = append(g.prepare, chDir.Load)
-	p.WithChannels(chDir)
+	p.WithChannels(g.channelDirOn(rdb, log))
 	s, err := ledger.NewSettler(cfg, rdb, j, reg, log)
 	if err != nil {
 		return err
@@ -38,7 +34,7 @@ func ledgerRole(g *gateway, rdb redis.UniversalClient, dir *merchant.Directory, 
 		if err := p.Run(ctx); err != nil {
 			log.Error("ledger poster stopped", "err", err)
 		}
-	}, s.Run, chDir.Run)
+	}, s.Run)
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
@@ -141,4 +142,7 @@ type gateway struct {
 	// channels are the command role's routing copy and breaker; nil
 	// without that role.
 	channels *channelParts
+	// chDir is the process's copy of the channels' routing data, one for
+	// every role that reads it (channelDirOn).
+	chDir *channel.Directory
 }
