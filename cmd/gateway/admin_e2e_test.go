@@ -10,6 +10,7 @@ import (
 // GATEWAY_ADMIN_ADDR and nowhere else; the admin listener serves nothing
 // but /admin; an empty GATEWAY_ADMIN_ADDR is refused at start.
 func TestAdminOnlyOnTheAdminListener(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	s := e.serve()

@@ -12,6 +12,7 @@ import (
 // TestBrowserPayerPages clicks through every payer flow in headless
 // Chromium against the real binary, with SPEC.md's polling figures.
 func TestBrowserPayerPages(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	p := newPayerEnv(t, "GATEWAY_ROLES=command,query,projector,dispatcher,reviewer")
 
 	t.Run("QR page, paid on the phone, back at the shop within 6 s", func(t *testing.T) {
@@ -310,6 +311,7 @@ func TestBrowserPayerPages(t *testing.T) {
 // TestBrowserPollingStops: with the polling time-out shortened, the page
 // stops asking, says so, and "check again" picks the payment up.
 func TestBrowserPollingStops(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	// The deployment also names wallet_a for its payers (GATEWAY_METHOD_NAMES).
 	p := newPayerEnv(t, "GATEWAY_PAGE_POLL_INTERVAL=300ms", "GATEWAY_PAGE_POLL_TIMEOUT=2s",
 		`GATEWAY_METHOD_NAMES={"en": {"wallet_a": "Alipay"}}`)

@@ -23,6 +23,7 @@ import (
 // merchant's order refused, the audit log holding the CLI's and the
 // console's actions, and no secret of the person in any log line or metric.
 func TestConsoleEndToEnd(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
 	e.run("migrate")
 	b := browser.New(t)

@@ -64,6 +64,7 @@ func TestDemoFileFollowsRotation(t *testing.T) {
 // gateway serves (make run passes GATEWAY_DEMO_FILE) reaches the file within
 // seconds, without waiting for the next make run.
 func TestDemoFileFollowsRotationWhileServing(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "demo-merchant.json")

@@ -27,6 +27,7 @@ var (
 // the CLI, creates, queries and sandbox payments over HTTP, account changes
 // seen by a running server, and a clean stop on SIGTERM.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	e.run("migrate") // a second run applies nothing and does not fail

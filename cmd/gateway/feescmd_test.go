@@ -102,6 +102,7 @@ func feeAudit(t *testing.T, url string) []audit.Row {
 // the version key), records the schedule on the orders it creates after,
 // and keeps an order's recorded schedule when the operator changes it.
 func TestFeesReachServe(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var shop account

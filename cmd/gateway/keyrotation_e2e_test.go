@@ -101,6 +101,7 @@ func paidHook(t *testing.T, s *server, shop account, key string, rcv *keyReceive
 // its grace ends, and then, by the clock of a process past the grace, with
 // the new one.
 func TestKeyRotationWebhooksEndToEnd(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	rcv := newKeyReceiver(t, "")

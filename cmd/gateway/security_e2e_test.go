@@ -73,6 +73,7 @@ func get(t *testing.T, u string) string {
 // gateway must turn away; each subtest says what it proves. The last one
 // greps everything the run logged, and /metrics, for every secret used.
 func TestSecurityEndToEnd(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var cliLogs strings.Builder

@@ -14,6 +14,7 @@ import (
 // hand; an administrator's rejection then shows the administrator's words,
 // as text, in the payer's language: a payer is never left guessing.
 func TestBrowserUSDTReviewStates(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	p := newPayerEnv(t, "GATEWAY_ROLES=command,query,projector,dispatcher,reviewer")
 	pg := browser.New(t).NewPage(browser.Narrow)
 	id := p.open(t, pg, p.hostedURL("usdt_direct", "50.00", "USD"))

@@ -40,6 +40,7 @@ type shown struct {
 // their real clients; the test writes the transfers into the simulators'
 // shared state, as a payer's wallet would on a chain.
 func TestUSDTReviewsEndToEnd(t *testing.T) {
+	t.Parallel() // mostly waiting, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var m account
