@@ -177,7 +177,14 @@ func (m *Money) Adjustments(ctx context.Context, actor access.Actor, appid strin
 		}
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].Created.Before(pending[j].Created) })
-	sort.Slice(recent, func(i, j int) bool { return recent[i].Created.After(recent[j].Created) })
+	// Two adjustments made in the same millisecond keep the order their
+	// postings reached the journal in.
+	sort.SliceStable(recent, func(i, j int) bool {
+		if !recent[i].Created.Equal(recent[j].Created) {
+			return recent[i].Created.After(recent[j].Created)
+		}
+		return entryAfter(recent[i].Entry, recent[j].Entry)
+	})
 	return pending, recent[:min(n, len(recent))], nil
 }
 
@@ -210,4 +217,22 @@ func (m *Money) loadAll(ctx context.Context, s schema.Shard, ids []string) ([]Ad
 		}
 	}
 	return out, nil
+}
+
+// entryAfter reports whether journal entry id a ("ms-seq", a stream id)
+// came after b; one without an entry (a rejected request) sorts last of
+// its millisecond.
+func entryAfter(a, b string) bool {
+	am, as, _ := strings.Cut(a, "-")
+	bm, bs, _ := strings.Cut(b, "-")
+	if len(am) != len(bm) {
+		return len(am) > len(bm)
+	}
+	if am != bm {
+		return am > bm
+	}
+	if len(as) != len(bs) {
+		return len(as) > len(bs)
+	}
+	return as > bs
 }
