@@ -60,24 +60,25 @@ func (s *Store) Reject(ctx context.Context, id string, d Decider, reason string,
 }
 
 // Claim gives a sender the lease of an approved payout, or of one whose
-// previous sender's lease ended before it recorded an end: the caller must
-// then look the transfer up by the payout's Reference before sending again.
-func (s *Store) Claim(ctx context.Context, id, token string, lease time.Duration, e audit.Entry) (Payout, error) {
-	p, err := s.load(ctx, id)
-	if err != nil {
-		return Payout{}, err
+// previous sender's lease ended before it recorded an end (resumed): the
+// caller must then look the transfer up by the payout's Reference before it
+// sends anything, since the previous sender may have sent it.
+func (s *Store) Claim(ctx context.Context, id, token string, lease time.Duration, e audit.Entry) (p Payout, resumed bool, err error) {
+	if p, err = s.load(ctx, id); err != nil {
+		return Payout{}, false, err
 	}
 	from := []State{Approved}
 	if p.State == Sending {
 		until, _ := strconv.ParseInt(p.leaseUntil, 10, 64)
 		if until > s.now().UnixMilli() {
-			return Payout{}, platform.Errorf(platform.KindConflict, "another sender holds this payout")
+			return Payout{}, false, platform.Errorf(platform.KindConflict, "another sender holds this payout")
 		}
-		from = []State{Sending}
+		from, resumed = []State{Sending}, true
 	}
 	end := s.now().Add(lease).UnixMilli()
-	return s.step(ctx, id, step{from: from, to: Sending, score: end,
+	p, err = s.step(ctx, id, step{from: from, to: Sending, score: end,
 		fields: []any{fLease, token, fLeaseUntil, end}}, e)
+	return p, resumed, err
 }
 
 // MarkPaid ends payout id paid: a USDT payout with its transaction hash

@@ -42,7 +42,7 @@ func TestPayoutEnds(t *testing.T) {
 			if _, err := e.s.Approve(ctx, p.ID, ann, entry("ann")); err != nil {
 				return Payout{}, err
 			}
-			if _, err := e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender")); err != nil {
+			if _, _, err := e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender")); err != nil {
 				return Payout{}, err
 			}
 			return e.s.MarkPaid(ctx, p.ID, "lease-1", "abc123", "", entry("sender"))
@@ -60,7 +60,7 @@ func TestPayoutEnds(t *testing.T) {
 			if _, err := e.s.Approve(ctx, p.ID, ann, entry("ann")); err != nil {
 				return Payout{}, err
 			}
-			if _, err := e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender")); err != nil {
+			if _, _, err := e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender")); err != nil {
 				return Payout{}, err
 			}
 			return e.s.MarkFailed(ctx, p.ID, "lease-1", "the exchange refused the address", entry("sender"))
@@ -138,17 +138,17 @@ func TestPayoutStepsRefused(t *testing.T) {
 		}, platform.KindConflict},
 		{"claimed while another sender's lease runs", usdtTRC, func(e *payoutEnv, p Payout) error {
 			e.s.Approve(ctx, p.ID, ann, entry("ann"))
-			if _, err := e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender")); err != nil {
+			if _, _, err := e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender")); err != nil {
 				return err
 			}
-			_, err := e.s.Claim(ctx, p.ID, "lease-2", time.Minute, entry("sender"))
+			_, _, err := e.s.Claim(ctx, p.ID, "lease-2", time.Minute, entry("sender"))
 			return err
 		}, platform.KindConflict},
 		{"ended by a sender whose lease was taken over", usdtTRC, func(e *payoutEnv, p Payout) error {
 			e.s.Approve(ctx, p.ID, ann, entry("ann"))
-			e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender"))
+			_, _, _ = e.s.Claim(ctx, p.ID, "lease-1", time.Minute, entry("sender"))
 			e.now = e.now.Add(2 * time.Minute)
-			if _, err := e.s.Claim(ctx, p.ID, "lease-2", time.Minute, entry("sender")); err != nil {
+			if _, _, err := e.s.Claim(ctx, p.ID, "lease-2", time.Minute, entry("sender")); err != nil {
 				return err
 			}
 			_, err := e.s.MarkPaid(ctx, p.ID, "lease-1", "abc", "", entry("sender"))

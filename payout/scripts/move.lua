@@ -58,7 +58,12 @@ end
 local id = string.match(KEYS[1], '[^:]+$')
 redis.call('ZREM', KEYS[3], id)
 if to == 'approved' then
-  redis.call('ZADD', KEYS[4], at, id)
+  -- A bank payout waits for an operator's reference, never for a sender.
+  local due = at
+  if redis.call('HGET', KEYS[1], 'kind') == 'bank' then
+    due = '+inf'
+  end
+  redis.call('ZADD', KEYS[4], due, id)
 elseif to == 'sending' then
   redis.call('ZADD', KEYS[4], ARGV[7], id)
 else

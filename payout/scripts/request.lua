@@ -46,7 +46,12 @@ end
 redis.call('HSET', KEYS[1], unpack(ARGV, 9, 8 + n))
 redis.call('ZADD', KEYS[5], at, id)
 if state == 'approved' then
-  redis.call('ZADD', KEYS[4], at, id)
+  -- A bank payout waits for an operator's reference, never for a sender.
+  local due = at
+  if ARGV[7] == 'bank' then
+    due = '+inf'
+  end
+  redis.call('ZADD', KEYS[4], due, id)
 else
   redis.call('ZADD', KEYS[3], at, id)
 end
