@@ -222,6 +222,12 @@ func (c *Console) home(ctx *fiber.Ctx) string {
 func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 	v := c.ui.View(ctx, title)
 	v.Data = data
+	switch d := data.(type) { // the pages of a sandbox merchant carry its bar
+	case *viewData:
+		v.Sandbox = d.A.Sandbox
+	case merchantData:
+		v.Sandbox = d.A.Sandbox
+	}
 	if f := ctx.Query("done"); f != "" {
 		v.Flash = v.L.T("done_" + flashWord(f))
 	}

@@ -61,7 +61,7 @@ type merchantData struct {
 	A          *merchant.Account
 	Limits     []limitRow
 	Users      []*access.Account
-	LastRotate string
+	APIKey     apiKeyState
 	History    []audit.Row
 	Keys       []keyAge
 	Money      *merchantMoney
@@ -89,11 +89,7 @@ func (c *Console) merchant(ctx *fiber.Ctx) error {
 		return c.ui.Fail(ctx, err)
 	}
 	d.History = c.history(uc, "merchant:"+a.AppID)
-	for _, r := range d.History {
-		if r.Action == "merchant.rotate_key" && d.LastRotate == "" {
-			d.LastRotate = r.At.Format("2006-01-02 15:04")
-		}
-	}
+	d.APIKey = apiKeyOf(a, d.History, c.now())
 	d.Keys = keyAges(a, d.History, c.now())
 	if d.Money, err = (moneyPages{screen: c.screen, money: c.d.Money}).section(ctx, a); err != nil {
 		return c.ui.Fail(ctx, err)
