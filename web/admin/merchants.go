@@ -58,13 +58,13 @@ type limitRow struct {
 }
 
 type merchantData struct {
-	A          *merchant.Account
-	Limits     []limitRow
-	Users      []*access.Account
-	APIKey     apiKeyState
-	History    []audit.Row
-	Keys       []keyAge
-	Money      *merchantMoney
+	A       *merchant.Account
+	Limits  []limitRow
+	Users   []*access.Account
+	APIKey  apiKeyState
+	History []audit.Row
+	Keys    []keyAge
+	Money   *merchantMoney
 }
 
 func (c *Console) merchant(ctx *fiber.Ctx) error {
