@@ -35,17 +35,19 @@
   function newRow(o) {
     const row = document.createElement("tr");
     row.dataset.id = o.id;
-    cell(row, o.created);
+    cell(row, o.created, "c-created");
     const a = document.createElement("a");
     a.href = base + encodeURIComponent(o.id);
+    a.title = o.id;
     const code = document.createElement("code");
+    code.className = "oneline";
     code.textContent = o.id;
     a.appendChild(code);
-    cell(row).appendChild(a);
-    cell(row, o.clientOrderId);
-    cell(row, o.amount + " " + o.currency, "num");
-    cell(row, o.method);
-    const st = cell(row);
+    cell(row, undefined, "c-id").appendChild(a);
+    cell(row, o.clientOrderId, "c-client");
+    cell(row, o.amount + " " + o.currency, "num c-amount");
+    cell(row, o.method, "c-method");
+    const st = cell(row, undefined, "c-status");
     st.dataset.status = "";
     st.appendChild(badge(o.status));
     return row;
@@ -56,7 +58,7 @@
     const row = Array.from(body.rows).find((r) => r.dataset.id === o.id);
     if (row) {
       row.querySelector("[data-status]").replaceChildren(badge(o.status));
-      const method = row.cells[4];
+      const method = row.querySelector(".c-method");
       if (method && o.method) method.textContent = o.method;
       row.classList.add("changed");
       return;
