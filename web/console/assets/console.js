@@ -1,4 +1,4 @@
-// The orders page's live feed: new and changed orders arrive by
+// The orders page's and the live page's feed: new and changed orders arrive by
 // server-sent events, a batch a poll, and are put into the table without a
 // reload. Rows are
 // built with DOM calls (textContent), never from HTML strings.
@@ -16,7 +16,11 @@
   const prepend = table.dataset.livePrepend === "1";
   const base = table.dataset.orderBase;
   const limit = body.rows.length > 0 ? Math.max(body.rows.length, 25) : 25;
-  if (status) status.textContent = word("new-orders");
+  const has = (k) => !!(words && words.content.querySelector('[data-word="' + k + '"]'));
+  const say = (k) => {
+    if (status && has(k) && !status.querySelector("[data-live-reload]")) status.textContent = word(k);
+  };
+  if (status && !status.textContent.trim()) status.textContent = word("new-orders");
 
   function badge(st) {
     const b = document.createElement("span");
@@ -92,7 +96,9 @@
   });
   // A closed feed is a session that ended (the server answers 204): the
   // reload goes to the login page and back here after it.
+  feed.onopen = () => say("new-orders");
   feed.onerror = () => {
     if (feed.readyState === EventSource.CLOSED) location.reload();
+    else say("lost"); // the browser reconnects by itself
   };
 })();
