@@ -137,3 +137,26 @@ func TestPager(t *testing.T) {
 		t.Errorf("empty pager from %d pages %d", e.From(), e.Pages())
 	}
 }
+
+// TestPagerCountsTheRowsShown: "21–40 of 312" is the rows on the page,
+// and the total is never below them.
+func TestPagerCountsTheRowsShown(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		page, total, shown  int
+		from, to, wantTotal int
+	}{
+		{"a full page", 2, 312, 20, 21, 40, 312},
+		{"fewer rows than a page in the middle", 2, 312, 7, 21, 27, 312},
+		{"the count lags the rows", 1, 3, 5, 1, 5, 5},
+		{"the count says none, rows are shown", 1, 0, 2, 1, 2, 2},
+		{"no rows", 1, 0, 0, 0, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPager("/x", nil, tc.page, 20, tc.total).Showing(tc.shown)
+			if p.From() != tc.from || p.To() != tc.to || p.Total != tc.wantTotal {
+				t.Errorf("%d–%d of %d, want %d–%d of %d", p.From(), p.To(), p.Total, tc.from, tc.to, tc.wantTotal)
+			}
+		})
+	}
+}

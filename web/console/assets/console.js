@@ -74,6 +74,19 @@
     r.classList.add("changed");
     body.insertBefore(r, body.firstChild);
     while (body.rows.length > limit) body.deleteRow(body.rows.length - 1);
+    count();
+  }
+  // The pager counts the rows the page shows: a new order on top is one
+  // more row of one more in all.
+  const rows = document.querySelector("[data-rows]");
+  function count() {
+    if (!rows) return;
+    const total = Number(rows.dataset.total) + 1;
+    const shown = body.querySelectorAll("tr[data-id]").length;
+    rows.dataset.total = String(total);
+    rows.dataset.from = shown > 0 ? "1" : "0";
+    rows.dataset.to = String(shown);
+    rows.textContent = rows.dataset.format.replace("{From}", rows.dataset.from).replace("{To}", rows.dataset.to).replace("{Total}", total);
   }
   // The message did not carry every change (more than a page, or this
   // browser fell behind): the table may be stale, and the person is
