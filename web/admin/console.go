@@ -56,6 +56,10 @@ type Deps struct {
 	// Income reads the platform's fee income from the journal's copy in
 	// ClickHouse; nil in a process without ClickHouse (the page says so).
 	Income *ledgerq.Statements
+	// Orders counts every merchant's orders by method for the Providers
+	// page; nil in a process without ClickHouse (the page shows the
+	// providers' health only).
+	Orders MethodOrders
 	// Live are the providers configured live, by method (what the
 	// merchant detail shows as its methods' providers).
 	Live []string
