@@ -103,4 +103,3 @@ func (c *Console) setNetwork(ctx *fiber.Ctx) error {
 	_, err := c.d.Settings.SetNetwork(ctx.UserContext(), c.ui.Actor(ctx), ch)
 	return c.after(ctx, err, "/settings", "network")
 }
-
