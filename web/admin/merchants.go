@@ -18,6 +18,9 @@ import (
 type merchantsData struct {
 	Q    string
 	Rows []*merchant.Account
+	// Payers are the accounts that only pay with their balance (the
+	// demo's payer): listed apart, they are not merchants.
+	Payers []*merchant.Account
 }
 
 // merchants lists the accounts, those whose appid or name holds q.
@@ -27,13 +30,18 @@ func (c *Console) merchants(ctx *fiber.Ctx) error {
 		return c.ui.Fail(ctx, err)
 	}
 	q := query(ctx, "q")
-	rows := all[:0]
+	d := merchantsData{Q: q}
 	for _, a := range all {
-		if q == "" || a.AppID == q || strings.Contains(strings.ToLower(a.Name), strings.ToLower(q)) {
-			rows = append(rows, a)
+		if q != "" && a.AppID != q && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(q)) {
+			continue
+		}
+		if a.PayerOnly {
+			d.Payers = append(d.Payers, a)
+		} else {
+			d.Rows = append(d.Rows, a)
 		}
 	}
-	return c.page(ctx, "merchants", "title_merchants", merchantsData{Q: q, Rows: rows})
+	return c.page(ctx, "merchants", "title_merchants", d)
 }
 
 func (c *Console) createMerchant(ctx *fiber.Ctx) error {
