@@ -31,6 +31,8 @@ func TestAPIKeySentence(t *testing.T) {
 			apiKeyState{MsgID: "merchant_key_rotated_grace", At: rotated, OldTill: now.Add(time.Hour)}},
 		{"rotated, grace over", merchant.Account{KeyRotatedAt: rotated, PrevAPIKey: "old", PrevKeyTill: now.Add(-time.Hour)}, nil,
 			apiKeyState{MsgID: "merchant_key_rotated_at", At: rotated}},
+		{"rotated when, no one knows; the old key still works", merchant.Account{PrevAPIKey: "old", PrevKeyTill: now.Add(time.Hour)}, nil,
+			apiKeyState{MsgID: "merchant_key_rotated_grace_unknown", OldTill: now.Add(time.Hour)}},
 		{"rotated on the Developers page before the stamps", merchant.Account{PrevAPIKey: "old", PrevKeyTill: now.Add(time.Hour)}, byConsole,
 			apiKeyState{MsgID: "merchant_key_rotated_grace", At: rotated, OldTill: now.Add(time.Hour)}},
 	} {

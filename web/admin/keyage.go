@@ -62,7 +62,7 @@ func keyAges(a *merchant.Account, hist []audit.Row, now time.Time) []keyAge {
 // or CLI), so the sentence never says "never rotated" beside an old key
 // that is still valid.
 type apiKeyState struct {
-	MsgID   string    // merchant_key_never, merchant_key_rotated_at, merchant_key_rotated_grace
+	MsgID   string    // merchant_key_never, merchant_key_rotated_at, merchant_key_rotated_grace[_unknown]
 	At      time.Time // the last rotation (zero: never, or before the stamps were kept)
 	OldTill time.Time // the old key works until then (zero: it does not)
 }
@@ -82,6 +82,8 @@ func apiKeyOf(a *merchant.Account, hist []audit.Row, now time.Time) apiKeyState 
 		s.OldTill = a.PrevKeyTill
 	}
 	switch {
+	case !s.OldTill.IsZero() && s.At.IsZero(): // rotated before the stamps, its entry past the history's page
+		s.MsgID = "merchant_key_rotated_grace_unknown"
 	case !s.OldTill.IsZero():
 		s.MsgID = "merchant_key_rotated_grace"
 	case !s.At.IsZero():
