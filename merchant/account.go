@@ -41,7 +41,11 @@ type Account struct {
 	// it: refusing either would leave money taken at the provider with
 	// no record the merchant or support can act on, and the order TTL
 	// bounds how long such orders last. (TestSecurityEndToEnd.)
-	Disabled  bool      `json:"disabled"`
+	Disabled bool `json:"disabled"`
+	// PayerOnly: the account exists to pay with its balance (the demo's
+	// payer at /merchant/login), not to sell: the operator console lists
+	// it apart from the merchants.
+	PayerOnly bool      `json:"payerOnly,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 	// Per-merchant rate limit overrides; nil means the gateway's default.
 	CreateLimit *platform.Limit `json:"createLimit,omitempty"`
@@ -124,6 +128,7 @@ const (
 	fKeyAt    = "apiKeyRotatedAt"
 	fQKeyAt   = "queryKeyRotatedAt"
 	fWHAt     = "webhookSecretRotatedAt"
+	fPayer    = "payerOnly"
 )
 
 func (a *Account) fields() map[string]any {
@@ -131,7 +136,7 @@ func (a *Account) fields() map[string]any {
 		fAppID: a.AppID, fName: a.Name, fAPIKey: a.APIKey, fPrevKey: a.PrevAPIKey,
 		fPrevTill: ms(a.PrevKeyTill), fQueryKey: a.QueryKey, fCallback: a.Callback,
 		fQPrev: a.PrevQueryKey, fQTill: ms(a.PrevQueryTill),
-		fSandbox: flag(a.Sandbox), fDisabled: flag(a.Disabled), fCreated: ms(a.CreatedAt),
+		fSandbox: flag(a.Sandbox), fDisabled: flag(a.Disabled), fCreated: ms(a.CreatedAt), fPayer: flag(a.PayerOnly),
 		fWHSecret: a.WebhookSecret, fWHPrev: a.PrevWebhookSecret, fWHTill: ms(a.PrevWebhookTill),
 	}
 }
@@ -141,7 +146,7 @@ func accountFrom(h map[string]string) *Account {
 		AppID: h[fAppID], Name: h[fName], APIKey: h[fAPIKey], PrevAPIKey: h[fPrevKey],
 		PrevKeyTill: fromMS(h[fPrevTill]), QueryKey: h[fQueryKey], Callback: h[fCallback],
 		PrevQueryKey: h[fQPrev], PrevQueryTill: fromMS(h[fQTill]),
-		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]),
+		Sandbox: h[fSandbox] == "1", Disabled: h[fDisabled] == "1", CreatedAt: fromMS(h[fCreated]), PayerOnly: h[fPayer] == "1",
 		WebhookSecret: h[fWHSecret], PrevWebhookSecret: h[fWHPrev], PrevWebhookTill: fromMS(h[fWHTill]),
 		KeyRotatedAt: fromMS(h[fKeyAt]), QueryKeyRotatedAt: fromMS(h[fQKeyAt]), WebhookSecretRotatedAt: fromMS(h[fWHAt]),
 		CreateLimit: limitFrom(h[fLimitC]), QueryLimit: limitFrom(h[fLimitQ]),

@@ -67,6 +67,9 @@ type NewAccount struct {
 	Name     string
 	Callback string
 	Sandbox  bool
+	// PayerOnly makes an account that pays with its balance and does not
+	// sell (Account.PayerOnly).
+	PayerOnly bool
 }
 
 // Create makes an account with fresh credentials.
@@ -84,6 +87,7 @@ func (s *Store) Create(ctx context.Context, na NewAccount) (*Account, error) {
 	a := &Account{
 		AppID: strconv.FormatInt(firstAppID+seq, 10), Name: na.Name, APIKey: newAPIKey(),
 		QueryKey: uuid.NewString(), WebhookSecret: NewWebhookSecret(), Callback: na.Callback, Sandbox: na.Sandbox, CreatedAt: s.now().UTC(),
+		PayerOnly: na.PayerOnly,
 	}
 	_, err = s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, schema.MerchantKey(a.AppID), a.fields())
@@ -134,6 +138,13 @@ func (s *Store) List(ctx context.Context) ([]*Account, error) {
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// MarkPayerOnly marks an existing account as one that only pays with its
+// balance (an account made before the mark was kept).
+func (s *Store) MarkPayerOnly(ctx context.Context, appid string) error {
+	_, err := s.update(ctx, appid, map[string]any{fPayer: "1"})
+	return err
 }
 
 // update changes fields of an existing account and announces the change.

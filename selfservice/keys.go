@@ -2,6 +2,7 @@ package selfservice
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/paygate/gateway/access"
@@ -16,6 +17,7 @@ type Keys struct {
 	maxGrace  time.Duration
 	merchants *merchant.Store
 	now       func() time.Time
+	modes     sync.Map // appid → sandbox (bool): a merchant's mode never changes
 }
 
 // Credentials is the Developers page's view of the merchant's credentials:

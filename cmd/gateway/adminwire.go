@@ -85,6 +85,7 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 				return nil, err
 			}
 		}
+		deps.Orders = arch // the Providers page: every family that has orders
 		reads := orderview.Reads{Live: live, Archive: arch, Listing: listing, Reports: arch, Webhooks: live, Refunds: live, Notifications: live}
 		if deps.View, err = orderview.New(orderview.Config{Now: g.now}, reads, nil); err != nil {
 			return nil, err

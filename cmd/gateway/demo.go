@@ -193,10 +193,13 @@ func (s demoSeed) payer(ctx context.Context) (demoPayer, error) {
 	if raw, err := os.ReadFile(file); err == nil && json.Unmarshal(raw, &p) == nil && p.Account != "" {
 		a, err := s.accounts.CheckPassword(ctx, p.Account, p.Password)
 		if err == nil && a.Sandbox && !a.Disabled {
+			if !a.PayerOnly { // made before the mark was kept
+				return p, s.accounts.MarkPayerOnly(ctx, a.AppID)
+			}
 			return p, nil
 		}
 	}
-	a, err := s.accounts.Create(ctx, merchant.NewAccount{Name: "Demo payer", Sandbox: true})
+	a, err := s.accounts.Create(ctx, merchant.NewAccount{Name: "Demo payer", Sandbox: true, PayerOnly: true})
 	if err != nil {
 		return p, err
 	}

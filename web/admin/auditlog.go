@@ -67,7 +67,7 @@ func (c *Console) auditLog(ctx *fiber.Ctx) error {
 			return c.ui.Fail(ctx, badFilter(err))
 		}
 		q, _ := url.ParseQuery(d.Query)
-		d.Pager = frame.NewPager(Prefix+"/audit", q, d.Page.Page, d.Page.Limit, int(d.Page.Total))
+		d.Pager = frame.NewPager(Prefix+"/audit", q, d.Page.Page, d.Page.Limit, int(d.Page.Total)).Showing(len(d.Page.Rows))
 	}
 	return c.page(ctx, "audit", "title_audit", d)
 }

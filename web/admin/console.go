@@ -56,6 +56,10 @@ type Deps struct {
 	// Income reads the platform's fee income from the journal's copy in
 	// ClickHouse; nil in a process without ClickHouse (the page says so).
 	Income *ledgerq.Statements
+	// Orders counts every merchant's orders by method for the Providers
+	// page; nil in a process without ClickHouse (the page shows the
+	// providers' health only).
+	Orders MethodOrders
 	// Live are the providers configured live, by method (what the
 	// merchant detail shows as its methods' providers).
 	Live []string
@@ -222,6 +226,12 @@ func (c *Console) home(ctx *fiber.Ctx) string {
 func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 	v := c.ui.View(ctx, title)
 	v.Data = data
+	switch d := data.(type) { // the pages of a sandbox merchant carry its bar
+	case *viewData:
+		v.Sandbox = d.A.Sandbox
+	case merchantData:
+		v.Sandbox = d.A.Sandbox
+	}
 	if f := ctx.Query("done"); f != "" {
 		v.Flash = v.L.T("done_" + flashWord(f))
 	}

@@ -143,7 +143,7 @@ func newEnv(t *testing.T) *env {
 	}
 	c, err := New(Config{}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
-		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)),
+		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Orders: testMethods{},
 		Channels: operator.NewChannels(rdb, testChannels{}, mstore)}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"slices"
 	"time"
 
 	"github.com/paygate/gateway/audit"
@@ -53,4 +54,42 @@ func keyAges(a *merchant.Account, hist []audit.Row, now time.Time) []keyAge {
 		out = append(out, ka)
 	}
 	return out
+}
+
+// apiKeyState is the merchant page's one sentence about the API key: when
+// it was last rotated and, while the old key still works, until when. Both
+// come from the account (the rotation stamp every rotation writes, console
+// or CLI), so the sentence never says "never rotated" beside an old key
+// that is still valid.
+type apiKeyState struct {
+	MsgID   string    // merchant_key_never, merchant_key_rotated_at, merchant_key_rotated_grace[_unknown]
+	At      time.Time // the last rotation (zero: never, or before the stamps were kept)
+	OldTill time.Time // the old key works until then (zero: it does not)
+}
+
+// rotateActions are the audit actions of an API key rotation, by the
+// operator's CLI or console and by the merchant's Developers page.
+var rotateActions = []string{"merchant.rotate_key", "merchant.rotate_api_key"}
+
+func apiKeyOf(a *merchant.Account, hist []audit.Row, now time.Time) apiKeyState {
+	s := apiKeyState{At: a.KeyRotatedAt}
+	for _, r := range hist { // newest first
+		if s.At.IsZero() && slices.Contains(rotateActions, r.Action) {
+			s.At = r.At
+		}
+	}
+	if a.PrevAPIKey != "" && now.Before(a.PrevKeyTill) {
+		s.OldTill = a.PrevKeyTill
+	}
+	switch {
+	case !s.OldTill.IsZero() && s.At.IsZero(): // rotated before the stamps, its entry past the history's page
+		s.MsgID = "merchant_key_rotated_grace_unknown"
+	case !s.OldTill.IsZero():
+		s.MsgID = "merchant_key_rotated_grace"
+	case !s.At.IsZero():
+		s.MsgID = "merchant_key_rotated_at"
+	default:
+		s.MsgID = "merchant_key_never"
+	}
+	return s
 }

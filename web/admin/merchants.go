@@ -18,6 +18,9 @@ import (
 type merchantsData struct {
 	Q    string
 	Rows []*merchant.Account
+	// Payers are the accounts that only pay with their balance (the
+	// demo's payer): listed apart, they are not merchants.
+	Payers []*merchant.Account
 }
 
 // merchants lists the accounts, those whose appid or name holds q.
@@ -27,13 +30,18 @@ func (c *Console) merchants(ctx *fiber.Ctx) error {
 		return c.ui.Fail(ctx, err)
 	}
 	q := query(ctx, "q")
-	rows := all[:0]
+	d := merchantsData{Q: q}
 	for _, a := range all {
-		if q == "" || a.AppID == q || strings.Contains(strings.ToLower(a.Name), strings.ToLower(q)) {
-			rows = append(rows, a)
+		if q != "" && a.AppID != q && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(q)) {
+			continue
+		}
+		if a.PayerOnly {
+			d.Payers = append(d.Payers, a)
+		} else {
+			d.Rows = append(d.Rows, a)
 		}
 	}
-	return c.page(ctx, "merchants", "title_merchants", merchantsData{Q: q, Rows: rows})
+	return c.page(ctx, "merchants", "title_merchants", d)
 }
 
 func (c *Console) createMerchant(ctx *fiber.Ctx) error {
@@ -58,13 +66,13 @@ type limitRow struct {
 }
 
 type merchantData struct {
-	A          *merchant.Account
-	Limits     []limitRow
-	Users      []*access.Account
-	LastRotate string
-	History    []audit.Row
-	Keys       []keyAge
-	Money      *merchantMoney
+	A       *merchant.Account
+	Limits  []limitRow
+	Users   []*access.Account
+	APIKey  apiKeyState
+	History []audit.Row
+	Keys    []keyAge
+	Money   *merchantMoney
 }
 
 func (c *Console) merchant(ctx *fiber.Ctx) error {
@@ -89,11 +97,7 @@ func (c *Console) merchant(ctx *fiber.Ctx) error {
 		return c.ui.Fail(ctx, err)
 	}
 	d.History = c.history(uc, "merchant:"+a.AppID)
-	for _, r := range d.History {
-		if r.Action == "merchant.rotate_key" && d.LastRotate == "" {
-			d.LastRotate = r.At.Format("2006-01-02 15:04")
-		}
-	}
+	d.APIKey = apiKeyOf(a, d.History, c.now())
 	d.Keys = keyAges(a, d.History, c.now())
 	if d.Money, err = (moneyPages{screen: c.screen, money: c.d.Money}).section(ctx, a); err != nil {
 		return c.ui.Fail(ctx, err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -103,17 +102,4 @@ func (c *Console) setNetwork(ctx *fiber.Ctx) error {
 	}
 	_, err := c.d.Settings.SetNetwork(ctx.UserContext(), c.ui.Actor(ctx), ch)
 	return c.after(ctx, err, "/settings", "network")
-}
-
-type providersData struct {
-	Rows   []operator.ProviderHealth
-	Window string
-}
-
-func (c *Console) providers(ctx *fiber.Ctx) error {
-	rows, err := c.d.Health.Providers(ctx.UserContext(), c.ui.Actor(ctx), time.Hour)
-	if err != nil {
-		return c.ui.Fail(ctx, err)
-	}
-	return c.page(ctx, "providers", "title_providers", providersData{Rows: rows, Window: "1h"})
 }

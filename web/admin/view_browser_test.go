@@ -25,6 +25,7 @@ func TestBrowserMerchantConsoleView(t *testing.T) {
 	shoot(t, pg, "admin-view-overview")
 	pg.Click(`nav a[href$="/view/orders"]`)
 	pg.WaitVisible("[data-orders]")
+	checkCompactOrders(t, pg)
 	shoot(t, pg, "admin-view-orders")
 	pg.Go(base + "/merchants/" + e.appid + "/view/orders/" + e.mismatch)
 	pg.WaitVisible("[data-timeline]")

@@ -103,6 +103,7 @@ type Console struct {
 var nav = []frame.NavItem{
 	{Path: "/", Label: "nav_overview", Perm: access.PermReportsRead},
 	{Path: "/orders", Label: "nav_orders", Perm: access.PermOrdersRead},
+	{Path: "/live", Label: "nav_live", Perm: access.PermOrdersRead},
 }
 
 // New builds the console; templates and messages are checked here.
@@ -143,7 +144,8 @@ func (c *Console) Register(app fiber.Router) {
 	g.Get("/", c.ui.Require(access.PermReportsRead), c.overview)
 	g.Get("/orders", c.ui.Require(access.PermOrdersRead), c.orders)
 	g.Get("/orders/export", c.ui.Require(access.PermExport), c.export)
-	g.Get("/orders/live", c.ui.Require(access.PermOrdersRead), c.live)
+	g.Get("/orders/live", c.ui.Require(access.PermOrdersRead), c.live) // the stream, for scripts and the pages below
+	g.Get("/live", c.ui.Require(access.PermOrdersRead), c.livePage)
 	g.Get("/orders/:id", c.ui.Require(access.PermOrdersRead), c.order)
 	g.Post("/orders/:id/refund", c.ui.Require(access.PermOrdersRefund), c.refund)
 	g.Post("/orders/:id/cancel", c.ui.Require(access.PermOrdersCancel), c.cancel)

@@ -52,6 +52,8 @@ func TestLiveOrdersInBrowser(t *testing.T) {
 	frametest.Login(t, pg, e.base, e.users[access.RoleViewer], frametest.Password, e.code(t, e.users[access.RoleViewer]))
 	pg.Go(e.base + "/orders")
 	e.listening(t, 1)
+	var shown int
+	pg.Eval(`document.querySelectorAll("table[data-orders] tr[data-id]").length`, &shown)
 
 	fresh := liveOrder(e.shop, 6)
 	emit(t, e.rdb, fresh, schema.EventCreated)
@@ -73,6 +75,9 @@ func TestLiveOrdersInBrowser(t *testing.T) {
 	}
 	if has(pg, liveRow(theirs.ID)) {
 		t.Errorf("another merchant's order %s is in the table", theirs.ID)
+	}
+	if got, want := pg.Text("[data-rows]"), fmt.Sprintf("1–%d of %d", shown+2, shown+2); got != want {
+		t.Errorf("pager after two new orders: %q, want %q (the rows the page shows)", got, want)
 	}
 	if has(pg, "[data-live-reload]") {
 		t.Error("a reload is offered though every change was shown")

@@ -47,7 +47,7 @@ func (c *Console) orders(ctx *fiber.Ctx) error {
 		ov.Rows = append(ov.Rows, orderview.RowOf(&rows[i]))
 	}
 	q, _ := url.ParseQuery(string(ctx.Request().URI().QueryString()))
-	ov.Pager = frame.NewPager(Base+"/orders", q, of.Query.Page, c.cfg.PageSize, total)
+	ov.Pager = frame.NewPager(Base+"/orders", q, of.Query.Page, c.cfg.PageSize, total).Showing(len(rows))
 	if v.Can("reports.export") && of.Query.CustomerEmail == "" {
 		ov.Export = Base + "/orders/export?" + exportQuery(of).Encode()
 	}

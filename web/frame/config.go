@@ -96,4 +96,9 @@ type Deps struct {
 	// the notice names the CLI command (the operator console has no
 	// accounts page).
 	LocksPath string
+	// Sandbox says whether the session's merchant is a sandbox one: every
+	// page then carries the sandbox bar, so test data is never mistaken
+	// for money. nil: never (the operator console sets View.Sandbox on
+	// its view of a sandbox merchant instead).
+	Sandbox func(ctx context.Context, s *access.Session) (bool, error)
 }

@@ -11,6 +11,7 @@ type Pager struct {
 	Page, Size, Total int
 	path              string
 	query             url.Values
+	shown             int // rows the page shows; -1: not told (a full page, or what is left)
 }
 
 // NewPager pages total rows size at a time; page counts from 1. query is
@@ -20,7 +21,17 @@ func NewPager(path string, query url.Values, page, size, total int) Pager {
 	for k, v := range query {
 		q[k] = append([]string(nil), v...)
 	}
-	return Pager{Page: max(1, page), Size: max(1, size), Total: max(0, total), path: path, query: q}
+	return Pager{Page: max(1, page), Size: max(1, size), Total: max(0, total), path: path, query: q, shown: -1}
+}
+
+// Showing is the pager of a page that shows n rows: "21–40 of 312" counts
+// the rows on the page, not the size of a page, and the total is never
+// less than what the page shows (a count read a moment before the rows
+// can lag them).
+func (p Pager) Showing(n int) Pager {
+	p.shown = max(0, n)
+	p.Total = max(p.Total, p.Offset()+p.shown)
+	return p
 }
 
 // Pages is how many pages there are (at least one).
@@ -31,12 +42,17 @@ func (p Pager) Offset() int { return max(0, p.Page-1) * p.Size }
 
 // From and To are this page's rows, from 1, for "21–40 of 311".
 func (p Pager) From() int {
-	if p.Total == 0 {
+	if p.Total == 0 || p.shown == 0 {
 		return 0
 	}
 	return p.Offset() + 1
 }
-func (p Pager) To() int { return min(p.Total, p.Offset()+p.Size) }
+func (p Pager) To() int {
+	if p.shown >= 0 {
+		return p.Offset() + p.shown
+	}
+	return min(p.Total, p.Offset()+p.Size)
+}
 
 // HasPrev and HasNext say whether there are pages either side.
 func (p Pager) HasPrev() bool { return p.Page > 1 }

@@ -146,8 +146,11 @@ type View struct {
 	Locks     int64
 	LocksPath string // where they are unlocked; "" for the CLI
 	Problem   string // what went wrong, shown in an alert
-	Status    int
-	Data      any
+	// Sandbox draws the sandbox bar across the page: the merchant (the
+	// viewer's, or the one an operator looks at) moves no real money.
+	Sandbox bool
+	Status  int
+	Data    any
 }
 
 // NavLink is a NavItem the person may follow.
@@ -182,6 +185,7 @@ func (u *UI) View(c *fiber.Ctx, title string) *View {
 				Current: v.Path == url || (n.Path != "/" && n.Path != "" && strings.HasPrefix(v.Path, url+"/"))})
 		}
 		v.Locks = u.locks(c, s)
+		v.Sandbox = u.sandbox(c, s)
 		if u.deps.LocksPath != "" {
 			v.LocksPath = u.cfg.Base + u.deps.LocksPath
 		}
@@ -206,6 +210,20 @@ func (u *UI) locks(c *fiber.Ctx, s *access.Session) int64 {
 		return 0
 	}
 	return n
+}
+
+// sandbox is whether the session's merchant is a sandbox one. Like the
+// locks, a notice: when Redis cannot say, the page goes without the bar.
+func (u *UI) sandbox(c *fiber.Ctx, s *access.Session) bool {
+	if u.deps.Sandbox == nil || s.AppID == "" {
+		return false
+	}
+	sb, err := u.deps.Sandbox(c.UserContext(), s)
+	if err != nil {
+		u.log.Warn("console: read the merchant's mode", "err", err)
+		return false
+	}
+	return sb
 }
 
 // Render writes page name (a console template's file name without .html,

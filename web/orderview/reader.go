@@ -96,7 +96,7 @@ func (r *Reader) Orders(ctx *fiber.Ctx, appid, base string) (*OrderList, error) 
 		ov.Rows = append(ov.Rows, RowOf(&rows[i]))
 	}
 	q, _ := url.ParseQuery(string(ctx.Request().URI().QueryString()))
-	ov.Pager = frame.NewPager(base, q, of.Query.Page, r.cfg.PageSize, total)
+	ov.Pager = frame.NewPager(base, q, of.Query.Page, r.cfg.PageSize, total).Showing(len(rows))
 	return ov, nil
 }
 

@@ -12,6 +12,7 @@
 package account
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -108,7 +109,13 @@ func (p *Pages) Extend(d *frame.Deps) error {
 	}
 	d.Templates, d.Locales, d.Funcs, d.Nav = tmpl, locs, funcs, append(d.Nav, Nav()...)
 	d.LocksPath = "/team" // owners unlock second factors on the Team page
+	d.Sandbox = p.sandbox // a sandbox merchant's pages carry the sandbox bar
 	return nil
+}
+
+// sandbox is whether the session's merchant is a sandbox one.
+func (p *Pages) sandbox(ctx context.Context, s *access.Session) (bool, error) {
+	return p.svc.Keys.Sandbox(ctx, access.ActorOf(s, ""))
 }
 
 // union is the files at the roots of a and b (a may be nil) in one FS.

@@ -142,7 +142,7 @@ func (h handlers) auditLog(c *fiber.Ctx) error {
 	q := c.Request().URI().QueryArgs()
 	vals := map[string][]string{}
 	q.VisitAll(func(k, v []byte) { vals[string(k)] = append(vals[string(k)], string(v)) })
-	d.Page, d.Pager = page, frame.NewPager(h.ui.Config().Base+"/team/audit", vals, page.Page, page.Limit, int(page.Total))
+	d.Page, d.Pager = page, frame.NewPager(h.ui.Config().Base+"/team/audit", vals, page.Page, page.Limit, int(page.Total)).Showing(len(page.Rows))
 	d.Export = h.ui.Config().Base + "/team/audit.csv?" + strings.Clone(string(c.Request().URI().QueryString()))
 	v := h.ui.View(c, "desk_audit_title")
 	v.Data = d

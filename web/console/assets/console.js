@@ -1,4 +1,4 @@
-// The orders page's live feed: new and changed orders arrive by
+// The orders page's and the live page's feed: new and changed orders arrive by
 // server-sent events, a batch a poll, and are put into the table without a
 // reload. Rows are
 // built with DOM calls (textContent), never from HTML strings.
@@ -16,7 +16,11 @@
   const prepend = table.dataset.livePrepend === "1";
   const base = table.dataset.orderBase;
   const limit = body.rows.length > 0 ? Math.max(body.rows.length, 25) : 25;
-  if (status) status.textContent = word("new-orders");
+  const has = (k) => !!(words && words.content.querySelector('[data-word="' + k + '"]'));
+  const say = (k) => {
+    if (status && has(k) && !status.querySelector("[data-live-reload]")) status.textContent = word(k);
+  };
+  if (status && !status.textContent.trim()) status.textContent = word("new-orders");
 
   function badge(st) {
     const b = document.createElement("span");
@@ -35,17 +39,19 @@
   function newRow(o) {
     const row = document.createElement("tr");
     row.dataset.id = o.id;
-    cell(row, o.created);
+    cell(row, o.created, "c-created");
     const a = document.createElement("a");
     a.href = base + encodeURIComponent(o.id);
+    a.title = o.id;
     const code = document.createElement("code");
+    code.className = "oneline";
     code.textContent = o.id;
     a.appendChild(code);
-    cell(row).appendChild(a);
-    cell(row, o.clientOrderId);
-    cell(row, o.amount + " " + o.currency, "num");
-    cell(row, o.method);
-    const st = cell(row);
+    cell(row, undefined, "c-id").appendChild(a);
+    cell(row, o.clientOrderId, "c-client");
+    cell(row, o.amount + " " + o.currency, "num c-amount");
+    cell(row, o.method, "c-method");
+    const st = cell(row, undefined, "c-status");
     st.dataset.status = "";
     st.appendChild(badge(o.status));
     return row;
@@ -56,7 +62,7 @@
     const row = Array.from(body.rows).find((r) => r.dataset.id === o.id);
     if (row) {
       row.querySelector("[data-status]").replaceChildren(badge(o.status));
-      const method = row.cells[4];
+      const method = row.querySelector(".c-method");
       if (method && o.method) method.textContent = o.method;
       row.classList.add("changed");
       return;
@@ -68,6 +74,19 @@
     r.classList.add("changed");
     body.insertBefore(r, body.firstChild);
     while (body.rows.length > limit) body.deleteRow(body.rows.length - 1);
+    count();
+  }
+  // The pager counts the rows the page shows: a new order on top is one
+  // more row of one more in all.
+  const rows = document.querySelector("[data-rows]");
+  function count() {
+    if (!rows) return;
+    const total = Number(rows.dataset.total) + 1;
+    const shown = body.querySelectorAll("tr[data-id]").length;
+    rows.dataset.total = String(total);
+    rows.dataset.from = shown > 0 ? "1" : "0";
+    rows.dataset.to = String(shown);
+    rows.textContent = rows.dataset.format.replace("{From}", rows.dataset.from).replace("{To}", rows.dataset.to).replace("{Total}", total);
   }
   // The message did not carry every change (more than a page, or this
   // browser fell behind): the table may be stale, and the person is
@@ -90,7 +109,9 @@
   });
   // A closed feed is a session that ended (the server answers 204): the
   // reload goes to the login page and back here after it.
+  feed.onopen = () => say("new-orders");
   feed.onerror = () => {
     if (feed.readyState === EventSource.CLOSED) location.reload();
+    else say("lost"); // the browser reconnects by itself
   };
 })();
