@@ -1,0 +1,66 @@
+package dispatcher
+
+import (
+	"context"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/schema"
+)
+
+// TestMerchantDeliveriesHistory: the listing holds every delivery,
+// delivered ones too, each with the body we sent and its attempts; the
+// delivered filter keeps those alone; a search by payment id or
+// clientOrderId finds that order's deliveries and nothing of another
+// merchant's order.
+func TestMerchantDeliveriesHistory(t *testing.T) {
+	e := newDeskEnv(t)
+	ctx := context.Background()
+	now := time.Now()
+	delivered := e.scheduleFor(e.acct.AppID, 4, now.Add(-time.Minute))
+	dead := e.scheduleFor(e.acct.AppID, 5, now)
+	theirs := e.scheduleFor(e.other.AppID, 4, now)
+	e.settle(map[string]outcome{delivered: deskOK, dead: deskFail("connection refused"), theirs: deskOK})
+	e.rdb.HSet(ctx, schema.ClientOrdersKey(4, e.acct.AppID), "shop-42", schema.PackOrderID(delivered))
+	e.rdb.HSet(ctx, schema.ClientOrdersKey(4, e.other.AppID), "their-7", schema.PackOrderID(theirs))
+
+	all := e.list(e.acct.AppID, ListFilter{})
+	got, ok := all[delivered]
+	if len(all) != 2 || !ok || got.State != ViewDelivered {
+		t.Fatalf("every delivery: %v", all)
+	}
+	sent, err := url.ParseQuery(got.Sent)
+	if err != nil || sent.Get("paymentId") != delivered || sent.Get("sign") != "" {
+		t.Fatalf("the body sent %q, want the form with paymentId and without a sign", got.Sent)
+	}
+	if len(got.Attempts) != 1 || !got.Attempts[0].Success || got.Attempts[0].At == "" {
+		t.Fatalf("attempts %+v, want the one acknowledged with its time", got.Attempts)
+	}
+	for _, tt := range []struct {
+		name string
+		f    ListFilter
+		want []string
+	}{
+		{"delivered only", ListFilter{State: ViewDelivered}, []string{delivered}},
+		{"dead only", ListFilter{State: ViewDead}, []string{dead}},
+		{"by payment id", ListFilter{Query: dead}, []string{dead}},
+		{"by clientOrderId", ListFilter{Query: " shop-42 "}, []string{delivered}},
+		{"by payment id and a state it is not in", ListFilter{Query: dead, State: ViewDelivered}, nil},
+		{"another merchant's payment id", ListFilter{Query: theirs}, nil},
+		{"another merchant's clientOrderId", ListFilter{Query: "their-7"}, nil},
+		{"nothing known", ListFilter{Query: "nope"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := e.list(e.acct.AppID, tt.f)
+			if len(rows) != len(tt.want) {
+				t.Fatalf("rows %v, want %v", rows, tt.want)
+			}
+			for _, id := range tt.want {
+				if _, ok := rows[id]; !ok {
+					t.Fatalf("rows %v, want %v", rows, tt.want)
+				}
+			}
+		})
+	}
+}
