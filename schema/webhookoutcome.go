@@ -10,22 +10,22 @@ import (
 // terse text ("HTTP 0 · connection refused" on a page reads as a fault
 // of ours), these name what happened at the merchant's end.
 const (
-	OutcomeDelivered   = "delivered"    // answered success
-	OutcomeNoSuccess   = "no_success"   // 2xx without the body success
-	OutcomeStatus      = "status"       // answered another status
-	OutcomeRedirect    = "redirect"     // answered 3xx, which is not followed
-	OutcomeRefused     = "refused"      // connection refused
-	OutcomeTimeout     = "timeout"      // no answer in time; Detail the time-out
-	OutcomeNoHost      = "no_host"      // DNS: no such host; Detail the host
-	OutcomeLookup      = "lookup"       // DNS: the lookup failed or timed out; Detail the host
-	OutcomeTLS         = "tls"          // the certificate is not valid for the host
-	OutcomeReset       = "reset"        // the server reset the connection
-	OutcomeUnreachable = "unreachable"  // no route to the host
-	OutcomeClosed      = "closed"       // closed before answering
-	OutcomeBlocked     = "blocked"      // not sent: a non-public address
-	OutcomeInvalidURL  = "invalid_url"  // not sent: not an http(s) URL
-	OutcomeConnect     = "connect"      // could not connect, no more known
-	OutcomeOther       = "other"        // anything else; Detail the recorded text
+	OutcomeDelivered   = "delivered"   // answered success
+	OutcomeNoSuccess   = "no_success"  // 2xx without the body success
+	OutcomeStatus      = "status"      // answered another status
+	OutcomeRedirect    = "redirect"    // answered 3xx, which is not followed
+	OutcomeRefused     = "refused"     // connection refused
+	OutcomeTimeout     = "timeout"     // no answer in time; Detail the time-out
+	OutcomeNoHost      = "no_host"     // DNS: no such host; Detail the host
+	OutcomeLookup      = "lookup"      // DNS: the lookup failed or timed out; Detail the host
+	OutcomeTLS         = "tls"         // the certificate is not valid for the host
+	OutcomeReset       = "reset"       // the server reset the connection
+	OutcomeUnreachable = "unreachable" // no route to the host
+	OutcomeClosed      = "closed"      // closed before answering
+	OutcomeBlocked     = "blocked"     // not sent: a non-public address
+	OutcomeInvalidURL  = "invalid_url" // not sent: not an http(s) URL
+	OutcomeConnect     = "connect"     // could not connect, no more known
+	OutcomeOther       = "other"       // anything else; Detail the recorded text
 )
 
 // AttemptOutcome is what one attempt came to.
