@@ -71,6 +71,14 @@ type DeliveryRow struct {
 	Attempts []schema.WebhookAttempt
 }
 
+// Last is the last attempt shown, nil when none was made.
+func (r DeliveryRow) Last() *schema.WebhookAttempt {
+	if len(r.Attempts) == 0 {
+		return nil
+	}
+	return &r.Attempts[len(r.Attempts)-1]
+}
+
 // ShownAttempts is how many of a delivery's last attempts a row carries.
 const ShownAttempts = 10
 
