@@ -64,3 +64,23 @@ func TestMerchantDeliveriesHistory(t *testing.T) {
 		})
 	}
 }
+
+// TestTestResultReadsAsAnAttempt: a test event's answer is said by the
+// same outcome as a real attempt's.
+func TestTestResultReadsAsAnAttempt(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		r    TestResult
+		want string
+	}{
+		{"acknowledged", TestResult{Status: 200, Acknowledged: true, Body: "success"}, schema.OutcomeDelivered},
+		{"refused", TestResult{Error: "connection refused"}, schema.OutcomeRefused},
+		{"answered 500", TestResult{Status: 500, Error: "HTTP 500"}, schema.OutcomeStatus},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.r.Attempt().Outcome().Kind; got != tt.want {
+				t.Fatalf("outcome %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
