@@ -23,11 +23,18 @@ func TestMerchantDeliveriesHistory(t *testing.T) {
 	theirs := e.scheduleFor(e.other.AppID, 4, now)
 	e.settle(map[string]outcome{delivered: deskOK, dead: deskFail("connection refused"), theirs: deskOK})
 	e.rdb.HSet(ctx, schema.ClientOrdersKey(4, e.acct.AppID), "shop-42", schema.PackOrderID(delivered))
+	// A refund of the delivered order, its webhook pending: found with its order.
+	refund := schema.NewRefundID("history1")
+	if added, errs := e.s.addAll(ctx, []delivery{{shard: 4, id: refund, url: hostA, appid: e.acct.AppID,
+		params: schema.Params{"paymentId": delivered, "refundId": refund}, paid: now.Add(-30 * time.Second)}}); errs[0] != nil || !added[0] {
+		t.Fatalf("schedule the refund's webhook: %v", errs[0])
+	}
+	e.rdb.HSet(ctx, schema.RefundsKey(4, delivered), refund, "{}")
 	e.rdb.HSet(ctx, schema.ClientOrdersKey(4, e.other.AppID), "their-7", schema.PackOrderID(theirs))
 
 	all := e.list(e.acct.AppID, ListFilter{})
 	got, ok := all[delivered]
-	if len(all) != 2 || !ok || got.State != ViewDelivered {
+	if len(all) != 3 || !ok || got.State != ViewDelivered || all[refund].PaymentID != delivered {
 		t.Fatalf("every delivery: %v", all)
 	}
 	sent, err := url.ParseQuery(got.Sent)
@@ -45,7 +52,9 @@ func TestMerchantDeliveriesHistory(t *testing.T) {
 		{"delivered only", ListFilter{State: ViewDelivered}, []string{delivered}},
 		{"dead only", ListFilter{State: ViewDead}, []string{dead}},
 		{"by payment id", ListFilter{Query: dead}, []string{dead}},
-		{"by clientOrderId", ListFilter{Query: " shop-42 "}, []string{delivered}},
+		{"by payment id, with its refund", ListFilter{Query: delivered}, []string{delivered, refund}},
+		{"by clientOrderId", ListFilter{Query: " shop-42 "}, []string{delivered, refund}},
+		{"by clientOrderId and state", ListFilter{Query: "shop-42", State: ViewPending}, []string{refund}},
 		{"by payment id and a state it is not in", ListFilter{Query: dead, State: ViewDelivered}, nil},
 		{"another merchant's payment id", ListFilter{Query: theirs}, nil},
 		{"another merchant's clientOrderId", ListFilter{Query: "their-7"}, nil},
