@@ -17,10 +17,11 @@ import (
 )
 
 // MerchantDeliveries is one merchant's view of its webhook deliveries, for
-// the merchant console: what is pending, failing or dead, with
-// its last error; resends; the success rate of the last day. It reads the
-// per-merchant index and counters the dispatcher's scripts keep
-// (schema.WebhookMerchantKey, schema.WebhookRateKey), so no shard is ever
+// the merchant console: every delivery (or what is pending, failing or
+// dead) with what we sent and its last attempts; resends; the success rate
+// of the last day. It reads the per-merchant indexes and counters the
+// dispatcher's scripts keep (schema.WebhookMerchantAllKey,
+// schema.WebhookMerchantKey, schema.WebhookRateKey), so no shard is ever
 // scanned, and every call is bound to the one appid it is given: a
 // delivery of another merchant is never listed, resent or counted.
 type MerchantDeliveries struct {
@@ -38,11 +39,13 @@ func NewMerchantDeliveries(rdb redis.UniversalClient) (*MerchantDeliveries, erro
 }
 
 // Console states: a pending delivery no attempt has failed yet, a pending
-// one that has failed at least once, and a dead-lettered one.
+// one that has failed at least once, a dead-lettered one and an
+// acknowledged one.
 const (
-	ViewPending = "pending"
-	ViewFailing = "failing"
-	ViewDead    = "dead"
+	ViewPending   = "pending"
+	ViewFailing   = "failing"
+	ViewDead      = "dead"
+	ViewDelivered = "delivered"
 )
 
 // DeliveryRow is one delivery as the Webhooks page lists it.
@@ -60,12 +63,32 @@ type DeliveryRow struct {
 	LastAt       string // the last attempt's start (RFC 3339), "" when none
 	LastStatus   int    // its HTTP status, 0 when no answer came
 	LastError    string // why it failed, as the merchant may read it
+	// Sent is the body we post without its sign and sign_type, which each
+	// attempt adds with the key of that moment (form-encoded, as sent).
+	Sent string
+	// Attempts are the last ShownAttempts attempts, oldest first: when,
+	// how long, the status and the answer's first bytes.
+	Attempts []schema.WebhookAttempt
 }
 
-// ListFilter selects rows: State "" for every state not delivered, Before
+// Last is the last attempt shown, nil when none was made.
+func (r DeliveryRow) Last() *schema.WebhookAttempt {
+	if len(r.Attempts) == 0 {
+		return nil
+	}
+	return &r.Attempts[len(r.Attempts)-1]
+}
+
+// ShownAttempts is how many of a delivery's last attempts a row carries.
+const ShownAttempts = 10
+
+// ListFilter selects rows: State "" for every delivery, one of the View
+// states for those alone; Query a payment id or clientOrderId for that
+// order's deliveries (its paid webhook and its refunds'); Before
 // (exclusive) to page back in time, Limit default 50, at most MaxRows.
 type ListFilter struct {
 	State  string
+	Query  string
 	Before time.Time
 	Limit  int
 }
@@ -85,27 +108,36 @@ type candidate struct {
 	at    int64
 }
 
-// List returns appid's deliveries that are not delivered, newest event
-// first, with the last attempt of each.
+// List returns appid's deliveries, newest event first, with what was sent
+// and the last attempts of each. A state other than delivered reads the
+// index of deliveries not delivered, every other listing the history.
 func (m *MerchantDeliveries) List(ctx context.Context, appid string, f ListFilter) ([]DeliveryRow, error) {
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
 	f.Limit = min(f.Limit, MaxRows)
-	if f.State != "" && f.State != ViewPending && f.State != ViewFailing && f.State != ViewDead {
-		return nil, fmt.Errorf("state %q: want pending, failing or dead", f.State)
+	if f.State != "" && f.State != ViewPending && f.State != ViewFailing && f.State != ViewDead && f.State != ViewDelivered {
+		return nil, fmt.Errorf("state %q: want pending, failing, dead or delivered", f.State)
+	}
+	if f.Query != "" {
+		return m.search(ctx, appid, f)
 	}
 	max := "+inf"
 	if !f.Before.IsZero() {
 		max = "(" + strconv.FormatInt(f.Before.UnixMilli(), 10)
 	}
-	cands, err := m.candidates(ctx, appid, "-inf", max, f.Limit*candidatesPerRow, true)
+	history := f.State == "" || f.State == ViewDelivered
+	perShard := f.Limit * candidatesPerRow
+	if f.State == "" {
+		perShard = f.Limit // every entry is a row, unless expired
+	}
+	cands, err := m.candidates(ctx, appid, "-inf", max, perShard, true, history)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]DeliveryRow, 0, f.Limit)
 	for start := 0; start < len(cands) && len(out) < f.Limit; start += f.Limit {
-		rows, err := m.rows(ctx, appid, cands[start:min(start+f.Limit, len(cands))])
+		rows, err := m.rows(ctx, appid, cands[start:min(start+f.Limit, len(cands))], history)
 		if err != nil {
 			return nil, err
 		}
@@ -119,17 +151,23 @@ func (m *MerchantDeliveries) List(ctx context.Context, appid string, f ListFilte
 }
 
 // candidates reads up to perShard index entries of every shard scored in
-// [min, max], merged newest first (or oldest first when newest is false).
-func (m *MerchantDeliveries) candidates(ctx context.Context, appid, min, max string, perShard int, newest bool) ([]candidate, error) {
+// [min, max], merged newest first (or oldest first when newest is false),
+// from the history when history is set, else from the deliveries not
+// delivered.
+func (m *MerchantDeliveries) candidates(ctx context.Context, appid, min, max string, perShard int, newest, history bool) ([]candidate, error) {
 	shards := schema.AllShards()
 	cmds := make([]*redis.ZSliceCmd, len(shards))
 	_, err := m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, sh := range shards {
 			by := &redis.ZRangeBy{Min: min, Max: max, Count: int64(perShard)}
+			key := schema.WebhookMerchantKey(sh, appid)
+			if history {
+				key = schema.WebhookMerchantAllKey(sh, appid)
+			}
 			if newest {
-				cmds[i] = p.ZRevRangeByScoreWithScores(ctx, schema.WebhookMerchantKey(sh, appid), by)
+				cmds[i] = p.ZRevRangeByScoreWithScores(ctx, key, by)
 			} else {
-				cmds[i] = p.ZRangeByScoreWithScores(ctx, schema.WebhookMerchantKey(sh, appid), by)
+				cmds[i] = p.ZRangeByScoreWithScores(ctx, key, by)
 			}
 		}
 		return nil
@@ -153,17 +191,17 @@ func (m *MerchantDeliveries) candidates(ctx context.Context, appid, min, max str
 	return out, nil
 }
 
-// rows reads the delivery hash and last attempt of each candidate, in one
-// pipeline. An entry whose delivery has expired, was delivered meanwhile,
-// or (should the index ever disagree) is another merchant's, yields no row;
-// expired ones leave the index.
-func (m *MerchantDeliveries) rows(ctx context.Context, appid string, cands []candidate) ([]DeliveryRow, error) {
+// rows reads the delivery hash and last attempts of each candidate, in one
+// pipeline. An entry whose delivery has expired, was delivered meanwhile
+// (unless delivered ones are wanted), or (should the index ever disagree)
+// is another merchant's, yields no row; expired ones leave the index.
+func (m *MerchantDeliveries) rows(ctx context.Context, appid string, cands []candidate, delivered bool) ([]DeliveryRow, error) {
 	hashes := make([]*redis.SliceCmd, len(cands))
-	lasts := make([]*redis.StringCmd, len(cands))
+	lasts := make([]*redis.StringSliceCmd, len(cands))
 	_, err := m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, c := range cands {
-			hashes[i] = p.HMGet(ctx, schema.WebhookKey(c.shard, c.id), "st", "appid", "url", "n", "due", "lease", "man", "p")
-			lasts[i] = p.LIndex(ctx, schema.WebhookLogKey(c.shard, c.id), -1)
+			hashes[i] = p.HMGet(ctx, schema.WebhookKey(c.shard, c.id), "st", "appid", "url", "n", "due", "lease", "man", "p", "paid")
+			lasts[i] = p.LRange(ctx, schema.WebhookLogKey(c.shard, c.id), -ShownAttempts, -1)
 		}
 		return nil
 	})
@@ -180,8 +218,11 @@ func (m *MerchantDeliveries) rows(ctx context.Context, appid string, cands []can
 			gone = append(gone, c)
 			continue
 		}
-		if str(1) != appid || str(0) == StateDelivered {
+		if str(1) != appid || (str(0) == StateDelivered && !delivered) {
 			continue
+		}
+		if c.at == 0 {
+			c.at, _ = strconv.ParseInt(str(8), 10, 64)
 		}
 		out = append(out, rowOf(c, str, lasts[i].Val(), now))
 	}
@@ -190,20 +231,28 @@ func (m *MerchantDeliveries) rows(ctx context.Context, appid string, cands []can
 }
 
 // rowOf builds a row from the delivery hash fields (st, appid, url, n, due,
-// lease, man, p in that order) and the last attempt record.
-func rowOf(c candidate, str func(int) string, last string, now time.Time) DeliveryRow {
+// lease, man, p in that order) and the last attempt records.
+func rowOf(c candidate, str func(int) string, lasts []string, now time.Time) DeliveryRow {
 	r := DeliveryRow{DeliveryID: c.id, PaymentID: c.id, URL: str(2), At: time.UnixMilli(c.at).UTC(), ResendQueued: str(6) != ""}
 	if schema.IsRefundID(c.id) {
 		r.RefundID, r.PaymentID = c.id, paymentOf(str(7))
 	}
+	r.Sent, _ = storedForm(str(7))
 	r.Automatic, _ = strconv.Atoi(str(3))
-	if last != "" {
+	for _, raw := range lasts {
 		var a schema.WebhookAttempt
-		if json.Unmarshal([]byte(last), &a) == nil {
-			r.LastAt, r.LastStatus, r.LastError = a.At, a.Status, a.Error
+		if json.Unmarshal([]byte(raw), &a) == nil {
+			r.Attempts = append(r.Attempts, a)
 		}
 	}
+	if n := len(r.Attempts); n > 0 {
+		a := r.Attempts[n-1]
+		r.LastAt, r.LastStatus, r.LastError = a.At, a.Status, a.Error
+	}
 	switch {
+	case str(0) == StateDelivered || str(6) == StateDelivered:
+		// A resend of a delivered one goes back there unless it fails.
+		r.State = ViewDelivered
 	case str(0) == StateDead || str(6) == StateDead:
 		// A dead one with a resend queued stays dead until that attempt
 		// is recorded: it goes back there unless acknowledged.

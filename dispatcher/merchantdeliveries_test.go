@@ -105,9 +105,9 @@ func (e *deskEnv) list(appid string, f ListFilter) map[string]DeliveryRow {
 	return out
 }
 
-// TestMerchantDeliveriesListOneMerchant: pending, failing and dead show
-// with their last error; delivered ones leave; another merchant's never
-// appear, though they share the shard.
+// TestMerchantDeliveriesListOneMerchant: pending, failing, dead and
+// delivered show with their last error; another merchant's never appear,
+// though they share the shard.
 func TestMerchantDeliveriesListOneMerchant(t *testing.T) {
 	e := newDeskEnv(t)
 	now := time.Now()
@@ -118,8 +118,8 @@ func TestMerchantDeliveriesListOneMerchant(t *testing.T) {
 	e.settle(map[string]outcome{failing: deskRetry("HTTP 500"), dead: deskFail("connection refused"), theirs: deskFail("HTTP 502"), delivered: deskOK})
 	pending := e.scheduleFor(e.acct.AppID, 3, now.Add(-3*time.Minute))
 	rows := e.list(e.acct.AppID, ListFilter{})
-	if len(rows) != 3 {
-		t.Fatalf("rows %v, want pending, failing and dead only", rows)
+	if len(rows) != 4 {
+		t.Fatalf("rows %v, want pending, failing, dead and delivered", rows)
 	}
 	for _, tt := range []struct {
 		name, id, state, lastErr string
@@ -127,6 +127,7 @@ func TestMerchantDeliveriesListOneMerchant(t *testing.T) {
 		{"pending", pending, ViewPending, ""},
 		{"failing", failing, ViewFailing, "HTTP 500"},
 		{"dead", dead, ViewDead, "connection refused"},
+		{"delivered", delivered, ViewDelivered, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, ok := rows[tt.id]
@@ -141,13 +142,16 @@ func TestMerchantDeliveriesListOneMerchant(t *testing.T) {
 	// An index that names another merchant's delivery (a bug, a hand
 	// edit) still lists nothing of it: the delivery's own appid decides.
 	e.rdb.ZAdd(context.Background(), schema.WebhookMerchantKey(3, e.acct.AppID), redis.Z{Score: float64(now.UnixMilli()), Member: theirs})
-	if r, ok := e.list(e.acct.AppID, ListFilter{})[theirs]; ok {
-		t.Fatalf("another merchant's delivery listed: %+v", r)
+	e.rdb.ZAdd(context.Background(), schema.WebhookMerchantAllKey(3, e.acct.AppID), redis.Z{Score: float64(now.UnixMilli()), Member: theirs})
+	for _, f := range []ListFilter{{}, {State: ViewDead}, {Query: theirs}} {
+		if r, ok := e.list(e.acct.AppID, f)[theirs]; ok {
+			t.Fatalf("%+v: another merchant's delivery listed: %+v", f, r)
+		}
 	}
 	if got := e.list(e.acct.AppID, ListFilter{State: ViewDead}); len(got) != 1 || got[dead].State != ViewDead {
 		t.Fatalf("dead filter: %v", got)
 	}
-	if got := e.list(e.acct.AppID, ListFilter{Limit: 1}); len(got) != 1 || got[dead].DeliveryID == "" {
+	if got := e.list(e.acct.AppID, ListFilter{Limit: 1}); len(got) != 1 || got[delivered].DeliveryID == "" {
 		t.Fatalf("newest first, limit 1: %v", got)
 	}
 	if got := e.list(e.acct.AppID, ListFilter{Before: now.Add(-90 * time.Second)}); len(got) != 2 || got[dead].DeliveryID != "" {

@@ -36,7 +36,7 @@ func (m *MerchantDeliveries) ResendDead(ctx context.Context, appid string, from,
 	min, max := strconv.FormatInt(from.UnixMilli(), 10), "("+strconv.FormatInt(to.UnixMilli(), 10)
 	// Pending deliveries share the index, so more candidates than the bound
 	// are read; they are skipped without a write.
-	cands, err := m.candidates(ctx, appid, min, max, 4*MaxBulkResend, false)
+	cands, err := m.candidates(ctx, appid, min, max, 4*MaxBulkResend, false, false)
 	if err != nil {
 		return res, err
 	}

@@ -85,7 +85,8 @@ func (s *store) addAll(ctx context.Context, ds []delivery) (added []bool, errs [
 		host := hostOf(d.url)
 		calls = append(calls, platform.ScriptCall{
 			Keys: []string{schema.WebhookKey(d.shard, d.id), schema.WebhookQueueKey(d.shard, host),
-				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id), schema.WebhookMerchantKey(d.shard, d.appid)},
+				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id), schema.WebhookMerchantKey(d.shard, d.appid),
+				schema.WebhookMerchantAllKey(d.shard, d.appid)},
 			Args: []any{d.id, host, d.url, d.appid, encodeCallback(d.params), d.paid.UnixMilli(),
 				s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds()},
 		})

@@ -56,6 +56,12 @@ type TestResult struct {
 	LatencyMs    int64
 }
 
+// Attempt is the test event as an attempt record, so that a page says its
+// outcome as it says a real attempt's (schema.WebhookAttempt.Outcome).
+func (r TestResult) Attempt() schema.WebhookAttempt {
+	return schema.WebhookAttempt{Attempt: 1, Status: r.Status, Error: r.Error, Body: r.Body, LatencyMs: r.LatencyMs, Success: r.Acknowledged}
+}
+
 // TestPaymentPrefix starts the paymentId of a test event: it names no
 // order, so a receiver that looks the order up finds none.
 const TestPaymentPrefix = "test_"

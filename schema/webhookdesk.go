@@ -27,3 +27,9 @@ func WebhookRateKey(s Shard, appid string, hour int64) string {
 // lately: one at a time per merchant, so the button cannot make us hammer
 // a URL (the merchant's own, but one it could point anywhere public).
 func WebhookTestKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":wh:test:" + appid }
+
+// WebhookMerchantAllKey is the sorted set of every delivery of merchant
+// appid on shard s, delivered ones too, scored like WebhookMerchantKey: the
+// Webhooks page's history. Entries older than Retention are pruned by the
+// next schedule; one whose delivery state has expired by the next reader.
+func WebhookMerchantAllKey(s Shard, appid string) string { return "gw:" + s.Tag() + ":wh:ma:" + appid }

@@ -114,7 +114,7 @@ func (e *env) user(appid, email string, role access.Role) *access.Account {
 }
 
 // deadDelivery stores a dead-lettered paid delivery of appid's order as the
-// dispatcher's scripts leave one (state hash, merchant index, attempt log),
+// dispatcher's scripts leave one (state hash, merchant indexes, attempt log),
 // paid at.
 func (e *env) deadDelivery(appid string, at time.Time, lastErr string) string {
 	e.t.Helper()
@@ -125,6 +125,7 @@ func (e *env) deadDelivery(appid string, at time.Time, lastErr string) string {
 		p.HSet(ctx, schema.WebhookKey(shard, id), "st", "dead", "n", 3, "url", "http://shop.example/hook",
 			"host", "shop.example:80", "appid", appid, "p", "amount=1.00&paymentId="+id, "paid", at.UnixMilli())
 		p.ZAdd(ctx, schema.WebhookMerchantKey(shard, appid), redis.Z{Score: float64(at.UnixMilli()), Member: id})
+		p.ZAdd(ctx, schema.WebhookMerchantAllKey(shard, appid), redis.Z{Score: float64(at.UnixMilli()), Member: id})
 		p.RPush(ctx, schema.WebhookLogKey(shard, id), `{"at":"`+schema.WireTime(at)+`","attempt":3,"status":0,"error":"`+lastErr+`","body":""}`)
 		return nil
 	})

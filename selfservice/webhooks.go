@@ -66,7 +66,8 @@ func (d *Webhooks) Resend(ctx context.Context, a access.Actor, paymentID, refund
 
 // ResendDead queues one more attempt of every dead delivery of the
 // merchant whose event happened in [from, to) (at most
-// dispatcher.MaxBulkResend a call), audited as one action with its count.
+// dispatcher.MaxBulkResend a call), audited as one resend with its kind
+// (dead) and count.
 func (d *Webhooks) ResendDead(ctx context.Context, a access.Actor, from, to time.Time) (dispatcher.BulkResend, error) {
 	appid, err := may(a, access.PermWebhooksResend)
 	if err != nil {
@@ -75,7 +76,9 @@ func (d *Webhooks) ResendDead(ctx context.Context, a access.Actor, from, to time
 	if from.IsZero() || !to.After(from) || to.Sub(from) > d.maxResendRange {
 		return dispatcher.BulkResend{}, invalid("the range must end after it starts and span at most %s", d.maxResendRange)
 	}
-	e := entry(d.now(), a, "webhook.resend_dead", "merchant:"+appid, map[string]string{
+	// One action, one name: a bulk resend is a resend (dispatcher.ActionResend)
+	// of the merchant's dead deliveries, told apart by its kind and count.
+	e := entry(d.now(), a, dispatcher.ActionResend, "merchant:"+appid, map[string]string{"kind": "dead",
 		"note": "events from " + from.UTC().Format(time.RFC3339) + " to " + to.UTC().Format(time.RFC3339)})
 	if err := e.Check(); err != nil {
 		return dispatcher.BulkResend{}, err

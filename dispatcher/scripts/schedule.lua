@@ -2,7 +2,9 @@
 -- delivery is keyed by the order, so a redelivered stream entry changes nothing.
 -- KEYS[1] delivery hash, KEYS[2] host queue, KEYS[3] hosts index,
 --   KEYS[4] order hash (for its time to live), KEYS[5] the merchant's index of
---   deliveries not delivered (schema.WebhookMerchantKey). All on the order's shard.
+--   deliveries not delivered (schema.WebhookMerchantKey), KEYS[6] the
+--   merchant's index of every delivery (schema.WebhookMerchantAllKey). All on
+--   the order's shard.
 -- ARGV[1] order id, ARGV[2] host, ARGV[3] notify_url, ARGV[4] appid,
 --   ARGV[5] callback parameters (JSON), ARGV[6] paid time (ms),
 --   ARGV[7] fallback ttl (ms), ARGV[8] least ttl (ms).
@@ -26,4 +28,8 @@ end
 redis.call('ZADD', KEYS[5], at, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[7]))
 redis.call('PEXPIRE', KEYS[5], ARGV[7])
+-- The history keeps delivered ones too, pruned and kept the same way.
+redis.call('ZADD', KEYS[6], at, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - tonumber(ARGV[7]))
+redis.call('PEXPIRE', KEYS[6], ARGV[7])
 return 1

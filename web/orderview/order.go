@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/paygate/gateway/platform"
@@ -61,6 +59,9 @@ type Event struct {
 	Kind   string // message id
 	Detail string
 	Tone   string // ok, bad or ""
+	// Attempt is a webhook attempt's record (Kind tl_webhook): the pages
+	// say it with frame.Catalog.AttemptLine, in the viewer's language.
+	Attempt *schema.WebhookAttempt
 }
 
 // Detail gathers the order's refunds, notifications and webhook attempts.
@@ -145,7 +146,7 @@ func timeline(o *schema.Order, notes []schema.NotificationRecord, refunds []sche
 	}
 	for _, a := range attempts {
 		at, _ := time.Parse(time.RFC3339, a.At)
-		out = append(out, Event{At: at, Kind: "tl_webhook", Detail: attemptText(a), Tone: map[bool]string{true: "ok", false: "bad"}[a.Success]})
+		out = append(out, Event{At: at, Kind: "tl_webhook", Attempt: &a, Tone: map[bool]string{true: "ok", false: "bad"}[a.Success]})
 	}
 	slices.SortStableFunc(out, func(a, b Event) int { return a.At.Compare(b.At) })
 	return out
@@ -161,25 +162,6 @@ func Merchant(tl []Event) []Event {
 		}
 	}
 	return tl
-}
-
-func attemptText(a schema.WebhookAttempt) string {
-	var b strings.Builder
-	b.WriteString("#" + strconv.Itoa(a.Attempt))
-	if a.Manual {
-		b.WriteString(" (resend)")
-	}
-	b.WriteString(" · HTTP " + strconv.Itoa(a.Status))
-	if a.Error != "" {
-		b.WriteString(" · " + a.Error)
-	}
-	if body := strings.TrimSpace(a.Body); body != "" {
-		if len(body) > 120 {
-			body = body[:120] + "…"
-		}
-		b.WriteString(" · “" + body + "”")
-	}
-	return b.String()
 }
 
 func verdictTone(v string) string {

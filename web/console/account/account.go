@@ -78,6 +78,14 @@ func Funcs() template.FuncMap {
 			}
 			return t.UTC().Format("2006-01-02 15:04")
 		},
+		// deskAt is an attempt record's time (RFC 3339) to the second.
+		"deskAt": func(s string) string {
+			t, err := time.Parse(time.RFC3339, s)
+			if err != nil {
+				return "—"
+			}
+			return t.UTC().Format("2006-01-02 15:04:05")
+		},
 		"deskPct": func(f float64) string {
 			if f < 0 {
 				return "—"

@@ -31,7 +31,7 @@ func auditedWrites(target string) []auditedWrite {
 	longURL := "https://93.184.216.35/" + strings.Repeat("a", schema.MaxURLLen)
 	return []auditedWrite{
 		{w["resend"], "paymentId", "", "%s", "webhook.resend"},
-		{w["resend dead"], "from", "", "%s", "webhook.resend_dead"},
+		{w["resend dead"], "from", "", "%s", "webhook.resend"},
 		{w["rotate API key"], "grace", "", "%s", "merchant.rotate_api_key"},
 		{w["rotate query key"], "path", "", "%s", "merchant.rotate_query_key"},
 		{w["rotate webhook secret"], "path", "", "%s", "merchant.rotate_webhook_secret"},

@@ -131,10 +131,13 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 	frametest.Login(t, pg, e.url, "owner@shop.test", frametest.Password, frametest.Code(t, secret, e.now.Add(30*time.Second)))
 
 	pg.Go(e.url + "/webhooks")
-	if n := strings.Count(pg.Text("table[data-deliveries]"), "HTTP 503"); n != 2 {
-		t.Fatalf("webhooks page lists %d dead deliveries with their error, want 2", n)
+	if n := strings.Count(pg.Text("table[data-deliveries]"), "Answered 503 instead of 200"); n != 2 {
+		t.Fatalf("webhooks page says %d dead deliveries' last outcome, want 2", n)
 	}
 	shoot(t, pg, "webhooks")
+	pg.Click(`tr[data-detail] summary`)
+	pg.WaitVisible(`tr[data-detail] [data-attempts]`)
+	shoot(t, pg, "webhooks-detail")
 	pg.Click("table[data-deliveries] tbody tr:first-child button")
 	pg.WaitText(".flash", "queued")
 	pg.Submit("form[data-bulk]")

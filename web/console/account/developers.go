@@ -1,11 +1,13 @@
 package account
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
@@ -124,16 +126,24 @@ type signatureData struct {
 	Endpoints []string
 	Params    string
 	Result    *selfservice.SignDebug
+	BadJSON   bool // the parameters looked like a JSON body and were not one
 }
 
-// debugger is the sandbox signature debugger: parameters in, one
-// name=value a line, the signed string and the sign out.
+// debugger is the sandbox signature debugger: parameters in, the JSON body
+// the merchant posts or one name=value a line, the signed string and the
+// sign out.
 func (h handlers) debugger(c *fiber.Ctx) error {
 	v := h.ui.View(c, "desk_signature_title")
 	d := signatureData{Endpoint: "createorder", Endpoints: []string{"createorder", "cancel", "refund", "resend", "other"}}
 	if c.Method() == fiber.MethodPost {
 		d.Endpoint, d.Params = form(c, "endpoint"), strings.Clone(c.FormValue("params"))
-		res, err := h.p.svc.Keys.DebugSignature(c.UserContext(), h.ui.Actor(c), d.Endpoint, parseLines(d.Params))
+		p, err := parseParams(d.Params)
+		if err != nil {
+			d.BadJSON = true
+			v.Data, v.Path = d, h.ui.Config().Base+"/developers/signature"
+			return h.ui.Render(c, "desk_signature", v)
+		}
+		res, err := h.p.svc.Keys.DebugSignature(c.UserContext(), h.ui.Actor(c), d.Endpoint, p)
 		if err != nil {
 			return h.ui.Fail(c, err)
 		}
@@ -141,6 +151,21 @@ func (h handlers) debugger(c *fiber.Ctx) error {
 	}
 	v.Data, v.Path = d, h.ui.Config().Base+"/developers/signature"
 	return h.ui.Render(c, "desk_signature", v)
+}
+
+// parseParams reads what the merchant pasted: a JSON object (what a
+// server-side create posts) is read by the API's own parser, so a number is
+// signed as sent and null is absent exactly as the endpoint would; anything
+// else is name=value lines.
+func parseParams(s string) (schema.Params, error) {
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+		p, err := command.ParseJSONParams([]byte(t))
+		if err != nil {
+			return nil, fmt.Errorf("read the JSON body: %w", err)
+		}
+		return p, nil
+	}
+	return parseLines(s), nil
 }
 
 // parseLines reads name=value lines; blank lines are skipped, values keep

@@ -182,6 +182,7 @@ func (e *env) deadDelivery(appid string) string {
 		p.HSet(ctx, schema.WebhookKey(shard, id), "st", "dead", "n", 3, "url", "https://shop.example/hook",
 			"host", "shop.example:443", "appid", appid, "p", "paymentId="+id, "paid", at.UnixMilli())
 		p.ZAdd(ctx, schema.WebhookMerchantKey(shard, appid), redis.Z{Score: float64(at.UnixMilli()), Member: id})
+		p.ZAdd(ctx, schema.WebhookMerchantAllKey(shard, appid), redis.Z{Score: float64(at.UnixMilli()), Member: id})
 		p.RPush(ctx, schema.WebhookLogKey(shard, id), `{"at":"`+schema.WireTime(at)+`","attempt":3,"status":503,"error":"HTTP 503","body":"busy"}`)
 		return nil
 	})
@@ -203,6 +204,7 @@ func (e *env) failingDelivery(appid string) string {
 		p.HSet(ctx, schema.WebhookKey(shard, id), "st", "pending", "n", 2, "url", "https://shop.example/hook", "due",
 			time.Now().Add(10*time.Minute).UnixMilli(), "host", "shop.example:443", "appid", appid, "p", "paymentId="+id, "paid", at.UnixMilli())
 		p.ZAdd(ctx, schema.WebhookMerchantKey(shard, appid), redis.Z{Score: float64(at.UnixMilli()), Member: id})
+		p.ZAdd(ctx, schema.WebhookMerchantAllKey(shard, appid), redis.Z{Score: float64(at.UnixMilli()), Member: id})
 		p.RPush(ctx, schema.WebhookLogKey(shard, id), `{"at":"`+schema.WireTime(at)+`","attempt":2,"status":0,"error":"timeout after 10s","body":""}`)
 		return nil
 	})

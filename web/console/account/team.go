@@ -114,6 +114,7 @@ func (h handlers) requireTOTP(c *fiber.Ctx) error {
 type auditData struct {
 	Actor, Action, From, To string
 	Page                    *audit.Page
+	Lines                   []auditLine // the page's rows as sentences
 	Pager                   frame.Pager
 	Export                  string // the CSV link of this filter
 }
@@ -145,6 +146,7 @@ func (h handlers) auditLog(c *fiber.Ctx) error {
 	d.Page, d.Pager = page, frame.NewPager(h.ui.Config().Base+"/team/audit", vals, page.Page, page.Limit, int(page.Total)).Showing(len(page.Rows))
 	d.Export = h.ui.Config().Base + "/team/audit.csv?" + strings.Clone(string(c.Request().URI().QueryString()))
 	v := h.ui.View(c, "desk_audit_title")
+	d.Lines = auditLines(v.L, page.Rows)
 	v.Data = d
 	return h.ui.Render(c, "desk_audit", v)
 }

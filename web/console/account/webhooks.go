@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/web/frame"
 )
@@ -13,23 +14,27 @@ import (
 // webhooksData is the Webhooks page.
 type webhooksData struct {
 	State    string
+	Query    string // a payment id or clientOrderId searched
 	States   []string
 	Rows     []dispatcher.DeliveryRow
 	Rate     dispatcher.Rate
 	Chart    frame.Chart
 	Next     string // the cursor of the next page, "" on the last
 	From, To string // the bulk resend form's defaults
+	// Callback is the default callback URL a test event goes to, read
+	// only for a role that may send one: "" disables the button.
+	Callback string
 }
 
 // dateInput is the datetime-local form of t, in UTC.
 const dateInput = "2006-01-02T15:04"
 
-// webhooks lists the deliveries that are pending, failing or dead and the
-// last day's success rate.
+// webhooks lists every delivery (or those of a state, or of one order
+// searched by q) and the last day's success rate.
 func (h handlers) webhooks(c *fiber.Ctx) error {
 	v := h.ui.View(c, "desk_webhooks_title")
 	v.Flash = notice(v, c)
-	f := dispatcher.ListFilter{State: query(c, "state"), Limit: 50}
+	f := dispatcher.ListFilter{State: query(c, "state"), Query: query(c, "q"), Limit: 50}
 	if ms, err := parseMS(query(c, "before")); err == nil {
 		f.Before = ms
 	}
@@ -47,10 +52,17 @@ func (h handlers) webhooksPage(c *fiber.Ctx, v *frame.View, f dispatcher.ListFil
 	if err != nil {
 		return h.ui.Fail(c, err)
 	}
-	d := webhooksData{State: f.State, States: []string{"", dispatcher.ViewPending, dispatcher.ViewFailing, dispatcher.ViewDead},
-		Rows: rows, Rate: rate, Chart: rateChart(v, rate)}
-	if len(rows) == f.Limit {
+	d := webhooksData{State: f.State, Query: f.Query, Rows: rows, Rate: rate, Chart: rateChart(v, rate),
+		States: []string{"", dispatcher.ViewDelivered, dispatcher.ViewPending, dispatcher.ViewFailing, dispatcher.ViewDead}}
+	if len(rows) == f.Limit && f.Query == "" {
 		d.Next = fmt.Sprint(rows[len(rows)-1].At.UnixMilli())
+	}
+	if v.Can(string(access.PermSettingsWrite)) {
+		creds, err := h.p.svc.Keys.Credentials(c.UserContext(), w)
+		if err != nil {
+			return h.ui.Fail(c, err)
+		}
+		d.Callback = creds.Callback
 	}
 	now := h.p.now().UTC()
 	d.From, d.To = now.Add(-24*time.Hour).Format(dateInput), now.Add(time.Minute).Format(dateInput)
