@@ -56,7 +56,7 @@ func TestQueryKeyGrace(t *testing.T) {
 	}
 
 	now = start.Add(time.Hour)
-	r2, err := s.RotateQueryKey(ctx, a.AppID)
+	r2, err := s.RotateQueryKeyGrace(ctx, a.AppID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

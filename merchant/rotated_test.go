@@ -26,7 +26,7 @@ func TestRotationTimes(t *testing.T) {
 		stamp  func(*Account) time.Time
 	}{
 		{"api key", func() (*Account, error) { return s.RotateKey(ctx, a.AppID, time.Hour) }, func(a *Account) time.Time { return a.KeyRotatedAt }},
-		{"query key", func() (*Account, error) { return s.RotateQueryKey(ctx, a.AppID) }, func(a *Account) time.Time { return a.QueryKeyRotatedAt }},
+		{"query key", func() (*Account, error) { return s.RotateQueryKeyGrace(ctx, a.AppID, 0) }, func(a *Account) time.Time { return a.QueryKeyRotatedAt }},
 		{"webhook secret", func() (*Account, error) { return s.RotateWebhookSecret(ctx, a.AppID, time.Hour) },
 			func(a *Account) time.Time { return a.WebhookSecretRotatedAt }},
 	} {

@@ -216,15 +216,11 @@ func (s *Store) RotateKey(ctx context.Context, appid string, grace time.Duration
 	return s.update(ctx, appid, f)
 }
 
-// RotateQueryKey issues a new query key and stops the old one (and any
-// earlier one still in a grace period) at once: for a key that leaked.
-func (s *Store) RotateQueryKey(ctx context.Context, appid string) (*Account, error) {
-	return s.RotateQueryKeyGrace(ctx, appid, 0)
-}
-
 // RotateQueryKeyGrace issues a new query key; the old one keeps reading
-// for grace (0: stops now), like the API key's rotation, so a merchant's
-// status polls do not fail while its servers roll over to the new key.
+// for grace, like the API key's rotation, so a merchant's status polls do
+// not fail while its servers roll over to the new key. A grace of 0 stops
+// the old one (and any earlier one still in a grace period) at once: for a
+// key that leaked.
 func (s *Store) RotateQueryKeyGrace(ctx context.Context, appid string, grace time.Duration) (*Account, error) {
 	old, err := s.Get(ctx, appid)
 	if err != nil {

@@ -158,7 +158,7 @@ func (m *Merchants) RotateWebhookSecret(ctx context.Context, actor access.Actor,
 // RotateQueryKey makes a new query key; the old one stops at once.
 func (m *Merchants) RotateQueryKey(ctx context.Context, actor access.Actor, appid string) (*merchant.Account, error) {
 	return m.update(ctx, actor, "merchant.rotate_query_key", appid, nil,
-		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateQueryKey(ctx, appid) })
+		func(st *merchant.Store) (*merchant.Account, error) { return st.RotateQueryKeyGrace(ctx, appid, 0) })
 }
 
 // SetLimits sets the merchant's rate limit overrides ("" keeps one,

@@ -45,7 +45,7 @@ func TestKeyAges(t *testing.T) {
 // on the merchant page as that key's age.
 func TestMerchantPageShowsKeyAges(t *testing.T) {
 	e := newEnv(t)
-	if _, err := merchant.NewStore(e.rdb).RotateQueryKey(context.Background(), e.appid); err != nil {
+	if _, err := merchant.NewStore(e.rdb).RotateQueryKeyGrace(context.Background(), e.appid, 0); err != nil {
 		t.Fatal(err)
 	}
 	s := e.session(t, access.RealmOperator, "al@ops.test")
