@@ -114,6 +114,7 @@ func TestConsoleRolesInBrowser(t *testing.T) {
 			if tl := pg.Text("[data-timeline]"); strings.Contains(tl, "acct-7f3a") || !strings.Contains(tl, "tried another account") {
 				t.Errorf("timeline of a failed-over order: %q", tl)
 			}
+			e.checkTruth(t, pg, role)
 			if shots {
 				shoot(t, pg, "order-failover")
 			}
@@ -206,5 +207,31 @@ func (e *env) actions(t *testing.T, pg *browser.Page, role access.Role, may powe
 			t.Errorf("a write without its token reached the command side: %v", e.store.called()[before:])
 		}
 		shoot(t, pg, "forbidden")
+	}
+}
+
+// causal is the seeded paid order's timeline as it happened: each webhook
+// attempt after the event it carries.
+var causal = []string{"tl_created", "tl_method", "tl_init_failed", "tl_provider", "tl_notification", "tl_paid",
+	"tl_webhook_paid", "tl_webhook_paid", "tl_refund", "tl_webhook_refund"}
+
+// checkTruth reads the seeded paid order's page as the role sees it: the
+// timeline in causal order, each webhook attempt linked to the order's
+// deliveries on the Webhooks page, and no internal field.
+func (e *env) checkTruth(t *testing.T, pg *browser.Page, role access.Role) {
+	t.Helper()
+	var kinds []string
+	pg.Eval(`[...document.querySelectorAll('[data-timeline] li')].map(li => li.dataset.kind)`, &kinds)
+	if strings.Join(kinds, " ") != strings.Join(causal, " ") {
+		t.Errorf("timeline\n got  %v\n want %v", kinds, causal)
+	}
+	var links []string
+	pg.Eval(`[...document.querySelectorAll('[data-timeline] a[data-webhook-link]')].map(a => a.getAttribute('href'))`, &links)
+	want := Base + "/webhooks?q=" + e.orders["paid"]
+	if len(links) != 3 || links[0] != want {
+		t.Errorf("%s: webhook attempts link to %v, want 3 × %s", role, links, want)
+	}
+	if fields := pg.Text("dl.fields"); strings.Contains(fields, "Version") {
+		t.Errorf("the merchant's order page shows an internal field: %q", fields)
 	}
 }
