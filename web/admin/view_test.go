@@ -144,3 +144,23 @@ func TestMerchantConsoleViewRefusesWrites(t *testing.T) {
 		t.Fatal("a write through the view changed Redis")
 	}
 }
+
+// TestMerchantConsoleViewRefundFilters: the operator's view of a
+// merchant's orders filters by refund state as the merchant's console
+// does, and names every state in words.
+func TestMerchantConsoleViewRefundFilters(t *testing.T) {
+	e := newEnv(t)
+	s := e.session(t, access.RealmOperator, "sam@ops.test")
+	base := "/admin/merchants/" + e.appid + "/view/orders"
+	for _, tc := range []struct{ query, want string }{
+		{"?status=partially_refunded", `<option value="partially_refunded" selected>Partially refunded</option>`},
+		{"?status=refunded", `<option value="refunded" selected>Refunded</option>`},
+		{"?status=ready", `data-badge="ready">Awaiting payment<`},
+	} {
+		res := e.do(t, get(base+tc.query, s))
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), tc.want) {
+			t.Errorf("GET %s: %d, want %q in\n%.2000s", tc.query, res.StatusCode, tc.want, body)
+		}
+	}
+}

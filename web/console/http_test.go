@@ -68,6 +68,13 @@ func TestOrdersSearchAndFilters(t *testing.T) {
 		{"a clientOrderId", "q=co-open", http.StatusOK, []string{e.orders["open"]}, []string{e.orders["paid"]}, ""},
 		{"a customer e-mail", "q=failed%40payer.test", http.StatusOK, []string{e.orders["failed"]}, []string{e.orders["open"]}, ""},
 		{"status", "status=paid", http.StatusOK, []string{e.orders["paid"], e.orders["paid2"]}, []string{e.orders["open"], e.orders["theirs"]}, ""},
+		// paid: 7.00 of 120.50 refunded; paid2 nothing.
+		{"partially refunded", "status=partially_refunded", http.StatusOK,
+			[]string{`data-id="` + e.orders["paid"], `data-badge="partially_refunded">Partially refunded<`, `<option value="partially_refunded" selected>`},
+			[]string{`data-id="` + e.orders["paid2"], `data-id="` + e.orders["open"]}, ""},
+		{"refunded", "status=refunded", http.StatusOK, []string{"data-empty"}, []string{`data-id="` + e.orders["paid"], `data-id="` + e.orders["paid2"]}, ""},
+		{"a refunded order's badge among the paid", "status=paid", http.StatusOK,
+			[]string{`data-badge="partially_refunded"`, `data-badge="paid">Paid<`}, nil, ""},
 		{"method and currency", "method=bdcard&currency=USD", http.StatusOK, []string{e.orders["failed"], e.orders["paid2"]}, []string{e.orders["paid"]}, ""},
 		// The failed order's own date (26 h ago; yesterday only after 02:00
 		// UTC), paid2's two days back, never the same.

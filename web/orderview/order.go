@@ -43,6 +43,7 @@ func (r *Reader) Own(ctx context.Context, appid, id string) (*schema.Order, erro
 type OrderDetail struct {
 	O        *schema.Order
 	View     schema.OrderView
+	Badge    string // the status or refund state its badge reads (Badge)
 	Timeline []Event
 	Delivery *schema.WebhookState
 	Refunds  []schema.Refund
@@ -82,7 +83,7 @@ type hookLog struct {
 // Detail gathers the order's refunds, notifications and webhook attempts.
 // No action is offered: every Can field is false until the caller sets it.
 func (r *Reader) Detail(ctx context.Context, o *schema.Order) (*OrderDetail, error) {
-	ov := &OrderDetail{O: o, View: schema.View(o, ""), RefundLeft: (o.Amount - o.RefundReserved).String()}
+	ov := &OrderDetail{O: o, View: schema.View(o, ""), Badge: Badge(o), RefundLeft: (o.Amount - o.RefundReserved).String()}
 	rd := r.reads
 	var err error
 	if rd.Refunds != nil {
