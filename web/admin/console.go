@@ -79,6 +79,8 @@ type screen struct{ ui *frame.UI }
 type Config struct {
 	Secure bool
 	Now    func() time.Time // default time.Now
+	// MethodNames are the payers' names of the methods (frame.Deps).
+	MethodNames map[string]map[string]string
 }
 
 // Defaults is the operator console's settings unless told otherwise.
@@ -120,7 +122,8 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 		return nil, err
 	}
 	ui, err := frame.New(frame.Config{Base: Prefix, Realm: access.RealmOperator, CookieName: "gw_admin", Brand: "admin_brand", Secure: cfg.Secure},
-		frame.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs}, reg, log)
+		frame.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs,
+			MethodNames: cfg.MethodNames}, reg, log)
 	if err != nil {
 		return nil, fmt.Errorf("operator console: %w", err)
 	}

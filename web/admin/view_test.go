@@ -156,6 +156,7 @@ func TestMerchantConsoleViewRefundFilters(t *testing.T) {
 		{"?status=partially_refunded", `<option value="partially_refunded" selected>Partially refunded</option>`},
 		{"?status=refunded", `<option value="refunded" selected>Refunded</option>`},
 		{"?status=ready", `data-badge="ready">Awaiting payment<`},
+		{"?status=ready", `data-method="wallet_a">Wallet A<`},
 	} {
 		res := e.do(t, get(base+tc.query, s))
 		body, _ := io.ReadAll(res.Body)

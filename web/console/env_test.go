@@ -20,6 +20,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/checkout"
 	"github.com/paygate/gateway/web/frame/frametest"
 	"github.com/paygate/gateway/web/orderview"
 	"github.com/paygate/gateway/web/server"
@@ -109,7 +110,11 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	r := orderview.Reads{Live: e.store, Listing: listing, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
-	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: testActions{command.NewMerchantOrders(e.store, e.store, audit.NewLog(rdb), nil), e.store}, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
+	names, err := checkout.PayerNames(checkout.MethodNames{"en": {schema.MethodBDCard: "Visa / Mastercard"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := New(Config{MethodNames: names}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: testActions{command.NewMerchantOrders(e.store, e.store, audit.NewLog(rdb), nil), e.store}, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

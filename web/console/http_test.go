@@ -76,6 +76,10 @@ func TestOrdersSearchAndFilters(t *testing.T) {
 		{"a refunded order's badge among the paid", "status=paid", http.StatusOK,
 			[]string{`data-badge="partially_refunded"`, `data-badge="paid">Paid<`}, nil, ""},
 		{"method and currency", "method=bdcard&currency=USD", http.StatusOK, []string{e.orders["failed"], e.orders["paid2"]}, []string{e.orders["paid"]}, ""},
+		// Methods by the payers' names (the deployment's, else the
+		// checkout's), the code in a tooltip.
+		{"method names", "", http.StatusOK, []string{`title="bdcard" data-method="bdcard">Visa / Mastercard<`, `title="wallet_a" data-method="wallet_a">Wallet A<`,
+			`<option value="wallet_b">Wallet B</option>`}, []string{`>bdcard<`}, ""},
 		// The failed order's own date (26 h ago; yesterday only after 02:00
 		// UTC), paid2's two days back, never the same.
 		{"dates", "from=" + failedDay + "&to=" + failedDay,

@@ -89,6 +89,10 @@ type Deps struct {
 	// (View.Asset gives the path); optional.
 	Assets fs.FS
 	Funcs  template.FuncMap
+	// MethodNames are the payers' names of the methods, by language then
+	// method code (checkout.PayerNames): pages show a method by its name
+	// (Catalog.Method), the code in a tooltip. Nil: the codes.
+	MethodNames map[string]map[string]string
 	// Extensions are pages of other packages this console shows too.
 	Extensions []Extension
 	// LocksPath is the page (under Base) where those who may unlock a

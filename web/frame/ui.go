@@ -47,6 +47,9 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*UI, 
 	if err != nil {
 		return nil, err
 	}
+	for lang, c := range cats {
+		c.methods = d.MethodNames[lang]
+	}
 	a, err := loadAssets(cfg.Base, d.Assets)
 	if err != nil {
 		return nil, err

@@ -42,9 +42,10 @@ func span(r string, now time.Time) (from, to time.Time, interval string, ok bool
 }
 
 // Overview is appid's overview over range rng (today, 7d, 30d; 7 days
-// when unknown); t names the charts (chart_orders, chart_volume,
-// chart_methods) in the reader's language.
-func (r *Reader) Overview(ctx context.Context, appid, rng string, t func(string, ...any) string) (*Overview, error) {
+// when unknown); l names the charts (chart_orders, chart_volume,
+// chart_methods) and the methods in the reader's language.
+func (r *Reader) Overview(ctx context.Context, appid, rng string, l *frame.Catalog) (*Overview, error) {
+	t := l.T
 	ov := &Overview{Range: rng, Ranges: []string{"today", "7d", "30d"}}
 	from, to, interval, ok := span(ov.Range, r.cfg.Now())
 	if !ok {
@@ -65,7 +66,7 @@ func (r *Reader) Overview(ctx context.Context, appid, rng string, t func(string,
 	}
 	var pts []frame.Point
 	for _, m := range sum.ByMethod {
-		pts = append(pts, frame.Point{Label: m.PaymentMethod, Value: float64(m.Created), Text: strconv.Itoa(m.Created)})
+		pts = append(pts, frame.Point{Label: l.Method(m.PaymentMethod), Value: float64(m.Created), Text: strconv.Itoa(m.Created)})
 	}
 	ov.ByMethod = frame.BarChart(t("chart_methods"), pts)
 	return ov, nil
