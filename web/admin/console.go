@@ -144,12 +144,6 @@ var nav = []frame.NavItem{
 }
 
 var funcs = template.FuncMap{
-	"when": func(t time.Time) string {
-		if t.IsZero() {
-			return "—"
-		}
-		return t.UTC().Format("2006-01-02 15:04:05")
-	},
 	"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
 	"ms":   func(s float64) string { return fmt.Sprintf("%.0f ms", s*1000) },
 	"path": url.PathEscape,

@@ -63,6 +63,8 @@ type Auth interface {
 	SecondFactorLocks(ctx context.Context, realm access.Realm, appid string) (int64, error)
 	BeginSetup(ctx context.Context, token string) (*access.Account, *access.Enrolment, bool, error)
 	CompleteSetup(ctx context.Context, s access.Setup) (*access.Account, []string, error)
+	// SetTimeZone keeps the zone the person reads times in.
+	SetTimeZone(ctx context.Context, s *access.Session, zone string) error
 }
 
 // NavItem is one link of the header's navigation, shown only to whom

@@ -40,12 +40,15 @@ type Row struct {
 	// refund state.
 	Badge   string
 	Sandbox bool
+	// CreatedAt is Created as the page shows it, in the viewer's zone.
+	CreatedAt time.Time
 }
 
 // RowOf is o as the table shows it.
 func RowOf(o *schema.Order) Row {
 	return Row{ID: o.ID, ClientOrderID: o.ClientOrderID, Amount: o.Amount.String(), Currency: o.Currency,
-		Method: string(o.Method), Status: o.Status.String(), Badge: Badge(o), Created: o.CreatedAt.UTC().Format("2006-01-02 15:04:05"), Sandbox: o.Sandbox}
+		Method: string(o.Method), Status: o.Status.String(), Badge: Badge(o), Created: o.CreatedAt.UTC().Format("2006-01-02 15:04:05"), Sandbox: o.Sandbox,
+		CreatedAt: o.CreatedAt}
 }
 
 // The refund states a badge and the status filter name.
