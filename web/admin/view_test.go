@@ -165,3 +165,29 @@ func TestMerchantConsoleViewRefundFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestOperatorTimeZone: an operator's times read in the zone they chose,
+// on the operator's own pages and their view of a merchant's order, and
+// another operator's stay in UTC.
+func TestOperatorTimeZone(t *testing.T) {
+	e := newEnv(t)
+	sam := e.session(t, access.RealmOperator, "sam@ops.test")
+	al := e.session(t, access.RealmOperator, "al@ops.test")
+	page := "/admin/merchants/" + e.appid + "/view/orders/" + e.mismatch
+	res := e.do(t, post("/admin/zone", sam, url.Values{"csrf": {sam.CSRF}, "zone": {"Asia/Dhaka"}}))
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("setting a zone answered %d", res.StatusCode)
+	}
+	for _, tc := range []struct {
+		who       *access.Session
+		want, not string
+	}{
+		{sam, ` GMT+6</time>`, ` UTC</time>`},
+		{al, ` UTC</time>`, ` GMT+6</time>`},
+	} {
+		body, _ := io.ReadAll(e.do(t, get(page, tc.who)).Body)
+		if !strings.Contains(string(body), tc.want) || strings.Contains(string(body), tc.not) {
+			t.Errorf("%s: want %q, not %q:\n%.1500s", tc.who.Email, tc.want, tc.not, body)
+		}
+	}
+}
