@@ -117,6 +117,11 @@ func TestConsoleRolesInBrowser(t *testing.T) {
 			e.checkTruth(t, pg, role)
 			if shots {
 				shoot(t, pg, "order-failover")
+				pg.Go(e.base + "/zone")
+				if !has(pg, "form[data-zone-form]") {
+					t.Error("no time zone form")
+				}
+				shoot(t, pg, "zone")
 			}
 
 			pg.Go(e.base + "/orders/" + paid)
@@ -235,5 +240,13 @@ func (e *env) checkTruth(t *testing.T, pg *browser.Page, role access.Role) {
 	}
 	if fields := pg.Text("dl.fields"); strings.Contains(fields, "Version") {
 		t.Errorf("the merchant's order page shows an internal field: %q", fields)
+	}
+	if badge := strings.TrimSpace(pg.Text("[data-order-status]")); badge != "Partially refunded" {
+		t.Errorf("7.00 of 120.50 refunded reads %q, want Partially refunded", badge)
+	}
+	var method string
+	pg.Eval(`document.querySelector('dl.fields [data-method]').title + ' ' + document.querySelector('dl.fields [data-method]').textContent`, &method)
+	if method != "wallet_a Wallet A" {
+		t.Errorf("the method reads %q, want its payers' name with the code in its tooltip", method)
 	}
 }
