@@ -77,7 +77,7 @@ func (c consoleView) viewOverview(ctx *fiber.Ctx) error {
 		return c.ui.Fail(ctx, err)
 	}
 	v := c.ui.View(ctx, "title_view_overview")
-	if d.Page, err = c.view.Overview(ctx.UserContext(), d.A.AppID, query(ctx, "range"), v.L); err != nil {
+	if d.Page, err = c.view.Overview(ctx.UserContext(), d.A.AppID, query(ctx, "range"), v.L, v.Zone); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	v.Data = d

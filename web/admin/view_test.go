@@ -190,4 +190,12 @@ func TestOperatorTimeZone(t *testing.T) {
 			t.Errorf("%s: want %q, not %q:\n%.1500s", tc.who.Email, tc.want, tc.not, body)
 		}
 	}
+	// The overview's days are Dhaka's, read from ClickHouse in that zone.
+	for _, rng := range []string{"today", "7d"} {
+		res := e.do(t, get("/admin/merchants/"+e.appid+"/view?range="+rng, sam))
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), `data-kpi="created"`) {
+			t.Errorf("overview %s in Dhaka: %d\n%.800s", rng, res.StatusCode, body)
+		}
+	}
 }
