@@ -190,6 +190,11 @@ func TestOperatorTimeZone(t *testing.T) {
 			t.Errorf("%s: want %q, not %q:\n%.1500s", tc.who.Email, tc.want, tc.not, body)
 		}
 	}
+	// The merchant's page: its methods by name, created in Dhaka's time.
+	body, _ := io.ReadAll(e.do(t, get("/admin/merchants/"+e.appid, sam)).Body)
+	if !strings.Contains(string(body), `title="wallet_a" data-method="wallet_a">Wallet A<`) || !strings.Contains(string(body), ` GMT+6</time>`) {
+		t.Errorf("merchant page: method names or zone missing:\n%.1500s", body)
+	}
 	// The overview's days are Dhaka's, read from ClickHouse in that zone.
 	for _, rng := range []string{"today", "7d"} {
 		res := e.do(t, get("/admin/merchants/"+e.appid+"/view?range="+rng, sam))
