@@ -50,6 +50,11 @@ func TestLiveOrdersInBrowser(t *testing.T) {
 	b := browser.New(t)
 	pg := b.NewPage(browser.Wide)
 	frametest.Login(t, pg, e.base, e.users[access.RoleViewer], frametest.Password, e.code(t, e.users[access.RoleViewer]))
+	// Rows that arrive read as the rows the page was drawn with: the
+	// viewer's zone, the method's name.
+	pg.Go(e.base + "/zone")
+	pg.Fill("#zone", "Asia/Shanghai")
+	pg.Submit("form[data-zone-form]")
 	pg.Go(e.base + "/orders")
 	e.listening(t, 1)
 
@@ -73,6 +78,13 @@ func TestLiveOrdersInBrowser(t *testing.T) {
 	}
 	if has(pg, liveRow(theirs.ID)) {
 		t.Errorf("another merchant's order %s is in the table", theirs.ID)
+	}
+	sh, _ := time.LoadLocation("Asia/Shanghai")
+	want := fresh.CreatedAt.In(sh).Format("2006-01-02 15:04:05") + " GMT+8 Wallet A"
+	var got string
+	pg.Eval(fmt.Sprintf(`(r => r.cells[0].textContent + " " + r.cells[4].textContent + (r.cells[0].querySelector("time[title='Asia/Shanghai']") ? "" : " no zone"))(document.querySelector('%s'))`, liveRow(fresh.ID)), &got)
+	if got != want {
+		t.Errorf("a live row reads %q, want %q", got, want)
 	}
 	if has(pg, "[data-live-reload]") {
 		t.Error("a reload is offered though every change was shown")
