@@ -86,6 +86,18 @@ func TestLiveOrdersInBrowser(t *testing.T) {
 	if got != want {
 		t.Errorf("a live row reads %q, want %q", got, want)
 	}
+	// The feed carries no refunded amount: an update of the partly
+	// refunded order keeps its badge. The new order after it in its
+	// stream tells the update was read.
+	refunded := e.store.get(e.orders["paid"])
+	shard, _ := schema.ParseOrderID(refunded.ID)
+	after := liveOrder(e.shop, int(shard))
+	emitTogether(t, e.rdb, []*schema.Order{&refunded, after}, schema.EventPaid)
+	emit(t, e.rdb, after, schema.EventCreated)
+	pg.WaitVisible(liveRow(after.ID))
+	if !has(pg, liveRow(refunded.ID)+` [data-status] .badge.partially_refunded`) {
+		t.Errorf("an update turned the partly refunded order's badge into %q", pg.Text(liveRow(refunded.ID)+" [data-status]"))
+	}
 	if has(pg, "[data-live-reload]") {
 		t.Error("a reload is offered though every change was shown")
 	}
