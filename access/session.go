@@ -40,6 +40,9 @@ type Session struct {
 	// CSRF is the session's form token: pages put it in every form and
 	// compare what comes back with subtle.ConstantTimeCompare.
 	CSRF string
+	// TimeZone is the IANA zone the person's console shows times in, read
+	// from the account on every check ("": UTC; SetTimeZone).
+	TimeZone string
 }
 
 // open runs the login script: the second factor spent, the old session
@@ -99,7 +102,7 @@ func (a *Accounts) Session(ctx context.Context, id string) (*Session, error) {
 	}
 	created, _ := parseInt(res[5])
 	return &Session{ID: id, UserID: res[0], Realm: Realm(res[1]), Role: Role(res[2]), AppID: res[3], Email: res[4],
-		CreatedAt: time.UnixMilli(created).UTC(), CSRF: res[6]}, nil
+		CreatedAt: time.UnixMilli(created).UTC(), CSRF: res[6], TimeZone: res[7]}, nil
 }
 
 // Alive reports which of the session ids still stand, without marking

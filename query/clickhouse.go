@@ -88,11 +88,11 @@ func (f *Filter) scope(since time.Time) scope {
 // grouping by the key columns folds them exactly. The method is folded too:
 // a select order's method changes when the payer chooses.
 func (f *Filter) folded(sc scope) (string, []any) {
-	q := "SELECT created_at, id, argMax(status, version) AS st FROM orders WHERE " + sc.where + " GROUP BY created_at, id"
+	cols := "created_at, id, argMax(status, version) AS st"
 	args := sc.args
 	var conds []string
 	if f.Method != "" {
-		q = "SELECT created_at, id, argMax(status, version) AS st, argMax(method, version) AS m FROM orders WHERE " + sc.where + " GROUP BY created_at, id"
+		cols += ", argMax(method, version) AS m"
 		conds = append(conds, "m = ?")
 		args = append(append([]any{}, args...), string(f.Method))
 	}
@@ -100,6 +100,14 @@ func (f *Filter) folded(sc scope) (string, []any) {
 		conds = append(conds, "st = ?")
 		args = append(append([]any{}, args...), uint8(*f.Status))
 	}
+	if c := f.Refunded.foldedCond(); c != "" {
+		// The refunded amount is folded like the status: a predicate on
+		// the latest row, read from the same granules.
+		cols += ", argMax(refunded_amount, version) AS rfd, any(amount) AS amt"
+		conds = append(conds, c)
+		args = append(append([]any{}, args...), uint8(schema.StatusPaid))
+	}
+	q := "SELECT " + cols + " FROM orders WHERE " + sc.where + " GROUP BY created_at, id"
 	if len(conds) > 0 {
 		q = "SELECT created_at, id FROM (" + q + ") WHERE " + strings.Join(conds, " AND ")
 	}

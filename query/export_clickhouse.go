@@ -160,7 +160,7 @@ func (x *exportCursor) window(ctx context.Context) ([]schema.Order, error) {
 			continue // an older version, or the same one inserted twice
 		}
 		last = o.ID
-		if (x.f.Method != "" && o.Method != x.f.Method) || (x.f.Status != nil && o.Status != *x.f.Status) {
+		if (x.f.Method != "" && o.Method != x.f.Method) || (x.f.Status != nil && o.Status != *x.f.Status) || !x.f.Refunded.Match(o) {
 			continue
 		}
 		out = append(out, *o)

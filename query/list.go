@@ -23,6 +23,9 @@ type Filter struct {
 	// console's search; the API does not take it).
 	CustomerEmail string
 	From, To      time.Time
+	// Refunded narrows the listing to partly or fully refunded paid
+	// orders (the consoles' filter; the API does not take it).
+	Refunded Refunded
 	// emailKeys are CustomerEmail's orders, found in the lookup first
 	// (ClickHouseOrders.emailKeys).
 	emailKeys []orderKey
@@ -49,7 +52,8 @@ func (f *Filter) unfiltered() bool {
 
 // narrowless is a filter with nothing but the merchant and perhaps a status.
 func (f *Filter) narrowless() bool {
-	return f.ClientOrderID == "" && f.CustomerEmail == "" && f.Method == "" && f.Currency == "" && f.From.IsZero() && f.To.IsZero()
+	return f.ClientOrderID == "" && f.CustomerEmail == "" && f.Method == "" && f.Currency == "" && f.From.IsZero() && f.To.IsZero() &&
+		f.Refunded == RefundedAny
 }
 
 // statusOnly is a listing filtered by status and nothing else.

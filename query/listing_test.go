@@ -164,6 +164,8 @@ func TestListingTotalSources(t *testing.T) {
 		{"clientOrderId counted in ClickHouse", Filter{ClientOrderID: "A-1"}, true, true, 1},
 		{"e-mail counted in ClickHouse", Filter{CustomerEmail: "a@b.c"}, true, true, 1},
 		{"no rollups: counted in ClickHouse", Filter{Currency: "USD"}, true, false, 1},
+		{"a refund state counted in ClickHouse", Filter{Refunded: RefundedPart}, true, true, 1},
+		{"paid and refunded counted in ClickHouse", Filter{Status: &paid, Refunded: RefundedAll}, true, true, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,7 +22,8 @@ type ReportFilter struct {
 	Method        schema.Method
 	Currency      string
 	Status        *schema.Status
-	ClientOrderID string // export only
+	ClientOrderID string   // export only
+	Refunded      Refunded // export only
 }
 
 // Reports is the read model of action=summary, timeseries and export.

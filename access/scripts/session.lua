@@ -8,7 +8,7 @@ if not s[1] then
   return false
 end
 local now, created, seen = tonumber(ARGV[1]), tonumber(s[2]), tonumber(s[3])
-local u = redis.call('HMGET', ARGV[4] .. s[1], 'pwVer', 'disabled', 'realm', 'role', 'appid', 'email')
+local u = redis.call('HMGET', ARGV[4] .. s[1], 'pwVer', 'disabled', 'realm', 'role', 'appid', 'email', 'tz')
 if now - seen > tonumber(ARGV[2]) or now - created > tonumber(ARGV[3]) or u[1] ~= s[4] or u[2] ~= '0' then
   redis.call('DEL', KEYS[1])
   redis.call('SREM', ARGV[5] .. s[1], ARGV[6])
@@ -16,4 +16,4 @@ if now - seen > tonumber(ARGV[2]) or now - created > tonumber(ARGV[3]) or u[1] ~
 end
 redis.call('HSET', KEYS[1], 'seen', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], math.min(tonumber(ARGV[2]), created + tonumber(ARGV[3]) - now))
-return {s[1], u[3], u[4], u[5], u[6], s[2], s[5]}
+return {s[1], u[3], u[4], u[5], u[6], s[2], s[5], u[7] or ''}

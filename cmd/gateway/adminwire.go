@@ -91,7 +91,11 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 			return nil, err
 		}
 	}
-	return admin.New(admin.Config{Now: g.now}, deps, reg, log)
+	names, err := payerNames(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	return admin.New(admin.Config{Now: g.now, MethodNames: names}, deps, reg, log)
 }
 
 // adminProviders are the adapters an exception's refund goes through: the

@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/api"
+	"github.com/paygate/gateway/web/checkout"
 	"github.com/paygate/gateway/web/console"
 	"github.com/paygate/gateway/web/frame"
 	"github.com/paygate/gateway/web/orderview"
@@ -68,7 +69,11 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	acts := consoleActions{p.handlers.UseCases.Refund, p.handlers.UseCases.Cancel, p.handlers.UseCases.Sandbox}
 	orders := consoleOrders{command.NewMerchantOrders(store, acts, audit.NewLog(rdb), g.now.Now), p.resend}
 	reads := orderview.Reads{Live: p.live, Archive: p.ch, Listing: p.listing, Reports: p.ch, Webhooks: p.live, Refunds: p.live, Notifications: p.live}
-	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now},
+	names, err := payerNames(&cfg)
+	if err != nil {
+		return err
+	}
+	con, err := console.New(console.Config{Secure: strings.HasPrefix(cfg.PublicURL, "https://"), Now: g.now, MethodNames: names},
 		console.Deps{Auth: acc, ClientIP: ips, Reads: reads, Actions: orders,
 			Audit: audit.NewLog(rdb), Live: hub, Gate: p.gate, Extensions: []frame.Extension{pages}}, reg, log)
 	if err != nil {
@@ -108,4 +113,14 @@ type consoleOrders struct {
 
 func (o consoleOrders) Resend(ctx context.Context, by access.Actor, id, refundID string) error {
 	return o.resend.Resend(ctx, dispatcher.ResendAsk{PaymentID: id, RefundID: refundID, By: &by})
+}
+
+// payerNames are the method names the consoles show: the payers' (the
+// deployment's GATEWAY_METHOD_NAMES over the checkout's words).
+func payerNames(cfg *platform.Config) (map[string]map[string]string, error) {
+	n, err := checkout.ParseMethodNames(cfg.MethodNames)
+	if err != nil {
+		return nil, err
+	}
+	return checkout.PayerNames(n)
 }

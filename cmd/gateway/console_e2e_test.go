@@ -95,7 +95,7 @@ func TestConsoleEndToEnd(t *testing.T) {
 	testenv.Eventually(t, 10*time.Second, "the paid webhook", func() bool { return hooks.got(id).Get("status") == "2" })
 	testenv.Eventually(t, 10*time.Second, "the delivery on the order page", func() bool {
 		pg.Go(s.base + "/console/orders/" + id)
-		return strings.Contains(pg.Text("[data-timeline]"), "Webhook attempt")
+		return strings.Contains(pg.Text("[data-timeline]"), "Paid webhook")
 	})
 	pg.Submit(`form[data-action="resend"]`)
 	pg.WaitText(".flash", "Webhook resend queued")
@@ -111,6 +111,11 @@ func TestConsoleEndToEnd(t *testing.T) {
 	if tl := pg.Text("[data-timeline]"); !strings.Contains(tl, "10.00 CNY") || !strings.Contains(tl, "one cup broken") {
 		t.Errorf("timeline after the refund:\n%s", tl)
 	}
+	// 10.00 of it refunded: the order reads so, here and in the list.
+	testenv.Eventually(t, 10*time.Second, "the refund's badge", func() bool {
+		pg.Go(s.base + "/console/orders/" + id)
+		return strings.TrimSpace(pg.Text("[data-order-status]")) == "Partially refunded"
+	})
 	// A cancel of an open order.
 	open := s.create(t, createParams(shop.AppID), shop.APIKey).Data["paymentId"].(string)
 	pg.Go(s.base + "/console/orders/" + open)

@@ -83,6 +83,8 @@ type screen struct{ ui *frame.UI }
 type Config struct {
 	Secure bool
 	Now    func() time.Time // default time.Now
+	// MethodNames are the payers' names of the methods (frame.Deps).
+	MethodNames map[string]map[string]string
 }
 
 // Defaults is the operator console's settings unless told otherwise.
@@ -124,7 +126,8 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 		return nil, err
 	}
 	ui, err := frame.New(frame.Config{Base: Prefix, Realm: access.RealmOperator, CookieName: "gw_admin", Brand: "admin_brand", Secure: cfg.Secure},
-		frame.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs}, reg, log)
+		frame.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs,
+			MethodNames: cfg.MethodNames}, reg, log)
 	if err != nil {
 		return nil, fmt.Errorf("operator console: %w", err)
 	}
@@ -145,12 +148,6 @@ var nav = []frame.NavItem{
 }
 
 var funcs = template.FuncMap{
-	"when": func(t time.Time) string {
-		if t.IsZero() {
-			return "—"
-		}
-		return t.UTC().Format("2006-01-02 15:04:05")
-	},
 	"pct":  func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
 	"ms":   func(s float64) string { return fmt.Sprintf("%.0f ms", s*1000) },
 	"path": url.PathEscape,

@@ -34,6 +34,7 @@ import (
 	readmodel "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/usdt"
+	"github.com/paygate/gateway/web/checkout"
 	"github.com/paygate/gateway/web/frame/frametest"
 	"github.com/paygate/gateway/web/orderview"
 )
@@ -141,7 +142,11 @@ func newEnv(t *testing.T) *env {
 	if e.money, err = operator.NewMoney(operator.MoneyConfig{ApprovalAbove: 100000}, rdb, mstore, j, logs, log); err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(Config{}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
+	names, err := checkout.PayerNames(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New(Config{MethodNames: names}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Orders: testMethods{},
 		Channels: operator.NewChannels(rdb, testChannels{}, mstore)}, prometheus.NewRegistry(), log)

@@ -78,7 +78,7 @@ func (c consoleView) viewOverview(ctx *fiber.Ctx) error {
 	}
 	v := c.ui.View(ctx, "title_view_overview")
 	v.Sandbox = d.A.Sandbox
-	if d.Page, err = c.view.Overview(ctx.UserContext(), d.A.AppID, query(ctx, "range"), v.L.T); err != nil {
+	if d.Page, err = c.view.Overview(ctx.UserContext(), d.A.AppID, query(ctx, "range"), v.L, v.Zone); err != nil {
 		return c.ui.Fail(ctx, err)
 	}
 	v.Data = d

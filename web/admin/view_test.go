@@ -144,3 +144,63 @@ func TestMerchantConsoleViewRefusesWrites(t *testing.T) {
 		t.Fatal("a write through the view changed Redis")
 	}
 }
+
+// TestMerchantConsoleViewRefundFilters: the operator's view of a
+// merchant's orders filters by refund state as the merchant's console
+// does, and names every state in words.
+func TestMerchantConsoleViewRefundFilters(t *testing.T) {
+	e := newEnv(t)
+	s := e.session(t, access.RealmOperator, "sam@ops.test")
+	base := "/admin/merchants/" + e.appid + "/view/orders"
+	for _, tc := range []struct{ query, want string }{
+		{"?status=partially_refunded", `<option value="partially_refunded" selected>Partially refunded</option>`},
+		{"?status=refunded", `<option value="refunded" selected>Refunded</option>`},
+		{"?status=ready", `data-badge="ready">Awaiting payment<`},
+		{"?status=ready", `data-method="wallet_a">Wallet A<`},
+	} {
+		res := e.do(t, get(base+tc.query, s))
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), tc.want) {
+			t.Errorf("GET %s: %d, want %q in\n%.2000s", tc.query, res.StatusCode, tc.want, body)
+		}
+	}
+}
+
+// TestOperatorTimeZone: an operator's times read in the zone they chose,
+// on the operator's own pages and their view of a merchant's order, and
+// another operator's stay in UTC.
+func TestOperatorTimeZone(t *testing.T) {
+	e := newEnv(t)
+	sam := e.session(t, access.RealmOperator, "sam@ops.test")
+	al := e.session(t, access.RealmOperator, "al@ops.test")
+	page := "/admin/merchants/" + e.appid + "/view/orders/" + e.mismatch
+	res := e.do(t, post("/admin/zone", sam, url.Values{"csrf": {sam.CSRF}, "zone": {"Asia/Dhaka"}}))
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("setting a zone answered %d", res.StatusCode)
+	}
+	for _, tc := range []struct {
+		who       *access.Session
+		want, not string
+	}{
+		{sam, ` GMT+6</time>`, ` UTC</time>`},
+		{al, ` UTC</time>`, ` GMT+6</time>`},
+	} {
+		body, _ := io.ReadAll(e.do(t, get(page, tc.who)).Body)
+		if !strings.Contains(string(body), tc.want) || strings.Contains(string(body), tc.not) {
+			t.Errorf("%s: want %q, not %q:\n%.1500s", tc.who.Email, tc.want, tc.not, body)
+		}
+	}
+	// The merchant's page: its methods by name, created in Dhaka's time.
+	body, _ := io.ReadAll(e.do(t, get("/admin/merchants/"+e.appid, sam)).Body)
+	if !strings.Contains(string(body), `title="wallet_a" data-method="wallet_a">Wallet A<`) || !strings.Contains(string(body), ` GMT+6</time>`) {
+		t.Errorf("merchant page: method names or zone missing:\n%.1500s", body)
+	}
+	// The overview's days are Dhaka's, read from ClickHouse in that zone.
+	for _, rng := range []string{"today", "7d"} {
+		res := e.do(t, get("/admin/merchants/"+e.appid+"/view?range="+rng, sam))
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), `data-kpi="created"`) {
+			t.Errorf("overview %s in Dhaka: %d\n%.800s", rng, res.StatusCode, body)
+		}
+	}
+}

@@ -114,8 +114,14 @@ func TestConsoleRolesInBrowser(t *testing.T) {
 			if tl := pg.Text("[data-timeline]"); strings.Contains(tl, "acct-7f3a") || !strings.Contains(tl, "tried another account") {
 				t.Errorf("timeline of a failed-over order: %q", tl)
 			}
+			e.checkTruth(t, pg, role)
 			if shots {
 				shoot(t, pg, "order-failover")
+				pg.Go(e.base + "/zone")
+				if !has(pg, "form[data-zone-form]") {
+					t.Error("no time zone form")
+				}
+				shoot(t, pg, "zone")
 			}
 
 			pg.Go(e.base + "/orders/" + paid)
@@ -199,12 +205,48 @@ func (e *env) actions(t *testing.T, pg *browser.Page, role access.Role, may powe
 		if st := forge(t, pg, Base+"/orders/"+paid+"/resend", map[string]string{}); st != http.StatusForbidden {
 			t.Errorf("a write without the CSRF token answered %d, want 403", st)
 		}
-		if st := forge(t, pg, Base+"/orders/"+paid+"/refund", map[string]string{"csrf": "x" + csrf(pg)[1:], "reason": "r"}); st != http.StatusForbidden {
+		tok := csrf(pg)
+		wrong := map[bool]string{true: "y", false: "x"}[strings.HasPrefix(tok, "x")] + tok[1:] // never the token itself
+		if st := forge(t, pg, Base+"/orders/"+paid+"/refund", map[string]string{"csrf": wrong, "reason": "r"}); st != http.StatusForbidden {
 			t.Errorf("a write with a wrong CSRF token answered %d, want 403", st)
 		}
 		if len(e.store.called()) != before {
 			t.Errorf("a write without its token reached the command side: %v", e.store.called()[before:])
 		}
 		shoot(t, pg, "forbidden")
+	}
+}
+
+// causal is the seeded paid order's timeline as it happened: each webhook
+// attempt after the event it carries.
+var causal = []string{"tl_created", "tl_method", "tl_init_failed", "tl_provider", "tl_notification", "tl_paid",
+	"tl_webhook_paid", "tl_webhook_paid", "tl_refund", "tl_webhook_refund"}
+
+// checkTruth reads the seeded paid order's page as the role sees it: the
+// timeline in causal order, each webhook attempt linked to the order's
+// deliveries on the Webhooks page, and no internal field.
+func (e *env) checkTruth(t *testing.T, pg *browser.Page, role access.Role) {
+	t.Helper()
+	var kinds []string
+	pg.Eval(`[...document.querySelectorAll('[data-timeline] li')].map(li => li.dataset.kind)`, &kinds)
+	if strings.Join(kinds, " ") != strings.Join(causal, " ") {
+		t.Errorf("timeline\n got  %v\n want %v", kinds, causal)
+	}
+	var links []string
+	pg.Eval(`[...document.querySelectorAll('[data-timeline] a[data-webhook-link]')].map(a => a.getAttribute('href'))`, &links)
+	want := Base + "/webhooks?q=" + e.orders["paid"]
+	if len(links) != 3 || links[0] != want {
+		t.Errorf("%s: webhook attempts link to %v, want 3 × %s", role, links, want)
+	}
+	if fields := pg.Text("dl.fields"); strings.Contains(fields, "Version") {
+		t.Errorf("the merchant's order page shows an internal field: %q", fields)
+	}
+	if badge := strings.TrimSpace(pg.Text("[data-order-status]")); badge != "Partially refunded" {
+		t.Errorf("7.00 of 120.50 refunded reads %q, want Partially refunded", badge)
+	}
+	var method string
+	pg.Eval(`document.querySelector('dl.fields [data-method]').title + ' ' + document.querySelector('dl.fields [data-method]').textContent`, &method)
+	if method != "wallet_a Wallet A" {
+		t.Errorf("the method reads %q, want its payers' name with the code in its tooltip", method)
 	}
 }

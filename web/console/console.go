@@ -44,6 +44,8 @@ type Config struct {
 	// names no dates (default 30 days back from now).
 	ExportRange time.Duration
 	Now         func() time.Time
+	// MethodNames are the payers' names of the methods (frame.Deps).
+	MethodNames map[string]map[string]string
 }
 
 // Defaults is the console's settings unless told otherwise.
@@ -119,7 +121,8 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	locs, _ := fs.Sub(localeFiles, "locales")
 	assets, _ := fs.Sub(assetFiles, "assets")
 	ui, err := frame.New(frame.Config{Base: Base, Realm: access.RealmMerchant, CookieName: CookieName, Brand: "console_brand", Secure: cfg.Secure},
-		frame.Deps{Auth: d.Auth, ClientIP: d.ClientIP, Nav: nav, Templates: tmpl, Locales: locs, Assets: assets, Funcs: funcs, Extensions: d.Extensions}, reg, log)
+		frame.Deps{Auth: d.Auth, ClientIP: d.ClientIP, Nav: nav, Templates: tmpl, Locales: locs, Assets: assets, Funcs: funcs, Extensions: d.Extensions,
+			MethodNames: cfg.MethodNames}, reg, log)
 	if err != nil {
 		return nil, fmt.Errorf("console: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/checkout"
 	"github.com/paygate/gateway/web/frame/frametest"
 	"github.com/paygate/gateway/web/orderview"
 	"github.com/paygate/gateway/web/server"
@@ -109,7 +110,11 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	r := orderview.Reads{Live: e.store, Listing: listing, Reports: e.store, Webhooks: e.store, Refunds: e.store, Notifications: e.store}
-	con, err := New(Config{}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: testActions{command.NewMerchantOrders(e.store, e.store, audit.NewLog(rdb), nil), e.store}, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
+	names, err := checkout.PayerNames(checkout.MethodNames{"en": {schema.MethodBDCard: "Visa / Mastercard"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := New(Config{MethodNames: names}, Deps{Auth: e.acc, ClientIP: ips, Reads: r, Actions: testActions{command.NewMerchantOrders(e.store, e.store, audit.NewLog(rdb), nil), e.store}, Audit: audit.NewLog(rdb), Live: hub}, e.reg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +155,9 @@ func (e *env) code(t *testing.T, email string) string {
 // refund-able amount and webhook attempts, an open order, a sandbox order
 // and a failed one; the other merchant one paid order.
 func (e *env) seedOrders() {
-	now := time.Now().UTC()
+	// Half a second past the second: an attempt's time, kept to the second,
+	// then reads as older than the event it carries.
+	now := time.Now().UTC().Truncate(time.Second).Add(-500 * time.Millisecond)
 	mk := func(name, appid string, st schema.Status, m schema.Method, amount schema.Amount, cur string, sandbox bool, age time.Duration) *schema.Order {
 		at := now.Add(-age)
 		o := &schema.Order{ID: schema.NewOrderID(at, schema.RandomShard()), AppID: appid, Status: st, Method: m, Amount: amount, Currency: cur,
@@ -176,6 +183,14 @@ func (e *env) seedOrders() {
 		{At: paid.CreatedAt.Add(time.Second), Provider: "wallet_a", Channel: "acct-7f3a", Mode: schema.ModeInit,
 			OrderID: paid.ID, Verdict: schema.VerdictInitFailed, Detail: "http_5xx"}}
 	e.store.hooks[paid.ID+"/"+paid.ID] = []schema.WebhookAttempt{
-		{At: schema.WireTime(paid.CompletedAt.Add(time.Second)), Attempt: 1, Status: 500, Error: "status 500", Body: "oops"},
-		{At: schema.WireTime(paid.CompletedAt.Add(11 * time.Second)), Attempt: 2, Status: 200, Body: "success", Success: true}}
+		{At: schema.WireTime(paid.CompletedAt.Add(11 * time.Second)), Attempt: 2, Status: 200, Body: "success", Success: true},
+		{At: schema.WireTime(paid.CompletedAt), Attempt: 1, Status: 500, Error: "status 500", Body: "oops"}}
+	// 7.00 of it refunded, its webhook acknowledged in the refund's second.
+	refunded := paid.CompletedAt.Add(time.Hour)
+	paid.Refunded, paid.RefundReserved = 700, 700
+	e.store.add(paid)
+	e.store.refunds[paid.ID] = []schema.Refund{{ID: "R" + paid.ID[1:], OrderID: paid.ID, Amount: 700, Currency: "CNY", Reason: "damaged goods",
+		Status: schema.RefundSucceeded, Kind: schema.RefundKindProvider, CreatedMs: refunded.UnixMilli(), UpdatedMs: refunded.UnixMilli()}}
+	e.store.hooks[paid.ID+"/R"+paid.ID[1:]] = []schema.WebhookAttempt{
+		{At: schema.WireTime(refunded), Attempt: 1, Status: 200, Body: "success", Success: true}}
 }

@@ -31,7 +31,7 @@ func (c *Console) export(ctx *fiber.Ctx) error {
 	}
 	now := c.cfg.Now().UTC()
 	rf := query.ReportFilter{AppID: strings.Clone(s.AppID), From: of.Query.From, To: of.Query.To, Method: of.Query.Method, Currency: of.Query.Currency,
-		Status: of.Query.Status, ClientOrderID: of.Query.ClientOrderID}
+		Status: of.Query.Status, ClientOrderID: of.Query.ClientOrderID, Refunded: of.Query.Refunded}
 	if rf.To.IsZero() {
 		rf.To = now.Truncate(time.Second).Add(time.Second)
 	}

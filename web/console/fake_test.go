@@ -80,7 +80,7 @@ func (s *store) match(f query.Filter) []schema.Order {
 		if o.AppID != f.AppID || (f.Status != nil && o.Status != *f.Status) || (f.Method != "" && o.Method != f.Method) ||
 			(f.Currency != "" && o.Currency != f.Currency) || (f.ClientOrderID != "" && o.ClientOrderID != f.ClientOrderID) ||
 			(f.CustomerEmail != "" && o.CustomerEmail != f.CustomerEmail) || (!f.From.IsZero() && o.CreatedAt.Before(f.From)) ||
-			(!f.To.IsZero() && !o.CreatedAt.Before(f.To)) {
+			(!f.To.IsZero() && !o.CreatedAt.Before(f.To)) || !f.Refunded.Match(o) {
 			continue
 		}
 		out = append(out, *o)
@@ -98,7 +98,7 @@ func (s *store) Page(_ context.Context, f query.Filter) ([]schema.Order, error) 
 func (s *store) Count(_ context.Context, f query.Filter) (int, error) { return len(s.match(f)), nil }
 
 func (s *store) reportOrders(f query.ReportFilter) []schema.Order {
-	return s.match(query.Filter{AppID: f.AppID, From: f.From, To: f.To, Status: f.Status, Method: f.Method, Currency: f.Currency, ClientOrderID: f.ClientOrderID})
+	return s.match(query.Filter{AppID: f.AppID, From: f.From, To: f.To, Status: f.Status, Method: f.Method, Currency: f.Currency, ClientOrderID: f.ClientOrderID, Refunded: f.Refunded})
 }
 
 func (s *store) Summary(_ context.Context, f query.ReportFilter) (query.Summary, error) {

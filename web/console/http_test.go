@@ -68,7 +68,18 @@ func TestOrdersSearchAndFilters(t *testing.T) {
 		{"a clientOrderId", "q=co-open", http.StatusOK, []string{e.orders["open"]}, []string{e.orders["paid"]}, ""},
 		{"a customer e-mail", "q=failed%40payer.test", http.StatusOK, []string{e.orders["failed"]}, []string{e.orders["open"]}, ""},
 		{"status", "status=paid", http.StatusOK, []string{e.orders["paid"], e.orders["paid2"]}, []string{e.orders["open"], e.orders["theirs"]}, ""},
+		// paid: 7.00 of 120.50 refunded; paid2 nothing.
+		{"partially refunded", "status=partially_refunded", http.StatusOK,
+			[]string{`data-id="` + e.orders["paid"], `data-badge="partially_refunded">Partially refunded<`, `<option value="partially_refunded" selected>`},
+			[]string{`data-id="` + e.orders["paid2"], `data-id="` + e.orders["open"]}, ""},
+		{"refunded", "status=refunded", http.StatusOK, []string{"data-empty"}, []string{`data-id="` + e.orders["paid"], `data-id="` + e.orders["paid2"]}, ""},
+		{"a refunded order's badge among the paid", "status=paid", http.StatusOK,
+			[]string{`data-badge="partially_refunded"`, `data-badge="paid">Paid<`}, nil, ""},
 		{"method and currency", "method=bdcard&currency=USD", http.StatusOK, []string{e.orders["failed"], e.orders["paid2"]}, []string{e.orders["paid"]}, ""},
+		// Methods by the payers' names (the deployment's, else the
+		// checkout's), the code in a tooltip.
+		{"method names", "", http.StatusOK, []string{`title="bdcard" data-method="bdcard">Visa / Mastercard<`, `title="wallet_a" data-method="wallet_a">Wallet A<`,
+			`<option value="wallet_b">Wallet B</option>`}, []string{`>bdcard<`}, ""},
 		// The failed order's own date (26 h ago; yesterday only after 02:00
 		// UTC), paid2's two days back, never the same.
 		{"dates", "from=" + failedDay + "&to=" + failedDay,
@@ -279,4 +290,43 @@ func streamIDCmp(a, b string) int {
 	am, aq := num(a)
 	bm, bq := num(b)
 	return cmp.Or(cmp.Compare(am, bm), cmp.Compare(aq, bq))
+}
+
+// TestTimeZoneInConsole: times read in UTC until the person chooses a
+// zone; then in theirs, offset written out and the zone in the tooltip,
+// on every page (orders, an order, its timeline); a name that is not a
+// zone is refused next to the field with what was typed kept.
+func TestTimeZoneInConsole(t *testing.T) {
+	e := newEnv(t)
+	c, tok := e.session(t, access.RoleViewer)
+	paid := e.store.get(e.orders["paid"])
+	utc := paid.CreatedAt.UTC().Format("2006-01-02 15:04:05") + " UTC</time>"
+	sh, _ := time.LoadLocation("Asia/Shanghai")
+	local := paid.CreatedAt.In(sh).Format("2006-01-02 15:04:05") + " GMT+8</time>"
+	pages := []string{Base + "/orders", Base + "/orders/" + paid.ID}
+	look := func(want, not string) {
+		t.Helper()
+		for _, p := range pages {
+			_, body := e.do(t, http.MethodGet, p, nil, c)
+			if !strings.Contains(body, want) || strings.Contains(body, not) {
+				t.Errorf("%s: has %q %v, has %q %v", p, want, strings.Contains(body, want), not, strings.Contains(body, not))
+			}
+		}
+	}
+	look(utc, local)
+	res, body := e.do(t, http.MethodPost, Base+"/zone", url.Values{"csrf": {tok}, "zone": {"Mars/Olympus"}}, c)
+	if res.StatusCode != http.StatusBadRequest || !strings.Contains(body, `value="Mars/Olympus"`) || !strings.Contains(body, "data-problem") {
+		t.Errorf("a bad zone answered %d: %.400s", res.StatusCode, body)
+	}
+	if res, _ := e.do(t, http.MethodPost, Base+"/zone", url.Values{"csrf": {tok}, "zone": {"Asia/Shanghai"}}, c); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("setting a zone answered %d", res.StatusCode)
+	}
+	look(local, utc)
+	_, body = e.do(t, http.MethodGet, Base+"/orders/"+paid.ID, nil, c)
+	if !strings.Contains(body, `title="Asia/Shanghai"`) || !strings.Contains(body, "Time zone: Asia/Shanghai") {
+		t.Errorf("the order page names no zone: %.300s", body)
+	}
+	if _, body := e.do(t, http.MethodGet, Base+"/orders", nil, c); !strings.Contains(body, "data-export-utc") && strings.Contains(body, "data-export") {
+		t.Error("the export does not say it stays in UTC")
+	}
 }

@@ -50,6 +50,11 @@ func TestLiveOrdersInBrowser(t *testing.T) {
 	b := browser.New(t)
 	pg := b.NewPage(browser.Wide)
 	frametest.Login(t, pg, e.base, e.users[access.RoleViewer], frametest.Password, e.code(t, e.users[access.RoleViewer]))
+	// Rows that arrive read as the rows the page was drawn with: the
+	// viewer's zone, the method's name.
+	pg.Go(e.base + "/zone")
+	pg.Fill("#zone", "Asia/Shanghai")
+	pg.Submit("form[data-zone-form]")
 	pg.Go(e.base + "/orders")
 	e.listening(t, 1)
 	var shown int
@@ -78,6 +83,25 @@ func TestLiveOrdersInBrowser(t *testing.T) {
 	}
 	if got, want := pg.Text("[data-rows]"), fmt.Sprintf("1–%d of %d", shown+2, shown+2); got != want {
 		t.Errorf("pager after two new orders: %q, want %q (the rows the page shows)", got, want)
+	}
+	sh, _ := time.LoadLocation("Asia/Shanghai")
+	want := fresh.CreatedAt.In(sh).Format("2006-01-02 15:04:05") + " GMT+8 Wallet A"
+	var got string
+	pg.Eval(fmt.Sprintf(`(r => r.cells[0].textContent + " " + r.cells[4].textContent + (r.cells[0].querySelector("time[title='Asia/Shanghai']") ? "" : " no zone"))(document.querySelector('%s'))`, liveRow(fresh.ID)), &got)
+	if got != want {
+		t.Errorf("a live row reads %q, want %q", got, want)
+	}
+	// The feed carries no refunded amount: an update of the partly
+	// refunded order keeps its badge. The new order after it in its
+	// stream tells the update was read.
+	refunded := e.store.get(e.orders["paid"])
+	shard, _ := schema.ParseOrderID(refunded.ID)
+	after := liveOrder(e.shop, int(shard))
+	emitTogether(t, e.rdb, []*schema.Order{&refunded, after}, schema.EventPaid)
+	emit(t, e.rdb, after, schema.EventCreated)
+	pg.WaitVisible(liveRow(after.ID))
+	if !has(pg, liveRow(refunded.ID)+` [data-status] .badge.partially_refunded`) {
+		t.Errorf("an update turned the partly refunded order's badge into %q", pg.Text(liveRow(refunded.ID)+" [data-status]"))
 	}
 	if has(pg, "[data-live-reload]") {
 		t.Error("a reload is offered though every change was shown")

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -32,6 +33,10 @@ func (c *Console) order(ctx *fiber.Ctx) error {
 	ov.CanCancel = v.Can("orders.cancel") && o.Status.Live()
 	ov.CanResend = v.Can("webhooks.resend") && ov.Delivery != nil
 	ov.CanSandbox = v.Can("sandbox.drive") && o.Sandbox && o.Status.Live()
+	if v.Can("webhooks.read") {
+		// The Webhooks page searches by paymentId: this order's deliveries.
+		ov.WebhooksURL = v.Base + "/webhooks?q=" + url.QueryEscape(o.ID)
+	}
 	v.Data = ov
 	v.Flash = flash(ctx, v)
 	return c.ui.Render(ctx, "order", v)

@@ -11,7 +11,7 @@ import (
 // read model (the same figures action=summary and timeseries answer).
 func (c *Console) overview(ctx *fiber.Ctx) error {
 	v := c.ui.View(ctx, "overview_title")
-	ov, err := c.read.Overview(ctx.UserContext(), frame.SessionOf(ctx).AppID, ctx.Query("range", "7d"), v.L.T)
+	ov, err := c.read.Overview(ctx.UserContext(), frame.SessionOf(ctx).AppID, ctx.Query("range", "7d"), v.L, v.Zone)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}

@@ -63,6 +63,8 @@ type Auth interface {
 	SecondFactorLocks(ctx context.Context, realm access.Realm, appid string) (int64, error)
 	BeginSetup(ctx context.Context, token string) (*access.Account, *access.Enrolment, bool, error)
 	CompleteSetup(ctx context.Context, s access.Setup) (*access.Account, []string, error)
+	// SetTimeZone keeps the zone the person reads times in.
+	SetTimeZone(ctx context.Context, s *access.Session, zone string) error
 }
 
 // NavItem is one link of the header's navigation, shown only to whom
@@ -89,6 +91,10 @@ type Deps struct {
 	// (View.Asset gives the path); optional.
 	Assets fs.FS
 	Funcs  template.FuncMap
+	// MethodNames are the payers' names of the methods, by language then
+	// method code (checkout.PayerNames): pages show a method by its name
+	// (Catalog.Method), the code in a tooltip. Nil: the codes.
+	MethodNames map[string]map[string]string
 	// Extensions are pages of other packages this console shows too.
 	Extensions []Extension
 	// LocksPath is the page (under Base) where those who may unlock a

@@ -23,6 +23,18 @@ var Langs = []string{"en", "zh", "es"}
 type Catalog struct {
 	Lang string
 	Msg  map[string]string
+	// methods are the payers' names of the methods in this language
+	// (Deps.MethodNames).
+	methods map[string]string
+}
+
+// Method is a method's name as its payers read it; the code itself when
+// the console was given no names.
+func (c *Catalog) Method(code string) string {
+	if s := c.methods[code]; s != "" {
+		return s
+	}
+	return code
 }
 
 // loadCatalogs merges the frame's messages with the console's, per

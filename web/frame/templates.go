@@ -16,7 +16,7 @@ var frameTemplates embed.FS
 
 // framePages are the frame's own pages; a console's page may not take
 // their names.
-var framePages = []string{"login", "setup", "setup_done", "error"}
+var framePages = []string{"login", "setup", "setup_done", "error", "zone"}
 
 // msgRef is a template's use of a message: {{.L.Msg.id}} or {{.L.T "id"}}.
 var msgRef = regexp.MustCompile(`\.L\.Msg\.([A-Za-z0-9_]+)|\.L\.T "([A-Za-z0-9_]+)"`)
@@ -25,7 +25,8 @@ var msgRef = regexp.MustCompile(`\.L\.Msg\.([A-Za-z0-9_]+)|\.L\.T "([A-Za-z0-9_]
 func funcs(extra template.FuncMap) template.FuncMap {
 	f := template.FuncMap{
 		"add":  func(a, b int) int { return a + b },
-		"time": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") },
+		"time": func(t time.Time) template.HTML { return When(t, time.UTC) },
+		"when": func(t time.Time) template.HTML { return When(t, time.UTC) },
 		"join": strings.Join,
 	}
 	maps.Copy(f, extra)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -22,7 +23,7 @@ type UI struct {
 	auth     Auth
 	deps     Deps
 	catalogs map[string]*Catalog
-	tmpl     map[string]*template.Template
+	tmpl     *zoned
 	assets   *assets
 	pages    *prometheus.CounterVec
 	log      *slog.Logger
@@ -46,6 +47,9 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*UI, 
 	cats, err := loadCatalogs(d.Locales)
 	if err != nil {
 		return nil, err
+	}
+	for lang, c := range cats {
+		c.methods = d.MethodNames[lang]
 	}
 	a, err := loadAssets(cfg.Base, d.Assets)
 	if err != nil {
@@ -72,7 +76,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*UI, 
 		}
 		pages = are.ExistingCollector.(*prometheus.CounterVec)
 	}
-	return &UI{cfg: cfg, auth: d.Auth, deps: d, catalogs: cats, tmpl: tmpl, assets: a, pages: pages, log: log}, nil
+	return &UI{cfg: cfg, auth: d.Auth, deps: d, catalogs: cats, tmpl: &zoned{pristine: tmpl, byZone: map[string]map[string]*template.Template{}}, assets: a, pages: pages, log: log}, nil
 }
 
 // Config is the frame's configuration (Base, Realm, ...).
@@ -94,6 +98,8 @@ func (u *UI) Register(app fiber.Router) fiber.Router {
 	app.Post(b+"/setup/:token", u.bounded, in.setupPost)
 	g := app.Group(b, u.scoped(u.bounded), u.scoped(u.Authenticated()))
 	g.Post("/logout", in.logout)
+	g.Get("/zone", u.zonePage)
+	g.Post("/zone", u.zonePost)
 	for _, x := range u.deps.Extensions {
 		x.Register(g, u)
 	}
@@ -151,6 +157,9 @@ type View struct {
 	Sandbox bool
 	Status  int
 	Data    any
+	// Zone is the viewer's time zone: every time on the page is shown in
+	// it (When).
+	Zone *time.Location
 }
 
 // NavLink is a NavItem the person may follow.
@@ -173,7 +182,8 @@ func (u *UI) View(c *fiber.Ctx, title string) *View {
 	s := SessionOf(c)
 	cat := u.catalog(c)
 	v := &View{L: cat, Nonce: newNonce(), Base: u.cfg.Base, Brand: cat.T(u.cfg.Brand), Title: cat.T(title),
-		Path: strings.Clone(c.Path()), Session: s, Langs: Langs, Assets: u.assets.paths, Status: fiber.StatusOK}
+		Path: strings.Clone(c.Path()), Session: s, Langs: Langs, Assets: u.assets.paths, Status: fiber.StatusOK,
+		Zone: zoneOf(s)}
 	if s != nil {
 		v.CSRF = s.CSRF
 		for _, n := range u.deps.Nav {
@@ -229,7 +239,10 @@ func (u *UI) sandbox(c *fiber.Ctx, s *access.Session) bool {
 // Render writes page name (a console template's file name without .html,
 // or one of the frame's) with the security headers.
 func (u *UI) Render(c *fiber.Ctx, name string, v *View) error {
-	t, ok := u.tmpl[name]
+	t, ok, err := u.tmpl.page(name, v.Zone)
+	if err != nil {
+		return fmt.Errorf("render %s: %w", name, err)
+	}
 	if !ok {
 		return fmt.Errorf("frame: no page %s", name)
 	}

@@ -36,13 +36,38 @@ type OrderList struct {
 // Row is one order as the table shows it.
 type Row struct {
 	ID, ClientOrderID, Amount, Currency, Method, Status, Created string
-	Sandbox                                                      bool
+	// Badge is the state its badge reads: the status, or a paid order's
+	// refund state.
+	Badge   string
+	Sandbox bool
+	// CreatedAt is Created as the page shows it, in the viewer's zone.
+	CreatedAt time.Time
 }
 
 // RowOf is o as the table shows it.
 func RowOf(o *schema.Order) Row {
 	return Row{ID: o.ID, ClientOrderID: o.ClientOrderID, Amount: o.Amount.String(), Currency: o.Currency,
-		Method: string(o.Method), Status: o.Status.String(), Created: o.CreatedAt.UTC().Format("2006-01-02 15:04:05"), Sandbox: o.Sandbox}
+		Method: string(o.Method), Status: o.Status.String(), Badge: Badge(o), Created: o.CreatedAt.UTC().Format("2006-01-02 15:04:05"), Sandbox: o.Sandbox,
+		CreatedAt: o.CreatedAt}
+}
+
+// The refund states a badge and the status filter name.
+const (
+	RefundedPart = "partially_refunded"
+	RefundedAll  = "refunded"
+)
+
+// Badge is the state o's badge reads wherever its status shows: a paid
+// order something of which was refunded reads "Partially refunded" or
+// "Refunded" (a 7.00 refund of 25.50 must not read "Paid").
+func Badge(o *schema.Order) string {
+	switch query.RefundedOf(o) {
+	case query.RefundedPart:
+		return RefundedPart
+	case query.RefundedAll:
+		return RefundedAll
+	}
+	return o.Status.String()
 }
 
 // ParseForm reads the form of merchant appid's orders page; a value it does not know is the person's
@@ -63,7 +88,13 @@ func ParseForm(c *fiber.Ctx, appid string) (Form, error) {
 	default:
 		f.ClientOrderID = of.Q
 	}
-	if of.Status != "" {
+	switch of.Status {
+	case RefundedPart, RefundedAll:
+		paid := schema.StatusPaid
+		f.Status = &paid
+		f.Refunded = map[string]query.Refunded{RefundedPart: query.RefundedPart, RefundedAll: query.RefundedAll}[of.Status]
+	case "":
+	default:
 		st, ok := schema.ParseStatus(of.Status)
 		if !ok {
 			return of, platform.Errorf(platform.KindInvalidParameter, "unknown status %q", of.Status)

@@ -26,10 +26,10 @@ type Overview struct {
 
 // span is a range's [from, to) and bucket size: today by hour, 7 and 30
 // days by day, ending now (UTC).
-func span(r string, now time.Time) (from, to time.Time, interval string, ok bool) {
-	now = now.UTC()
+func span(r string, now time.Time, loc *time.Location) (from, to time.Time, interval string, ok bool) {
+	now = now.In(loc)
 	to = now.Truncate(time.Second).Add(time.Second)
-	day := now.Truncate(24 * time.Hour)
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	switch r {
 	case "today":
 		return day, to, "hour", true
@@ -42,30 +42,35 @@ func span(r string, now time.Time) (from, to time.Time, interval string, ok bool
 }
 
 // Overview is appid's overview over range rng (today, 7d, 30d; 7 days
-// when unknown); t names the charts (chart_orders, chart_volume,
-// chart_methods) in the reader's language.
-func (r *Reader) Overview(ctx context.Context, appid, rng string, t func(string, ...any) string) (*Overview, error) {
+// when unknown); l names the charts (chart_orders, chart_volume,
+// chart_methods) and the methods in the reader's language; its days and
+// hours are the viewer's (loc, the frame's View.Zone).
+func (r *Reader) Overview(ctx context.Context, appid, rng string, l *frame.Catalog, loc *time.Location) (*Overview, error) {
+	t := l.T
+	if loc == nil {
+		loc = time.UTC
+	}
 	ov := &Overview{Range: rng, Ranges: []string{"today", "7d", "30d"}}
-	from, to, interval, ok := span(ov.Range, r.cfg.Now())
+	from, to, interval, ok := span(ov.Range, r.cfg.Now(), loc)
 	if !ok {
 		ov.Range = "7d"
-		from, to, interval, _ = span(ov.Range, r.cfg.Now())
+		from, to, interval, _ = span(ov.Range, r.cfg.Now(), loc)
 	}
-	f := query.ReportFilter{AppID: appid, From: from, To: to}
-	sum, buckets, err := r.reports(ctx, f, query.SeriesSpec{Interval: interval, GroupBy: "currency", TZ: "UTC"})
+	f := query.ReportFilter{AppID: appid, From: from.UTC(), To: to.UTC()}
+	sum, buckets, err := r.reports(ctx, f, query.SeriesSpec{Interval: interval, GroupBy: "currency", TZ: loc.String()})
 	if err != nil {
 		return nil, err
 	}
 	ov.S, ov.Methods = sum, sum.ByMethod
 	ov.Conversion = strconv.FormatFloat(sum.Conversion*100, 'f', 1, 64) + "%"
 	ov.Currencies = slices.Sorted(maps.Keys(sum.PaidAmount))
-	ov.Orders = frame.LineChart(t("chart_orders"), countPoints(buckets, interval))
+	ov.Orders = frame.LineChart(t("chart_orders"), countPoints(buckets, interval, loc))
 	for _, cur := range ov.Currencies {
-		ov.Volume = append(ov.Volume, frame.BarChart(t("chart_volume", "Currency", cur), volumePoints(buckets, interval, cur)))
+		ov.Volume = append(ov.Volume, frame.BarChart(t("chart_volume", "Currency", cur), volumePoints(buckets, interval, cur, loc)))
 	}
 	var pts []frame.Point
 	for _, m := range sum.ByMethod {
-		pts = append(pts, frame.Point{Label: m.PaymentMethod, Value: float64(m.Created), Text: strconv.Itoa(m.Created)})
+		pts = append(pts, frame.Point{Label: l.Method(m.PaymentMethod), Value: float64(m.Created), Text: strconv.Itoa(m.Created)})
 	}
 	ov.ByMethod = frame.BarChart(t("chart_methods"), pts)
 	return ov, nil
@@ -89,30 +94,31 @@ func (r *Reader) reports(ctx context.Context, f query.ReportFilter, spec query.S
 	return sum, query.BuildSeries(f, spec, time.UTC, rows), nil
 }
 
-func bucketLabel(start, interval string) string {
+func bucketLabel(start, interval string, loc *time.Location) string {
 	t, err := time.Parse(time.RFC3339, start)
 	if err != nil {
 		return start
 	}
+	t = t.In(loc)
 	if interval == "hour" {
 		return t.Format("15:04")
 	}
 	return t.Format("01-02")
 }
 
-func countPoints(buckets []query.SeriesBucket, interval string) []frame.Point {
+func countPoints(buckets []query.SeriesBucket, interval string, loc *time.Location) []frame.Point {
 	out := make([]frame.Point, 0, len(buckets))
 	for _, b := range buckets {
 		n := 0
 		for _, g := range b.Groups {
 			n += g.Count
 		}
-		out = append(out, frame.Point{Label: bucketLabel(b.Start, interval), Value: float64(n), Text: strconv.Itoa(n)})
+		out = append(out, frame.Point{Label: bucketLabel(b.Start, interval, loc), Value: float64(n), Text: strconv.Itoa(n)})
 	}
 	return out
 }
 
-func volumePoints(buckets []query.SeriesBucket, interval, cur string) []frame.Point {
+func volumePoints(buckets []query.SeriesBucket, interval, cur string, loc *time.Location) []frame.Point {
 	out := make([]frame.Point, 0, len(buckets))
 	for _, b := range buckets {
 		var text string
@@ -126,7 +132,7 @@ func volumePoints(buckets []query.SeriesBucket, interval, cur string) []frame.Po
 		if text == "" {
 			text = "0"
 		}
-		out = append(out, frame.Point{Label: bucketLabel(b.Start, interval), Value: val, Text: text + " " + cur})
+		out = append(out, frame.Point{Label: bucketLabel(b.Start, interval, loc), Value: val, Text: text + " " + cur})
 	}
 	return out
 }

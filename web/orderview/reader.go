@@ -111,7 +111,8 @@ func (r *Reader) Order(ctx context.Context, appid, id string) (*OrderDetail, err
 	return r.Detail(ctx, o)
 }
 
-// Statuses are the statuses the form offers.
+// Statuses are the statuses the form offers: the order's statuses, and the
+// refund states of a paid order (Badge).
 func Statuses() []string {
-	return []string{"pending", "ready", "paid", "failed", "cancelled"}
+	return []string{"pending", "ready", "paid", RefundedPart, RefundedAll, "failed", "cancelled"}
 }

@@ -22,6 +22,45 @@
   };
   if (status && !status.textContent.trim()) status.textContent = word("new-orders");
 
+  // A method by its payers' name, the code in its tooltip, as the page
+  // shows it.
+  const methodName = (m) => {
+    const e = words && words.content.querySelector('[data-method="' + m + '"]');
+    return e ? e.textContent : m;
+  };
+  function method(td, m) {
+    const s = document.createElement("span");
+    s.title = m;
+    s.dataset.method = m;
+    s.textContent = methodName(m);
+    td.replaceChildren(s);
+  }
+  // A time (the feed's UTC "2026-11-28 10:42:05") in the viewer's zone, as
+  // the frame's helper writes it: "2026-11-28 18:42:05 GMT+8".
+  const zone = table.dataset.zone || "UTC";
+  function when(td, s) {
+    const d = new Date(String(s).replace(" ", "T") + "Z");
+    if (!s || isNaN(d)) {
+      td.textContent = s || "";
+      return;
+    }
+    let parts;
+    try {
+      parts = new Intl.DateTimeFormat("en-US", {timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit",
+        day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "shortOffset"}).formatToParts(d);
+    } catch (e) {
+      td.textContent = s + " UTC";
+      return;
+    }
+    const p = {};
+    parts.forEach((x) => { p[x.type] = x.value; });
+    const off = p.timeZoneName === "GMT" ? "UTC" : p.timeZoneName;
+    const t = document.createElement("time");
+    t.dateTime = d.toISOString().replace(".000Z", "Z");
+    t.title = zone;
+    t.textContent = p.year + "-" + p.month + "-" + p.day + " " + p.hour + ":" + p.minute + ":" + p.second + " " + off;
+    td.replaceChildren(t);
+  }
   function badge(st) {
     const b = document.createElement("span");
     b.className = "badge " + st;
@@ -39,7 +78,7 @@
   function newRow(o) {
     const row = document.createElement("tr");
     row.dataset.id = o.id;
-    cell(row, o.created, "c-created");
+    when(cell(row, undefined, "c-created"), o.created);
     const a = document.createElement("a");
     a.href = base + encodeURIComponent(o.id);
     a.title = o.id;
@@ -50,7 +89,7 @@
     cell(row, undefined, "c-id").appendChild(a);
     cell(row, o.clientOrderId, "c-client");
     cell(row, o.amount + " " + o.currency, "num c-amount");
-    cell(row, o.method, "c-method");
+    method(cell(row, undefined, "c-method"), o.method);
     const st = cell(row, undefined, "c-status");
     st.dataset.status = "";
     st.appendChild(badge(o.status));
@@ -61,9 +100,13 @@
   function apply(o) {
     const row = Array.from(body.rows).find((r) => r.dataset.id === o.id);
     if (row) {
-      row.querySelector("[data-status]").replaceChildren(badge(o.status));
-      const method = row.querySelector(".c-method");
-      if (method && o.method) method.textContent = o.method;
+      const st = row.querySelector("[data-status]");
+      // The feed carries no refunded amount: a paid order keeps the refund
+      // state its badge already reads.
+      const refundState = st.querySelector(".badge.partially_refunded, .badge.refunded");
+      if (!(o.status === "paid" && refundState)) st.replaceChildren(badge(o.status));
+      const m = row.querySelector(".c-method");
+      if (m && o.method) method(m, o.method);
       row.classList.add("changed");
       return;
     }
