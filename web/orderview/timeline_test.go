@@ -1,6 +1,7 @@
 package orderview
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -114,7 +115,7 @@ func TestTimelineCausalOrder(t *testing.T) {
 func label(ev Event, want []string) string {
 	for _, w := range want {
 		kind, more, ok := strings.Cut(w, "#")
-		if ok && kind == ev.Kind && strings.HasPrefix(ev.Detail, "#"+more+" ") {
+		if ok && kind == ev.Kind && ev.Attempt != nil && strconv.Itoa(ev.Attempt.Attempt) == more {
 			return w
 		}
 		kind, more, ok = strings.Cut(w, ":")
