@@ -31,7 +31,8 @@ commands:
   fees       operator fee schedules: list, set --method M --currency C
              [--merchant APPID] --bps N ..., clear
   demo       seed: the sandbox demo merchant, payer, FX rates and balances
-             make run prints
+             make run prints; receiver: a webhook endpoint on loopback that
+             prints each webhook and whether its signatures verify
   usdt       USDT networks (config set, show, remove) and the review desk
              (reviews, approve PAYMENTID, reject PAYMENTID)
   console-user  merchant console users: add APPID EMAIL --role ROLE (prints
