@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -140,6 +141,9 @@ func (r *receiver) check(req *http.Request, body []byte) (string, bool) {
 		fmt.Fprintf(&b, "  not a form body (%v): %.200q\n  answered 400\n", err, body)
 		return b.String(), false
 	}
+	// The body as sent: what the HMAC covers, and what the console's
+	// signature debugger takes.
+	fmt.Fprintf(&b, "  %-18s %s\n", "body:", printable(body))
 	names := make([]string, 0, len(form))
 	for k := range form {
 		names = append(names, k)
@@ -176,4 +180,15 @@ func (r *receiver) showLast(w http.ResponseWriter) {
 	for _, text := range r.last {
 		_, _ = io.WriteString(w, text)
 	}
+}
+
+// printable is a body as one line: quoted when it holds control characters
+// that would break the printout.
+func printable(body []byte) string {
+	for _, c := range body {
+		if c < 0x20 || c == 0x7f {
+			return strconv.Quote(string(body))
+		}
+	}
+	return string(body)
 }
