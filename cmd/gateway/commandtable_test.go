@@ -69,6 +69,9 @@ func TestCommandTableLists(t *testing.T) {
 				if !tableOrNone.MatchString(text) {
 					t.Fatalf("%v printed neither a table nor \"no ...\":\n%s", args, text)
 				}
+				if emptyJSON(v) && !noneLine.MatchString(text) {
+					t.Fatalf("%v lists nothing (%s) but does not say \"no ...\":\n%s", args, raw, text)
+				}
 			})
 		}
 	}
@@ -77,6 +80,30 @@ func TestCommandTableLists(t *testing.T) {
 // tableOrNone is a list's printout: a header line in capitals, or a line
 // saying there is nothing.
 var tableOrNone = regexp.MustCompile(`(?m)^\s*([A-Z][A-Z #]+(  +[A-Z][A-Z #]*)+\s*$|no [a-zA-Z ]+( \(.+\))?$)`)
+
+// noneLine is how every list says it has nothing.
+var noneLine = regexp.MustCompile(`(?m)^no [a-zA-Z ]+( \(.+\))?$`)
+
+// emptyJSON: a list's JSON with nothing in it, an empty array or an object
+// whose arrays are all empty.
+func emptyJSON(v any) bool {
+	switch v := v.(type) {
+	case []any:
+		return len(v) == 0
+	case map[string]any:
+		arrays := 0
+		for _, f := range v {
+			if a, ok := f.([]any); ok {
+				if len(a) > 0 {
+					return false
+				}
+				arrays++
+			}
+		}
+		return arrays > 0
+	}
+	return false
+}
 
 // output runs a gateway subcommand over the test's servers and answers its
 // standard output.

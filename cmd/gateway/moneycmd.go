@@ -172,7 +172,11 @@ func printJournal(out output, p operator.JournalPage) error {
 		return out.value(p)
 	}
 	tw := tabwriter.NewWriter(out.w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CURRENCY\tPENDING\tAVAILABLE\tRESERVE\tPAYOUT HOLD")
+	if len(p.Balances) == 0 {
+		fmt.Fprintln(tw, "no balances")
+	} else {
+		fmt.Fprintln(tw, "CURRENCY\tPENDING\tAVAILABLE\tRESERVE\tPAYOUT HOLD")
+	}
 	for _, b := range p.Balances {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", b.Currency, b.Pending, b.Available, b.Reserve, b.PayoutHold)
 	}
