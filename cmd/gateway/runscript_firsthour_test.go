@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -23,26 +22,63 @@ import (
 )
 
 // TestRunScriptFirstHour walks the README's quick start on a real make run
-// (scripts/run.sh, on free ports and a data directory of its own), started
-// in the background by a shell without job control, as `make run &` in a
-// script is: the banner's create (with notify_url to the demo receiver) and
-// pay work as printed, the receiver prints the webhook with both signatures
-// verified, the banner names the webhook secret, console-user add and the
-// operator console; then SIGINT to the background run stops the gateway,
-// the receiver and the servers, as SIGTERM does.
+// (on free ports and a data directory of its own), started in the
+// background by a shell without job control, as `make run &` in a script
+// is, where SIGINT begins ignored: the banner's create (with notify_url to
+// the demo receiver) and pay work as printed, the receiver prints the
+// webhook with both signatures verified, the banner names the webhook
+// secret, console-user add and the operator console; then SIGINT stops the
+// gateway, the receiver and the servers, as SIGTERM does: sent to
+// scripts/run.sh, and to the process group of a `make run` (as Ctrl-C
+// sends it to a foreground job's).
 func TestRunScriptFirstHour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Redis, ClickHouse and the gateway")
 	}
 	t.Parallel()
-	ports := freePorts(t, 6)
-	dir := t.TempDir()
-	env := map[string]string{
-		"GATEWAY_HTTP_ADDR": "127.0.0.1:" + ports[0], "GATEWAY_OPS_ADDR": "127.0.0.1:" + ports[1],
-		"GATEWAY_ADMIN_ADDR": "127.0.0.1:" + ports[2], "GATEWAY_RUN_RECEIVER_ADDR": "127.0.0.1:" + ports[3],
-		"GATEWAY_RUN_REDIS_PORT": ports[4], "GATEWAY_RUN_CLICKHOUSE_PORT": ports[5], "GATEWAY_RUN_DIR": dir,
+	tests := []struct {
+		name, script string
+		group        bool
+	}{
+		{"SIGINT to run.sh", "../../scripts/run.sh", false},
+		{"SIGINT to make run's process group", "make -s -C ../.. run", true},
 	}
-	run := startBackgroundRun(t, env)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { // one after the other: each builds bin/gateway
+			ports := freePorts(t, 6)
+			env := map[string]string{
+				"GATEWAY_HTTP_ADDR": "127.0.0.1:" + ports[0], "GATEWAY_OPS_ADDR": "127.0.0.1:" + ports[1],
+				"GATEWAY_ADMIN_ADDR": "127.0.0.1:" + ports[2], "GATEWAY_RUN_RECEIVER_ADDR": "127.0.0.1:" + ports[3],
+				"GATEWAY_RUN_REDIS_PORT": ports[4], "GATEWAY_RUN_CLICKHOUSE_PORT": ports[5], "GATEWAY_RUN_DIR": t.TempDir(),
+			}
+			run := startBackgroundRun(t, tc.script, env)
+			checkFirstHour(t, run, ports)
+			target := run.pid
+			if tc.group {
+				target = -run.pgid
+			}
+			if err := syscall.Kill(target, syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-run.done:
+			case <-time.After(2 * time.Minute):
+				t.Fatalf("SIGINT did not stop the background run\n%s", run.stderrText())
+			}
+			for _, p := range []string{ports[0], ports[3], ports[4], ports[5]} {
+				if conn, err := net.DialTimeout("tcp", "127.0.0.1:"+p, time.Second); err == nil {
+					conn.Close()
+					t.Fatalf("port %s still answers after SIGINT stopped the run", p)
+				}
+			}
+		})
+	}
+}
+
+// checkFirstHour is the quick start on a running make run: the banner's
+// lines, its create and pay as printed, the receiver's verdicts.
+func checkFirstHour(t *testing.T, run *backgroundRun, ports []string) {
+	t.Helper()
 	banner := run.waitFor(t, "\n====\n", 5*time.Minute)
 	for _, want := range []string{"webhook secret (webhook-signature header): whsec_",
 		`"notify_url":"http://127.0.0.1:` + ports[3] + `/hook"`,
@@ -55,7 +91,6 @@ func TestRunScriptFirstHour(t *testing.T) {
 	testenv.Eventually(t, time.Minute, "the gateway serves", func() bool {
 		return strings.Contains(run.stderrText(), `"gateway serving"`)
 	})
-
 	id := bannerCreate(t, banner)
 	pay := regexp.MustCompile(`curl -s -X POST "([^"]*PAYMENT_ID/pay[^"]*)"`).FindStringSubmatch(banner)
 	if pay == nil {
@@ -71,21 +106,6 @@ func TestRunScriptFirstHour(t *testing.T) {
 		"webhook-signature (webhook secret):   verified", "answered: success"} {
 		if !strings.Contains(hook, want) {
 			t.Fatalf("the receiver printed:\n%s\nwant %q", hook, want)
-		}
-	}
-
-	if err := syscall.Kill(run.pid, syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-run.done:
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("SIGINT did not stop the background run\n%s", run.stderrText())
-	}
-	for _, p := range []string{ports[0], ports[3], ports[4], ports[5]} {
-		if conn, err := net.DialTimeout("tcp", "127.0.0.1:"+p, time.Second); err == nil {
-			conn.Close()
-			t.Fatalf("port %s still answers after SIGINT stopped the run", p)
 		}
 	}
 }
@@ -118,16 +138,18 @@ func bannerCreate(t *testing.T, banner string) string {
 // backgroundRun is scripts/run.sh started as `run.sh &` by a bash without
 // job control: it begins with SIGINT ignored.
 type backgroundRun struct {
-	pid    int
+	pid    int // the background job's
+	pgid   int // the shell's and the job's process group
 	done   chan struct{}
 	mu     sync.Mutex
 	stdout bytes.Buffer
 	stderr bytes.Buffer
 }
 
-func startBackgroundRun(t *testing.T, env map[string]string) *backgroundRun {
+func startBackgroundRun(t *testing.T, script string, env map[string]string) *backgroundRun {
 	t.Helper()
-	cmd := exec.Command("bash", "-c", `../../scripts/run.sh & echo "run.sh pid $!"; wait $!`)
+	cmd := exec.Command("bash", "-c", script+` & echo "run.sh pid $!"; wait $!`)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Env = os.Environ()
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
@@ -149,7 +171,7 @@ func startBackgroundRun(t *testing.T, env map[string]string) *backgroundRun {
 	if err != nil {
 		t.Fatalf("first line %q: %v", sc.Text(), err)
 	}
-	r.pid = pid
+	r.pid, r.pgid = pid, cmd.Process.Pid
 	go func() {
 		for sc.Scan() {
 			r.mu.Lock()
@@ -214,21 +236,18 @@ type writerFunc func([]byte)
 
 func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }
 
-// freePorts are n loopback ports nothing listens on now.
+// freePorts are n loopback ports nothing listens on now, chosen as the
+// scripts choose them (lib.sh's free_port: below the ephemeral range, so no
+// outgoing connection can take one before the servers bind it).
 func freePorts(t *testing.T, n int) []string {
 	t.Helper()
 	var ports []string
-	var lns []net.Listener
 	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		out, err := exec.Command("bash", append([]string{"-c", `. ../../scripts/lib.sh && free_port "$@"`, "_"}, ports...)...).Output()
 		if err != nil {
 			t.Fatal(err)
 		}
-		lns = append(lns, ln)
-		ports = append(ports, fmt.Sprint(ln.Addr().(*net.TCPAddr).Port))
-	}
-	for _, ln := range lns {
-		ln.Close()
+		ports = append(ports, strings.TrimSpace(string(out)))
 	}
 	return ports
 }
