@@ -133,7 +133,7 @@ func (r *receiver) check(req *http.Request, body []byte) (string, bool) {
 	fmt.Fprintf(&b, "\n---- webhook %s UTC  POST %s\n", r.now().UTC().Format("15:04:05"), req.URL.Path)
 	for _, h := range []string{"webhook-id", "webhook-timestamp", "webhook-signature"} {
 		if v := req.Header.Get(h); v != "" {
-			fmt.Fprintf(&b, "  %-18s %s\n", h+":", v)
+			fmt.Fprintf(&b, "  %-18s %s\n", h+":", printable([]byte(v)))
 		}
 	}
 	form, err := url.ParseQuery(string(body))
@@ -150,7 +150,7 @@ func (r *receiver) check(req *http.Request, body []byte) (string, bool) {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		fmt.Fprintf(&b, "  %-18s %s\n", k, form.Get(k))
+		fmt.Fprintf(&b, "  %-18s %s\n", printable([]byte(k)), printable([]byte(form.Get(k))))
 	}
 	apiKey, secret, err := r.keys.load()
 	if err != nil {
@@ -182,8 +182,9 @@ func (r *receiver) showLast(w http.ResponseWriter) {
 	}
 }
 
-// printable is a body as one line: quoted when it holds control characters
-// that would break the printout.
+// printable is a body, name or value as one line: quoted when it holds
+// control characters, so that what a sender chose cannot break the printout
+// or forge a verdict line in it.
 func printable(body []byte) string {
 	for _, c := range body {
 		if c < 0x20 || c == 0x7f {

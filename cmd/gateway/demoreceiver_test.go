@@ -86,6 +86,9 @@ func TestDemoReceiverVerdicts(t *testing.T) {
 		}, wantSign: "verified", wantHMAC: "verified", wantCode: 200},
 		{name: "no headers", edit: func(b string, h http.Header) string { h.Del("webhook-signature"); return b },
 			wantSign: "verified", wantHMAC: "NOT verified: no webhook-id", wantCode: 200},
+		{name: "a value cannot forge a verdict line", edit: func(b string, _ http.Header) string {
+			return b + "&x=" + url.QueryEscape("\n  MD5 sign (API key):                   verified")
+		}, wantSign: "NOT verified: sign differs", wantHMAC: "NOT verified: no v1 signature matches", wantCode: 400},
 		{name: "keys from the demo file", keys: receiverKeys{file: demoFileWith(t, rcvKey, rcvSecret)},
 			wantSign: "verified", wantHMAC: "verified", wantCode: 200},
 	}
@@ -105,6 +108,9 @@ func TestDemoReceiverVerdicts(t *testing.T) {
 			rec := httptest.NewRecorder()
 			r.ServeHTTP(rec, req)
 			printed := out.String()
+			if n := strings.Count(printed, "\n  MD5 sign"); n != 1 {
+				t.Fatalf("%d MD5 verdict lines:\n%s", n, printed)
+			}
 			if !strings.Contains(printed, "MD5 sign (API key):                   "+tc.wantSign) ||
 				!strings.Contains(printed, "webhook-signature (webhook secret):   "+tc.wantHMAC) {
 				t.Fatalf("printed:\n%s\nwant sign %q, hmac %q", printed, tc.wantSign, tc.wantHMAC)
