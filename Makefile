@@ -14,6 +14,9 @@ PKGS ?= ./...
 build:
 	$(GO) build -o bin/gateway ./cmd/gateway
 
+# The gateway, its servers and the demo's webhook receiver, to try it by
+# hand (scripts/run.sh); installs only what running needs (scripts/deps.sh
+# run), the test tools come with make test (scripts/deps.sh test).
 run:
 	scripts/run.sh
 
