@@ -14,6 +14,9 @@ PKGS ?= ./...
 build:
 	$(GO) build -o bin/gateway ./cmd/gateway
 
+# The gateway, its servers and the demo's webhook receiver, to try it by
+# hand (scripts/run.sh); installs only what running needs (scripts/deps.sh
+# run), the test tools come with make test (scripts/deps.sh test).
 run:
 	scripts/run.sh
 
@@ -28,7 +31,7 @@ run:
 # once instead of twice. Release builds (make build, run, bench) use it.
 test: export GOFLAGS += -pgo=off
 test: vet vulncheck
-	scripts/deps.sh
+	scripts/deps.sh test
 	scripts/testenv.sh $(GO) test -count=1 -timeout 9m $(PKGS)
 	scripts/chaos.sh quick
 	$(MAKE) fuzz-quick
@@ -44,7 +47,7 @@ CLUSTER_TESTS ?= Cluster|^(TestEndToEnd|TestIdempotencyKeyAndCancelEndToEnd|Test
 .PHONY: test-cluster
 test-cluster: export GOFLAGS += -pgo=off
 test-cluster:
-	scripts/deps.sh
+	scripts/deps.sh test
 	scripts/noskip.sh scripts/testenv.sh scripts/testenv-cluster.sh $(GO) test -v -count=1 -p 1 -timeout 20m -run '$(CLUSTER_TESTS)' $(PKGS)
 
 # Every native fuzz target (func FuzzX in *_test.go, found by
@@ -74,7 +77,7 @@ test-short:
 # and 1280 px into screenshots/ (git-ignored); those of the pages named in
 # docs/screenshots/LIST are copied into docs/screenshots/ (committed).
 screenshots:
-	scripts/deps.sh
+	scripts/deps.sh test
 	rm -rf screenshots
 	SCREENSHOTS_DIR=$(CURDIR)/screenshots scripts/testenv.sh $(GO) test -count=1 -run Browser $(PKGS)
 	scripts/screenshots.sh screenshots docs/screenshots

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Installs the servers that tests and `make run` need (Redis, ClickHouse),
-# promtool (Debian's prometheus package) for the metric and rule checks,
-# Chromium for the payer pages' end-to-end tests (internal/browser), and
-# make, from Debian's packages when their commands are missing; a package that
-# cannot be installed is an error, as the tests fail without it under CI=true.
-# Says nothing when all is there.
+# Installs what a task needs, from Debian's packages when their commands are
+# missing; a package that cannot be installed is an error, as the tests fail
+# without it under CI=true. Says nothing when all is there.
+#
+#   scripts/deps.sh run    what running needs (`make run`): Redis, ClickHouse
+#                          and make
+#   scripts/deps.sh test   (the default) that, and what the tests need:
+#                          promtool (Debian's prometheus package) for the
+#                          metric and rule checks, Chromium and a CJK font for
+#                          the browser tests (internal/browser), and npm for
+#                          axe-core, their accessibility checker
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+
+mode=${1:-test}
+case "$mode" in run | test) ;; *) die "usage: scripts/deps.sh [run|test]" ;; esac
 
 missing=()
 need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
@@ -19,22 +27,32 @@ if ! command -v clickhouse >/dev/null 2>&1; then
 	need clickhouse-server clickhouse-server
 	need clickhouse-client clickhouse-client
 fi
-need promtool prometheus
-# npm fetches axe-core, the accessibility checker of the browser tests
-# (scripts/axe.sh, run at the end).
-need npm npm
-# Any Chromium or Chrome the tests can find (internal/browser) will do; a
-# CHROMIUM variable naming one counts too.
-if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
-	! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then
-	missing+=(chromium)
+# The test tools, only when testing.
+test_deps() {
+	[ "$mode" = test ] || return 0
+	need promtool prometheus
+	# npm fetches axe-core, the accessibility checker of the browser tests
+	# (scripts/axe.sh, run at the end).
+	need npm npm
+	# Any Chromium or Chrome the tests can find (internal/browser) will do; a
+	# CHROMIUM variable naming one counts too.
+	if [ -z "${CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &&
+		! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then
+		missing+=(chromium)
+	fi
+	# The zh pages need a CJK font in the browser the tests and screenshots use
+	# (a payer's phone has one; a server does not).
+	if ! dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null | grep -q 'ok installed'; then
+		missing+=(fonts-wqy-microhei)
+	fi
+}
+test_deps
+# axe-core, from npm, for the browser tests only.
+axe() { [ "$mode" = run ] || "$(dirname "$0")/axe.sh"; }
+if [ ${#missing[@]} -eq 0 ]; then
+	axe
+	exit 0
 fi
-# The zh pages need a CJK font in the browser the tests and screenshots use
-# (a payer's phone has one; a server does not).
-if ! dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null | grep -q 'ok installed'; then
-	missing+=(fonts-wqy-microhei)
-fi
-[ ${#missing[@]} -eq 0 ] && exec "$(dirname "$0")/axe.sh"
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
@@ -64,4 +82,4 @@ for svc in "${missing[@]}"; do
 		"${sudo[@]}" service "$svc" stop
 	fi
 done >/dev/null 2>&1 || true
-"$(dirname "$0")/axe.sh"
+axe

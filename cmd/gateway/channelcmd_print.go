@@ -61,7 +61,10 @@ func printChannels(out output, v *operator.ChannelsView) error {
 		}
 	}
 	if out.json {
-		return out.value(map[string]any{"channels": rows, "keywords": v.Keywords, "pins": v.Pins})
+		return out.value(map[string]any{"channels": nonNil(rows), "keywords": nonNil(v.Keywords), "pins": nonNil(v.Pins)})
+	}
+	if len(rows) == 0 {
+		return noRows(out.w, "channels", "")
 	}
 	tw := tabwriter.NewWriter(out.w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHANNEL\tMODE\tSTATE\tENABLED\tWEIGHT\tPRIO\tCAPS\tTODAY\tRATE\tNOTE")

@@ -75,6 +75,7 @@ func TestSubcommandHelp(t *testing.T) {
 		{[]string{"usdt", "config", "show", "--help"}, []string{"-json"}, []string{"-address", "-mode", "-sandbox", "-state"}},
 		{[]string{"usdt", "config", "set", "--help"}, []string{"-address", "-mode", "-sandbox"}, []string{"-state", "-note"}},
 		{[]string{"demo", "seed", "--help"}, []string{"-dir", "-json"}, []string{"-name"}},
+		{[]string{"demo", "receiver", "--help"}, []string{"-addr", "-merchant-file", "-api-key", "-webhook-secret"}, []string{"-dir", "-json"}},
 		{[]string{"channel", "set", "--help"}, []string{"-weight", "-daily-amount", "-cost", "-by"}, []string{"-reason"}},
 		{[]string{"channel", "breaker", "--help"}, []string{"-reason", "-by"}, []string{"-weight", "-cost"}},
 	}

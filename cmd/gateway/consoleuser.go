@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -113,12 +112,8 @@ func addConsoleUser(ctx context.Context, acc *access.Accounts, appid, email stri
 	if err != nil {
 		return err
 	}
-	link := publicURL + console.Base + "/setup/" + token
-	if asJSON {
-		return json.NewEncoder(stdout).Encode(map[string]string{"id": a.ID, "email": a.Email, "role": string(a.Role), "setupLink": link})
-	}
-	fmt.Fprintf(stdout, "console user %s (%s) of %s created.\nSetup link (one use, 72 h; send it to the person, it is shown only now):\n%s\n", a.Email, a.Role, appid, link)
-	return nil
+	s := newAccountSetup{ID: a.ID, Email: a.Email, Role: string(a.Role), AppID: appid, SetupLink: publicURL + console.Base + "/setup/" + token}
+	return s.print(output{w: stdout, json: asJSON}, "console user")
 }
 
 // unlockConsoleUser unlocks the second factor of appid's user email.
@@ -138,7 +133,10 @@ func unlockConsoleUser(ctx context.Context, acc *access.Accounts, appid, email s
 
 func printConsoleUsers(users []*access.Account, asJSON bool, stdout io.Writer) error {
 	if asJSON {
-		return json.NewEncoder(stdout).Encode(users)
+		return output{w: stdout, json: true}.value(nonNil(users))
+	}
+	if len(users) == 0 {
+		return noRows(stdout, "console users", "gateway console-user add APPID EMAIL --role owner")
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tPASSWORD\tTOTP\tTOTP LOCKED\tDISABLED\tCREATED")

@@ -21,12 +21,16 @@ import (
 )
 
 const demoUsage = `usage: gateway demo seed [--dir DIR] [--json] [--redis-url URL]
+       gateway demo receiver [--addr 127.0.0.1:8099] [--merchant-file FILE]
 
-  seed   what make run needs so that every method pays on the first run:
-         a sandbox demo merchant and a sandbox demo payer account with a
-         password (reused from DIR when Redis still knows them), the FX
-         rates the methods need where none is set, and balances topped up
-         for balance payments; prints them
+  seed       what make run needs so that every method pays on the first
+             run: a sandbox demo merchant and a sandbox demo payer account
+             with a password (reused from DIR when Redis still knows them),
+             the FX rates the methods need where none is set, and balances
+             topped up for balance payments; prints them
+  receiver   a merchant's webhook endpoint on loopback (make run starts
+             one): prints each webhook and whether its MD5 sign and its
+             webhook-signature verify; answers success when the sign does
 `
 
 // demoRates are the rates the sandbox methods need for USD orders: bdcard,
@@ -62,9 +66,12 @@ type demoState struct {
 }
 
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "receiver" {
+		return demoReceiverCmd(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "seed" {
 		fmt.Fprint(stderr, demoUsage)
-		return errors.New("demo: want the subcommand seed")
+		return errors.New("demo: want the subcommand seed or receiver")
 	}
 	fs := subFlags("demo", "seed", "[--dir DIR] [--json]", args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)

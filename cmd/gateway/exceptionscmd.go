@@ -113,7 +113,7 @@ func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	list, err := x.List(ctx, actor, operator.ExceptionFilter{Kind: *kind, Handled: *handled})
 	if err != nil || out.json {
-		return errors.Join(err, out.value(list))
+		return errors.Join(err, out.value(nonNil(list)))
 	}
 	printExceptions(stdout, list)
 	return nil
@@ -157,6 +157,10 @@ func cliProviders(rdb redis.UniversalClient, stderr io.Writer, call bool) (*prov
 }
 
 func printExceptions(w io.Writer, list []operator.Exception) {
+	if len(list) == 0 {
+		_ = noRows(w, "exceptions", "nothing needs a person")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "WHEN\tKIND\tID\tORDER\tAPPID\tDETAIL\tACTIONS")
 	for _, e := range list {
@@ -169,9 +173,6 @@ func printExceptions(w io.Writer, list []operator.Exception) {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Format("2006-01-02T15:04:05Z"), e.Kind, e.ID, e.OrderID, e.AppID,
 			oneLine(detail, 80), strings.Join(e.Actions, ","))
-	}
-	if len(list) == 0 {
-		fmt.Fprintln(tw, "(nothing needs a person)")
 	}
 	_ = tw.Flush()
 }

@@ -149,6 +149,9 @@ func printFees(out output, all []fees.Schedule) error {
 	if out.json {
 		return out.value(rows)
 	}
+	if len(rows) == 0 {
+		return noRows(out.w, "fee schedules", "gateway fees set --method M --currency C --bps N")
+	}
 	tw := tabwriter.NewWriter(out.w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MERCHANT\tMETHOD\tCURRENCY\tFEE")
 	for _, r := range rows {

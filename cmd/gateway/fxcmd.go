@@ -87,7 +87,7 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if out.json {
 			return out.value(e)
 		}
-		printRates(stdout, "SET", []fx.Entry{e})
+		printRates(stdout, "SET", "FX rates", []fx.Entry{e})
 		return nil
 	case "list":
 		_, cur, err := st.Current(ctx)
@@ -99,11 +99,11 @@ func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if out.json {
-			return out.value(map[string]any{"current": cur, "history": hist})
+			return out.value(map[string]any{"current": nonNil(cur), "history": nonNil(hist)})
 		}
-		printRates(stdout, "CURRENT", cur)
+		printRates(stdout, "CURRENT", "FX rates", cur)
 		fmt.Fprintln(stdout)
-		printRates(stdout, "HISTORY (newest first)", hist)
+		printRates(stdout, "HISTORY (newest first)", "FX rate changes", hist)
 		return nil
 	}
 	return fmt.Errorf("fx: unknown subcommand %q", sub)
@@ -126,8 +126,12 @@ func fxArgs(sub string, pos []string) error {
 	return nil
 }
 
-func printRates(w io.Writer, title string, es []fx.Entry) {
+func printRates(w io.Writer, title, things string, es []fx.Entry) {
 	fmt.Fprintln(w, title)
+	if len(es) == 0 {
+		_ = noRows(w, things, "gateway fx set BASE QUOTE RATE")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PAIR\tRATE\tSET AT\tBY")
 	for _, e := range es {

@@ -107,6 +107,9 @@ func printIncome(out output, rows []query.IncomeRow) error {
 	if out.json {
 		return out.value(lines)
 	}
+	if len(lines) == 0 {
+		return noRows(out.w, "income in these days", "")
+	}
 	tw := tabwriter.NewWriter(out.w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DAY\tTYPE\tMETHOD\tCURRENCY\tFEES\tPOSTINGS")
 	for _, l := range lines {

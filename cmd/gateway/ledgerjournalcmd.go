@@ -123,7 +123,10 @@ func ledgerBalances(ctx context.Context, j *journal.Journal, appid string, out o
 		return fmt.Errorf("ledger balances: %w", err)
 	}
 	if out.json {
-		return out.value(bs)
+		return out.value(nonNil(bs))
+	}
+	if len(bs) == 0 {
+		return noRows(out.w, "balances", "")
 	}
 	tw := tabwriter.NewWriter(out.w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "CURRENCY\tPENDING\tAVAILABLE\tRESERVE\tPAYOUT HOLD\t")

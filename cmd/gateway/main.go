@@ -31,7 +31,8 @@ commands:
   fees       operator fee schedules: list, set --method M --currency C
              [--merchant APPID] --bps N ..., clear
   demo       seed: the sandbox demo merchant, payer, FX rates and balances
-             make run prints
+             make run prints; receiver: a webhook endpoint on loopback that
+             prints each webhook and whether its signatures verify
   usdt       USDT networks (config set, show, remove) and the review desk
              (reviews, approve PAYMENTID, reject PAYMENTID)
   console-user  merchant console users: add APPID EMAIL --role ROLE (prints
@@ -64,12 +65,59 @@ func main() {
 	}
 }
 
-// subUsage is each command's usage text, printed on standard output by
-// "gateway COMMAND --help" (serve and migrate print their flags instead).
-var subUsage = map[string]string{"merchant": merchantUsage, "webhook": webhookUsage, "order": orderUsage,
-	"fx": fxUsage, "fees": feesUsage, "usdt": usdtUsage, "demo": demoUsage, "console-user": consoleUserUsage,
-	"operator": operatorUsage, "exceptions": exceptionsUsage, "ledger": ledgerUsage,
-	"sandbox": sandboxUsage, "channel": channelUsage}
+// runFunc runs one command with the arguments after its name.
+type runFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+
+// cliCommand is one command of the usage text above: its own usage, printed
+// by "gateway COMMAND --help" on standard output (serve and migrate print
+// their flags instead), how it runs, and the argument lists of its
+// subcommands that list things: each prints a table, or JSON with --json,
+// and an empty list says "no <things>" (TestCommandTable walks them).
+type cliCommand struct {
+	name  string
+	usage string
+	run   runFunc
+	lists [][]string
+}
+
+// noStdin adapts a command that reads nothing from standard input.
+func noStdin(f func(context.Context, []string, io.Writer, io.Writer) error) runFunc {
+	return func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+		return f(ctx, args, stdout, stderr)
+	}
+}
+
+// commands is every command dispatch knows; usage lists each.
+var commands = []cliCommand{
+	{name: "serve", run: func(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) error {
+		return serve(ctx, args, stderr)
+	}},
+	{name: "migrate", run: noStdin(migrate)},
+	{name: "merchant", usage: merchantUsage, run: merchantCmd, lists: [][]string{{"list"}}},
+	{name: "webhook", usage: webhookUsage, run: noStdin(webhookCmd)},
+	{name: "order", usage: orderUsage, run: noStdin(orderCmd)},
+	{name: "fx", usage: fxUsage, run: noStdin(fxCmd), lists: [][]string{{"list"}}},
+	{name: "fees", usage: feesUsage, run: noStdin(feesCmd), lists: [][]string{{"list"}}},
+	{name: "demo", usage: demoUsage, run: noStdin(demoCmd)},
+	{name: "usdt", usage: usdtUsage, run: noStdin(usdtCmd), lists: [][]string{{"reviews"}, {"config", "show"}}},
+	{name: "console-user", usage: consoleUserUsage, run: noStdin(consoleUserCmd), lists: [][]string{{"list", "APPID"}}},
+	{name: "exceptions", usage: exceptionsUsage, run: noStdin(exceptionsCmd), lists: [][]string{{"list"}}},
+	{name: "operator", usage: operatorUsage, run: noStdin(operatorCmd), lists: [][]string{{"list"}}},
+	{name: "ledger", usage: ledgerUsage, run: noStdin(ledgerCmd), lists: [][]string{{"adjustments"}, {"journal", "APPID"},
+		{"balances", "APPID"}, {"income", "--from", "2026-01-01", "--to", "2026-01-02"}}},
+	{name: "sandbox", usage: sandboxUsage, run: noStdin(sandboxCmd)},
+	{name: "channel", usage: channelUsage, run: noStdin(channelCmd), lists: [][]string{{"list"}}},
+}
+
+// lookup is the command named name.
+func lookup(name string) (cliCommand, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return cliCommand{}, false
+}
 
 func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
@@ -81,8 +129,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("no command given")
 	}
-	if text, ok := subUsage[args[0]]; ok && len(args) > 1 && isHelp(args[1]) {
-		fmt.Fprint(stdout, text)
+	if c, ok := lookup(args[0]); ok && c.usage != "" && len(args) > 1 && isHelp(args[1]) {
+		fmt.Fprint(stdout, c.usage)
 		return nil
 	}
 	if err := dispatch(ctx, args, stdin, stdout, stderr); !errors.Is(err, flag.ErrHelp) {
@@ -92,38 +140,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	switch args[0] {
-	case "serve":
-		return serve(ctx, args[1:], stderr)
-	case "merchant":
-		return merchantCmd(ctx, args[1:], stdin, stdout, stderr)
-	case "migrate":
-		return migrate(ctx, args[1:], stdout, stderr)
-	case "webhook":
-		return webhookCmd(ctx, args[1:], stdout, stderr)
-	case "order":
-		return orderCmd(ctx, args[1:], stdout, stderr)
-	case "fx":
-		return fxCmd(ctx, args[1:], stdout, stderr)
-	case "fees":
-		return feesCmd(ctx, args[1:], stdout, stderr)
-	case "usdt":
-		return usdtCmd(ctx, args[1:], stdout, stderr)
-	case "demo":
-		return demoCmd(ctx, args[1:], stdout, stderr)
-	case "console-user":
-		return consoleUserCmd(ctx, args[1:], stdout, stderr)
-	case "exceptions":
-		return exceptionsCmd(ctx, args[1:], stdout, stderr)
-	case "operator":
-		return operatorCmd(ctx, args[1:], stdout, stderr)
-	case "ledger":
-		return ledgerCmd(ctx, args[1:], stdout, stderr)
-	case "sandbox":
-		return sandboxCmd(ctx, args[1:], stdout, stderr)
-	case "channel":
-		return channelCmd(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
+	if c, ok := lookup(args[0]); ok {
+		return c.run(ctx, args[1:], stdin, stdout, stderr)
+	}
+	if isHelp(args[0]) {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}

@@ -142,6 +142,9 @@ func (o output) list(all []*merchant.Account) error {
 		}
 		return o.value(views)
 	}
+	if len(all) == 0 {
+		return noRows(o.w, "merchants", "gateway merchant create --name NAME")
+	}
 	fmt.Fprintf(o.w, "%-8s %-8s %-9s %-24s %s\n", "APPID", "MODE", "STATE", "NAME", "CALLBACK")
 	for _, a := range all {
 		mode, state := "live", "enabled"

@@ -108,7 +108,7 @@ func printMethods(w io.Writer, methods []schema.Method, limits map[schema.Method
 func printBalances(w io.Writer, balances map[string]string) {
 	fmt.Fprintln(w, "\nBALANCES")
 	if len(balances) == 0 {
-		fmt.Fprintln(w, "(none)")
+		_ = noRows(w, "balances", "")
 		return
 	}
 	curs := make([]string, 0, len(balances))

@@ -168,15 +168,24 @@ func cliMoney(rdb redis.UniversalClient) (*operator.Money, error) {
 
 func printJournal(out output, p operator.JournalPage) error {
 	if out.json {
+		p.Entries = nonNil(p.Entries)
 		return out.value(p)
 	}
 	tw := tabwriter.NewWriter(out.w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CURRENCY\tPENDING\tAVAILABLE\tRESERVE\tPAYOUT HOLD")
+	if len(p.Balances) == 0 {
+		fmt.Fprintln(tw, "no balances")
+	} else {
+		fmt.Fprintln(tw, "CURRENCY\tPENDING\tAVAILABLE\tRESERVE\tPAYOUT HOLD")
+	}
 	for _, b := range p.Balances {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", b.Currency, b.Pending, b.Available, b.Reserve, b.PayoutHold)
 	}
 	fmt.Fprintln(tw)
-	fmt.Fprintln(tw, "WHEN\tKIND\tREF\tBY\tMEMO\tPOSTINGS")
+	if len(p.Entries) == 0 {
+		fmt.Fprintln(tw, "no journal entries")
+	} else {
+		fmt.Fprintln(tw, "WHEN\tKIND\tREF\tBY\tMEMO\tPOSTINGS")
+	}
 	for _, e := range p.Entries {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Format("2006-01-02 15:04:05"), e.Kind, e.Ref, dash(e.By), dash(e.Memo), postingsText(e.Postings))
 	}
@@ -207,7 +216,10 @@ func dash(s string) string {
 
 func printAdjustments(out output, pending, recent []operator.Adjustment) error {
 	if out.json {
-		return out.value(map[string]any{"pending": pending, "recent": recent})
+		return out.value(map[string]any{"pending": nonNil(pending), "recent": nonNil(recent)})
+	}
+	if len(pending)+len(recent) == 0 {
+		return noRows(out.w, "adjustments", "")
 	}
 	tw := tabwriter.NewWriter(out.w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tAPPID\tAMOUNT\tBUCKET\tMADE BY\tDECIDED BY\tREASON\tNOTE")

@@ -103,7 +103,7 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case "list":
 		ops, err := accts.List(ctx, access.RealmOperator, "")
 		if err != nil || out.json {
-			return errors.Join(err, out.value(ops))
+			return errors.Join(err, out.value(nonNil(ops)))
 		}
 		printOperators(stdout, ops)
 		return nil
@@ -112,7 +112,7 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err != nil {
 			return err
 		}
-		return out.value(setupView(acct, *base, token))
+		return setupView(acct, *base, token).print(out, "operator")
 	}
 	acct, err := accts.ByEmail(ctx, access.RealmOperator, pos[0])
 	if err != nil {
@@ -124,7 +124,7 @@ func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err != nil {
 			return err
 		}
-		return out.value(setupView(acct, *base, token))
+		return setupView(acct, *base, token).print(out, "operator")
 	case "unlock":
 		if err := access.NewTeam(accts).UnlockSecondFactor(ctx, actor, acct.ID); err != nil {
 			return err
@@ -168,12 +168,16 @@ func cliAuditActor(by string, byGiven bool) (access.Actor, error) {
 }
 
 // setupView is a new account with its setup link, shown this once.
-func setupView(acct *access.Account, base, token string) map[string]any {
-	return map[string]any{"id": acct.ID, "email": acct.Email, "role": acct.Role,
-		"setupLink": strings.TrimRight(base, "/") + admin.SetupPath + url.PathEscape(token)}
+func setupView(acct *access.Account, base, token string) newAccountSetup {
+	return newAccountSetup{ID: acct.ID, Email: acct.Email, Role: string(acct.Role),
+		SetupLink: strings.TrimRight(base, "/") + admin.SetupPath + url.PathEscape(token)}
 }
 
 func printOperators(w io.Writer, ops []*access.Account) {
+	if len(ops) == 0 {
+		_ = noRows(w, "operators", "gateway operator add EMAIL --role admin")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "EMAIL\tROLE\tSTATE\tSET UP\tCREATED\tID")
 	for _, a := range ops {
@@ -188,9 +192,6 @@ func printOperators(w io.Writer, ops []*access.Account) {
 			setup = "yes"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Email, a.Role, state, setup, a.CreatedAt.Format("2006-01-02T15:04:05Z"), a.ID)
-	}
-	if len(ops) == 0 {
-		fmt.Fprintln(tw, "(none: gateway operator add EMAIL --role admin)")
 	}
 	_ = tw.Flush()
 }

@@ -74,7 +74,7 @@ func usdtConfigCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return errors.New("usdt config: want set, show or remove")
 	}
 	sub := args[0]
-	fs, common := cliFlags("usdt config "+sub, stderr)
+	fs, common := cliFlags("usdt config "+sub, args[1:], stdout, stderr)
 	var nf networkFlags
 	fs.StringVar(&nf.address, "address", "", "set: our receiving address(es), comma-separated; the first is shown to payers")
 	fs.StringVar(&nf.contract, "contract", "", "set: the USDT token contract")
@@ -166,14 +166,15 @@ func cliSettings(rdb redis.UniversalClient) (*operator.Settings, error) {
 }
 
 func printNetworks(w io.Writer, nets []usdt.Network) {
+	if len(nets) == 0 {
+		_ = noRows(w, "USDT networks", "live payers can choose none; sandbox orders get the built-in null addresses")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NETWORK\tFOR\tMODE\tCONFIRMATIONS\tDECIMALS\tEXCHANGE\tCONTRACT\tADDRESSES")
 	for _, n := range nets {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", n.Name, map[bool]string{true: "sandbox", false: "live"}[n.Sandbox],
 			n.Mode, n.Confirmations, n.Decimals, n.ExchangeNetwork, n.Contract, strings.Join(n.Addresses, ","))
-	}
-	if len(nets) == 0 {
-		fmt.Fprintln(tw, "(none: live payers can choose no network; sandbox orders get the built-in null addresses)")
 	}
 	_ = tw.Flush()
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -26,9 +27,13 @@ type cliCommon struct {
 	json  *bool
 }
 
-func cliFlags(name string, stderr io.Writer) (*flag.FlagSet, cliCommon) {
+// Help asked for goes to stdout, as every command's does (subFlags).
+func cliFlags(name string, args []string, stdout, stderr io.Writer) (*flag.FlagSet, cliCommon) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	if slices.ContainsFunc(args, isHelp) {
+		fs.SetOutput(stdout)
+	}
 	onlyOwnFlags(fs, name[strings.LastIndex(name, " ")+1:])
 	return fs, cliCommon{
 		redis: bindRedis(fs),
@@ -44,7 +49,7 @@ func (c cliCommon) output(w io.Writer) output { return output{w: w, json: *c.jso
 
 // usdtReviewsCmd is the administrator's USDT reviews: list, approve, reject, attach.
 func usdtReviewsCmd(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
-	fs, common := cliFlags("usdt "+sub, stderr)
+	fs, common := cliFlags("usdt "+sub, args, stdout, stderr)
 	state := fs.String("state", command.BacklogWaiting, "reviews: waiting, failed or all")
 	note := fs.String("note", "", "approve, reject, attach: what the administrator saw")
 	reason := fs.String("reason", "", "reject: why, as the payer will read it")
@@ -168,6 +173,10 @@ func reviewRows(orders []*schema.Order) []reviewView {
 }
 
 func printReviews(w io.Writer, orders []*schema.Order) {
+	if len(orders) == 0 {
+		_ = noRows(w, "USDT reviews", "")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PAYMENT ID\tSTATUS\tNETWORK\tPAYABLE\tSTATE\tREASON\tNEXT CHECK\tUPDATED\tHASH")
 	for _, o := range orders {
