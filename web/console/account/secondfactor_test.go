@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/internal/browser"
 	"github.com/paygate/gateway/web/frame/frametest"
 )
 
@@ -78,5 +79,34 @@ func TestSecretsFormsNeedTOTP(t *testing.T) {
 	if _, body := e.page(e.person(access.RoleDeveloper), "/developers"); strings.Contains(body, "data-needs-totp") ||
 		!strings.Contains(body, "data-callback") || !strings.Contains(body, "data-rotate=") {
 		t.Fatal("a developer with TOTP is not offered the callback and rotation forms")
+	}
+}
+
+// TestDeveloperWithoutTOTPInBrowser: a developer who logged in with a
+// password only sees the Developers page without the rotation and
+// callback forms, with the sentence that sends them to set TOTP up; the
+// callback form forged in their browser is refused with that sentence and
+// the next step, and the callback stays.
+func TestDeveloperWithoutTOTPInBrowser(t *testing.T) {
+	e := newEnv(t)
+	e.personWithoutTOTP(access.RoleDeveloper) // the account; the browser logs in itself
+	b := browser.New(t)
+	pg := b.NewPage(browser.Wide)
+	frametest.Login(t, pg, e.url, "developer-nototp@shop.test", frametest.Password, "")
+	pg.Go(e.url + "/developers")
+	if !has(pg, "[data-needs-totp]") || has(pg, "form[data-callback]") || has(pg, "form[data-rotate]") {
+		t.Fatal("the Developers page offers the secrets' forms to a developer without TOTP, or does not say why not")
+	}
+	shoot(t, pg, "developers-no-totp")
+	if st := forge(t, pg, base+"/developers/callback", map[string]string{"callback": "https://93.184.216.35/steal"}, true); st != http.StatusForbidden {
+		t.Fatalf("the forged callback change answered %d, want 403", st)
+	}
+	if txt := pg.Text("main"); !strings.Contains(txt, "set up TOTP") || !has(pg, "[data-next-link]") {
+		t.Fatalf("the refusal says %q", txt)
+	}
+	pg.AllowErrorStatus(http.StatusForbidden)
+	shoot(t, pg, "developers-no-totp-refused")
+	if a, _ := e.merchants.Get(t.Context(), e.shop.AppID); a.Callback != e.shop.Callback {
+		t.Fatal("the callback moved")
 	}
 }
