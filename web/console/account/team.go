@@ -3,6 +3,7 @@ package account
 import (
 	"bufio"
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/server"
 )
 
 // teamData is the Team & security page.
@@ -28,6 +30,9 @@ type teamData struct {
 	// Self is the viewer, who is not offered removing themselves either.
 	Fixed map[string]bool
 	Self  string
+	// The invitation as typed when it was refused, the refusal shown next
+	// to the form.
+	InviteEmail, InviteRole, InviteErr string
 }
 
 // team lists the users, their roles and TOTP, and the forms an owner has.
@@ -82,6 +87,12 @@ func (h handlers) invite(c *fiber.Ctx) error {
 	}
 	u, token, err := h.p.svc.Team.Invite(c.UserContext(), h.ui.Actor(c), email, access.Role(form(c, "role")))
 	if err != nil {
+		var de *platform.Error
+		if errors.As(err, &de) && (de.Kind == platform.KindInvalidParameter || de.Kind == platform.KindConflict) {
+			v := h.ui.View(c, "desk_team_title")
+			v.Status = server.Classify(err).Code
+			return h.teamPage(c, v, teamData{InviteEmail: email, InviteRole: form(c, "role"), InviteErr: de.Msg})
+		}
 		return h.ui.Fail(c, err)
 	}
 	v := h.ui.View(c, "desk_team_title")

@@ -1,7 +1,9 @@
 package account
 
 import (
+	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,5 +78,45 @@ func TestTeamOffersOnlyWhatWorks(t *testing.T) {
 				t.Errorf("%s's Team page does not describe the role %s: %v", r, role, m)
 			}
 		}
+	}
+}
+
+// TestFormProblemsInline: a callback URL or an invitation the use case
+// refuses comes back on its page with the refusal next to the field and
+// what was typed kept, and nothing changes.
+func TestFormProblemsInline(t *testing.T) {
+	e := newEnv(t)
+	owner := e.person(access.RoleOwner)
+	for _, tc := range []struct {
+		name   string
+		path   string
+		vals   url.Values
+		status int
+		want   []string
+	}{
+		{"callback not https", "/developers/callback", url.Values{"callback": {"ftp://shop.test/hook"}}, http.StatusBadRequest,
+			[]string{`data-field-error="callback"`, `value="ftp://shop.test/hook"`, `aria-invalid="true"`}},
+		{"callback to a private address", "/developers/callback", url.Values{"callback": {"https://10.0.0.7/hook"}}, http.StatusBadRequest,
+			[]string{`data-field-error="callback"`, `value="https://10.0.0.7/hook"`}},
+		{"invite of an existing address", "/team/invite", url.Values{"email": {"owner@shop.test"}, "role": {"finance"}}, http.StatusConflict,
+			[]string{`data-field-error="email"`, `value="owner@shop.test"`, `<option value="finance" selected>`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.vals.Set("csrf", owner.CSRF)
+			before := e.fingerprint()
+			res := e.do(owner, http.MethodPost, tc.path, tc.vals)
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.status {
+				t.Fatalf("answered %d, want %d", res.StatusCode, tc.status)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			if e.fingerprint() != before {
+				t.Fatal("refused, but something changed")
+			}
+		})
 	}
 }
