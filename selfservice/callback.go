@@ -23,7 +23,7 @@ import (
 // names the host only: a URL's path or query may hold the merchant's own
 // token.
 func (d *Webhooks) SetCallback(ctx context.Context, a access.Actor, raw string) error {
-	appid, err := may(a, access.PermSettingsWrite)
+	appid, err := d.strong.may(ctx, a, access.PermSettingsWrite)
 	if err != nil {
 		return err
 	}

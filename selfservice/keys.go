@@ -17,7 +17,8 @@ type Keys struct {
 	maxGrace  time.Duration
 	merchants *merchant.Store
 	now       func() time.Time
-	modes     sync.Map // appid → sandbox (bool): a merchant's mode never changes
+	modes     sync.Map     // appid → sandbox (bool): a merchant's mode never changes
+	strong    secondFactor // rotations need TOTP
 }
 
 // Credentials is the Developers page's view of the merchant's credentials:
@@ -39,6 +40,10 @@ type Credentials struct {
 	Callback         string
 	DefaultGrace     time.Duration
 	MaxGrace         time.Duration
+	// NeedsTOTP: the person's role may rotate keys or move the callback
+	// but they have no TOTP, so the page offers setting it up instead of
+	// those forms (the use cases refuse them: ErrNeedsTOTP).
+	NeedsTOTP bool
 }
 
 // Credentials reads what the Developers page shows; every role may read it.
@@ -58,6 +63,13 @@ func (d *Keys) Credentials(ctx context.Context, actor access.Actor) (*Credential
 		c.PrevKeyTill, c.PrevKeyEnd = a.PrevKeyTill, end(a.PrevAPIKey)
 	}
 	c.WebhooksOnOldKey = a.WebhooksOnOldKey(now)
+	if actor.Can(access.RealmMerchant, access.PermKeysRotate) || actor.Can(access.RealmMerchant, access.PermSettingsWrite) {
+		ok, err := d.strong.enrolled(ctx, actor)
+		if err != nil {
+			return nil, err
+		}
+		c.NeedsTOTP = !ok
+	}
 	if a.PrevQueryKey != "" && now.Before(a.PrevQueryTill) {
 		c.PrevQueryTill = a.PrevQueryTill
 	}
@@ -97,7 +109,7 @@ func (d *Keys) grace(g time.Duration) (time.Duration, error) {
 // (negative: the default), so servers can be rolled over without failed
 // requests. The change and its audit entry are one transaction.
 func (d *Keys) RotateAPIKey(ctx context.Context, actor access.Actor, grace time.Duration) (*Rotated, error) {
-	appid, err := may(actor, access.PermKeysRotate)
+	appid, err := d.strong.may(ctx, actor, access.PermKeysRotate)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +129,7 @@ func (d *Keys) RotateAPIKey(ctx context.Context, actor access.Actor, grace time.
 // the old key keeps verifying requests until its grace ends. The change
 // and its audit entry are one transaction.
 func (d *Keys) ConfirmWebhookKey(ctx context.Context, actor access.Actor) error {
-	appid, err := may(actor, access.PermKeysRotate)
+	appid, err := d.strong.may(ctx, actor, access.PermKeysRotate)
 	if err != nil {
 		return err
 	}
@@ -131,7 +143,7 @@ func (d *Keys) ConfirmWebhookKey(ctx context.Context, actor access.Actor) error 
 // status polls do not fail while servers roll over. The change and its
 // audit entry are one transaction.
 func (d *Keys) RotateQueryKey(ctx context.Context, actor access.Actor, grace time.Duration) (*Rotated, error) {
-	appid, err := may(actor, access.PermKeysRotate)
+	appid, err := d.strong.may(ctx, actor, access.PermKeysRotate)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +161,7 @@ func (d *Keys) RotateQueryKey(ctx context.Context, actor access.Actor, grace tim
 // RotateWebhookSecret issues a new webhook signing secret; for grace
 // webhooks carry a signature with the old one as well.
 func (d *Keys) RotateWebhookSecret(ctx context.Context, actor access.Actor, grace time.Duration) (*Rotated, error) {
-	appid, err := may(actor, access.PermKeysRotate)
+	appid, err := d.strong.may(ctx, actor, access.PermKeysRotate)
 	if err != nil {
 		return nil, err
 	}

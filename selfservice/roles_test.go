@@ -32,7 +32,6 @@ var (
 
 func actions() []action {
 	ctx := context.Background()
-	ignore := func(_ any, err error) error { return err }
 	dead := func(e *env, appid string) string {
 		return e.deadDelivery(appid, time.Now().Add(-time.Hour), "HTTP 500")
 	}
@@ -122,7 +121,7 @@ func TestEveryRoleOnEveryUseCase(t *testing.T) {
 			for _, r := range a.allowed {
 				x := arg()
 				n := e.auditCount()
-				err := a.do(e, who(appid, r), x)
+				err := a.do(e, e.who(appid, r), x)
 				if k := kindOf(err); k == platform.KindForbidden || (err != nil && !(a.name == "audit log" && k == platform.KindUnavailable)) {
 					t.Fatalf("%s: %v", r, err)
 				}

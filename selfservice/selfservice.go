@@ -87,6 +87,7 @@ func New(cfg Config, deps Deps) (*Services, error) {
 		return nil, errors.New("self-service: redis, merchants, accounts, webhooks, tester, destinations and logger are required")
 	}
 	log, now := audit.NewLog(deps.Redis), cfg.Clock.Now
+	strong := secondFactor{accounts: deps.Accounts}
 	if deps.Journal == nil {
 		j, err := journal.New(journal.Config{}, deps.Redis, nil, deps.Log)
 		if err != nil {
@@ -97,8 +98,8 @@ func New(cfg Config, deps Deps) (*Services, error) {
 	return &Services{
 		Webhooks: &Webhooks{testEvery: cfg.TestEvery, maxResendRange: cfg.MaxResendRange, rdb: deps.Redis,
 			merchants: deps.Merchants, deliveries: deps.Webhooks, tester: deps.Tester, destinations: deps.Destinations,
-			audit: log, resends: dispatcher.NewWebhooks(deps.Redis).WithClock(now), now: now},
-		Keys:     &Keys{keyGrace: cfg.KeyGrace, maxGrace: cfg.MaxGrace, merchants: deps.Merchants, now: now},
+			audit: log, resends: dispatcher.NewWebhooks(deps.Redis).WithClock(now), now: now, strong: strong},
+		Keys:     &Keys{keyGrace: cfg.KeyGrace, maxGrace: cfg.MaxGrace, merchants: deps.Merchants, now: now, strong: strong},
 		Balance:  &Balance{journal: deps.Journal, statements: deps.Statements, now: now},
 		Team:     &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},
 		AuditLog: &AuditLog{searcher: deps.Searcher, audit: log, now: now},

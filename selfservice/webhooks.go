@@ -24,6 +24,7 @@ type Webhooks struct {
 	deliveries     *dispatcher.MerchantDeliveries
 	tester         *dispatcher.Tester
 	destinations   *dispatcher.Destinations
+	strong         secondFactor // moving the callback needs TOTP
 	audit          *audit.Log
 	resends        *dispatcher.Webhooks // the one resend (dispatcher/resend.go)
 	now            func() time.Time

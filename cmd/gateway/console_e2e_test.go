@@ -107,6 +107,8 @@ func TestConsoleEndToEnd(t *testing.T) {
 	pg.Fill(`form[data-action="refund"] [name="amount"]`, "10.00")
 	pg.Fill(`form[data-action="refund"] [name="reason"]`, "one cup broken")
 	pg.Submit(`form[data-action="refund"]`)
+	pg.WaitText("[data-confirm-amount]", "10.00 CNY")
+	pg.Submit(`form[data-action="refund-confirm"]`)
 	pg.WaitText(".flash", "Refund requested")
 	if tl := pg.Text("[data-timeline]"); !strings.Contains(tl, "10.00 CNY") || !strings.Contains(tl, "one cup broken") {
 		t.Errorf("timeline after the refund:\n%s", tl)

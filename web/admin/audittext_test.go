@@ -35,7 +35,7 @@ func (e *env) auditForms(t *testing.T) []auditForm {
 		{"merchant limits", "/admin/merchants/" + e.appid + "/limits", url.Values{"create": {"5/s"}}, "create", "merchant.set_limits"},
 		{"fx rate", "/admin/settings/fx", url.Values{"base": {"USDT"}, "quote": {"CNY"}, "rate": {"7.30"}}, "base", "fx.set"},
 		{"usdt network", "/admin/settings/networks", url.Values{"name": {"TRC20"}, "mode": {"dual"}, "addresses": {"TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj"}}, "name", "usdt.network_set"},
-		{"exception refund", "/admin/exceptions/" + e.mismatch + "/refund", url.Values{"amount": {"200.00"}, "currency": {"CNY"}, "note": {"RF-1"}}, "note", "exception.refund_recorded"},
+		{"exception refund", "/admin/exceptions/" + e.mismatch + "/refund", url.Values{"amount": {"200.00"}, "currency": {"CNY"}, "note": {"RF-1"}, "confirm": {"1"}}, "note", "exception.refund_recorded"},
 		{"exception handle", "/admin/exceptions/mismatch/" + e.mismatch + "/handle", url.Values{"note": {"done"}}, "note", "exception.handle"},
 		{"exception resend", "/admin/exceptions/" + e.dead + "/resend", url.Values{}, "", "webhook.resend"},
 	}

@@ -42,7 +42,7 @@ func (e *env) writes() []struct {
 		{"/admin/channels/pin", url.Values{"merchant": {e.appid}, "method": {"wallet_a"}, "ids": {"alt"}}},
 		{"/admin/exceptions/mismatch/" + e.review + "/handle", url.Values{"note": {"done"}}},
 		{"/admin/exceptions/" + e.review + "/resend", url.Values{}},
-		{"/admin/exceptions/" + e.mismatch + "/refund", url.Values{"amount": {"200.00"}, "currency": {"CNY"}, "note": {"RF-1"}}},
+		{"/admin/exceptions/" + e.mismatch + "/refund", url.Values{"amount": {"200.00"}, "currency": {"CNY"}, "note": {"RF-1"}, "confirm": {"1"}}},
 		{"/admin/merchants/" + e.appid + "/terms", url.Values{"settle": {"instant"}, "allow_negative": {"1"}}},
 		{"/admin/merchants/" + e.appid + "/adjust", url.Values{"amount": {"10.00"}, "currency": {"USD"}, "reason": {"goodwill"}}},
 		{"/admin/adjustments/" + e.request + "/approve", url.Values{}},

@@ -47,17 +47,30 @@ func (c exceptionPages) resendException(ctx *fiber.Ctx) error {
 // provider (admin only; operator.Exceptions.RecordRefund says why the
 // gateway does not refund these itself).
 func (c exceptionPages) recordRefund(ctx *fiber.Ctx) error {
-	note, err := text(ctx, "note", audit.MaxText)
-	if err != nil {
-		return c.ui.Fail(ctx, err)
+	id := param(ctx, "id")
+	d := exceptionRefund{}
+	note, ok := checkRecord(ctx, &d)
+	if !ok || form(ctx, "confirm") != "1" {
+		e, err := c.openMismatch(ctx, id)
+		if err != nil {
+			return c.ui.Fail(ctx, err)
+		}
+		d.Exc = e
+		if !ok {
+			return c.refundPage(ctx, d, fiber.StatusBadRequest)
+		}
+		return c.refundPage(ctx, d, fiber.StatusOK)
 	}
-	_, err = c.queue.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "amount"), form(ctx, "currency"), note)
+	_, err := c.queue.RecordRefund(ctx.UserContext(), c.ui.Actor(ctx), id, d.RecAmount, d.Currency, note)
 	return c.after(ctx, err, "/exceptions", "refund")
 }
 
 // providerRefund gives a mismatch's charge back through the order's
-// provider (admin only; operator.Exceptions.Refund).
+// provider (admin only; operator.Exceptions.Refund), once confirmed.
 func (c exceptionPages) providerRefund(ctx *fiber.Ctx) error {
+	if form(ctx, "confirm") != "1" {
+		return c.confirmProvider(ctx, param(ctx, "id"))
+	}
 	_, err := c.queue.Refund(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"))
 	return c.after(ctx, err, "/exceptions", "refunded")
 }

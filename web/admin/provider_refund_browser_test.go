@@ -91,7 +91,7 @@ func TestBrowserProviderRefund(t *testing.T) {
 				t.Fatal("offered the provider refund")
 			}
 			before := e.state(t)
-			forge(t, pg, action, map[string]string{}, true)
+			forge(t, pg, action, map[string]string{"confirm": "1"}, true)
 			pg.AllowErrorStatus(403)
 			if e.state(t) != before || f.n() != 0 {
 				t.Fatalf("a refused refund changed Redis or called the provider (%d)", f.n())
@@ -104,6 +104,8 @@ func TestBrowserProviderRefund(t *testing.T) {
 	shoot(t, pg, "admin-exceptions-provider-refund")
 	pg.SetWidth(browser.Wide)
 	pg.Submit(row + ` form[data-provider-refund]`)
+	pg.WaitVisible("[data-confirm-provider-refund]") // the second step: nothing asked yet
+	pg.Submit(`form[data-confirm-provider-refund]`)
 	pg.WaitTrue(`document.querySelector("[data-error]") !== null`)
 	pg.AllowErrorStatus(503)
 	pg.Go(base + "/exceptions")
@@ -118,13 +120,15 @@ func TestBrowserProviderRefund(t *testing.T) {
 	f.down = false
 	f.mu.Unlock()
 	pg.Submit(row + ` form[data-provider-refund]`)
+	pg.WaitVisible("[data-confirm-provider-refund]") // the second step: nothing asked yet
+	pg.Submit(`form[data-confirm-provider-refund]`)
 	pg.WaitVisible(".flash")
 	var still bool
 	pg.Eval(`document.querySelector('`+row+`') !== null`, &still)
 	if still || f.n() != 2 {
 		t.Fatalf("after the refund: still listed %v, calls %d", still, f.n())
 	}
-	forge(t, pg, action, map[string]string{}, true)
+	forge(t, pg, action, map[string]string{"confirm": "1"}, true)
 	if f.n() != 2 {
 		t.Fatalf("a second post called the provider again (%d calls)", f.n())
 	}

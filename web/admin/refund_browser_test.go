@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/paygate/gateway/internal/browser"
@@ -26,7 +27,7 @@ func TestBrowserRecordRefund(t *testing.T) {
 			t.Fatal("support is offered the record-refund form")
 		}
 		before := e.state(t)
-		forge(t, pg, base+"/exceptions/"+e.mismatch+"/refund", map[string]string{"amount": "200.00", "currency": "CNY", "note": "RF-1"}, true)
+		forge(t, pg, base+"/exceptions/"+e.mismatch+"/refund", map[string]string{"amount": "200.00", "currency": "CNY", "note": "RF-1", "confirm": "1"}, true)
 		pg.AllowErrorStatus(403)
 		if e.state(t) != before {
 			t.Fatal("a refused record changed Redis")
@@ -42,6 +43,12 @@ func TestBrowserRecordRefund(t *testing.T) {
 		pg.Fill(row+` input[name="currency"]`, "CNY")
 		pg.Fill(row+` form[data-record-refund] input[name="note"]`, "wallet_a dashboard refund RF-778")
 		pg.Submit(row + ` form[data-record-refund]`)
+		pg.WaitVisible("[data-confirm-record-refund]")
+		if txt := pg.Text("[data-exception-refund]"); !strings.Contains(txt, "200.00 CNY") || !strings.Contains(txt, "cannot be undone") {
+			t.Fatalf("the confirmation says %q", txt)
+		}
+		shoot(t, pg, "admin-exceptions-refund-confirm")
+		pg.Submit(`form[data-confirm-record-refund]`)
 		pg.WaitVisible(".flash")
 		var still bool
 		pg.Eval(`document.querySelector('`+row+`') !== null`, &still)

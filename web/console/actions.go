@@ -19,27 +19,6 @@ import (
 // builds and checks the audit entry, acts and records it. The browser
 // goes back to the order with a notice.
 
-// maxReason bounds a refund reason like the API's.
-const maxReason = audit.MaxText
-
-func (c *Console) refund(ctx *fiber.Ctx) error {
-	id := strings.Clone(ctx.Params("id"))
-	reason, err := audit.Text("reason", strings.Clone(ctx.FormValue("reason")), maxReason)
-	if err != nil {
-		return c.ui.Fail(ctx, err)
-	}
-	var amount schema.Amount // 0: what is left
-	if lit := strings.TrimSpace(ctx.FormValue("amount")); lit != "" {
-		if amount, err = schema.ParseAmount(lit); err != nil || amount <= 0 {
-			return c.ui.Fail(ctx, platform.Errorf(platform.KindInvalidParameter, "amount must be a positive amount like 12.50"))
-		}
-	}
-	if _, err := c.d.Actions.Refund(ctx.UserContext(), c.ui.Actor(ctx), id, amount, reason); err != nil {
-		return c.ui.Fail(ctx, err)
-	}
-	return c.back(ctx, id, "refund")
-}
-
 func (c *Console) cancel(ctx *fiber.Ctx) error {
 	id := strings.Clone(ctx.Params("id"))
 	if _, err := c.d.Actions.Cancel(ctx.UserContext(), c.ui.Actor(ctx), id); err != nil {

@@ -38,7 +38,7 @@ func TestAuditedFormsRefuseBadText(t *testing.T) {
 		{"sandbox target over-long", path("sandbox", "sandbox"), url.Values{"to": {long}}, ""},
 		{"cancel of an order id not UTF-8", Base + "/orders/" + url.PathEscape(e.orders["open"]+"\xff") + "/cancel", url.Values{}, ""},
 		{"cancel of an order id over-long", Base + "/orders/" + url.PathEscape(e.orders["open"]+long) + "/cancel", url.Values{}, ""},
-		{"refund", path("paid", "refund"), url.Values{"reason": {"wrong size, é"}, "amount": {"1.00"}}, "order.refund"},
+		{"refund", path("paid", "refund"), url.Values{"reason": {"wrong size, é"}, "amount": {"1.00"}, "confirm": {"1"}}, "order.refund"},
 		{"resend", path("paid", "resend"), url.Values{}, "webhook.resend"},
 		{"sandbox", path("sandbox", "sandbox"), url.Values{"to": {"paid"}}, "order.sandbox_paid"},
 		{"cancel", path("open", "cancel"), url.Values{}, "order.cancel"},

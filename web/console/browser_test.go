@@ -192,6 +192,18 @@ func (e *env) actions(t *testing.T, pg *browser.Page, role access.Role, may powe
 			}
 		}
 		pg.Submit(sel)
+		if a.name == "refund" { // the second step: nothing refunded until confirmed
+			if txt := pg.Text("[data-refund-confirm]"); !strings.Contains(txt, "10.00 CNY") || !strings.Contains(txt, "cannot be undone") {
+				t.Errorf("%s refund confirmation: %q", role, txt)
+			}
+			if got := e.store.called(); len(got) != before {
+				t.Errorf("%s refund: the command side was asked %v before the confirmation", role, got[before:])
+			}
+			if role == access.RoleOwner {
+				shoot(t, pg, "refund-confirm")
+			}
+			pg.Submit(`form[data-action="refund-confirm"]`)
+		}
 		if pg.LastStatus() != http.StatusOK || !has(pg, ".flash") {
 			t.Errorf("%s %s: page %d without its notice", role, a.name, pg.LastStatus())
 		}
@@ -200,8 +212,22 @@ func (e *env) actions(t *testing.T, pg *browser.Page, role access.Role, may powe
 		}
 	}
 	if role == access.RoleOwner {
+		// A refused refund form: the problem next to its field, the input kept.
 		pg.Go(e.base + "/orders/" + paid)
 		before := len(e.store.called())
+		pg.Fill(`form[data-action="refund"] [name="amount"]`, "99999.00")
+		pg.Fill(`form[data-action="refund"] [name="reason"]`, "too much")
+		pg.Submit(`form[data-action="refund"]`)
+		if pg.LastStatus() != http.StatusBadRequest || !strings.Contains(pg.Text(`[data-field-error="amount"]`), "left to refund") {
+			t.Errorf("a refund over what is left: %d without the error next to the amount", pg.LastStatus())
+		}
+		var kept string
+		pg.Eval(`document.querySelector('#refund-amount').value + '|' + document.querySelector('#refund-reason').value`, &kept)
+		if kept != "99999.00|too much" {
+			t.Errorf("the refused form kept %q", kept)
+		}
+		pg.AllowErrorStatus(http.StatusBadRequest)
+		shoot(t, pg, "refund-error")
 		if st := forge(t, pg, Base+"/orders/"+paid+"/resend", map[string]string{}); st != http.StatusForbidden {
 			t.Errorf("a write without the CSRF token answered %d, want 403", st)
 		}

@@ -191,7 +191,7 @@ func TestActionsAreAudited(t *testing.T) {
 	e := newEnv(t)
 	c, tok := e.session(t, access.RoleFinance)
 	id := e.orders["paid"]
-	res, _ := e.do(t, http.MethodPost, Base+"/orders/"+id+"/refund", url.Values{"csrf": {tok}, "amount": {"20.50"}, "reason": {"wrong size"}}, c)
+	res, _ := e.do(t, http.MethodPost, Base+"/orders/"+id+"/refund", url.Values{"csrf": {tok}, "amount": {"20.50"}, "reason": {"wrong size"}, "confirm": {"1"}}, c)
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("refund answered %d", res.StatusCode)
 	}
@@ -203,7 +203,7 @@ func TestActionsAreAudited(t *testing.T) {
 	if strings.Contains(log, tok) || strings.Contains(log, c.Value) {
 		t.Error("the audit log holds the session's token or id")
 	}
-	if res, _ := e.do(t, http.MethodPost, Base+"/orders/"+e.orders["theirs"]+"/refund", url.Values{"csrf": {tok}, "reason": {"x"}}, c); res.StatusCode != http.StatusNotFound {
+	if res, _ := e.do(t, http.MethodPost, Base+"/orders/"+e.orders["theirs"]+"/refund", url.Values{"csrf": {tok}, "reason": {"x"}, "confirm": {"1"}}, c); res.StatusCode != http.StatusNotFound {
 		t.Errorf("a refund of another merchant's order answered %d, want 404", res.StatusCode)
 	}
 	if got := e.store.called(); len(got) != 1 {

@@ -23,6 +23,12 @@ func (c *Console) order(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
+	return c.orderPage(ctx, o, refundForm{}, fiber.StatusOK)
+}
+
+// orderPage renders the order page with status and the refund form as
+// typed (its problems inline).
+func (c *Console) orderPage(ctx *fiber.Ctx, o *schema.Order, f refundForm, status int) error {
 	v := c.ui.View(ctx, "order_title")
 	ov, err := c.read.Detail(ctx.UserContext(), o)
 	if err != nil {
@@ -37,7 +43,8 @@ func (c *Console) order(ctx *fiber.Ctx) error {
 		// The Webhooks page searches by paymentId: this order's deliveries.
 		ov.WebhooksURL = v.Base + "/webhooks?q=" + url.QueryEscape(o.ID)
 	}
-	v.Data = ov
+	v.Data = orderPage{OrderDetail: ov, Refund: f}
+	v.Status = status
 	v.Flash = flash(ctx, v)
 	return c.ui.Render(ctx, "order", v)
 }

@@ -26,10 +26,12 @@ func (u *UI) Fail(c *fiber.Ctx, err error) error {
 	v := u.View(c, errorTitle(body.Code))
 	v.Status = body.Code
 	v.Problem = v.L.T(errorTitle(body.Code))
+	d := u.nextStep(c, err, body.Code)
 	var de *platform.Error
 	if errors.As(err, &de) && body.Code < 500 {
-		v.Data = de.Msg
+		d.Msg = de.Msg
 	}
+	v.Data = d
 	if err := u.Render(c, "error", v); err != nil {
 		u.log.Error("console error page failed", "err", err)
 		return c.SendStatus(body.Code)

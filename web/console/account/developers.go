@@ -1,6 +1,7 @@
 package account
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type developersData struct {
 	Test          *dispatcher.TestResult
 	GraceHours    int
 	MaxGraceHours int
+	// Callback is the callback form as typed when it was refused, with
+	// CallbackErr, the refusal, shown next to the field.
+	Callback, CallbackErr string
 }
 
 // developers shows the credentials (their ends only) and the forms the
@@ -104,10 +108,27 @@ func parseHours(s string) (time.Duration, error) {
 
 // callback sets the default callback URL.
 func (h handlers) callback(c *fiber.Ctx) error {
-	if err := h.p.svc.Webhooks.SetCallback(c.UserContext(), h.ui.Actor(c), form(c, "callback")); err != nil {
+	raw := form(c, "callback")
+	if err := h.p.svc.Webhooks.SetCallback(c.UserContext(), h.ui.Actor(c), raw); err != nil {
+		if msg, ok := fieldProblem(err); ok {
+			v := h.ui.View(c, "desk_developers_title")
+			v.Status = fiber.StatusBadRequest
+			return h.developersPage(c, v, developersData{Callback: strings.ToValidUTF8(raw, "\uFFFD"), CallbackErr: msg})
+		}
 		return h.ui.Fail(c, err)
 	}
 	return h.done(c, "/developers", "callback")
+}
+
+// fieldProblem is the message of a refusal of one field's value (an
+// invalid parameter), shown next to that field; anything else is a page of
+// its own (ui.Fail).
+func fieldProblem(err error) (string, bool) {
+	var de *platform.Error
+	if errors.As(err, &de) && de.Kind == platform.KindInvalidParameter {
+		return de.Msg, true
+	}
+	return "", false
 }
 
 // testEvent sends a signed test event and shows the answer.

@@ -3,6 +3,7 @@ package account
 import (
 	"bufio"
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/web/frame"
+	"github.com/paygate/gateway/web/server"
 )
 
 // teamData is the Team & security page.
@@ -23,6 +25,14 @@ type teamData struct {
 	// once in the answer to the form that made it.
 	SetupLink  string
 	SetupEmail string
+	// Fixed are the users whose role and removal are not offered: the only
+	// enabled owner (the use case would refuse: a merchant keeps an owner).
+	// Self is the viewer, who is not offered removing themselves either.
+	Fixed map[string]bool
+	Self  string
+	// The invitation as typed when it was refused, the refusal shown next
+	// to the form.
+	InviteEmail, InviteRole, InviteErr string
 }
 
 // team lists the users, their roles and TOTP, and the forms an owner has.
@@ -38,8 +48,24 @@ func (h handlers) teamPage(c *fiber.Ctx, v *frame.View, d teamData) error {
 		return h.ui.Fail(c, err)
 	}
 	d.Team, d.Roles = t, access.Roles(access.RealmMerchant)
+	d.Fixed, d.Self = onlyOwner(t.Users), frame.SessionOf(c).UserID
 	v.Data, v.Path = d, h.ui.Config().Base+"/team"
 	return h.ui.Render(c, "desk_team", v)
+}
+
+// onlyOwner is the one enabled owner when there is exactly one: their
+// role and removal are not offered.
+func onlyOwner(users []*access.Account) map[string]bool {
+	var owners []string
+	for _, u := range users {
+		if u.Role == access.RoleOwner && !u.Disabled {
+			owners = append(owners, u.ID)
+		}
+	}
+	if len(owners) != 1 {
+		return map[string]bool{}
+	}
+	return map[string]bool{owners[0]: true}
 }
 
 // setupLink is the absolute link a setup token is used at, on the
@@ -61,6 +87,12 @@ func (h handlers) invite(c *fiber.Ctx) error {
 	}
 	u, token, err := h.p.svc.Team.Invite(c.UserContext(), h.ui.Actor(c), email, access.Role(form(c, "role")))
 	if err != nil {
+		var de *platform.Error
+		if errors.As(err, &de) && (de.Kind == platform.KindInvalidParameter || de.Kind == platform.KindConflict) {
+			v := h.ui.View(c, "desk_team_title")
+			v.Status = server.Classify(err).Code
+			return h.teamPage(c, v, teamData{InviteEmail: email, InviteRole: form(c, "role"), InviteErr: de.Msg})
+		}
 		return h.ui.Fail(c, err)
 	}
 	v := h.ui.View(c, "desk_team_title")
