@@ -19,7 +19,7 @@ import (
 func TestRefundIsConfirmed(t *testing.T) {
 	e := newEnv(t)
 	c, tok := e.session(t, access.RoleFinance)
-	path := Base + "/orders/" + e.orders["paid"] + "/refund" // 120.50 CNY paid
+	path := Base + "/orders/" + e.orders["paid"] + "/refund" // 120.50 CNY paid, 7.00 refunded
 	for _, tc := range []struct {
 		name   string
 		form   url.Values
@@ -27,14 +27,14 @@ func TestRefundIsConfirmed(t *testing.T) {
 		want   []string // in the page
 	}{
 		{"part", url.Values{"amount": {"7.00"}, "reason": {"damaged goods"}}, http.StatusOK,
-			[]string{"data-refund-confirm", "7.00 CNY", "of the 120.50 CNY they paid", "113.50 CNY can still be refunded",
+			[]string{"data-refund-confirm", "7.00 CNY", "of the 120.50 CNY they paid", "106.50 CNY can still be refunded",
 				"cannot be undone", `name="confirm" value="1"`, `name="amount" value="7.00"`, "damaged goods"}},
 		{"all that is left", url.Values{"reason": {"damaged goods"}}, http.StatusOK,
-			[]string{"data-refund-confirm", "120.50 CNY", "everything that is left", `name="amount" value="120.50"`}},
+			[]string{"data-refund-confirm", "113.50 CNY", "everything that is left", `name="amount" value="113.50"`}},
 		{"amount not a number", url.Values{"amount": {"seven"}, "reason": {"damaged goods"}}, http.StatusBadRequest,
 			[]string{`data-field-error="amount"`, "positive number like 12.50", `value="seven"`, `value="damaged goods"`, `aria-invalid="true"`}},
 		{"amount over what is left", url.Values{"amount": {"500.00"}, "reason": {"damaged goods"}}, http.StatusBadRequest,
-			[]string{`data-field-error="amount"`, "At most 120.50 CNY is left", `value="500.00"`}},
+			[]string{`data-field-error="amount"`, "At most 113.50 CNY is left", `value="500.00"`}},
 		{"no reason", url.Values{"amount": {"7.00"}}, http.StatusBadRequest,
 			[]string{`data-field-error="reason"`, "Say why you refund", `value="7.00"`}},
 		{"reason not text", url.Values{"amount": {"7.00"}, "reason": {"a\x00b"}}, http.StatusBadRequest,
@@ -68,7 +68,7 @@ func TestRefundIsConfirmed(t *testing.T) {
 	// A second confirmation of a page shown before the first refund: more
 	// than is left now. Checked again, said next to the amount.
 	res, body := e.do(t, http.MethodPost, path, url.Values{"csrf": {tok}, "amount": {"100.00"}, "reason": {"damaged goods"}, "confirm": {"1"}}, c)
-	if res.StatusCode != http.StatusBadRequest || !strings.Contains(body, "At most 20.50 CNY is left") || !strings.Contains(body, `value="100.00"`) ||
+	if res.StatusCode != http.StatusBadRequest || !strings.Contains(body, "At most 13.50 CNY is left") || !strings.Contains(body, `value="100.00"`) ||
 		len(e.store.called()) != 1 {
 		t.Fatalf("a stale confirmation answered %d:\n%s", res.StatusCode, body)
 	}

@@ -24,10 +24,11 @@ var msgRef = regexp.MustCompile(`\.L\.Msg\.([A-Za-z0-9_]+)|\.L\.T "([A-Za-z0-9_]
 // funcs are the helpers every template has.
 func funcs(extra template.FuncMap) template.FuncMap {
 	f := template.FuncMap{
-		"add":  func(a, b int) int { return a + b },
-		"time": func(t time.Time) template.HTML { return When(t, time.UTC) },
-		"when": func(t time.Time) template.HTML { return When(t, time.UTC) },
-		"join": strings.Join,
+		"add":      func(a, b int) int { return a + b },
+		"time":     func(t time.Time) template.HTML { return When(t, time.UTC) },
+		"when":     func(t time.Time) template.HTML { return When(t, time.UTC) },
+		"whenText": func(t time.Time) string { return WhenText(t, time.UTC) },
+		"join":     strings.Join,
 	}
 	maps.Copy(f, extra)
 	return f

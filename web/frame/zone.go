@@ -46,10 +46,24 @@ func Offset(t time.Time) string {
 	return s
 }
 
+// WhenText is When as plain text, for a moment inside a sentence (a
+// message's parameter is escaped, so markup would show): the viewer's zone,
+// to the minute, with its offset.
+func WhenText(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "—"
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	local := t.In(loc)
+	return local.Format("2006-01-02 15:04") + " " + Offset(local)
+}
+
 // zoneFuncs are the time helpers of templates rendered in loc.
 func zoneFuncs(loc *time.Location) template.FuncMap {
 	f := func(t time.Time) template.HTML { return When(t, loc) }
-	return template.FuncMap{"when": f, "time": f}
+	return template.FuncMap{"when": f, "time": f, "whenText": func(t time.Time) string { return WhenText(t, loc) }}
 }
 
 // zoned keeps one copy of the pages per zone viewers chose: a template's

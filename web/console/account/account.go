@@ -72,12 +72,6 @@ func Locales() fs.FS { sub, _ := fs.Sub(localeFiles, "locales"); return sub }
 // Funcs are the pages' template helpers; their names start with "desk".
 func Funcs() template.FuncMap {
 	return template.FuncMap{
-		"deskWhen": func(t time.Time) string {
-			if t.IsZero() {
-				return "—"
-			}
-			return t.UTC().Format("2006-01-02 15:04")
-		},
 		// deskAt is an attempt record's time (RFC 3339) to the second.
 		"deskAt": func(s string) string {
 			t, err := time.Parse(time.RFC3339, s)
