@@ -25,7 +25,7 @@ func TestExtendRefusesTheConsolesNames(t *testing.T) {
 			}
 			return m
 		}()}, "message desk_save"},
-		{"helper", frame.Deps{Templates: consoleTemplates, Locales: consoleLocales(), Funcs: map[string]any{"deskWhen": func() string { return "" }}}, "func deskWhen"},
+		{"helper", frame.Deps{Templates: consoleTemplates, Locales: consoleLocales(), Funcs: map[string]any{"deskAt": func() string { return "" }}}, "func deskAt"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := New(nil, "", nil).Extend(&tt.deps); err == nil || !strings.Contains(err.Error(), tt.want) {
