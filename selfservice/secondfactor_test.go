@@ -106,3 +106,25 @@ func TestSecretsNeedTOTP(t *testing.T) {
 		t.Fatalf("viewer: credentials %+v, %v", c, err)
 	}
 }
+
+// TestRequireTOTPNeedsYourOwn: an owner without TOTP may not require it of
+// everyone (the rule would end their own session at once) and the roster
+// says so for the page; one with TOTP may.
+func TestRequireTOTPNeedsYourOwn(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, false)
+	appid := e.shop.AppID
+	weak, strong := e.enrol(appid, access.RoleOwner, false), e.enrol(appid, access.RoleOwner, true)
+	if err := e.svc.Team.RequireTOTP(ctx, weak, true); !errors.Is(err, ErrRequireTOTPFirst) {
+		t.Fatalf("an owner without TOTP required it of everyone: %v", err)
+	}
+	if r, err := e.svc.Team.Roster(ctx, weak); err != nil || r.ViewerTOTP || r.RequireTOTP {
+		t.Fatalf("roster for the owner without TOTP %+v, %v", r, err)
+	}
+	if err := e.svc.Team.RequireTOTP(ctx, strong, true); err != nil {
+		t.Fatalf("an owner with TOTP: %v", err)
+	}
+	if r, err := e.svc.Team.Roster(ctx, strong); err != nil || !r.ViewerTOTP || !r.RequireTOTP {
+		t.Fatalf("roster for the owner with TOTP %+v, %v", r, err)
+	}
+}

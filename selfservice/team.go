@@ -23,6 +23,10 @@ type Team struct {
 type Roster struct {
 	Users       []*access.Account // owners first, then by e-mail
 	RequireTOTP bool
+	// ViewerTOTP says whether the person looking has TOTP enrolled: one
+	// without it is not offered to require it, which would end their own
+	// session.
+	ViewerTOTP bool
 }
 
 // Roster reads the merchant's users and TOTP policy.
@@ -46,7 +50,11 @@ func (d *Team) Roster(ctx context.Context, actor access.Actor) (*Roster, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &Roster{Users: users, RequireTOTP: req}, nil
+	mine, err := secondFactor{d.accounts}.enrolled(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	return &Roster{Users: users, RequireTOTP: req, ViewerTOTP: mine}, nil
 }
 
 // Invite makes a user of the merchant with role and returns the one-time
@@ -116,12 +124,26 @@ func (d *Team) UnlockSecondFactor(ctx context.Context, actor access.Actor, userI
 	return d.team.UnlockSecondFactor(ctx, actor, userID)
 }
 
+// ErrRequireTOTPFirst refuses to require TOTP of everyone to a person
+// without it: the rule would end their own session at once.
+var ErrRequireTOTPFirst = &platform.Error{Kind: platform.KindConflict,
+	Msg: "set up TOTP for yourself first: requiring it of everyone would end your own session (ask another owner for a new setup link)"}
+
 // RequireTOTP sets whether every user of the merchant must use TOTP;
 // turning it on ends the sessions of those without it.
 func (d *Team) RequireTOTP(ctx context.Context, actor access.Actor, on bool) error {
 	appid, err := may(actor, access.PermUsersManage)
 	if err != nil {
 		return err
+	}
+	if on {
+		mine, err := secondFactor{d.accounts}.enrolled(ctx, actor)
+		if err != nil {
+			return err
+		}
+		if !mine {
+			return ErrRequireTOTPFirst
+		}
 	}
 	return d.team.RequireTOTP(ctx, actor, appid, on)
 }

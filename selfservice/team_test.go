@@ -52,7 +52,7 @@ func TestTeamKeepsAnOwner(t *testing.T) {
 	if err != nil || len(team.Users) != 2 || team.Users[0].ID != u.ID || !team.Users[1].Disabled {
 		t.Fatalf("team %+v, %v", team, err)
 	}
-	if err := e.svc.Team.RequireTOTP(ctx, second, true); err != nil {
+	if err := e.svc.Team.RequireTOTP(ctx, e.enrol(e.shop.AppID, access.RoleOwner, true), true); err != nil {
 		t.Fatal(err)
 	}
 	if team, _ := e.svc.Team.Roster(ctx, w); !team.RequireTOTP {
