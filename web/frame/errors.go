@@ -26,7 +26,7 @@ func (u *UI) Fail(c *fiber.Ctx, err error) error {
 	v := u.View(c, errorTitle(body.Code))
 	v.Status = body.Code
 	v.Problem = v.L.T(errorTitle(body.Code))
-	d := u.nextStep(c, err, body.Code)
+	d := nextStep(u.cfg, c, err, body.Code)
 	var de *platform.Error
 	if errors.As(err, &de) && body.Code < 500 {
 		d.Msg = de.Msg

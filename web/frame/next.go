@@ -37,7 +37,7 @@ var nextByKind = map[platform.Kind]string{
 
 // nextStep is the next step of err answered with code on the request's
 // path: a message id, the page to go to and its link's text.
-func (u *UI) nextStep(c *fiber.Ctx, err error, code int) errorData {
+func nextStep(cfg Config, c *fiber.Ctx, err error, code int) errorData {
 	var d errorData
 	var de *platform.Error
 	if errors.As(err, &de) {
@@ -51,27 +51,27 @@ func (u *UI) nextStep(c *fiber.Ctx, err error, code int) errorData {
 			d.Next = "next_400"
 		}
 	}
-	d.Href, d.Link = u.pageOf(c.Path()), "next_link_page"
+	d.Href, d.Link = pageOf(cfg, c.Path()), "next_link_page"
 	switch {
 	case code == fiber.StatusUnauthorized:
-		d.Href, d.Link = u.cfg.Base+"/login", "next_link_login"
+		d.Href, d.Link = cfg.Base+"/login", "next_link_login"
 	case code == fiber.StatusForbidden && server.Classify(err).Msg == errCSRF.Msg:
 		d.Next = "next_csrf"
-	case code == fiber.StatusForbidden && u.cfg.Realm == access.RealmOperator:
+	case code == fiber.StatusForbidden && cfg.Realm == access.RealmOperator:
 		d.Next = "next_403_operator"
 	case code == fiber.StatusForbidden:
 		// Every role reads the Team page: what each role can do, who the
 		// owners are.
-		d.Href, d.Link = u.cfg.Base+"/team", "next_link_team"
+		d.Href, d.Link = cfg.Base+"/team", "next_link_team"
 	case code == fiber.StatusNotFound:
 		// What is not found is not looked at again: its section's list.
-		if sec, rest, _ := strings.Cut(strings.Trim(strings.TrimPrefix(c.Path(), u.cfg.Base), "/"), "/"); rest != "" {
-			d.Href = u.cfg.Base + "/" + sec
+		if sec, rest, _ := strings.Cut(strings.Trim(strings.TrimPrefix(c.Path(), cfg.Base), "/"), "/"); rest != "" {
+			d.Href = cfg.Base + "/" + sec
 		} else {
-			d.Href = u.cfg.Base + "/"
+			d.Href = cfg.Base + "/"
 		}
 	}
-	if d.Href == u.cfg.Base+"/" {
+	if d.Href == cfg.Base+"/" {
 		d.Link = "back_home"
 	}
 	return d
@@ -89,14 +89,14 @@ var nextCodes = map[int]struct{}{
 // (Base/orders/ID/refund → Base/orders/ID), an order that is not found to
 // the list, anything else to its section's page (Base/developers/rotate/x
 // → Base/developers).
-func (u *UI) pageOf(path string) string {
-	rest := strings.Trim(strings.TrimPrefix(path, u.cfg.Base), "/")
+func pageOf(cfg Config, path string) string {
+	rest := strings.Trim(strings.TrimPrefix(path, cfg.Base), "/")
 	parts := strings.Split(rest, "/")
 	switch {
 	case rest == "":
-		return u.cfg.Base + "/"
+		return cfg.Base + "/"
 	case parts[0] == "orders" && len(parts) >= 3:
-		return u.cfg.Base + "/orders/" + parts[1]
+		return cfg.Base + "/orders/" + parts[1]
 	}
-	return u.cfg.Base + "/" + parts[0]
+	return cfg.Base + "/" + parts[0]
 }
