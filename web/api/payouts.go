@@ -42,7 +42,7 @@ func ViewPayout(p payout.Payout) PayoutView {
 		if t.IsZero() {
 			return ""
 		}
-		return t.UTC().Format(time.RFC3339Nano)
+		return t.UTC().Format(time.RFC3339)
 	}
 	return PayoutView{ID: p.ID, Destination: p.Destination, Kind: string(p.Kind), Currency: p.Currency,
 		Amount: p.Amount.String(), Fee: p.Fee.String(), State: string(p.State), Reason: p.Reason, TxHash: p.TxHash,
