@@ -37,13 +37,15 @@ func (p *PayoutSettings) bind(b *Binder) {
 
 func (p PayoutSettings) validate() error {
 	const month = 30 * 24 * time.Hour
-	switch {
-	case p.CoolingOff < 0 || p.CoolingOff > month || p.CheckerWindow < 0 || p.CheckerWindow > month:
-		return errors.New("payout-cooling-off and payout-checker-window must be from 0 to 720h")
-	case p.IdempotencyTTL < time.Second:
-		return errors.New("payout-idempotency-ttl must be at least 1s")
-	case p.MaxDestinations < 1 || p.MaxDestinations > 1000:
-		return errors.New("payout-max-destinations must be from 1 to 1000")
+	var errs []error
+	if p.CoolingOff < 0 || p.CoolingOff > month || p.CheckerWindow < 0 || p.CheckerWindow > month {
+		errs = append(errs, errors.New("payout-cooling-off and payout-checker-window must be from 0 to 720h"))
 	}
-	return nil
+	if p.IdempotencyTTL < time.Second {
+		errs = append(errs, errors.New("payout-idempotency-ttl must be at least 1s"))
+	}
+	if p.MaxDestinations < 1 || p.MaxDestinations > 1000 {
+		errs = append(errs, errors.New("payout-max-destinations must be from 1 to 1000"))
+	}
+	return errors.Join(errs...)
 }

@@ -33,7 +33,7 @@ func TestSelfServicePagesBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	var d frame.Deps
-	if err := pages.Extend(&d); err != nil || len(d.Nav) != 4 {
+	if err := pages.Extend(&d); err != nil || len(d.Nav) != 5 {
 		t.Fatalf("extend: %v, nav %v", err, d.Nav)
 	}
 }
