@@ -2,9 +2,14 @@ package account
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
 	"net/url"
 	"time"
 
+	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
@@ -72,4 +77,30 @@ func (e *env) heldUSD(appid string) schema.Amount {
 		e.t.Fatal(err)
 	}
 	return b.PayoutHold
+}
+
+// TestAddDestinationOwnersOnly: the destination form is refused by its
+// route to every role but the owner (403, nothing changed), and the owner
+// without a valid code changes nothing either.
+func TestAddDestinationOwnersOnly(t *testing.T) {
+	e := newEnv(t)
+	vals := func(s *access.Session) url.Values {
+		return url.Values{"csrf": {s.CSRF}, "kind": {"bank"}, "holder": {"Ana"}, "bank": {"Banco"}, "account": {"ES12345"}, "code": {"000000"}}
+	}
+	for _, r := range []access.Role{access.RoleDeveloper, access.RoleFinance, access.RoleViewer, access.RoleOwner} {
+		s := e.person(r)
+		before := e.fingerprint()
+		res := e.do(s, http.MethodPost, "/payouts/destinations", vals(s))
+		body, _ := io.ReadAll(res.Body)
+		want := http.StatusForbidden
+		if r == access.RoleOwner {
+			want = http.StatusBadRequest // the code is wrong
+		}
+		if res.StatusCode != want || e.fingerprint() != before {
+			t.Fatalf("%s: %d (want %d), changed %v", r, res.StatusCode, want, e.fingerprint() != before)
+		}
+		if r != access.RoleOwner && strings.Contains(string(body), "your role does not allow this action") {
+			t.Fatalf("%s reached the use case: the route does not check the permission", r)
+		}
+	}
 }
