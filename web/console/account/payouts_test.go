@@ -4,9 +4,9 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
-	"net/url"
 	"time"
 
 	"github.com/paygate/gateway/access"
