@@ -64,6 +64,9 @@ func TestPayoutsPageInBrowserEveryRole(t *testing.T) {
 		if got := pg.Text("[data-destinations]"); !strings.Contains(got, "Cold wallet") || !strings.Contains(got, "cooling-off") {
 			t.Fatalf("destinations: %q", got)
 		}
+		if got := pg.Text("#p-dest"); !strings.Contains(got, "Cold wallet — BEP20 0x52908400098527886E0F7030069857D2E4169EE7 (cooling-off)") {
+			t.Fatalf("the payout form does not mark the new destination as cooling off: %q", got)
+		}
 		pg.Fill("#p-amount", "20.00")
 		pg.Eval(`document.querySelector("#p-dest").value = "`+treasury+`"`, nil)
 		pg.Submit("form[data-ask-payout]")
