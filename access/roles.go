@@ -49,6 +49,11 @@ const (
 	PermUsersRead      Permission = "users.read"
 	PermUsersManage    Permission = "users.manage" // invite, change role, remove, require TOTP
 	PermAuditRead      Permission = "audit.read"
+	// Payouts: every role reads them; owners and finance ask for them;
+	// only owners (with a fresh TOTP code) add or remove destinations.
+	PermPayoutsRead        Permission = "payouts.read"
+	PermPayoutsRequest     Permission = "payouts.request"
+	PermPayoutDestinations Permission = "payouts.destinations"
 )
 
 // Operator console permissions.
@@ -74,7 +79,7 @@ const (
 )
 
 var (
-	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead}
+	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead, PermPayoutsRead}
 	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole,
 		PermFeeIncomeRead}
 )
@@ -83,9 +88,9 @@ var (
 // what. Pages ask Can; tests read the table.
 var grants = map[Role][]Permission{
 	RoleOwner: append(slices.Clone(merchantRead), PermOrdersRefund, PermOrdersCancel, PermExport, PermWebhooksResend,
-		PermKeysRotate, PermSettingsWrite, PermSandboxDrive, PermUsersManage, PermAuditRead),
+		PermKeysRotate, PermSettingsWrite, PermSandboxDrive, PermUsersManage, PermAuditRead, PermPayoutsRequest, PermPayoutDestinations),
 	RoleDeveloper: append(slices.Clone(merchantRead), PermWebhooksResend, PermKeysRotate, PermSettingsWrite, PermSandboxDrive),
-	RoleFinance:   append(slices.Clone(merchantRead), PermOrdersRefund, PermOrdersCancel, PermExport),
+	RoleFinance:   append(slices.Clone(merchantRead), PermOrdersRefund, PermOrdersCancel, PermExport, PermPayoutsRequest),
 	RoleViewer:    slices.Clone(merchantRead),
 
 	RoleAdmin: append(slices.Clone(operatorRead), PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend,

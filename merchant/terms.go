@@ -26,6 +26,8 @@ type Terms struct {
 	ReserveDays      int  `json:"reserveDays,omitempty"`
 	RefundReturnsFee bool `json:"refundReturnsFee,omitempty"`
 	AllowNegative    bool `json:"allowNegative,omitempty"`
+	// Payouts are the payout terms per balance currency (PayoutTerms).
+	Payouts map[string]PayoutTerms `json:"payouts,omitempty"`
 }
 
 // DefaultTerms are a merchant's terms until an operator sets others: D+1 at
@@ -49,7 +51,7 @@ func (t Terms) Validate() error {
 	if _, err := t.location(); err != nil {
 		return err
 	}
-	return nil
+	return t.validatePayouts()
 }
 
 func (t Terms) location() (*time.Location, error) {

@@ -1,6 +1,8 @@
 package merchant
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -35,6 +37,10 @@ func TestTermsValidate(t *testing.T) {
 		"reserve with no hold":  {ReserveBps: 500},
 		"unknown time zone":     {TimeZone: "Mars/Olympus"},
 		"negative reserve days": {ReserveDays: -3},
+		"payout fee negative":   {Payouts: map[string]PayoutTerms{"USD": {Fee: -1}}},
+		"payout minimum huge":   {Payouts: map[string]PayoutTerms{"USD": {Min: 100_000_001}}},
+		"payout auto negative":  {Payouts: map[string]PayoutTerms{"USD": {AutoApproveBelow: -100}}},
+		"payout currency":       {Payouts: map[string]PayoutTerms{"usd": {Fee: 100}}},
 	}
 	for name, tm := range bad {
 		t.Run(name, func(t *testing.T) {
@@ -46,7 +52,28 @@ func TestTermsValidate(t *testing.T) {
 	if err := DefaultTerms().Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if got := termsFrom(`{"delayDays":-5}`); got != DefaultTerms() {
+	if got := termsFrom(`{"delayDays":-5}`); !reflect.DeepEqual(got, DefaultTerms()) {
 		t.Fatalf("unreadable terms read as %+v", got)
+	}
+}
+
+func TestPayoutTermsKept(t *testing.T) {
+	tm := DefaultTerms().WithPayouts("USD", PayoutTerms{Min: 1000, Fee: 150, AutoApproveBelow: 5000})
+	if err := tm.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := termsFrom(string(b))
+	if p := got.PayoutsFor("USD"); p != (PayoutTerms{Min: 1000, Fee: 150, AutoApproveBelow: 5000}) {
+		t.Fatalf("USD payout terms read back as %+v", p)
+	}
+	if p := got.PayoutsFor("EUR"); !p.Zero() {
+		t.Fatalf("a currency without terms has %+v", p)
+	}
+	if cleared := got.WithPayouts("USD", PayoutTerms{}); cleared.Payouts != nil || got.Payouts == nil {
+		t.Fatalf("clearing the only currency left %v (original %v)", cleared.Payouts, got.Payouts)
 	}
 }

@@ -30,7 +30,19 @@ type Money struct {
 	log Auditor
 	now func() time.Time
 	lg  *slog.Logger
+	// payouts remembers who changed a merchant's payout settings, so that
+	// the same operator cannot then approve that merchant's payouts.
+	payouts ChangeNoter
 }
+
+// ChangeNoter records an operator's change of a merchant's payout settings:
+// a *payout.Store.
+type ChangeNoter interface {
+	NoteChange(ctx context.Context, appid, changer string) error
+}
+
+// WithPayouts makes every change of terms noted in n (maker-checker).
+func (m *Money) WithPayouts(n ChangeNoter) *Money { m.payouts = n; return m }
 
 // MoneyConfig bounds what one operator moves alone.
 type MoneyConfig struct {
@@ -114,6 +126,11 @@ func (m *Money) SetTerms(ctx context.Context, actor access.Actor, appid string, 
 	if _, err := m.st.Get(ctx, appid); err != nil {
 		return nil, notFoundMerchant(err)
 	}
+	// Noted before the change: a change that fails after it only keeps
+	// this operator from approving for a while, never the other way round.
+	if err := m.notePayoutChange(ctx, actor, appid); err != nil {
+		return nil, err
+	}
 	return m.st.Audited(e).SetTerms(ctx, appid, t)
 }
 
@@ -137,6 +154,14 @@ func TermsText(t merchant.Terms) string {
 	}
 	if t.AllowNegative {
 		parts = append(parts, "may go negative")
+	}
+	for _, cur := range t.PayoutCurrencies() {
+		p := t.PayoutsFor(cur)
+		review := "all reviewed"
+		if p.AutoApproveBelow > 0 {
+			review = "auto-approved below " + p.AutoApproveBelow.String()
+		}
+		parts = append(parts, fmt.Sprintf("payouts in %s from %s, fee %s, %s", cur, p.Min, p.Fee, review))
 	}
 	return strings.Join(parts, ", ")
 }

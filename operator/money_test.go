@@ -3,6 +3,7 @@ package operator
 import (
 	"context"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -43,6 +45,11 @@ func moneyEnv(t *testing.T) (*Money, redisClient, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	payouts, err := payout.New(payout.Defaults(), rdb, j, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.WithPayouts(payouts)
 	a, err := newMerchants(rdb).Create(context.Background(), cliActor, merchant.NewAccount{Name: "Shop"})
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +205,7 @@ func TestSetTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := m.Terms(ctx, opSupport, appid)
-	if err != nil || got != want {
+	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("terms %+v, %v; want %+v", got, err, want)
 	}
 	var details string

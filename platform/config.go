@@ -66,6 +66,8 @@ type Config struct {
 	// (either sign) waits for a second admin's approval
 	// (GATEWAY_ADJUST_APPROVAL_ABOVE; operator.MoneyConfig).
 	AdjustApprovalAbove schema.Amount
+	// Payouts are the payouts' policy (GATEWAY_PAYOUT_*).
+	Payouts PayoutSettings
 	// ProvidersFile is the JSON file of live provider configurations by
 	// method; it is read when set (flag or GATEWAY_PROVIDERS_FILE), and the
 	// GATEWAY_PROVIDER_<METHOD> variables are read at Bind: Providers

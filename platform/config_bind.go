@@ -50,6 +50,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 			}
 			return err
 		}, func() string { return c.AdjustApprovalAbove.String() })
+	c.Payouts.bind(b)
 	b.Func("providers-file", "GATEWAY_PROVIDERS_FILE", "JSON file of live provider configurations by method; GATEWAY_PROVIDER_<METHOD> variables override it",
 		c.readProvidersFile, func() string { return c.ProvidersFile })
 	c.providersEnv = providersFromEnv()

@@ -31,6 +31,7 @@ func Defaults() Config {
 		ChannelBudget:       5 * time.Second,
 		FXMaxDeviation:      10,
 		AdjustApprovalAbove: 100000,
+		Payouts:             PayoutDefaults(),
 		OrderTTL:            30 * time.Minute,
 		OrderRetention:      7 * 24 * time.Hour,
 		ReportMaxRange:      366 * 24 * time.Hour,

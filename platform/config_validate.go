@@ -86,6 +86,9 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("clock-offset %s is beyond ±%s", c.ClockOffset, MaxClockOffset))
 	}
 	errs = append(errs, c.validateChannels()...)
+	if err := c.Payouts.validate(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 

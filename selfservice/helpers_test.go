@@ -24,8 +24,10 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/slotcheck"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -42,6 +44,7 @@ type env struct {
 	shop      *merchant.Account
 	sandbox   *merchant.Account
 	other     *merchant.Account
+	payouts   *payout.Store
 }
 
 // newEnv builds the use cases; lax lets webhooks and test events reach
@@ -83,8 +86,17 @@ func newEnv(t *testing.T, lax bool) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	j, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pcfg := payout.Defaults()
+	pcfg.CoolingOff = 0 // the tests pay to what they add at once
+	if e.payouts, err = payout.New(pcfg, rdb, j, nil, nil); err != nil {
+		t.Fatal(err)
+	}
 	e.svc, err = New(Defaults(), Deps{Redis: rdb, Merchants: store, Accounts: accounts, Webhooks: webhooks,
-		Tester: tester, Destinations: dispatcher.NewDestinations(lax), Log: log})
+		Tester: tester, Destinations: dispatcher.NewDestinations(lax), Journal: j, Payouts: e.payouts, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 )
@@ -63,7 +64,10 @@ type Deps struct {
 	// only).
 	Journal    *journal.Journal
 	Statements *query.Statements
-	Log        *slog.Logger
+	// Payouts keeps destinations and payouts (nil: the Payouts page says
+	// this node does not serve them).
+	Payouts *payout.Store
+	Log     *slog.Logger
 }
 
 // Services are the use cases of the four pages, one small type per thing
@@ -75,6 +79,7 @@ type Services struct {
 	Balance  *Balance  // balances, transactions, statements
 	Team     *Team     // users, roles, TOTP policy
 	AuditLog *AuditLog // the merchant's audit entries
+	Payouts  *Payouts  // destinations and payouts
 }
 
 // New checks cfg and the dependencies and builds every use case.
@@ -103,6 +108,7 @@ func New(cfg Config, deps Deps) (*Services, error) {
 		Balance:  &Balance{journal: deps.Journal, statements: deps.Statements, now: now},
 		Team:     &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},
 		AuditLog: &AuditLog{searcher: deps.Searcher, audit: log, now: now},
+		Payouts:  &Payouts{store: deps.Payouts, accounts: deps.Accounts, merchants: deps.Merchants, now: now},
 	}, nil
 }
 

@@ -70,6 +70,12 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return nil, err
 	}
+	// A change of a merchant's terms is remembered for maker-checker.
+	payouts, err := g.payoutsOn(cfg, rdb, reg, log)
+	if err != nil {
+		return nil, err
+	}
+	money.WithPayouts(payouts)
 	deps := admin.Deps{Money: money, Accounts: accts, ClientIP: ips, Merchants: operator.NewMerchants(merchants, logs, dispatcher.NewDestinations(wcfg.AllowPrivate)).WithJournal(j), Store: merchants,
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live,

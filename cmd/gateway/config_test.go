@@ -21,12 +21,14 @@ func TestServeListsEveryBadSettingBeforeConnecting(t *testing.T) {
 		want []string
 	}{
 		{"process and package settings", map[string]string{
-			"GATEWAY_METHOD_LIMITS":       "wallet_a=lots",
-			"GATEWAY_USDT_RATES":          "CNY=-7",
-			"GATEWAY_ORDER_TTL_METHODS":   "nosuch=60m",
-			"GATEWAY_RATE_CREATE":         "fast",
-			"GATEWAY_PROVIDER_CRYPTOHOST": `{"base_url": "nowhere"}`,
-		}, []string{"method-limits", "usdt rate", "nosuch", "GATEWAY_RATE_CREATE", "provider cryptohost"}},
+			"GATEWAY_METHOD_LIMITS":           "wallet_a=lots",
+			"GATEWAY_USDT_RATES":              "CNY=-7",
+			"GATEWAY_ORDER_TTL_METHODS":       "nosuch=60m",
+			"GATEWAY_RATE_CREATE":             "fast",
+			"GATEWAY_PROVIDER_CRYPTOHOST":     `{"base_url": "nowhere"}`,
+			"GATEWAY_PAYOUT_COOLING_OFF":      "-1h",
+			"GATEWAY_PAYOUT_MAX_DESTINATIONS": "0",
+		}, []string{"method-limits", "usdt rate", "nosuch", "GATEWAY_RATE_CREATE", "provider cryptohost", "payout-cooling-off", "payout-max-destinations"}},
 		{"only the packages' settings", map[string]string{
 			"GATEWAY_METHOD_LIMITS":         "wallet_a=lots",
 			"GATEWAY_USDT_RATES":            "CNY=-7",

@@ -50,7 +50,11 @@ type consoleParts struct {
 // live feed.
 func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts,
 	p consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
-	pages, err := selfServicePages(cfg.PublicURL, wcfg, rdb, ch, acc, log)
+	payouts, err := g.payoutsOn(cfg, rdb, reg, log)
+	if err != nil {
+		return err
+	}
+	pages, err := selfServicePages(cfg.PublicURL, wcfg, rdb, ch, acc, payouts, log)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
+	"github.com/paygate/gateway/payout"
 )
 
 const ledgerMoneyUsage = `usage: gateway ledger <subcommand> [--json] [--redis-url URL] [--by NAME] ...
@@ -163,7 +165,16 @@ func cliMoney(rdb redis.UniversalClient) (*operator.Money, error) {
 	if err != nil {
 		return nil, err
 	}
-	return operator.NewMoney(moneyConfig(cfg), rdb, merchant.NewStore(rdb), j, audit.NewLog(rdb), nil)
+	m, err := operator.NewMoney(moneyConfig(cfg), rdb, merchant.NewStore(rdb), j, audit.NewLog(rdb), nil)
+	if err != nil {
+		return nil, err
+	}
+	// A change of a merchant's terms is remembered for maker-checker.
+	p, err := payout.New(payoutConfig(cfg, time.Now), rdb, j, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return m.WithPayouts(p), nil
 }
 
 func printJournal(out output, p operator.JournalPage) error {

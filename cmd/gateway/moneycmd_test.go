@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 
 	"github.com/paygate/gateway/journal/journaltest"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/schema"
 )
 
 // TestLedgerMoneyCLI: the binary prints and sets a merchant's terms,
@@ -21,18 +24,31 @@ func TestLedgerMoneyCLI(t *testing.T) {
 	e.cli(&acct, "merchant", "create", "--name", "Shop", "--json")
 	var terms merchant.Terms
 	e.cli(&terms, "merchant", "terms", acct.AppID, "--json")
-	if terms != merchant.DefaultTerms() {
+	if !reflect.DeepEqual(terms, merchant.DefaultTerms()) {
 		t.Fatalf("terms of a new merchant %+v, want the defaults", terms)
 	}
 	e.cli(&terms, "merchant", "terms", acct.AppID, "--delay-days", "2", "--cutoff-hour", "18", "--tz", "Asia/Shanghai",
 		"--reserve-bps", "500", "--reserve-days", "90", "--refund-returns-fee=true", "--json")
 	want := merchant.Terms{DelayDays: 2, CutoffHour: 18, TimeZone: "Asia/Shanghai", ReserveBps: 500, ReserveDays: 90, RefundReturnsFee: true}
-	if terms != want {
+	if !reflect.DeepEqual(terms, want) {
 		t.Fatalf("terms %+v, want %+v", terms, want)
 	}
 	e.cli(&terms, "merchant", "terms", acct.AppID, "--instant", "--json")
-	if want.Instant = true; terms != want {
+	if want.Instant = true; !reflect.DeepEqual(terms, want) {
 		t.Fatalf("terms %+v, want %+v", terms, want)
+	}
+	// Payout terms per currency, the rest kept; the change is noted for
+	// maker-checker under the CLI operator's key.
+	e.cli(&terms, "merchant", "terms", acct.AppID, "--payout-currency", "usd", "--payout-min", "10.00", "--payout-fee", "1.50", "--json")
+	e.cli(&terms, "merchant", "terms", acct.AppID, "--payout-currency", "USD", "--payout-auto-approve-below", "50.00", "--json")
+	want.Payouts = map[string]merchant.PayoutTerms{"USD": {Min: 1000, Fee: 150, AutoApproveBelow: 5000}}
+	if !reflect.DeepEqual(terms, want) {
+		t.Fatalf("terms %+v, want %+v", terms, want)
+	}
+	rdb := redis.NewClient(mustRedisOptions(t, e.redisURL))
+	defer rdb.Close()
+	if n, err := rdb.ZCard(context.Background(), schema.PayoutChangesKey(acct.AppID)).Result(); err != nil || n != 1 {
+		t.Fatalf("payout changes noted %d, %v; want the CLI operator's", n, err)
 	}
 	var posted, requested struct {
 		Recent []struct {
@@ -55,6 +71,8 @@ func TestLedgerMoneyCLI(t *testing.T) {
 		{[]string{"ledger", "adjust", acct.AppID, "--amount", "5", "--currency", "USD", "--reason", "x", "--bucket", "payout_hold"}, "bucket"},
 		{[]string{"merchant", "terms", acct.AppID, "--instant", "--delay-days", "1"}, "not both"},
 		{[]string{"merchant", "terms", acct.AppID, "--cutoff-hour", "24"}, "cut-off hour"},
+		{[]string{"merchant", "terms", acct.AppID, "--payout-fee", "1.00"}, "need --payout-currency"},
+		{[]string{"merchant", "terms", acct.AppID, "--payout-currency", "USD", "--payout-fee", "-1"}, "payout fee"},
 	}
 	for _, r := range refused {
 		cmd := exec.Command(e.bin, r.args...)
@@ -80,7 +98,7 @@ func TestLedgerMoneyCLI(t *testing.T) {
 		len(page.Balances) != 1 || page.Balances[0].Available != 1250 {
 		t.Fatalf("journal %+v", page)
 	}
-	rdb := redis.NewClient(mustRedisOptions(t, e.redisURL))
+	rdb = redis.NewClient(mustRedisOptions(t, e.redisURL))
 	defer rdb.Close()
 	journaltest.Check(t, rdb)
 }

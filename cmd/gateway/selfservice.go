@@ -10,6 +10,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/selfservice"
 	accountpages "github.com/paygate/gateway/web/console/account"
@@ -22,7 +23,7 @@ import (
 // GATEWAY_WEBHOOK_TIMEOUT). The console takes them in with
 // frame.Deps.Extensions. publicURL (GATEWAY_PUBLIC_URL) starts the setup
 // links the Team page shows.
-func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, log *slog.Logger) (*accountpages.Pages, error) {
+func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, payouts *payout.Store, log *slog.Logger) (*accountpages.Pages, error) {
 	store := merchant.NewStore(rdb)
 	webhooks, err := dispatcher.NewMerchantDeliveries(rdb)
 	if err != nil {
@@ -39,7 +40,7 @@ func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.Univer
 	}
 	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: store, Accounts: acc,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher,
-		Statements: statements, Log: log})
+		Statements: statements, Payouts: payouts, Log: log})
 	if err != nil {
 		return nil, err
 	}

@@ -28,12 +28,12 @@ func TestSelfServicePagesBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := selfServicePages("http://127.0.0.1:8080", dispatcher.Defaults(), rdb, nil, acc, log)
+	pages, err := selfServicePages("http://127.0.0.1:8080", dispatcher.Defaults(), rdb, nil, acc, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var d frame.Deps
-	if err := pages.Extend(&d); err != nil || len(d.Nav) != 4 {
+	if err := pages.Extend(&d); err != nil || len(d.Nav) != 5 {
 		t.Fatalf("extend: %v, nav %v", err, d.Nav)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/web/admin"
@@ -139,6 +140,9 @@ type gateway struct {
 	// journal is the process's one journal (journalOn), nil until a role
 	// needs it.
 	journal *journal.Journal
+	// payouts is the process's one payout store (payoutsOn), nil until a
+	// role needs it.
+	payouts *payout.Store
 	// channels are the command role's routing copy and breaker; nil
 	// without that role.
 	channels *channelParts

@@ -5,12 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 )
 
-const termsSynopsis = "APPID [--instant | --delay-days N --cutoff-hour H --tz ZONE] [--reserve-bps N --reserve-days D] [--refund-returns-fee=true|false] [--allow-negative=true|false]"
+const termsSynopsis = "APPID [--instant | --delay-days N --cutoff-hour H --tz ZONE] [--reserve-bps N --reserve-days D] [--refund-returns-fee=true|false] [--allow-negative=true|false] [--payout-currency CUR [--payout-min A] [--payout-fee A] [--payout-auto-approve-below A]]"
 
 // merchantTermsCmd prints a merchant's terms, or changes those the flags
 // give (the rest kept as they are), through the console's use case.
@@ -28,6 +29,11 @@ func merchantTermsCmd(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.IntVar(&t.ReserveDays, "reserve-days", 0, "for this many days")
 	fs.BoolVar(&t.RefundReturnsFee, "refund-returns-fee", false, "a refund gives the fee back in proportion")
 	fs.BoolVar(&t.AllowNegative, "allow-negative", false, "the merchant's balance may go below zero")
+	var pay operator.PayoutTermsInput
+	fs.StringVar(&pay.Currency, "payout-currency", "", "the balance currency whose payout terms the --payout-* flags set")
+	fs.StringVar(&pay.Min, "payout-min", "", "the smallest payout, e.g. 10.00")
+	fs.StringVar(&pay.Fee, "payout-fee", "", "the platform's fee per payout")
+	fs.StringVar(&pay.AutoApprove, "payout-auto-approve-below", "", "payouts below this are approved without review (0: never)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -36,11 +42,18 @@ func merchantTermsCmd(ctx context.Context, args []string, stdout, stderr io.Writ
 		return fmt.Errorf("merchant terms: want APPID\nusage: gateway merchant terms %s", termsSynopsis)
 	}
 	change := setFlags(fs, "by", "json", "redis-url", "redis-cluster")
+	payChange := change["payout-currency"] || change["payout-min"] || change["payout-fee"] || change["payout-auto-approve-below"]
+	for _, n := range []string{"payout-currency", "payout-min", "payout-fee", "payout-auto-approve-below"} {
+		delete(change, n)
+	}
+	if payChange && pay.Currency == "" {
+		return fmt.Errorf("merchant terms: --payout-min, --payout-fee and --payout-auto-approve-below need --payout-currency")
+	}
 	if *instant && (change["delay-days"] || change["cutoff-hour"] || change["tz"]) {
 		return fmt.Errorf("merchant terms: --instant or --delay-days/--cutoff-hour/--tz, not both")
 	}
 	actor, err := cliAuditActor(*by, given(fs, "by"))
-	if err != nil && len(change) > 0 {
+	if err != nil && (len(change) > 0 || payChange) {
 		return fmt.Errorf("merchant terms: %w", err)
 	}
 	rdb, err := redisFlag.open(ctx)
@@ -55,6 +68,14 @@ func merchantTermsCmd(ctx context.Context, args []string, stdout, stderr io.Writ
 	cur, err := m.Terms(ctx, actor, pos[0])
 	if err != nil {
 		return err
+	}
+	if payChange {
+		pay.AppID = pos[0]
+		a, err := m.SetPayoutTerms(ctx, actor, mergePayout(cur, pay, given(fs, "payout-min"), given(fs, "payout-fee"), given(fs, "payout-auto-approve-below")))
+		if err != nil {
+			return err
+		}
+		cur = a.Terms
 	}
 	if len(change) > 0 {
 		next := mergeTerms(cur, t, *instant, change)
@@ -101,4 +122,21 @@ func mergeTerms(cur, t merchant.Terms, instant bool, change map[string]bool) mer
 		}
 	}
 	return cur
+}
+
+// mergePayout is in with the currency's current payout terms where a flag
+// was not given.
+func mergePayout(cur merchant.Terms, in operator.PayoutTermsInput, minSet, feeSet, autoSet bool) operator.PayoutTermsInput {
+	in.Currency = strings.ToUpper(in.Currency)
+	p := cur.PayoutsFor(in.Currency)
+	if !minSet {
+		in.Min = p.Min.String()
+	}
+	if !feeSet {
+		in.Fee = p.Fee.String()
+	}
+	if !autoSet {
+		in.AutoApprove = p.AutoApproveBelow.String()
+	}
+	return in
 }

@@ -92,6 +92,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 		g.app.Post("/api/order/webhooks/resend", api.Resend(resend))
+		// Payouts are asked for and read on the command side, beside the
+		// merchant's other signed calls (the OpenAPI document describes them).
+		if err := payoutAPI(g, cfg, rdb, dir, limiter, h.UseCases.ClientIP(), reg, log); err != nil {
+			return nil, err
+		}
 		cp.handlers, cp.resend = h, dispatcher.NewWebhooks(rdb).WithClock(g.now.Now)
 	}
 	if cfg.Has(platform.RoleQuery) {

@@ -239,7 +239,8 @@ func (c screen) page(ctx *fiber.Ctx, name, title string, data any) error {
 func flashWord(s string) string {
 	switch s {
 	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund",
-		"fee_set", "fee_cleared", "channel", "terms", "adjusted", "requested", "adj_approved", "adj_rejected":
+		"fee_set", "fee_cleared", "channel", "terms", "adjusted", "requested", "adj_approved", "adj_rejected",
+		"payout_terms":
 		return s
 	}
 	return "saved"

@@ -30,6 +30,7 @@ import (
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/platform"
 	readmodel "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
@@ -146,6 +147,11 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	payouts, err := payout.New(payout.Defaults(), rdb, j, nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.money.WithPayouts(payouts)
 	c, err := New(Config{MethodNames: names}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Orders: testMethods{},

@@ -3,6 +3,7 @@ package admin
 import (
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -28,6 +29,7 @@ func (c moneyPages) register(g fiber.Router) {
 	r := c.ui.Require
 	g.Get("/merchants/:appid/journal", r(access.PermMerchantsRead), c.journal)
 	g.Post("/merchants/:appid/terms", r(access.PermMerchantsWrite), c.setTerms)
+	g.Post("/merchants/:appid/payout-terms", r(access.PermMerchantsWrite), c.setPayoutTerms)
 	g.Post("/merchants/:appid/adjust", r(access.PermMerchantsWrite), c.adjust)
 	g.Get("/adjustments", r(access.PermMerchantsRead), c.adjustments)
 	g.Post("/adjustments/:id/approve", r(access.PermMerchantsWrite), c.approve)
@@ -112,8 +114,23 @@ func (c moneyPages) setTerms(ctx *fiber.Ctx) error {
 		}
 		*p = n
 	}
-	_, err := c.money.SetTerms(ctx.UserContext(), c.ui.Actor(ctx), appid, t)
+	// The payout terms have their own form: this one keeps them.
+	cur, err := c.money.Terms(ctx.UserContext(), c.ui.Actor(ctx), appid)
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	t.Payouts = cur.Payouts
+	_, err = c.money.SetTerms(ctx.UserContext(), c.ui.Actor(ctx), appid, t)
 	return c.after(ctx, err, "/merchants/"+appid, "terms")
+}
+
+// setPayoutTerms replaces one currency's payout terms (all empty removes
+// them); the change is noted for maker-checker.
+func (c moneyPages) setPayoutTerms(ctx *fiber.Ctx) error {
+	appid := param(ctx, "appid")
+	_, err := c.money.SetPayoutTerms(ctx.UserContext(), c.ui.Actor(ctx), operator.PayoutTermsInput{AppID: appid,
+		Currency: strings.ToUpper(form(ctx, "currency")), Min: form(ctx, "min"), Fee: form(ctx, "fee"), AutoApprove: form(ctx, "auto_approve")})
+	return c.after(ctx, err, "/merchants/"+appid, "payout_terms")
 }
 
 func (c moneyPages) adjust(ctx *fiber.Ctx) error {

@@ -37,7 +37,7 @@ func TestBrowserMoney(t *testing.T) {
 					t.Fatalf("%s: %d", p.path, st)
 				}
 				var offered bool
-				pg.Eval(`document.querySelector("[data-terms-form], [data-adjust], [data-approve], [data-reject]") !== null`, &offered)
+				pg.Eval(`document.querySelector("[data-terms-form], [data-payout-terms-form], [data-adjust], [data-approve], [data-reject]") !== null`, &offered)
 				if offered {
 					t.Fatalf("%s offers a form", p.path)
 				}
@@ -49,6 +49,7 @@ func TestBrowserMoney(t *testing.T) {
 			}{
 				{"/merchants/" + e.appid + "/adjust", map[string]string{"amount": "10.00", "currency": "USD", "reason": "x"}},
 				{"/merchants/" + e.appid + "/terms", map[string]string{"settle": "instant"}},
+				{"/merchants/" + e.appid + "/payout-terms", map[string]string{"currency": "USD", "fee": "1.00"}},
 				{"/adjustments/" + e.request + "/approve", map[string]string{}},
 			} {
 				before := e.state(t)
@@ -66,12 +67,19 @@ func TestBrowserMoney(t *testing.T) {
 		e.browserLogin(t, pg, base, "ann@ops.test")
 		pg.Go(base + "/merchants/" + e.appid)
 		shoot(t, pg, "admin-merchant-money")
+		pg.Fill("#pt-min", "10.00")
+		pg.Fill("#pt-fee", "1.50")
+		pg.Submit("form[data-payout-terms-form]")
+		pg.WaitVisible("[data-payout-terms-row=USD]")
+		shoot(t, pg, "admin-merchant-payout-terms")
 		pg.Click(`input[name="settle"][value="instant"]`)
 		pg.Fill("#reserve_bps", "500")
 		pg.Fill("#reserve_days", "30")
 		pg.Submit("form[data-terms-form]")
 		pg.WaitVisible(".flash")
-		if a, err := e.money.Terms(ctx, access.CLI(), e.appid); err != nil || !a.Instant || a.ReserveBps != 500 {
+		// The settlement form keeps the payout terms the other form set.
+		if a, err := e.money.Terms(ctx, access.CLI(), e.appid); err != nil || !a.Instant || a.ReserveBps != 500 ||
+			a.PayoutsFor("USD").Min != 1000 || a.PayoutsFor("USD").Fee != 150 {
 			t.Fatalf("terms after the form: %+v, %v", a, err)
 		}
 		pg.Fill("#adj-amount", "25.00")

@@ -59,6 +59,7 @@ func Nav() []frame.NavItem {
 		{Path: "/webhooks", Label: "desk_nav_webhooks", Perm: access.PermWebhooksRead},
 		{Path: "/developers", Label: "desk_nav_developers", Perm: access.PermOrdersRead},
 		{Path: "/balance", Label: "desk_nav_balance", Perm: access.PermBalanceRead},
+		{Path: "/payouts", Label: "desk_nav_payouts", Perm: access.PermPayoutsRead},
 		{Path: "/team", Label: "desk_nav_team", Perm: access.PermUsersRead},
 	}
 }
@@ -191,6 +192,11 @@ func (p *Pages) Register(g fiber.Router, ui *frame.UI) {
 	g.Post("/developers/signature", ui.Require(access.PermSandboxDrive), h.debugger)
 	g.Get("/balance", ui.Require(access.PermBalanceRead), h.balance)
 	g.Get("/balance/statement.csv", ui.Require(access.PermBalanceRead), h.statementCSV)
+	po := payoutDesk{h}
+	g.Get("/payouts", ui.Require(access.PermPayoutsRead), po.payouts)
+	g.Post("/payouts/destinations", ui.Require(access.PermPayoutDestinations), po.addDestination)
+	g.Post("/payouts/destinations/remove", ui.Require(access.PermPayoutDestinations), po.removeDestination)
+	g.Post("/payouts/ask", ui.Require(access.PermPayoutsRequest), po.askPayout)
 	g.Get("/team", ui.Require(access.PermUsersRead), h.team)
 	g.Post("/team/invite", ui.Require(access.PermUsersManage), h.invite)
 	g.Post("/team/totp", ui.Require(access.PermUsersManage), h.requireTOTP)

@@ -22,7 +22,9 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/testenv"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/platform"
 	statements "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/schema"
@@ -60,6 +62,7 @@ type env struct {
 	url       string // the console's root URL
 	secrets   map[string]string
 	now       time.Time
+	payouts   *payout.Store
 }
 
 func newEnv(t *testing.T) *env { t.Helper(); return newEnvWith(t, nil) }
@@ -100,9 +103,16 @@ func newEnvStatements(t *testing.T, searcher *audit.Searcher, st *statements.Sta
 	if err != nil {
 		t.Fatal(err)
 	}
+	pj, err := journal.New(journal.Config{}, rdb, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.payouts, err = payout.New(payout.Defaults(), rdb, pj, nil, nil); err != nil {
+		t.Fatal(err)
+	}
 	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Searcher: searcher,
-		Statements: st, Log: log})
+		Statements: st, Payouts: e.payouts, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestExtendRefusesTheConsolesNames(t *testing.T) {
 	if err := New(nil, "", nil).Extend(&d); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Nav) != 5 || d.Nav[0].Path != "/" || d.Funcs["deskAt"] == nil {
+	if len(d.Nav) != 6 || d.Nav[0].Path != "/" || d.Funcs["deskAt"] == nil {
 		t.Fatalf("extended deps: nav %v", d.Nav)
 	}
 }

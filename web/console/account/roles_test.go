@@ -26,6 +26,7 @@ var (
 	owners     = []access.Role{access.RoleOwner}
 	developers = []access.Role{access.RoleOwner, access.RoleDeveloper}
 	allRoles   = []access.Role{access.RoleOwner, access.RoleDeveloper, access.RoleFinance, access.RoleViewer}
+	payers     = []access.Role{access.RoleOwner, access.RoleFinance}
 )
 
 func writes(target string) []write {
@@ -48,6 +49,19 @@ func writes(target string) []write {
 		{"remove", "/team/users/" + target + "/remove", none, owners},
 		{"reissue", "/team/users/" + target + "/reissue", none, owners},
 		{"require TOTP", "/team/totp", func(*env) url.Values { return url.Values{"on": {"1"}} }, owners},
+		{"review payout", "/payouts/ask", func(e *env) url.Values {
+			e.fund(e.shop.AppID, 100_00)
+			v := payoutAsk(e.usableDestination(e.shop.AppID), "10.00", "")
+			v.Del("confirm")
+			return v
+		}, payers},
+		{"ask payout", "/payouts/ask", func(e *env) url.Values {
+			e.fund(e.shop.AppID, 100_00)
+			return payoutAsk(e.usableDestination(e.shop.AppID), "10.00", "")
+		}, payers},
+		{"remove destination", "/payouts/destinations/remove", func(e *env) url.Values {
+			return url.Values{"id": {e.usableDestination(e.shop.AppID)}}
+		}, owners},
 	}
 }
 
