@@ -47,6 +47,10 @@ type Config struct {
 	// LogCap bounds the attempts kept per order (automatic ones are at most
 	// len(Schedule)+1; the rest are manual resends).
 	LogCap int
+	// HistoryCap bounds a merchant's index of every delivery (the Webhooks
+	// page's history) to its newest: a high-volume merchant's week would
+	// otherwise be millions of members in memory.
+	HistoryCap int
 	// Now is the clock due attempts are looked for and webhooks are
 	// timestamped by (platform.Clock); nil is the system clock. Leases are
 	// on Redis's clock and attempt deadlines on the real one.
@@ -75,6 +79,7 @@ func Defaults() Config {
 		ClaimIdle:   30 * time.Second,
 		Retention:   7 * 24 * time.Hour,
 		LogCap:      100,
+		HistoryCap:  100_000,
 	}
 }
 
@@ -146,8 +151,8 @@ func (c Config) Validate() error {
 	if c.Timeout <= 0 || c.Poll <= 0 || c.Block <= 0 || c.LeaseMargin <= 0 || c.ClaimIdle <= 0 || c.Retention <= 0 {
 		errs = append(errs, errors.New("webhook timeout, poll, block, lease margin, claim idle and retention must be positive"))
 	}
-	if c.LogCap < 1 {
-		errs = append(errs, errors.New("webhook log cap must be at least 1"))
+	if c.LogCap < 1 || c.HistoryCap < 1 {
+		errs = append(errs, errors.New("webhook log cap and history cap must be at least 1"))
 	}
 	return errors.Join(errs...)
 }

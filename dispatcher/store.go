@@ -88,7 +88,7 @@ func (s *store) addAll(ctx context.Context, ds []delivery) (added []bool, errs [
 				schema.WebhookHostsKey(d.shard), schema.OrderKey(d.shard, d.id), schema.WebhookMerchantKey(d.shard, d.appid),
 				schema.WebhookMerchantAllKey(d.shard, d.appid)},
 			Args: []any{d.id, host, d.url, d.appid, encodeCallback(d.params), d.paid.UnixMilli(),
-				s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds()},
+				s.cfg.Retention.Milliseconds(), (s.cfg.lease() + pendingFloor).Milliseconds(), s.cfg.HistoryCap},
 		})
 		todo = append(todo, i)
 	}

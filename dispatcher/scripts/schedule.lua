@@ -7,7 +7,8 @@
 --   the order's shard.
 -- ARGV[1] order id, ARGV[2] host, ARGV[3] notify_url, ARGV[4] appid,
 --   ARGV[5] callback parameters (JSON), ARGV[6] paid time (ms),
---   ARGV[7] fallback ttl (ms), ARGV[8] least ttl (ms).
+--   ARGV[7] fallback ttl (ms), ARGV[8] least ttl (ms), ARGV[9] the most
+--   deliveries the merchant's history keeps.
 -- Returns 1 when scheduled, 0 when the order already has a delivery.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
@@ -28,8 +29,11 @@ end
 redis.call('ZADD', KEYS[5], at, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[7]))
 redis.call('PEXPIRE', KEYS[5], ARGV[7])
--- The history keeps delivered ones too, pruned and kept the same way.
+-- The history keeps delivered ones too, pruned and kept the same way, and
+-- never more than the merchant's newest ARGV[9] (older deliveries stay on
+-- their orders' pages).
 redis.call('ZADD', KEYS[6], at, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - tonumber(ARGV[7]))
+redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -tonumber(ARGV[9]) - 1)
 redis.call('PEXPIRE', KEYS[6], ARGV[7])
 return 1
