@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,7 @@ func setTerms(t *testing.T, h *harness, terms merchant.Terms) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Terms == terms {
+		if reflect.DeepEqual(a.Terms, terms) {
 			return
 		}
 		h.store.rdb.Ping(ctx) // yield a round trip while the cache refreshes
