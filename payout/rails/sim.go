@@ -1,0 +1,76 @@
+package rails
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/paygate/gateway/payout"
+	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/usdt/usdtsim"
+)
+
+// Sim is a rail over a sandbox chain simulator (tron or bsc) at BaseURL.
+type Sim struct {
+	BaseURL string
+	HTTP    *http.Client
+}
+
+// NewSim is the rail of the simulator at baseURL.
+func NewSim(baseURL string, hc *http.Client) *Sim {
+	return &Sim{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: hc}
+}
+
+// Lookup asks the simulator for the transfer made under ref.
+func (s *Sim) Lookup(ctx context.Context, ref string) (payout.Transfer, bool, error) {
+	a, status, err := s.call(ctx, usdtsim.PayoutLookupPath, usdtsim.PayoutAsk{Reference: ref})
+	if err != nil {
+		return payout.Transfer{}, false, err
+	}
+	if status != http.StatusOK {
+		return payout.Transfer{}, false, fmt.Errorf("simulator lookup: HTTP %d %s", status, a.Error)
+	}
+	return payout.Transfer{TxHash: a.Hash}, a.Found, nil
+}
+
+// Send makes the transfer; the simulator refusing it (a bad address) is a
+// refusal, anything else unanswered is "we do not know".
+func (s *Sim) Send(ctx context.Context, ref, address string, amount schema.Amount) (payout.Transfer, error) {
+	a, status, err := s.call(ctx, usdtsim.PayoutTransferPath, usdtsim.PayoutAsk{Reference: ref, To: address, Amount: amount.String()})
+	switch {
+	case err != nil:
+		return payout.Transfer{}, err
+	case status == http.StatusUnprocessableEntity:
+		return payout.Transfer{Refused: true, Reason: a.Error}, nil
+	case status != http.StatusOK || a.Hash == "":
+		return payout.Transfer{}, fmt.Errorf("simulator transfer: HTTP %d %s", status, a.Error)
+	}
+	return payout.Transfer{TxHash: a.Hash}, nil
+}
+
+func (s *Sim) call(ctx context.Context, path string, ask usdtsim.PayoutAsk) (usdtsim.PayoutAnswer, int, error) {
+	body, _ := json.Marshal(ask)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.BaseURL+path, bytes.NewReader(body))
+	if err != nil {
+		return usdtsim.PayoutAnswer{}, 0, fmt.Errorf("simulator request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := s.HTTP.Do(req)
+	if err != nil {
+		return usdtsim.PayoutAnswer{}, 0, fmt.Errorf("simulator %s: %w", path, err)
+	}
+	defer res.Body.Close()
+	var a usdtsim.PayoutAnswer
+	b, err := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+	if err != nil {
+		return a, 0, fmt.Errorf("simulator %s: %w", path, err)
+	}
+	if json.Unmarshal(b, &a) != nil && res.StatusCode == http.StatusOK {
+		return a, 0, fmt.Errorf("simulator %s: an answer that is not JSON", path)
+	}
+	return a, res.StatusCode, nil
+}
