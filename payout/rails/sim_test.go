@@ -157,5 +157,3 @@ func (e *env) assertTransfers(t *testing.T, p payout.Payout, want int) {
 		t.Fatalf("the chain made %d transfers under %s (%v), want %d", a.Transfers, p.Reference(), err, want)
 	}
 }
-
-
