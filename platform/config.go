@@ -148,8 +148,8 @@ type Config struct {
 	ExchangeKey    string
 	ExchangeSecret string
 	// PayoutRail is where the payouts role sends USDT: "none" (it sends
-	// nothing: payouts wait), "sandbox" (the simulated chains), "exchange"
-	// (the live exchange's withdrawals). Never a default that moves money.
+	// nothing: payouts wait), "sandbox" (the simulated chains). Never a
+	// default that moves money.
 	PayoutRail string
 	// ClockOffset moves the clock this process decides things by (see
 	// Clock): a fault-testing knob for the chaos suite's skewed process.

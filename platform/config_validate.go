@@ -35,11 +35,8 @@ func (c Config) Validate() error {
 	if c.ClickHouseCluster != "" && !dbName.MatchString(c.ClickHouseCluster) {
 		errs = append(errs, fmt.Errorf("clickhouse-cluster %q is not a plain identifier", c.ClickHouseCluster))
 	}
-	if !slices.Contains([]string{"none", "sandbox", "exchange"}, c.PayoutRail) {
-		errs = append(errs, fmt.Errorf("payout-rail %q: none, sandbox or exchange", c.PayoutRail))
-	}
-	if c.PayoutRail == "exchange" && c.ExchangeURL == "" {
-		errs = append(errs, errors.New("payout-rail exchange needs exchange-url (and its key and secret)"))
+	if !slices.Contains([]string{"none", "sandbox"}, c.PayoutRail) {
+		errs = append(errs, fmt.Errorf("payout-rail %q: none or sandbox", c.PayoutRail))
 	}
 	if len(c.Roles) == 0 {
 		errs = append(errs, errors.New("roles is empty"))

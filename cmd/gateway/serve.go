@@ -17,6 +17,7 @@ import (
 	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
@@ -145,4 +146,7 @@ type gateway struct {
 	// chDir is the process's copy of the channels' routing data, one for
 	// every role that reads it (channelDirOn).
 	chDir *channel.Directory
+	// opPayouts is the process's one payout store for the operator's side
+	// and the sender (payoutsOn), nil until one needs it.
+	opPayouts *payout.Store
 }
