@@ -78,4 +78,3 @@ func payoutRails(cfg platform.Config) map[string]payout.Rail {
 		"BEP20": rails.NewSim(cfg.PublicURL+bscsim.SandboxPath, hc),
 	}
 }
-
