@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/schema"
@@ -20,8 +21,12 @@ type Sim struct {
 	HTTP    *http.Client
 }
 
-// NewSim is the rail of the simulator at baseURL.
+// NewSim is the rail of the simulator at baseURL (hc nil: a client of
+// 15 s per call).
 func NewSim(baseURL string, hc *http.Client) *Sim {
+	if hc == nil {
+		hc = &http.Client{Timeout: 15 * time.Second}
+	}
 	return &Sim{BaseURL: strings.TrimRight(baseURL, "/"), HTTP: hc}
 }
 
