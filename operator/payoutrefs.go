@@ -17,7 +17,7 @@ import (
 
 // Bounds of a references file: a day's bank batch fits many times over.
 const (
-	MaxRefsFile = 1 << 20
+	MaxRefsFile = 512 << 10 // under the console's 1 MiB request bound
 	MaxRefsRows = 5000
 )
 
