@@ -69,7 +69,7 @@ type env struct {
 	other    string // an order of another merchant
 	exc      *operator.Exceptions
 	money    *operator.Money
-	request  string      // an adjustment request made with the CLI, awaiting an admin
+	request  string // an adjustment request made with the CLI, awaiting an admin
 	payouts  *payout.Store
 	ch       driver.Conn // the test's ClickHouse, migrated
 }
