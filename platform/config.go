@@ -151,6 +151,10 @@ type Config struct {
 	// nothing: payouts wait), "sandbox" (the simulated chains). Never a
 	// default that moves money.
 	PayoutRail string
+	// PayoutLease is how long a payout sender holds a payout it sends: a
+	// sender killed mid-send leaves it this long before another looks its
+	// transfer up. Longer than any rail call.
+	PayoutLease time.Duration
 	// ClockOffset moves the clock this process decides things by (see
 	// Clock): a fault-testing knob for the chaos suite's skewed process.
 	// A production deployment leaves it unset; serve warns when it is not 0.

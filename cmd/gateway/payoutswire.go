@@ -58,7 +58,9 @@ func payoutsRole(g *gateway, cfg platform.Config, rdb redis.UniversalClient, reg
 	if err != nil {
 		return err
 	}
-	sender, err := payout.NewSender(payout.SenderDefaults(), s, rs, reg, log)
+	scfg := payout.SenderDefaults()
+	scfg.Lease = cfg.PayoutLease
+	sender, err := payout.NewSender(scfg, s, rs, reg, log)
 	if err != nil {
 		return err
 	}
