@@ -79,3 +79,14 @@ func (s *Sim) call(ctx context.Context, path string, ask usdtsim.PayoutAsk) (usd
 	}
 	return a, res.StatusCode, nil
 }
+
+// Count is the simulator's record of ref: the first transfer's hash and how
+// many transfers were made under it (more than one: a payout sent twice).
+// The sandbox's own witness, for tests and the chaos suite.
+func (s *Sim) Count(ctx context.Context, ref string) (usdtsim.PayoutAnswer, error) {
+	a, status, err := s.call(ctx, usdtsim.PayoutLookupPath, usdtsim.PayoutAsk{Reference: ref})
+	if err == nil && status != http.StatusOK {
+		err = fmt.Errorf("simulator lookup: HTTP %d %s", status, a.Error)
+	}
+	return a, err
+}
