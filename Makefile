@@ -177,10 +177,10 @@ bench-profile:
 # all, Redis kill -9 and restart from its AOF, ClickHouse stopped, merchant
 # endpoint hang/reset/slow, skewed clock, dispatcher-Redis partition, two
 # combined storms, kill -9 of a Redis Cluster master, ledger processes killed
-# mid-batch with a planted double posting), each followed by the audit of Redis, ClickHouse and the
+# mid-batch with a planted double posting, payout senders killed mid-send), each followed by the audit of Redis, ClickHouse and the
 # webhook receiver. `make chaos` (~10 minutes) rewrites RELIABILITY.md's table;
 # `make chaos-quick` (< 3 minutes: baseline, kill -9 of all gateways, Redis
-# kill -9, ledger processes killed mid-batch, hanging endpoint) is part of
+# kill -9, ledger processes killed mid-batch, payout senders killed mid-send, hanging endpoint) is part of
 # `make test`.
 .PHONY: chaos chaos-quick
 chaos:

@@ -76,12 +76,15 @@ const (
 	PermFeesWrite         Permission = "fees.write"         // operator fee schedules: set, clear
 	PermFeeIncomeRead     Permission = "ledger.income.read" // the platform's fee income
 	PermChannelsWrite     Permission = "channels.write"     // channels' routing data, modes, pins, keywords, breakers
+	PermOpPayoutsRead     Permission = "op.payouts.read"    // the payouts' review and sending queues
+	PermOpPayoutsDecide   Permission = "op.payouts.decide"  // approve, reject, record a bank payout's reference: admin only
 )
 
 var (
 	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead, PermPayoutsRead}
 	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole,
-		PermFeeIncomeRead}
+		PermFeeIncomeRead,
+		PermOpPayoutsRead}
 )
 
 // grants is the role → permission table: the one place that says who may do
@@ -95,7 +98,8 @@ var grants = map[Role][]Permission{
 
 	RoleAdmin: append(slices.Clone(operatorRead), PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend,
 		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite,
-		PermFeesWrite, PermChannelsWrite),
+		PermFeesWrite, PermChannelsWrite,
+		PermOpPayoutsDecide),
 	RoleSupport: append(slices.Clone(operatorRead), PermOpWebhooksResend, PermExceptionsHandle),
 	RoleAuditor: slices.Clone(operatorRead),
 }

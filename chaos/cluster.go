@@ -87,6 +87,13 @@ type Cluster struct {
 	ledgers     []*Proc
 	ledgerKills int
 	ledgerPlant string
+
+	// The payouts scenario's senders (role payouts), how often it killed
+	// them, its merchant and what that merchant was funded with.
+	payoutProcs  []*Proc
+	payoutKills  int
+	payoutApp    string
+	payoutFunded int64
 }
 
 // The split: two processes of each role group, so every kill of one leaves
@@ -228,7 +235,7 @@ func (c *Cluster) Proc(name string) *Proc {
 
 // Close stops everything the run started, gracefully.
 func (c *Cluster) Close() {
-	for _, p := range append(c.Procs, c.ledgers...) {
+	for _, p := range append(append(c.Procs, c.ledgers...), c.payoutProcs...) {
 		p.Stop()
 	}
 	if c.Recv != nil {

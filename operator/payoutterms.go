@@ -57,5 +57,5 @@ func (m *Money) notePayoutChange(ctx context.Context, actor access.Actor, appid 
 		return &platform.Error{Kind: platform.KindUnavailable, Msg: "payout settings cannot be changed here",
 			Err: errors.New("operator money: no payout store to note changes in")}
 	}
-	return m.payouts.NoteChange(ctx, appid, By(actor))
+	return m.payouts.NoteChange(ctx, appid, ChangerKey(actor))
 }

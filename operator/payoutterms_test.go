@@ -27,8 +27,8 @@ func TestSetPayoutTerms(t *testing.T) {
 	// The maker-checker memory: this admin changed the merchant's payout
 	// settings and may not decide its payouts for a while.
 	changers, err := rdb.ZRange(ctx, schema.PayoutChangesKey(appid), 0, -1).Result()
-	if err != nil || len(changers) != 1 || changers[0] != By(opAdmin) {
-		t.Fatalf("payout changes noted %v, %v; want [%s]", changers, err, By(opAdmin))
+	if err != nil || len(changers) != 1 || changers[0] != ChangerKey(opAdmin) {
+		t.Fatalf("payout changes noted %v, %v; want [%s]", changers, err, ChangerKey(opAdmin))
 	}
 	// The settlement terms set afterwards keep the payout terms.
 	next := got

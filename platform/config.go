@@ -17,10 +17,11 @@ const (
 	RoleDispatcher = "dispatcher"
 	RoleReviewer   = "reviewer" // USDT direct reviews (package reviewer)
 	RoleLedger     = "ledger"   // journal postings off the event streams, settlement (package ledger)
+	RolePayouts    = "payouts"  // sends approved USDT payouts through PayoutRail (package payout)
 )
 
 // AllRoles is the default: one process doing everything.
-var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher, RoleReviewer, RoleLedger}
+var AllRoles = []string{RoleCommand, RoleQuery, RoleProjector, RoleDispatcher, RoleReviewer, RoleLedger, RolePayouts}
 
 // Config is the process-wide configuration. Every field is a flag with a
 // GATEWAY_* environment equivalent; the names are part of the interface.
@@ -148,6 +149,14 @@ type Config struct {
 	ExchangeURL    string
 	ExchangeKey    string
 	ExchangeSecret string
+	// PayoutRail is where the payouts role sends USDT: "none" (it sends
+	// nothing: payouts wait), "sandbox" (the simulated chains). Never a
+	// default that moves money.
+	PayoutRail string
+	// PayoutLease is how long a payout sender holds a payout it sends: a
+	// sender killed mid-send leaves it this long before another looks its
+	// transfer up. Longer than any rail call.
+	PayoutLease time.Duration
 	// ClockOffset moves the clock this process decides things by (see
 	// Clock): a fault-testing knob for the chaos suite's skewed process.
 	// A production deployment leaves it unset; serve warns when it is not 0.

@@ -28,6 +28,8 @@ func Defaults() Config {
 		Roles:               slices.Clone(AllRoles),
 		USDTRates:           "USD=1,CNY=7.2,BDT=120",
 		USDTReview:          24 * time.Hour,
+		PayoutRail:          "none",
+		PayoutLease:         time.Minute,
 		ChannelBudget:       5 * time.Second,
 		FXMaxDeviation:      10,
 		AdjustApprovalAbove: 100000,

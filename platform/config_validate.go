@@ -35,6 +35,12 @@ func (c Config) Validate() error {
 	if c.ClickHouseCluster != "" && !dbName.MatchString(c.ClickHouseCluster) {
 		errs = append(errs, fmt.Errorf("clickhouse-cluster %q is not a plain identifier", c.ClickHouseCluster))
 	}
+	if !slices.Contains([]string{"none", "sandbox"}, c.PayoutRail) {
+		errs = append(errs, fmt.Errorf("payout-rail %q: none or sandbox", c.PayoutRail))
+	}
+	if c.PayoutLease < 5*time.Second {
+		errs = append(errs, fmt.Errorf("payout-lease %v: at least 5s", c.PayoutLease))
+	}
 	if len(c.Roles) == 0 {
 		errs = append(errs, errors.New("roles is empty"))
 	}

@@ -80,6 +80,9 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 		USDTReviews: operator.NewUSDTReviews(review, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Live: g.live,
 		Channels: operator.NewChannels(rdb, adapters, merchants).WithClock(g.now.Now)}
+	if deps.Payouts, err = g.opPayoutsOn(cfg, rdb, reg, log); err != nil {
+		return nil, err
+	}
 	if ch != nil {
 		deps.Audit, deps.Income = audit.NewSearcher(ch), query.NewStatements(ch)
 		// The operator's read-only view of a merchant's console reads

@@ -51,6 +51,8 @@ commands:
   channel    provider accounts per method: list, show REF, set REF --weight ..,
              enable, disable, maintenance REF on|off, mode, pin, keywords,
              breaker open|close REF --reason R
+  payout     merchants' payouts: list [--appid APPID], show ID, approve ID,
+             reject ID --reason R, paid ID --reference REF | --file CSV
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -107,6 +109,7 @@ var commands = []cliCommand{
 		{"balances", "APPID"}, {"income", "--from", "2026-01-01", "--to", "2026-01-02"}}},
 	{name: "sandbox", usage: sandboxUsage, run: noStdin(sandboxCmd)},
 	{name: "channel", usage: channelUsage, run: noStdin(channelCmd), lists: [][]string{{"list"}}},
+	{name: "payout", usage: payoutUsage, run: payoutCmd, lists: [][]string{{"list"}, {"list", "--appid", "APPID"}}},
 }
 
 // lookup is the command named name.

@@ -211,6 +211,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 	}
+	if cfg.Has(platform.RolePayouts) {
+		if err := payoutsRole(g, cfg, rdb, reg, log); err != nil {
+			return nil, err
+		}
+	}
 	checks := []platform.Check{{Name: "redis", Ping: func(ctx context.Context) error { return rdb.Ping(ctx).Err() }}}
 	if ch != nil {
 		checks = append(checks, platform.Check{Name: "clickhouse", Ping: ch.Ping})

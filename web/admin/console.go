@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
+	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/platform"
 	ledgerq "github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/web/frame"
@@ -45,6 +46,9 @@ type Deps struct {
 	Fees        *operator.Fees
 	Channels    *operator.Channels
 	Health      *operator.Health
+	// Payouts are the merchants' payouts awaiting review or an end; nil:
+	// no Payouts page.
+	Payouts *operator.Payouts
 	// Money is a merchant's terms, journal and adjustments.
 	Money *operator.Money
 	// Audit searches the audit log in ClickHouse; nil in a process that
@@ -145,6 +149,7 @@ var nav = []frame.NavItem{
 	{Path: "/providers", Label: "nav_providers", Perm: access.PermSettingsRead},
 	{Path: "/audit", Label: "nav_audit", Perm: access.PermOpAuditRead},
 	{Path: "/income", Label: "nav_income", Perm: access.PermFeeIncomeRead},
+	{Path: "/payouts", Label: "nav_payouts", Perm: access.PermOpPayoutsRead},
 }
 
 var funcs = template.FuncMap{
@@ -157,6 +162,8 @@ var funcs = template.FuncMap{
 	"orderChannel": orderChannel,
 	// channelForm hands a channel's edit forms the page's view.
 	"channelForm": func(p any, c channelCard) map[string]any { return map[string]any{"P": p, "C": c} },
+	// payoutRow hands a payout's cells the page's view.
+	"payoutRow": func(v any, p payout.Payout) map[string]any { return map[string]any{"V": v, "P": p} },
 	"has": func(list []string, s string) bool {
 		return strings.Contains(","+strings.Join(list, ",")+",", ","+s+",")
 	},
@@ -205,6 +212,9 @@ func (c *Console) register(app *fiber.App) {
 	g.Get("/audit", r(access.PermOpAuditRead), c.auditLog)
 	g.Get("/audit.csv", r(access.PermOpAuditRead), c.auditCSV)
 	g.Get("/income", r(access.PermFeeIncomeRead), c.income)
+	if c.d.Payouts != nil {
+		payoutPages{screen: c.screen, payouts: c.d.Payouts}.register(g)
+	}
 }
 
 // home is the first page a role may read.
@@ -240,7 +250,7 @@ func flashWord(s string) string {
 	switch s {
 	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund",
 		"fee_set", "fee_cleared", "channel", "terms", "adjusted", "requested", "adj_approved", "adj_rejected",
-		"payout_terms":
+		"payout_terms", "payout_approved", "payout_rejected", "payout_paid":
 		return s
 	}
 	return "saved"

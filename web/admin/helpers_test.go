@@ -69,7 +69,8 @@ type env struct {
 	other    string // an order of another merchant
 	exc      *operator.Exceptions
 	money    *operator.Money
-	request  string      // an adjustment request made with the CLI, awaiting an admin
+	request  string // an adjustment request made with the CLI, awaiting an admin
+	payouts  *payout.Store
 	ch       driver.Conn // the test's ClickHouse, migrated
 }
 
@@ -143,6 +144,11 @@ func newEnv(t *testing.T) *env {
 	if e.money, err = operator.NewMoney(operator.MoneyConfig{ApprovalAbove: 100000}, rdb, mstore, j, logs, log); err != nil {
 		t.Fatal(err)
 	}
+	pcfg := payout.Defaults()
+	pcfg.CoolingOff = 0
+	if e.payouts, err = payout.New(pcfg, rdb, j, nil, log); err != nil {
+		t.Fatal(err)
+	}
 	names, err := checkout.PayerNames(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +161,7 @@ func newEnv(t *testing.T) *env {
 	c, err := New(Config{MethodNames: names}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Orders: testMethods{},
-		Channels: operator.NewChannels(rdb, testChannels{}, mstore)}, prometheus.NewRegistry(), log)
+		Channels: operator.NewChannels(rdb, testChannels{}, mstore), Payouts: operator.NewPayouts(e.payouts, nil)}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,12 +42,20 @@ func NewSim(cfg SimConfig, state provider.State) *Sim {
 // Register mounts the JSON-RPC endpoint at r's root: r's prefix is the
 // client's URL.
 func (s *Sim) Register(r fiber.Router) {
+	r.Post(usdtsim.PayoutTransferPath, adaptor.HTTPHandlerFunc(s.PayoutTransfer(s.payoutTransfer)))
+	r.Post(usdtsim.PayoutLookupPath, adaptor.HTTPHandlerFunc(s.PayoutLookup))
 	r.Post("/", adaptor.HTTPHandlerFunc(s.serveRPC))
 }
 
-// Handler is the same endpoint as a plain net/http handler (any path), for
-// httptest servers.
-func (s *Sim) Handler() http.Handler { return http.HandlerFunc(s.serveRPC) }
+// Handler is the same endpoint as a plain net/http handler (any other
+// path), with the sandbox's payout endpoints, for httptest servers.
+func (s *Sim) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+usdtsim.PayoutTransferPath, s.PayoutTransfer(s.payoutTransfer))
+	mux.HandleFunc("POST "+usdtsim.PayoutLookupPath, s.PayoutLookup)
+	mux.HandleFunc("/", s.serveRPC)
+	return mux
+}
 
 // TransferSpec is a BEP20 transfer a tester makes happen.
 type TransferSpec struct {

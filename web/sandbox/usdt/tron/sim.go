@@ -44,6 +44,8 @@ func (s *Sim) Register(r fiber.Router) {
 	r.Post("/wallet/gettransactionbyid", adaptor.HTTPHandlerFunc(s.getTransaction))
 	r.Post("/wallet/gettransactioninfobyid", adaptor.HTTPHandlerFunc(s.getTransactionInfo))
 	r.Post("/wallet/getnowblock", adaptor.HTTPHandlerFunc(s.getNowBlock))
+	r.Post(usdtsim.PayoutTransferPath, adaptor.HTTPHandlerFunc(s.PayoutTransfer(s.payoutTransfer)))
+	r.Post(usdtsim.PayoutLookupPath, adaptor.HTTPHandlerFunc(s.PayoutLookup))
 }
 
 // Handler is the same API as a plain net/http handler rooted at "/", for
@@ -53,6 +55,8 @@ func (s *Sim) Handler() http.Handler {
 	mux.HandleFunc("POST /wallet/gettransactionbyid", s.getTransaction)
 	mux.HandleFunc("POST /wallet/gettransactioninfobyid", s.getTransactionInfo)
 	mux.HandleFunc("POST /wallet/getnowblock", s.getNowBlock)
+	mux.HandleFunc("POST "+usdtsim.PayoutTransferPath, s.PayoutTransfer(s.payoutTransfer))
+	mux.HandleFunc("POST "+usdtsim.PayoutLookupPath, s.PayoutLookup)
 	return mux
 }
 
