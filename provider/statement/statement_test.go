@@ -163,3 +163,14 @@ func TestScanMillion(t *testing.T) {
 		t.Fatalf("11 rows under a bound of 10: %v", err)
 	}
 }
+
+// TestNegative: a negative amount is refused as such, not as a typo, so the
+// operator knows a reversal was sent as a settlement.
+func TestNegative(t *testing.T) {
+	for _, r := range []string{row("r1", "P1", "-10.00", "0", "-10.00"), row("r1", "P1", "10.00", "-0.06", "10.06")} {
+		_, err := Parse(strings.NewReader(head+r), shape, "acc1", DefaultLimits)
+		if err == nil || !strings.Contains(err.Error(), "row 2: ") || !strings.Contains(err.Error(), "negative") {
+			t.Errorf("%q: %v", r, err)
+		}
+	}
+}
