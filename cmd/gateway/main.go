@@ -51,6 +51,8 @@ commands:
   channel    provider accounts per method: list, show REF, set REF --weight ..,
              enable, disable, maintenance REF on|off, mode, pin, keywords,
              breaker open|close REF --reason R
+  reconcile  --channel REF --date DAY FILE: import a provider's settlement
+             statement; differences go to the exceptions queue
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -107,6 +109,7 @@ var commands = []cliCommand{
 		{"balances", "APPID"}, {"income", "--from", "2026-01-01", "--to", "2026-01-02"}}},
 	{name: "sandbox", usage: sandboxUsage, run: noStdin(sandboxCmd)},
 	{name: "channel", usage: channelUsage, run: noStdin(channelCmd), lists: [][]string{{"list"}}},
+	{name: "reconcile", usage: reconcileUsage, run: noStdin(reconcileCmd)},
 }
 
 // lookup is the command named name.
