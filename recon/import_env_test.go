@@ -86,8 +86,12 @@ func statementOf(t testing.TB, orders []*schema.Order, plant func(i int, r *stat
 	var b bytes.Buffer
 	err := statement.Write(&b, walleta.StatementShape, func(y func(statement.Row) bool) {
 		for i, o := range orders {
+			p, err := journal.Price(o)
+			if err != nil {
+				t.Fatal(err)
+			}
 			r := statement.Row{Ref: o.ProviderRef, Order: o.ID, Currency: o.Currency, Account: "2021000000000000",
-				Amount: int64(o.Amount), Fee: int64(o.Amount) * 60 / 10000, At: o.CompletedAt}
+				Amount: int64(o.Amount), Fee: int64(p.Cost), At: o.CompletedAt}
 			if plant != nil && !plant(i, &r) {
 				continue
 			}
