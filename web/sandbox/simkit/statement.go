@@ -13,6 +13,10 @@ import (
 	"github.com/paygate/gateway/provider/statement"
 )
 
+// SandboxAccount is the provider account a simulator whose protocol names
+// none writes on its statement.
+const SandboxAccount = "sandbox"
+
 // statementTTL keeps a day's settled payments long enough to reconcile
 // the day after, and a weekend.
 const statementTTL = 8 * 24 * time.Hour
