@@ -10,7 +10,7 @@ import (
 // StatementShape is bdcard and bdpsp_a's daily settlement statement, as its simulator
 // writes it: the provider publishes no format of its own, so it is the
 // common CSV under the names its API gives each field.
-var StatementShape = statement.Shape{Ref: "tran_id", Order: "value_a", Amount: "amount", Currency: "currency", Fee: "store_fee",
+var StatementShape = statement.Shape{Ref: "bank_tran_id", Order: "tran_id", Amount: "amount", Currency: "currency", Fee: "store_fee",
 	Net: "store_amount", Time: "tran_date", Account: "store_id", TimeLayout: "2006-01-02 15:04:05"}
 
 // ParseStatement reads a statement of the provider account account (the
