@@ -93,7 +93,11 @@ func reconcileCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return fmt.Errorf("reconcile: %w", err)
 	}
-	return printReconcile(output{w: stdout, json: *asJSON}, res)
+	bals, err := j.PlatformBalances(ctx)
+	if err != nil {
+		return fmt.Errorf("reconcile: read the receivable: %w", err)
+	}
+	return printReconcile(output{w: stdout, json: *asJSON}, res, bals[journal.Receivable(ch)])
 }
 
 func reconcileArgs(ref, date, account string, pos []string) (string, recon.Parser, time.Time, error) {
@@ -132,7 +136,10 @@ func readBounded(path string) ([]byte, error) {
 	return b, nil
 }
 
-func printReconcile(o output, r recon.Result) error {
+// printReconcile prints the report and what the channel still owes, per
+// currency (negative: owed to the platform; it rises towards zero as
+// statements are reconciled).
+func printReconcile(o output, r recon.Result, owed map[string]schema.Amount) error {
 	if o.json {
 		kinds := map[recon.Kind]int{}
 		evidence := make([]string, 0, len(r.Findings))
@@ -141,7 +148,8 @@ func printReconcile(o output, r recon.Result) error {
 			evidence = append(evidence, string(f.Kind)+": "+f.Evidence())
 		}
 		return o.value(map[string]any{"key": r.Key, "again": r.Again, "lines": r.Lines, "payments": r.Payments,
-			"matched": len(r.Matched), "posted": r.Posted, "unposted": r.Unposted, "findings": kinds, "evidence": evidence})
+			"matched": len(r.Matched), "posted": r.Posted, "unposted": r.Unposted, "findings": kinds, "evidence": evidence,
+			"receivable": owed})
 	}
 	fmt.Fprintf(o.w, "statement: %d lines, %d payments of ours, %d matched, %d posted now", r.Lines, r.Payments, len(r.Matched), r.Posted)
 	if r.Again {
@@ -156,6 +164,9 @@ func printReconcile(o output, r recon.Result) error {
 	}
 	for _, id := range r.Unposted {
 		fmt.Fprintf(o.w, "  matched but not posted (the ledger has no payment %s)\n", id)
+	}
+	for cur, n := range owed {
+		fmt.Fprintf(o.w, "receivable now %s %s\n", n, cur)
 	}
 	return nil
 }
