@@ -26,6 +26,9 @@ const (
 	TopUp     = "topup"
 	Adjust    = "adjustment"
 	Opening   = "opening"
+	// Settled is the money providers paid out to the platform, as their
+	// reconciled statements say: a receivable falls by what lands here.
+	Settled = "platform:settled"
 )
 
 // spendBucket is the pseudo-bucket of a posting that takes from available,

@@ -26,6 +26,7 @@ const (
 	KindBalanceDebit   = "balance_debit"
 	KindBalanceRevert  = "balance_reversal"
 	KindBalanceOrder   = "balance_order"
+	KindRecon          = "recon" // a statement line that cleared a receivable
 )
 
 // Source is where a provider-paid order's money came from: the receivable

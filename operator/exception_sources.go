@@ -39,16 +39,17 @@ func (x *Exceptions) perShard(ctx context.Context, read func(p redis.Pipeliner, 
 	return out, nil
 }
 
-func (x *Exceptions) newest(key func(schema.Shard) string) func(p redis.Pipeliner, s schema.Shard) *redis.ZSliceCmd {
+// newest reads the n newest members of key's set on a shard.
+func newest(key func(schema.Shard) string, n int) func(p redis.Pipeliner, s schema.Shard) *redis.ZSliceCmd {
 	return func(p redis.Pipeliner, s schema.Shard) *redis.ZSliceCmd {
-		return p.ZRevRangeWithScores(context.Background(), key(s), 0, int64(x.cfg.PerSource-1))
+		return p.ZRevRangeWithScores(context.Background(), key(s), 0, int64(n-1))
 	}
 }
 
 // notifications: orders in the exceptions index, each with its newest
 // notification that needs a person.
 func (x *Exceptions) notifications(ctx context.Context) ([]Exception, error) {
-	shards, err := x.perShard(ctx, x.newest(schema.ExceptionsKey))
+	shards, err := x.perShard(ctx, newest(schema.ExceptionsKey, x.cfg.PerSource))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func (x *Exceptions) refused(ctx context.Context) ([]Exception, error) {
 
 // deadWebhooks: the dispatcher's dead letters (an order's, or a refund's).
 func (x *Exceptions) deadWebhooks(ctx context.Context) ([]Exception, error) {
-	shards, err := x.perShard(ctx, x.newest(schema.WebhookDeadKey))
+	shards, err := x.perShard(ctx, newest(schema.WebhookDeadKey, x.cfg.PerSource))
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/recon"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -46,6 +47,7 @@ type queue struct {
 	dead     string // order whose webhook died
 	refund   string // refund stuck pending
 	usdt     string // order whose USDT review cannot reach its backend
+	recon    string // a reconciliation finding's id
 	refused  string // a refused notification naming no order (its digest)
 }
 
@@ -102,6 +104,13 @@ func newQueue(t *testing.T) *queue {
 	if err := review.Progress(ctx, u.ID, hash, schema.USDTProgress{Step: schema.ReviewRetrying, NextCheck: now.Add(time.Minute), Until: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
+	// A payment a provider's statement did not list.
+	rc := order(schema.MethodWalletA)
+	f := recon.Finding{Kind: recon.MissingAtProvider, Payment: &recon.Payment{AppID: "1001", OrderID: rc.ID, ProviderRef: "WA1", Amount: 1000, Currency: "CNY"}}
+	if err := recon.NewRedisQueue(rdb).Raise(ctx, "wallet_a.default", time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC), []recon.Finding{f}); err != nil {
+		t.Fatal(err)
+	}
+	q.recon = "missing_at_provider:wallet_a.default:2026-11-27:WA1:" + rc.ID
 	log := audit.NewLog(rdb)
 	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, command.NewUSDTBacklog(store), q.res, log)
 	if err != nil {
@@ -134,6 +143,7 @@ func TestExceptionsQueue(t *testing.T) {
 		{schema.ExceptionWebhookDead, q.dead, q.dead, "resend,handle"},
 		{schema.ExceptionRefundStuck, q.refund, "", "handle"},
 		{schema.ExceptionUSDTBackend, q.usdt, q.usdt, "handle"},
+		{schema.ExceptionRecon, q.recon, "", "handle"},
 	}
 	if len(all) != len(tests) {
 		t.Fatalf("%d exceptions, want %d: %+v", len(all), len(tests), all)
@@ -152,6 +162,9 @@ func TestExceptionsQueue(t *testing.T) {
 				t.Fatalf("filtered by %s: %+v %v", tt.kind, one, err)
 			}
 		})
+	}
+	if r := byKind[schema.ExceptionRecon]; !strings.Contains(r.Detail, "not on the statement") || r.Verdict != string(recon.MissingAtProvider) || r.Provider != "wallet_a.default" {
+		t.Fatalf("reconciliation finding %+v", r)
 	}
 	if m := byKind[schema.ExceptionMismatch]; !strings.Contains(m.Detail, "90.00 USD") || m.Verdict != schema.VerdictAmountMismatch {
 		t.Fatalf("mismatch detail %+v", m)

@@ -20,6 +20,7 @@ type State interface {
 type MemState struct {
 	mu sync.Mutex
 	m  map[string]memEntry
+	l  map[string][][]byte // Lists
 }
 
 type memEntry struct {

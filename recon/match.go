@@ -24,6 +24,7 @@ type Line struct {
 // in the provider's terms: the charged amount and currency, and the cost
 // the channel's fee schedule priced.
 type Payment struct {
+	AppID       string // whose payment: its postings go on the merchant's shard
 	OrderID     string
 	ProviderRef string
 	Amount      schema.Amount

@@ -53,6 +53,8 @@ commands:
              breaker open|close REF --reason R
   payout     merchants' payouts: list [--appid APPID], show ID, approve ID,
              reject ID --reason R, paid ID --reference REF | --file CSV
+  reconcile  --channel REF --date DAY FILE: import a provider's settlement
+             statement; differences go to the exceptions queue
   help       show this text
 
 Run "gateway <command> -h" for its flags.
@@ -110,6 +112,7 @@ var commands = []cliCommand{
 	{name: "sandbox", usage: sandboxUsage, run: noStdin(sandboxCmd)},
 	{name: "channel", usage: channelUsage, run: noStdin(channelCmd), lists: [][]string{{"list"}}},
 	{name: "payout", usage: payoutUsage, run: payoutCmd, lists: [][]string{{"list"}, {"list", "--appid", "APPID"}}},
+	{name: "reconcile", usage: reconcileUsage, run: noStdin(reconcileCmd)},
 }
 
 // lookup is the command named name.

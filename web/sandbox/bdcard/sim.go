@@ -70,6 +70,7 @@ func (s *Simulator) Register(r fiber.Router) {
 	r.Post("/checkout/:key", s.choose)
 	r.Get(family.DefaultValidationPath, s.validation)
 	r.Get(family.DefaultQueryPath, s.query)
+	r.Get("/statement", simkit.Statement(s.state, s.cfg.Family, family.StatementShape))
 }
 
 // simSession is a session and, once settled, its transaction.

@@ -3,6 +3,7 @@ package bdcard
 import (
 	"context"
 	"fmt"
+	"github.com/paygate/gateway/provider/statement"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -58,6 +59,11 @@ func (s *Simulator) settle(ctx context.Context, key string, paid bool) (simSessi
 		}
 		if err := s.save(ctx, sess); err != nil {
 			return simSession{}, err
+		}
+		if paid {
+			if err := s.recordSettled(ctx, sess); err != nil {
+				return simSession{}, err
+			}
 		}
 	case want:
 	default:
@@ -178,4 +184,15 @@ func (s *Simulator) query(c *fiber.Ctx) error {
 		status = family.StatusValidated
 	}
 	return c.JSON(fiber.Map{"APIConnect": "DONE", "no_of_trans_found": 1, "element": []fiber.Map{s.record(sess, status)}})
+}
+
+// recordSettled keeps a paid session for its day's statement: the store is paid
+// the store amount, the provider keeping the rest as its fee.
+func (s *Simulator) recordSettled(ctx context.Context, sess simSession) error {
+	amt, err := decimal.ParsePadded(sess.Amount)
+	if err != nil {
+		return fmt.Errorf("session %s amount: %w", sess.TranID, err)
+	}
+	return simkit.RecordSettled(ctx, s.state, s.cfg.Family, statement.Row{Ref: sess.BankTranID, Order: sess.TranID,
+		Currency: sess.Currency, Account: s.cfg.StoreID, Amount: int64(amt), Fee: int64(amt - amt*975/1000), At: time.Now().UTC()})
 }

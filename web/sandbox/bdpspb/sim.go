@@ -55,6 +55,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 
 // Register mounts the provider's API and the payment page on r.
 func (s *Simulator) Register(r fiber.Router) {
+	r.Get("/statement", simkit.Statement(s.state, family.Family, family.StatementShape))
 	r.Post(family.DefaultCreatePath, s.create)
 	r.Get("/paynow/:track", s.page)
 	r.Post("/paynow/:track", s.choose)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/paygate/gateway/provider/statement"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -83,6 +85,11 @@ func (s *Simulator) settle(ctx context.Context, track, status string) (simTxn, e
 		if err := s.save(ctx, txn); err != nil {
 			return simTxn{}, err
 		}
+		if status == family.StatusSuccessful {
+			if err := s.recordSettled(ctx, txn); err != nil {
+				return simTxn{}, err
+			}
+		}
 	case status:
 	default:
 		return simTxn{}, fmt.Errorf("payment already settled as %s", txn.Status)
@@ -144,3 +151,14 @@ func (s *Simulator) search(c *fiber.Ctx) error {
 
 // statusCodes are the provider's numeric companions of pay_status.
 var statusCodes = map[string]string{family.StatusPending: "0", family.StatusSuccessful: "2", family.StatusFailed: "7", family.StatusCancelled: "9"}
+
+// recordSettled keeps a successful payment for its day's statement: the
+// simulated provider keeps no fee.
+func (s *Simulator) recordSettled(ctx context.Context, t simTxn) error {
+	amt, err := decimal.ParsePadded(t.Amount)
+	if err != nil {
+		return fmt.Errorf("payment %s amount: %w", t.Track, err)
+	}
+	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: t.Track, Order: t.TranID,
+		Currency: t.Currency, Account: s.cfg.StoreID, Amount: int64(amt), At: time.Now().UTC()})
+}

@@ -84,6 +84,7 @@ func (s *Simulator) Register(r fiber.Router) {
 	r.Get("/charges/:code", s.getCharge)
 	r.Get("/pay/:code", s.page)
 	r.Post("/pay/:code", s.choose)
+	r.Get("/statement", simkit.Statement(s.state, family.Family, family.StatementShape))
 }
 
 // apiError is the provider's error answer.

@@ -14,6 +14,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/statement"
 	"github.com/paygate/gateway/provider/wire"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
@@ -126,6 +128,9 @@ func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
 	if err := s.save(ctx, ch); err != nil {
 		return err
 	}
+	if err := s.record(ctx, ch); err != nil {
+		return err
+	}
 	return errors.Join(s.send(ctx, "charge:pending", &atPending), s.send(ctx, "charge:confirmed", ch))
 }
 
@@ -151,4 +156,15 @@ func (s *Simulator) send(ctx context.Context, kind string, ch *family.Charge) er
 	sig := family.Sign(s.cfg.WebhookSecret, body)
 	return s.n.Send(ctx, wire.Request(http.MethodPost, s.cfg.WebhookURL, body, "Content-Type", "application/json", s.cfg.SignatureHeader, sig),
 		func(status int, _ []byte) bool { return status >= 200 && status < 300 })
+}
+
+// record keeps a completed charge for its day's statement: the simulated
+// provider keeps no fee; the account is the sandbox's one.
+func (s *Simulator) record(ctx context.Context, ch *family.Charge) error {
+	amt, err := decimal.ParsePadded(ch.Pricing.Local.Amount)
+	if err != nil {
+		return fmt.Errorf("charge %s amount: %w", ch.Code, err)
+	}
+	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: ch.Code, Order: ch.Metadata.OrderID,
+		Currency: ch.Pricing.Local.Currency, Account: simkit.SandboxAccount, Amount: int64(amt), At: time.Now().UTC()})
 }

@@ -79,6 +79,7 @@ func (s *Simulator) Register(r fiber.Router) {
 	r.Get("/v1/payment/:id", s.paymentStatus)
 	r.Get("/payment", s.page)
 	r.Post("/payment", s.choose)
+	r.Get("/statement", simkit.Statement(s.state, family.Family, family.StatementShape))
 }
 
 // apiError is the provider's error answer.

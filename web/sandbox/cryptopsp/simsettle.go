@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/statement"
 	"net/http"
 	"strings"
 	"time"
@@ -153,6 +155,9 @@ func (s *Simulator) Settle(ctx context.Context, ref string, paid bool) error {
 	if err := s.save(ctx, inv); err != nil {
 		return err
 	}
+	if err := s.record(ctx, inv); err != nil {
+		return err
+	}
 	return errors.Join(s.sendIPN(ctx, &confirming), s.sendIPN(ctx, inv))
 }
 
@@ -167,4 +172,16 @@ func (s *Simulator) sendIPN(ctx context.Context, inv *simInvoice) error {
 	sig := family.Sign(s.cfg.IPNSecret, form)
 	return s.n.Send(ctx, wire.Request(http.MethodPost, inv.IPNURL, body, "Content-Type", "application/json", s.cfg.SignatureHeader, sig),
 		func(status int, _ []byte) bool { return status == http.StatusOK })
+}
+
+// record keeps a finished invoice for its day's statement under its
+// payment id (the provider's reference of the payment), in the price
+// currency it was asked in: the simulated provider keeps no fee.
+func (s *Simulator) record(ctx context.Context, inv *simInvoice) error {
+	amt, err := decimal.ParseMinor(inv.PriceAmount, decimal.Exact)
+	if err != nil {
+		return fmt.Errorf("invoice %s amount: %w", inv.ID, err)
+	}
+	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: inv.PaymentID, Order: inv.OrderID,
+		Currency: strings.ToUpper(inv.PriceCurrency), Account: simkit.SandboxAccount, Amount: int64(amt), At: time.Now().UTC()})
 }

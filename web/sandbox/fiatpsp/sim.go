@@ -83,6 +83,7 @@ func (s *Simulator) Register(r fiber.Router) {
 	r.Post("/orders/create", s.handleCreate)
 	r.Get("/orders", s.handleStatus)
 	r.Get("/pay/:id", s.handlePage)
+	r.Get("/statement", simkit.Statement(s.state, family.Family, family.StatementShape))
 	r.Post("/pay/:id", s.handlePagePost)
 }
 

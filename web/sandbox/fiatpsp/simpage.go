@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/paygate/gateway/provider/decimal"
+	"github.com/paygate/gateway/provider/statement"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	family "github.com/paygate/gateway/provider/fiatpsp"
 
@@ -129,6 +132,9 @@ func (s *Simulator) settle(ctx context.Context, o simOrder, paid bool) (simOrder
 	if !paid {
 		return o, nil
 	}
+	if err := s.record(ctx, o); err != nil {
+		return o, err
+	}
 	return o, s.notify(ctx, o)
 }
 
@@ -150,4 +156,15 @@ func (s *Simulator) notify(ctx context.Context, o simOrder) error {
 		return fmt.Errorf("fiatpsp sim: order %d: %w: %w", o.ID, ErrNotAccepted, err)
 	}
 	return nil
+}
+
+// record keeps a paid order for its day's statement: the simulated
+// provider keeps no fee.
+func (s *Simulator) record(ctx context.Context, o simOrder) error {
+	amt, err := decimal.ParsePadded(o.Amount)
+	if err != nil {
+		return fmt.Errorf("order %d amount: %w", o.ID, err)
+	}
+	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: strconv.FormatInt(o.ID, 10), Order: o.PaymentID,
+		Currency: o.Currency, Account: strconv.FormatInt(s.cfg.ShopID, 10), Amount: int64(amt), At: time.Now().UTC()})
 }

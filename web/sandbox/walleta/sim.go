@@ -90,6 +90,7 @@ func NewSimulator(cfg SimConfig, state provider.State, n *provider.Notifier, log
 // query and refund), GET and POST /qr/:token (the scanned code's page).
 func (s *Simulator) Register(r fiber.Router) {
 	r.Post("/gateway", s.api)
+	r.Get("/statement", simkit.Statement(s.state, family.Family, family.StatementShape))
 	s.code.Register(r)
 }
 

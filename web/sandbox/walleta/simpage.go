@@ -13,7 +13,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/provider/statement"
 	"github.com/paygate/gateway/provider/wire"
+	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -84,6 +86,11 @@ func (s *Simulator) settle(ctx context.Context, t trade, paid bool) (trade, erro
 	if err := s.save(ctx, t); err != nil {
 		return t, err
 	}
+	if paid {
+		if err := s.record(ctx, t); err != nil {
+			return t, err
+		}
+	}
 	return t, s.notify(ctx, t)
 }
 
@@ -140,4 +147,19 @@ func (s *Simulator) notification(t trade) (string, error) {
 		form.Set(k, v) // empty ones too: the provider sends and signs them
 	}
 	return form.Encode(), nil
+}
+
+// record keeps a paid trade for its day's statement: the simulated
+// provider keeps no fee.
+func (s *Simulator) record(ctx context.Context, t trade) error {
+	amt, err := schema.ParseAmount(t.TotalAmount)
+	if err != nil {
+		return fmt.Errorf("trade %s amount: %w", t.TradeNo, err)
+	}
+	cur := t.TransCurrency
+	if cur == "" {
+		cur = "CNY"
+	}
+	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: t.TradeNo, Order: t.OutTradeNo,
+		Currency: cur, Account: s.cfg.AppID, Amount: int64(amt), At: t.Settled.UTC()})
 }

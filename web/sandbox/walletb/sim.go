@@ -101,6 +101,7 @@ func (s *Simulator) Register(r fiber.Router) {
 	r.Get(family.PathQuery+":no", s.query)
 	r.Post(family.PathRefunds, s.refund)
 	r.Get(family.PathCertificates, s.certificates)
+	r.Get("/statement", simkit.Statement(s.state, family.Family, family.StatementShape))
 	s.code.Register(r)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/paygate/gateway/provider/statement"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
@@ -69,6 +70,14 @@ func (s *Simulator) settle(ctx context.Context, t simTx, paid bool) (simTx, erro
 	t.State, t.Settled = want, time.Now()
 	if err := s.save(ctx, t); err != nil {
 		return t, err
+	}
+	if paid {
+		// The simulated provider keeps no fee.
+		err := simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: t.TransactionID, Order: t.OutTradeNo,
+			Currency: t.Currency, Account: s.cfg.MerchantID, Amount: t.Total, At: t.Settled.UTC()})
+		if err != nil {
+			return t, err
+		}
 	}
 	return t, s.notify(ctx, t)
 }

@@ -1,0 +1,48 @@
+package cryptohost_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/provider/cryptohost"
+)
+
+// TestStatementFromSimulator: the simulator's statement of today lists the
+// charge it completed (not the one it failed), and the parser reads it.
+func TestStatementFromSimulator(t *testing.T) {
+	g := newGateway(t)
+	ctx := context.Background()
+	var paidRef string
+	for _, pay := range []bool{true, false} {
+		id := map[bool]string{true: "P-stmt-paid", false: "P-stmt-failed"}[pay]
+		in, err := g.ad.Initialise(ctx, testPayment(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.sim.Settle(ctx, in.Ref, pay); err != nil {
+			t.Fatal(err)
+		}
+		g.got.WaitFor(t, map[bool]provider.Outcome{true: provider.OutcomePaid, false: provider.OutcomeFailed}[pay])
+		if pay {
+			paidRef = in.Ref
+		}
+	}
+	resp, err := g.srv.Client().Get(g.srv.URL + "/sandbox/provider/cryptohost/statement?date=" + time.Now().UTC().Format(time.DateOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	lines, err := cryptohost.ParseStatement(strings.NewReader(string(body)), "sandbox")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
+	}
+	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paidRef || lines[0].Amount != 100_00 || lines[0].Currency != "USD" {
+		t.Fatalf("statement lines %+v", lines)
+	}
+}

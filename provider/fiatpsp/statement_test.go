@@ -1,0 +1,41 @@
+package fiatpsp_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paygate/gateway/provider/fiatpsp"
+)
+
+// TestStatementFromSimulator: the simulator's statement of today lists the
+// order it paid (not the one it failed), and the parser reads it.
+func TestStatementFromSimulator(t *testing.T) {
+	h := startHarness(t, nil)
+	paid := h.initialise(t, h.payment("P-stmt-paid", "36"))
+	if err := h.sim.Settle(context.Background(), paid.Ref, true); err != nil {
+		t.Fatal(err)
+	}
+	h.got.Next(t)
+	failed := h.initialise(t, h.payment("P-stmt-failed", "36"))
+	if err := h.sim.Settle(context.Background(), failed.Ref, false); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(h.base + simMount + "/statement?date=" + time.Now().UTC().Format(time.DateOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	lines, err := fiatpsp.ParseStatement(strings.NewReader(string(body)), strconv.FormatInt(fiatpsp.SandboxShopID, 10))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
+	}
+	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paid.Ref || lines[0].Amount != 150050 || lines[0].Currency != "RUB" {
+		t.Fatalf("statement lines %+v", lines)
+	}
+}
