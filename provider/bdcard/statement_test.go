@@ -4,11 +4,11 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/paygate/gateway/provider/bdcard"
+	"github.com/paygate/gateway/provider/internal/providertest"
+	"github.com/paygate/gateway/recon"
 )
 
 // TestStatementFromSimulator: each family's simulator lists the session it
@@ -28,16 +28,8 @@ func TestStatementFromSimulator(t *testing.T) {
 				t.Fatal(err)
 			}
 			h.got.Next(t)
-			resp, err := http.Get(h.base + "/sandbox/provider/" + fam + "/statement?date=" + time.Now().UTC().Format(time.DateOnly))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body, _ := io.ReadAll(resp.Body)
-			lines, err := bdcard.ParseStatement(strings.NewReader(string(body)), "")
-			if err != nil || resp.StatusCode != http.StatusOK {
-				t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
-			}
+			lines := providertest.Statement(t, http.DefaultClient, h.base+"/sandbox/provider/"+fam+"/statement",
+				func(r io.Reader) ([]recon.Line, error) { return bdcard.ParseStatement(r, "") })
 			if len(lines) != 1 || lines[0].OrderID != "P2026stmtpaid" || lines[0].ProviderRef != ipn.n.Ref || lines[0].Amount != 1215000 ||
 				lines[0].Fee != 30375 || lines[0].Currency != "BDT" {
 				t.Fatalf("statement lines %+v (IPN ref %s)", lines, ipn.n.Ref)

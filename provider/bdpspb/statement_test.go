@@ -4,11 +4,11 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/paygate/gateway/provider/bdpspb"
+	"github.com/paygate/gateway/provider/internal/providertest"
+	"github.com/paygate/gateway/recon"
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
@@ -25,16 +25,8 @@ func TestStatementFromSimulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.got.Next(t)
-	resp, err := http.Get(h.base + "/sandbox/provider/" + bdpspb.Family + "/statement?date=" + time.Now().UTC().Format(time.DateOnly))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	lines, err := bdpspb.ParseStatement(strings.NewReader(string(body)), "")
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
-	}
+	lines := providertest.Statement(t, http.DefaultClient, h.base+"/sandbox/provider/"+bdpspb.Family+"/statement",
+		func(r io.Reader) ([]recon.Line, error) { return bdpspb.ParseStatement(r, "") })
 	if len(lines) != 1 || lines[0].OrderID != "P2026Bstpaid" || lines[0].ProviderRef != paid.Ref || lines[0].Amount != 1215000 || lines[0].Currency != "BDT" {
 		t.Fatalf("statement lines %+v", lines)
 	}

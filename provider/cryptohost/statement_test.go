@@ -3,13 +3,12 @@ package cryptohost_test
 import (
 	"context"
 	"io"
-	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/cryptohost"
+	"github.com/paygate/gateway/provider/internal/providertest"
+	"github.com/paygate/gateway/recon"
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
@@ -32,16 +31,8 @@ func TestStatementFromSimulator(t *testing.T) {
 			paidRef = in.Ref
 		}
 	}
-	resp, err := g.srv.Client().Get(g.srv.URL + "/sandbox/provider/cryptohost/statement?date=" + time.Now().UTC().Format(time.DateOnly))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	lines, err := cryptohost.ParseStatement(strings.NewReader(string(body)), "sandbox")
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
-	}
+	lines := providertest.Statement(t, g.srv.Client(), g.srv.URL+"/sandbox/provider/cryptohost/statement",
+		func(r io.Reader) ([]recon.Line, error) { return cryptohost.ParseStatement(r, "sandbox") })
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paidRef || lines[0].Amount != 100_00 || lines[0].Currency != "USD" {
 		t.Fatalf("statement lines %+v", lines)
 	}

@@ -3,13 +3,12 @@ package cryptopsp_test
 import (
 	"context"
 	"io"
-	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/cryptopsp"
+	"github.com/paygate/gateway/provider/internal/providertest"
+	"github.com/paygate/gateway/recon"
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
@@ -33,16 +32,8 @@ func TestStatementFromSimulator(t *testing.T) {
 			paidRef = d.N.Ref
 		}
 	}
-	resp, err := g.srv.Client().Get(g.srv.URL + "/sandbox/provider/cryptopsp/statement?date=" + time.Now().UTC().Format(time.DateOnly))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	lines, err := cryptopsp.ParseStatement(strings.NewReader(string(body)), "sandbox")
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
-	}
+	lines := providertest.Statement(t, g.srv.Client(), g.srv.URL+"/sandbox/provider/cryptopsp/statement",
+		func(r io.Reader) ([]recon.Line, error) { return cryptopsp.ParseStatement(r, "sandbox") })
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paidRef || lines[0].Amount != 100_00 || lines[0].Currency != "USD" {
 		t.Fatalf("statement lines %+v (paid ref %s)", lines, paidRef)
 	}

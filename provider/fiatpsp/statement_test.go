@@ -5,11 +5,11 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/paygate/gateway/provider/fiatpsp"
+	"github.com/paygate/gateway/provider/internal/providertest"
+	"github.com/paygate/gateway/recon"
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
@@ -25,16 +25,10 @@ func TestStatementFromSimulator(t *testing.T) {
 	if err := h.sim.Settle(context.Background(), failed.Ref, false); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Get(h.base + simMount + "/statement?date=" + time.Now().UTC().Format(time.DateOnly))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	lines, err := fiatpsp.ParseStatement(strings.NewReader(string(body)), strconv.FormatInt(fiatpsp.SandboxShopID, 10))
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
-	}
+	lines := providertest.Statement(t, http.DefaultClient, h.base+simMount+"/statement",
+		func(r io.Reader) ([]recon.Line, error) {
+			return fiatpsp.ParseStatement(r, strconv.FormatInt(fiatpsp.SandboxShopID, 10))
+		})
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paid.Ref || lines[0].Amount != 150050 || lines[0].Currency != "RUB" {
 		t.Fatalf("statement lines %+v", lines)
 	}

@@ -3,11 +3,11 @@ package walletb_test
 import (
 	"io"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
 
+	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/provider/walletb"
+	"github.com/paygate/gateway/recon"
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
@@ -25,16 +25,8 @@ func TestStatementFromSimulator(t *testing.T) {
 		settle(t, h, in.Ref, c.paid)
 		h.got.Next(t)
 	}
-	resp, err := http.Get(h.base + "/sandbox/provider/wallet_b/statement?date=" + time.Now().UTC().Format(time.DateOnly))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	lines, err := walletb.ParseStatement(strings.NewReader(string(body)), walletb.SandboxMerchantID)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
-	}
+	lines := providertest.Statement(t, http.DefaultClient, h.base+"/sandbox/provider/wallet_b/statement",
+		func(r io.Reader) ([]recon.Line, error) { return walletb.ParseStatement(r, walletb.SandboxMerchantID) })
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].Amount != 12345 || lines[0].ProviderRef == "" {
 		t.Fatalf("statement lines %+v", lines)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/recon"
 )
 
 // Wait is how long a test waits for something that should arrive.
@@ -246,4 +247,22 @@ func Press(t testing.TB, client *http.Client, page, outcome string, shows ...str
 	}
 	res.Body.Close()
 	return res
+}
+
+// Statement fetches today's settlement statement from a simulator at
+// statementURL (the date is added) through c and parses it with parse, as
+// the reconciliation will: the lines, or the test ends with the answer.
+func Statement(t testing.TB, c *http.Client, statementURL string, parse func(io.Reader) ([]recon.Line, error)) []recon.Line {
+	t.Helper()
+	resp, err := c.Get(statementURL + "?date=" + time.Now().UTC().Format(time.DateOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	lines, err := parse(strings.NewReader(string(body)))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("statement: %d %s: %v", resp.StatusCode, body, err)
+	}
+	return lines
 }
