@@ -3,6 +3,7 @@ package payout
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -24,8 +25,16 @@ type Accounts interface {
 // override wins): asking is createorder's class, reading the query's.
 type APIConfig struct {
 	AskLimit, ReadLimit platform.Limit
-	Now                 func() time.Time
+	// Window is how far a request's signed timestamp may be from our clock.
+	// A captured request replayed inside it names its requestId, which
+	// the store remembers for longer (at least twice the window), so it
+	// answers the payout already made; replayed after it, it is refused.
+	Window time.Duration
+	Now    func() time.Time
 }
+
+// DefaultWindow is APIConfig.Window when none is given.
+const DefaultWindow = 5 * time.Minute
 
 // API is the signed merchant API of payouts: POST /api/payouts signed as
 // createorder (appid, MD5 sign over the sorted parameters with the API
@@ -45,17 +54,27 @@ func NewAPI(cfg APIConfig, store *Store, accounts Accounts, limiter *platform.Li
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Window == 0 {
+		cfg.Window = DefaultWindow
+	}
+	if cfg.Window < time.Second || 2*cfg.Window > store.cfg.IdempotencyTTL {
+		return nil, fmt.Errorf("payout API: timestamp window %v must be at least 1 s and at most half the idempotency lifetime %v", cfg.Window, store.cfg.IdempotencyTTL)
+	}
 	return &API{cfg: cfg, store: store, accounts: accounts, limiter: limiter}, nil
 }
 
 // askParams are POST /api/payouts' required parameters, in the order the
 // first missing one is named.
-var askParams = []string{"appid", "destination", "amount", "currency", "sign"}
+var askParams = []string{"appid", "requestId", "timestamp", "destination", "amount", "currency", "sign"}
 
 // Ask runs createorder's check order (required fields, form, appid,
 // enabled, sign_type, sign, rate) and then asks for the payout with the
 // merchant's terms in its currency. A destination of another merchant is
-// a 404 as a missing one is. replayed is true when idemKey named it before.
+// a 404 as a missing one is. The signed requestId is the idempotency key
+// (an Idempotency-Key header, when given, must be the same) and the signed
+// timestamp must be within the window: without both, a captured request
+// could be sent again for a second payout. replayed is true when the
+// requestId named a payout before.
 func (a *API) Ask(ctx context.Context, p schema.Params, idemKey, source string) (Payout, bool, error) {
 	for _, name := range askParams {
 		if p[name] == "" {
@@ -74,6 +93,15 @@ func (a *API) Ask(ctx context.Context, p schema.Params, idemKey, source string) 
 			return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "parameter %q is not known to this call", name)
 		}
 	}
+	if err := a.fresh(p["timestamp"]); err != nil {
+		return Payout{}, false, err
+	}
+	if !printableASCII(p["requestId"], 128) {
+		return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "requestId must be 1 to 128 printable ASCII characters, unique per payout")
+	}
+	if idemKey != "" && idemKey != p["requestId"] {
+		return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "the Idempotency-Key header must be the requestId when both are given")
+	}
 	amount, err := schema.ParseAmount(p["amount"])
 	if err != nil {
 		return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "amount must be a decimal such as 100.00")
@@ -83,10 +111,35 @@ func (a *API) Ask(ctx context.Context, p schema.Params, idemKey, source string) 
 		return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "currency %q is not one we keep balances in", p["currency"])
 	}
 	return a.store.Request(ctx, Ask{AppID: acct.AppID, Destination: p["destination"], Currency: cur, Amount: amount,
-		By: "api", IdempotencyKey: idemKey, Limits: LimitsOf(acct.Terms, cur)}, APIEntry(a.cfg.Now(), acct.AppID, source))
+		By: "api", IdempotencyKey: p["requestId"], Limits: LimitsOf(acct.Terms, cur)}, APIEntry(a.cfg.Now(), acct.AppID, source))
 }
 
-var askKnown = map[string]bool{"appid": true, "destination": true, "amount": true, "currency": true, "sign": true, "sign_type": true}
+var askKnown = map[string]bool{"appid": true, "requestId": true, "timestamp": true, "destination": true, "amount": true, "currency": true, "sign": true, "sign_type": true}
+
+// fresh refuses a timestamp (Unix seconds) farther than the window from
+// our clock, either way: a client's clock may run a little ahead.
+func (a *API) fresh(ts string) error {
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return platform.Errorf(platform.KindInvalidParameter, "timestamp must be the Unix time in seconds")
+	}
+	if d := a.cfg.Now().Sub(time.Unix(sec, 0)); d > a.cfg.Window || d < -a.cfg.Window {
+		return platform.Errorf(platform.KindInvalidParameter, "timestamp is more than %v from our clock: sign the request when you send it", a.cfg.Window)
+	}
+	return nil
+}
+
+func printableASCII(s string, most int) bool {
+	if s == "" || len(s) > most {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
 
 // LimitsOf are a merchant's payout terms in cur as Request takes them.
 func LimitsOf(t merchant.Terms, cur string) Limits {

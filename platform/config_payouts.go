@@ -15,8 +15,10 @@ type PayoutSettings struct {
 	// payout destinations or terms may not decide its payouts
 	// (GATEWAY_PAYOUT_CHECKER_WINDOW).
 	CheckerWindow time.Duration
-	// IdempotencyTTL is how long an Idempotency-Key of POST /api/payouts
-	// names its payout (GATEWAY_PAYOUT_IDEMPOTENCY_TTL).
+	// IdempotencyTTL is how long a requestId of POST /api/payouts names
+	// its payout (GATEWAY_PAYOUT_IDEMPOTENCY_TTL): at least twice the
+	// signed timestamp's 5-minute window, so no replay the window admits
+	// finds the requestId forgotten.
 	IdempotencyTTL time.Duration
 	// MaxDestinations bounds a merchant's saved destinations
 	// (GATEWAY_PAYOUT_MAX_DESTINATIONS).
@@ -31,7 +33,7 @@ func PayoutDefaults() PayoutSettings {
 func (p *PayoutSettings) bind(b *Binder) {
 	b.Duration(&p.CoolingOff, "payout-cooling-off", "GATEWAY_PAYOUT_COOLING_OFF", "how long a new payout destination waits before payouts may go to it (0 to 720h)")
 	b.Duration(&p.CheckerWindow, "payout-checker-window", "GATEWAY_PAYOUT_CHECKER_WINDOW", "how long an operator who changed a merchant's payout destinations or terms may not approve its payouts (0 to 720h)")
-	b.Duration(&p.IdempotencyTTL, "payout-idempotency-ttl", "GATEWAY_PAYOUT_IDEMPOTENCY_TTL", "how long an Idempotency-Key of POST /api/payouts names its payout")
+	b.Duration(&p.IdempotencyTTL, "payout-idempotency-ttl", "GATEWAY_PAYOUT_IDEMPOTENCY_TTL", "how long a requestId of POST /api/payouts names its payout (at least 10m)")
 	b.Int(&p.MaxDestinations, "payout-max-destinations", "GATEWAY_PAYOUT_MAX_DESTINATIONS", "most payout destinations one merchant keeps, removed ones included (1 to 1000)")
 }
 
@@ -41,8 +43,8 @@ func (p PayoutSettings) validate() error {
 	if p.CoolingOff < 0 || p.CoolingOff > month || p.CheckerWindow < 0 || p.CheckerWindow > month {
 		errs = append(errs, errors.New("payout-cooling-off and payout-checker-window must be from 0 to 720h"))
 	}
-	if p.IdempotencyTTL < time.Second {
-		errs = append(errs, errors.New("payout-idempotency-ttl must be at least 1s"))
+	if p.IdempotencyTTL < 10*time.Minute {
+		errs = append(errs, errors.New("payout-idempotency-ttl must be at least 10m (twice the signed timestamp's window)"))
 	}
 	if p.MaxDestinations < 1 || p.MaxDestinations > 1000 {
 		errs = append(errs, errors.New("payout-max-destinations must be from 1 to 1000"))

@@ -190,6 +190,7 @@ func (e *e2e) serveRefused(env ...string) string {
 type apiResponse struct {
 	Status     int
 	RetryAfter string
+	Replayed   bool           // Idempotent-Replayed: true
 	Code       int            `json:"code"`
 	Error      string         `json:"error"`
 	Msg        string         `json:"msg"`
@@ -206,7 +207,8 @@ func call(t testing.TB, req *http.Request) apiResponse {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	r := apiResponse{Status: res.StatusCode, RetryAfter: res.Header.Get("Retry-After"), Raw: string(raw)}
+	r := apiResponse{Status: res.StatusCode, RetryAfter: res.Header.Get("Retry-After"), Raw: string(raw),
+		Replayed: res.Header.Get("Idempotent-Replayed") == "true"}
 	if strings.Contains(res.Header.Get("Content-Type"), "json") {
 		if err := json.Unmarshal(raw, &r); err != nil {
 			t.Fatalf("decode %s: %v", raw, err)

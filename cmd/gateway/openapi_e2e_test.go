@@ -261,7 +261,7 @@ func validate(t *testing.T, v validator.Validator, req *http.Request, status int
 	raw, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	var r apiResponse
-	r.Status, r.Raw = res.StatusCode, string(raw)
+	r.Status, r.Raw, r.Replayed = res.StatusCode, string(raw), res.Header.Get("Idempotent-Replayed") == "true"
 	_ = json.Unmarshal(raw, &r)
 	if res.StatusCode != status {
 		t.Fatalf("%s %s: status %d, want %d: %s", req.Method, req.URL.Path, res.StatusCode, status, raw)

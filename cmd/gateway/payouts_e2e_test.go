@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -23,7 +25,8 @@ import (
 
 // TestPayoutAPI: the running binary's POST /api/payouts, GET /api/payouts
 // and GET /api/payouts/{id} answer as the document it serves describes;
-// a replayed signed request under one Idempotency-Key holds once, another
+// a replayed signed request (one requestId) holds once, one signed outside
+// the timestamp window or without a requestId is refused, another
 // merchant's destination or payout is 404, two concurrent requests for
 // more than half the balance spend it once, and the merchant's minimum and
 // fee apply. The journal holds its invariants after.
@@ -44,11 +47,20 @@ func TestPayoutAPI(t *testing.T) {
 	fixture.PostLedgerMix(t, jr, shop.AppID, time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3))
 	t.Cleanup(func() { journaltest.Check(t, rdb) })
 	dest := addDestinations(t, rdb, jr, shop.AppID, other.AppID)
-	ask := func(key string, p schema.Params) *http.Request {
+	seq := 0
+	signed := func(reqID string, at time.Time, p schema.Params) []byte {
 		t.Helper()
-		p["appid"] = shop.AppID
+		if reqID == "" {
+			seq++
+			reqID = fmt.Sprintf("auto-%d", seq)
+		}
+		p["appid"], p["requestId"], p["timestamp"] = shop.AppID, reqID, strconv.FormatInt(at.Unix(), 10)
 		p["sign"] = schema.Sign(p, shop.APIKey)
 		raw, _ := json.Marshal(p)
+		return raw
+	}
+	post := func(key string, raw []byte) *http.Request {
+		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, s.base+"/api/payouts", bytes.NewReader(raw))
 		if err != nil {
 			t.Fatal(err)
@@ -58,6 +70,10 @@ func TestPayoutAPI(t *testing.T) {
 			req.Header.Set("Idempotency-Key", key)
 		}
 		return req
+	}
+	ask := func(reqID string, p schema.Params) *http.Request {
+		t.Helper()
+		return post("", signed(reqID, time.Now(), p))
 	}
 	get := func(path string, acct account, q url.Values) *http.Request {
 		if q == nil {
@@ -72,10 +88,14 @@ func TestPayoutAPI(t *testing.T) {
 		return schema.Params{"destination": dest.mine, "amount": amount, "currency": "USD"}
 	}
 
-	first := validate(t, v, ask("po-1", usd("10.00")), 200)
-	again := validate(t, v, ask("po-1", usd("10.00")), 200)
+	captured := signed("po-1", time.Now(), usd("10.00"))
+	first := validate(t, v, post("", captured), 200)
+	again := validate(t, v, post("", captured), 200)
 	if first.Data["id"] == nil || again.Data["id"] != first.Data["id"] || first.Data["fee"] != "1.00" || first.Data["state"] != "requested" {
 		t.Fatalf("replayed request answered %v, first %v", again.Data, first.Data)
+	}
+	if !again.Replayed {
+		t.Fatal("a replay is not marked Idempotent-Replayed")
 	}
 	if hold := balanceOf(t, jr, shop.AppID).PayoutHold; hold != 11_00 {
 		t.Fatalf("payout hold %s after a replayed request, want 11.00 once", hold)
@@ -89,6 +109,11 @@ func TestPayoutAPI(t *testing.T) {
 	}{
 		{"the key with another amount", ask("po-1", usd("12.00")), 409, "idempotency_mismatch"},
 		{"below the merchant's minimum", ask("", usd("4.99")), 400, "below_minimum"},
+		{"signed six minutes ago", post("", signed("", time.Now().Add(-6*time.Minute), usd("10.00"))), 400, "invalid_parameter"},
+		{"signed six minutes ahead", post("", signed("", time.Now().Add(6*time.Minute), usd("10.00"))), 400, "invalid_parameter"},
+		{"without a requestId", post("", unsignedID(t, shop, usd("10.00"))), 400, "missing_parameter"},
+		{"an Idempotency-Key other than the requestId", post("other", signed("", time.Now(), usd("10.00"))), 400, "invalid_parameter"},
+		{"a requestId with a space", ask("po 2", usd("10.00")), 400, "invalid_parameter"},
 		{"another merchant's destination", ask("", schema.Params{"destination": dest.theirs, "amount": "10.00", "currency": "USD"}), 404, "order_not_found"},
 		{"a destination cooling off", ask("", schema.Params{"destination": dest.cooling, "amount": "10.00", "currency": "USD"}), 409, "conflict"},
 		{"USDT from a EUR balance", ask("", schema.Params{"destination": dest.mine, "amount": "10.00", "currency": "EUR"}), 400, "invalid_parameter"},
@@ -124,6 +149,16 @@ func TestPayoutAPI(t *testing.T) {
 			t.Fatalf("available went negative: %s", b.Available)
 		}
 	})
+}
+
+// unsignedID is p signed with a timestamp and no requestId: a client of
+// before the requestId, whose replays would each pay again.
+func unsignedID(t *testing.T, acct account, p schema.Params) []byte {
+	t.Helper()
+	p["appid"], p["timestamp"] = acct.AppID, strconv.FormatInt(time.Now().Unix(), 10)
+	p["sign"] = schema.Sign(p, acct.APIKey)
+	raw, _ := json.Marshal(p)
+	return raw
 }
 
 type testDestinations struct{ mine, theirs, cooling string }
