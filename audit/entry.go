@@ -57,6 +57,8 @@ var DetailKeys = []string{
 	"terms", "bucket",
 	// A channel's routing data as set, its breaker's state, the keyword list (as "words": "key" names secrets here).
 	"channel", "settings", "state", "words", "group",
+	// A webhook endpoint as set: its URL and the event types it takes.
+	"url", "types",
 }
 
 var detailAllowed = func() map[string]bool {

@@ -37,3 +37,7 @@ func PayoutChangesKey(appid string) string {
 // PayoutEventsKey is shard s's stream of payout and destination events,
 // apart from the orders' stream, whose consumers read orders only.
 func PayoutEventsKey(s Shard) string { return "gw:" + s.Tag() + ":po:events" }
+
+// EndpointsKey is the hash of appid's webhook endpoints (id → JSON), on its
+// home shard with its payouts and balances.
+func EndpointsKey(appid string) string { return "gw:" + HomeShard(appid).Tag() + ":wh:ep:" + appid }
