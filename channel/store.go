@@ -3,6 +3,7 @@ package channel
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -52,6 +53,20 @@ func (st *Store) Set(ctx context.Context, r Ref, s Settings, e audit.Entry) erro
 		return err
 	}
 	return st.run(ctx, schema.ChannelsKey, settingsField(r), v, "*", e)
+}
+
+// Settings is channel r's routing data as stored now (Defaults when none
+// is): for a reader that must not wait for a Directory's next poll, such
+// as a sandbox simulator charging the channel's cost.
+func (st *Store) Settings(ctx context.Context, r Ref) (Settings, error) {
+	v, err := st.rdb.HGet(ctx, schema.ChannelsKey, settingsField(r)).Result()
+	if errors.Is(err, redis.Nil) {
+		return Defaults(), nil
+	}
+	if err != nil {
+		return Settings{}, fmt.Errorf("read channel %s: %w", r, err)
+	}
+	return decodeSettings(v)
 }
 
 // SetMode sets how a method's channels are ranked.

@@ -94,6 +94,9 @@ type Cluster struct {
 	payoutKills  int
 	payoutApp    string
 	payoutFunded int64
+
+	// The payouts Redis-restart scenario's merchant, requests and senders.
+	payoutRestart *payoutRestart
 }
 
 // The split: two processes of each role group, so every kill of one leaves

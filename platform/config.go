@@ -150,8 +150,9 @@ type Config struct {
 	ExchangeKey    string
 	ExchangeSecret string
 	// PayoutRail is where the payouts role sends USDT: "none" (it sends
-	// nothing: payouts wait), "sandbox" (the simulated chains). Never a
-	// default that moves money.
+	// nothing: payouts wait), "sandbox" (the simulated chains, and the
+	// simulated exchange for ERC20), "exchange" (withdrawals from the live
+	// exchange account of ExchangeURL). Never a default that moves money.
 	PayoutRail string
 	// PayoutLease is how long a payout sender holds a payout it sends: a
 	// sender killed mid-send leaves it this long before another looks its

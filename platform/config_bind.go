@@ -98,7 +98,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.TronAPIKey, "tron-api-key", "GATEWAY_TRON_API_KEY", "TRON-PRO-API-KEY for the TRON API")
 	str(&c.BSCURL, "bsc-url", "GATEWAY_BSC_URL", "BSC JSON-RPC URL for live BEP20 reviews")
 	str(&c.ExchangeURL, "exchange-url", "GATEWAY_EXCHANGE_URL", "exchange API base URL for live exchange reviews")
-	str(&c.PayoutRail, "payout-rail", "GATEWAY_PAYOUT_RAIL", "where the payouts role sends USDT payouts: none (they wait for a rail) or sandbox (the simulated chains)")
+	str(&c.PayoutRail, "payout-rail", "GATEWAY_PAYOUT_RAIL", "where the payouts role sends USDT payouts: none (they wait for a rail), sandbox (the simulated chains and exchange) or exchange (withdrawals from the live exchange account)")
 	dur(&c.PayoutLease, "payout-lease", "GATEWAY_PAYOUT_LEASE", "how long a payout sender holds a payout it sends before another may look its transfer up and end it (at least 5s)")
 	str(&c.ExchangeKey, "exchange-key", "GATEWAY_EXCHANGE_KEY", "exchange API key")
 	str(&c.ExchangeSecret, "exchange-secret", "GATEWAY_EXCHANGE_SECRET", "exchange API secret (HMAC-SHA256 request signing)")

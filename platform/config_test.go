@@ -34,6 +34,9 @@ func TestBindReportsBadEnvironmentValues(t *testing.T) {
 		{"sandbox channel twice", map[string]string{"GATEWAY_SANDBOX_CHANNELS": "default,alt,alt"}, []string{`"alt" twice`}},
 		{"sandbox channels without default", map[string]string{"GATEWAY_SANDBOX_CHANNELS": "alt"}, []string{"must include default"}},
 		{"more sandbox channels than the bound", map[string]string{"GATEWAY_SANDBOX_CHANNELS": "default,a,b", "GATEWAY_CHANNELS_MAX": "2"}, []string{"more than channels-max 2"}},
+		{"unknown payout rail", map[string]string{"GATEWAY_PAYOUT_RAIL": "bank"}, []string{`payout-rail "bank"`}},
+		{"exchange payout rail without the exchange", map[string]string{"GATEWAY_PAYOUT_RAIL": "exchange", "GATEWAY_EXCHANGE_URL": "https://api.example"},
+			[]string{"payout-rail exchange needs"}},
 		{"all at once", map[string]string{"GATEWAY_SESSION_TTL": "x", "GATEWAY_REDIS_CLUSTER": "maybe", "GATEWAY_ROLES": "cook"},
 			[]string{"GATEWAY_SESSION_TTL", "GATEWAY_REDIS_CLUSTER", `unknown role "cook"`}},
 	}

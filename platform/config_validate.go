@@ -35,8 +35,11 @@ func (c Config) Validate() error {
 	if c.ClickHouseCluster != "" && !dbName.MatchString(c.ClickHouseCluster) {
 		errs = append(errs, fmt.Errorf("clickhouse-cluster %q is not a plain identifier", c.ClickHouseCluster))
 	}
-	if !slices.Contains([]string{"none", "sandbox"}, c.PayoutRail) {
-		errs = append(errs, fmt.Errorf("payout-rail %q: none or sandbox", c.PayoutRail))
+	if !slices.Contains([]string{"none", "sandbox", "exchange"}, c.PayoutRail) {
+		errs = append(errs, fmt.Errorf("payout-rail %q: none, sandbox or exchange", c.PayoutRail))
+	}
+	if c.PayoutRail == "exchange" && (c.ExchangeURL == "" || c.ExchangeKey == "" || c.ExchangeSecret == "") {
+		errs = append(errs, errors.New("payout-rail exchange needs exchange-url, exchange-key and exchange-secret"))
 	}
 	if c.PayoutLease < 5*time.Second {
 		errs = append(errs, fmt.Errorf("payout-lease %v: at least 5s", c.PayoutLease))

@@ -53,6 +53,22 @@ func ValidAddress(network, addr string) bool {
 	return ok && c.address(addr)
 }
 
+// ExchangeNetwork is the exchange's default name of network (TRX for
+// TRC20), "" for a network we do not know: the name its deposit history
+// and its withdrawals use.
+func ExchangeNetwork(network string) string { return chains[network].exchangeNetwork }
+
+// NetworkOfExchange is our name of the exchange's network name, "" for
+// one we do not know.
+func NetworkOfExchange(name string) string {
+	for n, c := range chains {
+		if c.exchangeNetwork == name {
+			return n
+		}
+	}
+	return ""
+}
+
 // ValidTxHash reports whether tx (lower case, trimmed) is a transaction
 // hash as network writes them: 64 hex digits on TRON, 0x and 64 on EVM
 // chains.

@@ -12,6 +12,8 @@ import (
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/payout/rails"
+	"github.com/paygate/gateway/usdt/exchange"
+	exchangesim "github.com/paygate/gateway/web/sandbox/usdt/exchange"
 	tronsim "github.com/paygate/gateway/web/sandbox/usdt/tron"
 )
 
@@ -95,6 +97,20 @@ func TestPayoutsEndToEnd(t *testing.T) {
 		b, err := j.Balance(ctx, m.AppID, "USD")
 		if err != nil || b.Available != 100000-2*2550 || b.PayoutHold != 0 {
 			t.Fatalf("balance %+v (%v): both payouts and their fees left available", b, err)
+		}
+	})
+	t.Run("usdt on ERC20 withdrawn from the sandbox exchange", func(t *testing.T) {
+		v := ask(payout.Destination{Kind: payout.ERC20, Address: "0x94df8b352de7f46f64b01d3666bf6e936e44ce60"})
+		testenv.Eventually(t, 20*time.Second, "the payout paid", func() bool {
+			e.cli(&v, "payout", "show", v.ID, "--json")
+			return v.State == "paid"
+		})
+		p, _ := store.Get(ctx, "", v.ID)
+		c := exchange.Defaults()
+		c.BaseURL, c.APIKey, c.Secret = s.base+exchangesim.SandboxPath, exchange.SandboxAPIKey, exchange.SandboxSecret
+		w, found, err := exchange.NewClient(c, nil).Withdrawal(ctx, p.Reference(), time.Time{}, time.Time{})
+		if err != nil || !found || w.TxID != v.TxHash || w.Network != "ETH" || w.Amount != "25.00" {
+			t.Fatalf("paid with %q; the exchange has %+v found %v (%v)", v.TxHash, w, found, err)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,7 @@ import (
 	cryptohostsim "github.com/paygate/gateway/web/sandbox/cryptohost"
 	cryptopspsim "github.com/paygate/gateway/web/sandbox/cryptopsp"
 	fiatpspsim "github.com/paygate/gateway/web/sandbox/fiatpsp"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 	walletasim "github.com/paygate/gateway/web/sandbox/walleta"
 	walletbsim "github.com/paygate/gateway/web/sandbox/walletb"
 )
@@ -135,7 +137,7 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 	if err != nil {
 		return nil, err
 	}
-	w := &providerWiring{cfg: cfg, metrics: m, log: log, state: provider.NewRedisState(rdb),
+	w := &providerWiring{cfg: cfg, channels: channel.NewStore(rdb), metrics: m, log: log, state: provider.NewRedisState(rdb),
 		// A provider's notification sender takes the answer as it is; it
 		// never follows a redirect (a browser return answers with one).
 		notifier: &provider.Notifier{Client: &http.Client{Timeout: 10 * time.Second,
@@ -180,6 +182,7 @@ func wireProviders(cfg platform.Config, rdb redis.UniversalClient, m *provider.M
 // providerWiring is what wireProviders shares between its steps.
 type providerWiring struct {
 	cfg      platform.Config
+	channels *channel.Store
 	metrics  *provider.Metrics
 	log      *slog.Logger
 	state    provider.State
@@ -206,12 +209,23 @@ func (w *providerWiring) sandboxChannels(f provider.Family, makeSim sandbox.Make
 			continue
 		}
 		out = append(out, provider.Channel{ID: id, Adapter: a})
-		sim := makeSim(base, w.state, w.notifier, w.log)
-		w.set.simulators[channel.Ref{Sandbox: true, Method: method, ID: id}] = sim
+		ref := channel.Ref{Sandbox: true, Method: method, ID: id}
+		sim := makeSim(base, w.costOf(ref), w.state, w.notifier, w.log)
+		w.set.simulators[ref] = sim
 		prefix := strings.TrimPrefix(sandbox.SimPath(method, id), simMount)
 		w.sims = append(w.sims, func(r fiber.Router) { sim.Register(r.Group(prefix)) })
 	}
 	return out, errors.Join(errs...)
+}
+
+// costOf is sandbox channel ref's configured cost as it is when a payment
+// settles, which its simulator charges: the schedule the order was priced
+// with at routing, so the statement reconciles.
+func (w *providerWiring) costOf(ref channel.Ref) simkit.Cost {
+	return func(ctx context.Context) (schema.FeeSchedule, error) {
+		s, err := w.channels.Settings(ctx, ref)
+		return s.Cost, err
+	}
 }
 
 // simMount is where the process mounts the simulators (web/api).

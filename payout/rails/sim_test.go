@@ -22,15 +22,29 @@ import (
 
 const payee = "TMQFT4gx9wYcNLhXqVKGyQoQyd2KJzzrNR"
 
-// env is a payout store on miniredis with the clock the test moves, the
-// TRON simulator behind an httptest server, and its rail.
+// env is a payout store on miniredis with the clock the test moves, one
+// approved payout to a destination of one network, and that network's
+// rail: the TRON simulator behind an httptest server unless a test gives
+// another.
 type env struct {
-	s    *payout.Store
-	now  time.Time
-	rail *rails.Sim
+	s       *payout.Store
+	now     time.Time
+	network string
+	rail    *rails.Sim
 }
 
 func newEnv(t *testing.T) *env {
+	t.Helper()
+	e := newPayoutEnv(t, payout.TRC20, payee)
+	srv := httptest.NewServer(tronsim.NewSim(tronsim.SimConfig{}, &provider.MemState{}).Handler())
+	t.Cleanup(srv.Close)
+	e.rail = rails.NewSim(srv.URL, srv.Client())
+	return e
+}
+
+// newPayoutEnv is the store with a payout of 60.00 (fee 1.00) to address
+// of kind, approved.
+func newPayoutEnv(t *testing.T, kind payout.Kind, address string) *env {
 	t.Helper()
 	mr := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
@@ -39,18 +53,15 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)}
+	e := &env{now: time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), network: kind.Network()}
 	cfg := payout.Defaults()
 	cfg.Now = func() time.Time { return e.now }
 	if e.s, err = payout.New(cfg, rdb, j, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(tronsim.NewSim(tronsim.SimConfig{}, &provider.MemState{}).Handler())
-	t.Cleanup(srv.Close)
-	e.rail = rails.NewSim(srv.URL, srv.Client())
 	t.Cleanup(func() { journaltest.Check(t, rdb) })
 	ctx := context.Background()
-	d, err := e.s.AddDestination(ctx, payout.Destination{AppID: "1001", Kind: payout.TRC20, Address: payee}, "merchant:u1", entry("u1"))
+	d, err := e.s.AddDestination(ctx, payout.Destination{AppID: "1001", Kind: kind, Address: address}, "merchant:u1", entry("u1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +101,7 @@ func (c *crashing) Send(ctx context.Context, ref, address string, amount schema.
 
 func (e *env) sender(t *testing.T, r payout.Rail) *payout.Sender {
 	t.Helper()
-	s, err := payout.NewSender(payout.SenderDefaults(), e.s, map[string]payout.Rail{"TRC20": r}, nil, nil)
+	s, err := payout.NewSender(payout.SenderDefaults(), e.s, map[string]payout.Rail{e.network: r}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // result is what the test's notification receiver made of one IPN.
@@ -42,7 +43,7 @@ func newHarness(t *testing.T, family string) *harness {
 	simBase := h.base + "/sandbox/provider/" + family
 	app := sandboxtest.App()
 	notifier := &provider.Notifier{Client: &http.Client{Timeout: 5 * time.Second}, Delays: []time.Duration{}}
-	h.sim = bdcardsim.NewSimulator(bdcardsim.SandboxSimConfigFamily(family, simBase), &provider.MemState{}, notifier, nil)
+	h.sim = bdcardsim.NewSimulator(bdcardsim.SandboxSimConfigFamily(family, simBase).WithCost(simkit.FixedCost(providertest.StatementSchedule)), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + family))
 	app.Post("/api/gatewaynotification/"+family+"/*", sandboxtest.Handle(h.receive))
 	srv.Serve(app)

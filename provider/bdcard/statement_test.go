@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/paygate/gateway/provider/bdcard"
@@ -12,8 +13,10 @@ import (
 )
 
 // TestStatementFromSimulator: each family's simulator lists the session it
-// paid (not the one it failed) with the store's 2.5 % fee kept, under the
-// bank transaction id the IPN carried; the parser reads it.
+// paid (not the one it failed) with the fee its cost charged, under the
+// bank transaction id the IPN carried, whose store_amount is the amount
+// less that fee; the parser reads it, and it reconciles with the payment
+// priced as the ledger prices it (a planted fee difference found).
 func TestStatementFromSimulator(t *testing.T) {
 	for _, fam := range []string{bdcard.FamilyCard, bdcard.FamilyPSPA} {
 		t.Run(fam, func(t *testing.T) {
@@ -30,10 +33,13 @@ func TestStatementFromSimulator(t *testing.T) {
 			h.got.Next(t)
 			lines := providertest.Statement(t, http.DefaultClient, h.base+"/sandbox/provider/"+fam+"/statement",
 				func(r io.Reader) ([]recon.Line, error) { return bdcard.ParseStatement(r, "") })
+			fee := providertest.StatementSchedule.Fee(1215000)
+			form, _ := url.ParseQuery(ipn.body)
 			if len(lines) != 1 || lines[0].OrderID != "P2026stmtpaid" || lines[0].ProviderRef != ipn.n.Ref || lines[0].Amount != 1215000 ||
-				lines[0].Fee != 30375 || lines[0].Currency != "BDT" {
-				t.Fatalf("statement lines %+v (IPN ref %s)", lines, ipn.n.Ref)
+				lines[0].Fee != fee || lines[0].Currency != "BDT" || form.Get("store_amount") != (1215000-fee).String() {
+				t.Fatalf("statement lines %+v (IPN ref %s, store_amount %s)", lines, ipn.n.Ref, form.Get("store_amount"))
 			}
+			providertest.Reconciles(t, lines, recon.Payment{OrderID: "P2026stmtpaid", ProviderRef: ipn.n.Ref, Amount: 1215000, Currency: "BDT"})
 		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // result is what the test's return receiver made of one browser return.
@@ -40,7 +41,7 @@ func newHarness(t *testing.T) *harness {
 	simBase := h.base + "/sandbox/provider/" + bdpspb.Family
 	app := sandboxtest.App()
 	notifier := &provider.Notifier{Client: providertest.NoRedirects(nil), Delays: []time.Duration{}}
-	h.sim = bdpspbsim.NewSimulator(bdpspbsim.SandboxSimConfig(simBase), &provider.MemState{}, notifier, nil)
+	h.sim = bdpspbsim.NewSimulator(bdpspbsim.SandboxSimConfig(simBase).WithCost(simkit.FixedCost(providertest.StatementSchedule)), &provider.MemState{}, notifier, nil)
 	h.sim.Register(app.Group("/sandbox/provider/" + bdpspb.Family))
 	app.Post("/api/gatewaynotification/"+bdpspb.Family+"/*", sandboxtest.Handle(h.receive))
 	srv.Serve(app)

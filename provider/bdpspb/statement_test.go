@@ -12,7 +12,9 @@ import (
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
-// payment it paid (not the one it failed), and the parser reads it.
+// payment it paid (not the one it failed), and the parser reads it; with
+// the fee its cost charged, it reconciles with the payment priced as the
+// ledger prices it, and a planted fee difference is found.
 func TestStatementFromSimulator(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
@@ -30,4 +32,5 @@ func TestStatementFromSimulator(t *testing.T) {
 	if len(lines) != 1 || lines[0].OrderID != "P2026Bstpaid" || lines[0].ProviderRef != paid.Ref || lines[0].Amount != 1215000 || lines[0].Currency != "BDT" {
 		t.Fatalf("statement lines %+v", lines)
 	}
+	providertest.Reconciles(t, lines, recon.Payment{OrderID: "P2026Bstpaid", ProviderRef: paid.Ref, Amount: 1215000, Currency: "BDT"})
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // gateway is a stand-in for the gateway over real HTTP: the simulator
@@ -37,7 +38,7 @@ func newGateway(t *testing.T) *gateway {
 	t.Cleanup(g.srv.Close)
 	base := g.srv.URL + "/sandbox/provider/" + cryptohost.Family
 	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
-	g.sim = cryptohostsim.NewSimulator(cryptohostsim.SandboxSimConfig(base), &provider.MemState{}, n, nil)
+	g.sim = cryptohostsim.NewSimulator(cryptohostsim.SandboxSimConfig(base).WithCost(simkit.FixedCost(providertest.StatementSchedule)), &provider.MemState{}, n, nil)
 	g.sim.Register(app.Group("/sandbox/provider/" + cryptohost.Family))
 	ad, err := cryptohost.New(cryptohost.SandboxConfig(base), providertest.Caller(t, cryptohost.Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
 	if err != nil {

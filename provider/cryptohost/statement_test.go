@@ -12,7 +12,9 @@ import (
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
-// charge it completed (not the one it failed), and the parser reads it.
+// charge it completed (not the one it failed), and the parser reads it;
+// with the fee its cost charged, it reconciles with the payment priced as
+// the ledger prices it, and a planted fee difference is found.
 func TestStatementFromSimulator(t *testing.T) {
 	g := newGateway(t)
 	ctx := context.Background()
@@ -36,4 +38,5 @@ func TestStatementFromSimulator(t *testing.T) {
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paidRef || lines[0].Amount != 100_00 || lines[0].Currency != "USD" {
 		t.Fatalf("statement lines %+v", lines)
 	}
+	providertest.Reconciles(t, lines, recon.Payment{OrderID: "P-stmt-paid", ProviderRef: paidRef, Amount: 100_00, Currency: "USD"})
 }

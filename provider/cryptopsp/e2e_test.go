@@ -17,6 +17,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // gateway stands in for the gateway over real HTTP: the simulator mounted
@@ -37,7 +38,7 @@ func newGateway(t *testing.T) *gateway {
 	t.Cleanup(g.srv.Close)
 	base := g.srv.URL + "/sandbox/provider/" + cryptopsp.Family
 	n := &provider.Notifier{Client: g.srv.Client(), Delays: []time.Duration{20 * time.Millisecond}}
-	g.sim = cryptopspsim.NewSimulator(cryptopspsim.SandboxSimConfig(base), &provider.MemState{}, n, nil)
+	g.sim = cryptopspsim.NewSimulator(cryptopspsim.SandboxSimConfig(base).WithCost(simkit.FixedCost(providertest.StatementSchedule)), &provider.MemState{}, n, nil)
 	g.sim.Register(app.Group("/sandbox/provider/" + cryptopsp.Family))
 	ad, err := cryptopsp.New(cryptopsp.SandboxConfig(base), providertest.Caller(t, cryptopsp.Family, provider.CallerConfig{Timeout: 2 * time.Second}, g.srv.Client()))
 	if err != nil {

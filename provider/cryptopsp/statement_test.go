@@ -13,7 +13,9 @@ import (
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
 // invoice it finished (not the one it failed) under the payment's
-// reference, and the parser reads it.
+// reference, and the parser reads it; with the fee its cost charged, it
+// reconciles with the payment priced as the ledger prices it, and a planted
+// fee difference is found.
 func TestStatementFromSimulator(t *testing.T) {
 	g := newGateway(t)
 	ctx := context.Background()
@@ -37,4 +39,5 @@ func TestStatementFromSimulator(t *testing.T) {
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paidRef || lines[0].Amount != 100_00 || lines[0].Currency != "USD" {
 		t.Fatalf("statement lines %+v (paid ref %s)", lines, paidRef)
 	}
+	providertest.Reconciles(t, lines, recon.Payment{OrderID: "P-stmt-paid", ProviderRef: paidRef, Amount: 100_00, Currency: "USD"})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 const (
@@ -45,7 +46,7 @@ func startHarness(t *testing.T, adjust func(*fiatpspsim.SimConfig, *fiatpsp.Conf
 	t.Helper()
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[verified]()}
-	simCfg, cfg := fiatpspsim.SandboxSimConfig(h.base+simMount), fiatpsp.SandboxConfig(h.base+simMount)
+	simCfg, cfg := fiatpspsim.SandboxSimConfig(h.base+simMount).WithCost(simkit.FixedCost(providertest.StatementSchedule)), fiatpsp.SandboxConfig(h.base+simMount)
 	cfg.Caller = provider.CallerConfig{Timeout: 2 * time.Second}
 	if adjust != nil {
 		adjust(&simCfg, &cfg)

@@ -13,7 +13,9 @@ import (
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
-// order it paid (not the one it failed), and the parser reads it.
+// order it paid (not the one it failed), and the parser reads it; with the
+// fee its cost charged, it reconciles with the payment priced as the ledger
+// prices it, and a planted fee difference is found.
 func TestStatementFromSimulator(t *testing.T) {
 	h := startHarness(t, nil)
 	paid := h.initialise(t, h.payment("P-stmt-paid", "36"))
@@ -32,4 +34,5 @@ func TestStatementFromSimulator(t *testing.T) {
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].ProviderRef != paid.Ref || lines[0].Amount != 150050 || lines[0].Currency != "RUB" {
 		t.Fatalf("statement lines %+v", lines)
 	}
+	providertest.Reconciles(t, lines, recon.Payment{OrderID: "P-stmt-paid", ProviderRef: paid.Ref, Amount: 150050, Currency: "RUB"})
 }

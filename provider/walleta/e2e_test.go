@@ -23,6 +23,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // received is one notification as the receiver verified it.
@@ -52,7 +53,7 @@ func newHarnessWith(t *testing.T, change func(*walletasim.SimConfig)) *harness {
 	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
 	simBase := h.base + "/sandbox/provider/wallet_a"
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
-	simCfg := walletasim.SandboxSimConfig(simBase)
+	simCfg := walletasim.SandboxSimConfig(simBase).WithCost(simkit.FixedCost(providertest.StatementSchedule))
 	if change != nil {
 		change(&simCfg)
 	}

@@ -11,7 +11,9 @@ import (
 )
 
 // TestStatementFromSimulator: the simulator's statement of today lists the
-// trade it paid (not the one it failed), and the adapter's parser reads it.
+// trade it paid (not the one it failed), and the adapter's parser reads
+// it; with the fee its cost charged, it reconciles with the payment priced
+// as the ledger prices it, and a planted fee difference is found.
 func TestStatementFromSimulator(t *testing.T) {
 	h := newHarness(t)
 	for _, c := range []struct {
@@ -30,4 +32,5 @@ func TestStatementFromSimulator(t *testing.T) {
 	if len(lines) != 1 || lines[0].OrderID != "P-stmt-paid" || lines[0].Amount != 12345 || lines[0].ProviderRef == "" {
 		t.Fatalf("statement lines %+v", lines)
 	}
+	providertest.Reconciles(t, lines, recon.Payment{OrderID: "P-stmt-paid", ProviderRef: lines[0].ProviderRef, Amount: 12345, Currency: "CNY"})
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/provider/internal/providertest"
 	"github.com/paygate/gateway/schema"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // received is one notification as the receiver verified it.
@@ -50,7 +51,7 @@ func newHarness(t *testing.T) *harness {
 	srv := providertest.Listen(t)
 	h := &harness{base: srv.Base, got: providertest.NewInbox[received]()}
 	notifier := &provider.Notifier{Delays: []time.Duration{}, Log: providertest.QuietLog()}
-	h.sim = walletbsim.NewSimulator(walletbsim.SandboxSimConfig(h.base+simPrefix), &provider.MemState{}, notifier, providertest.QuietLog())
+	h.sim = walletbsim.NewSimulator(walletbsim.SandboxSimConfig(h.base+simPrefix).WithCost(simkit.FixedCost(providertest.StatementSchedule)), &provider.MemState{}, notifier, providertest.QuietLog())
 	h.adapter = newAdapter(t, walletb.SandboxConfig(h.base+simPrefix))
 	app := sandboxtest.App()
 	h.sim.Register(app.Group(simPrefix))

@@ -71,13 +71,20 @@ func (c *Client) Deposit(ctx context.Context, network, txID string) (usdt.Deposi
 	return usdt.Deposit{}, fmt.Errorf("exchange deposit %s on %s: %w", txID, network, usdt.ErrNotFound)
 }
 
-// get makes the signed call path with params and decodes a 200 answer
+// get makes the signed GET of path with params and decodes a 200 answer
 // into out; any other answer is an *APIError or a backend error.
 func (c *Client) get(ctx context.Context, path string, out any, params ...param) error {
+	return c.call(ctx, http.MethodGet, path, out, params...)
+}
+
+// call is a signed call of method: the parameters travel in the query
+// string for a POST as for a GET, which the exchange accepts and signs
+// alike.
+func (c *Client) call(ctx context.Context, method, path string, out any, params ...param) error {
 	a, err := c.conn.Do(ctx, func(ctx context.Context) (*http.Request, error) {
 		// Signed per attempt: the timestamp is the attempt's.
 		u := c.cfg.BaseURL + path + "?" + signedQuery(c.cfg.Secret, c.cfg.Now(), params...)
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		req, err := http.NewRequestWithContext(ctx, method, u, nil)
 		if err == nil {
 			req.Header.Set(APIKeyHeader, c.cfg.APIKey)
 		}

@@ -14,10 +14,12 @@ const APIKeyHeader = "X-MBX-APIKEY"
 // after its timestamp.
 const RecvWindow = 5000
 
-// Paths of the two calls, under the base URL.
+// Paths of the calls, under the base URL.
 const (
-	DepositPath = "/sapi/v1/capital/deposit/hisrec"
-	PayPath     = "/sapi/v1/pay/transactions"
+	DepositPath         = "/sapi/v1/capital/deposit/hisrec"
+	PayPath             = "/sapi/v1/pay/transactions"
+	WithdrawPath        = "/sapi/v1/capital/withdraw/apply"   // POST
+	WithdrawHistoryPath = "/sapi/v1/capital/withdraw/history" // GET
 )
 
 // Config is one account at the exchange.

@@ -76,7 +76,7 @@ func newRig(t *testing.T, m schema.Method, f family) *rig {
 	origin := "http://" + ln.Addr().String()
 	r := &rig{state: &provider.MemState{}, path: sandbox.SimPath(m, "alt"), base: origin}
 	log := slog.New(slog.DiscardHandler)
-	sim := f.sim(origin+r.path, r.state, nil, log)
+	sim := f.sim(origin+r.path, nil, r.state, nil, log)
 	app := fiber.New(fiber.Config{DisableStartupMessage: true})
 	sim.Register(app.Group(r.path))
 	go func() { _ = app.Listener(ln) }()

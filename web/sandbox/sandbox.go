@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/provider"
+	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
 // Simulator is a family's sandbox provider as the process mounts it: its
@@ -22,15 +23,22 @@ type Simulator interface {
 	Settle(ctx context.Context, ref string, paid bool) error
 }
 
-// Maker makes a family's simulator mounted at base, keeping its state in
-// st and sending its notifications through n.
-type Maker func(base string, st provider.State, n *provider.Notifier, log *slog.Logger) Simulator
+// Maker makes a family's simulator mounted at base, charging its
+// channel's cost, keeping its state in st and sending its notifications
+// through n.
+type Maker func(base string, cost simkit.Cost, st provider.State, n *provider.Notifier, log *slog.Logger) Simulator
+
+// Config is a simulator's configuration that takes the cost its account
+// charges.
+type Config[C any] interface {
+	WithCost(simkit.Cost) C
+}
 
 // Make is the Maker of a simulator package: its sandbox configuration for
 // a base address, and its constructor. Typed, so a simulator that does not
 // fit fails to compile rather than at start.
-func Make[C any, S Simulator](config func(base string) C, build func(C, provider.State, *provider.Notifier, *slog.Logger) S) Maker {
-	return func(base string, st provider.State, n *provider.Notifier, log *slog.Logger) Simulator {
-		return build(config(base), st, n, log)
+func Make[C Config[C], S Simulator](config func(base string) C, build func(C, provider.State, *provider.Notifier, *slog.Logger) S) Maker {
+	return func(base string, cost simkit.Cost, st provider.State, n *provider.Notifier, log *slog.Logger) Simulator {
+		return build(config(base).WithCost(cost), st, n, log)
 	}
 }

@@ -30,7 +30,13 @@ type SimConfig struct {
 	StoreID       string
 	StorePassword string
 	TTL           time.Duration // how long sessions are kept (72 h in the sandbox)
+	// Cost is what the account charges on each payment, kept as the fee of
+	// its statement line (the channel's configured cost in the sandbox).
+	Cost simkit.Cost
 }
+
+// WithCost is c charging cost.
+func (c SimConfig) WithCost(cost simkit.Cost) SimConfig { c.Cost = cost; return c }
 
 // SandboxSimConfig is the bdcard simulator with the sandbox store that
 // SandboxConfig signs in with.
@@ -82,6 +88,9 @@ type simSession struct {
 	Status                                 string // UNATTEMPTED until the payer pays or fails
 	ValID, BankTranID, TranDate            string
 	Validated                              bool
+	// Fee is what the store was charged when paid (SimConfig.Cost): the
+	// IPN's store_amount is the amount less it, and so is the statement's.
+	Fee schema.Amount `json:",omitempty"`
 }
 
 // authorised compares store credentials in constant time.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/paygate/gateway/provider/decimal"
 	"github.com/paygate/gateway/provider/wire"
+	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/web/sandbox/simkit"
 )
 
@@ -56,6 +57,9 @@ func (s *Simulator) settle(ctx context.Context, key string, paid bool) (simSessi
 		sess.BankTranID = time.Now().In(dhaka).Format("060102150405") + simkit.RandomHex(4)
 		if paid {
 			sess.ValID = time.Now().In(dhaka).Format("0601021504") + simkit.RandomHex(6)
+			if sess.Fee, err = s.fee(ctx, sess.Amount); err != nil {
+				return simSession{}, err
+			}
 		}
 		if err := s.save(ctx, sess); err != nil {
 			return simSession{}, err
@@ -83,7 +87,7 @@ func (s *Simulator) ipnFields(sess simSession) (map[string]string, error) {
 	if sess.Status == family.StatusValid {
 		names = paidNames
 		f["val_id"], f["risk_level"], f["risk_title"] = sess.ValID, "0", "Safe"
-		f["store_amount"] = storeAmount(sess.Amount)
+		f["store_amount"] = storeAmount(sess)
 	} else {
 		f["error"] = "Declined by the simulated bank"
 	}
@@ -125,13 +129,23 @@ func rateOf(sess simSession) string {
 	return strconv.FormatInt(r/10000, 10) + "." + fmt.Sprintf("%04d", r%10000)
 }
 
-// storeAmount is what the store gets after the simulated 2.5% fee.
-func storeAmount(amount string) string {
+// storeAmount is what the store gets: the amount less the fee it was
+// charged.
+func storeAmount(sess simSession) string {
+	a, err := decimal.ParsePadded(sess.Amount)
+	if err != nil {
+		return sess.Amount
+	}
+	return (a - sess.Fee).String()
+}
+
+// fee is what the store's cost charges on amount.
+func (s *Simulator) fee(ctx context.Context, amount string) (schema.Amount, error) {
 	a, err := decimal.ParsePadded(amount)
 	if err != nil {
-		return amount
+		return 0, fmt.Errorf("amount %q: %w", amount, err)
 	}
-	return (a * 975 / 1000).String()
+	return simkit.Fee(ctx, s.cfg.Cost, a)
 }
 
 // validation answers the validation call for a validation id: VALID the
@@ -165,7 +179,7 @@ func (s *Simulator) record(sess simSession, status string) fiber.Map {
 		"risk_level": "0", "risk_title": "Safe", "APIConnect": "DONE",
 	}
 	if sess.Status == family.StatusValid {
-		m["store_amount"] = storeAmount(sess.Amount)
+		m["store_amount"] = storeAmount(sess)
 	}
 	return m
 }
@@ -187,12 +201,12 @@ func (s *Simulator) query(c *fiber.Ctx) error {
 }
 
 // recordSettled keeps a paid session for its day's statement: the store is paid
-// the store amount, the provider keeping the rest as its fee.
+// the store amount, the provider keeping the fee it charged.
 func (s *Simulator) recordSettled(ctx context.Context, sess simSession) error {
 	amt, err := decimal.ParsePadded(sess.Amount)
 	if err != nil {
 		return fmt.Errorf("session %s amount: %w", sess.TranID, err)
 	}
 	return simkit.RecordSettled(ctx, s.state, s.cfg.Family, statement.Row{Ref: sess.BankTranID, Order: sess.TranID,
-		Currency: sess.Currency, Account: s.cfg.StoreID, Amount: int64(amt), Fee: int64(amt - amt*975/1000), At: time.Now().UTC()})
+		Currency: sess.Currency, Account: s.cfg.StoreID, Amount: int64(amt), Fee: int64(sess.Fee), At: time.Now().UTC()})
 }

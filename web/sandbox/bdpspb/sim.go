@@ -28,7 +28,13 @@ type SimConfig struct {
 	StoreID      string
 	SignatureKey string
 	TTL          time.Duration // how long transactions are kept (72 h in the sandbox)
+	// Cost is what the account charges on each payment, kept as the fee of
+	// its statement line (the channel's configured cost in the sandbox).
+	Cost simkit.Cost
 }
+
+// WithCost is c charging cost.
+func (c SimConfig) WithCost(cost simkit.Cost) SimConfig { c.Cost = cost; return c }
 
 // SandboxSimConfig is the simulator with the account SandboxConfig uses.
 func SandboxSimConfig(baseURL string) SimConfig {
@@ -68,6 +74,10 @@ type simTxn struct {
 	SuccessURL, FailURL, CancelURL        string
 	Status                                string // Pending until the payer pays, fails or cancels
 	PayTime                               string
+	// Fee is what the store was charged when paid (SimConfig.Cost): the
+	// search's store_amount is the amount less it, and so is the
+	// statement's.
+	Fee schema.Amount `json:",omitempty"`
 }
 
 func (s *Simulator) authorised(id, key string) bool {

@@ -82,6 +82,15 @@ func (s *Simulator) settle(ctx context.Context, track, status string) (simTxn, e
 	switch txn.Status {
 	case family.StatusPending:
 		txn.Status, txn.PayTime = status, time.Now().In(dhaka).Format(time.DateTime)
+		if status == family.StatusSuccessful {
+			a, err := decimal.ParsePadded(txn.Amount)
+			if err != nil {
+				return simTxn{}, fmt.Errorf("payment %s amount: %w", txn.Track, err)
+			}
+			if txn.Fee, err = simkit.Fee(ctx, s.cfg.Cost, a); err != nil {
+				return simTxn{}, err
+			}
+		}
 		if err := s.save(ctx, txn); err != nil {
 			return simTxn{}, err
 		}
@@ -143,7 +152,7 @@ func (s *Simulator) search(c *fiber.Ctx) error {
 	}
 	if txn.Status == family.StatusSuccessful {
 		if a, err := decimal.ParsePadded(txn.Amount); err == nil {
-			ans["store_amount"] = (a * 975 / 1000).String()
+			ans["store_amount"] = (a - txn.Fee).String()
 		}
 	}
 	return c.JSON(ans)
@@ -152,13 +161,13 @@ func (s *Simulator) search(c *fiber.Ctx) error {
 // statusCodes are the provider's numeric companions of pay_status.
 var statusCodes = map[string]string{family.StatusPending: "0", family.StatusSuccessful: "2", family.StatusFailed: "7", family.StatusCancelled: "9"}
 
-// recordSettled keeps a successful payment for its day's statement: the
-// simulated provider keeps no fee.
+// recordSettled keeps a successful payment for its day's statement, with
+// the fee the store was charged.
 func (s *Simulator) recordSettled(ctx context.Context, t simTxn) error {
 	amt, err := decimal.ParsePadded(t.Amount)
 	if err != nil {
 		return fmt.Errorf("payment %s amount: %w", t.Track, err)
 	}
 	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: t.Track, Order: t.TranID,
-		Currency: t.Currency, Account: s.cfg.StoreID, Amount: int64(amt), At: time.Now().UTC()})
+		Currency: t.Currency, Account: s.cfg.StoreID, Amount: int64(amt), Fee: int64(t.Fee), At: time.Now().UTC()})
 }

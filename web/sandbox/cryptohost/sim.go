@@ -35,7 +35,13 @@ type SimConfig struct {
 	SignatureHeader string
 	ChargeTTL       time.Duration // how long a charge can be paid
 	KeepFor         time.Duration // how long the simulator remembers it
+	// Cost is what the account charges on each payment, kept as the fee of
+	// its statement line (the channel's configured cost in the sandbox).
+	Cost simkit.Cost
 }
+
+// WithCost is c charging cost.
+func (c SimConfig) WithCost(cost simkit.Cost) SimConfig { c.Cost = cost; return c }
 
 // SandboxSimConfig is the simulator mounted at baseURL with the sandbox
 // credentials. When baseURL ends in the conventional mount

@@ -158,13 +158,17 @@ func (s *Simulator) send(ctx context.Context, kind string, ch *family.Charge) er
 		func(status int, _ []byte) bool { return status >= 200 && status < 300 })
 }
 
-// record keeps a completed charge for its day's statement: the simulated
-// provider keeps no fee; the account is the sandbox's one.
+// record keeps a completed charge for its day's statement, with the fee
+// the account's cost charges; the account is the sandbox's one.
 func (s *Simulator) record(ctx context.Context, ch *family.Charge) error {
 	amt, err := decimal.ParsePadded(ch.Pricing.Local.Amount)
 	if err != nil {
 		return fmt.Errorf("charge %s amount: %w", ch.Code, err)
 	}
+	fee, err := simkit.Fee(ctx, s.cfg.Cost, amt)
+	if err != nil {
+		return fmt.Errorf("charge %s: %w", ch.Code, err)
+	}
 	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: ch.Code, Order: ch.Metadata.OrderID,
-		Currency: ch.Pricing.Local.Currency, Account: simkit.SandboxAccount, Amount: int64(amt), At: time.Now().UTC()})
+		Currency: ch.Pricing.Local.Currency, Account: simkit.SandboxAccount, Amount: int64(amt), Fee: int64(fee), At: time.Now().UTC()})
 }

@@ -31,7 +31,13 @@ type SimConfig struct {
 	APIKeyHeader    string
 	SignatureHeader string
 	KeepFor         time.Duration // how long the simulator remembers an invoice
+	// Cost is what the account charges on each payment, kept as the fee of
+	// its statement line (the channel's configured cost in the sandbox).
+	Cost simkit.Cost
 }
+
+// WithCost is c charging cost.
+func (c SimConfig) WithCost(cost simkit.Cost) SimConfig { c.Cost = cost; return c }
 
 // SandboxSimConfig is the simulator mounted at baseURL with the sandbox
 // credentials of SandboxConfig.

@@ -176,12 +176,16 @@ func (s *Simulator) sendIPN(ctx context.Context, inv *simInvoice) error {
 
 // record keeps a finished invoice for its day's statement under its
 // payment id (the provider's reference of the payment), in the price
-// currency it was asked in: the simulated provider keeps no fee.
+// currency it was asked in, with the fee the account's cost charges.
 func (s *Simulator) record(ctx context.Context, inv *simInvoice) error {
 	amt, err := decimal.ParseMinor(inv.PriceAmount, decimal.Exact)
 	if err != nil {
 		return fmt.Errorf("invoice %s amount: %w", inv.ID, err)
 	}
+	fee, err := simkit.Fee(ctx, s.cfg.Cost, amt)
+	if err != nil {
+		return fmt.Errorf("invoice %s: %w", inv.ID, err)
+	}
 	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: inv.PaymentID, Order: inv.OrderID,
-		Currency: strings.ToUpper(inv.PriceCurrency), Account: simkit.SandboxAccount, Amount: int64(amt), At: time.Now().UTC()})
+		Currency: strings.ToUpper(inv.PriceCurrency), Account: simkit.SandboxAccount, Amount: int64(amt), Fee: int64(fee), At: time.Now().UTC()})
 }

@@ -158,13 +158,17 @@ func (s *Simulator) notify(ctx context.Context, o simOrder) error {
 	return nil
 }
 
-// record keeps a paid order for its day's statement: the simulated
-// provider keeps no fee.
+// record keeps a paid order for its day's statement, with the fee the
+// shop's cost charges.
 func (s *Simulator) record(ctx context.Context, o simOrder) error {
 	amt, err := decimal.ParsePadded(o.Amount)
 	if err != nil {
 		return fmt.Errorf("order %d amount: %w", o.ID, err)
 	}
+	fee, err := simkit.Fee(ctx, s.cfg.Cost, amt)
+	if err != nil {
+		return fmt.Errorf("order %d: %w", o.ID, err)
+	}
 	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: strconv.FormatInt(o.ID, 10), Order: o.PaymentID,
-		Currency: o.Currency, Account: strconv.FormatInt(s.cfg.ShopID, 10), Amount: int64(amt), At: time.Now().UTC()})
+		Currency: o.Currency, Account: strconv.FormatInt(s.cfg.ShopID, 10), Amount: int64(amt), Fee: int64(fee), At: time.Now().UTC()})
 }

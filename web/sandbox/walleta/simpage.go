@@ -149,8 +149,8 @@ func (s *Simulator) notification(t trade) (string, error) {
 	return form.Encode(), nil
 }
 
-// record keeps a paid trade for its day's statement: the simulated
-// provider keeps no fee.
+// record keeps a paid trade for its day's statement, with the fee the
+// app's cost charges.
 func (s *Simulator) record(ctx context.Context, t trade) error {
 	amt, err := schema.ParseAmount(t.TotalAmount)
 	if err != nil {
@@ -160,6 +160,10 @@ func (s *Simulator) record(ctx context.Context, t trade) error {
 	if cur == "" {
 		cur = "CNY"
 	}
+	fee, err := simkit.Fee(ctx, s.cfg.Cost, amt)
+	if err != nil {
+		return fmt.Errorf("trade %s: %w", t.TradeNo, err)
+	}
 	return simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: t.TradeNo, Order: t.OutTradeNo,
-		Currency: cur, Account: s.cfg.AppID, Amount: int64(amt), At: t.Settled.UTC()})
+		Currency: cur, Account: s.cfg.AppID, Amount: int64(amt), Fee: int64(fee), At: t.Settled.UTC()})
 }

@@ -34,7 +34,13 @@ type SimConfig struct {
 	APIv3Key              string // encrypts notification resources
 	HeaderPrefix          string
 	AuthScheme            string // DefaultAuthScheme in the sandbox
+	// Cost is what the account charges on each payment, kept as the fee of
+	// its statement line (the channel's configured cost in the sandbox).
+	Cost simkit.Cost
 }
+
+// WithCost is c charging cost.
+func (c SimConfig) WithCost(cost simkit.Cost) SimConfig { c.Cost = cost; return c }
 
 // SandboxSimConfig is the simulator with the sandbox credentials, the
 // counterpart of SandboxConfig.

@@ -72,9 +72,12 @@ func (s *Simulator) settle(ctx context.Context, t simTx, paid bool) (simTx, erro
 		return t, err
 	}
 	if paid {
-		// The simulated provider keeps no fee.
-		err := simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: t.TransactionID, Order: t.OutTradeNo,
-			Currency: t.Currency, Account: s.cfg.MerchantID, Amount: t.Total, At: t.Settled.UTC()})
+		// The provider keeps the fee the account's cost charges.
+		fee, err := simkit.Fee(ctx, s.cfg.Cost, schema.Amount(t.Total))
+		if err == nil {
+			err = simkit.RecordSettled(ctx, s.state, family.Family, statement.Row{Ref: t.TransactionID, Order: t.OutTradeNo,
+				Currency: t.Currency, Account: s.cfg.MerchantID, Amount: t.Total, Fee: int64(fee), At: t.Settled.UTC()})
+		}
 		if err != nil {
 			return t, err
 		}

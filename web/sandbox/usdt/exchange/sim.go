@@ -28,10 +28,14 @@ type SimConfig struct {
 	Now     func() time.Time // the exchange's clock, for the receive window; time.Now when nil
 	KeepFor time.Duration    // how long a record is remembered; 30 days when zero
 	Hang    time.Duration    // the longest a Hang failure holds an answer; 30 s when zero
+	// CompleteAfter is how long an accepted withdrawal is processing
+	// before the history shows it completed with its transaction; zero:
+	// completed at once.
+	CompleteAfter time.Duration
 }
 
 // Sim is the exchange's signed REST API for one account, knowing only the
-// deposits and payments a tester made; they live in a provider.State, so
+// deposits and payments a tester made and the withdrawals applied for; they live in a provider.State, so
 // every gateway process answers alike.
 type Sim struct {
 	cfg   SimConfig
@@ -57,6 +61,8 @@ func NewSim(cfg SimConfig, state provider.State) *Sim {
 func (s *Sim) Register(r fiber.Router) {
 	r.Get(family.DepositPath, adaptor.HTTPHandlerFunc(s.deposits))
 	r.Get(family.PayPath, adaptor.HTTPHandlerFunc(s.payments))
+	r.Post(family.WithdrawPath, adaptor.HTTPHandlerFunc(s.apply))
+	r.Get(family.WithdrawHistoryPath, adaptor.HTTPHandlerFunc(s.history))
 }
 
 // Handler is the same API as a plain net/http handler rooted at "/", for
@@ -65,6 +71,8 @@ func (s *Sim) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+family.DepositPath, s.deposits)
 	mux.HandleFunc("GET "+family.PayPath, s.payments)
+	mux.HandleFunc("POST "+family.WithdrawPath, s.apply)
+	mux.HandleFunc("GET "+family.WithdrawHistoryPath, s.history)
 	return mux
 }
 
