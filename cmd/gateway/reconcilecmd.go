@@ -8,18 +8,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/platform"
-	"github.com/paygate/gateway/provider/bdcard"
-	"github.com/paygate/gateway/provider/bdpspb"
-	"github.com/paygate/gateway/provider/cryptohost"
-	"github.com/paygate/gateway/provider/cryptopsp"
-	"github.com/paygate/gateway/provider/fiatpsp"
-	"github.com/paygate/gateway/provider/walleta"
-	"github.com/paygate/gateway/provider/walletb"
-	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/recon"
+	"github.com/paygate/gateway/recon/families"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -35,14 +27,6 @@ const reconcileUsage = `usage: gateway reconcile --channel REF --date YYYY-MM-DD
   --account is the provider account the statement must be of (default: its
   first row's); a row of another account refuses the file.
 `
-
-// statementParsers is each method's family's statement parser.
-var statementParsers = map[schema.Method]func(io.Reader, string) ([]recon.Line, error){
-	schema.MethodWalletA: walleta.ParseStatement, schema.MethodWalletB: walletb.ParseStatement,
-	schema.MethodCryptohost: cryptohost.ParseStatement, schema.MethodCryptoPSP: cryptopsp.ParseStatement,
-	schema.MethodBDCard: bdcard.ParseStatement, schema.MethodBDPSPA: bdcard.ParseStatement,
-	schema.MethodBDPSPB: bdpspb.ParseStatement, schema.MethodFiatPSP: fiatpsp.ParseStatement,
-}
 
 // maxStatementBytes bounds the file read: a day of two million rows.
 const maxStatementBytes = 512 << 20
@@ -89,7 +73,7 @@ func reconcileCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	res, err := recon.NewImporter(query.NewStatements(chc), j, recon.NewRedisQueue(rdb), nil).Import(ctx, ch, day, file, parse)
+	res, err := families.NewImporter(chc, rdb, j, nil).Import(ctx, ch, day, file, parse)
 	if err != nil {
 		return fmt.Errorf("reconcile: %w", err)
 	}
@@ -104,19 +88,19 @@ func reconcileArgs(ref, date, account string, pos []string) (string, recon.Parse
 	if len(pos) != 1 {
 		return "", nil, time.Time{}, errors.New("one statement FILE is required")
 	}
-	r, err := channel.ParseRef(ref)
+	r, err := families.Check(ref)
 	if err != nil {
 		return "", nil, time.Time{}, err
 	}
-	p, ok := statementParsers[r.Method]
-	if !ok {
-		return "", nil, time.Time{}, fmt.Errorf("method %s has no provider statement", r.Method)
+	p, err := families.Parser(r, account)
+	if err != nil {
+		return "", nil, time.Time{}, err
 	}
 	day, err := time.Parse(time.DateOnly, date)
 	if err != nil {
 		return "", nil, time.Time{}, errors.New("--date is a day such as 2026-11-27")
 	}
-	return r.String(), func(rd io.Reader) ([]recon.Line, error) { return p(rd, account) }, day, nil
+	return r.String(), p, day, nil
 }
 
 // readBounded reads a statement file, refusing one past maxStatementBytes.
