@@ -67,6 +67,7 @@ type Result struct {
 	Unposted []string
 	Again    bool
 	Key      string
+	SHA256   string // the file's, hex: how an audit entry names it
 	// Cleared is what the lines posted now took off the channel's
 	// receivable, per currency: what the provider was owing and paid.
 	Cleared map[string]schema.Amount
@@ -82,7 +83,8 @@ var ErrBadDay = errors.New("statement line outside the day")
 func (im *Importer) Import(ctx context.Context, channel string, day time.Time, file []byte, parse Parser) (Result, error) {
 	day = day.UTC().Truncate(24 * time.Hour)
 	sum := sha256.Sum256(file)
-	res := Result{Key: "recon:" + channel + ":" + day.Format(time.DateOnly) + ":" + hex.EncodeToString(sum[:])}
+	res := Result{SHA256: hex.EncodeToString(sum[:])}
+	res.Key = "recon:" + channel + ":" + day.Format(time.DateOnly) + ":" + res.SHA256
 	lines, err := parse(bytes.NewReader(file))
 	if err != nil {
 		return res, err
