@@ -178,4 +178,3 @@ func TestReconImportRefusals(t *testing.T) {
 		})
 	}
 }
-
