@@ -40,20 +40,20 @@ type ReconAmount struct {
 // the lines posted now cleared off the channel's receivable, and whether
 // the same file had been imported before (then nothing changed).
 type ReconReport struct {
-	Channel, Day, SHA256   string
-	Bytes, Lines, Payments int
-	Matched, Posted        int
-	Counts                 []KindCount
-	Findings               []ReconFinding
-	More                   int // findings beyond those shown
-	Unposted               int // matched, but the ledger has no payment to clear
-	Again                  bool
-	Cleared                []ReconAmount
+	Channel, Day, SHA256, Key string
+	Bytes, Lines, Payments    int
+	Matched, Posted           int
+	Counts                    []KindCount
+	Findings                  []ReconFinding
+	More                      int      // findings beyond those shown
+	Unposted                  []string // matched, but the ledger has no such payment to clear (the first shown)
+	Again                     bool
+	Cleared                   []ReconAmount
 }
 
 func report(ch string, day time.Time, size int, res recon.Result, shown int) ReconReport {
 	rep := ReconReport{Channel: ch, Day: day.Format(time.DateOnly), SHA256: res.SHA256, Bytes: size, Lines: res.Lines,
-		Payments: res.Payments, Matched: len(res.Matched), Posted: res.Posted, Unposted: len(res.Unposted), Again: res.Again,
+		Payments: res.Payments, Matched: len(res.Matched), Posted: res.Posted, Unposted: res.Unposted[:min(shown, len(res.Unposted))], Again: res.Again, Key: res.Key,
 		Cleared: amounts(res.Cleared)}
 	for _, k := range ReconKinds {
 		rep.Counts = append(rep.Counts, KindCount{Kind: k, N: res.Count(k)})
