@@ -57,6 +57,9 @@ var DetailKeys = []string{
 	"terms", "bucket",
 	// A channel's routing data as set, its breaker's state, the keyword list (as "words": "key" names secrets here).
 	"channel", "settings", "state", "words", "group",
+	// A provider statement imported: its day, the file by its sha256 (never
+	// its content), the match's counts, what it cleared off the receivable.
+	"day", "sha256", "counts", "cleared",
 }
 
 var detailAllowed = func() map[string]bool {

@@ -107,7 +107,11 @@ func (r *Reconciliation) Import(ctx context.Context, actor access.Actor, st Stat
 	if err := r.remember(ctx, actor, rep); err != nil {
 		return rep, err
 	}
-	return rep, record(ctx, r.log, entry(r.now(), actor, ActionReconImport, "channel:"+rep.Channel, "", rep.details()))
+	e, err := checked(entry(r.now(), actor, ActionReconImport, "channel:"+rep.Channel, "", rep.details()))
+	if err != nil {
+		return rep, err
+	}
+	return rep, record(ctx, r.log, e)
 }
 
 // statement checks st's channel, day and account, and picks the parser.
@@ -184,14 +188,19 @@ func configured(conf channel.Configured, ref channel.Ref) bool {
 }
 
 // details are the audit entry's: the file by its sha256 and size, never
-// its content.
+// its content; "result" says whether it had been imported before.
 func (rep ReconReport) details() map[string]string {
-	d := map[string]string{"channel": rep.Channel, "day": rep.Day, "sha256": rep.SHA256, "bytes": strconv.Itoa(rep.Bytes),
-		"lines": strconv.Itoa(rep.Lines), "matched": strconv.Itoa(rep.Matched), "posted": strconv.Itoa(rep.Posted),
-		"again": strconv.FormatBool(rep.Again)}
-	for _, k := range rep.Counts {
-		d[string(k.Kind)] = strconv.Itoa(k.N)
+	result := "imported"
+	if rep.Again {
+		result = "imported before: nothing changed"
 	}
+	counts := []string{"bytes " + strconv.Itoa(rep.Bytes), "lines " + strconv.Itoa(rep.Lines), "payments " + strconv.Itoa(rep.Payments),
+		"matched " + strconv.Itoa(rep.Matched), "posted " + strconv.Itoa(rep.Posted)}
+	for _, k := range rep.Counts {
+		counts = append(counts, string(k.Kind)+" "+strconv.Itoa(k.N))
+	}
+	d := map[string]string{"channel": rep.Channel, "day": rep.Day, "sha256": rep.SHA256, "result": result,
+		"counts": strings.Join(counts, ", ")}
 	if len(rep.Cleared) > 0 {
 		parts := make([]string, 0, len(rep.Cleared))
 		for _, c := range rep.Cleared {

@@ -33,6 +33,9 @@ func (onePayment) ReconPayments(context.Context, string, time.Time) ([]recon.Pay
 type auditLog struct{ entries []audit.Entry }
 
 func (a *auditLog) Append(_ context.Context, e audit.Entry) (string, error) {
+	if err := e.Validate(); err != nil {
+		return "", err
+	}
 	a.entries = append(a.entries, e)
 	return "1", nil
 }
@@ -119,7 +122,7 @@ func TestReconImport(t *testing.T) {
 	}
 	en := e.log.entries[0]
 	if en.Action != ActionReconImport || en.ActorEmail != "ann@ops.test" || en.Details["sha256"] != rep.SHA256 || len(rep.SHA256) != 64 ||
-		en.Details["matched"] != "1" || en.Details["channel"] != "wallet_a.default" || en.Details["day"] != "2026-11-27" {
+		!strings.Contains(en.Details["counts"], "matched 1,") || en.Details["result"] != "imported" || en.Details["cleared"] != "9.40 CNY" || en.Details["channel"] != "wallet_a.default" || en.Details["day"] != "2026-11-27" {
 		t.Fatalf("audit entry %+v", en)
 	}
 	for k, v := range en.Details {
