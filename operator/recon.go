@@ -88,6 +88,9 @@ func (r *Reconciliation) Import(ctx context.Context, actor access.Actor, st Stat
 	if err := allow(actor, access.PermOpReconImport); err != nil {
 		return ReconReport{}, err
 	}
+	if r.im == nil {
+		return ReconReport{}, platform.Errorf(platform.KindUnavailable, "importing a statement reads our payments in ClickHouse, which this process does not use")
+	}
 	ref, day, parse, err := r.statement(st)
 	if err != nil {
 		return ReconReport{}, err
