@@ -69,30 +69,42 @@ func (c reconPages) show(ctx *fiber.Ctx) error {
 // with the form as sent, and nothing is imported.
 func (c reconPages) importStatement(ctx *fiber.Ctx) error {
 	st := operator.Statement{Channel: form(ctx, "channel"), Day: form(ctx, "day"), Account: form(ctx, "account")}
-	if fh, err := ctx.FormFile("file"); err == nil {
-		f, err := fh.Open()
-		if err != nil {
-			return c.ui.Fail(ctx, err)
-		}
-		defer f.Close()
-		st.File = f
+	fh, err := ctx.FormFile("file")
+	if err != nil {
+		return c.refused(ctx, st, platform.Errorf(platform.KindInvalidParameter, "choose the statement file"))
 	}
-	rep, ierr := c.recon.Import(ctx.UserContext(), c.ui.Actor(ctx), st)
-	var pe *platform.Error
-	if ierr != nil && (!errors.As(ierr, &pe) || pe.Kind != platform.KindInvalidParameter) {
-		return c.ui.Fail(ctx, ierr)
+	f, err := fh.Open()
+	if err != nil {
+		return c.ui.Fail(ctx, err)
+	}
+	defer f.Close()
+	st.File = f
+	rep, err := c.recon.Import(ctx.UserContext(), c.ui.Actor(ctx), st)
+	if err != nil {
+		return c.refused(ctx, st, err)
 	}
 	d, err := c.load(ctx)
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
-	d.Channel, d.Day, d.Account = st.Channel, st.Day, st.Account
-	if ierr != nil {
-		return c.render(ctx, d, fiber.StatusBadRequest, pe.Msg)
-	}
 	d.Report = &rep
 	d.Kinds = append([]operator.KindCount{{Kind: "matched", N: rep.Matched}}, rep.Counts...)
 	return c.render(ctx, d, fiber.StatusOK, "")
+}
+
+// refused shows why st was not imported on the page, with the form as
+// sent; anything but a 400 is the error page.
+func (c reconPages) refused(ctx *fiber.Ctx, st operator.Statement, err error) error {
+	var pe *platform.Error
+	if !errors.As(err, &pe) || pe.Kind != platform.KindInvalidParameter {
+		return c.ui.Fail(ctx, err)
+	}
+	d, lerr := c.load(ctx)
+	if lerr != nil {
+		return c.ui.Fail(ctx, lerr)
+	}
+	d.Channel, d.Day, d.Account = st.Channel, st.Day, st.Account
+	return c.render(ctx, d, fiber.StatusBadRequest, pe.Msg)
 }
 
 func (c reconPages) render(ctx *fiber.Ctx, d reconData, status int, problem string) error {

@@ -207,3 +207,68 @@ func TestReconImportPage(t *testing.T) {
 		t.Fatal("the page does not show what the provider still owes")
 	}
 }
+
+// TestReconImportRefused: support and the auditor are refused (403) before
+// the form is read, a file included or not; a statement the parser refuses
+// (a row of another provider account, a negative amount, a bad row behind a
+// BOM and CRLF, a line of another day), no file or a channel not
+// configured here is shown on the page with what is wrong (400, not a
+// 500). None changes Redis.
+func TestReconImportRefused(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { journaltest.Check(t, e.rdb) })
+	orders := reconPayments(t, e, 3)
+	good := statementOf(t, orders, nil)
+	admin := e.session(t, access.RealmOperator, "ann@ops.test")
+	sam := e.session(t, access.RealmOperator, "sam@ops.test")
+	al := e.session(t, access.RealmOperator, "al@ops.test")
+	fields := map[string]string{"channel": reconCh, "day": "2026-11-27"}
+	planted := func(plant func(i int, r *statement.Row)) []byte { return statementOf(t, orders, plant) }
+	tests := []struct {
+		name   string
+		s      *access.Session
+		fields map[string]string
+		file   []byte
+		status int
+		says   string
+	}{
+		{"support", sam, fields, good, http.StatusForbidden, "may not"},
+		{"the auditor", al, fields, good, http.StatusForbidden, "may not"},
+		{"the auditor without a file", al, fields, nil, http.StatusForbidden, "may not"},
+		{"a row of another provider account", admin, fields, planted(func(i int, r *statement.Row) {
+			if i == 1 {
+				r.Account = "2099000000000000"
+			}
+		}), http.StatusBadRequest, "row 3"},
+		{"a negative amount", admin, fields, bytes.Replace(good, []byte(","+orders[0].Amount.String()+","), []byte(",-"+orders[0].Amount.String()+","), 1),
+			http.StatusBadRequest, "negative"},
+		{"a bad row behind a BOM and CRLF", admin, fields, append(append([]byte{}, good...), "WAX,PX,1.0.0,CNY,0.00,1.00,2026-11-27 01:00:00,x\r\n"...),
+			http.StatusBadRequest, "row 5"},
+		{"a line of another day", admin, map[string]string{"channel": reconCh, "day": "2026-11-26"}, good, http.StatusBadRequest, "outside the day"},
+		{"no file", admin, fields, nil, http.StatusBadRequest, "choose the statement file"},
+		{"a channel not configured here", admin, map[string]string{"channel": "wallet_a.elsewhere", "day": "2026-11-27"}, good,
+			http.StatusBadRequest, "not configured here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := e.state(t)
+			res := e.do(t, upload(tt.s, tt.s.CSRF, tt.fields, tt.file))
+			page := body(t, res)
+			if res.StatusCode != tt.status || !strings.Contains(page, tt.says) {
+				t.Fatalf("status %d, want %d saying %q:\n%s", res.StatusCode, tt.status, tt.says, page)
+			}
+			if tt.status == http.StatusBadRequest && !strings.Contains(page, "data-recon-problem") {
+				t.Fatal("the refusal is not shown on the Reconciliation page")
+			}
+			if e.state(t) != before {
+				t.Fatal("a refused import changed Redis")
+			}
+		})
+	}
+	for _, s := range []*access.Session{sam, al} {
+		p := body(t, e.do(t, get(Prefix+reconPath, s)))
+		if strings.Contains(p, "data-recon-import") || !strings.Contains(p, "data-read-only") || !strings.Contains(p, "data-receivables") {
+			t.Fatalf("%s: the import form is offered or the receivables are missing", s.Role)
+		}
+	}
+}
