@@ -101,7 +101,7 @@ func (r *Reconciliation) Import(ctx context.Context, actor access.Actor, st Stat
 	}
 	res, err := r.im.Import(ctx, ref.String(), day, file, parse)
 	if errors.Is(err, recon.ErrBadDay) {
-		return ReconReport{}, platform.Errorf(platform.KindInvalidParameter, "the statement: %s", err.Error())
+		return ReconReport{}, platform.Errorf(platform.KindInvalidParameter, "%s", err.Error())
 	}
 	if err != nil {
 		return ReconReport{}, err
@@ -146,7 +146,7 @@ func refused(p recon.Parser) recon.Parser {
 	return func(rd io.Reader) ([]recon.Line, error) {
 		lines, err := p(rd)
 		if err != nil {
-			return nil, platform.Errorf(platform.KindInvalidParameter, "the statement is refused, nothing was imported: %s", err.Error())
+			return nil, platform.Errorf(platform.KindInvalidParameter, "%s", err.Error())
 		}
 		return lines, nil
 	}

@@ -87,6 +87,7 @@ func (c reconPages) importStatement(ctx *fiber.Ctx) error {
 	if err != nil {
 		return c.ui.Fail(ctx, err)
 	}
+	d.Channel, d.Day, d.Account = st.Channel, st.Day, st.Account
 	d.Report = &rep
 	d.Kinds = append([]operator.KindCount{{Kind: "matched", N: rep.Matched}}, rep.Counts...)
 	return c.render(ctx, d, fiber.StatusOK, "")
