@@ -181,3 +181,23 @@ func TestReconImportRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestReconReportShowsTheFirstFindings: a report carries the first Shown
+// findings with their evidence and counts the rest, which the exceptions
+// queue keeps all of.
+func TestReconReportShowsTheFirstFindings(t *testing.T) {
+	e := newReconEnv(t)
+	e.r.cfg.Shown = 1
+	unknown := func(ref string) statement.Row {
+		return statement.Row{Ref: ref, Order: "P-" + ref, Currency: "CNY", Account: "2021000000000000", Amount: 500, At: reconDay.Add(2 * time.Hour)}
+	}
+	rep, err := e.r.Import(context.Background(), reconAdmin, Statement{Channel: "wallet_a.default", Day: "2026-11-27",
+		File: strings.NewReader(walletAStatement(t, unknown("WA8"), unknown("WA9")))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || rep.More != 1 || rep.Counts[0].Kind != "missing_with_us" || rep.Counts[0].N != 2 ||
+		!strings.Contains(rep.Findings[0].Evidence, "statement row 3") {
+		t.Fatalf("report %+v", rep)
+	}
+}
