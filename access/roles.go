@@ -78,13 +78,18 @@ const (
 	PermChannelsWrite     Permission = "channels.write"     // channels' routing data, modes, pins, keywords, breakers
 	PermOpPayoutsRead     Permission = "op.payouts.read"    // the payouts' review and sending queues
 	PermOpPayoutsDecide   Permission = "op.payouts.decide"  // approve, reject, record a bank payout's reference: admin only
+	// Reconciliation: every operator reads the channels' receivables; only
+	// the admin imports a provider's statement (it posts to the journal).
+	PermOpReconRead   Permission = "op.recon.read"
+	PermOpReconImport Permission = "op.recon.import"
 )
 
 var (
 	merchantRead = []Permission{PermOrdersRead, PermReportsRead, PermBalanceRead, PermWebhooksRead, PermUsersRead, PermPayoutsRead}
 	operatorRead = []Permission{PermMerchantsRead, PermUSDTRead, PermExceptionsRead, PermSettingsRead, PermOpAuditRead, PermMerchantConsole,
 		PermFeeIncomeRead,
-		PermOpPayoutsRead}
+		PermOpPayoutsRead,
+		PermOpReconRead}
 )
 
 // grants is the role → permission table: the one place that says who may do
@@ -99,7 +104,8 @@ var grants = map[Role][]Permission{
 	RoleAdmin: append(slices.Clone(operatorRead), PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend,
 		PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite,
 		PermFeesWrite, PermChannelsWrite,
-		PermOpPayoutsDecide),
+		PermOpPayoutsDecide,
+		PermOpReconImport),
 	RoleSupport: append(slices.Clone(operatorRead), PermOpWebhooksResend, PermExceptionsHandle),
 	RoleAuditor: slices.Clone(operatorRead),
 }

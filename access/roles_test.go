@@ -11,7 +11,8 @@ func TestPermissionTable(t *testing.T) {
 	writes := map[Realm][]Permission{
 		RealmMerchant: {PermOrdersRefund, PermOrdersCancel, PermExport, PermWebhooksResend, PermKeysRotate, PermSettingsWrite, PermSandboxDrive, PermUsersManage},
 		RealmOperator: {PermMerchantsWrite, PermUSDTReview, PermExceptionsHandle, PermOpWebhooksResend, PermOpRefund, PermFXWrite, PermNetworksWrite, PermOperatorsManage, PermConsoleUsersWrite, PermFeesWrite, PermChannelsWrite,
-			PermOpPayoutsDecide},
+			PermOpPayoutsDecide,
+			PermOpReconImport},
 	}
 	tests := []struct {
 		role    Role
@@ -24,8 +25,8 @@ func TestPermissionTable(t *testing.T) {
 		{RoleFinance, RealmMerchant, []Permission{PermOrdersRefund, PermExport, PermReportsRead, PermBalanceRead}, []Permission{PermKeysRotate, PermUsersManage, PermSettingsWrite}},
 		{RoleViewer, RealmMerchant, []Permission{PermOrdersRead, PermReportsRead}, writes[RealmMerchant]},
 		{RoleAdmin, RealmOperator, append(writes[RealmOperator], PermOpAuditRead), writes[RealmMerchant]},
-		{RoleSupport, RealmOperator, []Permission{PermOpWebhooksResend, PermExceptionsHandle, PermMerchantsRead, PermOpPayoutsRead}, []Permission{PermUSDTReview, PermMerchantsWrite, PermFXWrite, PermOperatorsManage, PermFeesWrite, PermChannelsWrite, PermOpPayoutsDecide}},
-		{RoleAuditor, RealmOperator, []Permission{PermOpAuditRead, PermMerchantsRead, PermOpPayoutsRead}, writes[RealmOperator]},
+		{RoleSupport, RealmOperator, []Permission{PermOpWebhooksResend, PermExceptionsHandle, PermMerchantsRead, PermOpPayoutsRead, PermOpReconRead}, []Permission{PermUSDTReview, PermMerchantsWrite, PermFXWrite, PermOperatorsManage, PermFeesWrite, PermChannelsWrite, PermOpPayoutsDecide, PermOpReconImport}},
+		{RoleAuditor, RealmOperator, []Permission{PermOpAuditRead, PermMerchantsRead, PermOpPayoutsRead, PermOpReconRead}, writes[RealmOperator]},
 		{"intruder", RealmMerchant, nil, []Permission{PermOrdersRead}},
 	}
 	for _, tt := range tests {

@@ -59,6 +59,9 @@ var DetailKeys = []string{
 	"channel", "settings", "state", "words", "group",
 	// A webhook endpoint as set: its URL and the event types it takes.
 	"url", "types",
+	// A provider statement imported: its day, the file by its sha256 (never
+	// its content), the match's counts, what it cleared off the receivable.
+	"day", "sha256", "counts", "cleared",
 }
 
 var detailAllowed = func() map[string]bool {

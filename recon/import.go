@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/schema"
 )
 
 // Payments is the read model an import needs: our paid payments of a
@@ -65,6 +67,10 @@ type Result struct {
 	Unposted []string
 	Again    bool
 	Key      string
+	SHA256   string // the file's, hex: how an audit entry names it
+	// Cleared is what the lines posted now took off the channel's
+	// receivable, per currency: what the provider was owing and paid.
+	Cleared map[string]schema.Amount
 }
 
 // ErrBadDay is a statement line outside the day it was imported for.
@@ -77,7 +83,8 @@ var ErrBadDay = errors.New("statement line outside the day")
 func (im *Importer) Import(ctx context.Context, channel string, day time.Time, file []byte, parse Parser) (Result, error) {
 	day = day.UTC().Truncate(24 * time.Hour)
 	sum := sha256.Sum256(file)
-	res := Result{Key: "recon:" + channel + ":" + day.Format(time.DateOnly) + ":" + hex.EncodeToString(sum[:])}
+	res := Result{SHA256: hex.EncodeToString(sum[:])}
+	res.Key = "recon:" + channel + ":" + day.Format(time.DateOnly) + ":" + res.SHA256
 	lines, err := parse(bytes.NewReader(file))
 	if err != nil {
 		return res, err
@@ -108,6 +115,18 @@ func (im *Importer) Import(ctx context.Context, channel string, day time.Time, f
 	return res, nil
 }
 
+// clear adds what tx, posted now, took off the channel's receivable.
+func (res *Result) clear(tx journal.Tx) {
+	for _, p := range tx.Postings {
+		if strings.HasSuffix(p.Account, ":receivable") {
+			if res.Cleared == nil {
+				res.Cleared = map[string]schema.Amount{}
+			}
+			res.Cleared[p.Currency] += p.Amount
+		}
+	}
+}
+
 // post posts each matched line, in batches; a line whose payment the
 // ledger never posted is refused by the journal and said.
 func (im *Importer) post(ctx context.Context, channel string, res *Result) error {
@@ -121,6 +140,7 @@ func (im *Importer) post(ctx context.Context, channel string, res *Result) error
 			switch rs[i].Outcome {
 			case journal.Posted:
 				res.Posted++
+				res.clear(txs[i])
 			case journal.Missing:
 				res.Unposted = append(res.Unposted, txs[i].Ref)
 			}

@@ -161,15 +161,15 @@ func TestImport(t *testing.T) {
 		p, _ := journal.Price(e.orders[i])
 		owed -= e.orders[i].Amount - p.Cost
 	}
-	if got := receivable(t, e.j); got != owed {
-		t.Fatalf("receivable after import %d, want %d", got, owed)
+	if got := receivable(t, e.j); got != owed || res.Cleared["CNY"] != owed-before || len(res.Cleared) != 1 {
+		t.Fatalf("receivable after import %d, want %d; cleared %v, want %d", got, owed, res.Cleared, owed-before)
 	}
 	raised, err := e.q.Newest(ctx, 100)
 	if err != nil || len(raised) != 6 {
 		t.Fatalf("raised %d findings, %v", len(raised), err)
 	}
 	again, err := e.im.Import(ctx, reconChannel, reconDay, file, parseWalletA)
-	if err != nil || !again.Again || again.Posted != 0 {
+	if err != nil || !again.Again || again.Posted != 0 || len(again.Cleared) != 0 {
 		t.Fatalf("again: %+v %v", again.Posted, err)
 	}
 	if got := receivable(t, e.j); got != owed {

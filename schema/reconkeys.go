@@ -11,6 +11,9 @@ const (
 	// ReconImportsKey is the set of statement files imported (channel, day,
 	// sha256).
 	ReconImportsKey = "gw:{recon}:imports"
+	// ReconLastKey holds, per channel ref, the JSON of its last import
+	// (day, when, by whom, what it cleared): the console's receivables.
+	ReconLastKey = "gw:{recon}:last"
 	// ExceptionRecon is a reconciliation finding in the exceptions queue.
 	ExceptionRecon = "reconciliation"
 )

@@ -11,15 +11,19 @@ import (
 
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
+	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/provider"
 	"github.com/paygate/gateway/query"
+	"github.com/paygate/gateway/recon"
+	"github.com/paygate/gateway/recon/families"
 	"github.com/paygate/gateway/usdt"
 	"github.com/paygate/gateway/web/admin"
 	"github.com/paygate/gateway/web/orderview"
@@ -83,6 +87,9 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if deps.Payouts, err = g.opPayoutsOn(cfg, rdb, reg, log); err != nil {
 		return nil, err
 	}
+	if deps.Recon, err = adminRecon(g, ch, rdb, j, adapters, logs, log); err != nil {
+		return nil, err
+	}
 	if ch != nil {
 		deps.Audit, deps.Income = audit.NewSearcher(ch), query.NewStatements(ch)
 		// The operator's read-only view of a merchant's console reads
@@ -124,4 +131,21 @@ func adminProviders(g *gateway, cfg platform.Config, rdb redis.UniversalClient, 
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	return set.registry, nil
+}
+
+// adminRecon is the Reconciliation page's use case: the importer
+// `gateway reconcile` wires too (recon/families), over the configured
+// channels. Without ClickHouse the page shows the receivables and refuses
+// an import (our payments are read there).
+func adminRecon(g *gateway, ch driver.Conn, rdb redis.UniversalClient, j *journal.Journal, conf channel.Configured,
+	logs operator.Auditor, log *slog.Logger) (*operator.Reconciliation, error) {
+	var im *recon.Importer
+	if ch != nil {
+		im = families.NewImporter(ch, rdb, j, log)
+	}
+	r, err := operator.NewReconciliation(operator.ReconDefaults(), im, j, rdb, conf, logs)
+	if err != nil {
+		return nil, err
+	}
+	return r.WithClock(g.now.Now), nil
 }

@@ -5,25 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
-	"github.com/paygate/gateway/channel"
+	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/journal"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
-	"github.com/paygate/gateway/provider/bdcard"
-	"github.com/paygate/gateway/provider/bdpspb"
-	"github.com/paygate/gateway/provider/cryptohost"
-	"github.com/paygate/gateway/provider/cryptopsp"
-	"github.com/paygate/gateway/provider/fiatpsp"
-	"github.com/paygate/gateway/provider/walleta"
-	"github.com/paygate/gateway/provider/walletb"
-	"github.com/paygate/gateway/query"
 	"github.com/paygate/gateway/recon"
+	"github.com/paygate/gateway/recon/families"
 	"github.com/paygate/gateway/schema"
 )
 
-const reconcileUsage = `usage: gateway reconcile --channel REF --date YYYY-MM-DD [--account ID] [--json] FILE
+const reconcileUsage = `usage: gateway reconcile --channel REF --date YYYY-MM-DD [--account ID] [--by NAME] [--json] FILE
 
   Imports a provider's settlement statement of one UTC day for the channel REF
   ([sandbox.]<method>.<id>, as "gateway channel list" names it): each line is
@@ -33,21 +28,17 @@ const reconcileUsage = `usage: gateway reconcile --channel REF --date YYYY-MM-DD
   entry of the exceptions queue; each matched line clears the channel's
   receivable once. Importing the same file again changes nothing.
   --account is the provider account the statement must be of (default: its
-  first row's); a row of another account refuses the file.
+  first row's); a row of another account refuses the file. Each import is in
+  the audit log by --by NAME (default: the OS user) with the channel, day,
+  the file's sha256 and the counts, as the console's Reconciliation page's.
 `
-
-// statementParsers is each method's family's statement parser.
-var statementParsers = map[schema.Method]func(io.Reader, string) ([]recon.Line, error){
-	schema.MethodWalletA: walleta.ParseStatement, schema.MethodWalletB: walletb.ParseStatement,
-	schema.MethodCryptohost: cryptohost.ParseStatement, schema.MethodCryptoPSP: cryptopsp.ParseStatement,
-	schema.MethodBDCard: bdcard.ParseStatement, schema.MethodBDPSPA: bdcard.ParseStatement,
-	schema.MethodBDPSPB: bdpspb.ParseStatement, schema.MethodFiatPSP: fiatpsp.ParseStatement,
-}
 
 // maxStatementBytes bounds the file read: a day of two million rows.
 const maxStatementBytes = 512 << 20
 
-// reconcileCmd imports a statement.
+// reconcileCmd imports a statement through the console's use case: the
+// same checks, the same audit entry (the CLI's, by --by), the same
+// last-import record the Reconciliation page shows.
 func reconcileCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := subFlags("reconcile", "", "--channel REF --date YYYY-MM-DD FILE", args, stdout, stderr)
 	redisFlag := bindRedis(fs)
@@ -58,6 +49,7 @@ func reconcileCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	ref := fs.String("channel", "", "the channel: [sandbox.]<method>.<id>")
 	date := fs.String("date", "", "the statement's UTC day, YYYY-MM-DD")
 	account := fs.String("account", "", "the provider account every row must be of (default: the first row's)")
+	by := fs.String("by", "", "who imports, recorded in the audit log (default: the OS user)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -66,15 +58,19 @@ func reconcileCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := errors.Join(b.Errs()...); err != nil {
 		return err
 	}
-	ch, parse, day, err := reconcileArgs(*ref, *date, *account, pos)
-	if err != nil {
+	if err := reconcileArgs(*ref, *date, pos); err != nil {
 		fmt.Fprint(stderr, reconcileUsage)
 		return fmt.Errorf("reconcile: %w", err)
 	}
-	file, err := readBounded(pos[0])
+	actor, err := cliAuditActor(*by, given(fs, "by"))
 	if err != nil {
 		return fmt.Errorf("reconcile: %w", err)
 	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return fmt.Errorf("reconcile: %w", err)
+	}
+	defer f.Close()
 	rdb, err := redisFlag.open(ctx)
 	if err != nil {
 		return err
@@ -89,78 +85,66 @@ func reconcileCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	res, err := recon.NewImporter(query.NewStatements(chc), j, recon.NewRedisQueue(rdb), nil).Import(ctx, ch, day, file, parse)
+	rc, err := operator.NewReconciliation(operator.ReconConfig{MaxFile: maxStatementBytes, Shown: math.MaxInt32},
+		families.NewImporter(chc, rdb, j, nil), j, rdb, nil, audit.NewLog(rdb))
+	if err != nil {
+		return err
+	}
+	rep, err := rc.Import(ctx, actor, operator.Statement{Channel: *ref, Day: *date, Account: *account, File: f})
 	if err != nil {
 		return fmt.Errorf("reconcile: %w", err)
 	}
-	bals, err := j.PlatformBalances(ctx)
+	owed, err := j.Receivables(ctx)
 	if err != nil {
 		return fmt.Errorf("reconcile: read the receivable: %w", err)
 	}
-	return printReconcile(output{w: stdout, json: *asJSON}, res, bals[journal.Receivable(ch)])
+	return printReconcile(output{w: stdout, json: *asJSON}, rep, owed[rep.Channel])
 }
 
-func reconcileArgs(ref, date, account string, pos []string) (string, recon.Parser, time.Time, error) {
+// reconcileArgs refuses a command line the import could not start from,
+// before anything is opened.
+func reconcileArgs(ref, date string, pos []string) error {
 	if len(pos) != 1 {
-		return "", nil, time.Time{}, errors.New("one statement FILE is required")
+		return errors.New("one statement FILE is required")
 	}
-	r, err := channel.ParseRef(ref)
-	if err != nil {
-		return "", nil, time.Time{}, err
+	if _, err := families.Check(ref); err != nil {
+		return err
 	}
-	p, ok := statementParsers[r.Method]
-	if !ok {
-		return "", nil, time.Time{}, fmt.Errorf("method %s has no provider statement", r.Method)
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return errors.New("--date is a day such as 2026-11-27")
 	}
-	day, err := time.Parse(time.DateOnly, date)
-	if err != nil {
-		return "", nil, time.Time{}, errors.New("--date is a day such as 2026-11-27")
-	}
-	return r.String(), func(rd io.Reader) ([]recon.Line, error) { return p(rd, account) }, day, nil
-}
-
-// readBounded reads a statement file, refusing one past maxStatementBytes.
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxStatementBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(b) > maxStatementBytes {
-		return nil, fmt.Errorf("%s is over %d bytes", path, maxStatementBytes)
-	}
-	return b, nil
+	return nil
 }
 
 // printReconcile prints the report and what the channel still owes, per
 // currency (negative: owed to the platform; it rises towards zero as
 // statements are reconciled).
-func printReconcile(o output, r recon.Result, owed map[string]schema.Amount) error {
+func printReconcile(o output, r operator.ReconReport, owed map[string]schema.Amount) error {
 	if o.json {
 		kinds := map[recon.Kind]int{}
+		for _, k := range r.Counts {
+			if k.N > 0 {
+				kinds[k.Kind] = k.N
+			}
+		}
 		evidence := make([]string, 0, len(r.Findings))
 		for _, f := range r.Findings {
-			kinds[f.Kind]++
-			evidence = append(evidence, string(f.Kind)+": "+f.Evidence())
+			evidence = append(evidence, string(f.Kind)+": "+f.Evidence)
 		}
-		return o.value(map[string]any{"key": r.Key, "again": r.Again, "lines": r.Lines, "payments": r.Payments,
-			"matched": len(r.Matched), "posted": r.Posted, "unposted": r.Unposted, "findings": kinds, "evidence": evidence,
+		return o.value(map[string]any{"key": r.Key, "sha256": r.SHA256, "again": r.Again, "lines": r.Lines, "payments": r.Payments,
+			"matched": r.Matched, "posted": r.Posted, "unposted": r.Unposted, "findings": kinds, "evidence": evidence,
 			"receivable": owed})
 	}
-	fmt.Fprintf(o.w, "statement: %d lines, %d payments of ours, %d matched, %d posted now", r.Lines, r.Payments, len(r.Matched), r.Posted)
+	fmt.Fprintf(o.w, "statement: %d lines, %d payments of ours, %d matched, %d posted now", r.Lines, r.Payments, r.Matched, r.Posted)
 	if r.Again {
 		fmt.Fprint(o.w, " (imported before: nothing changed)")
 	}
 	fmt.Fprintln(o.w)
-	for _, k := range []recon.Kind{recon.MissingWithUs, recon.MissingAtProvider, recon.AmountDiffers, recon.FeeDiffers, recon.Duplicate} {
-		fmt.Fprintf(o.w, "%-20s %d\n", k, r.Count(k))
+	for _, k := range r.Counts {
+		fmt.Fprintf(o.w, "%-20s %d\n", k.Kind, k.N)
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintf(o.w, "  %s: %s\n", f.Kind, f.Evidence())
+		fmt.Fprintf(o.w, "  %s: %s\n", f.Kind, f.Evidence)
 	}
 	for _, id := range r.Unposted {
 		fmt.Fprintf(o.w, "  matched but not posted (the ledger has no payment %s)\n", id)

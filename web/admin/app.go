@@ -8,9 +8,11 @@ package admin
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"github.com/paygate/gateway/web/server"
 )
@@ -38,7 +40,20 @@ func NewApp(log *slog.Logger, trusted []string, c *Console) *fiber.App {
 		DisableStartupMessage:   true,
 		ErrorHandler:            server.ErrorHandler(log),
 	})
+	app.Server().HeaderReceived = uploads
 	c.register(app)
 	app.Use(server.NotFound)
 	return app
+}
+
+// uploads lets a statement through: the one request of the console whose
+// body may be larger than the app's bound, and slower to arrive and to
+// import. fasthttp keeps a multipart file over 16 MiB on disk; any other
+// request keeps the app's limits.
+func uploads(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	if string(h.Method()) != fiber.MethodPost || string(h.RequestURI()) != Prefix+reconPath ||
+		!strings.HasPrefix(string(h.ContentType()), fiber.MIMEMultipartForm) {
+		return fasthttp.RequestConfig{}
+	}
+	return fasthttp.RequestConfig{MaxRequestBodySize: statementUpload, ReadTimeout: 5 * time.Minute, WriteTimeout: 5 * time.Minute}
 }

@@ -49,6 +49,9 @@ type Deps struct {
 	// Payouts are the merchants' payouts awaiting review or an end; nil:
 	// no Payouts page.
 	Payouts *operator.Payouts
+	// Recon imports providers' statements and reads each channel's
+	// receivable; nil: no Reconciliation page.
+	Recon *operator.Reconciliation
 	// Money is a merchant's terms, journal and adjustments.
 	Money *operator.Money
 	// Audit searches the audit log in ClickHouse; nil in a process that
@@ -129,7 +132,8 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 	if err != nil {
 		return nil, err
 	}
-	ui, err := frame.New(frame.Config{Base: Prefix, Realm: access.RealmOperator, CookieName: "gw_admin", Brand: "admin_brand", Secure: cfg.Secure},
+	ui, err := frame.New(frame.Config{Base: Prefix, Realm: access.RealmOperator, CookieName: "gw_admin", Brand: "admin_brand", Secure: cfg.Secure,
+		Uploads: map[string]int{Prefix + reconPath: statementUpload}},
 		frame.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs,
 			MethodNames: cfg.MethodNames}, reg, log)
 	if err != nil {
@@ -150,6 +154,7 @@ var nav = []frame.NavItem{
 	{Path: "/audit", Label: "nav_audit", Perm: access.PermOpAuditRead},
 	{Path: "/income", Label: "nav_income", Perm: access.PermFeeIncomeRead},
 	{Path: "/payouts", Label: "nav_payouts", Perm: access.PermOpPayoutsRead},
+	{Path: reconPath, Label: "nav_recon", Perm: access.PermOpReconRead},
 }
 
 var funcs = template.FuncMap{
@@ -214,6 +219,9 @@ func (c *Console) register(app *fiber.App) {
 	g.Get("/income", r(access.PermFeeIncomeRead), c.income)
 	if c.d.Payouts != nil {
 		payoutPages{screen: c.screen, payouts: c.d.Payouts}.register(g)
+	}
+	if c.d.Recon != nil {
+		reconPages{screen: c.screen, recon: c.d.Recon}.register(g)
 	}
 }
 

@@ -47,6 +47,7 @@ func (e *env) writes() []struct {
 		{"/admin/merchants/" + e.appid + "/adjust", url.Values{"amount": {"10.00"}, "currency": {"USD"}, "reason": {"goodwill"}}},
 		{"/admin/adjustments/" + e.request + "/approve", url.Values{}},
 		{"/admin/adjustments/" + e.request + "/reject", url.Values{"reason": {"not ours"}}},
+		{"/admin/reconciliation", url.Values{"channel": {"wallet_a.default"}, "day": {"2026-11-27"}}},
 	}
 }
 
@@ -134,7 +135,8 @@ func TestAdminDecidesWithCSRFOnly(t *testing.T) {
 func TestEveryPageForEveryRole(t *testing.T) {
 	e := newEnv(t)
 	pages := []string{"/admin/exceptions", "/admin/usdt", "/admin/usdt?state=all", "/admin/usdt/" + e.review, "/admin/merchants",
-		"/admin/merchants?q=tea", "/admin/merchants/" + e.appid, "/admin/settings", "/admin/providers", "/admin/audit"}
+		"/admin/merchants?q=tea", "/admin/merchants/" + e.appid, "/admin/settings", "/admin/providers", "/admin/audit",
+		"/admin/reconciliation"}
 	for _, email := range []string{"ann@ops.test", "sam@ops.test", "al@ops.test"} {
 		s := e.session(t, access.RealmOperator, email)
 		for _, p := range pages {

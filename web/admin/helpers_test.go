@@ -161,7 +161,8 @@ func newEnv(t *testing.T) *env {
 	c, err := New(Config{MethodNames: names}, Deps{Money: e.money, Income: readmodel.NewStatements(ch), Audit: search, View: view, Accounts: acc, ClientIP: ips, Merchants: operator.NewMerchants(mstore, logs, dispatcher.NewDestinations(true)).WithJournal(j), Store: mstore,
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Orders: testMethods{},
-		Channels: operator.NewChannels(rdb, testChannels{}, mstore), Payouts: operator.NewPayouts(e.payouts, nil)}, prometheus.NewRegistry(), log)
+		Channels: operator.NewChannels(rdb, testChannels{}, mstore), Payouts: operator.NewPayouts(e.payouts, nil),
+		Recon: newRecon(t, rdb, ch, j, logs)}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

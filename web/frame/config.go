@@ -21,6 +21,11 @@ type Config struct {
 	// https); a request that arrived over TLS gets it anyway.
 	Secure       bool
 	MaxFormBytes int // a larger form is refused (default 64 KiB)
+	// Uploads are the paths (Base included) whose POST carries a file,
+	// each with its own bound in place of MaxFormBytes; the listener's
+	// body limit must let them through (fasthttp keeps a large multipart
+	// file on disk, not in memory).
+	Uploads map[string]int
 }
 
 // Defaults is what a console has unless told; the path, realm, cookie and

@@ -124,9 +124,19 @@ func (u *UI) scoped(h fiber.Handler) fiber.Handler {
 	}
 }
 
-// bounded refuses an oversized form before anything parses it.
+// bounded refuses an oversized form before anything parses it. The
+// declared length is read, not the body: a multipart body fasthttp parsed
+// as it arrived would be put back together in memory by c.Body().
 func (u *UI) bounded(c *fiber.Ctx) error {
-	if len(c.Body()) > u.cfg.MaxFormBytes {
+	limit := u.cfg.MaxFormBytes
+	if n, ok := u.cfg.Uploads[c.Path()]; ok && c.Method() == fiber.MethodPost {
+		limit = n
+	}
+	size := c.Request().Header.ContentLength()
+	if size < 0 { // chunked: the body is in memory already
+		size = len(c.Body())
+	}
+	if size > limit {
 		return u.Fail(c, fiber.NewError(fiber.StatusRequestEntityTooLarge, "form too large"))
 	}
 	return c.Next()
