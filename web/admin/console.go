@@ -133,7 +133,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Cons
 		return nil, err
 	}
 	ui, err := frame.New(frame.Config{Base: Prefix, Realm: access.RealmOperator, CookieName: "gw_admin", Brand: "admin_brand", Secure: cfg.Secure,
-		Uploads: map[string]int{Prefix + reconPath: statementUpload}},
+		Uploads: map[string]int{Prefix + reconPath: statementUpload, Prefix + refsPath: refsUpload}},
 		frame.Deps{Auth: d.Accounts, ClientIP: d.ClientIP, Templates: tmpl, Locales: locales, Assets: assets, Nav: nav, Funcs: funcs,
 			MethodNames: cfg.MethodNames}, reg, log)
 	if err != nil {

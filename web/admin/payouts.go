@@ -26,7 +26,7 @@ func (c payoutPages) register(g fiber.Router) {
 	g.Post("/payouts/:id/approve", r(access.PermOpPayoutsDecide), c.approve)
 	g.Post("/payouts/:id/reject", r(access.PermOpPayoutsDecide), c.reject)
 	g.Post("/payouts/:id/paid", r(access.PermOpPayoutsDecide), c.paid)
-	g.Post("/payouts/references", r(access.PermOpPayoutsDecide), c.references)
+	g.Post(refsPath, r(access.PermOpPayoutsDecide), c.references)
 }
 
 type payoutsData struct {
@@ -77,6 +77,12 @@ func (c payoutPages) paid(ctx *fiber.Ctx) error {
 	_, err := c.payouts.Paid(ctx.UserContext(), c.ui.Actor(ctx), param(ctx, "id"), form(ctx, "reference"))
 	return c.after(ctx, err, "/payouts", "payout_paid")
 }
+
+// refsPath takes a CSV of bank references: up to the use case's bound,
+// past the 64 KiB of a form (frame.Config.Uploads).
+const refsPath = "/payouts/references"
+
+var refsUpload = operator.MaxRefsFile + 64<<10
 
 // references records a CSV of payout_id,reference lines and shows what
 // became of each row; a malformed file records nothing and names its rows.

@@ -276,7 +276,8 @@ func TestReconImportRefused(t *testing.T) {
 // TestStatementUploadBound: a statement past the console's 1 MiB request
 // bound reaches the import (here refused by the parser for its long line,
 // on the page), while the same body to any other form, or not as a file
-// upload, is refused whole (413) before it is read.
+// upload, is refused whole (413) before it is read; a CSV of bank
+// references has its own bound, past a form's.
 func TestStatementUploadBound(t *testing.T) {
 	e := newEnv(t)
 	admin := e.session(t, access.RealmOperator, "ann@ops.test")
@@ -284,6 +285,12 @@ func TestStatementUploadBound(t *testing.T) {
 	req := upload(admin, admin.CSRF, map[string]string{"channel": reconCh, "day": "2026-11-27"}, big)
 	if res := e.do(t, req); res.StatusCode != http.StatusBadRequest || !strings.Contains(body(t, res), "line too long") {
 		t.Fatalf("a 2 MiB statement: %d, want the parser's refusal", res.StatusCode)
+	}
+	refs := upload(admin, admin.CSRF, nil, bytes.Repeat([]byte("x"), 200<<10))
+	refs.URL.Path = Prefix + refsPath
+	refs.RequestURI = refs.URL.Path
+	if tooLarge(t, e, refs) {
+		t.Fatal("a 200 KiB CSV of bank references, within its use case's bound, was refused whole")
 	}
 	other := upload(admin, admin.CSRF, nil, big)
 	other.URL.Path = Prefix + "/payouts/references"
