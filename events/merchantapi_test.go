@@ -117,7 +117,10 @@ func TestEndpointAPIGuards(t *testing.T) {
 			_, err := e.api.Create(ctx, p, "x")
 			return err
 		}, platform.KindInvalidSign},
-		{"updating another merchant's", func() error { _, err := e.api.Update(ctx, ep.ID, other(schema.Params{"enabled": "false"}), "x"); return err }, platform.KindNotFound},
+		{"updating another merchant's", func() error {
+			_, err := e.api.Update(ctx, ep.ID, other(schema.Params{"enabled": "false"}), "x")
+			return err
+		}, platform.KindNotFound},
 		{"rotating another merchant's", func() error { _, err := e.api.Rotate(ctx, ep.ID, other(schema.Params{}), "x"); return err }, platform.KindNotFound},
 		{"deleting another merchant's", func() error { return e.api.Delete(ctx, ep.ID, other(schema.Params{}), "x") }, platform.KindNotFound},
 		{"replaying another merchant's", func() error {
