@@ -39,7 +39,9 @@ func TestWebhookEndpointsAPI(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		return req
 	}
-	change := func(path string, acct account, p schema.Params) *http.Request { return post(path, signed(acct, time.Now(), p)) }
+	change := func(path string, acct account, p schema.Params) *http.Request {
+		return post(path, signed(acct, time.Now(), p))
+	}
 	get := func(path string, acct account, q url.Values) *http.Request {
 		if q == nil {
 			q = url.Values{}
