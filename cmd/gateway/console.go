@@ -54,7 +54,11 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
-	pages, err := selfServicePages(cfg.PublicURL, wcfg, rdb, ch, acc, payouts, log)
+	endpoints, err := g.endpointsOn(wcfg, rdb, reg, log)
+	if err != nil {
+		return err
+	}
+	pages, err := selfServicePages(cfg.PublicURL, wcfg, rdb, ch, acc, payouts, endpoints, g.endpointDeliveries(), log)
 	if err != nil {
 		return err
 	}

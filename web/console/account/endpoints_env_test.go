@@ -31,10 +31,10 @@ func (f *fakeDeliveries) of(ep string) []events.Delivery {
 	ds := f.created[ep]
 	base := []events.Delivery{
 		{ID: "evt_dead." + ep, EventID: "evt_dead", Type: events.OrderExpired, EndpointID: ep, Created: f.now.Add(-2 * time.Hour), State: events.Dead,
-			Body: `{"id":"evt_dead","type":"order.expired","data":{"paymentId":"P1"}}`,
+			Body:     `{"id":"evt_dead","type":"order.expired","data":{"paymentId":"P1"}}`,
 			Attempts: []events.Attempt{{At: f.now.Add(-2 * time.Hour), Status: 503, Outcome: "Answered 503", Answer: "busy", Duration: 40 * time.Millisecond}}},
 		{ID: "evt_ok." + ep, EventID: "evt_ok", Type: events.OrderPaid, EndpointID: ep, Created: f.now.Add(-3 * time.Hour), State: events.Delivered,
-			Body: `{"id":"evt_ok","type":"order.paid","data":{"paymentId":"P0"}}`,
+			Body:     `{"id":"evt_ok","type":"order.paid","data":{"paymentId":"P0"}}`,
 			Attempts: []events.Attempt{{At: f.now.Add(-3 * time.Hour), Status: 200, Outcome: "Answered 200", Answer: "ok", Duration: 12 * time.Millisecond}}},
 	}
 	return append(append([]events.Delivery(nil), ds...), base...)
