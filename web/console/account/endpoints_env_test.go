@@ -92,12 +92,14 @@ func (f *fakeDeliveries) Asked() []string {
 	return append([]string(nil), f.asked...)
 }
 
-// endpoint adds an endpoint of appid as a developer would, without its
-// secret kept.
+// endpoint saves an endpoint of appid added an hour before now, as a
+// developer would have, and returns it.
 func (e *env) endpoint(appid string) events.Endpoint {
 	e.t.Helper()
-	ep, err := e.endpoints.Add(context.Background(), events.Endpoint{AppID: appid, URL: "https://93.184.216.34/hooks"}, who(e.now))
-	if err != nil {
+	ep := events.Endpoint{ID: "ep_0000000000" + appid, AppID: appid, URL: "https://93.184.216.34/hooks", Enabled: true,
+		Secret: "whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=", Created: e.now.Add(-time.Hour), Updated: e.now.Add(-time.Hour)}
+	raw, _ := json.Marshal(ep)
+	if err := e.rdb.HSet(context.Background(), schema.EndpointsKey(appid), ep.ID, raw).Err(); err != nil {
 		e.t.Fatal(err)
 	}
 	return ep
@@ -118,8 +120,8 @@ const fixedEndpointPath = "/webhooks/endpoints/" + fixedEndpointID
 // an hour before now, and returns its id.
 func (e *env) fixedEndpoint() string {
 	e.t.Helper()
-	ep := events.Endpoint{ID: fixedEndpointID, AppID: e.shop.AppID, URL: "https://93.184.216.34/hooks", Enabled: true,
-		Secret: "whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=", Created: e.now.Add(-time.Hour), Updated: e.now.Add(-time.Hour)}
+	ep := e.endpoint(e.shop.AppID)
+	ep.ID = fixedEndpointID
 	raw, _ := json.Marshal(ep)
 	if err := e.rdb.HSet(context.Background(), schema.EndpointsKey(e.shop.AppID), ep.ID, raw).Err(); err != nil {
 		e.t.Fatal(err)
