@@ -95,7 +95,9 @@ func TestEndpointsOfAnotherMerchant(t *testing.T) {
 	}{
 		{"read", func() error { return ignore(e.svc.Endpoints.Get(ctx, dev, theirs)) }},
 		{"deliveries", func() error { _, _, err := e.svc.Endpoints.Deliveries(ctx, dev, theirs, 0, 10); return err }},
-		{"replay", func() error { return ignore(e.svc.Endpoints.ReplaySince(ctx, dev, theirs, time.Now().Add(-time.Minute))) }},
+		{"replay", func() error {
+			return ignore(e.svc.Endpoints.ReplaySince(ctx, dev, theirs, time.Now().Add(-time.Minute)))
+		}},
 		{"test", func() error { return ignore(e.svc.Endpoints.SendTest(ctx, dev, theirs)) }},
 		{"resend", func() error { return e.svc.Endpoints.Resend(ctx, dev, theirs, "evt_dead."+theirs) }},
 		{"resend their delivery through mine", func() error { return e.svc.Endpoints.Resend(ctx, dev, mine, "evt_dead."+theirs) }},
