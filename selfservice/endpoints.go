@@ -13,18 +13,31 @@ import (
 // Endpoints are the use cases of the merchant's webhook endpoints on the
 // Webhooks page: reading them is the page's read permission; adding,
 // changing and removing one is a settings change, rotating its secret a
-// key rotation, and a test event, a resend or a replay a resend (each
+// key rotation (adding, changing and rotating with TOTP enrolled, as the
+// callback URL and the keys), and a test event, a resend or a replay a resend (each
 // granted to owners and developers). The store writes each change's audit
 // entry in its own script; a test, a resend or a replay is appended after
 // the engine took it.
 type Endpoints struct {
 	store      *events.Store             // nil: this node does not serve them
 	deliveries events.EndpointDeliveries // nil: no engine wired, deliveries unavailable
+	strong     secondFactor              // where events go, and their secret, need TOTP
 	now        func() time.Time
 }
 
 // errNoEndpoints answers when this node has no endpoint store.
 var errNoEndpoints = platform.Errorf(platform.KindUnavailable, "webhook endpoints are not served by this node")
+
+// NeedsTOTP reports whether a's role may add, change or rotate endpoints
+// but a's person has no TOTP enrolled, which they need for it: the page
+// then offers none of those forms and says how to set TOTP up.
+func (s *Endpoints) NeedsTOTP(ctx context.Context, a access.Actor) (bool, error) {
+	if !a.Can(access.RealmMerchant, access.PermSettingsWrite) && !a.Can(access.RealmMerchant, access.PermKeysRotate) {
+		return false, nil
+	}
+	ok, err := s.strong.enrolled(ctx, a)
+	return !ok, err
+}
 
 // Served reports whether the endpoints and their deliveries are served
 // here, for the page to say so rather than fail.
@@ -60,7 +73,7 @@ func (s *Endpoints) Get(ctx context.Context, a access.Actor, id string) (events.
 // Add saves a new endpoint (types: a comma list or "*") and returns it
 // with its secret, to be shown this once.
 func (s *Endpoints) Add(ctx context.Context, a access.Actor, url, types, description string) (events.Endpoint, error) {
-	appid, err := s.may(a, access.PermSettingsWrite)
+	appid, err := s.mayStrong(ctx, a, access.PermSettingsWrite)
 	if err != nil {
 		return events.Endpoint{}, err
 	}
@@ -73,7 +86,7 @@ func (s *Endpoints) Add(ctx context.Context, a access.Actor, url, types, descrip
 
 // Update changes an endpoint of the merchant's.
 func (s *Endpoints) Update(ctx context.Context, a access.Actor, id string, c events.Change) (events.Endpoint, error) {
-	appid, err := s.may(a, access.PermSettingsWrite)
+	appid, err := s.mayStrong(ctx, a, access.PermSettingsWrite)
 	if err != nil {
 		return events.Endpoint{}, err
 	}
@@ -84,7 +97,7 @@ func (s *Endpoints) Update(ctx context.Context, a access.Actor, id string, c eve
 // Rotate gives an endpoint a new secret, returned to be shown once; the
 // old one signs too for overlap (0: the store's default).
 func (s *Endpoints) Rotate(ctx context.Context, a access.Actor, id string, overlap time.Duration) (events.Endpoint, error) {
-	appid, err := s.may(a, access.PermKeysRotate)
+	appid, err := s.mayStrong(ctx, a, access.PermKeysRotate)
 	if err != nil {
 		return events.Endpoint{}, err
 	}
@@ -170,6 +183,16 @@ func (s *Endpoints) may(a access.Actor, p access.Permission) (string, error) {
 		return "", errNoEndpoints
 	}
 	return appid, nil
+}
+
+// mayStrong is may for what decides where the merchant's events go or
+// what signs them: the person needs TOTP enrolled too, as for the callback
+// URL and the keys (a phished password alone must not redirect events).
+func (s *Endpoints) mayStrong(ctx context.Context, a access.Actor, p access.Permission) (string, error) {
+	if _, err := s.strong.may(ctx, a, p); err != nil {
+		return "", err
+	}
+	return s.may(a, p)
 }
 
 // engine is may for a deliveries' call on endpoint id: the endpoint

@@ -119,3 +119,52 @@ func TestEndpointsOfAnotherMerchant(t *testing.T) {
 		t.Fatalf("reads %+v %+v %v", list, got, err)
 	}
 }
+
+// TestEndpointChangesNeedTOTP: a developer without TOTP may not add or
+// change an endpoint or rotate its secret (ErrNeedsTOTP, nothing changed),
+// and the page is told to offer those forms to nobody; with TOTP the same
+// role may. Removing, testing and replaying need no TOTP: they send no
+// event anywhere new.
+func TestEndpointChangesNeedTOTP(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, false)
+	appid := e.shop.AppID
+	id := e.endpointOf(appid)
+	weak := e.enrol(appid, access.RoleDeveloper, false)
+	on := false
+	cases := []struct {
+		name string
+		do   func(w access.Actor) error
+	}{
+		{"add", func(w access.Actor) error {
+			return ignore(e.svc.Endpoints.Add(ctx, w, "https://93.184.216.35/h", "", ""))
+		}},
+		{"change", func(w access.Actor) error {
+			return ignore(e.svc.Endpoints.Update(ctx, w, id, events.Change{Enabled: &on}))
+		}},
+		{"rotate", func(w access.Actor) error { return ignore(e.svc.Endpoints.Rotate(ctx, w, id, time.Hour)) }},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			before := e.fingerprint()
+			if err := tt.do(weak); err != ErrNeedsTOTP {
+				t.Fatalf("without TOTP: %v", err)
+			}
+			if e.fingerprint() != before {
+				t.Fatal("refused but something changed")
+			}
+		})
+	}
+	if need, err := e.svc.Endpoints.NeedsTOTP(ctx, weak); !need || err != nil {
+		t.Fatalf("NeedsTOTP %v %v", need, err)
+	}
+	strong := e.who(appid, access.RoleDeveloper)
+	if need, _ := e.svc.Endpoints.NeedsTOTP(ctx, strong); need {
+		t.Fatal("a developer with TOTP is told to set it up")
+	}
+	for _, tt := range cases {
+		if err := tt.do(strong); err != nil {
+			t.Fatalf("%s with TOTP: %v", tt.name, err)
+		}
+	}
+}

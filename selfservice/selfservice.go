@@ -117,7 +117,7 @@ func New(cfg Config, deps Deps) (*Services, error) {
 		Team:      &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},
 		AuditLog:  &AuditLog{searcher: deps.Searcher, audit: log, now: now},
 		Payouts:   &Payouts{store: deps.Payouts, accounts: deps.Accounts, merchants: deps.Merchants, now: now},
-		Endpoints: &Endpoints{store: deps.Endpoints, deliveries: deps.EndpointDeliveries, now: now},
+		Endpoints: &Endpoints{store: deps.Endpoints, deliveries: deps.EndpointDeliveries, strong: strong, now: now},
 	}, nil
 }
 

@@ -18,6 +18,7 @@ type endpointDesk struct{ handlers }
 // endpointsPanel is the Webhooks page's endpoints part.
 type endpointsPanel struct {
 	Served    bool // this node keeps endpoints
+	NeedsTOTP bool // the person's role may add one but they have no TOTP
 	List      []events.Endpoint
 	Catalogue []events.Info
 	// Added is the endpoint just added, with its secret shown this once.
@@ -46,7 +47,11 @@ func (h endpointDesk) panel(c *fiber.Ctx) (endpointsPanel, error) {
 		return p, nil
 	}
 	list, err := h.p.svc.Endpoints.List(c.UserContext(), h.ui.Actor(c))
+	if err != nil {
+		return p, err
+	}
 	p.List = list
+	p.NeedsTOTP, err = h.p.svc.Endpoints.NeedsTOTP(c.UserContext(), h.ui.Actor(c))
 	return p, err
 }
 
@@ -93,7 +98,10 @@ type endpointData struct {
 	// Engine is whether deliveries are served here: without it the page
 	// shows the endpoint and says its deliveries are not available.
 	Engine bool
-	Next   int64 // the next page's cursor, 0 on the last
+	// NeedsTOTP: the role may change the endpoint or rotate its secret,
+	// the person has no TOTP: those forms give way to how to set it up.
+	NeedsTOTP bool
+	Next      int64 // the next page's cursor, 0 on the last
 	// NewSecret is a rotation's new secret, shown this once.
 	NewSecret string
 	Since     string // the replay form's default, in the viewer's zone
@@ -122,6 +130,9 @@ func (h endpointDesk) endpointPage(c *fiber.Ctx, v *frame.View, before int64, ed
 	}
 	d := endpointData{Endpoint: ep, Catalogue: events.Catalogue, Zone: frame.Offset(h.p.now().In(zoneOr(v.Zone))),
 		Since: h.p.now().In(zoneOr(v.Zone)).Add(-24 * time.Hour).Format(dateInput)}
+	if d.NeedsTOTP, err = h.p.svc.Endpoints.NeedsTOTP(c.UserContext(), h.ui.Actor(c)); err != nil {
+		return h.ui.Fail(c, err)
+	}
 	if _, d.Engine = h.p.svc.Endpoints.Served(); d.Engine {
 		if d.Deliveries, d.Next, err = h.p.svc.Endpoints.Deliveries(c.UserContext(), h.ui.Actor(c), id, before, deliveriesPage); err != nil {
 			return h.ui.Fail(c, err)
