@@ -31,11 +31,17 @@ func (g *gateway) endpointsOn(wcfg dispatcher.Config, rdb redis.UniversalClient,
 	return s, nil
 }
 
-// endpointDeliveries is the delivery engine the doors ask for an
-// endpoint's deliveries, resends, replays and test events; nil while this
-// process wires none, and the doors then answer those calls 503
+// endpointDeliveries is the process's one delivery engine of endpoint
+// events the doors ask for an endpoint's deliveries, resends, replays and
+// test events (its metrics registered once, like endpointsOn's store): nil
+// while this process wires none, and the doors then answer those calls 503
 // unavailable while the endpoints themselves work.
-func (g *gateway) endpointDeliveries() events.EndpointDeliveries { return nil }
+func (g *gateway) endpointDeliveries(wcfg dispatcher.Config, rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (events.EndpointDeliveries, error) {
+	if _, err := g.endpointsOn(wcfg, rdb, reg, log); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
 
 // endpointsAPI mounts the webhook endpoints' merchant API on the command
 // role's app, beside the merchant's other signed calls.
@@ -45,8 +51,12 @@ func endpointsAPI(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
+	deliveries, err := g.endpointDeliveries(wcfg, rdb, reg, log)
+	if err != nil {
+		return err
+	}
 	l := cfg.Limits()
-	a, err := events.NewAPI(events.APIConfig{ChangeLimit: l.Create, ReadLimit: l.Query, Now: g.now.Now}, s, g.endpointDeliveries(), dir, limiter)
+	a, err := events.NewAPI(events.APIConfig{ChangeLimit: l.Create, ReadLimit: l.Query, Now: g.now.Now}, s, deliveries, dir, limiter)
 	if err != nil {
 		return err
 	}

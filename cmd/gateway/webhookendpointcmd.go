@@ -110,7 +110,11 @@ func webhookEndpointCmd(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	c := endpointCLI{st: st, deliveries: cliEndpointDeliveries(rdb), appid: pos[0], f: f, given: func(n string) bool { return given(fs, n) },
+	deliveries, err := cliEndpointDeliveries(rdb, st)
+	if err != nil {
+		return err
+	}
+	c := endpointCLI{st: st, deliveries: deliveries, appid: pos[0], f: f, given: func(n string) bool { return given(fs, n) },
 		e: e, out: output{w: stdout, json: *asJSON}}
 	if len(pos) == 2 {
 		c.id = pos[1]
@@ -131,9 +135,12 @@ func cliEndpoints(rdb redis.UniversalClient) (*events.Store, error) {
 	return events.NewStore(events.Defaults(), rdb, dest, nil, nil)
 }
 
-// cliEndpointDeliveries is the delivery engine the CLI asks; nil (its
-// subcommands then say it is not available) while none is wired.
-func cliEndpointDeliveries(redis.UniversalClient) events.EndpointDeliveries { return nil }
+// cliEndpointDeliveries is the delivery engine the CLI asks, over rdb and
+// the endpoints of st; nil (its subcommands then say it is not available)
+// while none is wired.
+func cliEndpointDeliveries(redis.UniversalClient, *events.Store) (events.EndpointDeliveries, error) {
+	return nil, nil
+}
 
 // endpointCLI runs one subcommand on endpoint id of appid.
 type endpointCLI struct {
