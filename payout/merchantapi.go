@@ -34,7 +34,7 @@ type APIConfig struct {
 }
 
 // DefaultWindow is APIConfig.Window when none is given.
-const DefaultWindow = 5 * time.Minute
+const DefaultWindow = merchant.DefaultWindow
 
 // API is the signed merchant API of payouts: POST /api/payouts signed as
 // createorder (appid, MD5 sign over the sorted parameters with the API
@@ -93,11 +93,11 @@ func (a *API) Ask(ctx context.Context, p schema.Params, idemKey, source string) 
 			return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "parameter %q is not known to this call", name)
 		}
 	}
-	if err := a.fresh(p["timestamp"]); err != nil {
+	if err := merchant.CheckFresh(p["timestamp"], a.cfg.Now(), a.cfg.Window); err != nil {
 		return Payout{}, false, err
 	}
-	if !printableASCII(p["requestId"], 128) {
-		return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "requestId must be 1 to 128 printable ASCII characters, unique per payout")
+	if err := merchant.CheckRequestID(p["requestId"]); err != nil {
+		return Payout{}, false, err
 	}
 	if idemKey != "" && idemKey != p["requestId"] {
 		return Payout{}, false, platform.Errorf(platform.KindInvalidParameter, "the Idempotency-Key header must be the requestId when both are given")
@@ -115,31 +115,6 @@ func (a *API) Ask(ctx context.Context, p schema.Params, idemKey, source string) 
 }
 
 var askKnown = map[string]bool{"appid": true, "requestId": true, "timestamp": true, "destination": true, "amount": true, "currency": true, "sign": true, "sign_type": true}
-
-// fresh refuses a timestamp (Unix seconds) farther than the window from
-// our clock, either way: a client's clock may run a little ahead.
-func (a *API) fresh(ts string) error {
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return platform.Errorf(platform.KindInvalidParameter, "timestamp must be the Unix time in seconds")
-	}
-	if d := a.cfg.Now().Sub(time.Unix(sec, 0)); d > a.cfg.Window || d < -a.cfg.Window {
-		return platform.Errorf(platform.KindInvalidParameter, "timestamp is more than %v from our clock: sign the request when you send it", a.cfg.Window)
-	}
-	return nil
-}
-
-func printableASCII(s string, most int) bool {
-	if s == "" || len(s) > most {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x21 || s[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
 
 // LimitsOf are a merchant's payout terms in cur as Request takes them.
 func LimitsOf(t merchant.Terms, cur string) Limits {

@@ -22,6 +22,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/internal/slotcheck"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal"
@@ -45,6 +46,7 @@ type env struct {
 	sandbox   *merchant.Account
 	other     *merchant.Account
 	payouts   *payout.Store
+	engine    *fakeEngine
 }
 
 // newEnv builds the use cases; lax lets webhooks and test events reach
@@ -95,8 +97,14 @@ func newEnv(t *testing.T, lax bool) *env {
 	if e.payouts, err = payout.New(pcfg, rdb, j, nil, nil); err != nil {
 		t.Fatal(err)
 	}
+	endpoints, err := events.NewStore(events.Defaults(), rdb, dispatcher.NewDestinations(lax), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.engine = &fakeEngine{}
 	e.svc, err = New(Defaults(), Deps{Redis: rdb, Merchants: store, Accounts: accounts, Webhooks: webhooks,
-		Tester: tester, Destinations: dispatcher.NewDestinations(lax), Journal: j, Payouts: e.payouts, Log: log})
+		Tester: tester, Destinations: dispatcher.NewDestinations(lax), Journal: j, Payouts: e.payouts,
+		Endpoints: endpoints, EndpointDeliveries: e.engine, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

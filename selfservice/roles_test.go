@@ -92,7 +92,7 @@ func actions() []action {
 // (no audit entry either); an operator's session, the CLI or none at all is refused
 // everything; an allowed write appends an audit entry.
 func TestEveryRoleOnEveryUseCase(t *testing.T) {
-	for _, a := range actions() {
+	for _, a := range append(actions(), endpointActions()...) {
 		t.Run(a.name, func(t *testing.T) {
 			e := newEnv(t, false)
 			appid := e.sandbox.AppID

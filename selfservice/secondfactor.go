@@ -8,12 +8,13 @@ import (
 	"github.com/paygate/gateway/platform"
 )
 
-// ErrNeedsTOTP refuses a key rotation or a callback change to a person
+// ErrNeedsTOTP refuses a key rotation, a callback change or a webhook
+// endpoint's (add, change, rotation) to a person
 // without TOTP: whoever holds only their password (phished, reused) could
 // otherwise take the merchant's keys or send every webhook elsewhere.
 // Pages match it (errors.Is) to send the person to set TOTP up.
 var ErrNeedsTOTP = &platform.Error{Kind: platform.KindForbidden,
-	Msg: "set up TOTP before rotating keys or changing the callback URL: ask an owner for a new setup link (Team page, Reissue) and add an authenticator app with it"}
+	Msg: "set up TOTP before rotating keys or changing the callback URL or webhook endpoints: ask an owner for a new setup link (Team page, Reissue) and add an authenticator app with it"}
 
 // secondFactor holds the actions that take a merchant's secrets or its
 // webhooks (rotations, the callback URL) to people with TOTP enrolled.

@@ -11,6 +11,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/payout"
@@ -67,7 +68,12 @@ type Deps struct {
 	// Payouts keeps destinations and payouts (nil: the Payouts page says
 	// this node does not serve them).
 	Payouts *payout.Store
-	Log     *slog.Logger
+	// Endpoints keeps the merchant's webhook endpoints (nil: the Webhooks
+	// page says this node does not serve them); EndpointDeliveries is the
+	// delivery engine (nil: their deliveries are unavailable).
+	Endpoints          *events.Store
+	EndpointDeliveries events.EndpointDeliveries
+	Log                *slog.Logger
 }
 
 // Services are the use cases of the four pages, one small type per thing
@@ -80,6 +86,8 @@ type Services struct {
 	Team     *Team     // users, roles, TOTP policy
 	AuditLog *AuditLog // the merchant's audit entries
 	Payouts  *Payouts  // destinations and payouts
+	// Endpoints are the webhook endpoints and their deliveries.
+	Endpoints *Endpoints
 }
 
 // New checks cfg and the dependencies and builds every use case.
@@ -104,11 +112,12 @@ func New(cfg Config, deps Deps) (*Services, error) {
 		Webhooks: &Webhooks{testEvery: cfg.TestEvery, maxResendRange: cfg.MaxResendRange, rdb: deps.Redis,
 			merchants: deps.Merchants, deliveries: deps.Webhooks, tester: deps.Tester, destinations: deps.Destinations,
 			audit: log, resends: dispatcher.NewWebhooks(deps.Redis).WithClock(now), now: now, strong: strong},
-		Keys:     &Keys{keyGrace: cfg.KeyGrace, maxGrace: cfg.MaxGrace, merchants: deps.Merchants, now: now, strong: strong},
-		Balance:  &Balance{journal: deps.Journal, statements: deps.Statements, now: now},
-		Team:     &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},
-		AuditLog: &AuditLog{searcher: deps.Searcher, audit: log, now: now},
-		Payouts:  &Payouts{store: deps.Payouts, accounts: deps.Accounts, merchants: deps.Merchants, now: now},
+		Keys:      &Keys{keyGrace: cfg.KeyGrace, maxGrace: cfg.MaxGrace, merchants: deps.Merchants, now: now, strong: strong},
+		Balance:   &Balance{journal: deps.Journal, statements: deps.Statements, now: now},
+		Team:      &Team{accounts: deps.Accounts, team: access.NewTeam(deps.Accounts)},
+		AuditLog:  &AuditLog{searcher: deps.Searcher, audit: log, now: now},
+		Payouts:   &Payouts{store: deps.Payouts, accounts: deps.Accounts, merchants: deps.Merchants, now: now},
+		Endpoints: &Endpoints{store: deps.Endpoints, deliveries: deps.EndpointDeliveries, strong: strong, now: now},
 	}, nil
 }
 

@@ -54,7 +54,15 @@ func mountConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if err != nil {
 		return err
 	}
-	pages, err := selfServicePages(cfg.PublicURL, wcfg, rdb, ch, acc, payouts, log)
+	endpoints, err := g.endpointsOn(wcfg, rdb, reg, log)
+	if err != nil {
+		return err
+	}
+	deliveries, err := g.endpointDeliveries(wcfg, rdb, reg, log)
+	if err != nil {
+		return err
+	}
+	pages, err := selfServicePages(cfg.PublicURL, wcfg, rdb, ch, acc, payouts, endpoints, deliveries, log)
 	if err != nil {
 		return err
 	}

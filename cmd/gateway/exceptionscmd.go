@@ -46,17 +46,10 @@ var exceptionsSynopsis = map[string]string{"list": "[--kind KIND] [--handled] [-
 
 // exceptionsCmd is the exceptions queue from the command line.
 func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, exceptionsUsage)
-		return errors.New("exceptions: no subcommand given")
+	sub, fs, err := subcommand("exceptions", exceptionsUsage, exceptionsSynopsis, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
-	synopsis, ok := exceptionsSynopsis[sub]
-	if !ok {
-		fmt.Fprint(stderr, exceptionsUsage)
-		return fmt.Errorf("exceptions: unknown subcommand %q", sub)
-	}
-	fs := subFlags("exceptions", sub, synopsis, args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	kind := fs.String("kind", "", "list: only this kind")
@@ -68,7 +61,7 @@ func exceptionsCmd(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	if len(pos) != map[string]int{"list": 0, "handle": 2, "resend": 1, "refund": 1}[sub] {
-		return fmt.Errorf("exceptions %s: want %s\n%s", sub, synopsis, exceptionsUsage)
+		return fmt.Errorf("exceptions %s: want %s\n%s", sub, exceptionsSynopsis[sub], exceptionsUsage)
 	}
 	actor, err := cliAuditActor(*by, given(fs, "by"))
 	if err != nil && sub != "list" {

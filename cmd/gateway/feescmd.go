@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -39,17 +38,10 @@ var feesSynopsis = map[string]string{
 // feesCmd lists, sets and clears the operator's fee schedules, each change
 // audited as the CLI's (operator.Fees, the console's use case).
 func feesCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, feesUsage)
-		return errors.New("fees: no subcommand given")
+	sub, fs, err := subcommand("fees", feesUsage, feesSynopsis, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
-	synopsis, ok := feesSynopsis[sub]
-	if !ok {
-		fmt.Fprint(stderr, feesUsage)
-		return fmt.Errorf("fees: unknown subcommand %q", sub)
-	}
-	fs := subFlags("fees", sub, synopsis, args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	var c operator.FeeChange

@@ -29,17 +29,10 @@ var fxSynopsis = map[string]string{"set": "BASE QUOTE RATE [--by NAME] [--force]
 
 // fxCmd sets and lists the FX rates in Redis.
 func fxCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, fxUsage)
-		return errors.New("fx: no subcommand given")
+	sub, fs, err := subcommand("fx", fxUsage, fxSynopsis, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
-	synopsis, ok := fxSynopsis[sub]
-	if !ok {
-		fmt.Fprint(stderr, fxUsage)
-		return fmt.Errorf("fx: unknown subcommand %q", sub)
-	}
-	fs := subFlags("fx", sub, synopsis, args[1:], stdout, stderr)
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	var history *int64

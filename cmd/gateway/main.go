@@ -24,7 +24,8 @@ commands:
   merchant   manage merchant accounts: create, list, show, disable, enable,
              set-callback, rotate-key, rotate-query-key, credit, limits,
              method-limits, set-password, terms, group APPID GROUP|-
-  webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID
+  webhook    webhook deliveries: log PAYMENTID, resend PAYMENTID; endpoint
+             add|list|show|update|rotate|remove|test|replay|deliveries APPID
   order      show PAYMENTID: the order, its events, provider notifications
              and webhook attempts
   fx         currency rates: set BASE QUOTE RATE, list
@@ -98,7 +99,7 @@ var commands = []cliCommand{
 	}},
 	{name: "migrate", run: noStdin(migrate)},
 	{name: "merchant", usage: merchantUsage, run: merchantCmd, lists: [][]string{{"list"}}},
-	{name: "webhook", usage: webhookUsage, run: noStdin(webhookCmd)},
+	{name: "webhook", usage: webhookUsage, run: noStdin(webhookCmd), lists: [][]string{{"endpoint", "list", "APPID"}}},
 	{name: "order", usage: orderUsage, run: noStdin(orderCmd)},
 	{name: "fx", usage: fxUsage, run: noStdin(fxCmd), lists: [][]string{{"list"}}},
 	{name: "fees", usage: feesUsage, run: noStdin(feesCmd), lists: [][]string{{"list"}}},

@@ -9,6 +9,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/payout"
 	"github.com/paygate/gateway/query"
@@ -23,7 +24,8 @@ import (
 // GATEWAY_WEBHOOK_TIMEOUT). The console takes them in with
 // frame.Deps.Extensions. publicURL (GATEWAY_PUBLIC_URL) starts the setup
 // links the Team page shows.
-func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, payouts *payout.Store, log *slog.Logger) (*accountpages.Pages, error) {
+func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.UniversalClient, ch driver.Conn, acc *access.Accounts, payouts *payout.Store,
+	endpoints *events.Store, deliveries events.EndpointDeliveries, log *slog.Logger) (*accountpages.Pages, error) {
 	store := merchant.NewStore(rdb)
 	webhooks, err := dispatcher.NewMerchantDeliveries(rdb)
 	if err != nil {
@@ -40,7 +42,7 @@ func selfServicePages(publicURL string, wcfg dispatcher.Config, rdb redis.Univer
 	}
 	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: store, Accounts: acc,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(wcfg.AllowPrivate), Searcher: searcher,
-		Statements: statements, Payouts: payouts, Log: log})
+		Statements: statements, Payouts: payouts, Endpoints: endpoints, EndpointDeliveries: deliveries, Log: log})
 	if err != nil {
 		return nil, err
 	}

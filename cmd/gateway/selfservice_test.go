@@ -28,7 +28,7 @@ func TestSelfServicePagesBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := selfServicePages("http://127.0.0.1:8080", dispatcher.Defaults(), rdb, nil, acc, nil, log)
+	pages, err := selfServicePages("http://127.0.0.1:8080", dispatcher.Defaults(), rdb, nil, acc, nil, nil, nil, log)
 	if err != nil {
 		t.Fatal(err)
 	}

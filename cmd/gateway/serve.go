@@ -16,6 +16,7 @@ import (
 
 	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/operator"
@@ -143,6 +144,9 @@ type gateway struct {
 	// payouts is the process's one payout store (payoutsOn), nil until a
 	// role needs it.
 	payouts *payout.Store
+	// endpoints is the process's one store of webhook endpoints
+	// (endpointsOn), nil until a role needs it.
+	endpoints *events.Store
 	// channels are the command role's routing copy and breaker; nil
 	// without that role.
 	channels *channelParts

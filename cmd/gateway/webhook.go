@@ -26,6 +26,9 @@ const webhookUsage = `usage: gateway webhook <subcommand> PAYMENTID [REFUNDID] [
                                  attempt, a pending one its next attempt now.
                                  A running dispatcher sends it; --wait shows
                                  the attempt when it is recorded.
+  endpoint add|list|show|update|rotate|remove|test|replay|deliveries APPID ...
+                                 a merchant's webhook endpoints for typed
+                                 events (gateway webhook endpoint --help)
 `
 
 // webhookCmd inspects and replays webhook deliveries in Redis.
@@ -35,6 +38,9 @@ func webhookCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return errors.New("webhook: no subcommand given")
 	}
 	sub := args[0]
+	if sub == "endpoint" {
+		return webhookEndpointCmd(ctx, args[1:], stdout, stderr)
+	}
 	if sub != "log" && sub != "resend" {
 		fmt.Fprint(stderr, webhookUsage)
 		return fmt.Errorf("webhook: unknown subcommand %q", sub)

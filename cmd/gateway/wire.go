@@ -97,6 +97,9 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err := payoutAPI(g, cfg, rdb, dir, limiter, h.UseCases.ClientIP(), reg, log); err != nil {
 			return nil, err
 		}
+		if err := endpointsAPI(g, cfg, wcfg, rdb, dir, limiter, h.UseCases.ClientIP(), reg, log); err != nil {
+			return nil, err
+		}
 		cp.handlers, cp.resend = h, dispatcher.NewWebhooks(rdb).WithClock(g.now.Now)
 	}
 	if cfg.Has(platform.RoleQuery) {

@@ -20,12 +20,14 @@ import (
 	"io/fs"
 	"log/slog"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/access"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/selfservice"
 	"github.com/paygate/gateway/web/frame"
 )
@@ -81,6 +83,10 @@ func Funcs() template.FuncMap {
 			}
 			return t.UTC().Format("2006-01-02 15:04:05")
 		},
+		"deskTypes":      deskTypes,
+		"deskHasType":    func(chosen []events.Type, t events.Type) bool { return slices.Contains(chosen, t) },
+		"deskLast":       deskLast,
+		"deskEventAbout": deskEventAbout,
 		"deskPct": func(f float64) string {
 			if f < 0 {
 				return "—"
@@ -183,6 +189,15 @@ func (p *Pages) Register(g fiber.Router, ui *frame.UI) {
 	g.Get("/webhooks", ui.Require(access.PermWebhooksRead), h.webhooks)
 	g.Post("/webhooks/resend", ui.Require(access.PermWebhooksResend), h.resend)
 	g.Post("/webhooks/resend-dead", ui.Require(access.PermWebhooksResend), h.resendDead)
+	ep := endpointDesk{h}
+	g.Post("/webhooks/endpoints", ui.Require(access.PermSettingsWrite), ep.add)
+	g.Get("/webhooks/endpoints/:id", ui.Require(access.PermWebhooksRead), ep.show)
+	g.Post("/webhooks/endpoints/:id", ui.Require(access.PermSettingsWrite), ep.update)
+	g.Post("/webhooks/endpoints/:id/rotate", ui.Require(access.PermKeysRotate), ep.rotate)
+	g.Post("/webhooks/endpoints/:id/remove", ui.Require(access.PermSettingsWrite), ep.remove)
+	g.Post("/webhooks/endpoints/:id/test", ui.Require(access.PermWebhooksResend), ep.test)
+	g.Post("/webhooks/endpoints/:id/resend", ui.Require(access.PermWebhooksResend), ep.resend)
+	g.Post("/webhooks/endpoints/:id/replay", ui.Require(access.PermWebhooksResend), ep.replay)
 	g.Get("/developers", ui.Require(access.PermOrdersRead), h.developers)
 	g.Post("/developers/rotate/:what", ui.Require(access.PermKeysRotate), h.rotate)
 	g.Post("/developers/confirm-webhook-key", ui.Require(access.PermKeysRotate), h.confirmWebhookKey)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 	"github.com/paygate/gateway/selfservice"
@@ -29,6 +30,10 @@ type developersData struct {
 	// Callback is the callback form as typed when it was refused, with
 	// CallbackErr, the refusal, shown next to the field.
 	Callback, CallbackErr string
+	// Catalogue is every event type an endpoint may take, with what it
+	// carries and when it is sent.
+	Catalogue        []events.Info
+	CatalogueVersion string
 }
 
 // developers shows the credentials (their ends only) and the forms the
@@ -45,6 +50,7 @@ func (h handlers) developersPage(c *fiber.Ctx, v *frame.View, d developersData) 
 		return h.ui.Fail(c, err)
 	}
 	d.Creds, d.GraceHours, d.MaxGraceHours = creds, int(creds.DefaultGrace.Hours()), int(creds.MaxGrace.Hours())
+	d.Catalogue, d.CatalogueVersion = events.Catalogue, events.Version
 	v.Data, v.Path = d, h.ui.Config().Base+"/developers"
 	return h.ui.Render(c, "desk_developers", v)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/paygate/gateway/access"
 	"github.com/paygate/gateway/audit"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/journal"
 	"github.com/paygate/gateway/merchant"
@@ -63,6 +64,8 @@ type env struct {
 	secrets   map[string]string
 	now       time.Time
 	payouts   *payout.Store
+	endpoints *events.Store
+	engine    *fakeDeliveries
 }
 
 func newEnv(t *testing.T) *env { t.Helper(); return newEnvWith(t, nil) }
@@ -110,9 +113,13 @@ func newEnvStatements(t *testing.T, searcher *audit.Searcher, st *statements.Sta
 	if e.payouts, err = payout.New(payout.Defaults(), rdb, pj, nil, nil); err != nil {
 		t.Fatal(err)
 	}
+	if e.endpoints, err = events.NewStore(events.Defaults(), rdb, dispatcher.NewDestinations(false), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.engine = newFakeDeliveries(e.now)
 	svc, err := selfservice.New(selfservice.Defaults(), selfservice.Deps{Redis: rdb, Merchants: e.merchants, Accounts: accounts,
 		Webhooks: webhooks, Tester: tester, Destinations: dispatcher.NewDestinations(false), Searcher: searcher,
-		Statements: st, Payouts: e.payouts, Log: log})
+		Statements: st, Payouts: e.payouts, Endpoints: e.endpoints, EndpointDeliveries: e.engine, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

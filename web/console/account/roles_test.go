@@ -59,6 +59,23 @@ func writes(target string) []write {
 			e.fund(e.shop.AppID, 100_00)
 			return payoutAsk(e.usableDestination(e.shop.AppID), "10.00", "")
 		}, payers},
+		{"add endpoint", "/webhooks/endpoints", func(*env) url.Values {
+			return url.Values{"url": {"https://93.184.216.36/hooks"}, "types": {"order.expired", "order.paid"}}
+		}, developers},
+		{"change endpoint", fixedEndpointPath, func(e *env) url.Values {
+			e.fixedEndpoint()
+			return url.Values{"url": {"https://93.184.216.37/hooks"}, "enabled": {"1"}}
+		}, developers},
+		{"rotate endpoint secret", fixedEndpointPath + "/rotate", func(e *env) url.Values { e.fixedEndpoint(); return url.Values{"overlap": {"2"}} }, developers},
+		{"remove endpoint", fixedEndpointPath + "/remove", func(e *env) url.Values { e.fixedEndpoint(); return url.Values{} }, developers},
+		{"test endpoint", fixedEndpointPath + "/test", func(e *env) url.Values { e.fixedEndpoint(); return url.Values{} }, developers},
+		{"resend endpoint delivery", fixedEndpointPath + "/resend", func(e *env) url.Values {
+			return url.Values{"delivery": {"evt_dead." + e.fixedEndpoint()}}
+		}, developers},
+		{"replay endpoint", fixedEndpointPath + "/replay", func(e *env) url.Values {
+			e.fixedEndpoint()
+			return url.Values{"since": {e.now.Format(dateInput)}}
+		}, developers},
 		{"remove destination", "/payouts/destinations/remove", func(e *env) url.Values {
 			return url.Values{"id": {e.usableDestination(e.shop.AppID)}}
 		}, owners},

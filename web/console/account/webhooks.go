@@ -24,6 +24,8 @@ type webhooksData struct {
 	// Callback is the default callback URL a test event goes to, read
 	// only for a role that may send one: "" disables the button.
 	Callback string
+	// Endpoints are the merchant's webhook endpoints for typed events.
+	Endpoints endpointsPanel
 }
 
 // dateInput is the datetime-local form of t, in UTC.
@@ -43,6 +45,15 @@ func (h handlers) webhooks(c *fiber.Ctx) error {
 
 // webhooksPage renders the Webhooks page of filter f under view v.
 func (h handlers) webhooksPage(c *fiber.Ctx, v *frame.View, f dispatcher.ListFilter) error {
+	return h.webhooksPageOf(c, v, f, func(*endpointsPanel) {})
+}
+
+// defaultFilter is the Webhooks page's list when nothing is asked.
+func defaultFilter() dispatcher.ListFilter { return dispatcher.ListFilter{Limit: 50} }
+
+// webhooksPageOf is webhooksPage whose endpoints panel edit changes (an
+// endpoint just added, a refused add form).
+func (h handlers) webhooksPageOf(c *fiber.Ctx, v *frame.View, f dispatcher.ListFilter, edit func(*endpointsPanel)) error {
 	w := h.ui.Actor(c)
 	rows, err := h.p.svc.Webhooks.Deliveries(c.UserContext(), w, f)
 	if err != nil {
@@ -64,6 +75,10 @@ func (h handlers) webhooksPage(c *fiber.Ctx, v *frame.View, f dispatcher.ListFil
 		}
 		d.Callback = creds.Callback
 	}
+	if d.Endpoints, err = (endpointDesk{h}).panel(c); err != nil {
+		return h.ui.Fail(c, err)
+	}
+	edit(&d.Endpoints)
 	now := h.p.now().UTC()
 	d.From, d.To = now.Add(-24*time.Hour).Format(dateInput), now.Add(time.Minute).Format(dateInput)
 	v.Data = d
