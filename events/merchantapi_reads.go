@@ -21,21 +21,9 @@ func (a *API) Read(ctx context.Context, acct *merchant.Account, id string) (Endp
 // DeliveriesPage is a page of endpoint id's deliveries, newest first;
 // before is the previous page's next cursor ("" for the newest).
 func (a *API) DeliveriesPage(ctx context.Context, acct *merchant.Account, id, before, limit string) ([]Delivery, string, error) {
-	var b int64
-	if before != "" {
-		n, err := strconv.ParseInt(before, 10, 64)
-		if err != nil || n <= 0 {
-			return nil, "", platform.Errorf(platform.KindInvalidParameter, "before must be a previous page's nextCursor")
-		}
-		b = n
-	}
-	n := 50
-	if limit != "" {
-		v, err := strconv.Atoi(limit)
-		if err != nil || v < 1 || v > 100 {
-			return nil, "", platform.Errorf(platform.KindInvalidParameter, "limit must be from 1 to 100")
-		}
-		n = v
+	b, n, err := platform.CursorPage(before, limit)
+	if err != nil {
+		return nil, "", err
 	}
 	if _, err := a.store.Get(ctx, acct.AppID, id); err != nil {
 		return nil, "", err // another merchant's endpoint is 404 before any delivery is read

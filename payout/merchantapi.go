@@ -150,21 +150,9 @@ func (a *API) Read(ctx context.Context, acct *merchant.Account, id string) (Payo
 // ListPage is a page of acct's payouts, newest first; before is the
 // previous page's NextCursor.
 func (a *API) ListPage(ctx context.Context, acct *merchant.Account, before, limit string) ([]Payout, string, error) {
-	var b int64
-	if before != "" {
-		n, err := strconv.ParseInt(before, 10, 64)
-		if err != nil || n <= 0 {
-			return nil, "", platform.Errorf(platform.KindInvalidParameter, "before must be a previous page's nextCursor")
-		}
-		b = n
-	}
-	n := 50
-	if limit != "" {
-		v, err := strconv.Atoi(limit)
-		if err != nil || v < 1 || v > 100 {
-			return nil, "", platform.Errorf(platform.KindInvalidParameter, "limit must be from 1 to 100")
-		}
-		n = v
+	b, n, err := platform.CursorPage(before, limit)
+	if err != nil {
+		return nil, "", err
 	}
 	ps, err := a.store.List(ctx, acct.AppID, b, n)
 	if err != nil {
