@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -233,11 +234,17 @@ func (c *Cluster) Proc(name string) *Proc {
 	panic("chaos: no process " + name)
 }
 
-// Close stops everything the run started, gracefully.
+// Close stops everything the run started, gracefully. The processes stop
+// side by side: each may wait out its own shutdown, and one after the
+// other those waits added up at the end of every run.
 func (c *Cluster) Close() {
+	began := time.Now()
+	var wg sync.WaitGroup
 	for _, p := range append(append(c.Procs, c.ledgers...), c.payoutProcs...) {
-		p.Stop()
+		wg.Go(p.Stop)
 	}
+	wg.Wait()
+	c.log.Info("gateway processes stopped", "in", time.Since(began).Round(100*time.Millisecond))
 	if c.Recv != nil {
 		c.Recv.Close()
 	}
@@ -261,6 +268,7 @@ func (c *Cluster) Close() {
 	if c.CH != nil {
 		_ = c.CH.Stop(ctx)
 	}
+	c.log.Info("servers stopped", "in", time.Since(began).Round(100*time.Millisecond))
 }
 
 // requireFsync refuses to run on a Redis that does not fsync every write:
