@@ -23,16 +23,20 @@ run:
 # Real Redis and ClickHouse on free ports, gone afterwards. No -race: on a
 # 2-core machine it makes the suite several times slower; -timeout keeps the
 # whole run under 10 minutes.
-# Before them, vet and vulncheck (about 30 s once its tools and database are
-# in .deps/; a few minutes the first time). After the Go tests, the reduced
+# Before them, vet and vulncheck side by side (each keeps about one core
+# busy; together about 30 s once vulncheck's tools and database are in
+# .deps/, a few minutes the first time). After the Go tests, the reduced
 # fault suite (chaos-quick, under 3 minutes).
+# The packages with the slowest tests start first (scripts/slowfirst.sh),
+# so that the short ones fill in beside them rather than after them.
 # Tests build without profile-guided optimisation (cmd/gateway/default.pgo):
 # behaviour is the same, and the test run then compiles the dependencies
 # once instead of twice. Release builds (make build, run, bench) use it.
 test: export GOFLAGS += -pgo=off
-test: vet vulncheck
+test:
+	$(MAKE) -j2 vet vulncheck
 	scripts/deps.sh test
-	scripts/testenv.sh $(GO) test -count=1 -timeout 9m $(PKGS)
+	pkgs=$$(GO=$(GO) scripts/slowfirst.sh $(PKGS)) && scripts/testenv.sh $(GO) test -count=1 -timeout 9m $$pkgs
 	scripts/chaos.sh quick
 	$(MAKE) fuzz-quick
 

@@ -76,8 +76,13 @@ func kill9(name, fault, proc string) Scenario {
 	}}
 }
 
+// receiverQHold is the quick run's hold of a receiver fault: past the
+// dispatcher's 10 s attempt time-out, so attempts made early in a hang time
+// out and are retried while it lasts, which is what the scenario is about.
+const receiverQHold = 12 * time.Second
+
 func receiver(name, fault string, m Mode, quick bool) Scenario {
-	return Scenario{Name: name, Fault: fault, Quick: quick, Hold: 30 * time.Second, QHold: 20 * time.Second,
+	return Scenario{Name: name, Fault: fault, Quick: quick, Hold: 30 * time.Second, QHold: receiverQHold,
 		Inject: func(ctx context.Context, c *Cluster, hold time.Duration) error {
 			c.Recv.SetMode(m)
 			defer c.Recv.SetMode(ModeNormal)

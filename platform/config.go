@@ -162,6 +162,14 @@ type Config struct {
 	// Clock): a fault-testing knob for the chaos suite's skewed process.
 	// A production deployment leaves it unset; serve warns when it is not 0.
 	ClockOffset time.Duration
+	// ClaimIdle is how long an event a process read and never acknowledged
+	// (it was killed, or Redis failed under it) waits before another
+	// process of the same role takes it over, for every consumer group of
+	// the projector, dispatcher and ledger roles; 0 keeps each one's
+	// default (30 s). Shorter recovers a killed process's work sooner;
+	// longer than a healthy process ever holds an event, or two processes
+	// do the same work (harmless, but wasted).
+	ClaimIdle time.Duration
 	// The merchant console's sessions and login limits (access.Config).
 	ConsoleIdleTimeout       time.Duration
 	ConsoleAbsoluteTimeout   time.Duration

@@ -103,6 +103,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	str(&c.ExchangeKey, "exchange-key", "GATEWAY_EXCHANGE_KEY", "exchange API key")
 	str(&c.ExchangeSecret, "exchange-secret", "GATEWAY_EXCHANGE_SECRET", "exchange API secret (HMAC-SHA256 request signing)")
 	dur(&c.ClockOffset, "clock-offset", "GATEWAY_CLOCK_OFFSET", "FAULT TESTING ONLY, leave unset in production: signed duration this process's clock is moved by, e.g. 5m or -5m")
+	dur(&c.ClaimIdle, "claim-idle", "GATEWAY_CLAIM_IDLE", "how long an event a killed process read and never acknowledged waits before another process of its role takes it over (projector, dispatcher, ledger); 0: 30s")
 	str(&c.CSRFKey, "csrf-key", "GATEWAY_CSRF_KEY", "key (≥32 bytes) of the payer forms' CSRF tokens; empty: one kept in Redis for every node")
 	c.bindErrs = b.errs
 }

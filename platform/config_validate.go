@@ -94,6 +94,9 @@ func (c Config) Validate() error {
 	if c.ClockOffset < -MaxClockOffset || c.ClockOffset > MaxClockOffset {
 		errs = append(errs, fmt.Errorf("clock-offset %s is beyond ±%s", c.ClockOffset, MaxClockOffset))
 	}
+	if c.ClaimIdle != 0 && (c.ClaimIdle < MinClaimIdle || c.ClaimIdle > time.Hour) {
+		errs = append(errs, fmt.Errorf("claim-idle %s must be 0 (the default) or from %s to 1h", c.ClaimIdle, MinClaimIdle))
+	}
 	errs = append(errs, c.validateChannels()...)
 	if err := c.Payouts.validate(); err != nil {
 		errs = append(errs, err)
@@ -136,6 +139,11 @@ func (c Config) validateChannels() []error {
 	}
 	return errs
 }
+
+// MinClaimIdle bounds ClaimIdle from below: an event is taken over from a
+// process that is merely busy for less than a second and a half (a batch
+// of inserts, a pause of the machine), which would only double the work.
+const MinClaimIdle = 2 * time.Second
 
 // MaxClockOffset bounds ClockOffset: the skew a fault test means is
 // minutes; a day or more is a typo.

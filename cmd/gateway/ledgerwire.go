@@ -19,7 +19,7 @@ func ledgerRole(g *gateway, rdb redis.UniversalClient, dir *merchant.Directory, 
 	if err != nil {
 		return err
 	}
-	cfg := ledger.Config{Now: g.now.Now}
+	cfg := ledger.Config{Now: g.now.Now, ClaimIdle: g.claimIdle}
 	p, err := ledger.NewPoster(cfg, rdb, j, dir, reg, log)
 	if err != nil {
 		return err

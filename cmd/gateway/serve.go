@@ -132,6 +132,9 @@ type gateway struct {
 	// now is the clock the roles decide by: the system's, moved by
 	// GATEWAY_CLOCK_OFFSET for a fault test.
 	now platform.Clock
+	// claimIdle is GATEWAY_CLAIM_IDLE for every consumer group; 0: each
+	// role's default.
+	claimIdle time.Duration
 	// live are the providers configured live in this process.
 	live []string
 	// admin is the operator console, served on its own listener.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -41,7 +42,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	accounts := merchant.NewStore(rdb).WithClock(now)
 	dir := merchant.NewDirectory(accounts, log, 0)
 	g := &gateway{app: webserver.NewAppReading(cfg.HTTPReadTimeout, cfg.TrustedProxies, log, reg, gather), drain: &webserver.Drain{},
-		workers: []func(context.Context){dir.Run}, now: now}
+		workers: []func(context.Context){dir.Run}, now: now, claimIdle: cfg.ClaimIdle}
 	g.app.Use(g.drain.Middleware)
 	limiter, err := platform.NewLimiter(rdb, platform.LimiterConfig{}, reg, log)
 	if err != nil {
@@ -144,7 +145,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 	}
 	if cfg.Has(platform.RoleProjector) {
-		p, err := projector.New(projector.Config{}, rdb, projector.NewClickHouse(ch), reg, log)
+		p, err := projector.New(projector.Config{ClaimIdle: cfg.ClaimIdle}, rdb, projector.NewClickHouse(ch), reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +162,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			}
 		}, roll.Run)
 		// The audit log's copy in ClickHouse, which the consoles search.
-		ap, err := audit.NewProjector(audit.ProjectorConfig{}, rdb, ch, reg, log)
+		ap, err := audit.NewProjector(audit.ProjectorConfig{ClaimIdle: cfg.ClaimIdle}, rdb, ch, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +173,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		})
 		// The journal's copy and its days, which the statements read
 		// (docs/statements.md).
-		jp, err := projector.NewJournalProjection(projector.JournalConfig{}, rdb, ch, reg, log)
+		jp, err := projector.NewJournalProjection(projector.JournalConfig{ClaimIdle: cfg.ClaimIdle}, rdb, ch, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -199,6 +200,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	}
 	if cfg.Has(platform.RoleDispatcher) {
 		wcfg.Retention, wcfg.Now = cfg.OrderRetention, g.now
+		wcfg.ClaimIdle = cmp.Or(cfg.ClaimIdle, wcfg.ClaimIdle)
 		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeysAt(g.now, dir.Lookup, accounts.EnsureWebhookSecret), reg, log)
 		if err != nil {
 			return nil, err
