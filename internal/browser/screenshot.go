@@ -15,18 +15,25 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// ScreenshotsEnv names the folder screenshots go to. Unset, it is
-// screenshots/ at the repository's root (git-ignored); a relative path is
-// taken from the root too, as tests run in their package's folder.
+// ScreenshotsEnv names the folder screenshots go to (`make screenshots`
+// sets it to screenshots/ at the repository's root, git-ignored); a
+// relative path is taken from the root, as tests run in their package's
+// folder. Unset, no screenshot is taken: a full-page capture costs the
+// browser more than most checks, and `make test` would take two hundred
+// of them that nobody looks at.
 const ScreenshotsEnv = "SCREENSHOTS_DIR"
 
 // Screenshot saves the whole page (its full height, the viewport's width)
 // as <name>-<width>.png in the screenshots folder and returns the file's
-// path. The name must be a plain file name such as "pay-card".
+// path ("" when ScreenshotsEnv is unset). The name must be a plain file
+// name such as "pay-card".
 func (l Look) Screenshot(name string) string {
 	l.p.t.Helper()
 	if name == "" || fileName(name) != name {
 		l.p.t.Fatalf("browser: screenshot name %q: want letters, digits, '.', '_' or '-' only", name)
+	}
+	if os.Getenv(ScreenshotsEnv) == "" {
+		return ""
 	}
 	path, err := l.p.save(name, l.p.timeout)
 	if err != nil {
@@ -88,7 +95,7 @@ func screenshotDir() (string, error) {
 	if filepath.IsAbs(dir) {
 		return dir, nil
 	}
-	if dir == "" {
+	if dir == "" { // a failed step's screenshot
 		dir = "screenshots"
 	}
 	root, err := repoRoot()
