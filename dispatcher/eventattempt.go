@@ -1,0 +1,140 @@
+package dispatcher
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/schema"
+)
+
+// eventAnswerKept is how much of an endpoint's answer an attempt keeps.
+const eventAnswerKept = 1 << 10
+
+// Why an endpoint delivery is dead-lettered without its retries.
+const (
+	whyDisabled = "endpoint disabled"
+	whyRemoved  = "endpoint removed"
+)
+
+// attemptEvent makes one claimed attempt of an endpoint delivery and
+// records it, as attempt does a paid webhook's: same deadline from the
+// claim, same record-then-claim-next for the slot.
+func (d *Dispatcher) attemptEvent(ctx context.Context, j job, more bool) *job {
+	actx, cancel := context.WithDeadline(context.WithoutCancel(ctx), j.claimed.Add(d.cfg.Timeout))
+	started := time.Now()
+	res, drop := d.sendEvent(actx, j)
+	cancel()
+	rec := schema.WebhookAttempt{
+		At: schema.WireTime(started), Attempt: j.seq, Manual: j.manual != "", Status: res.status,
+		Error: res.err, Body: eventAnswer(res.body), LatencyMs: res.latency.Milliseconds(), Success: res.ack,
+	}
+	outcome, disable, next := d.recordEventAttempt(ctx, j, res.ack, rec, drop, more)
+	d.observeEvent(j, res, outcome, drop)
+	if disable {
+		_, epid, _ := splitDelivery(j.id)
+		d.ev.disable(context.WithoutCancel(ctx), j.appid, epid)
+	}
+	return next
+}
+
+// sendEvent signs the stored body with the endpoint's secrets of this
+// moment (two during a rotation's overlap) and posts it. An endpoint that
+// is gone or disabled is not sent to: drop says why the delivery is
+// dead-lettered instead.
+func (d *Dispatcher) sendEvent(ctx context.Context, j job) (result, string) {
+	evid, epid, ok := splitDelivery(j.id)
+	if !ok {
+		return result{kind: "internal", err: "internal error: the delivery names no endpoint"}, ""
+	}
+	if d.ev.eps == nil {
+		return result{kind: "internal", err: "internal error: endpoints cannot be read"}, ""
+	}
+	ep, err := d.ev.eps.Get(ctx, j.appid, epid)
+	var pe *platform.Error
+	switch {
+	case errors.As(err, &pe) && pe.Kind == platform.KindNotFound:
+		return result{kind: "not_sent", err: "not sent: the endpoint was removed"}, whyRemoved
+	case err != nil:
+		return result{kind: "internal", err: "cannot sign: the endpoint cannot be read", detail: err.Error()}, ""
+	case !ep.Enabled:
+		return result{kind: "not_sent", err: "not sent: the endpoint is disabled"}, whyDisabled
+	}
+	now := d.cfg.Now.Now()
+	h, err := signModern(evid, now, j.form, ep.Secrets(now))
+	if err != nil {
+		return result{kind: "internal", err: "cannot sign: " + err.Error()}, ""
+	}
+	return postAs(ctx, d.client, j.url, j.form, jsonType, true, h, d.cfg.Timeout), ""
+}
+
+// eventAnswer is the start of an endpoint's answer as its attempt keeps it.
+func eventAnswer(body []byte) string {
+	if len(body) > eventAnswerKept {
+		body = body[:eventAnswerKept]
+	}
+	return strings.ToValidUTF8(string(body), "\uFFFD")
+}
+
+// recordEventAttempt stores the outcome, retrying briefly like
+// recordAttempt: an attempt it cannot record is made again once its lease
+// ends (at least once, with the same webhook-id).
+func (d *Dispatcher) recordEventAttempt(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, drop string, more bool) (string, bool, *job) {
+	next := d.nextDelay(j)
+	var pause backoff
+	for try := 0; ; try++ {
+		prefix := ""
+		if more && try == 0 {
+			prefix = d.tokenPrefix()
+		}
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		out, disable, nj, err := d.store.recordEvent(rctx, j, ack, rec, next, drop, prefix, d.cfg.EndpointDisableAfter)
+		cancel()
+		if err == nil {
+			return out, disable, nj
+		}
+		d.redisError("record event attempt", err)
+		if try == 2 {
+			d.log.Error("event attempt not recorded; it will be made again when its lease ends",
+				"delivery", j.id, "attempt", j.seq, "acknowledged", ack, "err", err)
+			return "unrecorded", false, nil
+		}
+		pause.wait(context.WithoutCancel(ctx))
+	}
+}
+
+// observeEvent counts and logs one endpoint attempt.
+func (d *Dispatcher) observeEvent(j job, res result, outcome, drop string) {
+	m := d.ev.m
+	m.attempts.WithLabelValues(res.kind).Inc()
+	d.m.attemptS.Observe(res.latency.Seconds())
+	switch {
+	case outcome == "delivered":
+		m.ended.WithLabelValues("delivered").Inc()
+		if j.manual == "" && !j.paid.IsZero() {
+			m.delivery.Observe(time.Since(j.paid).Seconds())
+		}
+	case outcome == "dead" && drop == whyDisabled:
+		m.ended.WithLabelValues("dead_disabled").Inc()
+	case outcome == "dead" && drop == whyRemoved:
+		m.ended.WithLabelValues("dead_removed").Inc()
+	case outcome == "dead":
+		m.ended.WithLabelValues("dead").Inc()
+	}
+	attrs := []any{"delivery", j.id, "appid", j.appid, "host", j.host, "attempt", j.seq, "manual", j.manual != "",
+		"status", res.status, "latency_ms", res.latency.Milliseconds(), "outcome", outcome}
+	reason := res.err
+	if res.detail != "" {
+		reason = res.detail
+	}
+	switch {
+	case res.ack || drop != "":
+		d.log.Debug("event attempt", append(attrs, "reason", reason)...)
+	case outcome == "dead":
+		d.log.Warn("event delivery dead-lettered after its last attempt", append(attrs, "reason", reason)...)
+	default:
+		d.log.Warn("event attempt failed", append(attrs, "reason", reason)...)
+	}
+}
