@@ -98,7 +98,7 @@ func (e *EventDeliveries) schedule(ctx context.Context, appid string, ev events.
 		calls = append(calls, platform.ScriptCall{
 			Keys: []string{schema.EventDeliveryKey(sh, id), schema.WebhookQueueKey(sh, host), schema.WebhookHostsKey(sh),
 				schema.EventFIFOKey(sh, ep.ID, object), schema.EventObjectsKey(sh, ep.ID), schema.EventIndexKey(appid, ep.ID)},
-			Args: []any{id, host, ep.URL, appid, body, ev.Created.UnixMilli(), ep.ID, object, string(ev.Type),
+			Args: []any{id, host, ep.URL, appid, body, 0, ep.ID, object, string(ev.Type),
 				e.cfg.EventRetention.Milliseconds(), e.cfg.EventHistoryCap},
 		})
 	}
