@@ -6,9 +6,10 @@
 --   KEYS[6] the endpoint's history index. All on the merchant's home shard.
 -- ARGV[1] delivery id, ARGV[2] host, ARGV[3] url, ARGV[4] appid, ARGV[5]
 --   the body (JSON, sent byte-identical on every attempt), ARGV[6] created
---   (ms; 0: now, Redis's clock, what a replay since T is measured by), ARGV[7] endpoint id, ARGV[8] object, ARGV[9] type, ARGV[10] how
---   long the delivery and history are kept (ms), ARGV[11] the most
---   deliveries the endpoint's history keeps.
+--   (ms; 0: now by Redis's clock, what a replay since T is measured by),
+--   ARGV[7] endpoint id, ARGV[8] object, ARGV[9] type, ARGV[10] how long
+--   the delivery and history are kept (ms), ARGV[11] the most deliveries
+--   the endpoint's history keeps.
 -- Returns 1 when scheduled, 0 when it already was.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
