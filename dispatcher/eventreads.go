@@ -128,9 +128,10 @@ func deliveryView(id string, h map[string]string, log []string) (events.Delivery
 }
 
 // outcomeWords is an attempt's outcome in the words of the attempt log:
-// "Answered 200", or why it failed as the outcome classifier phrases it.
+// "Answered 200" (or whatever status came), else why no answer came as
+// the dispatcher phrases it ("connection refused", "timeout after 10s").
 func outcomeWords(r schema.WebhookAttempt) string {
-	if r.Success || (r.Error == "" && r.Status != 0) {
+	if r.Status != 0 && (r.Success || r.Error == "" || r.Error == "HTTP "+strconv.Itoa(r.Status)) {
 		return "Answered " + strconv.Itoa(r.Status)
 	}
 	if r.Error == "" {
