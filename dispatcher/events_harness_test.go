@@ -27,7 +27,9 @@ type evEnv struct {
 	eps *events.Store
 }
 
-func newEvEnv(t *testing.T) *evEnv {
+func newEvEnv(t *testing.T) *evEnv { return newEvEnvTB(t) }
+
+func newEvEnvTB(t testing.TB) *evEnv {
 	t.Helper()
 	e := newEnv(t)
 	eps, err := events.NewStore(events.Defaults(), e.rdb, NewDestinations(true), nil, nil)
