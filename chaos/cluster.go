@@ -94,6 +94,9 @@ type Cluster struct {
 	payoutKills  int
 	payoutApp    string
 	payoutFunded int64
+
+	// The endpoint-events scenario's merchant, receiver and figures.
+	events *eventsRun
 }
 
 // The split: two processes of each role group, so every kill of one leaves
