@@ -75,9 +75,9 @@ func BenchmarkEventsDrain(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/took.Seconds(), "events/s")
 	b.ReportMetric(float64(want)/took.Seconds(), "deliveries/s")
-	b.Logf("%d events to %d endpoints each (%d deliveries) in %s: %.0f events/s, %.0f deliveries/s (concurrency %d, per host %d, %d ports); mean attempt %s; %d repeats at the receiver",
+	b.Logf("%d events to %d endpoints each (%d deliveries) in %s: %.0f events/s, %.0f deliveries/s (concurrency %d, per host %d, %d ports); mean attempt %s; %.0f attempts; %d repeats at the receiver",
 		b.N, perMerchant, want, took.Round(time.Millisecond), float64(b.N)/took.Seconds(), float64(want)/took.Seconds(),
-		cfg.Concurrency, cfg.PerHost, ports, meanAttempt(b, d), rcv.repeats())
+		cfg.Concurrency, cfg.PerHost, ports, meanAttempt(b, d), metricValue(b, d.reg, "gateway_webhook_event_attempts_total"), rcv.repeats())
 }
 
 // fastReceiver is a loopback endpoint that costs next to nothing: it
@@ -97,7 +97,10 @@ func newFastReceiver(tb testing.TB, ports int) *fastReceiver {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		srv := &fasthttp.Server{Handler: r.handle, Concurrency: 4096, IdleTimeout: time.Second}
+		// Keep-alive connections live longer than the client keeps them
+		// idle: a server closing one first fails the next attempt on it
+		// ("closed before answering"), which is then retried 15 s later.
+		srv := &fasthttp.Server{Handler: r.handle, Concurrency: 4096, IdleTimeout: 2 * time.Minute, CloseOnShutdown: true}
 		go func() { _ = srv.Serve(ln) }()
 		tb.Cleanup(func() { _ = srv.Shutdown() })
 		r.addrs = append(r.addrs, ln.Addr().String())
