@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/valyala/fasthttp"
+
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -25,14 +27,19 @@ const (
 func (d *Dispatcher) attemptEvent(ctx context.Context, j job, more bool) *job {
 	actx, cancel := context.WithDeadline(context.WithoutCancel(ctx), j.claimed.Add(d.cfg.Timeout))
 	started := time.Now()
-	res, drop := d.sendEvent(actx, j)
+	res, drop := d.ev.send(actx, d.client, j)
 	cancel()
 	rec := schema.WebhookAttempt{
 		At: schema.WireTime(started), Attempt: j.seq, Manual: j.manual != "", Status: res.status,
 		Error: res.err, Body: eventAnswer(res.body), LatencyMs: res.latency.Milliseconds(), Success: res.ack,
 	}
-	outcome, disable, next := d.recordEventAttempt(ctx, j, res.ack, rec, drop, more)
-	d.observeEvent(j, res, outcome, drop)
+	prefix := ""
+	if more {
+		prefix = d.tokenPrefix()
+	}
+	outcome, disable, next := d.ev.record(ctx, j, res.ack, rec, drop, d.nextDelay(j), prefix, d.redisError)
+	d.m.attemptS.Observe(res.latency.Seconds())
+	d.ev.observe(j, res, outcome, drop)
 	if disable {
 		_, epid, _ := splitDelivery(j.id)
 		d.ev.disable(context.WithoutCancel(ctx), j.appid, epid)
@@ -44,15 +51,15 @@ func (d *Dispatcher) attemptEvent(ctx context.Context, j job, more bool) *job {
 // moment (two during a rotation's overlap) and posts it. An endpoint that
 // is gone or disabled is not sent to: drop says why the delivery is
 // dead-lettered instead.
-func (d *Dispatcher) sendEvent(ctx context.Context, j job) (result, string) {
+func (e *EventDeliveries) send(ctx context.Context, client *fasthttp.Client, j job) (result, string) {
 	evid, epid, ok := splitDelivery(j.id)
 	if !ok {
 		return result{kind: "internal", err: "internal error: the delivery names no endpoint"}, ""
 	}
-	if d.ev.eps == nil {
+	if e.eps == nil {
 		return result{kind: "internal", err: "internal error: endpoints cannot be read"}, ""
 	}
-	ep, err := d.ev.eps.Get(ctx, j.appid, epid)
+	ep, err := e.eps.Get(ctx, j.appid, epid)
 	var pe *platform.Error
 	switch {
 	case errors.As(err, &pe) && pe.Kind == platform.KindNotFound:
@@ -62,12 +69,12 @@ func (d *Dispatcher) sendEvent(ctx context.Context, j job) (result, string) {
 	case !ep.Enabled:
 		return result{kind: "not_sent", err: "not sent: the endpoint is disabled"}, whyDisabled
 	}
-	now := d.cfg.Now.Now()
+	now := e.now()
 	h, err := signModern(evid, now, j.form, ep.Secrets(now))
 	if err != nil {
 		return result{kind: "internal", err: "cannot sign: " + err.Error()}, ""
 	}
-	return postAs(ctx, d.client, j.url, j.form, jsonType, true, h, d.cfg.Timeout), ""
+	return postAs(ctx, client, j.url, j.form, jsonType, true, h, e.cfg.Timeout), ""
 }
 
 // eventAnswer is the start of an endpoint's answer as its attempt keeps it.
@@ -78,26 +85,26 @@ func eventAnswer(body []byte) string {
 	return strings.ToValidUTF8(string(body), "\uFFFD")
 }
 
-// recordEventAttempt stores the outcome, retrying briefly like
-// recordAttempt: an attempt it cannot record is made again once its lease
-// ends (at least once, with the same webhook-id).
-func (d *Dispatcher) recordEventAttempt(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, drop string, more bool) (string, bool, *job) {
-	next := d.nextDelay(j)
+// record stores the outcome, retrying briefly like recordAttempt: an
+// attempt it cannot record is made again once its lease ends (at least
+// once, with the same webhook-id). With a token prefix the record also
+// claims the host queue's next due delivery, only on its first try.
+func (e *EventDeliveries) record(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, drop string, next time.Duration,
+	prefix string, redisError func(string, error)) (string, bool, *job) {
 	var pause backoff
 	for try := 0; ; try++ {
-		prefix := ""
-		if more && try == 0 {
-			prefix = d.tokenPrefix()
+		if try > 0 {
+			prefix = ""
 		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		out, disable, nj, err := d.store.recordEvent(rctx, j, ack, rec, next, drop, prefix, d.cfg.EndpointDisableAfter)
+		out, disable, nj, err := e.store.recordEvent(rctx, j, ack, rec, next, drop, prefix, e.cfg.EndpointDisableAfter)
 		cancel()
 		if err == nil {
 			return out, disable, nj
 		}
-		d.redisError("record event attempt", err)
+		redisError("record event attempt", err)
 		if try == 2 {
-			d.log.Error("event attempt not recorded; it will be made again when its lease ends",
+			e.log.Error("event attempt not recorded; it will be made again when its lease ends",
 				"delivery", j.id, "attempt", j.seq, "acknowledged", ack, "err", err)
 			return "unrecorded", false, nil
 		}
@@ -105,11 +112,10 @@ func (d *Dispatcher) recordEventAttempt(ctx context.Context, j job, ack bool, re
 	}
 }
 
-// observeEvent counts and logs one endpoint attempt.
-func (d *Dispatcher) observeEvent(j job, res result, outcome, drop string) {
-	m := d.ev.m
+// observe counts and logs one endpoint attempt.
+func (e *EventDeliveries) observe(j job, res result, outcome, drop string) {
+	m := e.m
 	m.attempts.WithLabelValues(res.kind).Inc()
-	d.m.attemptS.Observe(res.latency.Seconds())
 	switch {
 	case outcome == "delivered":
 		m.ended.WithLabelValues("delivered").Inc()
@@ -131,10 +137,10 @@ func (d *Dispatcher) observeEvent(j job, res result, outcome, drop string) {
 	}
 	switch {
 	case res.ack || drop != "":
-		d.log.Debug("event attempt", append(attrs, "reason", reason)...)
+		e.log.Debug("event attempt", append(attrs, "reason", reason)...)
 	case outcome == "dead":
-		d.log.Warn("event delivery dead-lettered after its last attempt", append(attrs, "reason", reason)...)
+		e.log.Warn("event delivery dead-lettered after its last attempt", append(attrs, "reason", reason)...)
 	default:
-		d.log.Warn("event attempt failed", append(attrs, "reason", reason)...)
+		e.log.Warn("event attempt failed", append(attrs, "reason", reason)...)
 	}
 }

@@ -71,19 +71,9 @@ func (d *Dispatcher) WithEndpoints(eps EndpointStore) *Dispatcher {
 	return d
 }
 
-// Events is the dispatcher's EventDeliveries: scheduling through it wakes
-// this process's delivery loop at once.
+// Events is the dispatcher's EventDeliveries, the fan-out's Scheduler:
+// scheduling through it wakes this process's delivery loop at once.
 func (d *Dispatcher) Events() *EventDeliveries { return d.ev }
-
-// ScheduleEvent is EventDeliveries.ScheduleEvent, then a wake-up of this
-// process's delivery loop.
-func (d *Dispatcher) ScheduleEvent(ctx context.Context, appid string, ev events.Event, object string, eps []events.Endpoint) error {
-	n, err := d.ev.schedule(ctx, appid, ev, object, eps)
-	if n > 0 {
-		d.poke()
-	}
-	return err
-}
 
 // eventMetrics are the endpoint deliveries' series; every label is from a
 // fixed list.

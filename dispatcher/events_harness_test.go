@@ -134,3 +134,9 @@ func kindOf(err error) platform.Kind {
 	}
 	return ""
 }
+
+// ScheduleEvent schedules through the dispatcher's EventDeliveries, as the
+// fan-out does.
+func (r *running) ScheduleEvent(ctx context.Context, appid string, ev events.Event, object string, eps []events.Endpoint) error {
+	return r.Events().ScheduleEvent(ctx, appid, ev, object, eps)
+}

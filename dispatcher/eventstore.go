@@ -72,7 +72,10 @@ func splitDelivery(id string) (eventID, epID string, ok bool) {
 // Idempotent: a delivery that exists is not scheduled again, so a fan-out
 // retried after a crash sends nothing twice.
 func (e *EventDeliveries) ScheduleEvent(ctx context.Context, appid string, ev events.Event, object string, eps []events.Endpoint) error {
-	_, err := e.schedule(ctx, appid, ev, object, eps)
+	n, err := e.schedule(ctx, appid, ev, object, eps)
+	if n > 0 {
+		e.poke()
+	}
 	return err
 }
 

@@ -17,10 +17,14 @@ type disabledEndpoint struct {
 	URL        string `json:"url"`
 }
 
-// disabledEndpoints: merchants' webhook endpoints the dispatcher disabled
-// because every attempt failed for days. The merchant sees a banner and
-// its other endpoints got endpoint.disabled; an operator may want to call.
-func (x *Exceptions) disabledEndpoints(ctx context.Context) ([]Exception, error) {
+// endpointSource reads the queue's endpoint_disabled exceptions.
+type endpointSource struct{ x *Exceptions }
+
+// read: merchants' webhook endpoints the dispatcher disabled because every
+// attempt failed for days. The merchant sees a banner and its other
+// endpoints got endpoint.disabled; an operator may want to call.
+func (src endpointSource) read(ctx context.Context) ([]Exception, error) {
+	x := src.x
 	shards, err := x.perShard(ctx, newest(schema.EndpointExceptionsKey, x.cfg.PerSource))
 	if err != nil {
 		return nil, err

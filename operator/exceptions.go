@@ -152,7 +152,7 @@ func (x *Exceptions) List(ctx context.Context, actor access.Actor, f ExceptionFi
 		{[]string{schema.ExceptionRefundStuck}, x.stuckRefunds},
 		{[]string{schema.ExceptionUSDTBackend}, x.usdtBackends},
 		{[]string{schema.ExceptionRecon}, x.reconFindings},
-		{[]string{schema.ExceptionEndpointDisabled}, x.disabledEndpoints},
+		{[]string{schema.ExceptionEndpointDisabled}, endpointSource{x}.read},
 	}
 	var all []Exception
 	for _, src := range sources {
