@@ -140,3 +140,19 @@ func kindOf(err error) platform.Kind {
 func (r *running) ScheduleEvent(ctx context.Context, appid string, ev events.Event, object string, eps []events.Endpoint) error {
 	return r.Events().ScheduleEvent(ctx, appid, ev, object, eps)
 }
+
+// The interfaces the plan's other parts code against: the fan-out's
+// Scheduler and the doors' EndpointDeliveries.
+var (
+	_ interface {
+		ScheduleEvent(ctx context.Context, appid string, ev events.Event, object string, eps []events.Endpoint) error
+	} = (*EventDeliveries)(nil)
+	_ interface {
+		Deliveries(ctx context.Context, appid, endpointID string, before int64, n int) ([]events.Delivery, int64, error)
+		Delivery(ctx context.Context, appid, deliveryID string) (events.Delivery, error)
+		Resend(ctx context.Context, appid, deliveryID string) error
+		ReplaySince(ctx context.Context, appid string, ep events.Endpoint, since time.Time) (int, error)
+		SendTest(ctx context.Context, appid string, ep events.Endpoint) (events.Delivery, error)
+	} = (*EventDeliveries)(nil)
+	_ EndpointStore = (*events.Store)(nil)
+)
