@@ -27,7 +27,7 @@ const (
 func (d *Dispatcher) attemptEvent(ctx context.Context, j job, more bool) *job {
 	actx, cancel := context.WithDeadline(context.WithoutCancel(ctx), j.claimed.Add(d.cfg.Timeout))
 	started := time.Now()
-	res, drop := d.ev.send(actx, d.client, j)
+	res, drop, changed := d.ev.send(actx, d.client, j)
 	cancel()
 	rec := schema.WebhookAttempt{
 		At: schema.WireTime(started), Attempt: j.seq, Manual: j.manual != "", Status: res.status,
@@ -37,7 +37,7 @@ func (d *Dispatcher) attemptEvent(ctx context.Context, j job, more bool) *job {
 	if more {
 		prefix = d.tokenPrefix()
 	}
-	outcome, disable, next := d.ev.record(ctx, j, res.ack, rec, drop, d.nextDelay(j), prefix, d.redisError)
+	outcome, disable, next := d.ev.record(ctx, j, res.ack, rec, drop, changed, d.nextDelay(j), prefix, d.redisError)
 	d.m.attemptS.Observe(res.latency.Seconds())
 	d.ev.observe(j, res, outcome, drop)
 	if disable {
@@ -47,34 +47,35 @@ func (d *Dispatcher) attemptEvent(ctx context.Context, j job, more bool) *job {
 	return next
 }
 
-// sendEvent signs the stored body with the endpoint's secrets of this
-// moment (two during a rotation's overlap) and posts it. An endpoint that
-// is gone or disabled is not sent to: drop says why the delivery is
-// dead-lettered instead.
-func (e *EventDeliveries) send(ctx context.Context, client *fasthttp.Client, j job) (result, string) {
+// send signs the stored body with the endpoint's secrets of this moment
+// (two during a rotation's overlap) and posts it. An endpoint that is gone
+// or disabled is not sent to: drop says why the delivery is dead-lettered
+// instead. changed is when the endpoint was last changed: failures before
+// it (before it was enabled again, say) do not count toward disabling it.
+func (e *EventDeliveries) send(ctx context.Context, client *fasthttp.Client, j job) (res result, drop string, changed time.Time) {
 	evid, epid, ok := splitDelivery(j.id)
 	if !ok {
-		return result{kind: "internal", err: "internal error: the delivery names no endpoint"}, ""
+		return result{kind: "internal", err: "internal error: the delivery names no endpoint"}, "", changed
 	}
 	if e.eps == nil {
-		return result{kind: "internal", err: "internal error: endpoints cannot be read"}, ""
+		return result{kind: "internal", err: "internal error: endpoints cannot be read"}, "", changed
 	}
 	ep, err := e.eps.Get(ctx, j.appid, epid)
 	var pe *platform.Error
 	switch {
 	case errors.As(err, &pe) && pe.Kind == platform.KindNotFound:
-		return result{kind: "not_sent", err: "not sent: the endpoint was removed"}, whyRemoved
+		return result{kind: "not_sent", err: "not sent: the endpoint was removed"}, whyRemoved, changed
 	case err != nil:
-		return result{kind: "internal", err: "cannot sign: the endpoint cannot be read", detail: err.Error()}, ""
+		return result{kind: "internal", err: "cannot sign: the endpoint cannot be read", detail: err.Error()}, "", changed
 	case !ep.Enabled:
-		return result{kind: "not_sent", err: "not sent: the endpoint is disabled"}, whyDisabled
+		return result{kind: "not_sent", err: "not sent: the endpoint is disabled"}, whyDisabled, ep.Updated
 	}
 	now := e.now()
 	h, err := signModern(evid, now, j.form, ep.Secrets(now))
 	if err != nil {
-		return result{kind: "internal", err: "cannot sign: " + err.Error()}, ""
+		return result{kind: "internal", err: "cannot sign: " + err.Error()}, "", ep.Updated
 	}
-	return postAs(ctx, client, j.url, j.form, jsonType, true, h, e.cfg.Timeout), ""
+	return postAs(ctx, client, j.url, j.form, jsonType, true, h, e.cfg.Timeout), "", ep.Updated
 }
 
 // eventAnswer is the start of an endpoint's answer as its attempt keeps it.
@@ -89,7 +90,7 @@ func eventAnswer(body []byte) string {
 // attempt it cannot record is made again once its lease ends (at least
 // once, with the same webhook-id). With a token prefix the record also
 // claims the host queue's next due delivery, only on its first try.
-func (e *EventDeliveries) record(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, drop string, next time.Duration,
+func (e *EventDeliveries) record(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, drop string, changed time.Time, next time.Duration,
 	prefix string, redisError func(string, error)) (string, bool, *job) {
 	var pause backoff
 	for try := 0; ; try++ {
@@ -97,7 +98,7 @@ func (e *EventDeliveries) record(ctx context.Context, j job, ack bool, rec schem
 			prefix = ""
 		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		out, disable, nj, err := e.store.recordEvent(rctx, j, ack, rec, next, drop, prefix, e.cfg.EndpointDisableAfter)
+		out, disable, nj, err := e.store.recordEvent(rctx, j, ack, rec, next, drop, prefix, e.cfg.EndpointDisableAfter, changed)
 		cancel()
 		if err == nil {
 			return out, disable, nj

@@ -71,12 +71,17 @@ func (e *evEnv) merchant() string {
 // endpoint adds an endpoint of appid to url taking types (none: all).
 func (e *evEnv) endpoint(appid, url string, types ...events.Type) events.Endpoint {
 	e.t.Helper()
-	ep, err := e.eps.Add(context.Background(), events.Endpoint{AppID: appid, URL: url, Types: types},
-		audit.Entry{At: time.Now(), ActorID: "dev", Realm: audit.RealmMerchant, Role: "developer", Source: "127.0.0.1"})
+	ep, err := e.eps.Add(context.Background(), events.Endpoint{AppID: appid, URL: url, Types: types}, who())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return ep
+}
+
+// who is a merchant's developer, as the audit entries of endpoint changes
+// name them.
+func who() audit.Entry {
+	return audit.Entry{At: time.Now(), ActorID: "dev", Realm: audit.RealmMerchant, Role: "developer", Source: "127.0.0.1"}
 }
 
 // event is an event of type t derived from source.

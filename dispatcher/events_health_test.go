@@ -66,6 +66,26 @@ func TestEndpointDisabledAfterFailing(t *testing.T) {
 	if n := metricValue(t, d.reg, "gateway_webhook_endpoints_disabled_total"); n != 1 {
 		t.Fatalf("endpoints disabled metric %v", n)
 	}
+
+	// Enabled again, it starts its count anew: its failures before that
+	// do not disable it at its next failure.
+	on := true
+	again, err := e.eps.Update(ctx, e.acct.AppID, bad.ID, events.Change{Enabled: &on}, who())
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := event(t, events.OrderPaid, "o2")
+	if err := d.ScheduleEvent(ctx, e.acct.AppID, next, "order:o2", []events.Endpoint{again}); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 10*time.Second, "a failed attempt after enabling", func() bool {
+		got, err := ed.Delivery(ctx, e.acct.AppID, DeliveryID(next.ID, bad.ID))
+		return err == nil && len(got.Attempts) > 0
+	})
+	since, err := e.rdb.HGet(ctx, schema.EventHealthKey(e.acct.AppID), bad.ID).Int64()
+	if err != nil || since < again.Updated.UnixMilli() {
+		t.Fatalf("failing since %d (%v), want at or after it was enabled again (%d)", since, err, again.Updated.UnixMilli())
+	}
 }
 
 // TestSlowEndpointHoldsAtMostPerHost: a receiver that does not answer

@@ -122,9 +122,10 @@ func (e *EventDeliveries) schedule(ctx context.Context, appid string, ev events.
 
 // recordEvent stores an endpoint delivery's attempt and moves it on (see
 // eventfinish.lua); drop, when set, dead-letters it at once with that
-// reason. It answers the outcome, whether the endpoint has now failed long
+// reason; failures before changed (the endpoint's last change) do not count
+// toward disabling it. It answers the outcome, whether the endpoint has now failed long
 // enough to be disabled, and the next job its record claimed.
-func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, next time.Duration, drop, tokenPrefix string, disableAfter time.Duration) (string, bool, *job, error) {
+func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, next time.Duration, drop, tokenPrefix string, disableAfter time.Duration, changed time.Time) (string, bool, *job, error) {
 	body, err := json.Marshal(rec)
 	if err != nil {
 		return "", false, nil, fmt.Errorf("encode attempt of %s: %w", j.id, err)
@@ -143,7 +144,7 @@ func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.Web
 	args := []any{j.id, j.host, j.token, ackFlag, body, nextMS, s.cfg.EventRetention.Milliseconds(), s.cfg.LogCap, drop,
 		schema.WebhookKey(j.shard, ""), schema.WebhookLogKey(j.shard, ""), s.cfg.lease().Milliseconds(), tokenPrefix,
 		disableAfter.Milliseconds(), epid, schema.EventFIFOPrefix(j.shard), schema.WebhookQueueKey(j.shard, ""),
-		schema.EventObjectsKey(j.shard, "")}
+		schema.EventObjectsKey(j.shard, ""), max(changed.UnixMilli(), 0)}
 	raw, err := s.finishes.Script(ctx, s.events.finish, keys, args...).Slice()
 	if err != nil {
 		return "", false, nil, fmt.Errorf("record event attempt of %s: %w", j.id, err)

@@ -14,7 +14,9 @@
 --   prefix, ARGV[12] lease (ms), ARGV[13] lease token prefix, or empty to
 --   claim nothing, ARGV[14] failing this long (ms) disables the endpoint,
 --   ARGV[15] endpoint id, ARGV[16] FIFO key prefix, ARGV[17] host queue key
---   prefix, ARGV[18] objects key prefix (the object is the delivery's).
+--   prefix, ARGV[18] objects key prefix (the object is the delivery's),
+--   ARGV[19] when the endpoint last changed (ms): a first failure before
+--   it (the endpoint was enabled again since) starts the count anew.
 -- Returns {outcome, disable}, outcome one of delivered | retry | dead |
 --   manual_failed | stale | gone, disable '1' when the endpoint has failed
 --   for ARGV[14], followed by the 10 fields of claim.lua when the host
@@ -74,7 +76,7 @@ end
 -- all because the endpoint is gone or off.
 if failed and ARGV[9] == '' then
   local first = redis.call('HGET', KEYS[5], ARGV[15])
-  if not first then
+  if not first or tonumber(first) < tonumber(ARGV[19]) then
     redis.call('HSET', KEYS[5], ARGV[15], now)
   elseif now - tonumber(first) >= tonumber(ARGV[14]) then
     disable = '1'
