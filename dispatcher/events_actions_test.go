@@ -148,3 +148,32 @@ func TestEventResendAndTest(t *testing.T) {
 		t.Fatal("a resend is the same event: same webhook-id, same body")
 	}
 }
+
+// TestEventHistoryCap: past an endpoint's history cap the oldest ended
+// delivery leaves its history and Redis.
+func TestEventHistoryCap(t *testing.T) {
+	e := newEvEnv(t)
+	rc := newReceiver(t, answer(http.StatusOK, ""))
+	ep := e.endpoint(e.acct.AppID, rc.URL)
+	cfg := testConfig()
+	cfg.EventHistoryCap = 2
+	d := e.startEvents(cfg)
+	ctx := context.Background()
+	var ids []string
+	for i, src := range []string{"o1", "o2", "o3"} {
+		ev := event(t, events.OrderPaid, src)
+		if err := d.ScheduleEvent(ctx, e.acct.AppID, ev, "order:"+src, []events.Endpoint{ep}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, DeliveryID(ev.ID, ep.ID))
+		testenv.Eventually(t, 10*time.Second, "delivered", func() bool { return e.evState(e.acct.AppID, ids[i]) == events.Delivered })
+	}
+	got, _, err := d.Events().Deliveries(ctx, e.acct.AppID, ep.ID, 0, 10)
+	if err != nil || len(got) != 2 || got[0].ID != ids[2] || got[1].ID != ids[1] {
+		t.Fatalf("history %+v, %v: want the newest two, newest first", got, err)
+	}
+	sh := schema.HomeShard(e.acct.AppID)
+	if n, _ := e.rdb.Exists(ctx, schema.EventDeliveryKey(sh, ids[0]), schema.EventLogKey(sh, ids[0])).Result(); n != 0 {
+		t.Fatalf("the oldest delivery's %d keys are still in Redis", n)
+	}
+}

@@ -102,7 +102,7 @@ func (e *EventDeliveries) schedule(ctx context.Context, appid string, ev events.
 			Keys: []string{schema.EventDeliveryKey(sh, id), schema.WebhookQueueKey(sh, host), schema.WebhookHostsKey(sh),
 				schema.EventFIFOKey(sh, ep.ID, object), schema.EventObjectsKey(sh, ep.ID), schema.EventIndexKey(appid, ep.ID)},
 			Args: []any{id, host, ep.URL, appid, body, 0, ep.ID, object, string(ev.Type),
-				e.cfg.EventRetention.Milliseconds(), e.cfg.EventHistoryCap},
+				e.cfg.EventRetention.Milliseconds(), e.cfg.EventHistoryCap, schema.EventDeliveryKey(sh, ""), schema.EventLogKey(sh, "")},
 		})
 	}
 	added := 0

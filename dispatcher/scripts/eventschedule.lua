@@ -9,7 +9,8 @@
 --   (ms; 0: now by Redis's clock, what a replay since T is measured by),
 --   ARGV[7] endpoint id, ARGV[8] object, ARGV[9] type, ARGV[10] how long
 --   the delivery and history are kept (ms), ARGV[11] the most deliveries
---   the endpoint's history keeps.
+--   the endpoint's history keeps, ARGV[12] delivery hash key prefix,
+--   ARGV[13] log key prefix.
 -- Returns 1 when scheduled, 0 when it already was.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
@@ -33,6 +34,17 @@ redis.call('SADD', KEYS[5], ARGV[8])
 redis.call('PEXPIRE', KEYS[5], ARGV[10])
 redis.call('ZADD', KEYS[6], at, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - tonumber(ARGV[10]))
-redis.call('ZREMRANGEBYRANK', KEYS[6], 0, -tonumber(ARGV[11]) - 1)
+-- Beyond the newest ARGV[11], the oldest leave the history, and the
+-- deliveries that ended leave Redis with them (their bodies are most of a
+-- busy endpoint's memory); one still pending stays until it ends.
+local over = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[11])
+if over > 0 then
+  for _, old in ipairs(redis.call('ZRANGE', KEYS[6], 0, over - 1)) do
+    if redis.call('HGET', ARGV[12] .. old, 'st') ~= 'pending' then
+      redis.call('DEL', ARGV[12] .. old, ARGV[13] .. old)
+    end
+  end
+  redis.call('ZREMRANGEBYRANK', KEYS[6], 0, over - 1)
+end
 redis.call('PEXPIRE', KEYS[6], ARGV[10])
 return 1
