@@ -25,9 +25,9 @@ mode=${1:-full}
 [ $# -gt 0 ] && shift
 case "$mode" in
 full) sizes=(--label full --phase 20s --short-phase 10s --list-rows 1000000 --list-total 5000000
-	--catchup-events 500000 --webhooks 20000 --webhook-rate 1000) ;;
+	--catchup-events 500000 --webhooks 20000 --webhook-rate 1000 --events 20000) ;;
 quick) sizes=(--label quick --phase 10s --short-phase 5s --settle 1s --pool-rate 12000 --list-rows 100000
-	--list-total 500000 --catchup-events 100000 --webhooks 5000 --webhook-rate 1000 --console-phase 2s) ;;
+	--list-total 500000 --catchup-events 100000 --webhooks 5000 --webhook-rate 1000 --events 5000 --console-phase 2s) ;;
 *) die "usage: bench.sh full|quick [gwbench flags...]" ;;
 esac
 # The full run profiles the gateway (createorder, projector catch-up,
