@@ -8,7 +8,8 @@
 # gwbench started included (by the pids it leaves in the data folder).
 #
 #   full   the sizes the targets are set at: 20 s createorder phases, 1,000,000 of 5,000,000
-#          orders for the listing, 500,000 queued events for the catch-up;
+#          orders for the listing, 500,000 queued events for the catch-up,
+#          20,000 endpoint events (to 3 endpoints each) drained;
 #          perf profiles when perf is installed
 #   quick  under 3 minutes: 10 s / 5 s phases, 100,000 of 500,000 orders,
 #          100,000 events; the console's seven phases 2 s each
