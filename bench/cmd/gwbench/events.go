@@ -130,6 +130,17 @@ func (b eventsScenario) scheduleEvents(ctx context.Context, store *events.Store,
 	}
 }
 
+// eventsTarget names the drain's row in the targets table.
+const eventsTarget = "endpoint events drained (3 endpoints each)"
+
+// eventsRow is the drain's row of the results table.
+func (r *report) eventsRow(p func(string, ...any)) {
+	if e := r.Events; e != nil && e.Got > 0 {
+		p("| dispatcher | endpoint events/s draining %d queued events, %d endpoints each on %d receiver ports | %s (%d of %d deliveries, %s; %d repeats) | %s |",
+			e.Events, e.Endpoints, eventPorts, rate(e.PerS), e.Got, e.Deliveries, rate(e.DeliveriesPerS), e.Repeats, r.mark(eventsTarget))
+	}
+}
+
 // eventReceiver is the endpoints: each (webhook-id, path) counted once,
 // answered 204.
 type eventReceiver struct {
