@@ -127,6 +127,13 @@ bench-recon:
 bench-ledger:
 	scripts/testenv.sh $(GO) test -run '^$$' -bench LedgerCatchUp -benchtime 40000x ./ledger
 
+# Endpoint events drained per second with 3 endpoints per merchant to a
+# loopback receiver (BenchmarkEventsDrain, ./dispatcher; target 10,000/s).
+# GATEWAY_WEBHOOK_CONCURRENCY and _PER_HOST apply. Not part of `make test`.
+.PHONY: bench-events
+bench-events:
+	scripts/testenv.sh $(GO) test -run '^$$' -bench EventsDrain -benchtime 20000x -timeout 30m ./dispatcher
+
 fmt:
 	$(GO) fmt $(PKGS)
 

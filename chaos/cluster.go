@@ -98,6 +98,8 @@ type Cluster struct {
 
 	// The payouts Redis-restart scenario's merchant, requests and senders.
 	payoutRestart *payoutRestart
+	// The endpoint-events scenario's merchant, receiver and figures.
+	events *eventsRun
 }
 
 // The split: two processes of each role group, so every kill of one leaves

@@ -86,7 +86,7 @@ func benchInt(name string, def int) int {
 }
 
 // meanAttempt is the mean duration of an HTTP attempt so far.
-func meanAttempt(t *testing.T, d *running) time.Duration {
+func meanAttempt(t testing.TB, d *running) time.Duration {
 	t.Helper()
 	mfs, err := d.reg.Gather()
 	if err != nil {

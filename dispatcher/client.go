@@ -78,6 +78,19 @@ type result struct {
 // post sends one signed callback, with its modern headers when h has an
 // id, and judges the answer. ctx carries the attempt's deadline.
 func post(ctx context.Context, c *fasthttp.Client, target, form string, h modernHeaders, timeout time.Duration) result {
+	return postAs(ctx, c, target, form, formType, false, h, timeout)
+}
+
+// Content types of the two kinds of delivery.
+const (
+	formType = "application/x-www-form-urlencoded"
+	jsonType = "application/json"
+)
+
+// postAs sends body as contentType and judges the answer: the paid
+// callback is acknowledged only by a 2xx whose body is "success", an
+// endpoint event (any2xx) by any 2xx whatever its body.
+func postAs(ctx context.Context, c *fasthttp.Client, target, body, contentType string, any2xx bool, h modernHeaders, timeout time.Duration) result {
 	start := time.Now()
 	if u, err := url.Parse(target); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return result{err: "invalid notify_url: not an http or https URL", kind: "invalid_url"}
@@ -91,19 +104,21 @@ func post(ctx context.Context, c *fasthttp.Client, target, form string, h modern
 	defer fasthttp.ReleaseResponse(resp)
 	req.SetRequestURI(target)
 	req.Header.SetMethod(fasthttp.MethodPost)
-	req.Header.SetContentType("application/x-www-form-urlencoded")
+	req.Header.SetContentType(contentType)
 	if h.id != "" {
 		req.Header.Set(HeaderID, h.id)
 		req.Header.Set(HeaderTimestamp, h.timestamp)
 		req.Header.Set(HeaderSignature, h.signature)
 	}
-	req.SetBodyString(form)
+	req.SetBodyString(body)
 	err := c.DoDeadline(req, resp, deadline)
 	r := result{latency: time.Since(start)}
 	switch {
 	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		r.status = resp.StatusCode()
-		if r.status >= 200 && r.status <= 299 {
+		if any2xx && r.status >= 200 && r.status <= 299 {
+			r.ack, r.kind = true, "success"
+		} else if r.status >= 200 && r.status <= 299 {
 			r.kind, r.err = "not_acknowledged", fmt.Sprintf("response body longer than %d bytes is not \"success\"", maxBodyRead)
 		} else {
 			r.kind, r.err = "http_status", fmt.Sprintf("HTTP %d", r.status)
@@ -116,7 +131,7 @@ func post(ctx context.Context, c *fasthttp.Client, target, form string, h modern
 	}
 	r.status, r.body = resp.StatusCode(), bytes.Clone(resp.Body())
 	switch {
-	case acknowledged(r.status, r.body):
+	case any2xx && r.status >= 200 && r.status <= 299, acknowledged(r.status, r.body):
 		r.ack, r.kind = true, "success"
 	case r.status >= 300 && r.status <= 399:
 		r.kind, r.err = "http_status", fmt.Sprintf("HTTP %d: redirects are not followed", r.status)

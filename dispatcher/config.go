@@ -51,6 +51,15 @@ type Config struct {
 	// page's history) to its newest: a high-volume merchant's week would
 	// otherwise be millions of members in memory.
 	HistoryCap int
+	// EventRetention keeps endpoint deliveries, their attempts and each
+	// endpoint's history index; EventHistoryCap bounds that index to its
+	// newest deliveries. A replay reaches no further back than
+	// EventRetention.
+	EventRetention  time.Duration
+	EventHistoryCap int
+	// EndpointDisableAfter: an endpoint whose attempts have all failed
+	// for this long (since its last success) is disabled.
+	EndpointDisableAfter time.Duration
 	// Now is the clock due attempts are looked for and webhooks are
 	// timestamped by (platform.Clock); nil is the system clock. Leases are
 	// on Redis's clock and attempt deadlines on the real one.
@@ -80,6 +89,10 @@ func Defaults() Config {
 		Retention:   7 * 24 * time.Hour,
 		LogCap:      100,
 		HistoryCap:  100_000,
+
+		EventRetention:       30 * 24 * time.Hour,
+		EventHistoryCap:      10_000,
+		EndpointDisableAfter: 72 * time.Hour,
 	}
 }
 
@@ -100,6 +113,8 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	b.Bool(&c.AllowPrivate, "webhook-allow-private", "GATEWAY_WEBHOOK_ALLOW_PRIVATE", "let notify_url reach private and loopback addresses")
 	b.Int(&c.Concurrency, "webhook-concurrency", "GATEWAY_WEBHOOK_CONCURRENCY", "webhook attempts in flight per process")
 	b.Int(&c.PerHost, "webhook-per-host", "GATEWAY_WEBHOOK_PER_HOST", "webhook attempts in flight per destination host")
+	b.Duration(&c.EndpointDisableAfter, "webhook-endpoint-disable-after", "GATEWAY_WEBHOOK_ENDPOINT_DISABLE_AFTER",
+		"disable a webhook endpoint whose attempts have all failed for this long")
 	c.bindErrs = b.Errs()
 }
 
@@ -153,6 +168,9 @@ func (c Config) Validate() error {
 	}
 	if c.LogCap < 1 || c.HistoryCap < 1 {
 		errs = append(errs, errors.New("webhook log cap and history cap must be at least 1"))
+	}
+	if c.EventRetention < time.Hour || c.EventHistoryCap < 1 || c.EndpointDisableAfter <= 0 {
+		errs = append(errs, errors.New("webhook event retention (at least 1h), history cap and endpoint disable-after must be positive"))
 	}
 	return errors.Join(errs...)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/internal/testenv"
 	"github.com/paygate/gateway/merchant"
 	"github.com/paygate/gateway/schema"
@@ -51,6 +52,11 @@ func TestHelperDispatcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	eps, err := events.NewStore(events.Defaults(), rdb, NewDestinations(true), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.WithEndpoints(eps)
 	if err := d.Run(ctx); err != nil {
 		t.Fatal(err)
 	}

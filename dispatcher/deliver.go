@@ -165,6 +165,9 @@ func (d *Dispatcher) work(ctx context.Context, j job) {
 // another process would wait out; it is not cut short by ctx, so that a
 // graceful stop records it.
 func (d *Dispatcher) attempt(ctx context.Context, j job, more bool) *job {
+	if j.event {
+		return d.attemptEvent(ctx, j, more)
+	}
 	actx, cancel := context.WithDeadline(context.WithoutCancel(ctx), j.claimed.Add(d.cfg.Timeout))
 	started := time.Now()
 	res := d.send(actx, j)

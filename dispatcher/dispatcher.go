@@ -34,6 +34,7 @@ type Dispatcher struct {
 	c      *platform.Consumer
 	log    *slog.Logger
 	slots  *slots
+	ev     *EventDeliveries
 	wake   chan struct{}
 	nonce  string        // tells this process's leases from an earlier one with the same pid
 	claims atomic.Uint64 // numbers claim calls, for lease tokens
@@ -59,6 +60,11 @@ func New(cfg Config, rdb redis.UniversalClient, keys KeyLookup, reg prometheus.R
 		log: log.With("role", "dispatcher"), slots: newSlots(cfg.Concurrency, cfg.PerHost),
 		wake: make(chan struct{}, 1), nonce: rand.Text()[:8],
 	}
+	em, err := newEventMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	d.ev = newEventDeliveries(cfg, rdb, d.store, nil, em, d.log, d.poke)
 	if d.c, err = d.newConsumer(); err != nil {
 		return nil, fmt.Errorf("dispatcher consumer: %w", err)
 	}

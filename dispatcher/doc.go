@@ -40,6 +40,40 @@
 // rotation's grace period). Merchants may ask for a resend themselves
 // (ResendAPI), which queues what `gateway webhook resend` does.
 //
+// Endpoint events (events.go and the event*.go files) are the catalogue's
+// events sent to merchants' webhook endpoints, beside the paid callback and
+// through the same engine:
+//
+//   - ScheduleEvent stores one delivery per event and endpoint, keyed
+//     <event id>.<endpoint id> on the merchant's HOME shard (beside its
+//     endpoints), once: scheduling it again changes nothing. The body is the
+//     event's JSON, stored once and sent byte-identical on every attempt,
+//     resend and replay.
+//   - Deliveries share the paid webhook's hash and log prefixes and its host
+//     queues, so the one claim script leases both kinds and the per-host
+//     limit covers a merchant's callbacks and events to a host together. A
+//     claimed id starting "evt_" is an event: its attempt reads the endpoint
+//     (its secrets of that moment, two during a rotation's overlap), posts
+//     JSON with webhook-id (the event id), webhook-timestamp and
+//     webhook-signature, and counts any 2xx as acknowledged. Its outcome is
+//     eventfinish.lua, the finish script's sibling (same batcher, same
+//     claim of the host queue's next delivery for the slot).
+//   - Order per object: per (endpoint, object) a FIFO; only its head is in
+//     a host queue, and when the head ends (delivered or dead-lettered) the
+//     next falls due. A resend or replay of an ended delivery joins the back
+//     of its FIFO.
+//   - Health: per endpoint the time of its first failure since its last
+//     success. A failure EndpointDisableAfter (72 h) after it disables the
+//     endpoint (events.Store.Disable, "failing"), raises an
+//     endpoint_disabled exception for operators, sends endpoint.disabled to
+//     the merchant's other endpoints and dead-letters what it had queued
+//     ("endpoint disabled"). An attempt of a removed or disabled endpoint is
+//     not sent; its delivery is dead-lettered with that reason.
+//   - Each endpoint's history is a sorted index by creation, trimmed to
+//     EventRetention (30 days) and EventHistoryCap (10,000 newest).
+//     EventDeliveries reads it for the doors (no dispatcher needed): every
+//     read and action answers 404 for another merchant's.
+//
 // Requests go through fasthttp's client with a dialer that resolves names
 // itself and refuses private, loopback, link-local and metadata addresses
 // unless AllowPrivate; it never follows redirects, never resends by itself

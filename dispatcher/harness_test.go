@@ -24,13 +24,13 @@ import (
 
 // env is one test's Redis database with a merchant in it.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	rdb      *redis.Client
 	accounts *merchant.Store
 	acct     *merchant.Account
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	rdb := testenv.Redis(t)
 	accounts := merchant.NewStore(rdb)
@@ -198,7 +198,7 @@ func (rc *receiver) requests() []received {
 }
 
 // metricValue reads a counter or gauge without labels from reg.
-func metricValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
+func metricValue(t testing.TB, reg *prometheus.Registry, name string) float64 {
 	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {

@@ -46,7 +46,8 @@ type store struct {
 	// resendAudited is resend appending the console's audit entry to the
 	// shard's audit stream in the same step (audit.Script).
 	resendAudited *redis.Script
-	finishes      *platform.Batcher // runs of finish
+	finishes      *platform.Batcher // runs of finish and of the events' finish
+	events        eventScripts
 }
 
 func newStore(rdb redis.UniversalClient, cfg Config) *store {
@@ -54,7 +55,8 @@ func newStore(rdb redis.UniversalClient, cfg Config) *store {
 	s := &store{rdb: rdb, cfg: cfg,
 		schedule: script(scheduleLua), claim: script(claimLua), finish: script(finishLua),
 		resend:        script("local function audit_hook() end\n" + resendLua),
-		resendAudited: audit.Script(libLua + "\nlocal function audit_hook() gw_audit(KEYS[5]) end\n" + resendLua)}
+		resendAudited: audit.Script(libLua + "\nlocal function audit_hook() gw_audit(KEYS[5]) end\n" + resendLua),
+		events:        newEventScripts()}
 	s.finishes = platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: finishLanes})
 	return s
 }
@@ -143,6 +145,7 @@ type job struct {
 	paid    time.Time
 	claimed time.Time
 	broken  string // why the stored delivery cannot be sent, if it cannot
+	event   bool   // an endpoint delivery: form is the JSON body, paid its creation
 }
 
 // claimAsk is what one shard's claim may take: want deliveries, perHost of
@@ -211,6 +214,10 @@ func decodeJob(shard schema.Shard, v []any) job {
 		made: num(6), manual: str(7), seq: num(8)}
 	if ms, err := strconv.ParseInt(str(9), 10, 64); err == nil && ms > 0 {
 		j.paid = time.UnixMilli(ms)
+	}
+	if isEventDelivery(j.id) {
+		j.event, j.form = true, str(5)
+		return j
 	}
 	form, err := storedForm(str(5))
 	if err != nil {

@@ -22,6 +22,12 @@ type Delivery struct {
 	NextAt     time.Time // when pending: the next attempt
 	Body       string
 	Attempts   []Attempt
+	// Reason is why a dead delivery was dead-lettered: "every retry
+	// failed", "endpoint disabled" or "endpoint removed".
+	Reason string
+	// Resend is set while a one-off resend or replay of an ended delivery
+	// waits or runs: the state it came from.
+	Resend string
 }
 
 // Attempt is one try of a delivery.

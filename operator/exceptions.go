@@ -124,7 +124,8 @@ func NewExceptions(cfg ExceptionsConfig, rdb redis.UniversalClient, orders Order
 
 // Kinds are the exception kinds, as the queue's filter names them.
 var Kinds = []string{schema.ExceptionMismatch, schema.ExceptionRefused, schema.ExceptionWebhookDead,
-	schema.ExceptionRefundStuck, schema.ExceptionUSDTBackend, schema.ExceptionRecon}
+	schema.ExceptionRefundStuck, schema.ExceptionUSDTBackend, schema.ExceptionRecon,
+	schema.ExceptionEndpointDisabled}
 
 // ExceptionFilter selects exceptions: one kind or every kind, and whether
 // handled ones are shown too.
@@ -151,6 +152,7 @@ func (x *Exceptions) List(ctx context.Context, actor access.Actor, f ExceptionFi
 		{[]string{schema.ExceptionRefundStuck}, x.stuckRefunds},
 		{[]string{schema.ExceptionUSDTBackend}, x.usdtBackends},
 		{[]string{schema.ExceptionRecon}, x.reconFindings},
+		{[]string{schema.ExceptionEndpointDisabled}, endpointSource{x}.read},
 	}
 	var all []Exception
 	for _, src := range sources {

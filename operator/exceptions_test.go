@@ -48,6 +48,7 @@ type queue struct {
 	refund   string // refund stuck pending
 	usdt     string // order whose USDT review cannot reach its backend
 	recon    string // a reconciliation finding's id
+	endpoint string // a webhook endpoint the dispatcher disabled
 	refused  string // a refused notification naming no order (its digest)
 }
 
@@ -111,6 +112,12 @@ func newQueue(t *testing.T) *queue {
 		t.Fatal(err)
 	}
 	q.recon = "missing_at_provider:wallet_a.default:2026-11-27:WA1:" + rc.ID
+	// A webhook endpoint the dispatcher disabled, as it raises it.
+	q.endpoint = "ep_0123456789abcdef"
+	hs := schema.HomeShard("1001")
+	rdb.HSet(ctx, schema.EndpointExceptionKey(hs), "1001 "+q.endpoint,
+		`{"appid":"1001","endpoint":"ep_0123456789abcdef","url":"https://shop.example/hooks"}`)
+	rdb.ZAdd(ctx, schema.EndpointExceptionsKey(hs), redis.Z{Score: float64(now.UnixMilli()), Member: "1001 " + q.endpoint})
 	log := audit.NewLog(rdb)
 	x, err := NewExceptions(ExceptionsConfig{}, rdb, store, command.NewUSDTBacklog(store), q.res, log)
 	if err != nil {
@@ -144,6 +151,7 @@ func TestExceptionsQueue(t *testing.T) {
 		{schema.ExceptionRefundStuck, q.refund, "", "handle"},
 		{schema.ExceptionUSDTBackend, q.usdt, q.usdt, "handle"},
 		{schema.ExceptionRecon, q.recon, "", "handle"},
+		{schema.ExceptionEndpointDisabled, q.endpoint, "", "handle"},
 	}
 	if len(all) != len(tests) {
 		t.Fatalf("%d exceptions, want %d: %+v", len(all), len(tests), all)

@@ -8,7 +8,8 @@
 # gwbench started included (by the pids it leaves in the data folder).
 #
 #   full   the sizes the targets are set at: 20 s createorder phases, 1,000,000 of 5,000,000
-#          orders for the listing, 500,000 queued events for the catch-up;
+#          orders for the listing, 500,000 queued events for the catch-up,
+#          20,000 endpoint events (to 3 endpoints each) drained;
 #          perf profiles when perf is installed
 #   quick  under 3 minutes: 10 s / 5 s phases, 100,000 of 500,000 orders,
 #          100,000 events; the console's seven phases 2 s each
@@ -25,9 +26,9 @@ mode=${1:-full}
 [ $# -gt 0 ] && shift
 case "$mode" in
 full) sizes=(--label full --phase 20s --short-phase 10s --list-rows 1000000 --list-total 5000000
-	--catchup-events 500000 --webhooks 20000 --webhook-rate 1000) ;;
+	--catchup-events 500000 --webhooks 20000 --webhook-rate 1000 --events 20000) ;;
 quick) sizes=(--label quick --phase 10s --short-phase 5s --settle 1s --pool-rate 12000 --list-rows 100000
-	--list-total 500000 --catchup-events 100000 --webhooks 5000 --webhook-rate 1000 --console-phase 2s) ;;
+	--list-total 500000 --catchup-events 100000 --webhooks 5000 --webhook-rate 1000 --events 5000 --console-phase 2s) ;;
 *) die "usage: bench.sh full|quick [gwbench flags...]" ;;
 esac
 # The full run profiles the gateway (createorder, projector catch-up,

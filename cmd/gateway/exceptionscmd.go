@@ -25,8 +25,8 @@ const exceptionsUsage = `usage: gateway exceptions <subcommand> [--json] [--redi
   list [--kind KIND] [--handled]
                       payments that need a person, newest first: mismatch,
                       notification_refused, webhook_dead, refund_stuck,
-                      usdt_backend, reconciliation (the operator console's
-                      Exceptions page)
+                      usdt_backend, reconciliation, endpoint_disabled (the
+                      operator console's Exceptions page)
   handle KIND ID --note TEXT [--by NAME]
                       mark one handled; it shows again if it happens again
   resend ID [--by NAME]

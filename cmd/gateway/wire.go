@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
 	"github.com/paygate/gateway/merchant"
@@ -205,6 +206,13 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
+		// Endpoint events: each attempt reads its endpoint's secrets, and
+		// an endpoint failing for days is disabled through the store.
+		eps, err := events.NewStore(events.Defaults(), rdb, dispatcher.NewDestinations(wcfg.AllowPrivate), nil, log)
+		if err != nil {
+			return nil, err
+		}
+		d.WithEndpoints(eps)
 		g.workers = append(g.workers, func(ctx context.Context) {
 			if err := d.Run(ctx); err != nil {
 				log.Error("dispatcher stopped", "err", err)

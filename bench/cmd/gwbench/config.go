@@ -13,7 +13,7 @@ import (
 )
 
 // scenarios run by default, in this order (see run).
-var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "console", "projector", "webhooks", "memory", "cluster"}
+var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "console", "projector", "webhooks", "events", "memory", "cluster"}
 
 // config is everything a run needs: where the servers are, and how big
 // each scenario is. scripts/bench.sh fills it for `make bench` and
@@ -42,6 +42,7 @@ type config struct {
 	PollEvery time.Duration // create-to-listed poll interval
 	Catchup   int           // events queued before the projector starts
 	Webhooks  int           // paid orders queued before the dispatcher starts
+	Events    int           // endpoint events queued (3 endpoints each) before the dispatcher starts
 	HookRate  int           // pays/s of the steady webhook phase
 	HookPorts int           // receiver ports (the dispatcher limits in-flight per host)
 	Scenarios []string
@@ -93,6 +94,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.Webhooks, "webhooks", 20_000, "paid orders queued before the dispatcher starts")
 	fs.IntVar(&c.HookRate, "webhook-rate", 1000, "pays/s of the steady webhook phase")
 	fs.IntVar(&c.HookPorts, "webhook-ports", 8, "ports of the webhook receiver")
+	fs.IntVar(&c.Events, "events", 20_000, "endpoint events queued (to 3 endpoints each) before the dispatcher starts")
 	only := fs.String("scenarios", strings.Join(allScenarios, ","), "scenarios to run")
 	fs.IntVar(&c.RedisPID, "redis-pid", 0, "Redis pid, for CPU shares")
 	fs.IntVar(&c.CHPID, "clickhouse-pid", 0, "ClickHouse pid, for CPU shares")

@@ -20,6 +20,7 @@
 //	          createorder max with 0, then 100, then 0 live order feeds open (needs listing)
 //	projector catch-up of queued events; create-to-listed at 50% create load
 //	webhooks  paid-to-delivered at a steady pay rate; deliveries/s draining a backlog
+//	events    endpoint events/s draining a backlog, 3 endpoints per merchant
 //	memory    ClickHouse bytes per stored row
 package main
 
@@ -124,6 +125,9 @@ func (b *bench) scenarios(ctx context.Context) {
 		if cfg.has("webhooks") && ctx.Err() == nil {
 			fail("webhooks (backlog)", webhookScenario{b}.runWebhooksBacklog(ctx))
 		}
+	}
+	if cfg.has("events") && cfg.Events > 0 && ctx.Err() == nil {
+		fail("endpoint events (backlog)", eventsScenario{b}.runEventsBacklog(ctx))
 	}
 	if cfg.has("memory") && ctx.Err() == nil {
 		fail("clickhouse memory", memoryScenario{b}.clickhouseMemory(ctx))

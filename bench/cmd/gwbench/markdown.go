@@ -82,6 +82,9 @@ func (r *report) targets() {
 		best := max(h.BacklogPerS, h.SteadyPerS)
 		add("webhook deliveries", "≥ 5,000 /s", rate(best), best >= 5000)
 	}
+	if e := r.Events; e != nil && e.Got > 0 {
+		add(eventsTarget, "≥ 10,000 /s", rate(e.PerS), e.PerS >= 10000 && e.Got == e.Deliveries)
+	}
 	if m := r.Memory; m.RedisOrderBytes > 0 {
 		add("Redis per live order", "≤ 1 KiB", fmt.Sprintf("%.0f B", m.RedisOrderBytes), m.RedisOrderBytes <= 1024)
 	}
@@ -201,6 +204,7 @@ func (r *report) markdown(w io.Writer) {
 				rate(h.SteadyRate), msStr(h.Delay.P50), msStr(h.Delay.P99), msStr(h.Delay.Max), h.Delivered, rate(h.SteadyPerS))
 		}
 	}
+	r.eventsRow(p)
 	if c := r.Cluster; c != nil && c.One.OK > 0 {
 		p("| createorder on Redis Cluster (3 masters + 3 replicas, AOF always, WAIT 1 replica) | max throughput, 1 gateway (command role), c=%d; p99 | %s; %s | |",
 			c.One.Concurrency, rate(c.One.Throughput), msStr(c.One.Latency.P99))

@@ -41,6 +41,7 @@ type report struct {
 	Delay       *delayReport        `json:"create_to_listed,omitempty"`
 	CatchUp     *catchUpReport      `json:"projector_catch_up,omitempty"`
 	Hooks       *webhookReport      `json:"webhooks,omitempty"`
+	Events      *eventsReport       `json:"endpoint_events,omitempty"`
 	Memory      memoryReport        `json:"memory"`
 	Cluster     *clusterReport      `json:"redis_cluster,omitempty"`
 	CPU         []phaseCPU          `json:"cpu"`
