@@ -79,7 +79,7 @@ const EntryTypeDestination = "payout_destination.changed"
 // destination's change.
 type Entry struct {
 	Type        string
-	At          time.Time
+	At          time.Time   // when the payout reached its state, the destination changed
 	Payout      Payout      // payout.* entries
 	Destination Destination // payout_destination.changed entries
 }
@@ -109,5 +109,27 @@ func DecodeEntry(values map[string]any) (Entry, error) {
 	if e.Payout.AppID == "" {
 		return Entry{}, fmt.Errorf("payouts' entry of %s names no merchant", id)
 	}
+	e.At = e.Payout.stateTime(e.At)
 	return e, nil
+}
+
+// stateTime is when p reached its state. A payout's entry names "at" twice
+// (the move's time, then the payout's own field: its creation) and a
+// reader keeps the last, so the time is taken from the payout: created,
+// decided or done; fallback for a state without a time of its own
+// (sending).
+func (p Payout) stateTime(fallback time.Time) time.Time {
+	var t time.Time
+	switch p.State {
+	case Requested:
+		t = p.Created
+	case Approved:
+		t = p.Decided
+	case Rejected, Paid, Failed:
+		t = p.Done
+	}
+	if t.IsZero() {
+		return fallback
+	}
+	return t
 }

@@ -37,7 +37,7 @@ func TestStreamEntriesDecode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("entry %v: %v", m.Values, err)
 		}
-		if en.At.Before(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)) {
+		if en.At.Before(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)) || en.At.After(e.now) {
 			t.Fatalf("entry %s at %v", en.Type, en.At)
 		}
 		if en.Type == EntryTypeDestination {
