@@ -24,7 +24,7 @@ func TestFanOutToSubscribedEndpoints(t *testing.T) {
 	paidA := e.orderEntry(t, "3101", schema.EventPaid, func(o *schema.Order) { o.Status = schema.StatusPaid })
 	expiredA := e.orderEntry(t, "3101", schema.EventCancelled, func(o *schema.Order) { o.Status, o.Expired = schema.StatusCancelled, true })
 	e.orderEntry(t, "3101", schema.EventFailed, func(o *schema.Order) { o.Status = schema.StatusFailed }) // nobody takes it
-	e.orderEntry(t, "3101", schema.EventCreated, nil)                                                        // no event
+	e.orderEntry(t, "3101", schema.EventCreated, nil)                                                     // no event
 	cancelledB := e.orderEntry(t, "3202", schema.EventCancelled, func(o *schema.Order) { o.Status = schema.StatusCancelled })
 	e.orderEntry(t, "3303", schema.EventPaid, func(o *schema.Order) { o.Status = schema.StatusPaid }) // no endpoints
 	e.payoutEntry(t, "3202", "3202-p1-00", "paid")

@@ -206,8 +206,6 @@ func (e *env) pending(t testing.TB) int64 {
 
 func (c call) String() string { return fmt.Sprintf("%s %s %s [%s]", c.appid, c.typ, c.object, c.eps) }
 
-
-
 func eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
 	t.Helper()
 	testenv.Eventually(t, within, what, cond)

@@ -17,7 +17,9 @@ const (
 )
 
 // ConsumerGroups lists every group reading the event streams.
-func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher, GroupLedger, GroupEvents} }
+func ConsumerGroups() []string {
+	return []string{GroupProjector, GroupDispatcher, GroupLedger, GroupEvents}
+}
 
 // GroupStatements copies every shard's journal stream (JournalKey) into
 // ClickHouse for the statements. It reads the journal streams, not the
