@@ -58,6 +58,7 @@ type FanOut struct {
 	m       *metrics
 	log     *slog.Logger
 	inBatch sync.Mutex // the reader and the reclaimer hand batches in turn
+	holds   *holds     // under inBatch
 }
 
 // New checks cfg and prepares a fan-out; Run starts it.
@@ -78,7 +79,7 @@ func New(cfg Config, rdb redis.UniversalClient, eps Endpoints, bals Balances, sc
 		return nil, err
 	}
 	f := &FanOut{cfg: cfg, rdb: rdb, eps: eps, bals: bals, sched: sched, m: m, kinds: map[string]streamKind{},
-		log: log.With("role", "dispatcher", "part", "events")}
+		log: log.With("role", "dispatcher", "part", "events"), holds: newHolds(3 * cfg.ClaimIdle)}
 	var streams []string
 	for _, s := range schema.AllShards() {
 		f.kinds[schema.EventsKey(s)] = kindOrders

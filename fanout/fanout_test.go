@@ -87,3 +87,30 @@ func TestSchedulerErrorLeavesTheEntryPending(t *testing.T) {
 }
 
 func sorted(s ...string) []string { slices.Sort(s); return s }
+
+// TestHeldObjectKeepsItsOrder: an order's refund read after its payment
+// failed to schedule (a later batch) waits for the payment: it is never
+// scheduled first.
+func TestHeldObjectKeepsItsOrder(t *testing.T) {
+	e := newEnv(t, 300*time.Millisecond)
+	e.endpoint(t, "3505", "*")
+	refund := `{"id":"rf_1","oid":"x","amt":"2000","cur":"USD","st":"succeeded","kind":"provider","ct":"1","ut":"1"}`
+	var id string
+	id = e.orderEntry(t, "3505", schema.EventPaid, func(o *schema.Order) { o.Status = schema.StatusPaid; id = o.ID })
+	paidID := events.ID(events.OrderPaid, id)
+	e.sched.fail = func(ev events.Event, tries int) error {
+		if ev.ID == paidID && tries == 1 {
+			return errors.New("engine's Redis down")
+		}
+		return nil
+	}
+	e.run(t)
+	eventually(t, 20*time.Second, "the payment's first try", func() bool { return e.sched.tries(paidID) == 1 })
+	e.orderEntry(t, "3505", schema.EventRefund, func(o *schema.Order) { o.ID, o.Status = id, schema.StatusPaid }, schema.EvRefund, refund)
+	eventually(t, 20*time.Second, "both scheduled and acknowledged", func() bool {
+		return len(e.sched.taken()) == 2 && e.pending(t) == 0
+	})
+	if got := e.sched.taken(); got[0].typ != events.OrderPaid || got[1].typ != events.OrderRefunded {
+		t.Fatalf("scheduled %v: want order.paid, then order.refunded", got)
+	}
+}

@@ -23,8 +23,8 @@ type entry struct {
 // read, then each entry in stream order. An entry is acknowledged once
 // each of its events is scheduled (or it means none, or no endpoint takes
 // it); one whose scheduling failed stays pending, and so do the later
-// entries of the same object in the batch, so an object's events are never
-// scheduled out of their order here.
+// entries of the same object (holds), so this process never schedules an
+// object's events out of their order.
 func (f *FanOut) handle(ctx context.Context, read []redis.XStream) {
 	f.inBatch.Lock()
 	defer f.inBatch.Unlock()
@@ -63,9 +63,8 @@ func (f *FanOut) handle(ctx context.Context, read []redis.XStream) {
 			f.m.entries.WithLabelValues(resultRetry).Add(float64(len(todo)))
 			todo = nil
 		}
-		blocked := map[string]bool{}
 		for _, e := range todo {
-			if result := f.schedule(ctx, e, enabled(eps[e.appid]), blocked); result != resultRetry {
+			if result := f.schedule(ctx, e, enabled(eps[e.appid])); result != resultRetry {
 				ack(e.stream, e.msg.ID, result)
 			} else {
 				f.m.entries.WithLabelValues(resultRetry).Inc()
@@ -125,8 +124,9 @@ func enabled(all []events.Endpoint) []events.Endpoint {
 }
 
 // schedule derives e's events and hands each to the engine for the
-// endpoints that take it; it answers the entry's result.
-func (f *FanOut) schedule(ctx context.Context, e entry, eps []events.Endpoint, blocked map[string]bool) string {
+// endpoints that take it; it answers the entry's result. An entry of an
+// object some earlier entry of which is still pending waits (holds).
+func (f *FanOut) schedule(ctx context.Context, e entry, eps []events.Endpoint) string {
 	if len(eps) == 0 {
 		return resultUnsubscribed
 	}
@@ -134,23 +134,27 @@ func (f *FanOut) schedule(ctx context.Context, e entry, eps []events.Endpoint, b
 	if !ok {
 		return ds.result
 	}
-	result := resultUnsubscribed
+	result, tried := resultUnsubscribed, false
 	for _, d := range ds.events {
 		sub := wanting(eps, d.Event.Type)
 		if len(sub) == 0 {
 			continue
 		}
 		key := d.AppID + " " + d.Object
-		if blocked[key] {
+		if !tried && !f.holds.mayTry(key, e.msg.ID) {
 			return resultRetry
 		}
+		tried = true
 		if err := f.sched.ScheduleEvent(ctx, d.AppID, d.Event, d.Object, sub); err != nil {
-			blocked[key] = true
+			f.holds.failed(key, e.msg.ID)
 			f.log.Warn("schedule event failed; read again later", "type", d.Event.Type, "event", d.Event.ID, "err", err)
 			return resultRetry
 		}
 		f.m.scheduled.WithLabelValues(string(d.Event.Type)).Inc()
 		result = resultScheduled
+	}
+	if len(ds.events) > 0 {
+		f.holds.done(ds.events[0].AppID+" "+ds.events[0].Object, e.msg.ID)
 	}
 	return result
 }
