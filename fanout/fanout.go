@@ -144,6 +144,9 @@ func (f *FanOut) consume(ctx context.Context) {
 // that failed, or a process that died holding them.
 func (f *FanOut) reclaim(ctx context.Context) {
 	platform.Every(ctx, max(f.cfg.ClaimIdle/2, 10*time.Millisecond), func(ctx context.Context) {
+		f.inBatch.Lock()
+		f.holds.sweep()
+		f.inBatch.Unlock()
 		f.c.Claim(ctx, f.cfg.Count, func(st redis.XStream) bool {
 			f.log.Info("reading unacknowledged entries again", "stream", st.Stream, "count", len(st.Messages))
 			f.handle(ctx, []redis.XStream{st})

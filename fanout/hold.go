@@ -74,3 +74,13 @@ func (h *holds) done(object, id string) {
 		delete(h.by, object)
 	}
 }
+
+// sweep drops the stale holds, so objects no entry comes back for are not
+// kept for the process's life.
+func (h *holds) sweep() {
+	for k, o := range h.by {
+		if h.now().Sub(o.seen) > h.stale {
+			delete(h.by, k)
+		}
+	}
+}

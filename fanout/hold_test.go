@@ -31,4 +31,11 @@ func TestHolds(t *testing.T) {
 			t.Fatalf("%s: %v, want %v", s.name, got, s.want)
 		}
 	}
+	h.failed("o3", "6-0")
+	now = now.Add(2 * time.Minute)
+	h.failed("o4", "7-0")
+	h.sweep()
+	if len(h.by) != 1 || h.by["o4"] == nil { // o3's hold went stale, o4's is fresh
+		t.Fatalf("after the sweep: %v", h.by)
+	}
 }
