@@ -1,6 +1,7 @@
 package fanout
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -8,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/schema"
 )
@@ -112,5 +116,33 @@ func TestHeldObjectKeepsItsOrder(t *testing.T) {
 	})
 	if got := e.sched.taken(); got[0].typ != events.OrderPaid || got[1].typ != events.OrderRefunded {
 		t.Fatalf("scheduled %v: want order.paid, then order.refunded", got)
+	}
+}
+
+// TestExpiryReachesOrderExpired: an order cancelled by the expiry sweep's
+// own script (command.Store.Expire) reaches an endpoint subscribed to
+// order.expired, and one subscribed to order.cancelled does not get it.
+func TestExpiryReachesOrderExpired(t *testing.T) {
+	e := newEnv(t, 30*time.Second)
+	expiredEP := e.endpoint(t, "3606", "order.expired")
+	e.endpoint(t, "3606", "order.cancelled")
+	ctx := context.Background()
+	o := schema.Order{ID: schema.NewOrderID(at, 5), AppID: "3606", Amount: 10050, Currency: "USD",
+		Method: schema.MethodWalletA, Status: schema.StatusReady, CreatedAt: at, UpdatedAt: at, Version: 2}
+	f := o.Fields()
+	if err := e.rdb.HSet(ctx, schema.OrderKey(5, o.ID), f[2:]).Err(); err != nil { // the hash holds no id
+		t.Fatal(err)
+	}
+	if err := e.rdb.ZAdd(ctx, schema.ExpiryKey(5), redis.Z{Score: float64(at.UnixMilli()), Member: o.ID}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if moved, _, err := command.NewStore(e.rdb, time.Minute, time.Hour).Expire(ctx, o.ID, at.Add(time.Minute)); err != nil || !moved {
+		t.Fatalf("expire: moved %v, %v", moved, err)
+	}
+	e.run(t)
+	eventually(t, 20*time.Second, "the expiry scheduled", func() bool { return len(e.sched.taken()) == 1 && e.pending(t) == 0 })
+	want := fmt.Sprintf("3606 order.expired order:%s [%s]", o.ID, expiredEP)
+	if got := e.sched.taken()[0].String(); got != want {
+		t.Fatalf("scheduled %s, want %s", got, want)
 	}
 }
