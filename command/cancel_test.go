@@ -78,8 +78,8 @@ func TestCancel(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if o.Status != schema.StatusCancelled {
-				t.Fatalf("order after cancel: %+v", o)
+			if o.Status != schema.StatusCancelled || o.Expired {
+				t.Fatalf("order after cancel: %+v (a cancel is no expiry)", o)
 			}
 			counted := testutil.ToFloat64(h.uc.Create.m.moves.WithLabelValues("cancelled")) - moves
 			if want := map[bool]float64{true: 1, false: 0}[before.Status.Live()]; counted != want {

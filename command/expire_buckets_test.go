@@ -56,6 +56,13 @@ func TestBucketSweepLeavesMovedAndWaitingOrders(t *testing.T) {
 	if status(moved) != schema.StatusCancelled || status(waiting) != schema.StatusReady {
 		t.Fatalf("after the index: moved %s, waiting %s", status(moved), status(waiting))
 	}
+	// Both sweeps mark what they cancel as expired (order.expired, not
+	// order.cancelled); what they leave is not marked.
+	for id, want := range map[string]bool{plain: true, moved: true, waiting: false} {
+		if o, err := h.store.Get(ctx, id); err != nil || o.Expired != want {
+			t.Fatalf("order %s expired=%v, want %v (%v)", id, o != nil && o.Expired, want, err)
+		}
+	}
 }
 
 // TestSubmitKeepsTheBucketsExpiry: a hash submitted with a review window

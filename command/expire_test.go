@@ -51,16 +51,16 @@ func TestExpiry(t *testing.T) {
 		t.Fatalf("%d orders cancelled, want 1", total)
 	}
 	o, _ := h.store.Get(ctx, unpaid)
-	if o.Status != schema.StatusCancelled || o.Version != 3 { // created, ready, cancelled
-		t.Fatalf("expired order: %s v%d", o.Status, o.Version)
+	if o.Status != schema.StatusCancelled || o.Version != 3 || !o.Expired { // created, ready, cancelled
+		t.Fatalf("expired order: %s v%d expired=%v", o.Status, o.Version, o.Expired)
 	}
 	if o, _ := h.store.Get(ctx, paid); o.Status != schema.StatusPaid {
 		t.Fatalf("paid order became %s", o.Status)
 	}
 	shard, _ := schema.ParseOrderID(unpaid)
 	msgs, _ := h.rdb.XRange(ctx, schema.EventsKey(shard), "-", "+").Result()
-	if last := msgs[len(msgs)-1]; last.Values["type"] != "cancelled" {
-		t.Fatalf("last event %v", last.Values)
+	if last := msgs[len(msgs)-1]; last.Values["type"] != "cancelled" || last.Values[schema.FExpired] != "1" {
+		t.Fatalf("last event %v: want cancelled, marked expired", last.Values)
 	}
 	if d := h.createOK(p); d["paymentId"] == unpaid || d["idempotent"] != false {
 		t.Fatalf("a cancelled order still holds its clientOrderId: %v", d)

@@ -222,15 +222,19 @@ func (s *Store) Transition(ctx context.Context, id string, to schema.Status, at 
 // expiry moved later meanwhile (a usdt_direct order put under review) is
 // left alone and reports due=false, and must stay indexed.
 func (s *Store) Expire(ctx context.Context, id string, at time.Time) (moved, due bool, err error) {
-	res, err := s.move(ctx, id, schema.StatusCancelled, at, strconv.FormatInt(at.UnixMilli(), 10), nil)
+	res, err := s.move(ctx, id, schema.StatusCancelled, at, strconv.FormatInt(at.UnixMilli(), 10), expiredField)
 	return res == 1, res != 2, err
 }
+
+// expiredField marks an order cancelled by its expiry (Order.Expired), in
+// the same step as the move, so its cancelled event says so.
+var expiredField = []string{schema.FExpired, "1"}
 
 // ExpireBucketed cancels order id, listed in an expiry bucket that is due
 // by at, unless the expiry index took the order over (its expiry moved) or
 // it waits for an administrator; paid, failed or gone, it is left alone.
 func (s *Store) ExpireBucketed(ctx context.Context, id string, at time.Time) (moved bool, err error) {
-	res, err := s.move(ctx, id, schema.StatusCancelled, at, "b", nil)
+	res, err := s.move(ctx, id, schema.StatusCancelled, at, "b", expiredField)
 	return res == 1, err
 }
 

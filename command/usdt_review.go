@@ -136,7 +136,7 @@ func (r *USDTReview) decide(ctx context.Context, id, hash, outcome string, d usd
 	if err != nil {
 		return nil, err
 	}
-	code, why, err := r.store.reviewUSDT(ctx, id, outcome, tx, d.Reason, raw, now, now.Add(r.store.TTL(schema.MethodUSDTDirect)))
+	code, why, err := r.store.reviewUSDT(ctx, id, outcome, tx, d.Reason, d.Finding, raw, now, now.Add(r.store.TTL(schema.MethodUSDTDirect)))
 	if err != nil {
 		return nil, err
 	}
@@ -182,8 +182,9 @@ func refusedReview(o *schema.Order, tx, outcome, why string) error {
 }
 
 // reviewUSDT runs usdt_review.lua: code 1 applied, 2 a repeat, 0 refused
-// for why.
-func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, record []byte, at, expireAt time.Time) (code int64, why string, err error) {
+// for why. finding (a rejection's underpaid or overpaid) goes on the
+// outcome's event.
+func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason, finding string, record []byte, at, expireAt time.Time) (code int64, why string, err error) {
 	shard, ok := schema.ParseOrderID(id)
 	if !ok {
 		return 0, "", orderNotFound(id)
@@ -193,7 +194,7 @@ func (s *Store) reviewUSDT(ctx context.Context, id, outcome, tx, reason string, 
 	res, err := usdtReviewScript.Run(ctx, s.rdb, keys, outcome, tx, at.UnixMilli(), record, reason,
 		int64(s.retention/time.Second), schema.ClientOrderKeyPrefix(shard), schema.NextUSDTReview, schema.NextUSDTDirectPay,
 		string(schema.EventFor(schema.StatusPaid)), string(schema.EventChanged), expireAt.UnixMilli(),
-		schema.StatusCountKeyPrefix(shard), schema.ClientOrdersKeyPrefix(shard), schema.PackOrderID(id)).Slice()
+		schema.StatusCountKeyPrefix(shard), schema.ClientOrdersKeyPrefix(shard), schema.PackOrderID(id), finding).Slice()
 	if err != nil {
 		return 0, "", fmt.Errorf("usdt review %s of order %s: %w", outcome, id, err)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -112,9 +111,7 @@ func (s *Store) List(ctx context.Context, appid string) ([]Endpoint, error) {
 		}
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID
-	})
+	sortEndpoints(out)
 	return out, nil
 }
 

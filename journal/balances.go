@@ -22,6 +22,24 @@ type Balance struct {
 // Total is everything the platform owes the merchant in the currency.
 func (b Balance) Total() schema.Amount { return b.Pending + b.Available + b.Reserve + b.PayoutHold }
 
+// BalanceView is one currency of a merchant's balance as GET /api/balance
+// answers it (and balance.settled events carry it): decimals of the
+// currency.
+type BalanceView struct {
+	Currency   string `json:"currency"`
+	Pending    string `json:"pending"`
+	Available  string `json:"available"`
+	Reserve    string `json:"reserve"`
+	PayoutHold string `json:"payoutHold"`
+	Total      string `json:"total"`
+}
+
+// View is b as the API shows it.
+func (b Balance) View() BalanceView {
+	return BalanceView{Currency: b.Currency, Pending: b.Pending.String(), Available: b.Available.String(),
+		Reserve: b.Reserve.String(), PayoutHold: b.PayoutHold.String(), Total: b.Total().String()}
+}
+
 // Balances reads appid's balances, one per currency it ever held, sorted by
 // currency.
 func (j *Journal) Balances(ctx context.Context, appid string) ([]Balance, error) {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestTrimOnlyWhatEveryGroupAcknowledged: the projector's own progress is
-// not enough to trim; once the dispatcher and ledger groups have
+// not enough to trim; once the dispatcher, ledger and events groups have
 // acknowledged too, the streams shrink, and never below an entry still pending for a group.
 func TestTrimOnlyWhatEveryGroupAcknowledged(t *testing.T) {
 	e := newEnv(t)
@@ -62,6 +62,20 @@ func TestTrimOnlyWhatEveryGroupAcknowledged(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := e.rdb.XAck(ctx, stream, schema.GroupLedger, ids...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// No events group yet: still nothing trimmed.
+	time.Sleep(300 * time.Millisecond)
+	if n := e.rdb.XLen(ctx, stream).Val(); n != 600 {
+		t.Fatalf("trimmed to %d before the events group existed", n)
+	}
+	if err := e.rdb.XGroupCreate(ctx, stream, schema.GroupEvents, "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: schema.GroupEvents, Consumer: "v1", Streams: []string{stream, ">"}, Count: 1000}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.rdb.XAck(ctx, stream, schema.GroupEvents, ids...).Err(); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "trimmed", func() bool { return e.rdb.XLen(ctx, stream).Val() < 600 })

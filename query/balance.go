@@ -81,15 +81,9 @@ func (b *Balances) Admit(ctx context.Context, appid, key, action string, names [
 	return acct, nil
 }
 
-// BalanceView is one currency of GET /api/balance.
-type BalanceView struct {
-	Currency   string `json:"currency"`
-	Pending    string `json:"pending"`
-	Available  string `json:"available"`
-	Reserve    string `json:"reserve"`
-	PayoutHold string `json:"payoutHold"`
-	Total      string `json:"total"`
-}
+// BalanceView is one currency of GET /api/balance (journal.BalanceView,
+// which balance.settled events carry too).
+type BalanceView = journal.BalanceView
 
 // Balance is the merchant's balances, one per currency it ever held.
 func (b *Balances) Balance(ctx context.Context, acct *merchant.Account) ([]BalanceView, error) {
@@ -99,8 +93,7 @@ func (b *Balances) Balance(ctx context.Context, acct *merchant.Account) ([]Balan
 	}
 	out := make([]BalanceView, 0, len(bals))
 	for _, x := range bals {
-		out = append(out, BalanceView{Currency: x.Currency, Pending: x.Pending.String(), Available: x.Available.String(),
-			Reserve: x.Reserve.String(), PayoutHold: x.PayoutHold.String(), Total: x.Total().String()})
+		out = append(out, x.View())
 	}
 	return out, nil
 }

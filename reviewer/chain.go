@@ -77,7 +77,7 @@ func judgeTx(o *schema.Order, n usdt.Network, tx usdt.Tx, want *big.Int) verdict
 		}
 	}
 	if hit == nil {
-		v := reject(reasonWrongAmount, transferEvidence(ours[0], tx)+" want="+want.String())
+		v := wrongAmount(transferEvidence(ours[0], tx)+" want="+want.String(), ours[0].Units, want)
 		v.moveTo, _ = usdt.PayableLiteral(ours[0].Units, n.Decimals)
 		return v
 	}

@@ -37,7 +37,7 @@ func (r *Reviewer) checkDeposit(ctx context.Context, o *schema.Order, n usdt.Net
 	case !n.Receives(d.Address):
 		return reject(reasonWrongAddress, ev)
 	case !sameAmount(d.Amount, o.PayableAmount):
-		return reject(reasonWrongAmount, ev+" want="+o.PayableAmount)
+		return wrongAmount(ev+" want="+o.PayableAmount, micros(d.Amount), micros(o.PayableAmount))
 	case !d.InsertTime.IsZero() && d.InsertTime.Before(o.CreatedAt.Add(-clockSkew)):
 		return reject(reasonTooOld, ev+" credited="+schema.WireTime(d.InsertTime))
 	case !d.Success:
@@ -64,7 +64,7 @@ func (r *Reviewer) checkPayment(ctx context.Context, o *schema.Order) verdict {
 	case !strings.EqualFold(p.Coin, coinUSDT):
 		return reject(reasonWrongToken, ev)
 	case !sameAmount(p.Amount, o.PayableAmount):
-		return reject(reasonWrongAmount, ev+" want="+o.PayableAmount)
+		return wrongAmount(ev+" want="+o.PayableAmount, micros(p.Amount), micros(o.PayableAmount))
 	case !p.Success:
 		return later(reasonUnconfirmed, ev+" not successful")
 	}
@@ -97,6 +97,20 @@ func (r *Reviewer) exchangeErr(o *schema.Order, err error, missing string) (verd
 
 // decimalLit is a plain decimal literal: no sign, exponent or fraction bar.
 var decimalLit = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+
+// micros is a plain decimal literal in units of 10^-18 (the finest
+// token's), to say which of two amounts is larger; nil for anything else.
+func micros(a string) *big.Int {
+	if !decimalLit.MatchString(a) {
+		return nil
+	}
+	x, ok := new(big.Rat).SetString(a)
+	if !ok {
+		return nil
+	}
+	x.Mul(x, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil)))
+	return new(big.Int).Quo(x.Num(), x.Denom())
+}
 
 // sameAmount compares two decimal literals exactly ("12.3470610" equals
 // "12.347061"); anything but a plain decimal is never equal.

@@ -52,6 +52,7 @@ type modeCase struct {
 	outcome string                          // the landed call: approve, reject, escalate
 	reason  string
 	order   func(o *schema.Order) // changes the order before it is queued
+	finding string                // a wrong_amount rejection's: underpaid or overpaid
 }
 
 func keep[T any](*T) {}
@@ -68,17 +69,17 @@ func TestReviewByMode(t *testing.T) {
 				tx.Transfers = []usdt.TokenTransfer{{Contract: "TOtherToken", To: trc20.Addresses[0], Units: good.Units}, good}
 			}, outcome: "approve"},
 		{name: "chain one micro-USDT more", network: trc20, mode: usdt.ModeChain,
-			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units.Add(tx.Transfers[0].Units, big.NewInt(1)) }, outcome: "reject", reason: "wrong_amount"},
+			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units.Add(tx.Transfers[0].Units, big.NewInt(1)) }, outcome: "reject", reason: "wrong_amount", finding: "overpaid"},
 		{name: "chain one micro-USDT less", network: trc20, mode: usdt.ModeChain,
-			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units.Sub(tx.Transfers[0].Units, big.NewInt(1)) }, outcome: "reject", reason: "wrong_amount"},
+			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units.Sub(tx.Transfers[0].Units, big.NewInt(1)) }, outcome: "reject", reason: "wrong_amount", finding: "underpaid"},
 		{name: "chain BEP20 one micro-USDT less at 18 decimals", network: bep20, mode: usdt.ModeChain,
 			tx: func(t *testing.T, tx *usdt.Tx) {
 				tx.Transfers[0].Units.Sub(tx.Transfers[0].Units, big.NewInt(1_000_000_000_000))
-			}, outcome: "reject", reason: "wrong_amount"},
+			}, outcome: "reject", reason: "wrong_amount", finding: "underpaid"},
 		{name: "chain BEP20 one unit (1e-18) more", network: bep20, mode: usdt.ModeChain,
-			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units.Add(tx.Transfers[0].Units, big.NewInt(1)) }, outcome: "reject", reason: "wrong_amount"},
+			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units.Add(tx.Transfers[0].Units, big.NewInt(1)) }, outcome: "reject", reason: "wrong_amount", finding: "overpaid"},
 		{name: "chain BEP20 read at 6 decimals", network: bep20, mode: usdt.ModeChain,
-			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units = units(t, "12.347061", trc20, 0) }, outcome: "reject", reason: "wrong_amount"},
+			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].Units = units(t, "12.347061", trc20, 0) }, outcome: "reject", reason: "wrong_amount", finding: "underpaid"},
 		{name: "chain wrong recipient", network: trc20, mode: usdt.ModeChain,
 			tx: func(t *testing.T, tx *usdt.Tx) { tx.Transfers[0].To = "TSomeoneElse111111111111111111111" }, outcome: "reject", reason: "wrong_address"},
 		{name: "chain wrong token contract", network: bep20, mode: usdt.ModeChain,
@@ -105,7 +106,9 @@ func TestReviewByMode(t *testing.T) {
 		{name: "exchange amount with trailing zeros", network: bep20, mode: usdt.ModeExchange,
 			deposit: func(d *usdt.Deposit) { d.Amount += "000" }, outcome: "approve"},
 		{name: "exchange one micro-USDT less", network: trc20, mode: usdt.ModeExchange,
-			deposit: func(d *usdt.Deposit) { d.Amount = "12.347060" }, outcome: "reject", reason: "wrong_amount"},
+			deposit: func(d *usdt.Deposit) { d.Amount = "12.347060" }, outcome: "reject", reason: "wrong_amount", finding: "underpaid"},
+		{name: "exchange one micro-USDT more", network: trc20, mode: usdt.ModeExchange,
+			deposit: func(d *usdt.Deposit) { d.Amount = "12.347062" }, outcome: "reject", reason: "wrong_amount", finding: "overpaid"},
 		{name: "exchange amount in exponent form", network: trc20, mode: usdt.ModeExchange,
 			deposit: func(d *usdt.Deposit) { d.Amount = "1.2347061e1" }, outcome: "reject", reason: "wrong_amount"},
 		{name: "exchange wrong address", network: trc20, mode: usdt.ModeExchange,
@@ -128,7 +131,7 @@ func TestReviewByMode(t *testing.T) {
 		// exchange pay
 		{name: "exchange pay approved", network: trc20, mode: usdt.ModeExchangePay, payment: keep[usdt.Payment], outcome: "approve"},
 		{name: "exchange pay wrong amount", network: trc20, mode: usdt.ModeExchangePay,
-			payment: func(p *usdt.Payment) { p.Amount = "12.34706" }, outcome: "reject", reason: "wrong_amount"},
+			payment: func(p *usdt.Payment) { p.Amount = "12.34706" }, outcome: "reject", reason: "wrong_amount", finding: "underpaid"},
 		{name: "exchange pay wrong coin", network: bep20, mode: usdt.ModeExchangePay,
 			payment: func(p *usdt.Payment) { p.Coin = "BUSD" }, outcome: "reject", reason: "wrong_token"},
 	}
@@ -159,9 +162,9 @@ func TestReviewByMode(t *testing.T) {
 			}
 			r := e.start(testConfig(), nil)
 			got := e.decided(o.ID)
-			if got.Outcome != tc.outcome || got.D.Reason != tc.reason || got.Hash != o.TxHash {
-				t.Fatalf("outcome %s %q for hash %s, want %s %q for %s (evidence %q, note %q)",
-					got.Outcome, got.D.Reason, got.Hash, tc.outcome, tc.reason, o.TxHash, got.D.Evidence, got.D.Note)
+			if got.Outcome != tc.outcome || got.D.Reason != tc.reason || got.Hash != o.TxHash || got.D.Finding != tc.finding {
+				t.Fatalf("outcome %s %q (found %q) for hash %s, want %s %q (found %q) for %s (evidence %q, note %q)",
+					got.Outcome, got.D.Reason, got.D.Finding, got.Hash, tc.outcome, tc.reason, tc.finding, o.TxHash, got.D.Evidence, got.D.Note)
 			}
 			wantOutcome := map[string]string{"approve": usdt.OutcomeApproved, "reject": usdt.OutcomeRejected, "escalate": usdt.OutcomeWaiting}[tc.outcome]
 			if got.D.Outcome != wantOutcome || got.D.By != r.ID() || got.D.At.IsZero() || got.D.Evidence == "" && tc.reason != "invalid_order" {

@@ -104,7 +104,7 @@ func (r *Reviewer) apply(ctx context.Context, o *schema.Order, mode string, v ve
 	case stepApprove:
 		call, out, d.Outcome, d.Reason = r.d.Orders.ApproveUSDT, outApproved, usdt.OutcomeApproved, ""
 	case stepReject:
-		call, out, d.Outcome = r.d.Orders.RejectUSDT, outRejected, usdt.OutcomeRejected
+		call, out, d.Outcome, d.Finding = r.d.Orders.RejectUSDT, outRejected, usdt.OutcomeRejected, v.finding
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	_, err := call(cctx, o.ID, o.TxHash, d)

@@ -1,6 +1,7 @@
 package reviewer
 
 import (
+	"math/big"
 	"strings"
 
 	"github.com/paygate/gateway/schema"
@@ -40,6 +41,10 @@ type verdict struct {
 	// moveTo is, for a wrong_amount rejection, the payable amount the
 	// transfer to our address does carry: the order it pays gets the hash.
 	moveTo string
+	// finding is, for a wrong_amount rejection, whether the transfer
+	// carried less or more than the order asked (schema.USDTUnderpaid,
+	// USDTOverpaid): the merchant is told which.
+	finding string
 }
 
 func later(reason, evidence string) verdict {
@@ -68,6 +73,19 @@ func reject(reason, evidence string) verdict {
 	return verdict{step: stepReject, reason: reason, evidence: evidence}
 }
 
+// wrongAmount is the rejection of a transfer of got units where want
+// were asked for.
+func wrongAmount(evidence string, got, want *big.Int) verdict {
+	v := reject(reasonWrongAmount, evidence)
+	if got != nil && want != nil {
+		v.finding = schema.USDTUnderpaid
+		if got.Cmp(want) > 0 {
+			v.finding = schema.USDTOverpaid
+		}
+	}
+	return v
+}
+
 // both is dual mode: the chain and the exchange must both approve. One
 // approving and the other rejecting is for an administrator; either not yet
 // decided means checking again (a backend failure wins as the reason, so
@@ -93,7 +111,7 @@ func both(chain, exch verdict) verdict {
 		v.note, v.have, v.need = note, chain.have, chain.need
 		return v
 	case chain.step == stepReject && exch.step == stepReject:
-		return verdict{step: stepReject, reason: chain.reason, evidence: ev}
+		return verdict{step: stepReject, reason: chain.reason, evidence: ev, finding: chain.finding}
 	}
 	return verdict{step: stepEscalate, reason: reasonDisagree, evidence: ev}
 }

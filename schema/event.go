@@ -49,6 +49,10 @@ const (
 	EvAt   = "at"
 	// EvRefund is a refund event's record (JSON, Refund).
 	EvRefund = "rf"
+	// EvUSDT is what a USDT review's outcome found (USDTUnderpaid,
+	// USDTOverpaid, USDTLate), on that outcome's entry only: a fact of
+	// the happening, not of the order, so no later entry repeats it.
+	EvUSDT = "usdt"
 )
 
 // Event is one change of one order as the stream carries it.
@@ -59,6 +63,7 @@ type Event struct {
 	At       time.Time
 	Order    Order
 	Refund   *Refund // refund events only
+	USDT     string  // EvUSDT: a USDT review outcome's finding, if any
 }
 
 // EventFields are a stream entry's values for an event, exactly as the
@@ -76,7 +81,7 @@ func EventFields(typ EventType, at time.Time, o *Order) []any {
 // DecodeEvent reads a stream entry. Consumers dead-letter entries it refuses.
 func DecodeEvent(streamID string, values map[string]any) (Event, error) {
 	str := func(k string) string { s, _ := values[k].(string); return s }
-	ev := Event{StreamID: streamID, Type: EventType(str(EvType))}
+	ev := Event{StreamID: streamID, Type: EventType(str(EvType)), USDT: str(EvUSDT)}
 	switch ev.Type {
 	case EventCreated, EventReady, EventPaid, EventFailed, EventCancelled, EventChanged:
 	case EventRefund:

@@ -10,10 +10,16 @@ const (
 	GroupDispatcher = "dispatcher"
 	// GroupLedger posts paid orders and finished refunds to the journal.
 	GroupLedger = "ledger"
+	// GroupEvents derives the catalogue's events (package events) for
+	// merchants' webhook endpoints; it also reads the payouts' streams and
+	// the journals (their settlements).
+	GroupEvents = "events"
 )
 
 // ConsumerGroups lists every group reading the event streams.
-func ConsumerGroups() []string { return []string{GroupProjector, GroupDispatcher, GroupLedger} }
+func ConsumerGroups() []string {
+	return []string{GroupProjector, GroupDispatcher, GroupLedger, GroupEvents}
+}
 
 // GroupStatements copies every shard's journal stream (JournalKey) into
 // ClickHouse for the statements. It reads the journal streams, not the

@@ -58,6 +58,12 @@ type Order struct {
 	// method's only one, "default").
 	Channel         string
 	PaidWithBalance bool
+	// Expired says the order was cancelled because its payment window
+	// ended, not by its payer, its merchant or its provider: the status is
+	// cancelled either way (SPEC.md), and only this tells a merchant's
+	// order.expired from order.cancelled. It stays if the order is paid
+	// late.
+	Expired bool
 	// Refunded is what the order's succeeded refunds gave back;
 	// RefundReserved also counts the pending ones, and never exceeds Amount.
 	Refunded       Amount
@@ -107,6 +113,7 @@ const (
 	FCost        = "cost"
 	FChannel     = "chan"
 	FPaidBalance = "pwb"
+	FExpired     = "exp"
 	FClientIP    = "ip"
 	FRefunded    = "rfd"
 	FRefundRes   = "rfr"
@@ -190,6 +197,7 @@ func (o *Order) eachField(emit func(k any, v string)) {
 	add(FChannel, o.Channel)
 	add(FProviderRef, o.ProviderRef)
 	add(FPaidBalance, boolField(o.PaidWithBalance))
+	add(FExpired, boolField(o.Expired))
 	add(FClientIP, o.ClientIP)
 	if o.Refunded != 0 {
 		add(FRefunded, strconv.FormatInt(int64(o.Refunded), 10))
@@ -263,6 +271,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		NotifyURL: get(FNotifyURL), ReturnURL: get(FReturnURL), Lang: get(FLang), AllowedMethods: get(FAllowed),
 		FiatpspSystemID: get(FFiatpspSys), ProviderURL: get(FProviderURL), NextAction: get(FNextAction),
 		QRPayload: get(FQRPayload), PayableAmount: get(FPayable), PaidWithBalance: get(FPaidBalance) == "1",
+		Expired:     get(FExpired) == "1",
 		PayCurrency: get(FPayCurrency), Network: get(FNetwork), TxHash: get(FTxHash), Review: get(FReview), ReviewReason: get(FReviewWhy), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
 		FXRate: get(FFXRate), ProviderRef: get(FProviderRef), Fee: get(FFee), Cost: get(FCost), Channel: get(FChannel),
 		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),

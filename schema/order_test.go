@@ -88,7 +88,7 @@ func sampleOrder() Order {
 		NotifyURL: "https://shop.example/hook", ReturnURL: "https://shop.example/r/{paymentId}", Lang: "zh",
 		QRPayload: "qr://x", CreatedAt: at, UpdatedAt: at, Version: 2,
 		// Not a usdt_direct order's: here so the round trip covers them.
-		Network: "TRC20", TxHash: "9f0c" + strings.Repeat("ab", 30),
+		Network: "TRC20", TxHash: "9f0c" + strings.Repeat("ab", 30), Expired: true,
 	}
 }
 

@@ -21,6 +21,16 @@ const (
 	ReviewClosed       = "closed"        // the order closed before the review decided
 )
 
+// What a review's outcome found about the transfer, carried on the order's
+// event (EvUSDT) for the merchant's usdt.* events: a transfer short of or
+// above the amount (rejected: only the exact amount pays), or one that paid
+// the order after it had ended unpaid.
+const (
+	USDTUnderpaid = "underpaid"
+	USDTOverpaid  = "overpaid"
+	USDTLate      = "late"
+)
+
 // USDTProgress is where an automatic review stands between its checks. It
 // is written by the reviewer without a version or an event: it is not a
 // change of the order (nothing a merchant is notified of, nothing the

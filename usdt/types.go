@@ -157,4 +157,8 @@ type Decision struct {
 	Reason   string    `json:"reason,omitempty"`   // machine word: wrong_amount, wrong_address, wrong_token, too_old, failed_tx, hash_used, not_found, unconfirmed, backend_down, disagree
 	Note     string    `json:"note,omitempty"`     // free text (an administrator's note, a backend's error)
 	Evidence string    `json:"evidence,omitempty"` // what was seen (block, amount, address), for support
+	// Finding is what a wrong_amount rejection found: the transfer carried
+	// less (underpaid) or more (overpaid) than the order asked. The
+	// order's event carries it, so the merchant is told which.
+	Finding string `json:"finding,omitempty"`
 }

@@ -218,6 +218,9 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 				log.Error("dispatcher stopped", "err", err)
 			}
 		})
+		if err := eventsFanOut(g, cfg, wcfg, rdb, d, reg, log); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Has(platform.RoleLedger) {
 		if err := ledgerRole(g, rdb, dir, reg, log); err != nil {

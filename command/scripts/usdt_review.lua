@@ -19,7 +19,11 @@
 --   ARGV[12] expiry (ms) of a rejected order that had none, ARGV[13] status
 --   counters key prefix of the shard (approval moves the order's count to
 --   paid), ARGV[14] clientOrderIds hash key prefix of the shard, ARGV[15]
---   the packed id (schema.PackOrderID).
+--   the packed id (schema.PackOrderID), ARGV[16] a rejection's finding
+--   (underpaid, overpaid; '' for none).
+-- The outcome's event carries what it found (schema.EvUSDT): a rejection's
+-- finding, or 'late' for an approval of an order that had ended unpaid
+-- (cancelled, expired, failed) before it: a merchant's usdt.* events.
 -- Returns {-1} no such order, {0, why} refused (nothing written; why is
 -- method, paid, hash or state), {2, version} a repeat (nothing written),
 -- {1, version} done.
@@ -54,6 +58,12 @@ if nxt ~= ARGV[8] and rv ~= 'waiting' then
 end
 local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
 local event = ARGV[11]
+local finding = ''
+if outcome == 'approved' and st ~= '0' and st ~= '1' then
+  finding = 'late'
+elseif outcome == 'rejected' then
+  finding = ARGV[16] or ''
+end
 redis.call('HSET', KEYS[1], 'ut', ARGV[3], 'rv', outcome)
 redis.call('HDEL', KEYS[1], 'rvs', 'rvn', 'rvu', 'rvc', 'rvq')
 redis.call('ZREM', KEYS[4], id)
@@ -95,5 +105,13 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[6], ttl)
 end
-redis.call('XADD', KEYS[2], '*', 'type', event, 'at', ARGV[3], 'id', id, unpack(redis.call('HGETALL', KEYS[1])))
+local entry = {'type', event, 'at', ARGV[3]}
+if finding ~= '' then
+  entry[#entry + 1], entry[#entry + 2] = 'usdt', finding
+end
+entry[#entry + 1], entry[#entry + 2] = 'id', id
+for _, f in ipairs(redis.call('HGETALL', KEYS[1])) do
+  entry[#entry + 1] = f
+end
+redis.call('XADD', KEYS[2], '*', unpack(entry))
 return {1, v}

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/paygate/gateway/command"
@@ -11,24 +9,9 @@ import (
 	"github.com/paygate/gateway/web/server"
 )
 
-// PayoutView is one payout as the merchant API answers it: amounts as
-// decimals of the currency, times in RFC 3339 UTC, empty fields left out.
-type PayoutView struct {
-	ID          string `json:"id"`
-	Destination string `json:"destination"`
-	Kind        string `json:"kind"`
-	Currency    string `json:"currency"`
-	Amount      string `json:"amount"`
-	Fee         string `json:"fee"`
-	State       string `json:"state"`
-	Reason      string `json:"reason,omitempty"`
-	TxHash      string `json:"txHash,omitempty"`
-	BankRef     string `json:"bankRef,omitempty"`
-	Reference   string `json:"reference"`
-	Created     string `json:"created"`
-	Decided     string `json:"decided,omitempty"`
-	Done        string `json:"done,omitempty"`
-}
+// PayoutView is one payout as the merchant API answers it (payout.View,
+// which the payout.* events carry too).
+type PayoutView = payout.View
 
 // PayoutsView is a page of GET /api/payouts.
 type PayoutsView struct {
@@ -37,17 +20,7 @@ type PayoutsView struct {
 }
 
 // ViewPayout is p as the API shows it.
-func ViewPayout(p payout.Payout) PayoutView {
-	at := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339)
-	}
-	return PayoutView{ID: p.ID, Destination: p.Destination, Kind: string(p.Kind), Currency: p.Currency,
-		Amount: p.Amount.String(), Fee: p.Fee.String(), State: string(p.State), Reason: p.Reason, TxHash: p.TxHash,
-		BankRef: p.BankRef, Reference: p.Reference(), Created: at(p.Created), Decided: at(p.Decided), Done: at(p.Done)}
-}
+func ViewPayout(p payout.Payout) PayoutView { return payout.ViewOf(p) }
 
 // RegisterPayouts mounts the payouts' merchant API: POST /api/payouts
 // (signed as createorder, JSON, optional Idempotency-Key), GET
