@@ -38,12 +38,22 @@ func moneyConfig(cfg platform.Config) operator.MoneyConfig {
 // (and the other GATEWAY_WEBHOOK_* settings, checked): a CLI command that
 // stores a callback URL judges it as serve's consoles do.
 func envDestinations() (*dispatcher.Destinations, error) {
+	wcfg, err := envWebhookConfig()
+	if err != nil {
+		return nil, err
+	}
+	return dispatcher.NewDestinations(wcfg.AllowPrivate), nil
+}
+
+// envWebhookConfig is the dispatcher's configuration as this machine's
+// GATEWAY_WEBHOOK_* variables set it, for the CLI.
+func envWebhookConfig() (dispatcher.Config, error) {
 	wcfg := dispatcher.Defaults()
 	wcfg.Bind(flag.NewFlagSet("env", flag.ContinueOnError))
 	if err := wcfg.Validate(); err != nil {
-		return nil, fmt.Errorf("configuration: %w", err)
+		return dispatcher.Config{}, fmt.Errorf("configuration: %w", err)
 	}
-	return dispatcher.NewDestinations(wcfg.AllowPrivate), nil
+	return wcfg, nil
 }
 
 // serveSettings are the settings serve reads whose parsers belong to the

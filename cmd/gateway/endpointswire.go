@@ -31,16 +31,26 @@ func (g *gateway) endpointsOn(wcfg dispatcher.Config, rdb redis.UniversalClient,
 	return s, nil
 }
 
-// endpointDeliveries is the process's one delivery engine of endpoint
-// events the doors ask for an endpoint's deliveries, resends, replays and
-// test events (its metrics registered once, like endpointsOn's store): nil
-// while this process wires none, and the doors then answer those calls 503
-// unavailable while the endpoints themselves work.
+// endpointDeliveries is the process's one view of the endpoint events'
+// deliveries the doors ask for an endpoint's deliveries, resends, replays
+// and test events. It queues in Redis; whichever dispatcher runs takes
+// what falls due. It counts nothing: the dispatcher role's own counts the
+// deliveries, and a process of both roles would register them twice.
 func (g *gateway) endpointDeliveries(wcfg dispatcher.Config, rdb redis.UniversalClient, reg prometheus.Registerer, log *slog.Logger) (events.EndpointDeliveries, error) {
-	if _, err := g.endpointsOn(wcfg, rdb, reg, log); err != nil {
+	if g.deliveries != nil {
+		return g.deliveries, nil
+	}
+	eps, err := g.endpointsOn(wcfg, rdb, reg, log)
+	if err != nil {
 		return nil, err
 	}
-	return nil, nil
+	wcfg.Now = g.now
+	d, err := dispatcher.NewEventDeliveries(wcfg, rdb, eps, nil, log)
+	if err != nil {
+		return nil, err
+	}
+	g.deliveries = d
+	return d, nil
 }
 
 // endpointsAPI mounts the webhook endpoints' merchant API on the command

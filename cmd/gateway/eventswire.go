@@ -15,15 +15,10 @@ import (
 
 // eventsFanOut runs the events fan-out in the dispatcher role's process:
 // it derives the catalogue's events from the streams and hands them to
-// engine's endpoint deliveries (its ScheduleEvent). An engine without them
-// runs no fan-out, and says so: merchants' endpoints would get nothing.
-func eventsFanOut(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, engine any,
+// the dispatcher's endpoint deliveries (sched, which wakes its delivery
+// loop at once).
+func eventsFanOut(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, sched fanout.Scheduler,
 	reg prometheus.Registerer, log *slog.Logger) error {
-	sched, ok := engine.(fanout.Scheduler)
-	if !ok {
-		log.Error("events fan-out not started: this dispatcher schedules no deliveries to webhook endpoints")
-		return nil
-	}
 	// Reads only: the endpoints' changes (and their metrics) are the doors'.
 	store, err := events.NewStore(events.Defaults(), rdb, dispatcher.NewDestinations(wcfg.AllowPrivate), nil, log)
 	if err != nil {

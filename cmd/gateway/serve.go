@@ -150,6 +150,9 @@ type gateway struct {
 	// endpoints is the process's one store of webhook endpoints
 	// (endpointsOn), nil until a role needs it.
 	endpoints *events.Store
+	// deliveries are the endpoint events' deliveries the doors read and
+	// queue (endpointDeliveries).
+	deliveries *dispatcher.EventDeliveries
 	// channels are the command role's routing copy and breaker; nil
 	// without that role.
 	channels *channelParts

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/audit"
+	"github.com/paygate/gateway/dispatcher"
 	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/web/api"
 )
@@ -135,11 +136,15 @@ func cliEndpoints(rdb redis.UniversalClient) (*events.Store, error) {
 	return events.NewStore(events.Defaults(), rdb, dest, nil, nil)
 }
 
-// cliEndpointDeliveries is the delivery engine the CLI asks, over rdb and
-// the endpoints of st; nil (its subcommands then say it is not available)
-// while none is wired.
-func cliEndpointDeliveries(redis.UniversalClient, *events.Store) (events.EndpointDeliveries, error) {
-	return nil, nil
+// cliEndpointDeliveries is what the CLI reads and queues of the endpoints
+// of st over rdb, under this machine's GATEWAY_WEBHOOK_* settings; the
+// running dispatchers send what it queues.
+func cliEndpointDeliveries(rdb redis.UniversalClient, st *events.Store) (events.EndpointDeliveries, error) {
+	cfg, err := envWebhookConfig()
+	if err != nil {
+		return nil, err
+	}
+	return dispatcher.NewEventDeliveries(cfg, rdb, st, nil, nil)
 }
 
 // endpointCLI runs one subcommand on endpoint id of appid.
