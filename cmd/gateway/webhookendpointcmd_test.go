@@ -51,7 +51,7 @@ func TestWebhookEndpointCLI(t *testing.T) {
 	}{
 		{"another merchant's", []string{"show", other.AppID, added.ID}, "no such webhook endpoint"},
 		{"an unknown type", []string{"add", shop.AppID, "--url", "https://93.184.216.34/x", "--types", "order.payed"}, "not an event type"},
-		{"a test without an engine", []string{"test", shop.AppID, added.ID}, "not served"},
+		{"a test of a disabled endpoint", []string{"test", shop.AppID, added.ID}, "the endpoint is disabled"},
 		{"a replay before the endpoint", []string{"replay", shop.AppID, added.ID, "--since", "2020-01-01T00:00:00Z"}, "before the endpoint was created"},
 		{"an unknown subcommand", []string{"delete", shop.AppID, added.ID}, "unknown subcommand"},
 	}
