@@ -62,6 +62,9 @@ receiver_port=${receiver_addr##*:}
 [[ "$receiver_port" =~ ^[0-9]+$ ]] && [ "$receiver_port" != 0 ] || die "GATEWAY_RUN_RECEIVER_ADDR=$receiver_addr: give a fixed loopback port, e.g. 127.0.0.1:8099"
 port_in_use "$receiver_port" && die "port $receiver_port (GATEWAY_RUN_RECEIVER_ADDR=$receiver_addr) is taken by another program; stop it, or set GATEWAY_RUN_RECEIVER_ADDR to a free address"
 export GATEWAY_WEBHOOK_ALLOW_PRIVATE=${GATEWAY_WEBHOOK_ALLOW_PRIVATE:-true}
+# Approved USDT payouts are sent on the simulated chains and exchange: every
+# merchant of a local run is a demo one.
+export GATEWAY_PAYOUT_RAIL=${GATEWAY_PAYOUT_RAIL:-sandbox}
 
 redis_port=${GATEWAY_RUN_REDIS_PORT:-6379}
 ch_port=${GATEWAY_RUN_CLICKHOUSE_PORT:-9000}
