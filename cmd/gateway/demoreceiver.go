@@ -16,13 +16,16 @@ import (
 )
 
 const demoReceiverUsage = `usage: gateway demo receiver [--addr 127.0.0.1:8099] [--merchant-file FILE]
-                            [--api-key KEY] [--webhook-secret whsec_...]
+                            [--api-key KEY] [--webhook-secret whsec_...] [--redis-url URL]
 
   receiver   a merchant's webhook endpoint for trying the gateway (make run
              starts one): prints each webhook it gets and whether its MD5
              sign (the API key) and its webhook-signature (the webhook
-             secret) verify, and answers success when the sign verifies.
-             GET / shows the last webhooks. Loopback addresses only.
+             secret) verify, and answers success when the sign verifies;
+             an endpoint event (a JSON body) is verified with the secrets
+             of the merchant's webhook endpoints, read from Redis, and
+             answered 204. GET / shows the last webhooks. Loopback
+             addresses only.
 `
 
 // defaultReceiverAddr is where make run's receiver listens; make run's
@@ -36,12 +39,13 @@ const receiverKept = 20
 const receiverMaxBody = 64 << 10
 
 func demoReceiverCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := subFlags("demo", "receiver", "[--addr ADDR] [--merchant-file FILE] [--api-key KEY] [--webhook-secret SECRET]", args, stdout, stderr)
+	fs := subFlags("demo", "receiver", "[--addr ADDR] [--merchant-file FILE] [--api-key KEY] [--webhook-secret SECRET] [--redis-url URL]", args, stdout, stderr)
 	addr := fs.String("addr", defaultReceiverAddr, "where to listen: a loopback address")
 	file := fs.String("merchant-file", ".data/run/demo-merchant.json",
 		"the merchant whose keys check the webhooks: a `merchant create --json` printout, read at each webhook (make run keeps it current)")
 	apiKey := fs.String("api-key", "", "the API key the sign is checked with (instead of the file's)")
 	secret := fs.String("webhook-secret", "", "the whsec_ secret webhook-signature is checked with (instead of the file's)")
+	redisFlag := bindRedis(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -57,6 +61,12 @@ func demoReceiverCmd(ctx context.Context, args []string, stdout, stderr io.Write
 		return fmt.Errorf("demo receiver: listen on %s: %w", *addr, err)
 	}
 	r := &receiver{keys: receiverKeys{file: *file, apiKey: *apiKey, secret: *secret}, out: stdout, now: time.Now}
+	if rdb, err := redisFlag.open(ctx); err == nil {
+		defer rdb.Close()
+		if st, err := cliEndpoints(rdb); err == nil {
+			r.endpoints = storeSecrets(st, *file)
+		}
+	}
 	fmt.Fprintf(stdout, "demo receiver: webhooks to http://%s/ are printed here and answered success when their sign verifies\n", ln.Addr())
 	return r.serve(ctx, ln)
 }
@@ -80,8 +90,11 @@ func loopbackAddr(addr string) error {
 // receiver prints each webhook and keeps the last few for GET /.
 type receiver struct {
 	keys receiverKeys
-	out  io.Writer
-	now  func() time.Time
+	// endpoints are the demo merchant's endpoint secrets; nil: events
+	// are not verified (no Redis).
+	endpoints endpointSecrets
+	out       io.Writer
+	now       func() time.Time
 
 	mu   sync.Mutex
 	last []string
@@ -112,6 +125,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	text, ok := r.check(req, body)
+	event := strings.HasPrefix(req.Header.Get("Content-Type"), "application/json")
 	r.mu.Lock()
 	fmt.Fprint(r.out, text)
 	r.last = append(r.last, text)
@@ -122,6 +136,10 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if !ok {
 		// SPEC.md's first rule for a receiver: reject what does not verify.
 		http.Error(w, "sign does not verify", http.StatusBadRequest)
+		return
+	}
+	if event {
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	_, _ = io.WriteString(w, "success")
@@ -135,6 +153,10 @@ func (r *receiver) check(req *http.Request, body []byte) (string, bool) {
 		if v := req.Header.Get(h); v != "" {
 			fmt.Fprintf(&b, "  %-18s %s\n", h+":", printable([]byte(v)))
 		}
+	}
+	if strings.HasPrefix(req.Header.Get("Content-Type"), "application/json") {
+		ok := r.checkEvent(req, body, &b)
+		return b.String(), ok
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
