@@ -142,3 +142,32 @@ func TestEventOrderPerObject(t *testing.T) {
 		t.Fatalf("requests by event %v: order o2's must not wait for o1's retry", at)
 	}
 }
+
+// TestEventRedirectNotFollowed: an endpoint that answers with a redirect
+// (to our own network, say) has not acknowledged the event, and the
+// redirect is never followed: the private address gets nothing, the
+// attempt is a failure and the event is tried again at the endpoint.
+func TestEventRedirectNotFollowed(t *testing.T) {
+	e := newEvEnv(t)
+	inner := newReceiver(t, func(int, http.ResponseWriter, *http.Request) {})
+	rc := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 1 {
+			http.Redirect(w, r, inner.URL+"/internal", http.StatusFound)
+		}
+	})
+	ep := e.endpoint(e.acct.AppID, rc.URL)
+	d := e.startEvents(testConfig())
+	ev := event(t, events.OrderExpired, "o1")
+	if err := d.ScheduleEvent(context.Background(), e.acct.AppID, ev, "order:o1", []events.Endpoint{ep}); err != nil {
+		t.Fatal(err)
+	}
+	id := DeliveryID(ev.ID, ep.ID)
+	testenv.Eventually(t, 10*time.Second, "delivered", func() bool { return e.evState(e.acct.AppID, id) == events.Delivered })
+	got, err := d.Events().Delivery(context.Background(), e.acct.AppID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Attempts) != 2 || got.Attempts[0].Status != http.StatusFound || inner.count() != 0 {
+		t.Fatalf("attempts %+v, the redirect's target got %d: want a failed 302 not followed, then a 2xx", got.Attempts, inner.count())
+	}
+}
