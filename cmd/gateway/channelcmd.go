@@ -64,17 +64,11 @@ var channelArity = map[string]int{"list": 0, "show": 1, "set": 1, "enable": 1, "
 // channelCmd reads and changes the channels' routing data through the
 // console's use case (operator.Channels), each change audited as the CLI's.
 func channelCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, channelUsage)
-		return errors.New("channel: no subcommand given")
+	sub, fs, err := subcommand("channel", channelUsage, channelSynopsis, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
-	synopsis, ok := channelSynopsis[sub]
-	if !ok {
-		fmt.Fprint(stderr, channelUsage)
-		return fmt.Errorf("channel: unknown subcommand %q", sub)
-	}
-	fs := subFlags("channel", sub, synopsis, args[1:], stdout, stderr)
+	synopsis := channelSynopsis[sub]
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	by := fs.String("by", "", "who makes the change, recorded in the audit log (default: the OS user)")

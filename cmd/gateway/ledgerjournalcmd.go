@@ -32,17 +32,11 @@ var ledgerJournalSynopsis = map[string]string{"verify": "[--json]", "settle": "[
 
 // ledgerJournalCmd audits the journal, settles what is due, shows balances.
 func ledgerJournalCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, ledgerJournalUsage)
-		return errors.New("ledger: no subcommand given")
+	sub, fs, err := subcommand("ledger", ledgerJournalUsage, ledgerJournalSynopsis, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
-	synopsis, ok := ledgerJournalSynopsis[sub]
-	if !ok {
-		fmt.Fprint(stderr, ledgerJournalUsage)
-		return fmt.Errorf("ledger: unknown subcommand %q", sub)
-	}
-	fs := subFlags("ledger", sub, synopsis, args[1:], stdout, stderr)
+	synopsis := ledgerJournalSynopsis[sub]
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	var offset time.Duration

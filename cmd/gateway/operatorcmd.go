@@ -47,17 +47,11 @@ var operatorSynopsis = map[string]string{
 
 // operatorCmd manages operator accounts (access.RealmOperator).
 func operatorCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, operatorUsage)
-		return errors.New("operator: no subcommand given")
+	sub, fs, err := subcommand("operator", operatorUsage, operatorSynopsis, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
-	synopsis, ok := operatorSynopsis[sub]
-	if !ok {
-		fmt.Fprint(stderr, operatorUsage)
-		return fmt.Errorf("operator: unknown subcommand %q", sub)
-	}
-	fs := subFlags("operator", sub, synopsis, args[1:], stdout, stderr)
+	synopsis := operatorSynopsis[sub]
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	role := fs.String("role", "", "add: admin, support or auditor")

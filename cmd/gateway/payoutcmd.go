@@ -43,17 +43,11 @@ var payoutSynopsis = map[string]string{"list": "[--appid APPID] [--json]", "show
 
 // payoutCmd is the operator's side of payouts from the command line.
 func payoutCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, payoutUsage)
-		return errors.New("payout: no subcommand given")
+	sub, fs, err := subcommand("payout", payoutUsage, payoutSynopsis, args, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	sub := args[0]
-	synopsis, ok := payoutSynopsis[sub]
-	if !ok {
-		fmt.Fprint(stderr, payoutUsage)
-		return fmt.Errorf("payout: unknown subcommand %q", sub)
-	}
-	fs := subFlags("payout", sub, synopsis, args[1:], stdout, stderr)
+	synopsis := payoutSynopsis[sub]
 	redisFlag := bindRedis(fs)
 	asJSON := fs.Bool("json", false, "print JSON")
 	appid := fs.String("appid", "", "list: this merchant's payouts")
