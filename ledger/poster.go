@@ -71,7 +71,7 @@ func (p *Poster) Run(ctx context.Context) error {
 	if err := p.c.EnsureGroups(ctx); err != nil {
 		return err
 	}
-	since, err := JournalSince(ctx, p.rdb, time.Now())
+	since, err := JournalSince(ctx, p.rdb, p.cfg.Now())
 	if err != nil {
 		return err
 	}
