@@ -41,7 +41,7 @@ func storeSecrets(st *events.Store, file string) endpointSecrets {
 		var all, here []string
 		for _, ep := range eps {
 			all = append(all, ep.Secrets(now)...)
-			if u, err := url.Parse(ep.URL); err == nil && u.Path == path {
+			if atPath(ep.URL, path) {
 				here = append(here, ep.Secrets(now)...)
 			}
 		}
@@ -86,4 +86,10 @@ func (r *receiver) checkEvent(req *http.Request, body []byte, b *strings.Builder
 		b.WriteString("  answered: 400 (a receiver rejects an event whose signature does not verify; the gateway retries)\n")
 	}
 	return v.OK
+}
+
+// atPath reports whether an endpoint's URL has the path an event came to.
+func atPath(raw, path string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.Path == path
 }
