@@ -40,7 +40,7 @@ end
 -- leaves the queue instead and false is returned.
 local function claim_one(out, q, host, id, wh_prefix, log_prefix, now, lease, token)
   local wh = wh_prefix .. id
-  local f = redis.call('HMGET', wh, 'st', 'url', 'appid', 'p', 'n', 'man', 'paid')
+  local f = redis.call('HMGET', wh, 'st', 'url', 'appid', 'p', 'n', 'man', 'paid', 'na')
   if f[1] ~= 'pending' then
     redis.call('ZREM', q, id)
     return false
@@ -48,7 +48,14 @@ local function claim_one(out, q, host, id, wh_prefix, log_prefix, now, lease, to
   local till = now + lease
   redis.call('ZADD', q, till, id)
   redis.call('HSET', wh, 'lease', token, 'due', till)
-  local seq = redis.call('LLEN', log_prefix .. id) + 1
+  -- An endpoint delivery counts its attempt records (na); a paid one's
+  -- are its log.
+  local seq = tonumber(f[8] or '')
+  if seq then
+    seq = seq + 1
+  else
+    seq = redis.call('LLEN', log_prefix .. id) + 1
+  end
   for _, v in ipairs({id, token, host, f[2] or '', f[3] or '', f[4] or '{}', f[5] or '0', f[6] or '', seq, f[7] or '0'}) do
     out[#out + 1] = v
   end
