@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,4 +105,16 @@ func TestEventGoneHeadHandsOn(t *testing.T) {
 	e.startEvents(testConfig())
 	id2 := DeliveryID(ev2.ID, ep.ID)
 	testenv.Eventually(t, 10*time.Second, "the second delivered", func() bool { return e.evState(e.acct.AppID, id2) == events.Delivered })
+}
+
+// The claim script names a merchant's endpoints hash from the delivery
+// hash's prefix (claim_one in lib.lua): the two must stay side by side.
+func TestEndpointsKeyBesideDeliveries(t *testing.T) {
+	for _, appid := range []string{"m1", "app-42", "bench-ev-7"} {
+		sh := schema.HomeShard(appid)
+		derived := strings.TrimSuffix(schema.EventDeliveryKey(sh, ""), "o:") + "ep:" + appid
+		if derived != schema.EndpointsKey(appid) {
+			t.Fatalf("endpoints key %q, the claim script derives %q", schema.EndpointsKey(appid), derived)
+		}
+	}
 }

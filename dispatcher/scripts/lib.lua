@@ -35,7 +35,7 @@ local function keep(order, fallback, floor, ...)
 end
 
 -- claim_one leases delivery id of host queue q to token until now + lease,
--- appending its 10 reply fields to out (see claim.lua), and returns true; a
+-- appending its 11 reply fields to out (see claim.lua), and returns true; a
 -- delivery that is no longer pending (expired with its order, or finished)
 -- leaves the queue instead and false is returned.
 local function claim_one(out, q, host, id, wh_prefix, log_prefix, now, lease, token)
@@ -56,7 +56,17 @@ local function claim_one(out, q, host, id, wh_prefix, log_prefix, now, lease, to
   else
     seq = redis.call('LLEN', log_prefix .. id) + 1
   end
-  for _, v in ipairs({id, token, host, f[2] or '', f[3] or '', f[4] or '{}', f[5] or '0', f[6] or '', seq, f[7] or '0'}) do
+  -- An endpoint delivery (<event id>.<endpoint id>) brings its endpoint as
+  -- stored this moment (its secrets, whether it is enabled; '' when it was
+  -- removed): the attempt needs no read of its own. The merchant's
+  -- endpoints hash is on the delivery's shard, its home shard, beside the
+  -- delivery hash: gw:{tag}:wh:ep:<appid> next to gw:{tag}:wh:o:<id>.
+  local ep = ''
+  if string.sub(id, 1, 4) == 'evt_' then
+    local epid = string.match(id, '%.([^.]*)$') or ''
+    ep = redis.call('HGET', string.sub(wh_prefix, 1, -3) .. 'ep:' .. (f[3] or ''), epid) or ''
+  end
+  for _, v in ipairs({id, token, host, f[2] or '', f[3] or '', f[4] or '{}', f[5] or '0', f[6] or '', seq, f[7] or '0', ep}) do
     out[#out + 1] = v
   end
   return true
