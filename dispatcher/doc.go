@@ -52,16 +52,25 @@
 //   - Deliveries share the paid webhook's hash and log prefixes and its host
 //     queues, so the one claim script leases both kinds and the per-host
 //     limit covers a merchant's callbacks and events to a host together. A
-//     claimed id starting "evt_" is an event: its attempt reads the endpoint
-//     (its secrets of that moment, two during a rotation's overlap), posts
-//     JSON with webhook-id (the event id), webhook-timestamp and
-//     webhook-signature, and counts any 2xx as acknowledged. Its outcome is
-//     eventfinish.lua, the finish script's sibling (same batcher, same
-//     claim of the host queue's next delivery for the slot).
-//   - Order per object: per (endpoint, object) a FIFO; only its head is in
-//     a host queue, and when the head ends (delivered or dead-lettered) the
-//     next falls due. A resend or replay of an ended delivery joins the back
-//     of its FIFO.
+//     claimed id starting "evt_" is an event: its claim brings the
+//     endpoint as stored at that moment (its secrets, two during a
+//     rotation's overlap; whether it is enabled) from the home shard, so
+//     the attempt makes no read of its own; it posts JSON with webhook-id
+//     (the event id), webhook-timestamp and webhook-signature, and counts
+//     any 2xx as acknowledged. Its outcome is eventfinish.lua, the finish
+//     script's sibling (same batcher, same claim of the host queue's next
+//     delivery for the slot).
+//   - Order per object: per (endpoint, object) one delivery is the head,
+//     named in the endpoint's heads hash; only it is in a host queue, and
+//     when it ends (delivered or dead-lettered) the next falls due. The
+//     others wait behind it in a FIFO list that exists only while some do:
+//     an object with one event at a time, the usual one, costs no list. A
+//     resend or replay of an ended delivery joins the back of its FIFO.
+//   - Writes per delivery are few, because with appendfsync always each
+//     is appended to the AOF: the first attempt's record is kept in the
+//     delivery hash (later ones in its log), and no attempt refreshes a
+//     time to live (a delivery and its attempts are kept EventRetention
+//     from creation, as its history entry is).
 //   - Health: per endpoint the time of its first failure since its last
 //     success. A failure EndpointDisableAfter (72 h) after it disables the
 //     endpoint (events.Store.Disable, "failing"), raises an

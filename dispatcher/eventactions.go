@@ -22,7 +22,7 @@ func (e *EventDeliveries) Resend(ctx context.Context, appid, id string) error {
 	}
 	sh := schema.HomeShard(appid)
 	out, err := e.store.events.resend.Run(ctx, e.rdb, []string{schema.EventDeliveryKey(sh, id), schema.WebhookHostsKey(sh)},
-		id, appid, schema.WebhookKey(sh, ""), schema.WebhookQueueKey(sh, ""), schema.EventFIFOPrefix(sh), schema.EventObjectsKey(sh, "")).Text()
+		id, appid, schema.WebhookKey(sh, ""), schema.WebhookQueueKey(sh, ""), schema.EventFIFOPrefix(sh), schema.EventHeadsKey(sh, "")).Text()
 	if err != nil {
 		return fmt.Errorf("resend delivery: %w", err)
 	}
@@ -53,7 +53,7 @@ func (e *EventDeliveries) ReplaySince(ctx context.Context, appid string, ep even
 	}
 	sh := schema.HomeShard(appid)
 	n, err := e.store.events.replay.Run(ctx, e.rdb, []string{schema.EventIndexKey(appid, ep.ID), schema.WebhookHostsKey(sh)},
-		since.UnixMilli(), ep.ID, schema.WebhookKey(sh, ""), schema.WebhookQueueKey(sh, ""), schema.EventFIFOPrefix(sh), schema.EventObjectsKey(sh, "")).Int()
+		since.UnixMilli(), ep.ID, schema.WebhookKey(sh, ""), schema.WebhookQueueKey(sh, ""), schema.EventFIFOPrefix(sh), schema.EventHeadsKey(sh, "")).Int()
 	if err != nil {
 		return 0, fmt.Errorf("replay deliveries: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -53,14 +54,20 @@ func (d *Dispatcher) attemptEvent(ctx context.Context, j job, more bool) *job {
 // instead. changed is when the endpoint was last changed: failures before
 // it (before it was enabled again, say) do not count toward disabling it.
 func (e *EventDeliveries) send(ctx context.Context, client *fasthttp.Client, j job) (res result, drop string, changed time.Time) {
-	evid, epid, ok := splitDelivery(j.id)
+	evid, _, ok := splitDelivery(j.id)
 	if !ok {
 		return result{kind: "internal", err: "internal error: the delivery names no endpoint"}, "", changed
 	}
 	if e.eps == nil {
 		return result{kind: "internal", err: "internal error: endpoints cannot be read"}, "", changed
 	}
-	ep, err := e.eps.Get(ctx, j.appid, epid)
+	// The claim read the endpoint with the delivery, at this attempt's
+	// start: what a rotation or a disable did before it applies to it.
+	var ep events.Endpoint
+	var err error = platform.Errorf(platform.KindNotFound, "no such webhook endpoint")
+	if j.ep != "" {
+		ep, err = events.DecodeEndpoint(j.ep)
+	}
 	var pe *platform.Error
 	switch {
 	case errors.As(err, &pe) && pe.Kind == platform.KindNotFound:

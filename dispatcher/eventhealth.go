@@ -131,7 +131,7 @@ func (e *EventDeliveries) tellOthers(ctx context.Context, ep events.Endpoint) er
 // dropQueued dead-letters every delivery endpoint epid has queued.
 func (e *EventDeliveries) dropQueued(ctx context.Context, appid, epid, why string) (int, error) {
 	sh := schema.HomeShard(appid)
-	n, err := e.store.events.drop.Run(ctx, e.rdb, []string{schema.EventObjectsKey(sh, epid), schema.WebhookHostsKey(sh)},
+	n, err := e.store.events.drop.Run(ctx, e.rdb, []string{schema.EventHeadsKey(sh, epid), schema.WebhookHostsKey(sh)},
 		epid, why, schema.WebhookKey(sh, ""), schema.WebhookQueueKey(sh, ""), schema.EventFIFOPrefix(sh)).Int()
 	if err != nil {
 		return 0, fmt.Errorf("dead-letter the endpoint's queue: %w", err)

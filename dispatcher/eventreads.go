@@ -115,6 +115,9 @@ func deliveryView(id string, h map[string]string, log []string) (events.Delivery
 	if ms, err := strconv.ParseInt(h["due"], 10, 64); err == nil && d.State == events.Pending {
 		d.NextAt = time.UnixMilli(ms).UTC()
 	}
+	if first, ok := h["a1"]; ok {
+		log = append([]string{first}, log...)
+	}
 	recs, err := schema.DecodeWebhookLog(id, log)
 	if err != nil {
 		return events.Delivery{}, err

@@ -100,9 +100,10 @@ func (e *EventDeliveries) schedule(ctx context.Context, appid string, ev events.
 		id, host := DeliveryID(ev.ID, ep.ID), hostOf(ep.URL)
 		calls = append(calls, platform.ScriptCall{
 			Keys: []string{schema.EventDeliveryKey(sh, id), schema.WebhookQueueKey(sh, host), schema.WebhookHostsKey(sh),
-				schema.EventFIFOKey(sh, ep.ID, object), schema.EventObjectsKey(sh, ep.ID), schema.EventIndexKey(appid, ep.ID)},
+				schema.EventFIFOKey(sh, ep.ID, object), schema.EventHeadsKey(sh, ep.ID), schema.EventIndexKey(appid, ep.ID)},
 			Args: []any{id, host, ep.URL, appid, body, 0, ep.ID, object, string(ev.Type),
-				e.cfg.EventRetention.Milliseconds(), e.cfg.EventHistoryCap, schema.EventDeliveryKey(sh, ""), schema.EventLogKey(sh, "")},
+				e.cfg.EventRetention.Milliseconds(), e.cfg.EventHistoryCap, schema.EventDeliveryKey(sh, ""), schema.EventLogKey(sh, ""),
+				schema.WebhookQueueKey(sh, "")},
 		})
 	}
 	added := 0
@@ -144,7 +145,7 @@ func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.Web
 	args := []any{j.id, j.host, j.token, ackFlag, body, nextMS, s.cfg.EventRetention.Milliseconds(), s.cfg.LogCap, drop,
 		schema.WebhookKey(j.shard, ""), schema.WebhookLogKey(j.shard, ""), s.cfg.lease().Milliseconds(), tokenPrefix,
 		disableAfter.Milliseconds(), epid, schema.EventFIFOPrefix(j.shard), schema.WebhookQueueKey(j.shard, ""),
-		schema.EventObjectsKey(j.shard, ""), max(changed.UnixMilli(), 0)}
+		schema.EventHeadsKey(j.shard, ""), max(changed.UnixMilli(), 0)}
 	raw, err := s.finishes.Script(ctx, s.events.finish, keys, args...).Slice()
 	if err != nil {
 		return "", false, nil, fmt.Errorf("record event attempt of %s: %w", j.id, err)

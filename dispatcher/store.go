@@ -146,6 +146,7 @@ type job struct {
 	claimed time.Time
 	broken  string // why the stored delivery cannot be sent, if it cannot
 	event   bool   // an endpoint delivery: form is the JSON body, paid its creation
+	ep      string // an endpoint delivery's endpoint as stored at the claim; "" when removed
 }
 
 // claimAsk is what one shard's claim may take: want deliveries, perHost of
@@ -193,7 +194,7 @@ func (s *store) claimAll(ctx context.Context, asks []claimAsk, tokenPrefix strin
 }
 
 // jobFields is how many values a script answers per claimed delivery.
-const jobFields = 10
+const jobFields = 11
 
 // decodeJob reads one claimed delivery. One whose stored callback cannot be
 // read is still returned, marked broken: its attempt fails and is recorded,
@@ -216,7 +217,7 @@ func decodeJob(shard schema.Shard, v []any) job {
 		j.paid = time.UnixMilli(ms)
 	}
 	if isEventDelivery(j.id) {
-		j.event, j.form = true, str(5)
+		j.event, j.form, j.ep = true, str(5), str(10)
 		return j
 	}
 	form, err := storedForm(str(5))

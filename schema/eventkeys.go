@@ -13,17 +13,20 @@ package schema
 
 // EventDeliveryKey is the hash of one endpoint delivery: st, n, due,
 // lease, man, url, host, appid, p (the body as sent), paid (created, ms),
-// ep, obj, type, why (why it was dead-lettered).
+// ep, obj, type, why (why it was dead-lettered), a1 (the first attempt's
+// record, WebhookAttempt JSON), na (how many attempts are recorded).
 func EventDeliveryKey(s Shard, id string) string { return WebhookKey(s, id) }
 
-// EventLogKey is the list of one endpoint delivery's attempts, oldest
-// first (WebhookAttempt JSON).
+// EventLogKey is the list of one endpoint delivery's attempts after its
+// first (that one is the hash's a1), oldest first (WebhookAttempt JSON).
+// A delivery acknowledged at its first attempt has none.
 func EventLogKey(s Shard, id string) string { return WebhookLogKey(s, id) }
 
 // EventFIFOKey is the queue of endpoint epid's deliveries about one object
-// (an order, a payout, a destination, a balance) not ended yet, in the
-// order they were scheduled. Only its head is in a host queue: the next
-// is attempted once the head is delivered or dead-lettered.
+// (an order, a payout, a destination, a balance) waiting behind the one
+// being attempted (EventHeadsKey), in the order they were scheduled. It
+// exists only while an object has more than one delivery not ended: the
+// usual object, with one event at a time, costs no list at all.
 func EventFIFOKey(s Shard, epid, object string) string {
 	return EventFIFOPrefix(s) + epid + ":" + object
 }
@@ -32,10 +35,11 @@ func EventFIFOKey(s Shard, epid, object string) string {
 // FIFO from a delivery's endpoint and object).
 func EventFIFOPrefix(s Shard) string { return "gw:" + s.Tag() + ":ev:fifo:" }
 
-// EventObjectsKey is the set of objects whose FIFO of endpoint epid is not
-// empty: what disabling the endpoint dead-letters. With epid empty it is
-// the prefix of every such key of shard s.
-func EventObjectsKey(s Shard, epid string) string { return "gw:" + s.Tag() + ":ev:objs:" + epid }
+// EventHeadsKey is endpoint epid's hash of object → the delivery of it
+// that is in a host queue (the head: the only one attempted; the rest wait
+// in its EventFIFOKey): what disabling the endpoint dead-letters. With epid
+// empty it is the prefix of every such key of shard s.
+func EventHeadsKey(s Shard, epid string) string { return "gw:" + s.Tag() + ":ev:heads:" + epid }
 
 // EventIndexKey is merchant appid's endpoint epid's deliveries by creation
 // time (ms): its history, trimmed to the retention and its newest.

@@ -8,8 +8,9 @@
 --   claim, ARGV[6] per-host limit, ARGV[7] lease token prefix, ARGV[8] hosts
 --   to scan, ARGV[9..] host, free slots: hosts this process already has
 --   attempts in flight to (a host missing here has the full limit free).
--- Returns a flat list, 10 values per claimed delivery: id, token, host, url,
---   appid, params, automatic attempts made, manual mark, attempt number, paid (ms).
+-- Returns a flat list, 11 values per claimed delivery: id, token, host, url,
+--   appid, params, automatic attempts made, manual mark, attempt number, paid (ms),
+--   the endpoint's record (an endpoint delivery's; '' for any other).
 local now = now_ms()
 local want = tonumber(ARGV[5])
 local free = {}

@@ -1,14 +1,17 @@
 -- Dead-letter every delivery an endpoint has queued, with a reason (the
 -- endpoint was disabled): replay sends them again once it is enabled.
--- KEYS[1] the endpoint's objects, KEYS[2] hosts index.
+-- KEYS[1] the endpoint's heads, KEYS[2] hosts index.
 -- ARGV[1] endpoint id, ARGV[2] why, ARGV[3] delivery hash prefix, ARGV[4]
 --   host queue prefix, ARGV[5] FIFO prefix.
 -- Returns how many were dead-lettered. One in flight is marked too; its
 -- attempt's failure is then stale, its success still counts.
 local n = 0
-for _, obj in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local fifo = ARGV[5] .. ARGV[1] .. ':' .. obj
-  for _, id in ipairs(redis.call('LRANGE', fifo, 0, -1)) do
+local heads = redis.call('HGETALL', KEYS[1])
+for i = 1, #heads, 2 do
+  local fifo = ARGV[5] .. ARGV[1] .. ':' .. heads[i]
+  local ids = redis.call('LRANGE', fifo, 0, -1)
+  table.insert(ids, 1, heads[i + 1])
+  for _, id in ipairs(ids) do
     local k = ARGV[3] .. id
     local f = redis.call('HMGET', k, 'st', 'host')
     if f[1] == 'pending' then

@@ -3,7 +3,7 @@
 -- object holds), each failed one waiting for its retry is brought forward.
 -- KEYS[1] the endpoint's history index, KEYS[2] hosts index.
 -- ARGV[1] since (ms), ARGV[2] endpoint id, ARGV[3] delivery hash prefix,
---   ARGV[4] host queue prefix, ARGV[5] FIFO prefix, ARGV[6] objects prefix.
+--   ARGV[4] host queue prefix, ARGV[5] FIFO prefix, ARGV[6] heads prefix.
 -- Returns how many were made due.
 local now = now_ms()
 local n = 0

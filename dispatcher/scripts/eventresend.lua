@@ -4,7 +4,7 @@
 -- KEYS[1] delivery hash, KEYS[2] hosts index.
 -- ARGV[1] delivery id, ARGV[2] the merchant it must be of (another's is
 --   answered as none, nothing written), ARGV[3] delivery hash prefix,
---   ARGV[4] host queue prefix, ARGV[5] FIFO prefix, ARGV[6] objects prefix.
+--   ARGV[4] host queue prefix, ARGV[5] FIFO prefix, ARGV[6] heads prefix.
 -- Returns requeue's answer.
 local f = redis.call('HMGET', KEYS[1], 'appid', 'ep')
 if f[1] ~= ARGV[2] or not f[2] then

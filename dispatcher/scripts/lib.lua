@@ -35,12 +35,12 @@ local function keep(order, fallback, floor, ...)
 end
 
 -- claim_one leases delivery id of host queue q to token until now + lease,
--- appending its 10 reply fields to out (see claim.lua), and returns true; a
+-- appending its 11 reply fields to out (see claim.lua), and returns true; a
 -- delivery that is no longer pending (expired with its order, or finished)
 -- leaves the queue instead and false is returned.
 local function claim_one(out, q, host, id, wh_prefix, log_prefix, now, lease, token)
   local wh = wh_prefix .. id
-  local f = redis.call('HMGET', wh, 'st', 'url', 'appid', 'p', 'n', 'man', 'paid')
+  local f = redis.call('HMGET', wh, 'st', 'url', 'appid', 'p', 'n', 'man', 'paid', 'na')
   if f[1] ~= 'pending' then
     redis.call('ZREM', q, id)
     return false
@@ -48,8 +48,25 @@ local function claim_one(out, q, host, id, wh_prefix, log_prefix, now, lease, to
   local till = now + lease
   redis.call('ZADD', q, till, id)
   redis.call('HSET', wh, 'lease', token, 'due', till)
-  local seq = redis.call('LLEN', log_prefix .. id) + 1
-  for _, v in ipairs({id, token, host, f[2] or '', f[3] or '', f[4] or '{}', f[5] or '0', f[6] or '', seq, f[7] or '0'}) do
+  -- An endpoint delivery counts its attempt records (na); a paid one's
+  -- are its log.
+  local seq = tonumber(f[8] or '')
+  if seq then
+    seq = seq + 1
+  else
+    seq = redis.call('LLEN', log_prefix .. id) + 1
+  end
+  -- An endpoint delivery (<event id>.<endpoint id>) brings its endpoint as
+  -- stored this moment (its secrets, whether it is enabled; '' when it was
+  -- removed): the attempt needs no read of its own. The merchant's
+  -- endpoints hash is on the delivery's shard, its home shard, beside the
+  -- delivery hash: gw:{tag}:wh:ep:<appid> next to gw:{tag}:wh:o:<id>.
+  local ep = ''
+  if string.sub(id, 1, 4) == 'evt_' then
+    local epid = string.match(id, '%.([^.]*)$') or ''
+    ep = redis.call('HGET', string.sub(wh_prefix, 1, -3) .. 'ep:' .. (f[3] or ''), epid) or ''
+  end
+  for _, v in ipairs({id, token, host, f[2] or '', f[3] or '', f[4] or '{}', f[5] or '0', f[6] or '', seq, f[7] or '0', ep}) do
     out[#out + 1] = v
   end
   return true
