@@ -17,6 +17,9 @@ type Payouts struct {
 	now func() time.Time
 }
 
+// CheckerWindow is how long a changer may not approve (maker-checker).
+func (p *Payouts) CheckerWindow() time.Duration { return p.s.CheckerWindow() }
+
 // NewPayouts is the use case over s.
 func NewPayouts(s *payout.Store, now func() time.Time) *Payouts {
 	if now == nil {

@@ -103,6 +103,10 @@ func New(cfg Config, rdb redis.UniversalClient, j *journal.Journal, reg promethe
 
 func (s *Store) now() time.Time { return s.cfg.Now() }
 
+// CheckerWindow is how long an operator who changed a merchant's payout
+// settings may not decide its payouts, for the pages that say so.
+func (s *Store) CheckerWindow() time.Duration { return s.cfg.CheckerWindow }
+
 func isNil(err error) bool { return errors.Is(err, redis.Nil) }
 
 func redisZ(at time.Time, member string) redis.Z {

@@ -146,6 +146,7 @@ func newEnv(t *testing.T) *env {
 	}
 	pcfg := payout.Defaults()
 	pcfg.CoolingOff = 0
+	pcfg.CheckerWindow = 12 * time.Hour // not the default: the page must say this one
 	if e.payouts, err = payout.New(pcfg, rdb, j, nil, log); err != nil {
 		t.Fatal(err)
 	}

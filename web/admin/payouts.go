@@ -2,6 +2,7 @@ package admin
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -35,6 +36,8 @@ type payoutsData struct {
 	Recent []payout.Payout
 	Report *operator.RefsReport
 	Bad    string // why a references file recorded nothing
+	// Hours is the maker-checker window as the page states it.
+	Hours string
 }
 
 func (c payoutPages) load(ctx *fiber.Ctx) (payoutsData, error) {
@@ -42,7 +45,7 @@ func (c payoutPages) load(ctx *fiber.Ctx) (payoutsData, error) {
 	if err != nil {
 		return payoutsData{}, err
 	}
-	d := payoutsData{PayoutQueues: q, AppID: query(ctx, "appid")}
+	d := payoutsData{PayoutQueues: q, AppID: query(ctx, "appid"), Hours: strconv.FormatFloat(c.payouts.CheckerWindow().Hours(), 'f', -1, 64)}
 	if d.AppID != "" {
 		if d.Recent, err = c.payouts.Of(ctx.UserContext(), c.ui.Actor(ctx), d.AppID, 50); err != nil {
 			return payoutsData{}, err

@@ -313,3 +313,15 @@ func tooLarge(t *testing.T, e *env, req *http.Request) bool {
 	}
 	return res.StatusCode == http.StatusRequestEntityTooLarge
 }
+
+// TestPayoutsPageStatesTheCheckerWindow: the operators' Payouts page says
+// the maker-checker window configured, not a default written into a
+// sentence.
+func TestPayoutsPageStatesTheCheckerWindow(t *testing.T) {
+	e := newEnv(t)
+	admin := e.session(t, access.RealmOperator, "ann@ops.test")
+	res := e.do(t, get(Prefix+"/payouts", admin))
+	if b := body(t, res); res.StatusCode != http.StatusOK || !strings.Contains(b, "in the last 12 hours") {
+		t.Fatalf("payouts page %d does not state the 12 h window", res.StatusCode)
+	}
+}
