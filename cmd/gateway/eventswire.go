@@ -16,14 +16,10 @@ import (
 // eventsFanOut runs the events fan-out in the dispatcher role's process:
 // it derives the catalogue's events from the streams and hands them to
 // the dispatcher's endpoint deliveries (sched, which wakes its delivery
-// loop at once).
-func eventsFanOut(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, sched fanout.Scheduler,
-	reg prometheus.Registerer, log *slog.Logger) error {
-	// Reads only: the endpoints' changes (and their metrics) are the doors'.
-	store, err := events.NewStore(events.Defaults(), rdb, dispatcher.NewDestinations(wcfg.AllowPrivate), nil, log)
-	if err != nil {
-		return err
-	}
+// loop at once), reading the merchants' endpoints from store, the one the
+// dispatcher reads their secrets from.
+func eventsFanOut(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient, store *events.Store,
+	sched fanout.Scheduler, reg prometheus.Registerer, log *slog.Logger) error {
 	j, err := g.journalOn(rdb, reg, log)
 	if err != nil {
 		return err

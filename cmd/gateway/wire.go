@@ -218,7 +218,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 				log.Error("dispatcher stopped", "err", err)
 			}
 		})
-		if err := eventsFanOut(g, cfg, wcfg, rdb, d.Events(), reg, log); err != nil {
+		if err := eventsFanOut(g, cfg, wcfg, rdb, eps, d.Events(), reg, log); err != nil {
 			return nil, err
 		}
 	}
