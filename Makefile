@@ -40,6 +40,14 @@ test:
 	scripts/chaos.sh quick
 	$(MAKE) fuzz-quick
 
+# Every SDK's own test runner (sdk/*) against the real binary
+# (cmd/gateway TestSDKs); `make test` runs it too.
+.PHONY: test-sdk
+test-sdk: export GOFLAGS += -pgo=off
+test-sdk:
+	scripts/deps.sh test
+	scripts/testenv.sh $(GO) test -count=1 -run '^TestSDKs$$' -v ./cmd/gateway/
+
 # The end-to-end tests, the failover and every *Cluster* test on a 3-master
 # Redis Cluster with replicas and a 2-shard ClickHouse cluster
 # (scripts/testenv-cluster.sh; the single servers of testenv.sh are there

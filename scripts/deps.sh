@@ -8,8 +8,10 @@
 #   scripts/deps.sh test   (the default) that, and what the tests need:
 #                          promtool (Debian's prometheus package) for the
 #                          metric and rule checks, Chromium and a CJK font for
-#                          the browser tests (internal/browser), and npm for
-#                          axe-core, their accessibility checker
+#                          the browser tests (internal/browser), npm for
+#                          axe-core, their accessibility checker, and for
+#                          the SDK and OpenAPI tools (scripts/npm-tools.sh),
+#                          PHP (with curl), Python and Node for the SDKs
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -45,10 +47,19 @@ test_deps() {
 	if ! dpkg-query -W -f='${Status}' fonts-wqy-microhei 2>/dev/null | grep -q 'ok installed'; then
 		missing+=(fonts-wqy-microhei)
 	fi
+	# The SDKs' own test runners (make test-sdk): PHP with curl for sdk/php
+	# and the epay door's end-to-end client, Python for sdk/python; node
+	# (with npm above) runs sdk/node.
+	need php php-cli
+	if ! php -m 2>/dev/null | grep -qx curl; then
+		missing+=(php-curl)
+	fi
+	need python3 python3
+	need node nodejs
 }
 test_deps
-# axe-core, from npm, for the browser tests only.
-axe() { [ "$mode" = run ] || "$(dirname "$0")/axe.sh"; }
+# axe-core, from npm, for the browser tests; the SDK and OpenAPI tools too.
+axe() { [ "$mode" = run ] || { "$(dirname "$0")/axe.sh" && "$(dirname "$0")/npm-tools.sh"; }; }
 if [ ${#missing[@]} -eq 0 ]; then
 	axe
 	exit 0
