@@ -1,6 +1,7 @@
 package epay
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -75,3 +76,15 @@ func (t Types) String() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// TypeSource gives the mapping in force: the operator may change it while
+// the gateway serves (the operator console), so a door asks per request.
+type TypeSource interface {
+	Types(ctx context.Context) (Types, error)
+}
+
+// Static is a mapping that never changes (GATEWAY_EPAY_TYPES alone).
+type Static Types
+
+// Types is the fixed mapping.
+func (s Static) Types(context.Context) (Types, error) { return Types(s), nil }

@@ -69,10 +69,18 @@ type Order struct {
 	Refunded       Amount
 	RefundReserved Amount
 	ClientIP       string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	CompletedAt    time.Time // zero until paid
-	Version        int64
+	// Door is the merchant door the order came in by: "" for SPEC.md's API,
+	// DoorEpay for the epay-compatible one, whose orders are notified and
+	// returned in that protocol's form. DoorType is the protocol's type
+	// word the merchant sent (its notification names it again), DoorParam
+	// its param, passed through untouched.
+	Door        string
+	DoorType    string
+	DoorParam   string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt time.Time // zero until paid
+	Version     int64
 }
 
 // Hash field names. They are short because a live order is a Redis hash and
@@ -115,6 +123,9 @@ const (
 	FPaidBalance = "pwb"
 	FExpired     = "exp"
 	FClientIP    = "ip"
+	FDoor        = "door"
+	FDoorType    = "dty"
+	FDoorParam   = "dpar"
 	FRefunded    = "rfd"
 	FRefundRes   = "rfr"
 	FCreatedAt   = "ct"
@@ -199,6 +210,9 @@ func (o *Order) eachField(emit func(k any, v string)) {
 	add(FPaidBalance, boolField(o.PaidWithBalance))
 	add(FExpired, boolField(o.Expired))
 	add(FClientIP, o.ClientIP)
+	add(FDoor, o.Door)
+	add(FDoorType, o.DoorType)
+	add(FDoorParam, o.DoorParam)
 	if o.Refunded != 0 {
 		add(FRefunded, strconv.FormatInt(int64(o.Refunded), 10))
 	}
@@ -274,7 +288,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		Expired:     get(FExpired) == "1",
 		PayCurrency: get(FPayCurrency), Network: get(FNetwork), TxHash: get(FTxHash), Review: get(FReview), ReviewReason: get(FReviewWhy), ChargeAmount: Amount(num(FChargeAmt)), ChargeCurrency: get(FChargeCur),
 		FXRate: get(FFXRate), ProviderRef: get(FProviderRef), Fee: get(FFee), Cost: get(FCost), Channel: get(FChannel),
-		ClientIP: get(FClientIP), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
+		ClientIP: get(FClientIP), Door: get(FDoor), DoorType: get(FDoorType), DoorParam: get(FDoorParam), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
 		Refunded: Amount(num(FRefunded)), RefundReserved: Amount(num(FRefundRes)),
 	}
@@ -325,3 +339,6 @@ func WireTime(t time.Time) string {
 	}
 	return t.UTC().Format(time.RFC3339)
 }
+
+// DoorEpay is Order.Door for an order made through the epay-compatible door.
+const DoorEpay = "epay"

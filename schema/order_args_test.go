@@ -22,7 +22,7 @@ func TestAppendFieldArgsMatchesFields(t *testing.T) {
 			ReturnURL: "https://r", Lang: "zh", AllowedMethods: "a,b", FiatpspSystemID: "7", ProviderURL: "https://p", NextAction: "pay",
 			QRPayload: "qr", PayableAmount: "1.01", PayCurrency: "USDT", Network: "tron", TxHash: "0xab", Review: "r", ReviewReason: "why",
 			ReviewProgress: USDTProgress{Step: "confirming", NextCheck: at, Until: at, Confirmations: 3, Required: 19},
-			ChargeAmount:   5, ChargeCurrency: "BDT", FXRate: "1.5", ProviderRef: "ref", PaidWithBalance: true, ClientIP: "::1",
+			ChargeAmount:   5, ChargeCurrency: "BDT", FXRate: "1.5", ProviderRef: "ref", PaidWithBalance: true, ClientIP: "::1", Door: DoorEpay, DoorType: "t1", DoorParam: "a&b=c",
 			Refunded: 2, RefundReserved: 3, CreatedAt: at, UpdatedAt: at, CompletedAt: at, Version: 9}},
 		{"zero order", Order{}},
 	}
