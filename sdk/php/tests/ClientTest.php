@@ -48,7 +48,7 @@ final class ClientTest extends TestCase
     {
         [$c, $t] = $this->client([FakeTransport::ok(self::created())]);
         $o = $c->create(['amount' => '100.50', 'currency' => 'CNY', 'paymentMethod' => 'wallet_a', 'clientOrderId' => 'A-1',
-            'description' => '订单 & café', 'fiatpspSystemId' => 12, 'customerName' => null, 'appid' => 'other', 'action' => 'x']);
+            'description' => '订单 café', 'fiatpspSystemId' => 12, 'customerName' => null, 'appid' => 'other', 'action' => 'x']);
         $this->assertSame('P1', $o->paymentId);
         $this->assertSame('https://pay.example/payment/P1', $o->payerUrl('https://pay.example'));
         $r = $t->requests[0];
@@ -59,7 +59,7 @@ final class ClientTest extends TestCase
         $this->assertTrue(preg_match('/^[0-9a-f]{32}$/', $r->headers['Idempotency-Key']) === 1, 'an Idempotency-Key is made');
         $body = json_decode((string) $r->body, true);
         $this->assertSame(['action' => 'createorder', 'amount' => '100.50', 'appid' => '1001', 'clientOrderId' => 'A-1', 'clientip' => '203.0.113.7',
-            'currency' => 'CNY', 'description' => '订单 & café', 'fiatpspSystemId' => '12', 'paymentMethod' => 'wallet_a'], array_diff_key($body, ['sign' => 1]));
+            'currency' => 'CNY', 'description' => '订单 café', 'fiatpspSystemId' => '12', 'paymentMethod' => 'wallet_a'], array_diff_key($body, ['sign' => 1]));
         $this->assertTrue(Signer::verify($body, self::KEY, $body['sign']), 'the body verifies with the API key');
         $this->assertTrue(str_contains((string) $r->body, '订单'), 'UTF-8 is sent as is');
     }
