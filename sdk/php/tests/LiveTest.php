@@ -13,6 +13,7 @@ use Paygate\Exception\WebhookVerificationException as Refused;
 use Paygate\Model\Order;
 use Paygate\Tests\lib\Receiver;
 use Paygate\Tests\lib\TestCase;
+use Paygate\Webhook\RefundWebhook;
 use Paygate\Webhook\Verifier;
 
 /**
@@ -95,6 +96,11 @@ final class LiveTest extends TestCase
             $over = $this->assertThrows(ConflictException::class, fn () => $c->refund($created->paymentId, '10.01'));
             $this->assertSame(['refund_exceeds_paid', 409], [$over->getErrorKind(), $over->getHttpStatus()], 'over the rest');
             $this->assertSame(1, count($c->order($created->paymentId)->refunds ?? []), 'the order lists its refund');
+            $rh = $rcv->await(static fn (array $x): bool => ($x['headers']['webhook-id'] ?? $x['headers']['Webhook-Id'] ?? '') === 'evt_refund_' . $r->refundId);
+            $rw = $v->callback($rh['headers'], $rh['body']);
+            $this->assertTrue($rw instanceof RefundWebhook, 'a refund webhook');
+            $this->assertSame([$r->refundId, '2.34', 'succeeded', '2.34'], [$rw->refundId, $rw->amount, $rw->refundStatus, $rw->refundedAmount], 'refund webhook');
+            $this->assertThrows(Refused::class, fn () => $v->paid($rh['headers'], $rh['body']), 'a refund webhook is not a paid one');
         } finally {
             $rcv->stop();
         }
@@ -167,7 +173,9 @@ final class LiveTest extends TestCase
     public function testBalanceAndErrors(): void
     {
         $c = $this->client();
-        foreach ($c->balance() as $b) {
+        $balances = $c->balance();
+        printf("     %d balance(s)%s\n", count($balances), $balances === [] ? '' : ': ' . json_encode($balances[0]->raw));
+        foreach ($balances as $b) {
             $this->assertTrue(preg_match('/^[A-Z]{3}$/', $b->currency) === 1, 'balance currency');
         }
         $this->assertTrue(is_array($c->transactions(['limit' => 5])->transactions), 'transactions');

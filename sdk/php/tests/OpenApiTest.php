@@ -32,6 +32,7 @@ final class OpenApiTest extends TestCase
         Model\Transaction::class => '#/components/schemas/Transaction',
         Model\TransactionPage::class => '#/components/schemas/TransactionPage',
         Webhook\PaidWebhook::class => '#/components/schemas/PaidWebhook',
+        Webhook\RefundWebhook::class => '#/components/schemas/RefundWebhook',
         Webhook\Event::class => '#/webhooks/order.paid/post/requestBody/content/application~1json/schema',
     ];
 

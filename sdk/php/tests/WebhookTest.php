@@ -111,6 +111,24 @@ final class WebhookTest extends TestCase
         }
     }
 
+    public function testRefundCallback(): void
+    {
+        $ours = self::secret('ours');
+        $p = ['event' => 'refund', 'paymentId' => 'P1', 'refundId' => 'rf_1', 'amount' => '2.00', 'currency' => 'CNY',
+            'refundStatus' => 'succeeded', 'refundedAmount' => '2.00', 'createdAt' => '2026-11-21T22:40:00Z', 'updatedAt' => '2026-11-21T22:40:00Z'];
+        $p['sign'] = Signer::sign($p, self::API_KEY);
+        $p['sign_type'] = 'MD5';
+        $body = http_build_query($p);
+        $h = self::headers('evt_refund_rf_1', self::NOW, $body, [$ours]);
+        $w = $this->verifier($ours)->callback($h, $body);
+        $this->assertTrue($w instanceof \Paygate\Webhook\RefundWebhook, 'a refund webhook');
+        $this->assertSame(['rf_1', 'succeeded'], [$w->refundId, $w->refundStatus]);
+        $e = $this->assertThrows(Refused::class, fn () => $this->verifier($ours)->paid($h, $body), 'paid() takes no refund');
+        $this->assertSame(Refused::REASON_BAD_BODY, $e->getReason());
+        [$ph, $pb] = self::paidWebhook([$ours], self::NOW);
+        $this->assertTrue($this->verifier($ours)->callback($ph, $pb) instanceof \Paygate\Webhook\PaidWebhook, 'a paid webhook');
+    }
+
     public function testEvent(): void
     {
         $ours = self::secret('endpoint');

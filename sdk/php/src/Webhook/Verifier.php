@@ -126,13 +126,24 @@ final class Verifier
      */
     public function paid(array|Headers $headers, string $body): PaidWebhook
     {
+        $w = $this->callback($headers, $body);
+        return $w instanceof PaidWebhook ? $w : throw new Refused(Refused::REASON_BAD_BODY, 'not a paid webhook');
+    }
+
+    /**
+     * What notify_url receives, verified both ways: a PaidWebhook, or a
+     * RefundWebhook (event=refund) when a refund of the order ended.
+     */
+    public function callback(array|Headers $headers, string $body): PaidWebhook|RefundWebhook
+    {
         $this->verifyHeaders($headers, $body);
         $p = $this->verifyForm($body);
-        if (isset($p['event']) || ($p['status'] ?? '') !== '2') {
-            throw new Refused(Refused::REASON_BAD_BODY, 'not a paid webhook');
+        $event = $p['event'] ?? null;
+        if ($event !== 'refund' && ($event !== null || ($p['status'] ?? '') !== '2')) {
+            throw new Refused(Refused::REASON_BAD_BODY, 'neither a paid nor a refund webhook');
         }
         try {
-            return PaidWebhook::fromArray($p);
+            return $event === 'refund' ? RefundWebhook::fromArray($p) : PaidWebhook::fromArray($p);
         } catch (UnexpectedResponseException $e) {
             throw new Refused(Refused::REASON_BAD_BODY, $e->getMessage());
         }
