@@ -15,14 +15,12 @@ set_error_handler(static function (int $no, string $msg, string $file, int $line
     throw new ErrorException($msg, 0, $no, $file, $line);
 });
 
+require dirname(__DIR__) . '/autoload.php';
 spl_autoload_register(static function (string $class): void {
-    foreach (['Paygate\\Tests\\' => __DIR__ . '/', 'Paygate\\' => dirname(__DIR__) . '/src/'] as $prefix => $dir) {
-        if (str_starts_with($class, $prefix)) {
-            $file = $dir . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
-            if (is_file($file)) {
-                require $file;
-            }
-            return;
+    if (str_starts_with($class, 'Paygate\\Tests\\')) {
+        $file = __DIR__ . '/' . str_replace('\\', '/', substr($class, strlen('Paygate\\Tests\\'))) . '.php';
+        if (is_file($file)) {
+            require $file;
         }
     }
 });
