@@ -15,12 +15,13 @@ type RefundRequest struct {
 	ClientRefundID string
 }
 
-// signedPost signs params (appid and action added) with the API key and
-// posts them to path.
-func (c *Client) signedPost(ctx context.Context, path, action string, params map[string]string, out any) error {
-	if c.cfg.APIKey == "" {
-		return errors.New("paygate: " + path + ": Config.APIKey required")
-	}
+func (r RefundRequest) params() map[string]string {
+	return map[string]string{"paymentId": r.PaymentID, "amount": r.Amount, "reason": r.Reason, "clientRefundId": r.ClientRefundID}
+}
+
+// signedParams are params (empty ones left out) with appid and action,
+// signed with the API key.
+func (c *Client) signedParams(action string, params map[string]string) map[string]string {
 	p := map[string]string{"appid": c.cfg.AppID, "action": action}
 	for name, v := range params {
 		if v != "" {
@@ -29,7 +30,15 @@ func (c *Client) signedPost(ctx context.Context, path, action string, params map
 	}
 	p["sign"] = Sign(p, c.cfg.APIKey)
 	p["sign_type"] = "MD5"
-	req, err := postJSON(path, p)
+	return p
+}
+
+// signedPost signs params and posts them to path.
+func (c *Client) signedPost(ctx context.Context, path, action string, params map[string]string, out any) error {
+	if c.cfg.APIKey == "" {
+		return errors.New("paygate: " + path + ": Config.APIKey required")
+	}
+	req, err := postJSON(path, c.signedParams(action, params))
 	if err != nil {
 		return err
 	}
@@ -56,9 +65,7 @@ func (c *Client) Refund(ctx context.Context, r RefundRequest) (*Refunded, error)
 		return nil, errors.New("paygate: refund: PaymentID and Amount required")
 	}
 	var out Refunded
-	err := c.signedPost(ctx, "/api/order/refund", "refund", map[string]string{
-		"paymentId": r.PaymentID, "amount": r.Amount, "reason": r.Reason, "clientRefundId": r.ClientRefundID,
-	}, &out)
+	err := c.signedPost(ctx, "/api/order/refund", "refund", r.params(), &out)
 	if err != nil {
 		return nil, err
 	}
