@@ -141,7 +141,7 @@ func TestLive(t *testing.T) {
 	var hook received
 	step(t, "pay and receive the paid webhook", func(t *testing.T) {
 		sandboxPay(t, e, paid.PaymentID)
-		hook = paidWebhook(t, hooks, paid.PaymentID)
+		hook = webhookOf(t, hooks, paid.PaymentID, "")
 	})
 	step(t, "the paid webhook verified in both forms", func(t *testing.T) { verifyBoth(t, e, hook, paid) })
 	step(t, "refund", func(t *testing.T) {
@@ -155,6 +155,14 @@ func TestLive(t *testing.T) {
 		_, err = c.Refund(ctx, client.RefundRequest{PaymentID: paid.PaymentID, Amount: "1000.00"})
 		if kind(err) != client.KindRefundExceedsPaid {
 			t.Fatalf("refund beyond the paid amount: %v", err)
+		}
+		if rf.Status != client.RefundSucceeded {
+			return // its webhook comes when the provider settles it
+		}
+		h := webhookOf(t, hooks, paid.PaymentID, "refund")
+		cb, err := client.Verifier{APIKey: e.apiKey, Secret: e.secret}.Callback(h.request(nil))
+		if err != nil || cb.RefundID != rf.RefundID || cb.RefundStatus != client.RefundSucceeded || cb.Amount != "30.00" {
+			t.Fatalf("refund webhook %+v, %v", cb, err)
 		}
 	})
 	step(t, "balance", func(t *testing.T) {
@@ -203,19 +211,20 @@ func sandboxPay(t *testing.T, e liveEnv, id string) {
 	}
 }
 
-// paidWebhook waits for the order's paid webhook at the receiver.
-func paidWebhook(t *testing.T, hooks <-chan received, id string) received {
+// webhookOf waits for the order's webhook of event at the receiver ("" the
+// paid webhook, "refund" a refund's).
+func webhookOf(t *testing.T, hooks <-chan received, id, event string) received {
 	t.Helper()
 	deadline := time.After(60 * time.Second)
 	for {
 		select {
 		case h := <-hooks:
 			form, _ := url.ParseQuery(string(h.body))
-			if form.Get("paymentId") == id && form.Get("event") == "" {
+			if form.Get("paymentId") == id && form.Get("event") == event {
 				return h
 			}
 		case <-deadline:
-			t.Fatalf("no paid webhook for %s within a minute", id)
+			t.Fatalf("no %q webhook for %s within a minute", event, id)
 		}
 	}
 }
