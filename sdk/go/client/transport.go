@@ -85,7 +85,7 @@ func (t transport) do(ctx context.Context, r request, out any) error {
 			}
 			return nil
 		}
-		wait, retry := t.retryable(ctx, err, attempt)
+		wait, retry := t.retryable(err, attempt)
 		if !retry {
 			return err
 		}
@@ -96,8 +96,9 @@ func (t transport) do(ctx context.Context, r request, out any) error {
 }
 
 // retryable says whether err is worth another attempt and after how long.
-func (t transport) retryable(ctx context.Context, err error, attempt int) (time.Duration, bool) {
-	if attempt >= t.cfg.Retries || ctx.Err() != nil {
+// The caller's own cancellation ends the pause before it (sleep).
+func (t transport) retryable(err error, attempt int) (time.Duration, bool) {
+	if attempt >= t.cfg.Retries {
 		return 0, false
 	}
 	wait := t.backoff(attempt)

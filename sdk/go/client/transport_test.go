@@ -92,13 +92,18 @@ func TestRetries(t *testing.T) {
 			srv := httptest.NewServer(f)
 			defer srv.Close()
 			c := testClient(t, srv.URL, func(cfg *Config) { cfg.Retries = tt.retries })
-			out, err := c.Create(context.Background(), CreateRequest{Amount: "1.00", Currency: "USD", PaymentMethod: "wallet_a"})
+			// A pause of the Retry-After asked would outlast the test: fail instead.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			out, err := c.Create(ctx, CreateRequest{Amount: "1.00", Currency: "USD", PaymentMethod: "wallet_a"})
 			var apiErr *Error
 			switch {
 			case tt.kind == "" && tt.answers[len(tt.answers)-1].status == 200:
 				if err != nil || out.PaymentID != "p1" {
 					t.Fatalf("got %+v, %v", out, err)
 				}
+			case errors.Is(err, context.DeadlineExceeded):
+				t.Fatalf("err = %v: the call outlasted the test's bound", err)
 			case !errors.As(err, &apiErr) || apiErr.Kind != tt.kind || apiErr.Status != tt.answers[len(tt.answers)-1].status:
 				t.Fatalf("err = %#v, want kind %q", err, tt.kind)
 			}
@@ -142,23 +147,33 @@ func TestTimeout(t *testing.T) {
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	c := testClient(t, srv.URL, func(cfg *Config) { cfg.Timeout, cfg.Retries = 50*time.Millisecond, 1 })
-	_, err := c.Order(context.Background(), "p1")
+	// Without the attempt's own time-out, the test's ends the only attempt.
+	bound, cancelBound := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelBound()
+	_, err := c.Order(bound, "p1")
 	if !errors.Is(err, context.DeadlineExceeded) || len(f.seen()) != 2 {
 		t.Fatalf("err = %v after %d attempts, want a deadline after 2", err, len(f.seen()))
 	}
+	// The caller's cancellation ends the pause before a retry too: with an
+	// backoff of 25 s, the call returns once cancelled, not 20-25 s later.
 	ctx, cancel := context.WithCancel(context.Background())
-	f2 := &fakeGateway{answers: []fakeAnswer{{-1, "", ""}}}
+	f2 := &fakeGateway{answers: []fakeAnswer{{503, errBody("503", "unavailable"), ""}}}
 	srv2 := httptest.NewServer(f2)
 	defer srv2.Close()
-	c2 := testClient(t, srv2.URL, func(cfg *Config) { cfg.Retries = 3 })
-	go func() {
-		for len(f2.seen()) == 0 {
-			time.Sleep(time.Millisecond)
+	c2 := testClient(t, srv2.URL, func(cfg *Config) { cfg.Retries, cfg.Backoff = 3, 25*time.Second })
+	done := make(chan error, 1)
+	go func() { _, err := c2.Order(ctx, "p1"); done <- err }()
+	for len(f2.seen()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) || len(f2.seen()) != 1 {
+			t.Fatalf("cancelled: err = %v after %d attempts", err, len(f2.seen()))
 		}
-		cancel()
-	}()
-	if _, err := c2.Order(ctx, "p1"); !errors.Is(err, context.Canceled) || len(f2.seen()) != 1 {
-		t.Fatalf("cancelled: err = %v after %d attempts", err, len(f2.seen()))
+	case <-time.After(10 * time.Second):
+		t.Fatal("the pause before a retry outlived the caller's cancellation")
 	}
 }
 

@@ -175,3 +175,16 @@ func TestEventVerification(t *testing.T) {
 		t.Fatalf("unsigned event: %v", err)
 	}
 }
+
+// TestWebhookBounds: a body over the bound is refused unread, and an event
+// without its envelope's id, type or data is no event.
+func TestWebhookBounds(t *testing.T) {
+	v := Verifier{APIKey: hookKey, Secret: hookSecret, Now: func() time.Time { return hookAt }}
+	big := paidForm(nil).Encode() + "&description=" + strings.Repeat("x", maxWebhook)
+	if _, err := v.Callback(hook{signedBody: big}.request(t)); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("a body over %d bytes: %v", maxWebhook, err)
+	}
+	if _, err := v.Event(hook{signedBody: `{"id":"evt_1","type":"order.paid"}`}.request(t)); err == nil {
+		t.Fatal("an event without data accepted")
+	}
+}
