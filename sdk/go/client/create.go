@@ -98,6 +98,21 @@ func (c *Client) Create(ctx context.Context, r CreateRequest) (*Created, error) 
 	return &out, nil
 }
 
+// PayerURL is where to send the payer after a create (SPEC.md's rule):
+// redirectUrl, else selectUrl, else the gateway's payment page. A balance
+// payment, paid at once, has none ("").
+func (c *Client) PayerURL(o *Created) string {
+	switch {
+	case o.RedirectURL != nil && *o.RedirectURL != "":
+		return *o.RedirectURL
+	case o.SelectURL != "":
+		return o.SelectURL
+	case o.PaidWithBalance:
+		return ""
+	}
+	return c.cfg.BaseURL + "/payment/" + url.PathEscape(o.PaymentID)
+}
+
 // HostedURL is the signed address of the gateway's hosted checkout (GET
 // /api/createorder) for the payer's browser: opening it creates the order
 // and shows its payment page. ClientIP must be the payer's address as the

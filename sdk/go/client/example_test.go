@@ -32,7 +32,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("send the payer to", order.PayerURL("https://pay.example.com"))
+	fmt.Println("send the payer to", c.PayerURL(order))
 	// }
 }
 

@@ -156,6 +156,7 @@ func TestLive(t *testing.T) {
 		if kind(err) != client.KindRefundExceedsPaid {
 			t.Fatalf("refund beyond the paid amount: %v", err)
 		}
+		t.Logf("refund %s %s", rf.RefundID, rf.Status)
 		if rf.Status != client.RefundSucceeded {
 			return // its webhook comes when the provider settles it
 		}
@@ -171,10 +172,22 @@ func TestLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, b := range bs {
-			if len(b.Currency) != 3 || b.Total == "" {
-				t.Fatalf("balance %+v", b)
+			if _, err := client.ParseMinor(b.Total); err != nil || len(b.Currency) != 3 {
+				t.Fatalf("balance %+v: %v", b, err)
 			}
+			t.Logf("balance %+v", b)
 		}
+		n := 0
+		for tx, err := range c.AllTransactions(ctx, client.TransactionParams{Limit: 1}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := client.ParseMinor(tx.Net); err != nil {
+				t.Fatalf("transaction %+v: %v", tx, err)
+			}
+			n++
+		}
+		t.Logf("%d transactions", n)
 	})
 }
 

@@ -123,7 +123,7 @@ func TestTypesMatchOpenAPI(t *testing.T) {
 	}{
 		{"Order", Order{}}, {"CreateOrderData", Created{}}, {"OrderPage", OrderPage{}}, {"Refund", Refund{}},
 		{"RefundData", Refunded{}}, {"Balance", Balance{}}, {"USDTReview", USDTReview{}}, {"Error", errorBody{}},
-		{"EventRefundData", RefundEventData{}},
+		{"EventRefundData", RefundEventData{}}, {"Transaction", Transaction{}}, {"TransactionPage", TransactionPage{}},
 	} {
 		t.Run(tc.schema, func(t *testing.T) {
 			props, _ := doc.named(t, tc.schema)
@@ -189,6 +189,8 @@ func TestRequestsMatchOpenAPI(t *testing.T) {
 		{"get", "/api/order", list},
 		{"get", "/api/order", url.Values{"action": {"order"}, "paymentId": {"p1"}}},
 		{"get", "/api/balance", url.Values{}},
+		{"get", "/api/balance", TransactionParams{Cursor: "c", Limit: 5, Types: []string{"payment", "refund"},
+			From: time.Unix(0, 0), To: time.Now()}.query()},
 		{"get", "/api/createorder", nil},
 		{"post", "/api/createorder", nil},
 		{"post", "/api/order/cancel", nil},

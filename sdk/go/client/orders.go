@@ -106,13 +106,3 @@ func (c *Client) AllOrders(ctx context.Context, p ListParams) iter.Seq2[Order, e
 		}
 	}
 }
-
-// Balance reads the merchant's balances, one per currency (GET
-// /api/balance).
-func (c *Client) Balance(ctx context.Context) ([]Balance, error) {
-	var out []Balance
-	if err := c.read(ctx, "/api/balance", url.Values{}, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}

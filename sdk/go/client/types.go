@@ -83,21 +83,6 @@ type Created struct {
 	CreatedAt       string  `json:"createdAt"`
 }
 
-// PayerURL is where to send the payer (SPEC.md's rule): redirectUrl, else
-// selectUrl, else the gateway's payment page. A balance payment, paid at
-// once, has none.
-func (c *Created) PayerURL(baseURL string) string {
-	switch {
-	case c.RedirectURL != nil && *c.RedirectURL != "":
-		return *c.RedirectURL
-	case c.SelectURL != "":
-		return c.SelectURL
-	case c.PaidWithBalance:
-		return ""
-	}
-	return baseURL + "/payment/" + c.PaymentID
-}
-
 // OrderPage is one page of a listing, newest first.
 type OrderPage struct {
 	Page   int     `json:"page"`
@@ -146,4 +131,27 @@ type Balance struct {
 	Reserve    string `json:"reserve"`
 	PayoutHold string `json:"payoutHold"`
 	Total      string `json:"total"`
+}
+
+// Transaction is one entry of the merchant's journal (GET /api/balance
+// ?action=transactions): gross what it was worth, fee what the platform
+// took, net what the merchant's balance changed by; a settlement's net is
+// 0 and Settled what it made available. Amounts are signed ("-25.00").
+type Transaction struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Ref      string `json:"ref"` // the order, refund or top-up
+	Time     string `json:"time"`
+	Currency string `json:"currency"`
+	Gross    string `json:"gross"`
+	Fee      string `json:"fee"`
+	Net      string `json:"net"`
+	Settled  string `json:"settled,omitempty"`
+}
+
+// TransactionPage is one page of transactions, newest first; NextCursor
+// is empty on the last.
+type TransactionPage struct {
+	Transactions []Transaction `json:"transactions"`
+	NextCursor   string        `json:"nextCursor,omitempty"`
 }
