@@ -7,13 +7,14 @@
 // It uses the standard library only and imports nothing of the gateway:
 // a merchant's server depends on this module alone.
 //
-// Every call takes a context and is bounded by Config.Timeout per attempt.
-// A call that failed in transport, with a 5xx or with 429 is tried again
-// (Config.Retries times, with a growing pause, Retry-After respected); a
-// POST carries an Idempotency-Key that stays the same on its retries, so a
-// create that reached the gateway but whose answer was lost is answered
-// again, not made twice. The gateway's refusals come back as *Error, whose
-// Kind is the gateway's error kind (errors.As).
+// Every call to the gateway takes a context and is bounded by
+// Config.Timeout per attempt. A call that failed in transport, with a 5xx
+// or with 429 is tried again (Config.Retries times, with a growing pause,
+// Retry-After respected); a POST carries an Idempotency-Key that stays the
+// same on its retries, so a create that reached the gateway but whose
+// answer was lost is answered again, not made twice. The gateway's
+// refusals come back as *Error, whose Kind is the gateway's error kind
+// (errors.As).
 package client
 
 // Version is this SDK's version, sent in the User-Agent header.
