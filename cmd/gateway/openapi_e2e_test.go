@@ -146,6 +146,7 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		{"unknown order", api(http.MethodGet, "/api/order", query("order", url.Values{"paymentId": {"0000000000000000000000"}}), nil), 404, "order_not_found"},
 		{"wrong query key", api(http.MethodGet, "/api/order", url.Values{"appid": {shop.AppID}, "key": {"nope"}, "action": {"order"}, "paymentId": {id}}, nil), 401, "invalid_key"},
 		{"known path, wrong method", api(http.MethodDelete, "/api/order", nil, nil), 405, "method_not_allowed"},
+		{"the document, wrong method", api(http.MethodPost, "/openapi.json", nil, nil), 405, "method_not_allowed"},
 		{"refund", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "30", "clientRefundId", "OAS-R1", "reason", "returned")), 200, ""},
 		{"refund replayed by clientRefundId", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "30", "clientRefundId", "OAS-R1")), 200, ""},
 		{"refund over what is left", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "70.51")), 409, "refund_exceeds_paid"},
