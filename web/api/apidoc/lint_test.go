@@ -44,7 +44,7 @@ func TestDocumentsLintClean(t *testing.T) {
 	if _, err := os.Stat(cli); err != nil {
 		testenv.Skipf(t, "Redocly CLI is not installed in .deps/npm (%v): scripts/npm-tools.sh installs it", err)
 	}
-	for _, doc := range []string{"openapi.json"} {
+	for _, doc := range []string{"openapi.json", "epay.json"} {
 		t.Run(doc, func(t *testing.T) {
 			got := lint(t, node, cli, filepath.Join(root, "web", "api", "apidoc", doc))
 			for _, p := range got.Problems {
