@@ -242,6 +242,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		return nil, err
 	}
 	g.app.Get("/openapi.json", apidoc.Handler(doc))
+	epayDoc, err := apidoc.EpayForServer(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	g.app.Get("/openapi-epay.json", apidoc.Handler(epayDoc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(webserver.NotFound)
 	if g.admin, err = adminConsole(g, cfg, wcfg, rdb, ch, acc, cp.listing, reg, log); err != nil {
