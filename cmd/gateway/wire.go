@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/epay"
 	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
@@ -67,6 +68,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.prepare = append(g.prepare, prepare)
 		g.workers = append(g.workers, w.Run)
 	}
+	// The epay door's type words: its create maps them, its notifications
+	// name them, wherever those roles run.
+	types, err := epayTypes(cfg)
+	if err != nil {
+		return nil, err
+	}
 	var cp consoleParts
 	if cfg.Has(platform.RoleCommand) {
 		h, workers, err := commandHandlers(g, cfg, rdb, dir, limiter, nets, reg, log)
@@ -75,7 +82,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 		// The pages first: their browser forms to the providers' confirm
 		// endpoints are answered before the JSON API's routes.
-		pages, err := checkoutPages(g, cfg, rdb, h.UseCases, dir, limiter, h.Pages, reg, log)
+		pages, err := checkoutPages(g, cfg, rdb, h.UseCases, dir, limiter, h.Pages, epay.Returns{Accounts: dir, Types: types}, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -85,6 +92,9 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return pages.RenderCreateError(c, e.Err, e.Lang, e.Back)
 		}
 		h.Register(g.app)
+		if err := mountEpay(g.app, cfg, wcfg, h.UseCases, dir, types, log); err != nil {
+			return nil, err
+		}
 		notify.Register(g.app, h.UseCases.Notifications, h.UseCases.ClientIP())
 		g.workers = append(g.workers, workers...)
 		// A merchant's webhook resend only queues an attempt in Redis, so
@@ -206,6 +216,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		if err != nil {
 			return nil, err
 		}
+		d.WithEpayTypes(types)
 		// Endpoint events: each attempt reads its endpoint's secrets, and
 		// an endpoint failing for days is disabled through the store.
 		eps, err := events.NewStore(events.Defaults(), rdb, dispatcher.NewDestinations(wcfg.AllowPrivate), nil, log)
