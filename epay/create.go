@@ -185,8 +185,11 @@ func (h *Create) method(ctx context.Context, word string) (schema.Method, error)
 	return m, nil
 }
 
-// checkURLs holds notify_url and return_url to SPEC.md's URL rule and the
-// dispatcher's address rules.
+// checkURLs holds notify_url and return_url to SPEC.md's URL rule, and
+// notify_url to the dispatcher's address rules besides: we call it, so it
+// must not lead into our network, and a refusal now tells the merchant at
+// once what every attempt would meet. return_url is only where the payer's
+// browser goes, which reaches nothing of ours.
 func (h *Create) checkURLs(ctx context.Context, d command.Draft) error {
 	for _, u := range []struct{ name, v string }{{"notify_url", d.NotifyURL}, {"return_url", d.ReturnURL}} {
 		if u.v == "" {
@@ -195,9 +198,9 @@ func (h *Create) checkURLs(ctx context.Context, d command.Draft) error {
 		if err := schema.CheckURL(u.v); err != nil {
 			return refused(u.name + " " + err.Error())
 		}
-		if err := h.d.Destinations.Check(ctx, u.v); err != nil {
-			return &Error{Code: CodeRefused, Msg: u.name + " refused: it must lead to a public address", Err: err}
-		}
+	}
+	if err := h.d.Destinations.Check(ctx, d.NotifyURL); err != nil {
+		return &Error{Code: CodeRefused, Msg: "notify_url refused: it must lead to a public address", Err: err}
 	}
 	return nil
 }
