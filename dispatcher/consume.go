@@ -126,7 +126,12 @@ func (d *Dispatcher) deliveryOf(ctx context.Context, m redis.XMessage) (delivery
 		return delivery{}, false
 	}
 	if o.Door == schema.DoorEpay {
-		return d.epayDelivery(ctx, shard, o, ev.Refund != nil)
+		if ev.Refund != nil {
+			d.m.events.WithLabelValues("ignored").Inc()
+			return delivery{}, false
+		}
+		return delivery{shard: shard, id: o.ID, url: o.NotifyURL, appid: o.AppID, params: epayParams(ctx, o, d.cfg.EpayTypes),
+			paid: o.CompletedAt}, true
 	}
 	if ev.Refund != nil {
 		return delivery{shard: shard, id: ev.Refund.ID, url: o.NotifyURL, appid: o.AppID,

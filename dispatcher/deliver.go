@@ -192,7 +192,7 @@ func (d *Dispatcher) send(ctx context.Context, j job) result {
 		return result{kind: "internal", err: "cannot sign: " + err.Error()}
 	}
 	if isEpayForm(j.form) {
-		return d.sendEpay(ctx, j, key)
+		return sendEpay(ctx, d.client, j, key, d.cfg.Timeout)
 	}
 	body, err := signForm(j.form, key)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/valyala/fasthttp"
 
-	"github.com/paygate/gateway/epay"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
@@ -36,9 +35,6 @@ type Dispatcher struct {
 	log    *slog.Logger
 	slots  *slots
 	ev     *EventDeliveries
-	// epayTypes names an epay order's type when the payer chose it; nil:
-	// such a notification leaves type out.
-	epayTypes epay.TypeSource
 	wake      chan struct{}
 	nonce     string        // tells this process's leases from an earlier one with the same pid
 	claims    atomic.Uint64 // numbers claim calls, for lease tokens

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -20,23 +21,12 @@ import (
 // its stored parameters are the form of encodeCallback, which the log
 // shows as for any other.
 
-// WithEpayTypes gives the mapping the epay notification names the type
-// by when the payer chose the method (the order keeps no word then).
-func (d *Dispatcher) WithEpayTypes(t epay.TypeSource) *Dispatcher {
-	d.epayTypes = t
-	return d
-}
-
-// epayDelivery is an epay order's paid notification. The protocol has no
-// refund notification, so a refund of such an order schedules nothing
-// (the merchant reads refunds through api.php).
-func (d *Dispatcher) epayDelivery(ctx context.Context, shard schema.Shard, o *schema.Order, refund bool) (delivery, bool) {
-	if refund {
-		d.m.events.WithLabelValues("ignored").Inc()
-		return delivery{}, false
-	}
-	p := epay.NotifyParams(o, epay.TypeWord(ctx, o, d.epayTypes))
-	return delivery{shard: shard, id: o.ID, url: o.NotifyURL, appid: o.AppID, params: schema.Params(p), paid: o.CompletedAt}, true
+// epayParams are an epay order's paid notification parameters; types
+// names the type when the payer chose the method (the order keeps no word
+// then). The protocol has no refund notification, so a refund of such an
+// order schedules nothing (the merchant reads refunds through api.php).
+func epayParams(ctx context.Context, o *schema.Order, types epay.TypeSource) schema.Params {
+	return schema.Params(epay.NotifyParams(o, epay.TypeWord(ctx, o, types)))
 }
 
 // isEpayForm tells an epay notification's stored parameters from SPEC.md's
@@ -47,7 +37,7 @@ func isEpayForm(form string) bool {
 
 // sendEpay makes one attempt of an epay notification: its parameters and
 // their sign appended to notify_url, sent as a GET.
-func (d *Dispatcher) sendEpay(ctx context.Context, j job, key string) result {
+func sendEpay(ctx context.Context, c *fasthttp.Client, j job, key string, timeout time.Duration) result {
 	q, err := url.ParseQuery(j.form)
 	if err != nil {
 		return result{kind: "internal", err: fmt.Sprintf("stored callback parameters cannot be read: %v", err)}
@@ -57,5 +47,5 @@ func (d *Dispatcher) sendEpay(ctx context.Context, j job, key string) result {
 		p[k] = q.Get(k)
 	}
 	target := epay.WithQuery(j.url, epay.SignedQuery(p, key))
-	return request(ctx, d.client, fasthttp.MethodGet, target, "", "", false, modernHeaders{}, d.cfg.Timeout)
+	return request(ctx, c, fasthttp.MethodGet, target, "", "", false, modernHeaders{}, timeout)
 }

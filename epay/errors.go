@@ -51,3 +51,13 @@ func fromDomain(err error) error {
 	}
 	return &Error{Code: code, Msg: pe.Msg, Err: err}
 }
+
+// Kind is the refusal as a page answers it: 401 for the sign, 400 for the
+// rest.
+func (e *Error) Kind() platform.Kind {
+	switch e.Code {
+	case CodeBadSign:
+		return platform.KindInvalidSign
+	}
+	return platform.KindInvalidParameter
+}

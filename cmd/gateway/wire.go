@@ -210,13 +210,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		})
 	}
 	if cfg.Has(platform.RoleDispatcher) {
-		wcfg.Retention, wcfg.Now = cfg.OrderRetention, g.now
+		wcfg.Retention, wcfg.Now, wcfg.EpayTypes = cfg.OrderRetention, g.now, types
 		wcfg.ClaimIdle = cmp.Or(cfg.ClaimIdle, wcfg.ClaimIdle)
 		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeysAt(g.now, dir.Lookup, accounts.EnsureWebhookSecret), reg, log)
 		if err != nil {
 			return nil, err
 		}
-		d.WithEpayTypes(types)
 		// Endpoint events: each attempt reads its endpoint's secrets, and
 		// an endpoint failing for days is disabled through the store.
 		eps, err := events.NewStore(events.Defaults(), rdb, dispatcher.NewDestinations(wcfg.AllowPrivate), nil, log)

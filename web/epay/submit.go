@@ -40,11 +40,7 @@ func pageError(err error) error {
 	if !errors.As(err, &e) {
 		return err
 	}
-	kind := platform.KindInvalidParameter
-	if e.Code == epay.CodeBadSign {
-		kind = platform.KindInvalidSign
-	}
-	return &platform.Error{Kind: kind, Msg: e.Msg, Err: err}
+	return &platform.Error{Kind: e.Kind(), Msg: e.Msg, Err: err}
 }
 
 // params copies a request's parameters (the values die with the request);
