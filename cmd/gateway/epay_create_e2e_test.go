@@ -195,4 +195,22 @@ func TestEpayEndToEnd(t *testing.T) {
 	if again := verifyEpayHook(t, resent, shop.APIKey); again["trade_no"] != a.TradeNo {
 		t.Fatalf("resent notification %v", again)
 	}
+
+	// submit.php by the plugins' auto-submitted POST form, without a type:
+	// the payer is sent to our select page.
+	form := epay.Params{"pid": shop.AppID, "out_trade_no": "E-2", "notify_url": rcv.URL + "/notify",
+		"return_url": "https://shop.example/back", "name": "Box", "money": "5"}
+	form["sign"], form["sign_type"] = epay.Sign(form, shop.APIKey), "MD5"
+	values := url.Values{}
+	for k, v := range form {
+		values.Set(k, v)
+	}
+	res, err = noFollow.PostForm(s.base+"/submit.php", values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusFound || !strings.Contains(loc, "step=select") {
+		t.Fatalf("submit.php POST answered %d to %q, want the select page", res.StatusCode, loc)
+	}
 }
