@@ -35,9 +35,9 @@ type Dispatcher struct {
 	log    *slog.Logger
 	slots  *slots
 	ev     *EventDeliveries
-	wake      chan struct{}
-	nonce     string        // tells this process's leases from an earlier one with the same pid
-	claims    atomic.Uint64 // numbers claim calls, for lease tokens
+	wake   chan struct{}
+	nonce  string        // tells this process's leases from an earlier one with the same pid
+	claims atomic.Uint64 // numbers claim calls, for lease tokens
 }
 
 // New checks cfg and prepares a dispatcher; Run starts it.
