@@ -22,6 +22,9 @@ func TestEpayAttacks(t *testing.T) {
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--json")
 	e.cli(&gone, "merchant", "create", "--name", "gone", "--sandbox", "--json")
 	e.run("merchant", "disable", gone.AppID)
+	var tight account
+	e.cli(&tight, "merchant", "create", "--name", "tight", "--sandbox", "--json")
+	e.run("merchant", "limits", tight.AppID, "--create", "1/h:1")
 	s := e.serve(epayTypesEnv, "GATEWAY_WEBHOOK_ALLOW_PRIVATE=false")
 
 	n := 0
@@ -65,6 +68,16 @@ func TestEpayAttacks(t *testing.T) {
 		})
 	}
 
+	t.Run("the merchant's create rate limit", func(t *testing.T) {
+		_, first, raw := s.epayPost(t, "/mapi.php", base(tight.AppID), tight.APIKey)
+		if first.Code != 1 {
+			t.Fatalf("first create: %s", raw)
+		}
+		if _, a, raw := s.epayPost(t, "/mapi.php", base(tight.AppID), tight.APIKey); a.Code != epay.CodeRefused ||
+			!strings.Contains(a.Msg, "too many") {
+			t.Fatalf("second create within a limit of one: %s", raw)
+		}
+	})
 	t.Run("replayed submit.php link", func(t *testing.T) {
 		p := base(shop.AppID)
 		delete(p, "clientip")
