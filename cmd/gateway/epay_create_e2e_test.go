@@ -183,6 +183,17 @@ func TestEpayEndToEnd(t *testing.T) {
 		t.Fatalf("return link parameters %v", back.Query())
 	}
 
+	// The paid page itself links there too (html-escaped in the page).
+	page, err := http.Get(s.base + "/payment/" + a.TradeNo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if !strings.Contains(string(html), "https://shop.example/back?") || !strings.Contains(string(html), "sign_type=MD5") {
+		t.Fatalf("the paid page has no signed return link:\n%s", html)
+	}
+
 	// The delivery log has it; a resend (SPEC.md's signed call) sends the
 	// same notification again.
 	r := s.signedPost(t, "/api/order/webhooks/resend", schema.Params{"appid": shop.AppID, "action": "resend",
