@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,6 +77,29 @@ func TestEpayAttacks(t *testing.T) {
 		if _, a, raw := s.epayPost(t, "/mapi.php", base(tight.AppID), tight.APIKey); a.Code != epay.CodeRefused ||
 			!strings.Contains(a.Msg, "too many") {
 			t.Fatalf("second create within a limit of one: %s", raw)
+		}
+	})
+	t.Run("mapi.php without pid", func(t *testing.T) {
+		if _, a, raw := s.epayPost(t, "/mapi.php", epay.Params{"money": "1.00"}, ""); a.Code != epay.CodeNoParams {
+			t.Fatalf("answer %s, want code -4", raw)
+		}
+	})
+	t.Run("a parameter given twice", func(t *testing.T) {
+		p := base(shop.AppID)
+		p["sign"], p["sign_type"] = epay.Sign(p, shop.APIKey), "MD5"
+		form := url.Values{}
+		for k, v := range p {
+			form.Set(k, v)
+		}
+		form.Add("notify_url", "http://10.0.0.1/n") // which one was signed would be a guess
+		res, err := http.Post(s.base+"/mapi.php", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(raw), `"code":-1`) || !strings.Contains(string(raw), "twice") {
+			t.Fatalf("answer %s, want code -1 naming the repeat", raw)
 		}
 	})
 	t.Run("replayed submit.php link", func(t *testing.T) {
