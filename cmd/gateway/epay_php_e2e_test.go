@@ -20,9 +20,10 @@ import (
 // alone (testdata/epay/client.php) drives the real binary: it orders by
 // mapi.php, the sandbox pays, the gateway's GET notification reaches the
 // client's notify_url (PHP's built-in server) whose own code verifies the
-// sign and answers "success", and the client reads the order's status
-// (GET /api/order: the door's api.php is another part's). A notification
-// with a changed money is answered "fail" by the same code.
+// sign and answers "success", and the client reads the order's status and
+// refunds a part by the door's api.php (where the binary serves none, it
+// reads by GET /api/order and refunds nothing). A notification with a
+// changed money is answered "fail" by the same code.
 func TestEpayPHPClient(t *testing.T) {
 	php := testenv.Tool(t, "php")
 	e := newE2E(t)
@@ -73,10 +74,43 @@ func TestEpayPHPClient(t *testing.T) {
 		t.Fatalf("a forged notification answered %q", body)
 	}
 
-	var o apiResponse
-	runPHP(t, php, &o, client, "query", s.base, shop.AppID, shop.QueryKey, a.TradeNo)
-	if o.Data["status_str"] != "paid" || o.Data["clientOrderId"] != "PHP-1" {
-		t.Fatalf("query through the PHP client: %+v", o)
+	// The order's status: by api.php where this binary serves it, else by
+	// the gateway's own GET /api/order.
+	var q struct {
+		Via    string         `json:"via"`
+		Answer map[string]any `json:"answer"`
+	}
+	runPHP(t, php, &q, client, "query", s.base, shop.AppID, shop.APIKey, shop.QueryKey, a.TradeNo)
+	switch q.Via {
+	case "api.php":
+		if q.Answer["code"] != float64(1) || q.Answer["status"] != float64(1) || q.Answer["out_trade_no"] != "PHP-1" {
+			t.Fatalf("api.php act=order through the PHP client: %v", q.Answer)
+		}
+	case "api/order":
+		t.Log("this binary serves no api.php: the PHP client read the order by GET /api/order")
+		data, _ := q.Answer["data"].(map[string]any)
+		if data["status_str"] != "paid" || data["clientOrderId"] != "PHP-1" {
+			t.Fatalf("GET /api/order through the PHP client: %v", q.Answer)
+		}
+	default:
+		t.Fatalf("query through the PHP client: %+v", q)
+	}
+
+	// A part of it back, by api.php's refund where it is served.
+	var r struct {
+		Via    string         `json:"via"`
+		Answer map[string]any `json:"answer"`
+	}
+	runPHP(t, php, &r, client, "refund", s.base, shop.AppID, shop.APIKey, a.TradeNo, "5.00")
+	switch r.Via {
+	case "api.php":
+		if r.Answer["code"] != float64(1) || r.Answer["money"] != "5.00" {
+			t.Fatalf("api.php act=refund through the PHP client: %v", r.Answer)
+		}
+	case "none":
+		t.Log("this binary serves no api.php: no refund through the door")
+	default:
+		t.Fatalf("refund through the PHP client: %+v", r)
 	}
 }
 

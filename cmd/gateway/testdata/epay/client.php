@@ -4,8 +4,13 @@
 //
 //   php client.php order BASE PID KEY TYPE OUT_TRADE_NO NOTIFY_URL MONEY NAME [PARAM]
 //       mapi.php: prints the JSON answer
-//   php client.php query BASE APPID QUERY_KEY TRADE_NO
-//       the order's status (GET /api/order: the door's api.php is not used here)
+//   php client.php query BASE PID KEY QUERY_KEY TRADE_NO
+//       api.php?act=order; where the gateway serves no api.php (404), the
+//       gateway's own GET /api/order with the query key. Prints
+//       {"via":"api.php"|"api/order","answer":{...}}
+//   php client.php refund BASE PID KEY TRADE_NO MONEY
+//       api.php?act=refund; prints {"via":"api.php","answer":{...}} or
+//       {"via":"none"} where no api.php is served
 //   php -S 127.0.0.1:PORT client.php   (env EPAY_KEY, EPAY_LOG)
 //       the notify_url: verifies each GET, appends what verified to EPAY_LOG
 //       as a JSON line, answers "success" (or "fail")
@@ -32,7 +37,8 @@ function epay_verify(array $params, string $key): bool {
     return hash_equals(epay_sign($params, $key), strtolower((string)$params['sign']));
 }
 
-function http_call(string $method, string $url, ?string $form = null): string {
+// http_call answers the body, and the status in $status.
+function http_call(string $method, string $url, ?string $form = null, ?int &$status = null): string {
     $ch = curl_init($url);
     curl_setopt($ch, CURLOPT_RETURNTRANSFER, true);
     curl_setopt($ch, CURLOPT_TIMEOUT, 10);
@@ -45,6 +51,7 @@ function http_call(string $method, string $url, ?string $form = null): string {
         fwrite(STDERR, 'request failed: ' . curl_error($ch) . "\n");
         exit(1);
     }
+    $status = curl_getinfo($ch, CURLINFO_RESPONSE_CODE);
     return $body;
 }
 
@@ -70,11 +77,24 @@ case 'order':
     echo http_call('POST', rtrim($base, '/') . '/mapi.php', http_build_query($params)), "\n";
     break;
 case 'query':
-    [, $base, $appid, $queryKey, $tradeNo] = $args;
-    $q = http_build_query(['appid' => $appid, 'key' => $queryKey, 'action' => 'order', 'paymentId' => $tradeNo]);
-    echo http_call('GET', rtrim($base, '/') . '/api/order?' . $q), "\n";
+    [, $base, $pid, $key, $queryKey, $tradeNo] = $args;
+    $base = rtrim($base, '/');
+    $q = http_build_query(['act' => 'order', 'pid' => $pid, 'key' => $key, 'trade_no' => $tradeNo]);
+    $body = http_call('GET', $base . '/api.php?' . $q, null, $status);
+    if ($status != 404) {
+        echo json_encode(['via' => 'api.php', 'answer' => json_decode($body, true)]), "\n";
+        break;
+    }
+    $q = http_build_query(['appid' => $pid, 'key' => $queryKey, 'action' => 'order', 'paymentId' => $tradeNo]);
+    echo json_encode(['via' => 'api/order', 'answer' => json_decode(http_call('GET', $base . '/api/order?' . $q), true)]), "\n";
+    break;
+case 'refund':
+    [, $base, $pid, $key, $tradeNo, $money] = $args;
+    $form = http_build_query(['pid' => $pid, 'key' => $key, 'trade_no' => $tradeNo, 'money' => $money]);
+    $body = http_call('POST', rtrim($base, '/') . '/api.php?act=refund', $form, $status);
+    echo json_encode($status == 404 ? ['via' => 'none'] : ['via' => 'api.php', 'answer' => json_decode($body, true)]), "\n";
     break;
 default:
-    fwrite(STDERR, "usage: php client.php order|query ...\n");
+    fwrite(STDERR, "usage: php client.php order|query|refund ...\n");
     exit(2);
 }
