@@ -1,7 +1,7 @@
 // @types/node 20.9's Buffer predates TypeScript 5.7's generic typed arrays,
 // so a Buffer does not type-check where node:crypto wants a Uint8Array: view
 // the same bytes as a plain Uint8Array (no copy).
-export function u8(b: Buffer): Uint8Array {
+export function u8(b: Buffer | Uint8Array): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 

@@ -3,6 +3,7 @@ export { Client, type ClientOptions, type RequestOptions } from "./client.js";
 export { sign, signBase, verifySign, type Params } from "./sign.js";
 export {
   verifyFormWebhook,
+  isRefundWebhook,
   verifyHeaders,
   constructEvent,
   DEFAULT_TOLERANCE_SECONDS,
@@ -11,6 +12,7 @@ export {
   HEADER_SIGNATURE,
   type HeaderSource,
   type RawBody,
+  type FormWebhook,
   type VerifyHeadersOptions,
 } from "./webhook.js";
 export { PaygateError, ApiError, ConnectionError, WebhookVerificationError, errorKinds, type ErrorKind, type WebhookFailure } from "./errors.js";

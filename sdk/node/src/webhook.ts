@@ -21,7 +21,16 @@ export type HeaderSource =
   | { get(name: string): string | null }
   | Record<string, string | string[] | undefined>;
 
-export type RawBody = string | Uint8Array;
+/** The body exactly as received: Express's express.raw() gives a Buffer. */
+export type RawBody = string | Uint8Array | Buffer;
+
+/** Either callback SPEC.md's form sends to notify_url; a refund's carries event=refund. */
+export type FormWebhook = PaidWebhook | RefundWebhook;
+
+/** Whether a verified form callback is a refund's (else it is the paid-order callback). */
+export function isRefundWebhook(w: FormWebhook): w is RefundWebhook {
+  return (w as { event?: unknown }).event === "refund";
+}
 
 export interface VerifyHeadersOptions {
   /** Seconds a timestamp may be from now; default 300. */
@@ -35,14 +44,14 @@ export interface VerifyHeadersOptions {
  * returns its fields. body is the raw x-www-form-urlencoded body, or the
  * fields a framework already parsed.
  */
-export function verifyFormWebhook(body: RawBody | URLSearchParams | Record<string, string>, apiKey: string): PaidWebhook | RefundWebhook {
+export function verifyFormWebhook(body: RawBody | URLSearchParams | Record<string, string>, apiKey: string): FormWebhook {
   const fields = formFields(body);
   const got = fields.sign;
   if (!got) throw new WebhookVerificationError("missing_sign", "the callback carries no sign");
   if (!verifySign(fields as Params, apiKey, got)) {
     throw new WebhookVerificationError("invalid_sign", "the callback's sign does not match its fields");
   }
-  return fields as unknown as PaidWebhook | RefundWebhook;
+  return fields as unknown as FormWebhook;
 }
 
 /**
@@ -64,7 +73,7 @@ export function verifyHeaders(rawBody: RawBody, headers: HeaderSource, secret: s
   }
   const mac = createHmac("sha256", secretKey(secret));
   mac.update(`${id}.${ts}.`, "utf8");
-  mac.update(typeof rawBody === "string" ? utf8(rawBody) : rawBody);
+  mac.update(typeof rawBody === "string" ? utf8(rawBody) : u8(rawBody));
   const want = u8(mac.digest());
   let ok = false;
   for (const entry of sigs.split(" ")) {
@@ -83,7 +92,7 @@ export function constructEvent<T = unknown>(rawBody: RawBody, headers: HeaderSou
   const id = verifyHeaders(rawBody, headers, secret, opts);
   let ev: unknown;
   try {
-    ev = JSON.parse(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
+    ev = JSON.parse(text(rawBody));
   } catch {
     throw new WebhookVerificationError("invalid_body", "the event body is not JSON");
   }
@@ -115,9 +124,8 @@ function header(h: HeaderSource, name: string): string | undefined {
 }
 
 function formFields(body: RawBody | URLSearchParams | Record<string, string>): Record<string, string> {
-  if (typeof body === "string" || body instanceof Uint8Array) {
-    const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8");
-    return uniqueFields(new URLSearchParams(text));
+  if (typeof body === "string" || Buffer.isBuffer(body) || body instanceof Uint8Array) {
+    return uniqueFields(new URLSearchParams(text(body)));
   }
   if (body instanceof URLSearchParams) return uniqueFields(body);
   const out: Record<string, string> = {};
@@ -137,6 +145,10 @@ function uniqueFields(form: URLSearchParams): Record<string, string> {
     out[k] = v;
   }
   return out;
+}
+
+function text(body: RawBody): string {
+  return typeof body === "string" ? body : Buffer.from(u8(body)).toString("utf8");
 }
 
 function isEnvelope(v: unknown): v is Event {
