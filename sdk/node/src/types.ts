@@ -69,8 +69,17 @@ export interface RefundData extends Refund {
   idempotent: boolean;
 }
 
+/** usdt_direct, once a transaction hash was submitted: where its review stands. */
 export interface USDTReview {
-  [field: string]: unknown;
+  state: "queued" | "checking" | "not_found" | "confirming" | "retrying" | "waiting_admin" | "approved" | "rejected" | "closed";
+  /** A machine word, or the administrator's own text when byAdministrator. */
+  reason: string;
+  byAdministrator?: boolean;
+  txHash?: string;
+  nextCheckAt?: string;
+  checkUntil?: string;
+  confirmations?: number;
+  confirmationsRequired?: number;
 }
 
 /** An order as GET /api/order answers it. */
