@@ -32,6 +32,7 @@ var sdkRunners = []struct {
 // CI=true (scripts/deps.sh installs them).
 func TestSDKs(t *testing.T) {
 	e := newE2E(t)
+	e.run("migrate") // listings and the webhook log live in ClickHouse's tables
 	s := e.serve()
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "SDK shop", "--sandbox", "--json")
