@@ -4,11 +4,13 @@
 // arriving as typed errors. Skipped when the tests run alone.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { ApiError, Client, WebhookVerificationError, isRefundWebhook, verifyFormWebhook, verifyHeaders, type Order } from "../src/index.js";
-import { live, type Live } from "./env.js";
+import { live, pkgDir, type Live } from "./env.js";
 import { missing, shapes, undeclared, type Shape } from "./shapes.js";
 
 const env = live();
@@ -207,6 +209,20 @@ describe("live gateway", { skip: env ? false : "GATEWAY_SDK_BASE_URL is not set"
     const b = await client.balance();
     assert.ok(Array.isArray(b));
     for (const x of b) fits(x, shapes.Balance, "balance");
+  });
+
+  test("the README's quick start runs as written", () => {
+    const readme = readFileSync(`${pkgDir}/README.md`, "utf8");
+    const block = /## Create an order\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(block, "no quick start block in README.md");
+    assert.ok(block.trim().split("\n").length <= 10, "the quick start is longer than ten lines");
+    // Only what this machine differs in: the package is this checkout's, the server's public IP is loopback.
+    const code = block.replace('"@paygate/node"', JSON.stringify(`${pkgDir}/dist/src/index.js`)).replace('"203.0.113.7"', '"127.0.0.1"');
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], {
+      env: { ...process.env, PAYGATE_URL: e.baseUrl, PAYGATE_APPID: e.appid, PAYGATE_API_KEY: e.apiKey, PAYGATE_QUERY_KEY: e.queryKey },
+      encoding: "utf8",
+    });
+    assert.match(out, /^P\S+ http:\/\/\S+\/payment\/P\S+\n$/, out);
   });
 
   test("refusals arrive as typed errors", async () => {
