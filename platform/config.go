@@ -132,6 +132,9 @@ type Config struct {
 	RateLoginAcct Limit         // per account, payer logins at /merchant/login
 	SessionTTL    time.Duration // how long a payer's login session lasts
 	MethodLimits  string        // per-method amount limits over the built-in defaults, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-
+	// EpayTypes maps the epay door's type words to method codes,
+	// "word=method,...": the operator's words, so no brand is in our code.
+	EpayTypes string
 	// The payer pages: polling per SPEC.md's Limits, and the key of their
 	// forms' CSRF tokens (empty: one kept in Redis, shared by every node).
 	PagePollInterval  time.Duration

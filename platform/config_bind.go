@@ -90,6 +90,7 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	limit(&c.ConsoleLoginLimitAccount, "console-login-limit-account", "GATEWAY_CONSOLE_LOGIN_LIMIT_ACCOUNT", "merchant console login attempts per account, RATE/m[:BURST] (fails closed)")
 	dur(&c.SessionTTL, "session-ttl", "GATEWAY_SESSION_TTL", "how long a payer's login session lasts")
 	str(&c.MethodLimits, "method-limits", "GATEWAY_METHOD_LIMITS", "order amount limits per method where they differ from the built-in ones, METHOD=MIN-MAX with either side empty for no bound, e.g. wallet_a=1.00-50000.00,cryptohost=5.00-")
+	str(&c.EpayTypes, "epay-types", "GATEWAY_EPAY_TYPES", "the epay door's type words and the method each stands for, WORD=METHOD,..., e.g. t1=wallet_a,t2=wallet_b; an unmapped word is refused, and submit.php without a type lets the payer choose")
 	dur(&c.PagePollInterval, "page-poll-interval", "GATEWAY_PAGE_POLL_INTERVAL", "how often an open payment page polls its status")
 	dur(&c.PagePollTimeout, "page-poll-timeout", "GATEWAY_PAGE_POLL_TIMEOUT", "when an open payment page stops polling and offers to check again")
 	str(&c.MethodNames, "method-names", "GATEWAY_METHOD_NAMES", `payer-facing method names by language, JSON or a JSON file's path, e.g. {"en":{"wallet_a":"Alipay"},"zh":{"wallet_a":"支付宝"}}`)

@@ -145,6 +145,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return nil, err
 		}
 	}
+	// The epay door's api.php: its reads and its refund (docs/epay-api.md).
+	if cp.handlers != nil && cp.live != nil {
+		if err := mountEpayAPI(g, cfg, rdb, dir, limiter, cp, reg, log); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Has(platform.RoleProjector) {
 		p, err := projector.New(projector.Config{ClaimIdle: cfg.ClaimIdle}, rdb, projector.NewClickHouse(ch), reg, log)
 		if err != nil {

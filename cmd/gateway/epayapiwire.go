@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/paygate/gateway/epay"
+	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/platform"
+	"github.com/paygate/gateway/query"
+	webepay "github.com/paygate/gateway/web/epay"
+)
+
+// epayTypeStore is the epay door's mapping of type words to methods: the
+// operator's, kept in Redis and edited in the operator console, else
+// GATEWAY_EPAY_TYPES. Every process reads the same key.
+func epayTypeStore(cfg platform.Config, rdb redis.UniversalClient) (*epay.TypeStore, error) {
+	t, err := epay.ParseTypes(cfg.EpayTypes)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: GATEWAY_EPAY_TYPES: %w", err)
+	}
+	return epay.NewTypeStore(rdb, t), nil
+}
+
+// mountEpayAPI serves the epay door's api.php where both the command side
+// (its refund) and the query side (its reads) run, as the merchant
+// console does (docs/epay-api.md).
+func mountEpayAPI(g *gateway, cfg platform.Config, rdb redis.UniversalClient, dir *merchant.Directory, limiter *platform.Limiter,
+	cp consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
+	types, err := epayTypeStore(cfg, rdb)
+	if err != nil {
+		return err
+	}
+	orders, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query, ReportLimit: cfg.Limits().Report,
+		ReportMaxRange: cfg.ReportMaxRange}, dir, query.Sources{Live: cp.live, Archive: cp.ch, Listing: cp.listing, Gate: cp.gate}, limiter, log)
+	if err != nil {
+		return err
+	}
+	store, err := orderStore(cfg, rdb)
+	if err != nil {
+		return err
+	}
+	jr, err := g.journalOn(rdb, reg, log)
+	if err != nil {
+		return err
+	}
+	api, err := epay.NewAPI(epay.APIDeps{Accounts: dir, Orders: orders, Live: store, Refunds: cp.handlers.UseCases.Refund,
+		Balances: jr, Totals: cp.live, Types: types, Limiter: limiter,
+		QueryLimit: cfg.Limits().Query, ReportLimit: cfg.Limits().Report, Now: g.now.Now})
+	if err != nil {
+		return err
+	}
+	webepay.MountAPI(g.app, &webepay.APIDoor{API: api, Log: log})
+	return nil
+}
