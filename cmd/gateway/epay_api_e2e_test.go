@@ -80,6 +80,9 @@ func TestEpayAPI(t *testing.T) {
 	e.cli(&b, "merchant", "create", "--name", "shop-b", "--sandbox", "--json")
 	e.cli(&off, "merchant", "create", "--name", "shop-off", "--sandbox", "--json")
 	e.run("merchant", "disable", off.AppID)
+	// Available money, so that only the refund's own rule stops a refund
+	// above the order's amount (a short balance would stop it first).
+	e.cli(nil, "ledger", "adjust", a.AppID, "--amount", "500.00", "--currency", "CNY", "--reason", "float", "--json")
 	s := e.serve(apiTypesEnv)
 	as := func(m account, kv ...string) url.Values {
 		q := url.Values{"pid": {m.AppID}, "key": {m.APIKey}}
@@ -134,7 +137,7 @@ func TestEpayAPI(t *testing.T) {
 	})
 	t.Run("merchant info", func(t *testing.T) {
 		got := s.apiEventually(t, as(a, "act", "query"), func(m map[string]any) bool { return m["orders_today"] == float64(1) })
-		if fmt.Sprint(got["pid"]) != a.AppID || got["active"] != float64(1) || got["orders"] != float64(1) {
+		if fmt.Sprint(got["pid"]) != a.AppID || got["active"] != float64(1) || got["money"] != "500.00" || got["orders"] != float64(1) {
 			t.Fatalf("query: %v", got)
 		}
 		if _, given := got["key"]; given {
@@ -145,7 +148,7 @@ func TestEpayAPI(t *testing.T) {
 		refund := func(form string) map[string]any { return s.epayAPI(t, url.Values{"act": {"refund"}}, form) }
 		base := url.Values{"pid": {a.AppID}, "key": {a.APIKey}, "trade_no": {mine}}
 		over := refund(base.Encode() + "&money=100.51")
-		if over["code"] != float64(-1) {
+		if over["code"] != float64(-1) || !strings.Contains(fmt.Sprint(over["msg"]), "left to refund") {
 			t.Fatalf("a refund above the amount: %v", over)
 		}
 		// A value split across two parameters (a proxy may check the first).
