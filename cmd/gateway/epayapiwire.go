@@ -9,6 +9,7 @@ import (
 
 	"github.com/paygate/gateway/epay"
 	"github.com/paygate/gateway/merchant"
+	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/query"
 	webepay "github.com/paygate/gateway/web/epay"
@@ -55,4 +56,14 @@ func mountEpayAPI(g *gateway, cfg platform.Config, rdb redis.UniversalClient, di
 	}
 	webepay.MountAPI(g.app, &webepay.APIDoor{API: api, Log: log})
 	return nil
+}
+
+// epayTypesDesk is the operator console's editor of the mapping, over the
+// same Redis key the doors read.
+func epayTypesDesk(cfg platform.Config, rdb redis.UniversalClient, logs operator.Auditor) (*operator.EpayTypes, error) {
+	store, err := epayTypeStore(cfg, rdb)
+	if err != nil {
+		return nil, err
+	}
+	return operator.NewEpayTypes(store, logs), nil
 }
