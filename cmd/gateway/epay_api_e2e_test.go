@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/paygate/gateway/epay"
+	"github.com/paygate/gateway/internal/testenv"
 )
 
 // apiTypesEnv is the operator's mapping api.php's tests serve with.
@@ -165,6 +169,19 @@ func TestEpayAPI(t *testing.T) {
 		if got["status"] != float64(2) || got["refundmoney"] != "1.00" {
 			t.Fatalf("after the refund: %v", got)
 		}
+	})
+	t.Run("the operator's mapping", func(t *testing.T) {
+		// What the operator console keeps (operator.EpayTypes): every
+		// process reads it within a second, over GATEWAY_EPAY_TYPES.
+		rdb := testenv.Client(t, e.redisURL)
+		if err := rdb.Set(context.Background(), epay.TypesKey, "t7=wallet_a", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		s.apiEventually(t, as(a, "act", "order", "trade_no", mine), func(m map[string]any) bool { return m["type"] == "t7" })
+		if err := rdb.Del(context.Background(), epay.TypesKey).Err(); err != nil {
+			t.Fatal(err)
+		}
+		s.apiEventually(t, as(a, "act", "order", "trade_no", mine), func(m map[string]any) bool { return m["type"] == "t1" })
 	})
 	t.Run("orders paged", func(t *testing.T) {
 		for i := range 50 {
