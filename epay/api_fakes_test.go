@@ -62,6 +62,7 @@ type apiWorld struct {
 	orders   []schema.Order
 	avail    map[string]schema.Amount
 	totals   map[string]int
+	refund   schema.RefundStatus // what RefundFor's refund ends as ("" succeeded)
 }
 
 func newAPIWorld(t *testing.T, v apiVectors) *apiWorld {
@@ -130,7 +131,11 @@ func (w *apiWorld) RefundFor(_ context.Context, acct *merchant.Account, ask comm
 	if err != nil {
 		return nil, nil, false, err
 	}
-	return &schema.Refund{ID: "rf-1", OrderID: o.ID, ClientRefundID: ask.ClientRefundID, Amount: ask.Amount, Status: schema.RefundSucceeded}, o, false, nil
+	r := &schema.Refund{ID: "rf-1", OrderID: o.ID, ClientRefundID: ask.ClientRefundID, Amount: ask.Amount, Status: schema.RefundSucceeded}
+	if w.refund != "" {
+		r.Status, r.Error = w.refund, "declined by the provider"
+	}
+	return r, o, false, nil
 }
 
 func (w *apiWorld) Balances(_ context.Context, appid string) ([]journal.Balance, error) {

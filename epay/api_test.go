@@ -6,6 +6,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // TestAPIVectors runs each request of testdata/api-vectors.json through
@@ -70,6 +72,45 @@ func TestPaging(t *testing.T) {
 			limit, offset, err := paging(tt.p)
 			if (err == nil) != tt.ok || (tt.ok && (limit != tt.limit || offset != tt.offset)) {
 				t.Fatalf("limit %d offset %d err %v; want %d %d ok=%v", limit, offset, err, tt.limit, tt.offset, tt.ok)
+			}
+		})
+	}
+}
+
+// TestAPIRefundOutcomes: a refund the provider has not confirmed yet is
+// accepted (code 1, status pending: we ask it again), one it refused is
+// the protocol's -1 with the reason.
+func TestAPIRefundOutcomes(t *testing.T) {
+	v := readAPIVectors(t)
+	tests := []struct {
+		name   string
+		status schema.RefundStatus
+		code   int
+		word   string
+	}{
+		{"succeeded", schema.RefundSucceeded, APICodeOK, "succeeded"},
+		{"pending", schema.RefundPending, APICodeOK, "pending"},
+		{"failed", schema.RefundFailed, APICodeRefused, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newAPIWorld(t, v)
+			w.refund = tt.status
+			got, err := newTestAPI(t, v, w).Do(context.Background(), APICall{Post: true,
+				Params: Params{"pid": "1001", "key": "k-1001", "act": "refund", "trade_no": "P-A1", "money": "1"}})
+			var e *APIError
+			switch {
+			case errors.As(err, &e):
+				if e.Code != tt.code || e.Msg != "refund failed: declined by the provider" {
+					t.Fatalf("refused %d %q", e.Code, e.Msg)
+				}
+			case err != nil:
+				t.Fatal(err)
+			default:
+				a := got.(RefundAnswer)
+				if a.Code != tt.code || a.Status != tt.word || a.Money != "1.00" {
+					t.Fatalf("answer %+v", a)
+				}
 			}
 		})
 	}
