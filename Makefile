@@ -144,9 +144,11 @@ bench-events:
 
 fmt:
 	$(GO) fmt $(PKGS)
+	cd sdk/go && $(GO) fmt ./...
 
 vet:
 	$(GO) vet $(PKGS)
+	cd sdk/go && $(GO) vet ./...
 
 # Fails when our code reaches a known vulnerability of a module we use or of
 # the standard library of $(GOTOOLCHAIN): govulncheck, offline, against a

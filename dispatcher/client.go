@@ -91,6 +91,12 @@ const (
 // callback is acknowledged only by a 2xx whose body is "success", an
 // endpoint event (any2xx) by any 2xx whatever its body.
 func postAs(ctx context.Context, c *fasthttp.Client, target, body, contentType string, any2xx bool, h modernHeaders, timeout time.Duration) result {
+	return request(ctx, c, fasthttp.MethodPost, target, body, contentType, any2xx, h, timeout)
+}
+
+// request is one attempt by method (POST with its body, or the epay
+// door's GET whose parameters are in target) judged as postAs says.
+func request(ctx context.Context, c *fasthttp.Client, method, target, body, contentType string, any2xx bool, h modernHeaders, timeout time.Duration) result {
 	start := time.Now()
 	if u, err := url.Parse(target); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return result{err: "invalid notify_url: not an http or https URL", kind: "invalid_url"}
@@ -103,14 +109,18 @@ func postAs(ctx context.Context, c *fasthttp.Client, target, body, contentType s
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
 	req.SetRequestURI(target)
-	req.Header.SetMethod(fasthttp.MethodPost)
-	req.Header.SetContentType(contentType)
+	req.Header.SetMethod(method)
+	if contentType != "" {
+		req.Header.SetContentType(contentType)
+	}
 	if h.id != "" {
 		req.Header.Set(HeaderID, h.id)
 		req.Header.Set(HeaderTimestamp, h.timestamp)
 		req.Header.Set(HeaderSignature, h.signature)
 	}
-	req.SetBodyString(body)
+	if body != "" {
+		req.SetBodyString(body)
+	}
 	err := c.DoDeadline(req, resp, deadline)
 	r := result{latency: time.Since(start)}
 	switch {

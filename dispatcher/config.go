@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/paygate/gateway/epay"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +25,10 @@ type Config struct {
 	// AllowPrivate lets notify_url reach loopback, private, link-local and
 	// metadata addresses (development and tests only).
 	AllowPrivate bool
+	// EpayTypes names an epay order's type in its notification when the
+	// payer chose the method (the order keeps no word then); nil leaves
+	// type out of such a notification.
+	EpayTypes epay.TypeSource
 	// Concurrency bounds attempts in flight in this process; PerHost bounds
 	// them per destination host:port, so one slow endpoint holds at most
 	// PerHost of the Concurrency slots.

@@ -58,7 +58,7 @@ func (d *Dispatcher) handle(ctx context.Context, read []redis.XStream) {
 	var ids, streams []string
 	for _, st := range read {
 		for _, m := range st.Messages {
-			if dl, ok := d.deliveryOf(m); ok {
+			if dl, ok := d.deliveryOf(ctx, m); ok {
 				ds, ids, streams = append(ds, dl), append(ids, m.ID), append(streams, st.Stream)
 			} else {
 				acks[st.Stream] = append(acks[st.Stream], m.ID)
@@ -97,7 +97,7 @@ func (d *Dispatcher) handle(ctx context.Context, read []redis.XStream) {
 // its refund, with a notify_url asks for; every other entry needs nothing
 // and is only acknowledged. A refund's delivery is keyed by the refund id,
 // so it is its own delivery beside the order's paid webhook.
-func (d *Dispatcher) deliveryOf(m redis.XMessage) (delivery, bool) {
+func (d *Dispatcher) deliveryOf(ctx context.Context, m redis.XMessage) (delivery, bool) {
 	t, _ := m.Values[schema.EvType].(string)
 	if t != string(schema.EventPaid) && t != string(schema.EventRefund) {
 		d.m.events.WithLabelValues("ignored").Inc()
@@ -124,6 +124,14 @@ func (d *Dispatcher) deliveryOf(m redis.XMessage) (delivery, bool) {
 		d.log.Error(t+" event names no order of ours; no webhook sent", "stream_id", m.ID, "order", o.ID)
 		d.m.events.WithLabelValues("invalid").Inc()
 		return delivery{}, false
+	}
+	if o.Door == schema.DoorEpay {
+		if ev.Refund != nil {
+			d.m.events.WithLabelValues("ignored").Inc()
+			return delivery{}, false
+		}
+		return delivery{shard: shard, id: o.ID, url: o.NotifyURL, appid: o.AppID, params: epayParams(ctx, o, d.cfg.EpayTypes),
+			paid: o.CompletedAt}, true
 	}
 	if ev.Refund != nil {
 		return delivery{shard: shard, id: ev.Refund.ID, url: o.NotifyURL, appid: o.AppID,

@@ -191,6 +191,9 @@ func (d *Dispatcher) send(ctx context.Context, j job) result {
 	if err != nil {
 		return result{kind: "internal", err: "cannot sign: " + err.Error()}
 	}
+	if isEpayForm(j.form) {
+		return sendEpay(ctx, d.client, j, key, d.cfg.Timeout)
+	}
 	body, err := signForm(j.form, key)
 	if err != nil {
 		return result{kind: "internal", err: err.Error()}

@@ -22,7 +22,7 @@ type payers struct {
 
 // checkoutPages wires the payer pages over the command side's use cases.
 func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, uc *command.UseCases, dir *merchant.Directory,
-	limiter *platform.Limiter, pages fiber.Handler, reg prometheus.Registerer, log *slog.Logger) (*checkout.Pages, error) {
+	limiter *platform.Limiter, pages fiber.Handler, returns checkout.ReturnLinks, reg prometheus.Registerer, log *slog.Logger) (*checkout.Pages, error) {
 	limits := cfg.Limits()
 	logins, err := merchant.NewLogins(merchant.LoginConfig{SessionTTL: cfg.SessionTTL, PerIP: limits.LoginIP, PerAccount: limits.LoginAcct},
 		rdb, limiter, reg, log)
@@ -40,7 +40,7 @@ func checkoutPages(g *gateway, cfg platform.Config, rdb redis.UniversalClient, u
 		return nil, err
 	}
 	p, err := checkout.New(ccfg, checkout.Deps{Orders: orderPorts(uc), Payers: payers{logins, merchant.NewStore(rdb)}, ClientIP: ips,
-		Limit: pages, Keys: platform.NewSharedKeys(rdb), Merchants: dir}, reg, log)
+		Limit: pages, Keys: platform.NewSharedKeys(rdb), Merchants: dir, Returns: returns}, reg, log)
 	if err != nil {
 		return nil, err
 	}

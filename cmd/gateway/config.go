@@ -7,6 +7,7 @@ import (
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/epay"
 	"github.com/paygate/gateway/operator"
 	"github.com/paygate/gateway/platform"
 )
@@ -74,6 +75,9 @@ func (s serveSettings) Validate() error {
 	}
 	if _, err := command.ParseMethodLimits(s.cfg.MethodLimits); err != nil {
 		errs = append(errs, err)
+	}
+	if _, err := epay.ParseTypes(s.cfg.EpayTypes); err != nil {
+		errs = append(errs, fmt.Errorf("epay-types: %w", err))
 	}
 	if _, err := command.ParseUSDTRates(s.cfg.USDTRates); err != nil {
 		errs = append(errs, err)

@@ -36,7 +36,9 @@ func TestServeListsEveryBadSettingBeforeConnecting(t *testing.T) {
 			"GATEWAY_PROVIDER_WALLET_A":     `{"BaseURL": "https://api.example.com"}`,
 			"GATEWAY_BSC_URL":               "bsc-dataseed",
 			"GATEWAY_FX_MAX_DEVIATION":      "0",
-		}, []string{"method-limits", "usdt rate", "usdt-sandbox-networks", "provider wallet_a", "bsc JSON-RPC URL", "fx-max-deviation 0"}},
+			"GATEWAY_EPAY_TYPES":            "t1=nosuchmethod",
+		}, []string{"method-limits", "usdt rate", "usdt-sandbox-networks", "provider wallet_a", "bsc JSON-RPC URL", "fx-max-deviation 0",
+			"epay-types"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

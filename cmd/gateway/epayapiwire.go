@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,26 +14,11 @@ import (
 	webepay "github.com/paygate/gateway/web/epay"
 )
 
-// epayTypeStore is the epay door's mapping of type words to methods: the
-// operator's, kept in Redis and edited in the operator console, else
-// GATEWAY_EPAY_TYPES. Every process reads the same key.
-func epayTypeStore(cfg platform.Config, rdb redis.UniversalClient) (*epay.TypeStore, error) {
-	t, err := epay.ParseTypes(cfg.EpayTypes)
-	if err != nil {
-		return nil, fmt.Errorf("configuration: GATEWAY_EPAY_TYPES: %w", err)
-	}
-	return epay.NewTypeStore(rdb, t), nil
-}
-
 // mountEpayAPI serves the epay door's api.php where both the command side
 // (its refund) and the query side (its reads) run, as the merchant
 // console does (docs/epay-api.md).
 func mountEpayAPI(g *gateway, cfg platform.Config, rdb redis.UniversalClient, dir *merchant.Directory, limiter *platform.Limiter,
-	cp consoleParts, reg prometheus.Registerer, log *slog.Logger) error {
-	types, err := epayTypeStore(cfg, rdb)
-	if err != nil {
-		return err
-	}
+	cp consoleParts, types epay.TypeSource, reg prometheus.Registerer, log *slog.Logger) error {
 	orders, err := query.NewOrders(query.Config{PublicURL: cfg.PublicURL, QueryLimit: cfg.Limits().Query, ReportLimit: cfg.Limits().Report,
 		ReportMaxRange: cfg.ReportMaxRange}, dir, query.Sources{Live: cp.live, Archive: cp.ch, Listing: cp.listing, Gate: cp.gate}, limiter, log)
 	if err != nil {
@@ -61,7 +45,7 @@ func mountEpayAPI(g *gateway, cfg platform.Config, rdb redis.UniversalClient, di
 // epayTypesDesk is the operator console's editor of the mapping, over the
 // same Redis key the doors read.
 func epayTypesDesk(cfg platform.Config, rdb redis.UniversalClient, logs operator.Auditor) (*operator.EpayTypes, error) {
-	store, err := epayTypeStore(cfg, rdb)
+	store, err := epayTypes(cfg, rdb)
 	if err != nil {
 		return nil, err
 	}

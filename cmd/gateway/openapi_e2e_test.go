@@ -34,6 +34,9 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 	e.cli(&shop, "merchant", "create", "--name", "shop", "--sandbox", "--callback", hook.URL, "--json")
 	s := e.serve()
 	v := s.openAPIValidator(t)
+	// The epay door's document is served beside it, valid, naming this
+	// gateway too (the door's tests validate its answers against it).
+	s.openAPIValidatorAt(t, "/openapi-epay.json")
 	// Money on the merchant's balances, posted as the ledger role would, so
 	// /api/balance's items are validated, not only empty arrays.
 	rdb := testenv.Client(t, e.redisURL)
@@ -146,6 +149,7 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 		{"unknown order", api(http.MethodGet, "/api/order", query("order", url.Values{"paymentId": {"0000000000000000000000"}}), nil), 404, "order_not_found"},
 		{"wrong query key", api(http.MethodGet, "/api/order", url.Values{"appid": {shop.AppID}, "key": {"nope"}, "action": {"order"}, "paymentId": {id}}, nil), 401, "invalid_key"},
 		{"known path, wrong method", api(http.MethodDelete, "/api/order", nil, nil), 405, "method_not_allowed"},
+		{"the document, wrong method", api(http.MethodPost, "/openapi.json", nil, nil), 405, "method_not_allowed"},
 		{"refund", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "30", "clientRefundId", "OAS-R1", "reason", "returned")), 200, ""},
 		{"refund replayed by clientRefundId", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "30", "clientRefundId", "OAS-R1")), 200, ""},
 		{"refund over what is left", api(http.MethodPost, "/api/order/refund", nil, after("refund", id, "amount", "70.51")), 409, "refund_exceeds_paid"},
@@ -215,14 +219,22 @@ func TestOpenAPIDescribesRealResponses(t *testing.T) {
 // validator from it with libopenapi (OpenAPI 3.1).
 func (s *server) openAPIValidator(t *testing.T) validator.Validator {
 	t.Helper()
-	res, err := http.Get(s.base + "/openapi.json")
+	return s.openAPIValidatorAt(t, "/openapi.json")
+}
+
+// openAPIValidatorAt is openAPIValidator for the document served at path:
+// /openapi-epay.json is the epay door's, which its tests validate its
+// answers against.
+func (s *server) openAPIValidatorAt(t *testing.T, path string) validator.Validator {
+	t.Helper()
+	res, err := http.Get(s.base + path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		t.Fatalf("GET /openapi.json: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+		t.Fatalf("GET %s: %d %s", path, res.StatusCode, res.Header.Get("Content-Type"))
 	}
 	var servers struct{ Servers []struct{ URL string } }
 	if err := json.Unmarshal(raw, &servers); err != nil || len(servers.Servers) != 1 || servers.Servers[0].URL != s.base {

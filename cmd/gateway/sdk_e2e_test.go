@@ -32,6 +32,7 @@ var sdkRunners = []struct {
 // CI=true (scripts/deps.sh installs them).
 func TestSDKs(t *testing.T) {
 	e := newE2E(t)
+	e.run("migrate") // the listing an SDK pages through is ClickHouse's
 	s := e.serve()
 	var shop account
 	e.cli(&shop, "merchant", "create", "--name", "SDK shop", "--sandbox", "--json")

@@ -18,6 +18,7 @@ import (
 	"github.com/paygate/gateway/channel"
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
+	"github.com/paygate/gateway/epay"
 	"github.com/paygate/gateway/events"
 	"github.com/paygate/gateway/fees"
 	"github.com/paygate/gateway/fx"
@@ -67,6 +68,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		g.prepare = append(g.prepare, prepare)
 		g.workers = append(g.workers, w.Run)
 	}
+	// The epay door's type words: its create maps them, its notifications
+	// name them, wherever those roles run.
+	types, err := epayTypes(cfg, rdb)
+	if err != nil {
+		return nil, err
+	}
 	var cp consoleParts
 	if cfg.Has(platform.RoleCommand) {
 		h, workers, err := commandHandlers(g, cfg, rdb, dir, limiter, nets, reg, log)
@@ -75,7 +82,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		}
 		// The pages first: their browser forms to the providers' confirm
 		// endpoints are answered before the JSON API's routes.
-		pages, err := checkoutPages(g, cfg, rdb, h.UseCases, dir, limiter, h.Pages, reg, log)
+		pages, err := checkoutPages(g, cfg, rdb, h.UseCases, dir, limiter, h.Pages, epay.Returns{Accounts: dir, Types: types}, reg, log)
 		if err != nil {
 			return nil, err
 		}
@@ -85,6 +92,9 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 			return pages.RenderCreateError(c, e.Err, e.Lang, e.Back)
 		}
 		h.Register(g.app)
+		if err := mountEpay(g.app, cfg, wcfg, h.UseCases, dir, types, log); err != nil {
+			return nil, err
+		}
 		notify.Register(g.app, h.UseCases.Notifications, h.UseCases.ClientIP())
 		g.workers = append(g.workers, workers...)
 		// A merchant's webhook resend only queues an attempt in Redis, so
@@ -147,7 +157,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	}
 	// The epay door's api.php: its reads and its refund (docs/epay-api.md).
 	if cp.handlers != nil && cp.live != nil {
-		if err := mountEpayAPI(g, cfg, rdb, dir, limiter, cp, reg, log); err != nil {
+		if err := mountEpayAPI(g, cfg, rdb, dir, limiter, cp, types, reg, log); err != nil {
 			return nil, err
 		}
 	}
@@ -206,7 +216,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		})
 	}
 	if cfg.Has(platform.RoleDispatcher) {
-		wcfg.Retention, wcfg.Now = cfg.OrderRetention, g.now
+		wcfg.Retention, wcfg.Now, wcfg.EpayTypes = cfg.OrderRetention, g.now, types
 		wcfg.ClaimIdle = cmp.Or(cfg.ClaimIdle, wcfg.ClaimIdle)
 		d, err := dispatcher.New(wcfg, rdb, dispatcher.AccountKeysAt(g.now, dir.Lookup, accounts.EnsureWebhookSecret), reg, log)
 		if err != nil {
@@ -248,6 +258,11 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 		return nil, err
 	}
 	g.app.Get("/openapi.json", apidoc.Handler(doc))
+	epayDoc, err := apidoc.EpayForServer(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	g.app.Get("/openapi-epay.json", apidoc.Handler(epayDoc))
 	reg.MustRegister(platform.NewDependencyCollector(checks...))
 	g.app.Use(webserver.NotFound)
 	if g.admin, err = adminConsole(g, cfg, wcfg, rdb, ch, acc, cp.listing, reg, log); err != nil {

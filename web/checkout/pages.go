@@ -24,6 +24,7 @@ type Pages struct {
 		Key(ctx context.Context, name string) ([]byte, error)
 	}
 	merchants Merchants
+	returns   ReturnLinks
 	// The steps an order's page may hand over to, each a type of its own.
 	methods *methodSteps // method, fiatpsp and cryptopsp choices
 	usdt    *usdtStep    // USDT direct pay and review
@@ -43,6 +44,9 @@ type Deps struct {
 	// Merchants names the merchant a payer pays (a per-process cache:
 	// the pages read it on every render).
 	Merchants Merchants
+	// Returns, when set, gives the return link of an order made through
+	// another door (the epay door's signed parameters); nil: SPEC.md's.
+	Returns ReturnLinks
 }
 
 // New builds the pages; templates and catalogues are checked here, so a
@@ -81,7 +85,7 @@ func New(cfg Config, d Deps, reg prometheus.Registerer, log *slog.Logger) (*Page
 		return nil, err
 	}
 	sc := &screen{cfg: cfg, catalogs: cats, tmpl: tmpl, assets: a, m: m, log: log}
-	p := &Pages{screen: sc, orders: d.Orders, limit: d.Limit, keys: d.Keys, merchants: d.Merchants}
+	p := &Pages{screen: sc, orders: d.Orders, limit: d.Limit, keys: d.Keys, merchants: d.Merchants, returns: d.Returns}
 	p.methods = &methodSteps{screen: sc, orders: d.Orders}
 	p.usdt = &usdtStep{screen: sc, orders: d.Orders, orderPage: p.orderPage}
 	p.balance = &loginStep{screen: sc, orders: d.Orders, payers: d.Payers, ips: d.ClientIP, forOrder: p.forOrder}
@@ -201,6 +205,9 @@ func (p *Pages) forOrder(c *fiber.Ctx, v *view, o *schema.Order) error {
 	}
 	v.Sandbox = o.Sandbox
 	v.Order = p.orderView(v, o)
+	if l := p.returnLink(c.UserContext(), o); l != "" {
+		v.Order.ReturnURL = l
+	}
 	acct, err := p.merchants.Lookup(c.UserContext(), o.AppID)
 	if err != nil {
 		return fmt.Errorf("merchant of order %s: %w", o.ID, err)

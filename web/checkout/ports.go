@@ -88,3 +88,20 @@ type KeyStore interface {
 type Merchants interface {
 	Lookup(ctx context.Context, appid string) (*merchant.Account, error)
 }
+
+// ReturnLinks is where a payer goes back to from an order of another door
+// than SPEC.md's API, whose protocol signs the way back (the epay door:
+// return_url with the notification's signed parameters).
+type ReturnLinks interface {
+	// ReturnLink is o's link, or "" where return_url stays as SPEC.md
+	// has it (an order of SPEC.md's API, or one not paid).
+	ReturnLink(ctx context.Context, o *schema.Order) string
+}
+
+// returnLink is o's return link by its door, "" for SPEC.md's rule.
+func (p *Pages) returnLink(ctx context.Context, o *schema.Order) string {
+	if p.returns == nil || o.Door == "" {
+		return ""
+	}
+	return p.returns.ReturnLink(ctx, o)
+}

@@ -26,6 +26,15 @@ func (p *Pages) status(c *fiber.Ctx) error {
 	next := ""
 	if st == schema.StatusPaid && ret != "" {
 		next = strings.ReplaceAll(ret, "{paymentId}", id)
+		if p.returns != nil {
+			o, err := p.orders.Reads.Order(c.UserContext(), id)
+			if err != nil {
+				return err
+			}
+			if l := p.returnLink(c.UserContext(), o); l != "" {
+				next = l
+			}
+		}
 	}
 	b := make([]byte, 0, 96+len(next))
 	b = append(b, `{"status":`...)

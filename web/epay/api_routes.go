@@ -1,7 +1,3 @@
-// Package epay is the HTTP door of the epay-compatible merchant protocol
-// (package epay holds its rules): it reads the protocol's parameters,
-// calls one use case and writes the protocol's answer. It only
-// translates; no rule lives here.
 package epay
 
 import (
@@ -20,7 +16,9 @@ type APIDoor struct {
 
 // MountAPI adds api.php at the root, where the protocol's plugins expect
 // it (their setting is the gateway's address only): GET for the reads,
-// POST for all acts (act=refund must be POSTed).
+// POST for all acts (act=refund must be POSTed). It is mounted apart from
+// Mount's submit.php and mapi.php: api.php needs the query side's reads
+// and the command side's refund, so only a node running both serves it.
 func MountAPI(r fiber.Router, d *APIDoor) {
 	r.Get("/api.php", d.api)
 	r.Post("/api.php", d.api)

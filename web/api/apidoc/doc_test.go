@@ -35,30 +35,42 @@ func TestErrorKindsAreTheTable(t *testing.T) {
 	}
 }
 
-// TestServersFollowPublicURL: the served document's one server is the
+// TestServersFollowPublicURL: each served document's one server is the
 // gateway's public URL, and nothing else of the document changes.
 func TestServersFollowPublicURL(t *testing.T) {
-	for _, url := range []string{"http://127.0.0.1:8090", "https://pay.example.com/gw"} {
-		doc, err := ForServer(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got map[string]any
-		if err := json.Unmarshal(doc, &got); err != nil {
-			t.Fatalf("served document: %v", err)
-		}
-		servers, _ := got["servers"].([]any)
-		if len(servers) != 1 || servers[0].(map[string]any)["url"] != url {
-			t.Fatalf("servers %v, want only %s", got["servers"], url)
-		}
-		var orig map[string]any
-		_ = json.Unmarshal(Document(), &orig)
-		delete(orig, "servers")
-		delete(got, "servers")
-		a, _ := json.Marshal(orig)
-		b, _ := json.Marshal(got)
-		if string(a) != string(b) {
-			t.Fatal("more than servers changed")
+	docs := []struct {
+		name  string
+		file  []byte
+		serve func(string) ([]byte, error)
+	}{
+		{"openapi.json", Document(), ForServer},
+		{"epay.json", EpayDocument(), EpayForServer},
+	}
+	for _, d := range docs {
+		for _, url := range []string{"http://127.0.0.1:8090", "https://pay.example.com/gw"} {
+			t.Run(d.name+" "+url, func(t *testing.T) {
+				doc, err := d.serve(url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got map[string]any
+				if err := json.Unmarshal(doc, &got); err != nil {
+					t.Fatalf("served document: %v", err)
+				}
+				servers, _ := got["servers"].([]any)
+				if len(servers) != 1 || servers[0].(map[string]any)["url"] != url {
+					t.Fatalf("servers %v, want only %s", got["servers"], url)
+				}
+				var orig map[string]any
+				_ = json.Unmarshal(d.file, &orig)
+				delete(orig, "servers")
+				delete(got, "servers")
+				a, _ := json.Marshal(orig)
+				b, _ := json.Marshal(got)
+				if string(a) != string(b) {
+					t.Fatal("more than servers changed")
+				}
+			})
 		}
 	}
 }

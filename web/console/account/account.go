@@ -203,6 +203,7 @@ func (p *Pages) Register(g fiber.Router, ui *frame.UI) {
 	g.Post("/developers/confirm-webhook-key", ui.Require(access.PermKeysRotate), h.confirmWebhookKey)
 	g.Post("/developers/callback", ui.Require(access.PermSettingsWrite), h.callback)
 	g.Post("/developers/test-event", ui.Require(access.PermSettingsWrite), h.testEvent)
+	g.Get("/developers/sdk/:lang", ui.Require(access.PermOrdersRead), h.sdk)
 	g.Get("/developers/signature", ui.Require(access.PermSandboxDrive), h.debugger)
 	g.Post("/developers/signature", ui.Require(access.PermSandboxDrive), h.debugger)
 	g.Get("/balance", ui.Require(access.PermBalanceRead), h.balance)

@@ -145,6 +145,10 @@ func TestPagesInBrowserAsOwner(t *testing.T) {
 
 	pg.Go(e.url + "/developers")
 	shoot(t, pg, "developers")
+	pg.Click(`[data-sdks] a[href$="/sdk/php"]`)
+	pg.WaitVisible(`[data-sdk-readme="php"]`)
+	shoot(t, pg, "developers-sdk-php")
+	pg.Go(e.url + "/developers")
 	pg.Submit(`form[data-rotate="api-key"]`)
 	pg.WaitVisible("[data-new-secret]")
 	if a, _ := e.merchants.Get(context.Background(), e.shop.AppID); pg.Text("[data-secret]") != a.APIKey {
@@ -261,7 +265,7 @@ func TestPagesInBrowserAsViewer(t *testing.T) {
 	secret, _ := frametest.Enrol(t, e.accounts, access.NewUser{Realm: access.RealmMerchant, AppID: e.shop.AppID, Email: "viewer@shop.test", Role: access.RoleViewer}, e.now)
 	pg := browser.New(t).NewPage(browser.Narrow)
 	frametest.Login(t, pg, e.url, "viewer@shop.test", frametest.Password, frametest.Code(t, secret, e.now.Add(30*time.Second)))
-	for _, p := range []string{"/webhooks", "/developers", "/balance", "/team"} {
+	for _, p := range []string{"/webhooks", "/developers", "/developers/sdk/php", "/developers/sdk/go", "/balance", "/team"} {
 		pg.Go(e.url + p)
 		if pg.LastStatus() != http.StatusOK || has(pg, "main form[method=post]") {
 			t.Fatalf("%s: %d, a form offered: %v", p, pg.LastStatus(), has(pg, "main form[method=post]"))

@@ -34,6 +34,8 @@ type developersData struct {
 	// carries and when it is sent.
 	Catalogue        []events.Info
 	CatalogueVersion string
+	// SDKs are the official libraries whose READMEs the console shows.
+	SDKs []sdkDoc
 }
 
 // developers shows the credentials (their ends only) and the forms the
@@ -50,7 +52,7 @@ func (h handlers) developersPage(c *fiber.Ctx, v *frame.View, d developersData) 
 		return h.ui.Fail(c, err)
 	}
 	d.Creds, d.GraceHours, d.MaxGraceHours = creds, int(creds.DefaultGrace.Hours()), int(creds.MaxGrace.Hours())
-	d.Catalogue, d.CatalogueVersion = events.Catalogue, events.Version
+	d.Catalogue, d.CatalogueVersion, d.SDKs = events.Catalogue, events.Version, shownSDKs()
 	v.Data, v.Path = d, h.ui.Config().Base+"/developers"
 	return h.ui.Render(c, "desk_developers", v)
 }

@@ -1,0 +1,3 @@
+module github.com/paygate/gateway/sdk/go
+
+go 1.23
