@@ -170,6 +170,17 @@ func TestEpayAPI(t *testing.T) {
 			t.Fatalf("after the refund: %v", got)
 		}
 	})
+	t.Run("an order made through the door", func(t *testing.T) {
+		p := epay.Params{"pid": a.AppID, "type": "t2", "out_trade_no": "ea-door", "notify_url": "http://127.0.0.1:9/n",
+			"name": "Tom & Jerry = 2", "money": "3.20", "clientip": "203.0.113.5", "param": "a&b=c <i>x</i>"}
+		if st, made, raw := s.epayPost(t, "/mapi.php", p, a.APIKey); st != 200 || made.Code != 1 {
+			t.Fatalf("mapi.php: %d %s", st, raw)
+		}
+		got := s.epayAPI(t, as(a, "act", "order", "out_trade_no", "ea-door"), "")
+		if got["type"] != "t2" || got["param"] != "a&b=c <i>x</i>" || got["name"] != "Tom & Jerry = 2" || got["money"] != "3.20" {
+			t.Fatalf("the door's order: %v", got)
+		}
+	})
 	t.Run("answers match /openapi-epay.json", func(t *testing.T) {
 		v := epayValidator(t, s)
 		get := func(q url.Values) *http.Request {
@@ -212,15 +223,19 @@ func TestEpayAPI(t *testing.T) {
 		for i := range 50 {
 			placeOrder(t, s, a, fmt.Sprintf("ea-more-%d", i))
 		}
-		all := s.apiEventually(t, as(a, "act", "orders", "limit", "1000"), func(m map[string]any) bool { return m["count"] == float64(50) })
+		// Once the listing holds all 52 (ea-1, ea-door and these 50),
+		// limit=1000 is read as 50.
+		s.apiEventually(t, as(a, "act", "orders", "limit", "51", "offset", "50"), func(m map[string]any) bool { return m["count"] == float64(2) })
+		all := s.epayAPI(t, as(a, "act", "orders", "limit", "1000"), "")
 		rows := all["data"].([]any)
+		if all["count"] != float64(50) || len(rows) != 50 {
+			t.Fatalf("limit=1000 answered %v rows", all["count"])
+		}
 		for i := 1; i < len(rows); i++ { // newest first (the same second's in the listing's id order)
 			if rows[i].(map[string]any)["addtime"].(string) > rows[i-1].(map[string]any)["addtime"].(string) {
 				t.Fatalf("row %d is newer than row %d: %v", i, i-1, rows)
 			}
 		}
-		// limit=1000 is read as 50: the listing holds 51 now.
-		s.apiEventually(t, as(a, "act", "orders", "limit", "51", "offset", "50"), func(m map[string]any) bool { return m["count"] == float64(1) })
 		win := s.epayAPI(t, as(a, "act", "orders", "limit", "2", "offset", "3"), "")
 		got := win["data"].([]any)
 		if len(got) != 2 || got[0].(map[string]any)["trade_no"] != rows[3].(map[string]any)["trade_no"] ||
