@@ -39,7 +39,8 @@ func NewTypeStore(rdb redis.UniversalClient, fallback Types) *TypeStore {
 }
 
 // Types is the mapping in force. A stored mapping that no longer parses
-// (a method retired since) is an error, not a silent fall back.
+// (a method retired since) is an error, not a silent fall back; a read
+// that fails after one succeeded answers the last mapping read.
 func (s *TypeStore) Types(ctx context.Context) (Types, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -47,6 +48,9 @@ func (s *TypeStore) Types(ctx context.Context) (Types, error) {
 		return s.cached, nil
 	}
 	raw, stored, err := s.Stored(ctx)
+	if err != nil && s.hasRead {
+		return s.cached, nil // Redis away: the last mapping read, rather than no door
+	}
 	if err != nil {
 		return Types{}, err
 	}

@@ -63,6 +63,15 @@ func TestTypeStore(t *testing.T) {
 	if got := word(s, "t9"); got != "" {
 		t.Fatalf("after reset: t9 is %q", got)
 	}
+	other.now = func() time.Time { return clock.Add(time.Hour) }
+	mr.SetError("down")
+	if got := word(other, "t1"); got != "wallet_b" {
+		t.Fatalf("Redis away: t1 is %q, want the last mapping read", got)
+	}
+	if _, err := NewTypeStore(rdb, def).Types(ctx); err == nil {
+		t.Fatal("Redis away and nothing read yet: no error")
+	}
+	mr.SetError("")
 	mr.Set(TypesKey, "t1")
 	s.forget()
 	if _, err := s.Types(ctx); err == nil {
