@@ -90,6 +90,9 @@ func adminConsole(g *gateway, cfg platform.Config, wcfg dispatcher.Config, rdb r
 	if deps.Recon, err = adminRecon(g, ch, rdb, j, adapters, logs, log); err != nil {
 		return nil, err
 	}
+	if deps.EpayTypes, err = epayTypesDesk(cfg, rdb, logs); err != nil {
+		return nil, err
+	}
 	if ch != nil {
 		deps.Audit, deps.Income = audit.NewSearcher(ch), query.NewStatements(ch)
 		// The operator's read-only view of a merchant's console reads

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/paygate/gateway/command"
 	"github.com/paygate/gateway/dispatcher"
@@ -14,14 +15,16 @@ import (
 	webepay "github.com/paygate/gateway/web/epay"
 )
 
-// epayTypes is the epay door's mapping of type words to methods:
-// GATEWAY_EPAY_TYPES, the same in every process.
-func epayTypes(cfg platform.Config) (epay.TypeSource, error) {
+// epayTypes is the epay door's mapping of type words to methods: the
+// operator's, kept in Redis and edited in the operator console, else
+// GATEWAY_EPAY_TYPES. Every process reads the same key (within
+// epay.TypeStoreTTL of a change).
+func epayTypes(cfg platform.Config, rdb redis.UniversalClient) (*epay.TypeStore, error) {
 	t, err := epay.ParseTypes(cfg.EpayTypes)
 	if err != nil {
 		return nil, fmt.Errorf("configuration: GATEWAY_EPAY_TYPES: %w", err)
 	}
-	return epay.Static(t), nil
+	return epay.NewTypeStore(rdb, t), nil
 }
 
 // mountEpay serves the epay-compatible door beside SPEC.md's API, onto the

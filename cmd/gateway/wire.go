@@ -70,7 +70,7 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	}
 	// The epay door's type words: its create maps them, its notifications
 	// name them, wherever those roles run.
-	types, err := epayTypes(cfg)
+	types, err := epayTypes(cfg, rdb)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +152,12 @@ func wire(cfg platform.Config, wcfg dispatcher.Config, rdb redis.UniversalClient
 	}
 	if cp.handlers != nil && cp.live != nil {
 		if err := mountConsole(g, cfg, wcfg, rdb, ch, acc, cp, reg, log); err != nil {
+			return nil, err
+		}
+	}
+	// The epay door's api.php: its reads and its refund (docs/epay-api.md).
+	if cp.handlers != nil && cp.live != nil {
+		if err := mountEpayAPI(g, cfg, rdb, dir, limiter, cp, types, reg, log); err != nil {
 			return nil, err
 		}
 	}

@@ -38,6 +38,7 @@ func (e *env) auditForms(t *testing.T) []auditForm {
 		{"exception refund", "/admin/exceptions/" + e.mismatch + "/refund", url.Values{"amount": {"200.00"}, "currency": {"CNY"}, "note": {"RF-1"}, "confirm": {"1"}}, "note", "exception.refund_recorded"},
 		{"exception handle", "/admin/exceptions/mismatch/" + e.mismatch + "/handle", url.Values{"note": {"done"}}, "note", "exception.handle"},
 		{"exception resend", "/admin/exceptions/" + e.dead + "/resend", url.Values{}, "", "webhook.resend"},
+		{"epay types set", "/admin/epay-types", url.Values{"mapping": {"t1=wallet_b"}}, "mapping", "epay_types.set"},
 	}
 }
 

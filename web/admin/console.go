@@ -54,6 +54,9 @@ type Deps struct {
 	Recon *operator.Reconciliation
 	// Money is a merchant's terms, journal and adjustments.
 	Money *operator.Money
+	// EpayTypes is the epay door's mapping of type words to methods; nil:
+	// no such page.
+	EpayTypes *operator.EpayTypes
 	// Audit searches the audit log in ClickHouse; nil in a process that
 	// has no ClickHouse (the page says so).
 	Audit *audit.Searcher
@@ -149,6 +152,7 @@ var nav = []frame.NavItem{
 	{Path: "/adjustments", Label: "nav_adjustments", Perm: access.PermMerchantsRead},
 	{Path: "/settings", Label: "nav_settings", Perm: access.PermSettingsRead},
 	{Path: "/fees", Label: "nav_fees", Perm: access.PermSettingsRead},
+	{Path: epayTypesPath, Label: "nav_epay_types", Perm: access.PermSettingsRead},
 	{Path: "/channels", Label: "nav_channels", Perm: access.PermSettingsRead},
 	{Path: "/providers", Label: "nav_providers", Perm: access.PermSettingsRead},
 	{Path: "/audit", Label: "nav_audit", Perm: access.PermOpAuditRead},
@@ -223,6 +227,9 @@ func (c *Console) register(app *fiber.App) {
 	if c.d.Recon != nil {
 		reconPages{screen: c.screen, recon: c.d.Recon}.register(g)
 	}
+	if c.d.EpayTypes != nil {
+		epayTypePages{screen: c.screen, types: c.d.EpayTypes}.register(g)
+	}
 }
 
 // home is the first page a role may read.
@@ -258,7 +265,8 @@ func flashWord(s string) string {
 	switch s {
 	case "handled", "resent", "approved", "rejected", "created", "disabled", "enabled", "credited", "limits", "rate", "network", "refund",
 		"fee_set", "fee_cleared", "channel", "terms", "adjusted", "requested", "adj_approved", "adj_rejected",
-		"payout_terms", "payout_approved", "payout_rejected", "payout_paid":
+		"payout_terms", "payout_approved", "payout_rejected", "payout_paid",
+		"epay_types":
 		return s
 	}
 	return "saved"

@@ -163,7 +163,7 @@ func newEnv(t *testing.T) *env {
 		USDTReviews: operator.NewUSDTReviews(rv, backlog, logs), Exceptions: exc, Settings: settings,
 		Health: operator.NewHealth(rdb), Fees: operator.NewFees(fees.NewStore(rdb)), Orders: testMethods{},
 		Channels: operator.NewChannels(rdb, testChannels{}, mstore), Payouts: operator.NewPayouts(e.payouts, nil),
-		Recon: newRecon(t, rdb, ch, j, logs)}, prometheus.NewRegistry(), log)
+		Recon: newRecon(t, rdb, ch, j, logs), EpayTypes: epayTypes(t, rdb, logs)}, prometheus.NewRegistry(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
