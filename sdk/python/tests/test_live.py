@@ -103,6 +103,29 @@ class Live(unittest.TestCase):
         self.assertEqual((q.payment_id, q.status_str, q.description, q.sandbox), (o.payment_id, o.status_string,
                                                                                  "SDK test", True))
 
+    def test_readme_quick_start_as_written(self):
+        with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md"),
+                  encoding="utf-8") as f:
+            readme = f.read()
+        section = readme.split("## Create an order in ten lines", 1)[1]
+        code = section.split("```python\n", 1)[1].split("```", 1)[0]
+        self.assertLessEqual(len(code.strip().splitlines()), 10)
+        env = {"GATEWAY_URL": BASE, "GATEWAY_APPID": self.client.appid, "GATEWAY_API_KEY": self.api_key,
+               "GATEWAY_QUERY_KEY": self.query_key}
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        try:
+            # Only the documentation address becomes the loopback one the gateway sees.
+            scope = {}
+            exec(compile(code.replace("203.0.113.7", "127.0.0.1"), "README.md", "exec"), scope)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        self.assertEqual(scope["order"].client_order_id, "SHOP-42")
+
     def test_errors_are_typed(self):
         with self.assertRaises(paygate.NotFoundError) as ctx:
             self.client.order("0000000000000000000000")
