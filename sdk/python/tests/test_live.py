@@ -187,17 +187,19 @@ class Live(unittest.TestCase):
         tampered = body.replace(b"amount=100.00", b"amount=900.00")
         self.assertNotEqual(tampered, body)
         refusals = [
-            ("tampered amount", lambda: paygate.verify_paid(tampered, self.api_key, headers, self.secret)),
-            ("tampered amount, MD5 form only", lambda: paygate.verify_paid(tampered, self.api_key)),
-            ("stale timestamp", lambda: paygate.verify_paid(body, self.api_key, headers, self.secret,
-                                                            now=time.time() + 3600)),
-            ("missing webhook-signature", lambda: paygate.verify_paid(
+            ("tampered amount", "no webhook-signature matches",
+             lambda: paygate.verify_paid(tampered, self.api_key, headers, self.secret)),
+            ("tampered amount, MD5 form only", "sign does not match",
+             lambda: paygate.verify_paid(tampered, self.api_key)),
+            ("stale timestamp", "too far", lambda: paygate.verify_paid(body, self.api_key, headers, self.secret,
+                                                                       now=time.time() + 3600)),
+            ("missing webhook-signature", "missing header webhook-signature", lambda: paygate.verify_paid(
                 body, self.api_key, {k: v for k, v in headers.items() if k.lower() != "webhook-signature"},
                 self.secret)),
         ]
-        for name, call in refusals:
+        for name, reason, call in refusals:
             with self.subTest(name):
-                with self.assertRaises(paygate.WebhookVerificationError):
+                with self.assertRaisesRegex(paygate.WebhookVerificationError, reason):
                     call()
 
         self.assertEqual(self.client.order(o.payment_id).status_str, "paid")

@@ -46,26 +46,35 @@ class PaidWebhook(unittest.TestCase):
         good = paid_body()
         tampered = paid_body(amount="1000.50")
         cases = [
-            ("tampered amount, MD5 form", tampered, None, None, NOW),
-            ("tampered amount under the original headers", tampered, headers_for(good), SECRET, NOW),
-            ("wrong API key", good, None, None, NOW),
-            ("sign missing", urlencode({k: v for k, v in _parse(good).items() if k != "sign"}), None, None, NOW),
-            ("stale timestamp", good, headers_for(good, stamp=NOW - 301), SECRET, NOW),
-            ("timestamp from the future", good, headers_for(good, stamp=NOW + 301), SECRET, NOW),
-            ("missing webhook-signature", good, _without(headers_for(good), "Webhook-Signature"), SECRET, NOW),
-            ("missing webhook-timestamp", good, _without(headers_for(good), "Webhook-Timestamp"), SECRET, NOW),
-            ("missing webhook-id", good, _without(headers_for(good), "Webhook-Id"), SECRET, NOW),
-            ("no headers at all", good, {}, SECRET, NOW),
-            ("signed by another secret", good, headers_for(good, secrets=(OLD_SECRET,)), SECRET, NOW),
+            # name, body, headers, secret, the reason it must be refused for
+            ("tampered amount, MD5 form", tampered, None, None, "sign does not match"),
+            ("tampered amount under the original headers", tampered, headers_for(good), SECRET,
+             "no webhook-signature matches"),
+            ("wrong API key", good, None, None, "sign does not match"),
+            ("sign missing", urlencode({k: v for k, v in _parse(good).items() if k != "sign"}), None, None,
+             "sign does not match"),
+            ("stale timestamp", good, headers_for(good, stamp=NOW - 301), SECRET, "too far"),
+            ("timestamp from the future", good, headers_for(good, stamp=NOW + 301), SECRET, "too far"),
+            ("timestamp not a number", good, dict(headers_for(good), **{"Webhook-Timestamp": "-1"}), SECRET,
+             "not unix seconds"),
+            ("missing webhook-signature", good, _without(headers_for(good), "Webhook-Signature"), SECRET,
+             "missing header webhook-signature"),
+            ("missing webhook-timestamp", good, _without(headers_for(good), "Webhook-Timestamp"), SECRET,
+             "missing header webhook-timestamp"),
+            ("missing webhook-id", good, _without(headers_for(good), "Webhook-Id"), SECRET,
+             "missing header webhook-id"),
+            ("no headers at all", good, {}, SECRET, "missing header"),
+            ("signed by another secret", good, headers_for(good, secrets=(OLD_SECRET,)), SECRET,
+             "no webhook-signature matches"),
             ("another id under the same signature", good,
-             dict(headers_for(good), **{"Webhook-Id": "evt_paid_other"}), SECRET, NOW),
-            ("repeated amount (parameter splitting)", good + "&amount=1.00", None, None, NOW),
+             dict(headers_for(good), **{"Webhook-Id": "evt_paid_other"}), SECRET, "no webhook-signature matches"),
+            ("repeated amount (parameter splitting)", good + "&amount=1.00", None, None, "appears twice"),
         ]
-        for name, body, headers, secret, now in cases:
+        for name, body, headers, secret, reason in cases:
             with self.subTest(name):
                 key = API_KEY + "-other" if name == "wrong API key" else API_KEY
-                with self.assertRaises(paygate.WebhookVerificationError):
-                    paygate.verify_paid(body, key, headers, secret, now=now)
+                with self.assertRaisesRegex(paygate.WebhookVerificationError, reason):
+                    paygate.verify_paid(body, key, headers, secret, now=NOW)
 
     def test_rotated_second_signature_accepted(self):
         body = paid_body()
@@ -98,15 +107,16 @@ class Events(unittest.TestCase):
     def test_refused(self):
         good = self.envelope()
         cases = [
-            ("tampered data", self.envelope(data={"paymentId": "p2"}), headers_for(good, msg_id="evt_1")),
+            ("tampered data", self.envelope(data={"paymentId": "p2"}), headers_for(good, msg_id="evt_1"),
+             "no webhook-signature matches"),
             ("envelope id is not the webhook-id", self.envelope(id="evt_2"),
-             headers_for(self.envelope(id="evt_2"), msg_id="evt_1")),
-            ("not an envelope", "[]", headers_for("[]", msg_id="evt_1")),
-            ("stale", good, headers_for(good, msg_id="evt_1", stamp=NOW - 1000)),
+             headers_for(self.envelope(id="evt_2"), msg_id="evt_1"), "not the webhook-id"),
+            ("not an envelope", "[]", headers_for("[]", msg_id="evt_1"), "not an event envelope"),
+            ("stale", good, headers_for(good, msg_id="evt_1", stamp=NOW - 1000), "too far"),
         ]
-        for name, body, headers in cases:
+        for name, body, headers, reason in cases:
             with self.subTest(name):
-                with self.assertRaises(paygate.WebhookVerificationError):
+                with self.assertRaisesRegex(paygate.WebhookVerificationError, reason):
                     paygate.parse_event(body, headers, SECRET, now=NOW)
 
 
