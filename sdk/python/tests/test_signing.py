@@ -38,7 +38,7 @@ class ParamValues(unittest.TestCase):
                 self.assertEqual(signing.param_value(value), want)
 
     def test_float_refused(self):
-        with self.assertRaises(TypeError):
+        with self.assertRaisesRegex(TypeError, "not float"):
             signing.param_value(0.1)
 
     def test_nested_refused(self):
