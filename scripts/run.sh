@@ -65,6 +65,9 @@ export GATEWAY_WEBHOOK_ALLOW_PRIVATE=${GATEWAY_WEBHOOK_ALLOW_PRIVATE:-true}
 # Approved USDT payouts are sent on the simulated chains and exchange: every
 # merchant of a local run is a demo one.
 export GATEWAY_PAYOUT_RAIL=${GATEWAY_PAYOUT_RAIL:-sandbox}
+# The epay-compatible door's type words (docs/epay.md): an operator names the
+# words its merchants' plugins send; the demo's are neutral ones.
+export GATEWAY_EPAY_TYPES=${GATEWAY_EPAY_TYPES:-t1=wallet_a,t2=wallet_b}
 
 redis_port=${GATEWAY_RUN_REDIS_PORT:-6379}
 ch_port=${GATEWAY_RUN_CLICKHOUSE_PORT:-9000}
@@ -156,6 +159,9 @@ same way (bdcard/bdpsp_a/bdpsp_b USD or BDT, fiatpsp, cryptopsp, usdt_direct, ba
 paymentMethod "select" lets the payer choose, balance with the demo payer above.
 List orders:
   curl -s "$base/api/order?appid=$appid&key=$query_key&action=orders"
+A plugin speaking the epay protocol (docs/epay.md): $base/submit.php, /mapi.php, /api.php
+  with pid $appid and the API key as its key; type words $GATEWAY_EPAY_TYPES (GATEWAY_EPAY_TYPES,
+  or the operator console's epay types page); its GET notifications to the demo receiver verify too.
 Webhooks the demo receiver got: curl -s http://$receiver_addr/
 Merchant console: $base/console  (its first owner, by a one-time setup link:)
   $env_cli GATEWAY_PUBLIC_URL=$base bin/gateway console-user add $appid you@example.com --role owner

@@ -115,6 +115,10 @@ func (r *receiver) serve(ctx context.Context, ln net.Listener) error {
 }
 
 func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if isEpayNotification(req) {
+		r.serveEpay(w, req)
+		return
+	}
 	if req.Method != http.MethodPost {
 		r.showLast(w)
 		return
@@ -126,13 +130,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	text, ok := r.check(req, body)
 	event := strings.HasPrefix(req.Header.Get("Content-Type"), "application/json")
-	r.mu.Lock()
-	fmt.Fprint(r.out, text)
-	r.last = append(r.last, text)
-	if len(r.last) > receiverKept {
-		r.last = r.last[len(r.last)-receiverKept:]
-	}
-	r.mu.Unlock()
+	r.remember(text)
 	if !ok {
 		// SPEC.md's first rule for a receiver: reject what does not verify.
 		http.Error(w, "sign does not verify", http.StatusBadRequest)
@@ -143,6 +141,17 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	_, _ = io.WriteString(w, "success")
+}
+
+// remember prints one webhook's printout and keeps it for GET /.
+func (r *receiver) remember(text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprint(r.out, text)
+	r.last = append(r.last, text)
+	if len(r.last) > receiverKept {
+		r.last = r.last[len(r.last)-receiverKept:]
+	}
 }
 
 // check is the printout of one webhook, and whether to accept it.

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/paygate/gateway/epay"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -150,6 +151,44 @@ func TestDemoReceiverLoopbackOnly(t *testing.T) {
 		t.Run(tc.addr, func(t *testing.T) {
 			if err := loopbackAddr(tc.addr); (err == nil) != tc.ok {
 				t.Fatalf("loopbackAddr(%q) = %v, want ok %v", tc.addr, err, tc.ok)
+			}
+		})
+	}
+}
+
+// TestDemoReceiverEpayForm: the epay door's GET notification is checked
+// with the protocol's rule and answered success only when it verifies.
+func TestDemoReceiverEpayForm(t *testing.T) {
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	p := epay.Params{"pid": "M1", "trade_no": "P1", "out_trade_no": "A1", "type": "t1", "name": "Box",
+		"money": "1.00", "trade_status": "TRADE_SUCCESS", "param": ""}
+	p["sign"] = epay.Sign(p, rcvKey)
+	p["sign_type"] = "MD5"
+	query := func(edit func(url.Values)) string {
+		q := url.Values{}
+		for k, v := range p {
+			q.Set(k, v)
+		}
+		if edit != nil {
+			edit(q)
+		}
+		return "/hook?" + q.Encode()
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"as sent", query(nil), "success"},
+		{"tampered money", query(func(q url.Values) { q.Set("money", "100.00") }), "fail"},
+		{"sign twice", query(func(q url.Values) { q.Add("sign", p["sign"]) }), "fail"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			r := &receiver{keys: receiverKeys{apiKey: rcvKey, secret: rcvSecret}, out: &out, now: func() time.Time { return now }}
+			rec := httptest.NewRecorder()
+			r.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.path, nil))
+			if rec.Body.String() != tc.want || !strings.Contains(out.String(), "epay notification") {
+				t.Fatalf("answered %q, want %q; printed:\n%s", rec.Body.String(), tc.want, out.String())
 			}
 		})
 	}
