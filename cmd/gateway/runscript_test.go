@@ -33,7 +33,8 @@ func TestRunScriptRefusesATakenPort(t *testing.T) {
 
 // TestDepsByNeed: `scripts/deps.sh run` (make run's) installs only what
 // running needs, the test tools (promtool, npm for axe-core, Chromium, the
-// CJK font) only `scripts/deps.sh test` (make test's). On a PATH of stubs
+// CJK font, the SDKs' PHP, Python and Node) only `scripts/deps.sh test`
+// (make test's). On a PATH of stubs
 // where Redis, ClickHouse and make are there and the test tools are not,
 // apt-get records what each would install.
 func TestDepsByNeed(t *testing.T) {
@@ -41,7 +42,7 @@ func TestDepsByNeed(t *testing.T) {
 		mode, want string
 	}{
 		{"run", ""},
-		{"test", "prometheus npm chromium fonts-wqy-microhei"},
+		{"test", "prometheus npm chromium fonts-wqy-microhei php-cli php-curl python3 nodejs"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -58,7 +59,7 @@ func TestDepsByNeed(t *testing.T) {
 			stubs := map[string]string{
 				"redis-server": "", "redis-cli": "", "clickhouse": "", "make": "", "id": "echo 0",
 				"dpkg-query": "", "apt-cache": "echo 'Candidate: 1.0'", "service": "", "systemctl": "",
-				"apt-get": `[ "$1" = install ] && echo "${@: -4}" >>` + log,
+				"apt-get": `[ "$1" = install ] && echo "${@:5}" >>` + log,
 			}
 			for name, body := range stubs {
 				if err := os.WriteFile(filepath.Join(bin, name), []byte("#!"+filepath.Join(bin, "bash")+"\n"+body+"\nexit 0\n"), 0o755); err != nil {
