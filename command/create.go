@@ -58,6 +58,14 @@ func (h *CreateOrder) Create(ctx context.Context, p schema.Params, ip netip.Addr
 		return nil, false, invalid("clientOrderId is required with paymentMethod=balance on GET /api/createorder: " +
 			"it makes a reloaded or replayed URL pay once")
 	}
+	return h.createChecked(ctx, acct, req)
+}
+
+// createChecked is every door's create once the merchant is proven, rate
+// limited and its values passed their rules: the method's provider, the
+// merchant's limits, the order, its fee, then payment from the balance or
+// the order placed with its provider.
+func (h *CreateOrder) createChecked(ctx context.Context, acct *merchant.Account, req *createRequest) (*schema.Order, bool, error) {
 	prov, ok := h.providers.For(req.method, acct.Sandbox)
 	if !ok && req.method != schema.MethodBalance {
 		return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available for this merchant", req.method)
@@ -99,6 +107,7 @@ func (h *CreateOrder) newOrder(acct *merchant.Account, r *createRequest) *schema
 		Status: schema.StatusPending, Description: r.description, CustomerName: r.customerName,
 		CustomerEmail: r.customerEmail, CustomerPhone: r.customerPhone, NotifyURL: notify,
 		ReturnURL: r.returnURL, Lang: r.lang, AllowedMethods: allowed, FiatpspSystemID: r.fiatpspSystemID,
-		ClientIP: r.clientIP, CreatedAt: now, UpdatedAt: now, Version: 1,
+		ClientIP: r.clientIP, Door: r.door, DoorType: r.doorType, DoorParam: r.doorParam,
+		CreatedAt: now, UpdatedAt: now, Version: 1,
 	}
 }

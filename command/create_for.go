@@ -43,20 +43,7 @@ func (h *CreateOrder) CreateFor(ctx context.Context, acct *merchant.Account, d D
 	if err != nil {
 		return nil, false, err
 	}
-	prov, ok := h.providers.For(req.method, acct.Sandbox)
-	if !ok && req.method != schema.MethodBalance {
-		return nil, false, platform.Errorf(platform.KindMethodUnavailable, "paymentMethod %s is not available for this merchant", req.method)
-	}
-	if err := h.limits.check(acct, req.method, req.amount, req.currency); err != nil {
-		return nil, false, err
-	}
-	o := h.newOrder(acct, req)
-	o.Door, o.DoorType, o.DoorParam = d.Door, d.DoorType, d.DoorParam
-	h.init.recordFee(o)
-	if req.method == schema.MethodBalance {
-		return h.payFromBalance(ctx, o)
-	}
-	return h.place(ctx, o, prov, acct.Group)
+	return h.createChecked(ctx, acct, req)
 }
 
 // draftRequest applies to a draft the business rules parseCreate applies
@@ -65,7 +52,7 @@ func (h *CreateOrder) CreateFor(ctx context.Context, acct *merchant.Account, d D
 func draftRequest(acct *merchant.Account, d Draft) (*createRequest, error) {
 	r := &createRequest{appid: acct.AppID, amount: d.Amount, amountLit: d.Amount.String(), currency: d.Currency,
 		method: d.Method, description: d.Description, clientOrderID: d.ClientOrderID, notifyURL: d.NotifyURL,
-		returnURL: d.ReturnURL, clientIP: d.ClientIP, lang: d.Lang}
+		returnURL: d.ReturnURL, clientIP: d.ClientIP, lang: d.Lang, door: d.Door, doorType: d.DoorType, doorParam: d.DoorParam}
 	switch {
 	case d.Amount <= 0 || d.Amount > schema.MaxAmount:
 		return nil, invalid("amount is out of range")

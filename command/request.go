@@ -42,6 +42,8 @@ type createRequest struct {
 	notifyURL       string
 	clientOrderID   string
 	clientIP        string
+	// Another door's: how the order is notified and returned (Draft).
+	door, doorType, doorParam string
 }
 
 var clientOrderIDPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
