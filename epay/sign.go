@@ -4,8 +4,9 @@ import (
 	"crypto/md5"
 	"crypto/subtle"
 	"encoding/hex"
-	"sort"
 	"strings"
+
+	"github.com/paygate/gateway/schema"
 )
 
 // Params is one request's flat parameter set as received (query string or
@@ -15,27 +16,17 @@ type Params map[string]string
 // SignBase is the string the protocol hashes before the key is appended:
 // every parameter but sign and sign_type whose value is not empty, sorted by
 // name in byte order, joined as name=value with &, nothing URL-encoded. It
-// differs from SPEC.md's rule (schema.SignBase), which keeps empty values:
-// each door keeps its own, as the plugins in the field compute this one.
+// is SPEC.md's rule (schema.SignBase) over the non-empty values only: SPEC
+// keeps empty values, the plugins in the field leave them out, and each door
+// keeps its own.
 func SignBase(p Params) string {
-	names := make([]string, 0, len(p))
+	kept := make(schema.Params, len(p))
 	for k, v := range p {
-		if k == "sign" || k == "sign_type" || v == "" {
-			continue
+		if v != "" {
+			kept[k] = v
 		}
-		names = append(names, k)
 	}
-	sort.Strings(names)
-	var b strings.Builder
-	for i, k := range names {
-		if i > 0 {
-			b.WriteByte('&')
-		}
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(p[k])
-	}
-	return b.String()
+	return schema.SignBase(kept)
 }
 
 // Sign is the protocol's MD5 signature of p with the merchant's key: the
