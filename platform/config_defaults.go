@@ -43,6 +43,7 @@ func Defaults() Config {
 		ChannelsMax:         DefaultChannelsMax,
 		SandboxChannels:     []string{"default", "alt"},
 		LogLevel:            "info",
+		GCPercent:           400,
 		HTTPReadTimeout:     DefaultReadTimeout,
 		RateCreate:          mustLimit("1000/s:2000"),
 		RateQuery:           mustLimit("200/s:400"),

@@ -21,6 +21,7 @@ func TestBindReportsBadEnvironmentValues(t *testing.T) {
 		{"bad duration", map[string]string{"GATEWAY_ORDER_TTL": "45 minutes"}, []string{"GATEWAY_ORDER_TTL"}},
 		{"bad cluster flag", map[string]string{"GATEWAY_REDIS_CLUSTER": "ture"}, []string{"GATEWAY_REDIS_CLUSTER"}},
 		{"zero ClickHouse reads", map[string]string{"GATEWAY_CLICKHOUSE_READS": "0"}, []string{"clickhouse-reads"}},
+		{"a collector target under 25", map[string]string{"GATEWAY_GC_PERCENT": "10"}, []string{"gc-percent"}},
 		{"negative read queue", map[string]string{"GATEWAY_CLICKHOUSE_READ_QUEUE": "-1"}, []string{"clickhouse-read-queue"}},
 		{"bad read queue", map[string]string{"GATEWAY_CLICKHOUSE_READ_QUEUE": "many"}, []string{"GATEWAY_CLICKHOUSE_READ_QUEUE"}},
 		{"read cap over the reads", map[string]string{"GATEWAY_CLICKHOUSE_READS": "4", "GATEWAY_CLICKHOUSE_READ_PER_MERCHANT": "5"}, []string{"clickhouse-read-per-merchant"}},

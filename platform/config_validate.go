@@ -97,6 +97,9 @@ func (c Config) Validate() error {
 	if c.ClaimIdle != 0 && (c.ClaimIdle < MinClaimIdle || c.ClaimIdle > time.Hour) {
 		errs = append(errs, fmt.Errorf("claim-idle %s must be 0 (the default) or from %s to 1h", c.ClaimIdle, MinClaimIdle))
 	}
+	if c.GCPercent < 25 || c.GCPercent > 10000 {
+		errs = append(errs, fmt.Errorf("gc-percent %d must be from 25 to 10000", c.GCPercent))
+	}
 	errs = append(errs, c.validateChannels()...)
 	if err := c.Payouts.validate(); err != nil {
 		errs = append(errs, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"time"
 
@@ -40,6 +41,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer stopProfile()
+	applyGCPercent(cfg.GCPercent, os.Getenv("GOGC"), log)
 	if cfg.ClockOffset != 0 {
 		log.Warn("clock offset set: this process decides by a skewed clock (a fault-testing setting, never for production)",
 			"clock_offset", cfg.ClockOffset.String())
