@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/paygate/gateway/platform"
 	"github.com/paygate/gateway/schema"
 )
 
@@ -31,26 +32,23 @@ type eventOutcome struct {
 	done                chan struct{}
 	lead                chan []*eventOutcome // the batch this caller is to send
 	shard               schema.Shard
-	host, epid, logKey  string
+	epid, logKey        string
 	deliveryKey, health string
 }
 
-// finishGroup is what one eventfinish.lua call covers: one host queue of
-// one shard, so every key of the call shares the shard's hash tag.
-type finishGroup struct {
-	shard schema.Shard
-	host  string
-}
+// finishGroup is what one eventfinish.lua call covers: one shard, so every
+// key of the call shares the shard's hash tag.
+type finishGroup = schema.Shard
 
-// eventFinisher records endpoint attempts of one host queue together: a
-// slot finishing while its host's previous call is in flight waits for it
-// and goes in the next one, with every other outcome of that host that
-// came meanwhile. Most of a call's cost is per host (the clock, the host
-// queue, the claim of the next due deliveries, the hosts index), so under
-// a backlog it is shared by the host's slots; a lone outcome is sent at
-// once. Calls of different hosts still share round trips (store.finishes).
-// As platform.Batcher, it has no goroutine: the caller whose outcome heads
-// a batch sends it.
+// eventFinisher records endpoint attempts of one shard together: a slot
+// finishing while its shard's previous call is in flight waits for it and
+// goes in the next one, with every other outcome of that shard that came
+// meanwhile. Part of a call's cost is not per delivery (the call, the
+// clock, and per host queue the removals, the claim of the next due
+// deliveries, the hosts index), so under a backlog it is shared; a lone
+// outcome is sent at once. Calls of different shards still share round
+// trips (store.finishes). As platform.Batcher, it has no goroutine: the
+// caller whose outcome heads a batch sends it.
 type eventFinisher struct {
 	s      *store
 	mu     sync.Mutex
@@ -64,7 +62,7 @@ func newEventFinisher(s *store) *eventFinisher {
 // record queues o for its host's next call and waits for its answer.
 func (f *eventFinisher) record(ctx context.Context, o *eventOutcome) {
 	o.done, o.lead = make(chan struct{}), make(chan []*eventOutcome, 1)
-	g := finishGroup{shard: o.shard, host: o.host}
+	g := o.shard
 	f.mu.Lock()
 	waiting, busy := f.groups[g]
 	if busy {
@@ -104,34 +102,40 @@ func (f *eventFinisher) send(ctx context.Context, g finishGroup, batch []*eventO
 }
 
 // finishArgs are eventfinish.lua's arguments per outcome.
-const finishArgs = 9
+const finishArgs = 10
 
-// finishEvents runs eventfinish.lua for batch, outcomes of group g, and
+// finishEvents runs eventfinish.lua for batch, outcomes of shard g, and
 // sets each one's answer.
-func (s *store) finishEvents(ctx context.Context, g finishGroup, batch []*eventOutcome) {
-	keys := make([]string, 0, 2+3*len(batch))
-	keys = append(keys, schema.WebhookQueueKey(g.shard, g.host), schema.WebhookHostsKey(g.shard))
-	args := make([]any, 0, 11+finishArgs*len(batch))
-	args = append(args, g.host, s.cfg.EventRetention.Milliseconds(), s.cfg.LogCap, schema.WebhookKey(g.shard, ""),
-		schema.WebhookLogKey(g.shard, ""), s.cfg.lease().Milliseconds(), s.cfg.EndpointDisableAfter.Milliseconds(),
-		schema.EventFIFOPrefix(g.shard), schema.WebhookQueueKey(g.shard, ""), schema.EventHeadsKey(g.shard, ""), len(batch))
-	for _, o := range batch {
-		ack := "0"
-		if o.ack {
-			ack = "1"
-		}
-		keys = append(keys, o.deliveryKey, o.logKey, o.health)
-		args = append(args, o.j.id, o.j.token, ack, o.rec, o.next, o.drop, o.epid, o.changed, o.prefix)
-	}
-	raw, err := s.finishes.Script(ctx, s.events.finish, keys, args...).Slice()
+func (s *store) finishEvents(ctx context.Context, g schema.Shard, batch []*eventOutcome) {
+	c := s.finishCall(g, batch)
+	raw, err := s.finishes.Script(ctx, s.events.finish, c.Keys, c.Args...).Slice()
 	if err == nil {
-		err = decodeFinishes(g.shard, raw, batch)
+		err = decodeFinishes(g, raw, batch)
 	}
 	if err != nil {
 		for _, o := range batch {
 			o.err = fmt.Errorf("record event attempt of %s: %w", o.j.id, err)
 		}
 	}
+}
+
+// finishCall is eventfinish.lua's keys and arguments for batch.
+func (s *store) finishCall(g schema.Shard, batch []*eventOutcome) platform.ScriptCall {
+	keys := make([]string, 0, 1+4*len(batch))
+	keys = append(keys, schema.WebhookHostsKey(g))
+	args := make([]any, 0, 10+finishArgs*len(batch))
+	args = append(args, s.cfg.EventRetention.Milliseconds(), s.cfg.LogCap, schema.WebhookKey(g, ""),
+		schema.WebhookLogKey(g, ""), s.cfg.lease().Milliseconds(), s.cfg.EndpointDisableAfter.Milliseconds(),
+		schema.EventFIFOPrefix(g), schema.WebhookQueueKey(g, ""), schema.EventHeadsKey(g, ""), len(batch))
+	for _, o := range batch {
+		ack := "0"
+		if o.ack {
+			ack = "1"
+		}
+		keys = append(keys, o.deliveryKey, o.logKey, o.health, schema.WebhookQueueKey(g, o.j.host))
+		args = append(args, o.j.id, o.j.token, ack, o.rec, o.next, o.drop, o.epid, o.changed, o.prefix, o.j.host)
+	}
+	return platform.ScriptCall{Keys: keys, Args: args}
 }
 
 // decodeFinishes sets each outcome's answer from eventfinish.lua's reply.
@@ -176,6 +180,6 @@ func newEventOutcome(j job, ack bool, rec schema.WebhookAttempt, next time.Durat
 	}
 	return &eventOutcome{j: j, ack: ack, rec: body, next: nextMS, drop: drop, prefix: tokenPrefix,
 		changed: max(changed.UnixMilli(), 0),
-		shard:   j.shard, host: j.host, epid: epid, deliveryKey: schema.EventDeliveryKey(j.shard, j.id),
+		shard:   j.shard, epid: epid, deliveryKey: schema.EventDeliveryKey(j.shard, j.id),
 		logKey: schema.EventLogKey(j.shard, j.id), health: schema.EventHealthKey(j.appid)}, nil
 }

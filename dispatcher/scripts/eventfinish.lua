@@ -1,41 +1,44 @@
--- Record attempts of endpoint deliveries to one host of one shard, each
--- moved on as its own call would: delivered, retried later, or
--- dead-lettered; a failed one-off resend goes back to where it was. When
--- one ends, the next delivery waiting behind it about the same object
--- falls due. The endpoint's health is kept: the time of its first failure
--- since its last success. Several outcomes share one call because most of
--- a call's work is per host, not per delivery: the clock, the host queue's
--- removals in one ZREM, the search for the next due deliveries and the
--- hosts index; and an endpoint acknowledged twice clears its health once.
--- KEYS[1] host queue, KEYS[2] hosts index, then per outcome i (from 0)
---   KEYS[3+3i] its delivery hash, KEYS[4+3i] its attempt log, KEYS[5+3i]
---   its merchant's endpoint health.
--- ARGV[1] host, ARGV[2] how long a log is kept when its delivery has no
---   time to live (ms), ARGV[3] most records kept (the first, in the hash,
---   and the newest in the log), ARGV[4] delivery hash key prefix, ARGV[5]
---   log key prefix, ARGV[6] lease (ms), ARGV[7] failing this long (ms)
---   disables an endpoint, ARGV[8] FIFO key prefix, ARGV[9] host queue key
---   prefix, ARGV[10] heads key prefix, ARGV[11] how many outcomes, then 9
---   per outcome from ARGV[12+9i]: delivery id, lease token, '1' when
+-- Record attempts of endpoint deliveries of one shard, each moved on as
+-- its own call would: delivered, retried later, or dead-lettered; a failed
+-- one-off resend goes back to where it was. When one ends, the next
+-- delivery waiting behind it about the same object falls due. The
+-- endpoint's health is kept: the time of its first failure since its last
+-- success. Several outcomes share one call because part of a call's work
+-- is not per delivery: the call itself, the clock, and per host queue the
+-- removals (one ZREM), the search for the next due deliveries and the
+-- hosts index; an endpoint acknowledged twice clears its health once.
+-- KEYS[1] the shard's hosts index, then per outcome i (from 0) KEYS[2+4i]
+--   its delivery hash, KEYS[3+4i] its attempt log, KEYS[4+4i] its
+--   merchant's endpoint health, KEYS[5+4i] its host queue.
+-- ARGV[1] how long a log is kept when its delivery has no time to live
+--   (ms), ARGV[2] most records kept (the first, in the hash, and the
+--   newest in the log), ARGV[3] delivery hash key prefix, ARGV[4] log key
+--   prefix, ARGV[5] lease (ms), ARGV[6] failing this long (ms) disables an
+--   endpoint, ARGV[7] FIFO key prefix, ARGV[8] host queue key prefix,
+--   ARGV[9] heads key prefix, ARGV[10] how many outcomes, then 10 per
+--   outcome from ARGV[11+10i]: delivery id, lease token, '1' when
 --   acknowledged, attempt record (JSON), delay before the next attempt
 --   (ms; -1 when the schedule is used up), why to dead-letter it now
 --   without a retry ('' for none: the endpoint is gone or disabled), the
 --   endpoint id, when the endpoint last changed (ms: a first failure
---   before it starts the count anew), and a lease token prefix to claim
---   the host queue's next due delivery for this outcome's slot ('' for
---   none).
+--   before it starts the count anew), a lease token prefix to claim the
+--   host queue's next due delivery for this outcome's slot ('' for none),
+--   and the host.
 -- Returns per outcome, in order: its outcome (delivered | retry | dead |
 --   manual_failed | stale | gone), disable ('1' when the endpoint has
---   failed for ARGV[7]), how many deliveries were claimed for its slot (0
+--   failed for ARGV[6]), how many deliveries were claimed for its slot (0
 --   or 1), then the 11 fields of claim.lua of that one.
 local now = now_ms()
-local q, hosts, host = KEYS[1], KEYS[2], ARGV[1]
-local whp, fifop, qp, headsp = ARGV[4], ARGV[8], ARGV[9], ARGV[10]
-local removed = {}
+local hosts = KEYS[1]
+local whp, fifop, qp, headsp = ARGV[3], ARGV[7], ARGV[8], ARGV[9]
+-- Per host queue (by key): its host, what leaves it, the outcomes whose
+-- slots ask for its next due deliveries; queues lists them in first use.
+local queues, queue = {}, {}
 local cleared = {}
 
 -- finish_one is one outcome; it answers outcome and disable.
-local function finish_one(k, logk, health, id, token, ack, rec, delay, why, epid, changed)
+local function finish_one(k, logk, health, q, id, token, ack, rec, delay, why, epid, changed)
+  local removed = queue[q].removed
   local f = redis.call('HMGET', k, 'st', 'lease', 'man', 'n', 'obj', 'a1', 'na')
   if not f[1] then
     return 'gone', '0'
@@ -50,10 +53,10 @@ local function finish_one(k, logk, health, id, token, ack, rec, delay, why, epid
   if not f[6] then
     set[3], set[4] = 'a1', rec
   else
-    local cap = math.max(tonumber(ARGV[3]) - 1, 1)
+    local cap = math.max(tonumber(ARGV[2]) - 1, 1)
     local logged = redis.call('RPUSH', logk, rec)
     if logged == 1 then
-      keep(k, ARGV[2], 1, logk)
+      keep(k, ARGV[1], 1, logk)
     elseif logged > cap then
       redis.call('LTRIM', logk, -cap, -1)
     end
@@ -116,7 +119,7 @@ local function finish_one(k, logk, health, id, token, ack, rec, delay, why, epid
     local first = redis.call('HGET', health, epid)
     if not first or tonumber(first) < tonumber(changed) then
       redis.call('HSET', health, epid, now)
-    elseif now - tonumber(first) >= tonumber(ARGV[7]) then
+    elseif now - tonumber(first) >= tonumber(ARGV[6]) then
       disable = '1'
     end
   end
@@ -130,43 +133,52 @@ local function finish_one(k, logk, health, id, token, ack, rec, delay, why, epid
   return outcome, disable
 end
 
-local n = tonumber(ARGV[11])
-local outs, asks = {}, {}
+local n = tonumber(ARGV[10])
+local outs = {}
 for i = 0, n - 1 do
-  local a = 12 + 9 * i
-  local why = ARGV[a + 5]
-  local outcome, disable = finish_one(KEYS[3 + 3 * i], KEYS[4 + 3 * i], KEYS[5 + 3 * i], ARGV[a], ARGV[a + 1],
-    ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], why, ARGV[a + 6], ARGV[a + 7])
+  local a, kb = 11 + 10 * i, 2 + 4 * i
+  local q = KEYS[kb + 3]
+  if not queue[q] then
+    queue[q] = {host = ARGV[a + 9], removed = {}, asks = {}}
+    queues[#queues + 1] = q
+  end
+  local outcome, disable = finish_one(KEYS[kb], KEYS[kb + 1], KEYS[kb + 2], q, ARGV[a], ARGV[a + 1],
+    ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7])
   outs[i + 1] = {outcome, disable}
   if ARGV[a + 8] ~= '' then
+    local asks = queue[q].asks
     asks[#asks + 1] = i + 1
   end
 end
--- The ended ones leave the host queue together. Deferring it changes
--- nothing: what an outcome puts in the queue (a retry, the next head of an
--- object) is never a delivery that ended in this call.
-if #removed > 0 then
-  redis.call('ZREM', q, unpack(removed))
-end
--- The slots that asked for more get the host queue's next due deliveries,
--- one each, in the order they asked.
+-- Per host queue, the ended ones leave it together. Deferring it changes
+-- nothing: what an outcome puts in a queue (a retry, the next head of an
+-- object) is never a delivery that ended in this call. Then the slots that
+-- asked for more get the queue's next due deliveries, one each, in the
+-- order they asked, and the hosts index is brought up to date.
 local claimed = {}
-if #asks > 0 then
-  local ids = redis.call('ZRANGEBYSCORE', q, '-inf', now, 'LIMIT', 0, #asks + 4)
-  local next_ask = 1
-  for _, id in ipairs(ids) do
-    if next_ask > #asks then
-      break
-    end
-    local a = 12 + 9 * (asks[next_ask] - 1)
-    local job = {}
-    if claim_one(job, q, host, id, whp, ARGV[5], now, tonumber(ARGV[6]), ARGV[a + 8] .. id) then
-      claimed[asks[next_ask]] = job
-      next_ask = next_ask + 1
+for _, q in ipairs(queues) do
+  local qq = queue[q]
+  if #qq.removed > 0 then
+    redis.call('ZREM', q, unpack(qq.removed))
+  end
+  local asks = qq.asks
+  if #asks > 0 then
+    local ids = redis.call('ZRANGEBYSCORE', q, '-inf', now, 'LIMIT', 0, #asks + 4)
+    local next_ask = 1
+    for _, id in ipairs(ids) do
+      if next_ask > #asks then
+        break
+      end
+      local a = 11 + 10 * (asks[next_ask] - 1)
+      local job = {}
+      if claim_one(job, q, qq.host, id, whp, ARGV[4], now, tonumber(ARGV[5]), ARGV[a + 8] .. id) then
+        claimed[asks[next_ask]] = job
+        next_ask = next_ask + 1
+      end
     end
   end
+  reindex(hosts, q, qq.host)
 end
-reindex(hosts, q, host)
 local out = {}
 for i = 1, n do
   out[#out + 1] = outs[i][1]
