@@ -105,7 +105,7 @@ func (e *EventDeliveries) record(ctx context.Context, j job, ack bool, rec schem
 			prefix = ""
 		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		out, disable, nj, err := e.store.recordEvent(rctx, j, ack, rec, next, drop, prefix, changed)
+		out, disable, nj, err := e.store.recordEvent(rctx, j, ack, rec, next, drop, prefix, e.cfg.EndpointDisableAfter, changed)
 		cancel()
 		if err == nil {
 			return out, disable, nj

@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -121,17 +122,57 @@ func (e *EventDeliveries) schedule(ctx context.Context, appid string, ev events.
 }
 
 // recordEvent stores an endpoint delivery's attempt and moves it on (see
-// eventfinish.lua), in one call with the other outcomes of its host queue
-// that are ready meanwhile (eventFinisher); drop, when set, dead-letters it
-// at once with that reason; failures before changed (the endpoint's last
-// change) do not count toward disabling it. It answers the outcome,
-// whether the endpoint has now failed long enough to be disabled
-// (cfg.EndpointDisableAfter), and the next job its record claimed.
-func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, next time.Duration, drop, tokenPrefix string, changed time.Time) (string, bool, *job, error) {
-	o, err := newEventOutcome(j, ack, rec, next, drop, tokenPrefix, changed)
+// eventfinish.lua); drop, when set, dead-letters it at once with that
+// reason; failures before changed (the endpoint's last change) do not count
+// toward disabling it. It answers the outcome, whether the endpoint has now failed long
+// enough to be disabled, and the next job its record claimed.
+func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, next time.Duration, drop, tokenPrefix string, disableAfter time.Duration, changed time.Time) (string, bool, *job, error) {
+	c, err := s.recordEventCall(j, ack, rec, next, drop, tokenPrefix, disableAfter, changed)
 	if err != nil {
 		return "", false, nil, err
 	}
-	s.eventFinish.record(ctx, o)
-	return o.outcome, o.disable, o.nj, o.err
+	raw, err := s.finishes.Script(ctx, s.events.finish, c.Keys, c.Args...).Slice()
+	if err != nil {
+		return "", false, nil, fmt.Errorf("record event attempt of %s: %w", j.id, err)
+	}
+	return decodeRecordEvent(j, raw)
+}
+
+// recordEventCall is eventfinish.lua's keys and arguments for recordEvent.
+func (s *store) recordEventCall(j job, ack bool, rec schema.WebhookAttempt, next time.Duration, drop, tokenPrefix string, disableAfter time.Duration, changed time.Time) (platform.ScriptCall, error) {
+	body, err := json.Marshal(rec)
+	if err != nil {
+		return platform.ScriptCall{}, fmt.Errorf("encode attempt of %s: %w", j.id, err)
+	}
+	_, epid, _ := splitDelivery(j.id)
+	keys := []string{schema.EventDeliveryKey(j.shard, j.id), schema.EventLogKey(j.shard, j.id),
+		schema.WebhookQueueKey(j.shard, j.host), schema.WebhookHostsKey(j.shard), schema.EventHealthKey(j.appid)}
+	nextMS := int64(-1)
+	if next >= 0 {
+		nextMS = next.Milliseconds()
+	}
+	ackFlag := "0"
+	if ack {
+		ackFlag = "1"
+	}
+	args := []any{j.id, j.host, j.token, ackFlag, body, nextMS, s.cfg.EventRetention.Milliseconds(), s.cfg.LogCap, drop,
+		schema.WebhookKey(j.shard, ""), schema.WebhookLogKey(j.shard, ""), s.cfg.lease().Milliseconds(), tokenPrefix,
+		disableAfter.Milliseconds(), epid, schema.EventFIFOPrefix(j.shard), schema.WebhookQueueKey(j.shard, ""),
+		schema.EventHeadsKey(j.shard, ""), max(changed.UnixMilli(), 0)}
+	return platform.ScriptCall{Keys: keys, Args: args}, nil
+}
+
+// decodeRecordEvent reads eventfinish.lua's answer for attempt j.
+func decodeRecordEvent(j job, raw []any) (string, bool, *job, error) {
+	if len(raw) < 2 {
+		return "", false, nil, fmt.Errorf("record event attempt of %s: short answer", j.id)
+	}
+	out, _ := raw[0].(string)
+	disable, _ := raw[1].(string)
+	if len(raw) < 2+jobFields {
+		return out, disable == "1", nil, nil
+	}
+	nj := decodeJob(j.shard, raw[2:2+jobFields])
+	nj.claimed = time.Now()
+	return out, disable == "1", &nj, nil
 }

@@ -19,21 +19,14 @@ import (
 // no HTTP: b.N events of 100 merchants with 3 endpoints each on 32 hosts
 // are scheduled and claimed, then every claimed delivery is recorded as
 // acknowledged, claiming the next due delivery of its host queue as a
-// busy slot does, 64 outcomes a pipeline (the slots of a dispatcher) with
-// at most per outcomes in one eventfinish.lua call (the shard's outcomes
-// ready together). It reports Redis's CPU per delivery (INFO cpu), the
-// script time and the commands run per delivery (INFO commandstats): what
-// a change to the scripts or to how outcomes are grouped costs, away from
-// the load of the machine's other processes.
+// busy slot does, 64 records a pipeline (the slots of a dispatcher). It
+// reports Redis's CPU per delivery (INFO cpu), the script time and the
+// commands the scripts ran per delivery (INFO commandstats): what a change
+// to the scripts costs, away from the load of the machine's other
+// processes (make bench-events-redis).
 //
 //	scripts/testenv.sh go test -run '^$' -bench EventFinishRedis -benchtime 20000x ./dispatcher
 func BenchmarkEventFinishRedis(b *testing.B) {
-	for _, per := range []int{1, 2, 4, 8} {
-		b.Run(fmt.Sprintf("per=%d", per), func(b *testing.B) { benchFinish(b, per) })
-	}
-}
-
-func benchFinish(b *testing.B, per int) {
 	const merchants, perMerchant, hosts, slots = 100, 3, 32, 64
 	e := newEvEnvTB(b)
 	ctx := context.Background()
@@ -79,45 +72,24 @@ func benchFinish(b *testing.B, per int) {
 	for len(jobs) > 0 {
 		chunk := jobs[:min(slots, len(jobs))]
 		jobs = jobs[len(chunk):]
-		byShard := map[schema.Shard][]*eventOutcome{}
-		var order []schema.Shard
-		for _, j := range chunk {
-			o, err := newEventOutcome(j, true, rec, -1, "", "bench:", time.Time{})
-			if err != nil {
+		calls := make([]platform.ScriptCall, len(chunk))
+		for i, j := range chunk {
+			if calls[i], err = s.recordEventCall(j, true, rec, -1, "", "bench:", cfg.EndpointDisableAfter, time.Time{}); err != nil {
 				b.Fatal(err)
-			}
-			if byShard[j.shard] == nil {
-				order = append(order, j.shard)
-			}
-			byShard[j.shard] = append(byShard[j.shard], o)
-		}
-		var calls []platform.ScriptCall
-		var batches [][]*eventOutcome
-		var shards []schema.Shard
-		for _, sh := range order {
-			all := byShard[sh]
-			for k := 0; k < len(all); k += per {
-				batch := all[k:min(k+per, len(all))]
-				calls = append(calls, s.finishCall(sh, batch))
-				batches, shards = append(batches, batch), append(shards, sh)
 			}
 		}
 		for i, cmd := range platform.EvalPipelined(ctx, e.rdb, s.events.finish, calls) {
 			raw, err := cmd.Slice()
-			if err == nil {
-				err = decodeFinishes(shards[i], raw, batches[i])
-			}
 			if err != nil {
 				b.Fatal(err)
 			}
-			for _, o := range batches[i] {
-				if o.outcome != "delivered" {
-					b.Fatalf("%s: %s", o.j.id, o.outcome)
-				}
-				done++
-				if o.nj != nil {
-					jobs = append(jobs, *o.nj)
-				}
+			out, _, next, err := decodeRecordEvent(chunk[i], raw)
+			if err != nil || out != "delivered" {
+				b.Fatalf("%s: %s %v", chunk[i].id, out, err)
+			}
+			done++
+			if next != nil {
+				jobs = append(jobs, *next)
 			}
 		}
 		if len(jobs) == 0 && done < want {

@@ -47,7 +47,6 @@ type store struct {
 	// shard's audit stream in the same step (audit.Script).
 	resendAudited *redis.Script
 	finishes      *platform.Batcher // runs of finish and of the events' finish
-	eventFinish   *eventFinisher    // outcomes of one host queue in one events' finish
 	events        eventScripts
 }
 
@@ -59,7 +58,6 @@ func newStore(rdb redis.UniversalClient, cfg Config) *store {
 		resendAudited: audit.Script(libLua + "\nlocal function audit_hook() gw_audit(KEYS[5]) end\n" + resendLua),
 		events:        newEventScripts()}
 	s.finishes = platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: finishLanes})
-	s.eventFinish = newEventFinisher(s)
 	return s
 }
 
