@@ -3,6 +3,7 @@ package dispatcher
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,12 +111,16 @@ func BenchmarkEventFinishRedis(b *testing.B) {
 	b.ReportMetric(per1(float64(st["evalsha"][0]-st0["evalsha"][0])), "evalsha/delivery")
 	b.ReportMetric(per1(float64(st["evalsha"][1]-st0["evalsha"][1])), "evalsha-µs/delivery")
 	var inner int64
+	var each []string
 	for c, v := range st {
-		if c != "evalsha" && c != "info" && c != "script|load" && c != "evalsha_ro" {
-			inner += v[0] - st0[c][0]
+		if n := v[0] - st0[c][0]; n > 0 && c != "evalsha" && c != "info" && c != "script|load" && c != "evalsha_ro" {
+			inner += n
+			each = append(each, fmt.Sprintf("%s %.2f (%.1f µs)", c, per1(float64(n)), per1(float64(v[1]-st0[c][1]))))
 		}
 	}
+	slices.Sort(each)
 	b.ReportMetric(per1(float64(inner)), "commands/delivery")
+	b.Logf("per delivery: %s", strings.Join(each, ", "))
 }
 
 // redisCPU is Redis's CPU time so far, user and system, its threads all.
