@@ -118,3 +118,31 @@ func TestEndpointsKeyBesideDeliveries(t *testing.T) {
 		}
 	}
 }
+
+// A scheduled endpoint delivery carries its record count from the start,
+// so its first claim numbers the attempt 1 from the hash and never counts
+// a log: a claim does no LLEN (here a stray list would be counted).
+func TestEventFirstClaimCountsNoLog(t *testing.T) {
+	e := newEvEnv(t)
+	ep := e.endpoint(e.acct.AppID, "http://127.0.0.1:9/hook")
+	ctx := context.Background()
+	ev := event(t, events.OrderPaid, "o1")
+	if err := e.deliveries(testConfig()).ScheduleEvent(ctx, e.acct.AppID, ev, "order:o1", []events.Endpoint{ep}); err != nil {
+		t.Fatal(err)
+	}
+	sh := schema.HomeShard(e.acct.AppID)
+	id := DeliveryID(ev.ID, ep.ID)
+	if err := e.rdb.RPush(ctx, schema.EventLogKey(sh, id), "stray", "stray").Err(); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := newStore(e.rdb, testConfig()).claimAll(ctx, []claimAsk{{shard: sh, want: 1, perHost: 1}}, "t:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 1 || jobs[0].id != id {
+		t.Fatalf("claimed %+v, want %s", jobs, id)
+	}
+	if jobs[0].seq != 1 {
+		t.Fatalf("first attempt numbered %d, want 1", jobs[0].seq)
+	}
+}

@@ -127,9 +127,22 @@ func (e *EventDeliveries) schedule(ctx context.Context, appid string, ev events.
 // toward disabling it. It answers the outcome, whether the endpoint has now failed long
 // enough to be disabled, and the next job its record claimed.
 func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.WebhookAttempt, next time.Duration, drop, tokenPrefix string, disableAfter time.Duration, changed time.Time) (string, bool, *job, error) {
+	c, err := s.recordEventCall(j, ack, rec, next, drop, tokenPrefix, disableAfter, changed)
+	if err != nil {
+		return "", false, nil, err
+	}
+	raw, err := s.finishes.Script(ctx, s.events.finish, c.Keys, c.Args...).Slice()
+	if err != nil {
+		return "", false, nil, fmt.Errorf("record event attempt of %s: %w", j.id, err)
+	}
+	return decodeRecordEvent(j, raw)
+}
+
+// recordEventCall is eventfinish.lua's keys and arguments for recordEvent.
+func (s *store) recordEventCall(j job, ack bool, rec schema.WebhookAttempt, next time.Duration, drop, tokenPrefix string, disableAfter time.Duration, changed time.Time) (platform.ScriptCall, error) {
 	body, err := json.Marshal(rec)
 	if err != nil {
-		return "", false, nil, fmt.Errorf("encode attempt of %s: %w", j.id, err)
+		return platform.ScriptCall{}, fmt.Errorf("encode attempt of %s: %w", j.id, err)
 	}
 	_, epid, _ := splitDelivery(j.id)
 	keys := []string{schema.EventDeliveryKey(j.shard, j.id), schema.EventLogKey(j.shard, j.id),
@@ -146,10 +159,11 @@ func (s *store) recordEvent(ctx context.Context, j job, ack bool, rec schema.Web
 		schema.WebhookKey(j.shard, ""), schema.WebhookLogKey(j.shard, ""), s.cfg.lease().Milliseconds(), tokenPrefix,
 		disableAfter.Milliseconds(), epid, schema.EventFIFOPrefix(j.shard), schema.WebhookQueueKey(j.shard, ""),
 		schema.EventHeadsKey(j.shard, ""), max(changed.UnixMilli(), 0)}
-	raw, err := s.finishes.Script(ctx, s.events.finish, keys, args...).Slice()
-	if err != nil {
-		return "", false, nil, fmt.Errorf("record event attempt of %s: %w", j.id, err)
-	}
+	return platform.ScriptCall{Keys: keys, Args: args}, nil
+}
+
+// decodeRecordEvent reads eventfinish.lua's answer for attempt j.
+func decodeRecordEvent(j job, raw []any) (string, bool, *job, error) {
 	if len(raw) < 2 {
 		return "", false, nil, fmt.Errorf("record event attempt of %s: short answer", j.id)
 	}

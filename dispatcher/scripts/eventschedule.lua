@@ -20,7 +20,9 @@ local at = tonumber(ARGV[6])
 if not at or at <= 0 then
   at = now
 end
-redis.call('HSET', KEYS[1], 'st', 'pending', 'n', 0, 'url', ARGV[3], 'host', ARGV[2], 'appid', ARGV[4],
+-- na counts the attempt records from the start, so that no claim has to
+-- count a log (LLEN) for the attempt's number.
+redis.call('HSET', KEYS[1], 'st', 'pending', 'n', 0, 'na', 0, 'url', ARGV[3], 'host', ARGV[2], 'appid', ARGV[4],
   'p', ARGV[5], 'paid', at, 'ep', ARGV[7], 'obj', ARGV[8], 'type', ARGV[9])
 -- The delivery and its attempts are kept for the retention from creation,
 -- as the history lists it; its attempts do not refresh that.
