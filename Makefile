@@ -191,6 +191,15 @@ bench:
 bench-quick:
 	scripts/bench.sh quick $(BENCH_FLAGS)
 
+# A create's CPU accounted (BENCHMARKS.md, "CPU per create, accounted"):
+# the ceiling and createorder at quick sizes with Redis's CPU per create by
+# command (and which commands the scripts run), the gateway's by component
+# from perf, then the pipelined floor of each script a create runs.
+.PHONY: bench-breakdown
+bench-breakdown:
+	scripts/bench.sh quick --scenarios ceiling,create --breakdown $(BENCH_FLAGS)
+	PIPELINE=16 scripts/redis-create-floor.sh 100000
+
 # Profile-guided optimisation (an attempt to cut CPU per create): `go build` of ./cmd/gateway uses
 # cmd/gateway/default.pgo when it exists. This writes it from the CPU
 # profiles of the real gateways of a quick create benchmark

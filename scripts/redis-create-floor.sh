@@ -7,7 +7,10 @@
 # against a Redis started by scripts/redis.sh (AOF, appendfsync always). CPU is Redis's user + system time over the run, read from
 # /proc. The last row is the floor of this script's design: the same 8
 # Redis calls and the fsync, with nothing to store. Runs each twice,
-# alternating, since the machine drifts.
+# alternating, since the machine drifts. PIPELINE=16 sends 16 calls per round
+# trip, as the gateway's pipelines do under load (default 1). The last row
+# of each round is the create's rate-limit script (platform/scripts/
+# ratelimit.lua), leasing one request's worth.
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -27,6 +30,8 @@ trap cleanup EXIT
 "$scripts/redis.sh" start "$tmp" "$port" # as the tests and the benches configure it
 pid=$(cat "$tmp/redis.pid")
 sha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$scripts/../command/scripts/create.lua")")
+rlsha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$scripts/../platform/scripts/ratelimit.lua")")
+pipeline=${PIPELINE:-1}
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 hz=$(getconf CLK_TCK)
 
@@ -43,13 +48,14 @@ run() {
 	shift
 	redis-cli -p "$port" FLUSHALL >/dev/null
 	before=$(ticks)
-	rps=$(redis-benchmark -p "$port" -c 64 -n "$n" -r 100000000 -q EVALSHA "$sha" "${keys[@]}" "$@" 2>&1 |
+	rps=$(redis-benchmark -p "$port" -c 64 -P "$pipeline" -n "$n" -r 100000000 -q EVALSHA "$@" 2>&1 |
 		tr '\r' '\n' | grep -o '[0-9.]* requests per second' | tail -1)
 	after=$(ticks)
-	echo "$name: Redis CPU $(((after - before) * 1000000 / hz / n)) µs per create; $rps"
+	echo "$name (-P $pipeline): Redis CPU $(((after - before) * 1000000 / hz / n)) µs per call; $rps"
 }
 for _ in 1 2; do
-	run "fields as today (13 and the id)" "${full[@]}"
-	run "create-time fields packed in one" "${packed[@]}"
-	run "id and version alone (the floor)" "${minimal[@]}"
+	run "create.lua, fields as today (13 and the id)" "$sha" "${keys[@]}" "${full[@]}"
+	run "create.lua, create-time fields packed in one" "$sha" "${keys[@]}" "${packed[@]}"
+	run "create.lua, id and version alone (the floor)" "$sha" "${keys[@]}" "${minimal[@]}"
+	run "ratelimit.lua, one request leased" "$rlsha" 1 "rl:{m}:create:app" 1 100000000000 1
 done

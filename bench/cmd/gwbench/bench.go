@@ -144,6 +144,9 @@ func (p *phase) stop() {
 	stalls := p.b.redisStalls()
 	pc := phaseCPU{Phase: p.name, Shares: shares, AOFRewrites: rw, RedisStallsMs: stalls,
 		RedisCommands: topCommands(p.cmds, p.b.cmdStats(), 4), Others: othersSince(p.procs, p.cpu, 3)}
+	if p.b.cfg.Breakdown {
+		pc.RedisAll = commandDelta(p.cmds, p.b.cmdStats())
+	}
 	if p.answered != nil {
 		pc.Answered = p.answered.Load()
 		pc.PerRequestUs = perRequest(shares.Seconds, pc.Answered)

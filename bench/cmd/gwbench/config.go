@@ -49,6 +49,9 @@ type config struct {
 	RedisPID  int
 	CHPID     int
 	Perf      bool // perf record the gateway in extra createorder, status and page phases
+	// Breakdown accounts for a create's CPU: Redis's by command, the
+	// gateway's by component (it implies Perf).
+	Breakdown bool
 	// ExtraWrites also measures the ceiling at these numbers of sequential
 	// write scripts per request: what each extra Redis write round trip costs.
 	ExtraWrites []int
@@ -98,6 +101,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	only := fs.String("scenarios", strings.Join(allScenarios, ","), "scenarios to run")
 	fs.IntVar(&c.RedisPID, "redis-pid", 0, "Redis pid, for CPU shares")
 	fs.IntVar(&c.CHPID, "clickhouse-pid", 0, "ClickHouse pid, for CPU shares")
+	fs.BoolVar(&c.Breakdown, "breakdown", false, "account for a create's CPU: Redis by command (and which the scripts run), the gateway by component from perf (implies --perf)")
 	fs.BoolVar(&c.Perf, "perf", false, "perf record the gateway in extra createorder, status poll and payment page phases")
 	fs.Func("ceiling-writes", "also measure the ceiling with N sequential writes per request (comma-separated N; 0: no Redis, fiber alone)", func(v string) error {
 		for f := range strings.SplitSeq(v, ",") {
@@ -124,6 +128,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return c, err
 	}
 	c.Scenarios = strings.Split(*only, ",")
+	c.Perf = c.Perf || c.Breakdown
 	return c, c.validate()
 }
 

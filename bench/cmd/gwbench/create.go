@@ -122,6 +122,9 @@ func (b createScenario) runCreate(ctx context.Context, gw *server) (*createRun, 
 	if c := b.rep.Ceiling; c != nil && c.Max.Throughput > 0 {
 		cr.Ratio = cr.Max.Throughput / c.Max.Throughput
 	}
+	if b.cfg.Breakdown {
+		b.breakdownRedis(ctx, gw, m)
+	}
 	if b.cfg.Perf {
 		b.profileCreate(ctx, gw, m)
 	}
@@ -167,4 +170,7 @@ func (b createScenario) profileCreate(ctx context.Context, gw *server, m account
 		b.note("createorder under perf: %v", err)
 	}
 	b.perfDone(ctx, rec, "createorder")
+	if b.cfg.Breakdown && rec != nil {
+		b.breakdownGateway(ctx, gw, rec.path)
+	}
 }

@@ -231,6 +231,7 @@ func (r *report) markdown(w io.Writer) {
 	}
 	p("")
 	r.cpuTable(p)
+	r.breakdownTables(p)
 	phases := slices.Sorted(maps.Keys(r.Profiles))
 	for _, ph := range phases {
 		p("")

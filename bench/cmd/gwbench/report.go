@@ -46,6 +46,7 @@ type report struct {
 	Cluster     *clusterReport      `json:"redis_cluster,omitempty"`
 	CPU         []phaseCPU          `json:"cpu"`
 	Profiles    map[string][]string `json:"perf_top,omitempty"` // by phase
+	Breakdown   *breakdownReport    `json:"create_breakdown,omitempty"`
 	Targets     []targetCheck       `json:"targets"`
 	Errors      map[string]string   `json:"errors,omitempty"`
 	Notes       []string            `json:"notes,omitempty"`
@@ -150,6 +151,9 @@ type phaseCPU struct {
 	// RedisCommands are the commands Redis spent most time in (calls, and
 	// main-thread time per call): what each request costs Redis.
 	RedisCommands map[string]cmdStat `json:"redis_top_commands,omitempty"`
+	// RedisAll is every command's calls and µs over the phase, kept with
+	// --breakdown only.
+	RedisAll map[string]cmdStat `json:"redis_commands,omitempty"`
 	// Others are the busiest processes not of this run during the phase.
 	Others []procShare `json:"busiest_others,omitempty"`
 	// Answered is the requests answered with success over the phase, warm-up
