@@ -126,6 +126,8 @@ type phase struct {
 	cpu  *cpuMeter
 	aof  int
 	cmds map[string]cmdStat
+	// io is Redis's socket reads and writes at the start (--breakdown).
+	io redisIO
 	// procs is every process's CPU time at the start, to name the others.
 	procs map[int]procTicks
 	// answered counts the phase's successful requests, or is nil.
@@ -134,8 +136,12 @@ type phase struct {
 
 func (b *bench) startPhase(name string, servers ...*server) *phase {
 	_ = b.rdb.Do(context.Background(), "LATENCY", "RESET").Err()
-	return &phase{b: b, name: name, cpu: startCPU(b.pids(servers...)), aof: b.aofRewrites(), cmds: b.cmdStats(),
+	p := &phase{b: b, name: name, cpu: startCPU(b.pids(servers...)), aof: b.aofRewrites(), cmds: b.cmdStats(),
 		procs: allProcTicks()}
+	if b.cfg.Breakdown {
+		p.io = b.redisIO()
+	}
+	return p
 }
 
 func (p *phase) stop() {
@@ -146,6 +152,7 @@ func (p *phase) stop() {
 		RedisCommands: topCommands(p.cmds, p.b.cmdStats(), 4), Others: othersSince(p.procs, p.cpu, 3)}
 	if p.b.cfg.Breakdown {
 		pc.RedisAll = commandDelta(p.cmds, p.b.cmdStats())
+		pc.RedisIO = p.b.redisIO().minus(p.io)
 	}
 	if p.answered != nil {
 		pc.Answered = p.answered.Load()

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,10 @@ type redisBreakdown struct {
 	// Scripts are the EVALSHA calls per create by script, from the sample.
 	Scripts []scriptShare `json:"scripts,omitempty"`
 	Sampled int           `json:"creates_sampled"`
+	// ReadsPerCreate and WritesPerCreate are Redis's socket reads and
+	// writes per create over the phase.
+	ReadsPerCreate  float64 `json:"socket_reads_per_create"`
+	WritesPerCreate float64 `json:"socket_writes_per_create"`
 }
 
 type commandShare struct {
@@ -260,6 +265,10 @@ type breakdownReport struct {
 	// GatewayUsPerCreate is the gateway's CPU per create in the phase
 	// under perf, which the components divide.
 	GatewayUsPerCreate float64 `json:"gateway_cpu_us_per_create,omitempty"`
+	// RedisParts divide Redis's CPU per create in the phase under perf
+	// (RedisUsPerCreate) by what it was doing.
+	RedisParts       []componentShare `json:"redis_parts,omitempty"`
+	RedisUsPerCreate float64          `json:"redis_cpu_us_per_create_under_perf,omitempty"`
 }
 
 func (b createScenario) breakdown() *breakdownReport {
@@ -285,6 +294,8 @@ func (b createScenario) breakdownRedis(ctx context.Context, gw *server, m accoun
 	r.Creates, r.CPUPerCreate, r.Sampled = pc.Answered, pc.PerRequestUs["redis"], n
 	r.Commands = commandsPerCreate(pc.RedisAll, pc.Answered, sample.fromScripts())
 	r.Scripts = scriptsPerCreate(sample.shas, scriptNames("."), n)
+	r.ReadsPerCreate = round2(float64(pc.RedisIO.Reads) / float64(pc.Answered))
+	r.WritesPerCreate = round2(float64(pc.RedisIO.Writes) / float64(pc.Answered))
 }
 
 // breakdownGateway divides the gateway's CPU per create of the phase under
@@ -302,4 +313,41 @@ func (b createScenario) breakdownGateway(ctx context.Context, gw *server, perfDa
 	}
 	br := b.breakdown()
 	br.Gateway, br.GatewayUsPerCreate = comps, us
+}
+
+// redisIO is Redis's reads from and writes to client sockets (INFO stats
+// total_reads_processed and total_writes_processed): with pipelining, one
+// read brings a whole pipeline, so reads per create is one over the
+// pipelines' mean size.
+type redisIO struct {
+	Reads  int64 `json:"reads"`
+	Writes int64 `json:"writes"`
+}
+
+func (b *bench) redisIO() redisIO {
+	st := b.redisInfo(context.Background(), "stats")
+	r, _ := strconv.ParseInt(st["total_reads_processed"], 10, 64)
+	w, _ := strconv.ParseInt(st["total_writes_processed"], 10, 64)
+	return redisIO{Reads: r, Writes: w}
+}
+
+func (a redisIO) minus(b redisIO) redisIO {
+	return redisIO{Reads: a.Reads - b.Reads, Writes: a.Writes - b.Writes}
+}
+
+// breakdownRedisPerf divides Redis's CPU per create of the phase under
+// perf by what it was doing.
+func (b createScenario) breakdownRedisPerf(ctx context.Context, perfData string) {
+	pc := b.rep.phaseCPU("createorder under perf")
+	if pc == nil || pc.Answered == 0 {
+		return
+	}
+	us := pc.PerRequestUs["redis"]
+	parts, err := redisComponents(ctx, perfData, us)
+	if err != nil {
+		b.note("breakdown: %v", err)
+		return
+	}
+	br := b.breakdown()
+	br.RedisParts, br.RedisUsPerCreate = parts, us
 }

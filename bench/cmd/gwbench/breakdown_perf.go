@@ -170,3 +170,74 @@ func gatewayComponents(ctx context.Context, path string, usPerCreate float64) ([
 	}
 	return shares(counts, usPerCreate), nil
 }
+
+// redisParts name Redis's work by the leaf function a sample is in (the
+// Redis binary keeps no frame pointers, so only its kernel call chains
+// are whole): for a sample in the kernel, the system call its chain
+// reaches; else the leaf's name, checked in this order.
+var redisParts = []component{
+	{"AOF fsync (fdatasync)", []string{"[k] __x64_sys_fdatasync", "[k] __x64_sys_fsync", "[k] do_fsync"}},
+	{"replies to clients (writev, write)", []string{"[k] do_writev", "[k] sock_write_iter"}},
+	{"AOF write", []string{"[k] ksys_write", "[k] vfs_write"}},
+	{"reading requests (read)", []string{"[k] ksys_read", "[k] sock_read_iter", "[k] tcp_recvmsg"}},
+	{"event loop wait (epoll)", []string{"[k] do_epoll_wait", "[k] __x64_sys_epoll_wait"}},
+	{"Lua (the scripts' VM and its calls into Redis)", []string{"lua", "Lua", "scriptCall", "luaRedis", "ldo", "lvm"}},
+	{"AOF and propagation (commands written to the AOF buffer)", []string{"AppendOnly", "propagate", "Propagate", "sdscat", "sdsMakeRoomFor", "sdsnewlen"}},
+	{"request parsing and replies (Redis's side)", []string{"processMultibulkBuffer", "processInputBuffer", "readQueryFromClient", "addReply", "_addReply", "writeToClient", "_writeToClient", "createStringObject", "createEmbeddedStringObject", "string2ll", "strchr", "memchr"}},
+	{"key and command lookups (dict)", []string{"dict", "siphash", "lookupKey", "lookupCommand"}},
+	{"memory allocator", []string{"malloc", "free", "realloc", "zmalloc", "zfree", "zrealloc", "je_", "decrRefCount", "incrRefCount"}},
+	{"the commands' data structures (hash, stream, list)", []string{"lp", "hashType", "stream", "rax", "list", "quicklist", "Command"}},
+	{"stats and clocks", []string{"hdr_", "gettimeofday", "clock_gettime", "ustime", "mstime", "Latency", "latency"}},
+}
+
+// classifyRedis gives a Redis sample (frames leaf first) to a part.
+func classifyRedis(frames []string) string {
+	if len(frames) == 0 {
+		return otherWork
+	}
+	if strings.HasPrefix(frames[0], "[k]") {
+		for _, f := range frames {
+			for _, c := range redisParts[:5] {
+				for _, m := range c.Marks {
+					if strings.HasPrefix(f, m) {
+						return c.Name
+					}
+				}
+			}
+		}
+		return "kernel, other (scheduling, interrupts, network stack on Redis's time)"
+	}
+	leaf := frames[0]
+	if strings.HasPrefix(leaf, "[unknown]") {
+		return "unnamed functions of the Redis binary (static; Lua's VM among them)"
+	}
+	for _, c := range redisParts[5:] {
+		for _, m := range c.Marks {
+			if strings.Contains(leaf, m) {
+				return c.Name
+			}
+		}
+	}
+	return "other functions of Redis"
+}
+
+// redisComponents reads a perf recording of Redis at path.
+func redisComponents(ctx context.Context, path string, usPerCreate float64) ([]componentShare, error) {
+	cmd := exec.CommandContext(ctx, "perf", "script", "-i", path, "-F", "ip,sym,dso")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("perf script: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start perf script: %w", err)
+	}
+	counts := map[string]int{}
+	rerr := readSamples(out, func(frames []string) { counts[classifyRedis(frames)]++ })
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("perf script: %w", err)
+	}
+	if rerr != nil {
+		return nil, rerr
+	}
+	return shares(counts, usPerCreate), nil
+}

@@ -107,3 +107,30 @@ func TestReadSamplesAndShares(t *testing.T) {
 		t.Fatalf("shares %+v", sh)
 	}
 }
+
+func TestClassifyRedis(t *testing.T) {
+	tests := []struct {
+		name   string
+		frames string
+		want   string
+	}{
+		{"fsync of the AOF", "[k] ext4_sync_file|[k] do_fsync|[k] __x64_sys_fdatasync|[k] do_syscall_64|fdatasync", "AOF fsync (fdatasync)"},
+		{"a reply's send", "[k] tcp_sendmsg|[k] sock_write_iter|[k] do_iter_readv_writev|[k] do_writev|__GI___writev", "replies to clients (writev, write)"},
+		{"the AOF's write", "[k] ext4_buffered_write_iter|[k] vfs_write|[k] ksys_write|__GI___libc_write", "AOF write"},
+		{"a request's read", "[k] tcp_recvmsg|[k] sock_read_iter|[k] ksys_read|read", "reading requests (read)"},
+		{"a thread switch", "[k] finish_task_switch.isra.0|[k] schedule", "kernel, other (scheduling, interrupts, network stack on Redis's time)"},
+		{"a key lookup", "dictFind|[unknown]", "key and command lookups (dict)"},
+		{"the AOF buffer", "catAppendOnlyGenericCommand|[unknown]", "AOF and propagation (commands written to the AOF buffer)"},
+		{"an allocation", "malloc_usable_size", "memory allocator"},
+		{"a listpack insert", "lpInsert", "the commands' data structures (hash, stream, list)"},
+		{"the Lua VM", "luaV_execute", "Lua (the scripts' VM and its calls into Redis)"},
+		{"a static function", "[unknown]", "unnamed functions of the Redis binary (static; Lua's VM among them)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := classifyRedis(strings.Split(tc.frames, "|")); got != tc.want {
+				t.Fatalf("classified %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

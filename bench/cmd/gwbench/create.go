@@ -166,11 +166,22 @@ func (b createScenario) profileCreate(ctx context.Context, gw *server, m account
 	n := b.cfg.PoolRate * int((b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)).Seconds()+1)
 	bodies := createBodies(m, ownCreate, "cperf", n, nil)
 	rec := b.perfPhase(ctx, "createorder", gw, b.cfg.ShortPhase+warmup(b.cfg.ShortPhase))
+	var rrec *perfRecording
+	if b.cfg.Breakdown && b.cfg.RedisPID > 0 {
+		var err error
+		if rrec, err = startPerf(ctx, b.cfg, "createorder redis", b.cfg.RedisPID, b.cfg.ShortPhase+warmup(b.cfg.ShortPhase)); err != nil {
+			b.note("perf of Redis: %v", err)
+		}
+	}
 	if _, err := b.closed(ctx, "createorder under perf", gw, createTarget(bodies), b.cfg.ShortPhase, checkCreate(nil)); err != nil {
 		b.note("createorder under perf: %v", err)
 	}
 	b.perfDone(ctx, rec, "createorder")
 	if b.cfg.Breakdown && rec != nil {
 		b.breakdownGateway(ctx, gw, rec.path)
+	}
+	if rrec != nil {
+		b.perfDone(ctx, rrec, "createorder (Redis)")
+		b.breakdownRedisPerf(ctx, rrec.path)
 	}
 }

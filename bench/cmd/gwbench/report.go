@@ -154,6 +154,7 @@ type phaseCPU struct {
 	// RedisAll is every command's calls and µs over the phase, kept with
 	// --breakdown only.
 	RedisAll map[string]cmdStat `json:"redis_commands,omitempty"`
+	RedisIO  redisIO            `json:"redis_socket_io,omitempty"`
 	// Others are the busiest processes not of this run during the phase.
 	Others []procShare `json:"busiest_others,omitempty"`
 	// Answered is the requests answered with success over the phase, warm-up
