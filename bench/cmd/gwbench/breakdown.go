@@ -84,15 +84,7 @@ func commandsPerCreate(delta map[string]cmdStat, creates uint64, from map[string
 			UsPerCall: round2(float64(d.Usec) / float64(d.Calls)), UsPerCreate: round2(float64(d.Usec) / float64(creates)),
 			FromScripts: round2(from[name])})
 	}
-	slices.SortFunc(out, func(a, b commandShare) int {
-		if a.UsPerCreate != b.UsPerCreate {
-			if a.UsPerCreate > b.UsPerCreate {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	slices.SortFunc(out, func(a, b commandShare) int { return largestFirst(a.UsPerCreate, b.UsPerCreate, a.Name, b.Name) })
 	return out
 }
 

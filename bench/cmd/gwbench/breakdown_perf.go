@@ -138,20 +138,18 @@ func shares(counts map[string]int, usPerCreate float64) []componentShare {
 		sh := float64(n) / float64(total)
 		out = append(out, componentShare{Name: name, Share: round2(sh * 100), UsPerCreate: round2(sh * usPerCreate)})
 	}
-	slices.SortFunc(out, func(a, b componentShare) int {
-		if a.Share != b.Share {
-			if a.Share > b.Share {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
+	slices.SortFunc(out, func(a, b componentShare) int { return largestFirst(a.Share, b.Share, a.Name, b.Name) })
 	return out
 }
 
-// gatewayComponents reads the perf recording at path.
+// gatewayComponents reads the perf recording of the gateway at path.
 func gatewayComponents(ctx context.Context, path string, usPerCreate float64) ([]componentShare, error) {
+	return perfShares(ctx, path, classify, usPerCreate)
+}
+
+// perfShares runs perf script on the recording at path and divides
+// usPerCreate by what classify makes of each sample.
+func perfShares(ctx context.Context, path string, classify func([]string) string, usPerCreate float64) ([]componentShare, error) {
 	cmd := exec.CommandContext(ctx, "perf", "script", "-i", path, "-F", "ip,sym,dso")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -223,21 +221,16 @@ func classifyRedis(frames []string) string {
 
 // redisComponents reads a perf recording of Redis at path.
 func redisComponents(ctx context.Context, path string, usPerCreate float64) ([]componentShare, error) {
-	cmd := exec.CommandContext(ctx, "perf", "script", "-i", path, "-F", "ip,sym,dso")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("perf script: %w", err)
+	return perfShares(ctx, path, classifyRedis, usPerCreate)
+}
+
+// largestFirst orders by x descending, then by name.
+func largestFirst(x, y float64, nx, ny string) int {
+	switch {
+	case x > y:
+		return -1
+	case x < y:
+		return 1
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start perf script: %w", err)
-	}
-	counts := map[string]int{}
-	rerr := readSamples(out, func(frames []string) { counts[classifyRedis(frames)]++ })
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("perf script: %w", err)
-	}
-	if rerr != nil {
-		return nil, rerr
-	}
-	return shares(counts, usPerCreate), nil
+	return strings.Compare(nx, ny)
 }
