@@ -37,8 +37,7 @@ test:
 	$(MAKE) -j2 vet vulncheck
 	scripts/deps.sh test
 	pkgs=$$(GO=$(GO) scripts/slowfirst.sh $(PKGS)) && scripts/testenv.sh $(GO) test -count=1 -timeout 9m $$pkgs
-	scripts/chaos.sh quick
-	$(MAKE) fuzz-quick
+	GO=$(GO) scripts/test-tail.sh $(FUZZTIME_QUICK)
 
 # Every SDK's own test runner (sdk/*) against the real binary
 # (cmd/gateway TestSDKs); `make test` runs it too.

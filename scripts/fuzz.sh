@@ -14,11 +14,16 @@
 # corpus cache (GOCACHE/fuzz/<import path>). One `go test -fuzz` per target
 # would redo the build's checks for every target of a package, which at 2 s
 # a target took about as long as the fuzzing.
+#
+# `fuzz.sh build` only builds the binaries, into FUZZ_BIN (a folder the
+# caller owns); a later `fuzz.sh FUZZTIME` with the same FUZZ_BIN runs them
+# without building again. `make test` builds them while chaos-quick runs,
+# whose holds leave the CPU half idle, and fuzzes after it.
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$scripts/lib.sh"
-[ $# -eq 1 ] || die "usage: fuzz.sh FUZZTIME"
+[ $# -eq 1 ] || die "usage: fuzz.sh FUZZTIME|build"
 cd "$scripts/.."
 GO=${GO:-go}
 
@@ -30,17 +35,29 @@ targets=$(grep -rlE --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+\(f \*testing\
 	done)
 [ -n "$targets" ] || die "no fuzz targets found"
 
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+if [ -n "${FUZZ_BIN:-}" ]; then
+	bin=$FUZZ_BIN
+	mkdir -p "$bin"
+else
+	bin=$(mktemp -d)
+	trap 'rm -rf "$bin"' EXIT
+fi
 # A package's binary is $bin/<its folder with / as _>.test.
 binary() { local d=${1#./}; echo "$bin/${d//\//_}.test"; }
 export GO
 export -f binary
 export bin
-log "building the fuzzing test binaries"
-if ! cut -d' ' -f1 <<<"$targets" | sort -u |
-	xargs -P 2 -I{} bash -c '"$GO" test -c -fuzz . -o "$(binary "$1")" "$1"' _ {}; then
-	die "could not build the fuzzing test binaries"
+if [ "$1" = build ] || [ ! -e "$bin/built" ]; then
+	log "building the fuzzing test binaries"
+	if ! cut -d' ' -f1 <<<"$targets" | sort -u |
+		xargs -P 2 -I{} bash -c '"$GO" test -c -fuzz . -o "$(binary "$1")" "$1"' _ {}; then
+		die "could not build the fuzzing test binaries"
+	fi
+	touch "$bin/built"
+fi
+if [ "$1" = build ]; then
+	log "fuzzing test binaries built in $bin"
+	exit 0
 fi
 cache="$("$GO" env GOCACHE)/fuzz/$("$GO" list -m)"
 n=0
