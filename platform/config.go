@@ -118,9 +118,10 @@ type Config struct {
 	// GCPercent is the Go collector's target (GOGC): the heap may grow this
 	// many percent over the live heap before a collection. The gateway's
 	// live heap is small (tens of MiB) and its garbage is per request, so
-	// the runtime's 100 spends CPU on collections that a larger target
-	// spares for a few MiB more. GOGC in the environment wins, as Go's
-	// own setting.
+	// the runtime's 100 spends CPU on collections, and the tail latency
+	// their assists add, that a larger target spares for some tens of MiB
+	// more (BENCHMARKS.md). GOGC in the environment wins, as Go's own
+	// setting.
 	GCPercent int
 	LogLevel  string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the

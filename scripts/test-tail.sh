@@ -3,7 +3,7 @@
 # fuzz-quick, with the fuzzing test binaries built while chaos-quick runs.
 # The fault suite mostly waits (its holds, restarts and settling leave the
 # CPU half idle) and the instrumented builds are most of fuzz-quick's time,
-# so doing them side by side keeps `make test` within its ten minutes.
+# so doing them side by side takes most of that time off `make test`.
 # Either failing fails the run; the fuzzing starts only after both passed.
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
