@@ -290,21 +290,21 @@ func (b createScenario) breakdownRedis(ctx context.Context, gw *server, m accoun
 	r.WritesPerCreate = round2(float64(pc.RedisIO.Writes) / float64(pc.Answered))
 }
 
-// breakdownGateway divides the gateway's CPU per create of the phase under
-// perf by component.
-func (b createScenario) breakdownGateway(ctx context.Context, gw *server, perfData string) {
+// perfBreakdown divides the CPU per create of process (its name in the
+// phase's shares) over the phase under perf by what classify makes of each
+// sample of its recording at perfData.
+func (b createScenario) perfBreakdown(ctx context.Context, perfData, process string, classify func([]string) string) ([]componentShare, float64) {
 	pc := b.rep.phaseCPU("createorder under perf")
 	if pc == nil || pc.Answered == 0 {
-		return
+		return nil, 0
 	}
-	us := pc.PerRequestUs[gw.name]
-	comps, err := gatewayComponents(ctx, perfData, us)
+	us := pc.PerRequestUs[process]
+	parts, err := perfShares(ctx, perfData, classify, us)
 	if err != nil {
-		b.note("breakdown: %v", err)
-		return
+		b.note("breakdown of %s: %v", process, err)
+		return nil, 0
 	}
-	br := b.breakdown()
-	br.Gateway, br.GatewayUsPerCreate = comps, us
+	return parts, us
 }
 
 // redisIO is Redis's reads from and writes to client sockets (INFO stats
@@ -325,21 +325,4 @@ func (b *bench) redisIO() redisIO {
 
 func (a redisIO) minus(b redisIO) redisIO {
 	return redisIO{Reads: a.Reads - b.Reads, Writes: a.Writes - b.Writes}
-}
-
-// breakdownRedisPerf divides Redis's CPU per create of the phase under
-// perf by what it was doing.
-func (b createScenario) breakdownRedisPerf(ctx context.Context, perfData string) {
-	pc := b.rep.phaseCPU("createorder under perf")
-	if pc == nil || pc.Answered == 0 {
-		return
-	}
-	us := pc.PerRequestUs["redis"]
-	parts, err := redisComponents(ctx, perfData, us)
-	if err != nil {
-		b.note("breakdown: %v", err)
-		return
-	}
-	br := b.breakdown()
-	br.RedisParts, br.RedisUsPerCreate = parts, us
 }

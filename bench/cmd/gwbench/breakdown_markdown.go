@@ -41,25 +41,21 @@ func (r *report) breakdownTables(p func(string, ...any)) {
 		p("")
 		p("Scripts per create (EVALSHA, by the SHA1 of the repository's .lua files): %s.", strings.Join(s, ", "))
 	}
-	if len(bd.RedisParts) > 0 {
-		p("")
-		p("Redis CPU per create by what it was doing (perf of Redis in the phase under perf, %.1f µs per create; a sample in the kernel by the system call its chain reaches, else by its function):", bd.RedisUsPerCreate)
-		p("")
-		p("| Redis's work | share of samples | µs per create |")
-		p("|---|---|---|")
-		for _, c := range bd.RedisParts {
-			p("| %s | %.1f %% | %.1f |", c.Name, c.Share, c.UsPerCreate)
-		}
-	}
-	if len(bd.Gateway) == 0 {
+	shareTable(p, "Redis's work", bd.RedisParts, "Redis CPU per create by what it was doing (perf of Redis in the phase under perf, %.1f µs per create; a sample in the kernel by the system call its chain reaches, else by its function):", bd.RedisUsPerCreate)
+	shareTable(p, "component", bd.Gateway, "Gateway CPU per create by component (perf of the createorder phase under perf, %.1f µs per create; each sample to the first component its stack names, leaf first):", bd.GatewayUsPerCreate)
+}
+
+// shareTable prints shares under their title, when there are any.
+func shareTable(p func(string, ...any), column string, shares []componentShare, title string, usPerCreate float64) {
+	if len(shares) == 0 {
 		return
 	}
 	p("")
-	p("Gateway CPU per create by component (perf of the createorder phase under perf, %.1f µs per create; each sample to the first component its stack names, leaf first):", bd.GatewayUsPerCreate)
+	p(title, usPerCreate)
 	p("")
-	p("| component | share of samples | µs per create |")
+	p("| %s | share of samples | µs per create |", column)
 	p("|---|---|---|")
-	for _, c := range bd.Gateway {
+	for _, c := range shares {
 		p("| %s | %.1f %% | %.1f |", c.Name, c.Share, c.UsPerCreate)
 	}
 }

@@ -142,11 +142,6 @@ func shares(counts map[string]int, usPerCreate float64) []componentShare {
 	return out
 }
 
-// gatewayComponents reads the perf recording of the gateway at path.
-func gatewayComponents(ctx context.Context, path string, usPerCreate float64) ([]componentShare, error) {
-	return perfShares(ctx, path, classify, usPerCreate)
-}
-
 // perfShares runs perf script on the recording at path and divides
 // usPerCreate by what classify makes of each sample.
 func perfShares(ctx context.Context, path string, classify func([]string) string, usPerCreate float64) ([]componentShare, error) {
@@ -217,11 +212,6 @@ func classifyRedis(frames []string) string {
 		}
 	}
 	return "other functions of Redis"
-}
-
-// redisComponents reads a perf recording of Redis at path.
-func redisComponents(ctx context.Context, path string, usPerCreate float64) ([]componentShare, error) {
-	return perfShares(ctx, path, classifyRedis, usPerCreate)
 }
 
 // largestFirst orders by x descending, then by name.

@@ -178,10 +178,12 @@ func (b createScenario) profileCreate(ctx context.Context, gw *server, m account
 	}
 	b.perfDone(ctx, rec, "createorder")
 	if b.cfg.Breakdown && rec != nil {
-		b.breakdownGateway(ctx, gw, rec.path)
+		br := b.breakdown()
+		br.Gateway, br.GatewayUsPerCreate = b.perfBreakdown(ctx, rec.path, gw.name, classify)
 	}
 	if rrec != nil {
 		b.perfDone(ctx, rrec, "createorder (Redis)")
-		b.breakdownRedisPerf(ctx, rrec.path)
+		br := b.breakdown()
+		br.RedisParts, br.RedisUsPerCreate = b.perfBreakdown(ctx, rrec.path, "redis", classifyRedis)
 	}
 }
