@@ -71,7 +71,7 @@ func redisOrders(ctx context.Context, rdb redis.UniversalClient, appids []string
 		}
 		for i, c := range cmds {
 			h := c.Val()
-			if !want[h[schema.FAppID]] {
+			if !want[schema.RecordField(func(k string) string { return h[k] }, schema.FAppID)] {
 				continue
 			}
 			id := schema.OrderIDFromKey(batch[i])

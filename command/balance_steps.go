@@ -30,7 +30,7 @@ type transferScripts struct {
 }
 
 func newTransferScripts() transferScripts {
-	return transferScripts{xferClaim: redis.NewScript(xferClaimLua), xferFinish: redis.NewScript(xferFinishLua)}
+	return transferScripts{xferClaim: redis.NewScript(schema.OrderLua() + xferClaimLua), xferFinish: redis.NewScript(xferFinishLua)}
 }
 
 func (x *transfer) parseAmount(s string) error {

@@ -21,7 +21,7 @@ var (
 	//go:embed scripts/refund_finish.lua
 	refundFinishLua string
 
-	refundReserveScript = redis.NewScript(refundReserveLua)
+	refundReserveScript = redis.NewScript(schema.OrderLua() + refundReserveLua)
 	refundFinishScript  = redis.NewScript(refundFinishLua)
 )
 

@@ -69,7 +69,7 @@ func NewStore(rdb redis.UniversalClient, ttl, retention time.Duration) *Store {
 		batch:           platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: createLanes}),
 		reads:           platform.NewBatcher(rdb, platform.BatcherConfig{Lanes: readLanes}),
 		payBalance:      redis.NewScript(journal.Library() + payBalanceLua),
-		transition:      redis.NewScript(transitionLua),
+		transition:      redis.NewScript(schema.OrderLua() + transitionLua),
 		transferScripts: newTransferScripts(),
 		journal:         defaultJournal(rdb),
 	}

@@ -72,7 +72,7 @@ func TestCreateScript(t *testing.T) {
 			if id != o.ID {
 				t.Fatalf("created %s, want %s", id, o.ID)
 			}
-			if after.hash[schema.FStatus] != "0" || after.hash[schema.FAmount] != "500" || after.ttl != -1 {
+			if after.hash[schema.FStatus] != "0" || schema.RecordField(func(k string) string { return after.hash[k] }, schema.FAmount) != "500" || after.ttl != -1 {
 				t.Fatalf("stored %v, ttl %v", after.hash, after.ttl)
 			}
 			if after.events != before.events+1 || after.counter != before.counter+1 || !after.indexed ||

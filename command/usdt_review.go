@@ -19,7 +19,7 @@ import (
 //go:embed scripts/usdt_review.lua
 var usdtReviewLua string
 
-var usdtReviewScript = redis.NewScript(usdtReviewLua)
+var usdtReviewScript = redis.NewScript(schema.OrderLua() + usdtReviewLua)
 
 // USDTReview applies the outcomes of usdt_direct reviews to orders: the
 // reviewer role's and the administrator's (USDTBacklog lists what waits for

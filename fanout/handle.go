@@ -92,7 +92,7 @@ func (f *FanOut) candidate(stream string, m redis.XMessage) (entry, bool) {
 		default:
 			return e, false
 		}
-		e.appid = str(schema.FAppID)
+		e.appid = schema.RecordField(str, schema.FAppID)
 	case kindPayouts:
 		if str(payout.EntryType) == payout.EntryTypeDestination {
 			en, err := payout.DecodeEntry(m.Values)

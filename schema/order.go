@@ -168,23 +168,10 @@ func (o *Order) eachField(emit func(k any, v string)) {
 		}
 	}
 	add(FID, o.ID)
-	add(FAppID, o.AppID)
-	add(FSandbox, boolField(o.Sandbox))
-	add(FClientOrder, o.ClientOrderID)
-	add(FAmount, strconv.FormatInt(int64(o.Amount), 10))
-	add(FCurrency, o.Currency)
+	add(FPacked, o.packed())
 	add(FMethod, string(o.Method))
 	add(FStatus, strconv.Itoa(int(o.Status)))
-	add(FDescription, o.Description)
-	add(FCustName, o.CustomerName)
-	add(FCustEmail, o.CustomerEmail)
-	add(FCustPhone, o.CustomerPhone)
-	add(FNotifyURL, o.NotifyURL)
 	add(FReturnURL, o.ReturnURL)
-	if o.Lang != DefaultLang {
-		add(FLang, o.Lang)
-	}
-	add(FAllowed, o.AllowedMethods)
 	add(FFiatpspSys, o.FiatpspSystemID)
 	add(FProviderURL, o.ProviderURL)
 	if o.Method != MethodSelect || o.NextAction != NextMethodSelect {
@@ -209,10 +196,6 @@ func (o *Order) eachField(emit func(k any, v string)) {
 	add(FProviderRef, o.ProviderRef)
 	add(FPaidBalance, boolField(o.PaidWithBalance))
 	add(FExpired, boolField(o.Expired))
-	add(FClientIP, o.ClientIP)
-	add(FDoor, o.Door)
-	add(FDoorType, o.DoorType)
-	add(FDoorParam, o.DoorParam)
 	if o.Refunded != 0 {
 		add(FRefunded, strconv.FormatInt(int64(o.Refunded), 10))
 	}
@@ -228,6 +211,23 @@ func (o *Order) eachField(emit func(k any, v string)) {
 	}
 	add(FCompletedAt, msField(o.CompletedAt))
 	add(FVersion, strconv.FormatInt(o.Version, 10))
+}
+
+// packed is FPacked's value: the create-time fields (packedNames).
+func (o *Order) packed() string {
+	lang := o.Lang
+	if lang == DefaultLang {
+		lang = ""
+	}
+	amount := ""
+	if o.Amount != 0 {
+		amount = strconv.FormatInt(int64(o.Amount), 10)
+	}
+	return packValues(&[len(packedNames)]string{
+		o.AppID, boolField(o.Sandbox), o.ClientOrderID, amount, o.Currency, o.Description,
+		o.CustomerName, o.CustomerEmail, o.CustomerPhone, o.NotifyURL, lang, o.AllowedMethods,
+		o.ClientIP, o.Door, o.DoorType, o.DoorParam,
+	})
 }
 
 // Charge is what the provider charges: the recorded conversion when there
@@ -266,6 +266,7 @@ func orderFrom(get func(string) string) (Order, error) {
 		return Order{}, fmt.Errorf("order record has no id")
 	}
 	var errs []error
+	get = withPacked(get, &errs)
 	num := func(k string) int64 {
 		v := get(k)
 		if v == "" {

@@ -11,7 +11,7 @@
 -- a refund of the same amount (a retry); {-1} no such order; {-2, status}
 -- the order is not paid; {-3, record} clientRefundId names a refund of
 -- another amount; {-4, amount left to refund}.
-local o = redis.call('HMGET', KEYS[1], 'st', 'amt', 'rfr', 'appid', 'cur')
+local o = order_hmget(KEYS[1], 'st', 'amt', 'rfr', 'appid', 'cur')
 -- The order's id is its key's last part: the hash holds none
 -- (memory per live order is held to 400 B).
 o[6] = string.match(KEYS[1], '[^:]+$')

@@ -19,7 +19,7 @@ if payer then
   local c = claim()
   return {2, c[1], c[2], c[3], c[4], c[5]}
 end
-local o = redis.call('HMGET', KEYS[2], 'st', 'next', 'm', 'appid', 'amt', 'cur')
+local o = order_hmget(KEYS[2], 'st', 'next', 'm', 'appid', 'amt', 'cur')
 if not o[1] then
   return {-1}
 end

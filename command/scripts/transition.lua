@@ -38,7 +38,7 @@ elseif ARGV[7] ~= '' then
   end
 end
 local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
-local counts = ARGV[8] .. redis.call('HGET', KEYS[1], 'appid')
+local counts = ARGV[8] .. order_hmget(KEYS[1], 'appid')[1]
 redis.call('HINCRBY', counts, st, -1)
 redis.call('HINCRBY', counts, ARGV[1], 1)
 redis.call('HSET', KEYS[1], 'st', ARGV[1], 'ut', ARGV[4])
@@ -53,7 +53,7 @@ if ARGV[5] ~= '0' then
   redis.call('EXPIRE', KEYS[4], ARGV[5])
   redis.call('ZREM', KEYS[3], id)
   -- A finished order frees its clientOrderId, unless a newer order holds it.
-  local fields = redis.call('HMGET', KEYS[1], 'appid', 'coid')
+  local fields = order_hmget(KEYS[1], 'appid', 'coid')
   if fields[2] then
     local ch = ARGV[9] .. fields[1]
     if redis.call('HGET', ch, fields[2]) == ARGV[10] then

@@ -69,7 +69,7 @@ redis.call('HDEL', KEYS[1], 'rvs', 'rvn', 'rvu', 'rvc', 'rvq')
 redis.call('ZREM', KEYS[4], id)
 if outcome == 'approved' then
   event = ARGV[10]
-  local counts = ARGV[13] .. redis.call('HGET', KEYS[1], 'appid')
+  local counts = ARGV[13] .. order_hmget(KEYS[1], 'appid')[1]
   redis.call('HINCRBY', counts, st, -1)
   redis.call('HINCRBY', counts, '2', 1)
   redis.call('HSET', KEYS[1], 'st', '2', 'dt', ARGV[3])
@@ -77,7 +77,7 @@ if outcome == 'approved' then
   redis.call('EXPIRE', KEYS[1], ARGV[6])
   redis.call('ZREM', KEYS[3], id)
   redis.call('ZREM', KEYS[5], id)
-  local c = redis.call('HMGET', KEYS[1], 'appid', 'coid')
+  local c = order_hmget(KEYS[1], 'appid', 'coid')
   if c[2] then
     local ch = ARGV[14] .. c[1]
     if redis.call('HGET', ch, c[2]) == ARGV[15] then

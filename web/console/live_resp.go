@@ -18,6 +18,8 @@ import (
 // into the poll's reply.
 type rawEntry struct {
 	id, appid, sandbox, clientID, amount, currency, method, status, created, version, typ, at []byte
+	// packed is the create-time fields, which unpack reads.
+	packed []byte
 }
 
 // pick keeps a field the feed uses: what the orders table shows, and the
@@ -27,6 +29,8 @@ func (e *rawEntry) pick(k, v []byte) {
 	switch string(k) { // no allocation: the compiler compares in place
 	case schema.FID:
 		e.id = v
+	case schema.FPacked:
+		e.packed = v
 	case schema.FAppID:
 		e.appid = v
 	case schema.FSandbox:
@@ -50,6 +54,34 @@ func (e *rawEntry) pick(k, v []byte) {
 	case schema.EvAt:
 		e.at = v
 	}
+}
+
+// unpack fills the fields the feed uses from the packed create-time ones,
+// where the entry did not hold them apart; still as slices of the reply.
+func (e *rawEntry) unpack() error {
+	if len(e.packed) == 0 {
+		return nil
+	}
+	return schema.UnpackBytes(e.packed, func(name string, v []byte) {
+		var dst *[]byte
+		switch name {
+		case schema.FAppID:
+			dst = &e.appid
+		case schema.FSandbox:
+			dst = &e.sandbox
+		case schema.FClientOrder:
+			dst = &e.clientID
+		case schema.FAmount:
+			dst = &e.amount
+		case schema.FCurrency:
+			dst = &e.currency
+		default:
+			return
+		}
+		if len(*dst) == 0 {
+			*dst = v
+		}
+	})
 }
 
 var errRESP = errors.New("malformed stream reply")
@@ -171,6 +203,9 @@ func walkXRevRange(raw []byte, entry func(*rawEntry)) (first []byte, n int, err 
 		for f := 0; f+1 < fields && r.err == nil; f += 2 {
 			k := r.str()
 			e.pick(k, r.str())
+		}
+		if r.err == nil && e.unpack() != nil {
+			r.fail()
 		}
 		if r.err == nil {
 			if n == 0 {
