@@ -26,7 +26,8 @@ run:
 # Before them, vet and vulncheck side by side (each keeps about one core
 # busy; together about 30 s once vulncheck's tools and database are in
 # .deps/, a few minutes the first time). After the Go tests, the reduced
-# fault suite (chaos-quick, under 3 minutes).
+# fault suite (chaos-quick, under 3 minutes) with fuzz-quick beside it
+# (scripts/test-tail.sh).
 # The packages with the slowest tests start first (scripts/slowfirst.sh),
 # so that the short ones fill in beside them rather than after them.
 # Three packages at a time (-p 3, one more than the cores): the tests
@@ -68,7 +69,8 @@ test-cluster:
 # Every native fuzz target (func FuzzX in *_test.go, found by
 # scripts/fuzz.sh) for FUZZTIME each: the parsers of requests, query and
 # listing parameters, signatures, webhook answers and provider
-# notifications. fuzz-quick is the bounded run `make test` ends with; a
+# notifications. fuzz-quick is the bounded run `make test` ends with
+# (beside chaos-quick); a
 # failing input lands in <package>/testdata/fuzz/ and becomes a
 # regression seed once committed. fuzz-quick gives each target 2 s (12
 # targets; at 4 s `make test` took 10 min 28 s on this machine): the seeds
