@@ -119,6 +119,7 @@ func (h *integrityHooks) count() int {
 // from `gateway order show`. A value of one request kept without a copy
 // would show another request's bytes here.
 func TestCreateIntegrityUnderLoad(t *testing.T) {
+	t.Parallel() // on a database and a server of its own; its bounds are not timings, so it runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	hooks := &integrityHooks{uri: map[string]string{}, form: map[string]url.Values{}}

@@ -31,6 +31,7 @@ var sdkRunners = []struct {
 // A missing interpreter skips on a developer's machine and fails under
 // CI=true (scripts/deps.sh installs them).
 func TestSDKs(t *testing.T) {
+	t.Parallel() // mostly waiting on the SDKs' runners, on a database and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate") // the listing an SDK pages through is ClickHouse's
 	s := e.serve()
