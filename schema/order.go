@@ -266,7 +266,6 @@ func orderFrom(get func(string) string) (Order, error) {
 		return Order{}, fmt.Errorf("order record has no id")
 	}
 	var errs []error
-	get = withPacked(get, &errs)
 	num := func(k string) int64 {
 		v := get(k)
 		if v == "" {
@@ -292,6 +291,11 @@ func orderFrom(get func(string) string) (Order, error) {
 		ClientIP: get(FClientIP), Door: get(FDoor), DoorType: get(FDoorType), DoorParam: get(FDoorParam), CreatedAt: msTime(num(FCreatedAt)), UpdatedAt: msTime(num(FUpdatedAt)),
 		CompletedAt: msTime(num(FCompletedAt)), Version: num(FVersion),
 		Refunded: Amount(num(FRefunded)), RefundReserved: Amount(num(FRefundRes)),
+	}
+	if k := get(FPacked); k != "" {
+		if err := o.unpack(k); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if o.CreatedAt.IsZero() {
 		o.CreatedAt, _ = OrderIDTime(o.ID)

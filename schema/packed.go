@@ -27,11 +27,42 @@ var packedNames = [...]string{
 }
 
 // packedIndex is a field's place in packedNames, -1 for a field not packed.
+// A switch, not a scan: every reader of an order asks it of every field it
+// reads (TestPackedIndexFollowsTheNames keeps the two in step).
 func packedIndex(name string) int {
-	for i, n := range packedNames {
-		if n == name {
-			return i
-		}
+	switch name {
+	case FAppID:
+		return 0
+	case FSandbox:
+		return 1
+	case FClientOrder:
+		return 2
+	case FAmount:
+		return 3
+	case FCurrency:
+		return 4
+	case FDescription:
+		return 5
+	case FCustName:
+		return 6
+	case FCustEmail:
+		return 7
+	case FCustPhone:
+		return 8
+	case FNotifyURL:
+		return 9
+	case FLang:
+		return 10
+	case FAllowed:
+		return 11
+	case FClientIP:
+		return 12
+	case FDoor:
+		return 13
+	case FDoorType:
+		return 14
+	case FDoorParam:
+		return 15
 	}
 	return -1
 }
@@ -86,27 +117,66 @@ func unpackValues[T string | []byte](k T, emit func(i int, v T)) error {
 	return nil
 }
 
-// withPacked is get with the packed fields read from FPacked when the
-// record has one; a field held apart wins (records written before the
-// packing hold them all apart). A packed value that does not read is an
-// error in *errs.
-func withPacked(get func(string) string, errs *[]error) func(string) string {
-	k := get(FPacked)
-	if k == "" {
-		return get
-	}
-	var vals [len(packedNames)]string
-	if err := unpackValues(k, func(i int, v string) { vals[i] = v }); err != nil {
-		*errs = append(*errs, err)
-	}
-	return func(name string) string {
-		if v := get(name); v != "" {
-			return v
+// unpack fills o's create-time fields from FPacked's value k, each one the
+// record did not hold apart (records written before the packing hold them
+// all apart, and a field apart wins). Straight into the order, with no
+// lookup table in between: every consumer decodes every event.
+func (o *Order) unpack(k string) error {
+	var bad error
+	err := unpackValues(k, func(i int, v string) {
+		if v == "" {
+			return
 		}
-		if i := packedIndex(name); i >= 0 {
-			return vals[i]
+		switch i {
+		case 0:
+			setEmpty(&o.AppID, v)
+		case 1:
+			o.Sandbox = o.Sandbox || v == "1"
+		case 2:
+			setEmpty(&o.ClientOrderID, v)
+		case 3:
+			if o.Amount == 0 {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					bad = fmt.Errorf("packed field %s=%q: %w", FAmount, v, err)
+				}
+				o.Amount = Amount(n)
+			}
+		case 4:
+			setEmpty(&o.Currency, v)
+		case 5:
+			setEmpty(&o.Description, v)
+		case 6:
+			setEmpty(&o.CustomerName, v)
+		case 7:
+			setEmpty(&o.CustomerEmail, v)
+		case 8:
+			setEmpty(&o.CustomerPhone, v)
+		case 9:
+			setEmpty(&o.NotifyURL, v)
+		case 10:
+			setEmpty(&o.Lang, v)
+		case 11:
+			setEmpty(&o.AllowedMethods, v)
+		case 12:
+			setEmpty(&o.ClientIP, v)
+		case 13:
+			setEmpty(&o.Door, v)
+		case 14:
+			setEmpty(&o.DoorType, v)
+		case 15:
+			setEmpty(&o.DoorParam, v)
 		}
-		return ""
+	})
+	if err != nil {
+		return err
+	}
+	return bad
+}
+
+func setEmpty(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
 	}
 }
 

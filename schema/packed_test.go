@@ -88,8 +88,21 @@ func TestPackedFieldsReadWithFieldsApart(t *testing.T) {
 	}
 }
 
+func TestPackedIndexFollowsTheNames(t *testing.T) {
+	for i, n := range packedNames {
+		if got := packedIndex(n); got != i {
+			t.Errorf("packedIndex(%q) = %d, want %d", n, got, i)
+		}
+	}
+	for _, n := range []string{FID, FStatus, FMethod, FReturnURL, FVersion, FPacked, ""} {
+		if got := packedIndex(n); got != -1 {
+			t.Errorf("packedIndex(%q) = %d, want -1 (not packed)", n, got)
+		}
+	}
+}
+
 func TestPackedFieldsRefuseWhatDoesNotRead(t *testing.T) {
-	for _, k := range []string{"5:abc", "x:abc", "3abc", ":abc", "3:abcd", "99999999999999999999:a"} {
+	for _, k := range []string{"5:abc", "x:abc", "3abc", ":abc", "3:abcd", "99999999999999999999:a", "1:a0:1:x3:12x"} {
 		t.Run(k, func(t *testing.T) {
 			if _, err := OrderFromFields(map[string]string{FID: "P1", FPacked: k, FVersion: "1"}); err == nil {
 				t.Errorf("packed %q read without an error", k)
