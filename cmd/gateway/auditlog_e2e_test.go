@@ -16,7 +16,6 @@ import (
 // streams into ClickHouse, where the consoles' audit log searches them: an
 // entry appended to Redis is found by the search while serve runs.
 func TestAuditLogProjectedByServe(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURL(t), chDSN: testenv.ClickHouseDSN(t)}
 	e.run("migrate")
 	e.serve()

@@ -37,7 +37,6 @@ type auditedCommand struct {
 // fails with an error and leaves Redis as it was (no change, no audit
 // entry); with good values each one acts and appends its entry.
 func TestAuditedCommandsRefuseBadText(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	rdb := testenv.Redis(t)
 	e := &e2e{t: t, bin: gatewayBinary(t), redisURL: testenv.RedisURLFor(rdb)}
 	ctx := context.Background()

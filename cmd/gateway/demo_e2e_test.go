@@ -81,7 +81,6 @@ func createDemo(t *testing.T, s *server, st demoState, method string, confirm fu
 // methods through their simulators (the sandbox driver), balance from the
 // demo merchant's balance, and select → balance by the demo payer's login.
 func TestDemoEveryMethodPays(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e, s, st := seededDemo(t)
 	for _, m := range demoMethods {
 		t.Run(m.method, func(t *testing.T) {
@@ -132,7 +131,6 @@ func TestDemoEveryMethodPays(t *testing.T) {
 // paid (2), through the method's simulator; and the simulated provider
 // page's Fail button fails the order too.
 func TestSandboxDriverEveryMethod(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e, s, st := seededDemo(t)
 	for _, m := range demoMethods {
 		for _, tt := range []struct {

@@ -77,7 +77,6 @@ func wantCode(t *testing.T, got map[string]any, code float64) {
 // wrong key, a disabled pid, another merchant's order, a refund above the
 // amount, limit=1000, and a value split across two parameters.
 func TestEpayAPI(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var a, b, off account

@@ -25,7 +25,6 @@ import (
 // catalogue's envelope with the order, signed with the endpoint's secret
 // as Standard Webhooks lays out. The paid callback is not what it gets.
 func TestEndpointReceivesOrderExpired(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var shop account

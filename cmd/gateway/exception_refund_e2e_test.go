@@ -27,7 +27,6 @@ import (
 // reference on the exception, the order's story and the audit log; asked
 // a third time it calls nothing and the simulator still holds one refund.
 func TestExceptionRefundEndToEnd(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2ERedis(t)
 	opt, err := redis.ParseURL(e.redisURL)
 	if err != nil {

@@ -21,7 +21,6 @@ import (
 // docs/metrics.md lists; `ledger verify` passes,
 // then fails (exit 1) on a double posting planted straight into Redis.
 func TestLedgerEndToEnd(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var shop account

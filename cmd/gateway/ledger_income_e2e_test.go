@@ -15,7 +15,6 @@ import (
 // days asked, both included, by type, method and currency, from the
 // journal's copy the projection made.
 func TestLedgerIncomeCLI(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	rdb := testenv.Client(t, e.redisURL)

@@ -26,7 +26,6 @@ import (
 // document cannot drift from the API: a field added, renamed or retyped in a
 // response, or an error kind or status the document does not name, fails here.
 func TestOpenAPIDescribesRealResponses(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "success") }))

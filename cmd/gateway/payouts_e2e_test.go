@@ -31,7 +31,6 @@ import (
 // more than half the balance spend it once, and the merchant's minimum and
 // fee apply. The journal holds its invariants after.
 func TestPayoutAPI(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var shop, other account

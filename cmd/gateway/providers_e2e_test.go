@@ -59,7 +59,6 @@ func payOnPage(t *testing.T, page, outcome string) {
 // the sandbox secret), the adapter verifies it, the order moves, and a paid
 // order's webhook reaches the merchant. `gateway order show` tells the story.
 func TestProvidersEndToEnd(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var shop account

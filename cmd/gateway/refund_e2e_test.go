@@ -23,7 +23,6 @@ import (
 // webhook again, `gateway webhook log PAYMENTID REFUNDID` reads it, and a
 // refundId that is not the order's is 404.
 func TestRefundEndToEnd(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	got := make(chan hookRequest, 10)

@@ -18,7 +18,6 @@ import (
 // gzip), each bad input answered 400 naming the parameter, and neither
 // merchant ever seeing the other's orders.
 func TestReportsEndToEnd(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var shop, other account

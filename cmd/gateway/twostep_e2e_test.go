@@ -31,7 +31,6 @@ func (s *server) getJSON(t *testing.T, path string, q url.Values) apiResponse {
 // create, and a fiatpsp failure, which its provider never notifies, found
 // by the sandbox driver's query.
 func TestTwoStepFlowsEndToEnd(t *testing.T) {
-	t.Parallel() // on databases and a server of its own: runs beside the others
 	e := newE2E(t)
 	e.run("migrate")
 	var shop account
