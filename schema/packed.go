@@ -3,6 +3,7 @@ package schema
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,47 +25,6 @@ var packedNames = [...]string{
 	FAppID, FSandbox, FClientOrder, FAmount, FCurrency, FDescription,
 	FCustName, FCustEmail, FCustPhone, FNotifyURL, FLang, FAllowed,
 	FClientIP, FDoor, FDoorType, FDoorParam,
-}
-
-// packedIndex is a field's place in packedNames, -1 for a field not packed.
-// A switch, not a scan: every reader of an order asks it of every field it
-// reads (TestPackedIndexFollowsTheNames keeps the two in step).
-func packedIndex(name string) int {
-	switch name {
-	case FAppID:
-		return 0
-	case FSandbox:
-		return 1
-	case FClientOrder:
-		return 2
-	case FAmount:
-		return 3
-	case FCurrency:
-		return 4
-	case FDescription:
-		return 5
-	case FCustName:
-		return 6
-	case FCustEmail:
-		return 7
-	case FCustPhone:
-		return 8
-	case FNotifyURL:
-		return 9
-	case FLang:
-		return 10
-	case FAllowed:
-		return 11
-	case FClientIP:
-		return 12
-	case FDoor:
-		return 13
-	case FDoorType:
-		return 14
-	case FDoorParam:
-		return 15
-	}
-	return -1
 }
 
 // packValues renders the packed fields' values (in packedNames' order) as
@@ -187,7 +147,7 @@ func RecordField(get func(string) string, name string) string {
 	if v := get(name); v != "" {
 		return v
 	}
-	i := packedIndex(name)
+	i := slices.Index(packedNames[:], name)
 	if i < 0 {
 		return ""
 	}

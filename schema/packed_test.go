@@ -88,16 +88,28 @@ func TestPackedFieldsReadWithFieldsApart(t *testing.T) {
 	}
 }
 
-func TestPackedIndexFollowsTheNames(t *testing.T) {
+// TestRecordFieldReadsEveryPackedField: each packed field by its name from
+// a packed record, and none of the fields held apart from the packed value.
+func TestRecordFieldReadsEveryPackedField(t *testing.T) {
+	o := packedOrder()
+	h := fieldMap(o.Fields())
+	get := func(k string) string { return h[k] }
+	var want [len(packedNames)]string
+	if err := unpackValues(h[FPacked], func(i int, v string) { want[i] = v }); err != nil {
+		t.Fatal(err)
+	}
 	for i, n := range packedNames {
-		if got := packedIndex(n); got != i {
-			t.Errorf("packedIndex(%q) = %d, want %d", n, got, i)
+		if got := RecordField(get, n); got != want[i] || got == "" {
+			t.Errorf("RecordField(%q) = %q, want %q", n, got, want[i])
 		}
 	}
-	for _, n := range []string{FID, FStatus, FMethod, FReturnURL, FVersion, FPacked, ""} {
-		if got := packedIndex(n); got != -1 {
-			t.Errorf("packedIndex(%q) = %d, want -1 (not packed)", n, got)
+	for _, n := range []string{FStatus, FMethod, FReturnURL, FVersion} {
+		if got := RecordField(get, n); got != h[n] {
+			t.Errorf("RecordField(%q) = %q, want the field held apart, %q", n, got, h[n])
 		}
+	}
+	if got := RecordField(get, "nope"); got != "" {
+		t.Errorf("RecordField of a field nobody writes = %q", got)
 	}
 }
 
