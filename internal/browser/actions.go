@@ -74,6 +74,9 @@ func (p *Page) Submit(formSel string) {
 		}
 		return err
 	})
+	// A wait that ended on a page still being parsed (its flash came before
+	// the form) must not make the form look absent.
+	p.do("wait for "+formSel, chromedp.WaitReady(chromedp.CSS(formSel)))
 	p.do("submit "+formSel, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.WaitEvent(page.LoadEventFired, nil, submit)(ctx, t)
 		return err
@@ -152,7 +155,9 @@ func (p *tab) poll(expr string) bool {
 	deadline := time.Now().Add(p.timeout)
 	for {
 		ctx, cancel := context.WithDeadline(p.ctx, deadline)
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		// Only a parsed document counts: an expression true on the first half
+		// of a page would let the next step look for what is yet to come.
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState !== "loading" && (`+expr+`)`))
 		cancel()
 		if err == nil && ok {
 			return true
