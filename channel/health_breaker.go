@@ -88,9 +88,14 @@ func (h *Health) move(ctx context.Context, r Ref, now time.Time, cur, next Break
 	switch {
 	case err != nil:
 		h.log.Warn("channel breaker change failed", "channel", r.String(), "state", string(next.State), "err", err)
+		return
 	case ok:
 		h.log.Info("channel breaker changed", "channel", r.String(), "state", string(next.State), "reason", next.Reason)
 	}
+	// Whoever won, the stored breaker moved: this process routes by it now
+	// rather than at its next poll, or every create of the coming second
+	// would spend part of its budget on the account just found restricted.
+	h.dir.refresh(ctx)
 }
 
 func (h *Health) opened(now time.Time, why string) Breaker {

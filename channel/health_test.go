@@ -154,6 +154,10 @@ func TestBreakerTripRules(t *testing.T) {
 				}
 				return
 			}
+			// The tripping process routes by it at once, before any poll.
+			if got := rig.dir.Now().BreakerOf(walletB); got.State != Open {
+				t.Fatalf("the tripping process's directory still has %+v", got)
+			}
 			if b.Reason != tt.reason || !b.Probe.Equal(b.Since.Add(30*time.Second)) {
 				t.Fatalf("breaker %+v, want reason %q and a probe after the cool-down", b, tt.reason)
 			}
