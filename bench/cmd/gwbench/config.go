@@ -13,7 +13,7 @@ import (
 )
 
 // scenarios run by default, in this order (see run).
-var allScenarios = []string{"ceiling", "create", "order", "status", "page", "listing", "console", "projector", "webhooks", "events", "memory", "cluster"}
+var allScenarios = []string{"ceiling", "create", "channels", "order", "status", "page", "listing", "console", "projector", "webhooks", "events", "memory", "cluster"}
 
 // config is everything a run needs: where the servers are, and how big
 // each scenario is. scripts/bench.sh fills it for `make bench` and

@@ -12,6 +12,7 @@
 //	listing   load ListRows orders of one merchant among ListTotal into ClickHouse (setup, first)
 //	ceiling   fiber + one EVALSHA (HSET + XADD): max at c=64, latency at 50%
 //	create    createorder: max at c=64, latency at 50%; gateway RSS; Redis bytes per order
+//	channels  a routed create (cryptohost) on gateways with 1 and 5 sandbox channels per method, alternated
 //	order     action=order of live orders: max, latency at 50%
 //	status    GET /payment/{id}/status of live orders (the pages' poll): max, latency at 50%
 //	page      GET /payment/{id} of live orders (the select page rendered): max, latency at 50%
@@ -104,6 +105,9 @@ func (b *bench) scenarios(ctx context.Context) {
 	}
 	if (cfg.has("create") || cfg.has("order") || cfg.has("status") || cfg.has("page") || listed) && ctx.Err() == nil {
 		b.readPhases(ctx, listMerchant, listed, fail)
+	}
+	if cfg.has("channels") && ctx.Err() == nil {
+		fail("channels", channelsScenario{b}.runChannels(ctx))
 	}
 	if cfg.has("projector") && ctx.Err() == nil {
 		fail("projector catch-up", projectorScenario{b}.runCatchup(ctx))

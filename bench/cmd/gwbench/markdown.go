@@ -22,6 +22,9 @@ func (r *report) targets() {
 	if c := r.Create; c != nil && c.Half != nil {
 		add("createorder p99 at half load", "≤ 10 ms", msStr(c.Half.Latency.P99), c.Half.Latency.P99 <= 10 && c.Half.OK > 0)
 	}
+	if c := r.Channels; c != nil && c.Ratio > 0 {
+		add("createorder with 5 channels vs 1", "≥ 95%", pct(c.Ratio), c.Ratio >= 0.95)
+	}
 	if o := r.Order; o != nil {
 		add("action=order throughput", "≥ 20,000 req/s", rate(o.Max.Throughput), o.Max.Throughput >= 20000)
 	}
@@ -153,6 +156,9 @@ func (r *report) markdown(w io.Writer) {
 				pc.Method, pc.Currency, pc.Max.Concurrency, rate(pc.Max.Throughput), msStr(pc.Max.Latency.P99))
 			r.cpuPerRow(p, "createorder with a provider ("+pc.Method+")", "CPU µs per create (gateway / Redis)", "createorder "+pc.Method+" max", "")
 		}
+	}
+	if c := r.Channels; c != nil {
+		c.markdown(r, p)
 	}
 	r.pairRows(p, "action=order", r.Order, "action=order throughput", "")
 	r.pairRows(p, "GET /payment/{id}/status (Redis: 1 HMGET of 2 fields)", r.Status, "status poll throughput", "status poll p99 at half load")

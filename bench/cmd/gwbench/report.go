@@ -23,6 +23,7 @@ type report struct {
 	// CeilingMore is the ceiling with more sequential writes per request.
 	CeilingMore []ceilingWrites `json:"ceiling_more_writes,omitempty"`
 	Create      *createReport   `json:"createorder,omitempty"`
+	Channels    *channelsReport `json:"channels,omitempty"`
 	Order       *pair           `json:"order,omitempty"`
 	Status      *pair           `json:"status_poll,omitempty"` // GET /payment/{id}/status
 	// StatusPerIP is the status poll max with every request from its own
