@@ -25,7 +25,7 @@ echo "--- an order before the fault:"; read -r id st < <(create 10.00); echo "$i
 run bin/gateway sandbox fault wallet_a default restricted
 echo "--- three orders after it:"
 for a in 11.00 12.00 13.00; do read -r id st < <(create $a); echo "$id $st on channel $(channel_of "$id")"; first=${first:-$id}; done
-echo "--- the first one's provider attempts (its timeline: the failed one on default, then alt):"
+echo "--- the first one's failed attempt on default (its timeline; the order itself is on alt):"
 bin/gateway order show "$first" --json | grep -E '"(mode|channel|verdict|detail)"' | head -12; echo
 sleep 2 # the breaker's state reaches every process's copy within a second
 run bin/gateway channel list

@@ -54,7 +54,7 @@ func newChannelCard(cv operator.ChannelView) channelCard {
 		Min: zeroBlank(s.MinAmount.String(), s.MinAmount == 0), Max: zeroBlank(s.MaxAmount.String(), s.MaxAmount == 0),
 		DailyAmount: zeroBlank(s.DailyAmount.String(), s.DailyAmount == 0), DailyCount: s.DailyCount, TZ: s.TimeZone, Active: s.Active,
 		Serve: "all", Merchants: strings.Join(s.Merchants, ","), Group: s.Group, Cost: operator.DescribeCost(s.Cost),
-		Day: cv.Day, UsedCount: cv.Used.Count, UsedAmount: cv.Used.Amount.String(), PaidCount: cv.PaidCount, PaidAmount: cv.PaidAmount.String(), Rate: "—"}
+		Day: dayText(cv.Day), UsedCount: cv.Used.Count, UsedAmount: cv.Used.Amount.String(), PaidCount: cv.PaidCount, PaidAmount: cv.PaidAmount.String(), Rate: "—"}
 	if c.State == "" {
 		c.State = string(channel.Closed)
 	}
@@ -71,6 +71,15 @@ func newChannelCard(cv operator.ChannelView) channelCard {
 		c.Rate = fmt.Sprintf("%d%% / %d", r, cv.Attempts.OK+cv.Attempts.Fail)
 	}
 	return c
+}
+
+// dayText is a caps day key (yyyymmdd in the channel's zone) as a date a
+// reader takes for one, not for a cap.
+func dayText(day string) string {
+	if len(day) != 8 {
+		return day
+	}
+	return day[:4] + "-" + day[4:6] + "-" + day[6:]
 }
 
 func zeroBlank(v string, zero bool) string {
