@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/paygate/gateway/schema"
 )
@@ -245,9 +246,7 @@ func keywordWidth(s string) int {
 	return n
 }
 
-func isWordRune(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127
-}
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // MatchKeyword is the first keyword found in a provider's message,
 // case-insensitive, or "".

@@ -67,7 +67,7 @@ func TestRefRoundTrip(t *testing.T) {
 }
 
 func TestKeywordsThatMatchEverythingAreRefused(t *testing.T) {
-	for _, kw := range [][]string{{""}, {" "}, {"a"}, {"..."}, {"  ab "}} {
+	for _, kw := range [][]string{{""}, {" "}, {"a"}, {"..."}, {"  ab "}, {"...."}, {"----"}, {" :::: "}, {"。。"}, {"！？！？"}} {
 		if CheckKeywords(kw) == nil {
 			t.Errorf("keywords %q accepted", kw)
 		}
