@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -123,13 +124,34 @@ type Caller struct {
 	log    *slog.Logger
 }
 
-// NewCaller builds the caller of one family; client nil is a default client
-// (the sandbox passes one whose transport reaches the in-process simulator).
+// NewCaller builds the caller of one family; client nil is a client with
+// a connection pool of the caller's own (newTransport).
 func NewCaller(family string, cfg CallerConfig, client *http.Client, m *Metrics, log *slog.Logger) *Caller {
 	if client == nil {
-		client = &http.Client{}
+		client = &http.Client{Transport: newTransport()}
 	}
 	return &Caller{family: family, cfg: cfg.withDefaults(), client: client, m: m, log: log}
+}
+
+// idlePerHost is how many idle connections a caller keeps to its
+// provider's host: about as many as creates run at once.
+const idlePerHost = 64
+
+// newTransport is what Go's default transport is (proxy from the
+// environment, dial and handshake time-outs, HTTP/2 where offered) but for
+// its idle connections: the default keeps two per host, so under load
+// nearly every call to a provider would dial, and live shake hands over
+// TLS, anew.
+func newTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConnsPerHost:   idlePerHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
 }
 
 // Answer is a provider's HTTP answer, its body read whole (within MaxBody).
