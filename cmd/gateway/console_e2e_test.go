@@ -68,7 +68,9 @@ func TestConsoleEndToEnd(t *testing.T) {
 	}
 
 	pg.Go(s.base + "/console/orders")
-	pg.WaitVisible("[data-live-status]")
+	// The feed open, so the order below is made after the subscription:
+	// one made before it is not the live feed's to show.
+	pg.WaitVisible("[data-live-status][data-live-open]")
 	hooks := newHookReceiver(t)
 	cp := createParams(shop.AppID)
 	cp["notify_url"] = hooks.url

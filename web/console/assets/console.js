@@ -152,8 +152,14 @@
   });
   // A closed feed is a session that ended (the server answers 204): the
   // reload goes to the login page and back here after it.
-  feed.onopen = () => say("new-orders");
+  // data-live-open says the server holds this page's subscription: an
+  // order made from then on reaches the table.
+  feed.onopen = () => {
+    if (status) status.dataset.liveOpen = "";
+    say("new-orders");
+  };
   feed.onerror = () => {
+    if (status) delete status.dataset.liveOpen;
     if (feed.readyState === EventSource.CLOSED) location.reload();
     else say("lost"); // the browser reconnects by itself
   };
