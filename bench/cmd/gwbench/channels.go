@@ -104,18 +104,25 @@ func channelIDs(n int) string {
 }
 
 func (r *channelsReport) mean(channels int) float64 {
+	m, _ := r.meanOf(channels, func(rd channelsRound) (float64, bool) { return rd.Max.Throughput, true })
+	return m
+}
+
+// meanOf is the mean of f over the rounds with the given channel count
+// where f has a value; false when none has.
+func (r *channelsReport) meanOf(channels int, f func(channelsRound) (float64, bool)) (float64, bool) {
 	var sum float64
 	var k int
 	for _, rd := range r.Rounds {
-		if rd.Channels == channels {
-			sum += rd.Max.Throughput
+		if v, ok := f(rd); ok && rd.Channels == channels {
+			sum += v
 			k++
 		}
 	}
 	if k == 0 {
-		return 0
+		return 0, false
 	}
-	return sum / float64(k)
+	return sum / float64(k), true
 }
 
 // markdown prints the rounds, their CPU per create, and what five channels
@@ -141,19 +148,8 @@ func (r *channelsReport) markdown(rep *report, p func(string, ...any)) {
 // gatewayCPU is the mean gateway CPU per create of the rounds with the
 // given channel count.
 func (r *channelsReport) gatewayCPU(rep *report, channels int) (float64, bool) {
-	var sum float64
-	var k int
-	for _, rd := range r.Rounds {
-		if rd.Channels != channels {
-			continue
-		}
-		if gw, _, ok := rep.phaseCPU(rd.Phase).serverAndRedis(); ok {
-			sum += gw
-			k++
-		}
-	}
-	if k == 0 {
-		return 0, false
-	}
-	return sum / float64(k), true
+	return r.meanOf(channels, func(rd channelsRound) (float64, bool) {
+		gw, _, ok := rep.phaseCPU(rd.Phase).serverAndRedis()
+		return gw, ok
+	})
 }
