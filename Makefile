@@ -160,6 +160,14 @@ bench-events-redis:
 bench-floor:
 	$(GO) test -run '^$$' -bench HTTPFloor -benchtime 100000x ./dispatcher
 
+# The floor of a whole delivery with Redis (BenchmarkDeliveryFloor): the
+# least any at-least-once engine does (read from a stream in batches, sign,
+# post, record the outcome durably and acknowledge), with the CPU each of
+# engine, Redis and receiver spends per delivery.
+.PHONY: bench-delivery-floor
+bench-delivery-floor:
+	scripts/testenv.sh $(GO) test -run '^$$' -bench DeliveryFloor -benchtime 60000x -count 3 ./dispatcher
+
 fmt:
 	$(GO) fmt $(PKGS)
 	cd sdk/go && $(GO) fmt ./...

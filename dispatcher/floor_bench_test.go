@@ -38,14 +38,7 @@ const floorReceiverEnv = "DISPATCHER_FLOOR_RECEIVER_PORTS"
 //	go test -run '^$' -bench HTTPFloor -benchtime 100000x ./dispatcher
 func BenchmarkHTTPFloor(b *testing.B) {
 	const ports = 32
-	cfg := Defaults()
-	if v, err := strconv.Atoi(os.Getenv("GATEWAY_WEBHOOK_CONCURRENCY")); err == nil && v > 0 {
-		cfg.Concurrency = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("GATEWAY_WEBHOOK_PER_HOST")); err == nil && v > 0 {
-		cfg.PerHost = v
-	}
-	cfg.AllowPrivate = true
+	cfg := floorConfig()
 	addrs, rcvPID := startFloorReceiver(b, ports)
 	client := newHTTPClient(cfg)
 	body := floorBody(b)

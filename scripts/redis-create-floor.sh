@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # redis-create-floor.sh [N]: Redis's CPU per call of command/scripts/create.lua
-# (Redis's share of the CPU per create), with no gateway in front: redis-benchmark at 64 connections
+# (Redis's share of the CPU per create), with no gateway in front: redis-benchmark at 64 connections (CONNS)
 # sends N calls (default 200000) of the script with the fields of a
 # typical order, then with the order's create-time fields packed into one
 # value, then with the id and version alone, each with a clientOrderId,
@@ -8,9 +8,12 @@
 # /proc. The last row is the floor of this script's design: the same 8
 # Redis calls and the fsync, with nothing to store. Runs each twice,
 # alternating, since the machine drifts. PIPELINE=16 sends 16 calls per round
-# trip, as the gateway's pipelines do under load (default 1). The last row
+# trip (default 1). The last row
 # of each round is the create's rate-limit script (platform/scripts/
-# ratelimit.lua), leasing one request's worth.
+# ratelimit.lua), leasing one request's worth. CONNS sets the connections
+# (default 64): CONNS=8 PIPELINE=4 is the shape the gateway's create lanes
+# give Redis under gwbench's 64 clients (8 lanes of about 4 creates each),
+# where -c 64 -P 16 keeps 1,024 calls in flight, more than 64 clients can.
 set -euo pipefail
 scripts=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
@@ -32,6 +35,7 @@ pid=$(cat "$tmp/redis.pid")
 sha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$scripts/../command/scripts/create.lua")")
 rlsha=$(redis-cli -p "$port" SCRIPT LOAD "$(cat "$scripts/../platform/scripts/ratelimit.lua")")
 pipeline=${PIPELINE:-1}
+conns=${CONNS:-64}
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 hz=$(getconf CLK_TCK)
 
@@ -48,10 +52,10 @@ run() {
 	shift
 	redis-cli -p "$port" FLUSHALL >/dev/null
 	before=$(ticks)
-	rps=$(redis-benchmark -p "$port" -c 64 -P "$pipeline" -n "$n" -r 100000000 -q EVALSHA "$@" 2>&1 |
+	rps=$(redis-benchmark -p "$port" -c "$conns" -P "$pipeline" -n "$n" -r 100000000 -q EVALSHA "$@" 2>&1 |
 		tr '\r' '\n' | grep -o '[0-9.]* requests per second' | tail -1)
 	after=$(ticks)
-	echo "$name (-P $pipeline): Redis CPU $(((after - before) * 1000000 / hz / n)) µs per call; $rps"
+	echo "$name (-c $conns -P $pipeline): Redis CPU $(((after - before) * 1000000 / hz / n)) µs per call; $rps"
 }
 for _ in 1 2; do
 	run "create.lua, fields as today (13 and the id)" "$sha" "${keys[@]}" "${full[@]}"
