@@ -55,6 +55,10 @@ type config struct {
 	// ExtraWrites also measures the ceiling at these numbers of sequential
 	// write scripts per request: what each extra Redis write round trip costs.
 	ExtraWrites []int
+	// CeilingLanes, above 0, also measures the ceiling with its scripts in
+	// shared pipelines, this many in flight: fiber and one batched script,
+	// the floor of a gateway that batches its creates.
+	CeilingLanes int
 	// AOFRewriteMin, when set, is applied to Redis as
 	// auto-aof-rewrite-min-size for the run: a diagnostic that tells the
 	// tail latency AOF rewrites cause from the rest. Off by default: the
@@ -113,6 +117,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		}
 		return nil
 	})
+	fs.IntVar(&c.CeilingLanes, "ceiling-lanes", 0, "also measure the ceiling with its scripts in shared pipelines, this many in flight, as the gateway's creates are sent (max throughput only)")
 	fs.StringVar(&c.AOFRewriteMin, "aof-rewrite-min-size", "", "diagnostic: CONFIG SET auto-aof-rewrite-min-size for the run (e.g. 4gb)")
 	fs.Func("gateway-env", "extra KEY=VALUE for every gateway (repeatable)", func(v string) error {
 		if k, _, ok := strings.Cut(v, "="); !ok || !strings.HasPrefix(k, "GATEWAY_") {

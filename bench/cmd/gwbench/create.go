@@ -19,17 +19,25 @@ type createScenario struct{ *bench }
 // runCeiling measures the ceiling server (bench/cmd/ceiling) the same way
 // as createorder, on Redis database 1, which it empties afterwards so the
 // gateway's memory figures do not see it; then, if asked, the ceiling with
-// more sequential writes per request (max throughput only).
+// more sequential writes per request, or batched (max throughput only).
 func (b createScenario) runCeiling(ctx context.Context) error {
-	pr, err := b.ceiling(ctx, 1, true)
+	pr, err := b.ceiling(ctx, 1, 0, true)
 	b.rep.Ceiling = pr
 	if err != nil {
 		return err
 	}
+	more := make([]ceilingWrites, 0, len(b.cfg.ExtraWrites)+1)
 	for _, n := range b.cfg.ExtraWrites {
-		pr, err := b.ceiling(ctx, n, false)
+		more = append(more, ceilingWrites{Writes: n})
+	}
+	if b.cfg.CeilingLanes > 0 {
+		more = append(more, ceilingWrites{Writes: 1, Lanes: b.cfg.CeilingLanes})
+	}
+	for _, c := range more {
+		pr, err := b.ceiling(ctx, c.Writes, c.Lanes, false)
 		if pr != nil {
-			b.rep.CeilingMore = append(b.rep.CeilingMore, ceilingWrites{Writes: n, Max: pr.Max})
+			c.Max = pr.Max
+			b.rep.CeilingMore = append(b.rep.CeilingMore, c)
 		}
 		if err != nil {
 			return err
@@ -38,14 +46,14 @@ func (b createScenario) runCeiling(ctx context.Context) error {
 	return nil
 }
 
-func (b createScenario) ceiling(ctx context.Context, writes int, half bool) (*pair, error) {
+func (b createScenario) ceiling(ctx context.Context, writes, lanes int, half bool) (*pair, error) {
 	u, err := url.Parse(b.cfg.RedisURL)
 	if err != nil {
 		return nil, fmt.Errorf("redis url: %w", err)
 	}
 	u.Path = "/1"
 	srv, err := startServer(ctx, b.cfg, "ceiling", b.cfg.Ceiling,
-		[]string{"--addr", "{ADDR}", "--redis-url", u.String(), "--writes", strconv.Itoa(writes)}, nil)
+		[]string{"--addr", "{ADDR}", "--redis-url", u.String(), "--writes", strconv.Itoa(writes), "--lanes", strconv.Itoa(lanes)}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -65,10 +73,7 @@ func (b createScenario) ceiling(ctx context.Context, writes int, half bool) (*pa
 	one := createBodies(account{AppID: "1001", APIKey: "k"}, ownCreate, "ceiling", 1, nil)
 	target := createTarget(one)
 	same := loadgen.TargetFunc(func(_ int, req *fasthttp.Request) bool { return target.Fill(0, req) })
-	name := "ceiling"
-	if writes != 1 {
-		name = fmt.Sprintf("ceiling %d writes", writes)
-	}
+	name := ceilingPhase(writes, lanes)
 	pr := &pair{}
 	if pr.Max, err = b.closed(ctx, name+" max", srv, same, b.cfg.Phase, checkOK); err != nil {
 		return pr, err
@@ -82,6 +87,17 @@ func (b createScenario) ceiling(ctx context.Context, writes int, half bool) (*pa
 	h, err := b.open(ctx, name+" half", srv, same, pr.Max.Throughput/2, b.cfg.Phase, checkOK)
 	pr.Half = &h
 	return pr, err
+}
+
+// ceilingPhase names a ceiling's phases (without " max" or " half").
+func ceilingPhase(writes, lanes int) string {
+	switch {
+	case lanes > 0:
+		return fmt.Sprintf("ceiling batched %d lanes", lanes)
+	case writes != 1:
+		return fmt.Sprintf("ceiling %d writes", writes)
+	}
+	return "ceiling"
 }
 
 // createRun is what the createorder phases leave for later ones: the orders

@@ -50,11 +50,14 @@ func (r *report) markdown(w io.Writer) {
 	r.cpuPerRow(p, "ceiling", "CPU µs per request (server / Redis)", "ceiling max", "")
 	for _, c := range r.CeilingMore {
 		what := fmt.Sprintf("ceiling with %d sequential EVALSHAs per request", c.Writes)
-		if c.Writes == 0 {
+		switch {
+		case c.Lanes > 0:
+			what = fmt.Sprintf("ceiling batched: the EVALSHAs of concurrent requests in shared pipelines, %d in flight", c.Lanes)
+		case c.Writes == 0:
 			what = "ceiling without Redis (fiber alone, the same answer)"
 		}
 		p("| %s | max throughput, c=%d | %s | |", what, c.Max.Concurrency, rate(c.Max.Throughput))
-		r.cpuPerRow(p, what, "CPU µs per request (server / Redis)", fmt.Sprintf("ceiling %d writes max", c.Writes), "")
+		r.cpuPerRow(p, what, "CPU µs per request (server / Redis)", ceilingPhase(c.Writes, c.Lanes)+" max", "")
 	}
 	if c := r.Create; c != nil {
 		p("| createorder (%s %s: no provider call, as the ceiling) | max throughput, c=%d | %s%s | %s |", ownCreate.method, ownCreate.currency, c.Max.Concurrency, rate(c.Max.Throughput), ratioStr(c.Ratio), r.mark("createorder vs ceiling"))

@@ -61,6 +61,7 @@ type pair struct {
 
 type ceilingWrites struct {
 	Writes int            `json:"writes"`
+	Lanes  int            `json:"lanes,omitempty"` // batched: pipelines in flight
 	Max    loadgen.Result `json:"max"`
 }
 
