@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -30,6 +31,44 @@ func TestCPUPerCreateRow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if !strings.Contains(out.String(), tc.want) {
 				t.Errorf("markdown lacks %q:\n%s", tc.want, out.String())
+			}
+		})
+	}
+}
+
+// TestCeilingVariantRows: each extra ceiling (fiber alone, more writes,
+// batched) gets its own rows, with the CPU of the phase it ran under its
+// own name, never another variant's.
+func TestCeilingVariantRows(t *testing.T) {
+	variants := []struct {
+		name        string
+		c           ceilingWrites
+		phase, what string
+		seconds     float64
+	}{
+		{"fiber alone", ceilingWrites{Writes: 0}, "ceiling 0 writes max", "ceiling without Redis", 1.7},
+		{"three writes", ceilingWrites{Writes: 3}, "ceiling 3 writes max", "ceiling with 3 sequential EVALSHAs", 9},
+		{"batched", ceilingWrites{Writes: 1, Lanes: 8}, "ceiling batched 8 lanes max", "ceiling batched", 6.1},
+	}
+	r := &report{}
+	for _, v := range variants {
+		if got := ceilingPhase(v.c.Writes, v.c.Lanes) + " max"; got != v.phase {
+			t.Fatalf("%s: phase %q, want %q", v.name, got, v.phase)
+		}
+		pc := phaseCPU{Phase: v.phase, Shares: cpuShares{Seconds: map[string]float64{"ceiling": v.seconds, "redis": 3}}}
+		pc.Answered = 100_000
+		pc.PerRequestUs = perRequest(pc.Shares.Seconds, pc.Answered)
+		r.CPU = append(r.CPU, pc)
+		v.c.Max = loadgen.Result{Concurrency: 64, Throughput: 1000}
+		r.CeilingMore = append(r.CeilingMore, v.c)
+	}
+	var out bytes.Buffer
+	r.markdown(&out)
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			want := fmt.Sprintf("over the %s phase (100,000 answered) | %.1f / 30.0 = %.1f µs |", v.phase, v.seconds*10, v.seconds*10+30)
+			if !strings.Contains(out.String(), v.what) || !strings.Contains(out.String(), want) {
+				t.Errorf("markdown lacks %q with %q:\n%s", v.what, want, out.String())
 			}
 		})
 	}
