@@ -117,13 +117,19 @@ type Config struct {
 	CPUProfile string
 	// GCPercent is the Go collector's target (GOGC): the heap may grow this
 	// many percent over the live heap before a collection. The gateway's
-	// live heap is small (tens of MiB) and its garbage is per request, so
-	// the runtime's 100 spends CPU on collections, and the tail latency
-	// their assists add, that a larger target spares for some tens of MiB
-	// more (BENCHMARKS.md). GOGC in the environment wins, as Go's own
-	// setting.
+	// live heap is small (about 20 MiB) and its garbage is per request, so
+	// each collection is a few milliseconds of mark work whose assists and
+	// stolen processor land on the requests in flight: the fewer there
+	// are, the lower the p99 (BENCHMARKS.md, 400 against 1600). GOGC in the
+	// environment wins, as Go's own setting.
 	GCPercent int
-	LogLevel  string
+	// MemoryLimitMiB is the Go runtime's soft memory limit (GOMEMLIMIT),
+	// in MiB; 0: none. It bounds what the large GCPercent lets the heap
+	// grow to should the live heap grow (collections come sooner near the
+	// limit), so a process is sized by it, not by the live heap times the
+	// target. GOMEMLIMIT in the environment wins.
+	MemoryLimitMiB int
+	LogLevel       string
 	// HTTPReadTimeout bounds reading one request (headers and body) on the
 	// public listener: the slow-client (slow loris) bound.
 	HTTPReadTimeout time.Duration

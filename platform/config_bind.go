@@ -24,7 +24,8 @@ func (c *Config) Bind(fs *flag.FlagSet) {
 	}
 	str(&c.HTTPAddr, "http-addr", "GATEWAY_HTTP_ADDR", "address the HTTP server listens on")
 	str(&c.OpsAddr, "ops-addr", "GATEWAY_OPS_ADDR", "address of the operations listener, the only one serving /metrics (and /healthz); a private address, never a public one")
-	integer(&c.GCPercent, "gc-percent", "GATEWAY_GC_PERCENT", "the Go collector's target (as GOGC; GOGC in the environment wins): more spends less CPU on collections and more memory")
+	integer(&c.GCPercent, "gc-percent", "GATEWAY_GC_PERCENT", "the Go collector's target (as GOGC; GOGC in the environment wins): more means fewer collections, a lower p99 and more memory")
+	integer(&c.MemoryLimitMiB, "memory-limit", "GATEWAY_MEMORY_LIMIT", "the Go runtime's soft memory limit in MiB (as GOMEMLIMIT, which wins): collections come sooner near it; 0: none")
 	str(&c.CPUProfile, "cpu-profile", "GATEWAY_CPU_PROFILE", "write the process's CPU profile to this path plus .<pid> when it stops (make pgo); empty: none")
 	str(&c.AdminAddr, "admin-addr", "GATEWAY_ADMIN_ADDR", "address of the operator console's listener (/admin); loopback by default, never the public listener")
 	b.Func("public-url", "GATEWAY_PUBLIC_URL", "base URL of every address we return; default http://<listening address>",

@@ -100,6 +100,9 @@ func (c Config) Validate() error {
 	if c.GCPercent < 25 || c.GCPercent > 10000 {
 		errs = append(errs, fmt.Errorf("gc-percent %d must be from 25 to 10000", c.GCPercent))
 	}
+	if c.MemoryLimitMiB != 0 && c.MemoryLimitMiB < MinMemoryLimitMiB {
+		errs = append(errs, fmt.Errorf("memory-limit %d MiB must be 0 (none) or at least %d", c.MemoryLimitMiB, MinMemoryLimitMiB))
+	}
 	errs = append(errs, c.validateChannels()...)
 	if err := c.Payouts.validate(); err != nil {
 		errs = append(errs, err)
@@ -142,6 +145,10 @@ func (c Config) validateChannels() []error {
 	}
 	return errs
 }
+
+// MinMemoryLimitMiB bounds a memory limit from below: under it the
+// runtime would collect without end for a heap a gateway needs anyway.
+const MinMemoryLimitMiB = 64
 
 // MinClaimIdle bounds ClaimIdle from below: an event is taken over from a
 // process that is merely busy for less than a second and a half (a batch

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"log/slog"
+	"math"
 	"runtime/debug"
 	"testing"
 )
@@ -30,6 +31,36 @@ func TestApplyGCPercent(t *testing.T) {
 			}
 			if now := debug.SetGCPercent(100); now != tc.want {
 				t.Fatalf("the runtime's target is %d, want %d", now, tc.want)
+			}
+		})
+	}
+}
+
+// TestApplyMemoryLimit: the configured limit is set in MiB, 0 sets none,
+// and GOMEMLIMIT in the environment leaves the runtime's in force.
+func TestApplyMemoryLimit(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	was := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(was) })
+	const before = 3 << 30 // what the runtime holds when the case starts
+	tests := []struct {
+		name       string
+		mib        int
+		gomemlimit string
+		want       int64
+	}{
+		{"the configured limit", 1024, "", 1 << 30},
+		{"none", 0, "", math.MaxInt64},
+		{"GOMEMLIMIT wins", 1024, "2GiB", before},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			debug.SetMemoryLimit(before)
+			if got := applyMemoryLimit(tc.mib, tc.gomemlimit, log); got != tc.want {
+				t.Fatalf("applyMemoryLimit answered %d, want %d", got, tc.want)
+			}
+			if now := debug.SetMemoryLimit(-1); now != tc.want {
+				t.Fatalf("the runtime's limit is %d, want %d", now, tc.want)
 			}
 		})
 	}

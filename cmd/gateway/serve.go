@@ -42,6 +42,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer stopProfile()
 	applyGCPercent(cfg.GCPercent, os.Getenv("GOGC"), log)
+	applyMemoryLimit(cfg.MemoryLimitMiB, os.Getenv("GOMEMLIMIT"), log)
 	if cfg.ClockOffset != 0 {
 		log.Warn("clock offset set: this process decides by a skewed clock (a fault-testing setting, never for production)",
 			"clock_offset", cfg.ClockOffset.String())
