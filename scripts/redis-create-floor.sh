@@ -8,9 +8,8 @@
 # /proc. The last row is the floor of this script's design: the same 8
 # Redis calls and the fsync, with nothing to store. Runs each twice,
 # alternating, since the machine drifts. PIPELINE=16 sends 16 calls per round
-# trip (default 1). The last row
-# of each round is the create's rate-limit script (platform/scripts/
-# ratelimit.lua), leasing one request's worth. CONNS sets the connections
+# trip (default 1). The last row of each round is the create's rate-limit
+# script (platform/scripts/ratelimit.lua), leasing one request's worth. CONNS sets the connections
 # (default 64): CONNS=8 PIPELINE=4 is the shape the gateway's create lanes
 # give Redis under gwbench's 64 clients (8 lanes of about 4 creates each),
 # where -c 64 -P 16 keeps 1,024 calls in flight, more than 64 clients can.
